@@ -1,0 +1,197 @@
+"""The two targets (the real bot and a bare aiogram echo bot) and the loop that drives them.
+
+Both targets answer Bot API calls with the same :class:`SandboxSession` over identical
+worlds, so the difference between them is the bot's own work: middlewares, routers,
+SQLite, the rate limiter and the handlers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiogram import Bot, Dispatcher
+from aiogram.dispatcher.event.bases import UNHANDLED
+from aiogram.types import Message, Update
+
+from bot.app import SANDBOX_TOKEN, App, build
+from bot.clock import VirtualClock
+from bot.config import load_settings
+from bot.sandbox.runner import SANDBOX_EPOCH
+from bot.sandbox.session import SandboxSession
+from bot.sandbox.world import World
+from bot.scheduler import VirtualScheduler
+
+from bench.workload import populate
+
+
+class CountingSession(SandboxSession):
+    """The sandbox session, counting the Bot API calls that reach it."""
+
+    def __init__(self, world: World) -> None:
+        super().__init__(world, emit=lambda line: None)
+        self.calls = 0
+
+    async def make_request(self, bot, method, timeout=None):
+        self.calls += 1
+        return await super().make_request(bot, method, timeout)
+
+
+@dataclass
+class Options:
+    seed: int = 1
+    groups: int = 50
+    players: int = 400
+
+
+def make_world(options: Options) -> World:
+    world = World(random.Random(options.seed), "ru")
+    populate(world, groups=options.groups, players=options.players, seed=options.seed)
+    return world
+
+
+class Target:
+    name = "?"
+    bot: Bot
+    dispatcher: Dispatcher
+    session: CountingSession
+
+    async def start(self) -> None:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    def validate(self, raw: list[dict[str, Any]]) -> list[Update]:
+        """Parse raw updates for this target's bot (not timed: polling does this too)."""
+        return [Update.model_validate(d, context={"bot": self.bot}) for d in raw]
+
+    async def feed(self, update: Update) -> Any:
+        return await self.dispatcher.feed_update(self.bot, update)
+
+    def virtual_seconds(self) -> float | None:
+        return None
+
+
+class EchoTarget(Target):
+    """A bare aiogram bot: one handler that echoes the text back; no middlewares, no DB."""
+
+    name = "echo"
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+
+    async def start(self) -> None:
+        self.session = CountingSession(make_world(self.options))
+        self.bot = Bot(SANDBOX_TOKEN, session=self.session)
+        self.dispatcher = Dispatcher()
+
+        @self.dispatcher.message()
+        async def echo(message: Message) -> None:
+            await message.answer(message.text or "echo")
+
+    async def close(self) -> None:
+        await self.bot.session.close()
+
+
+class BotTarget(Target):
+    """The real bot from :func:`bot.app.build` on a real SQLite file in a temporary folder."""
+
+    name = "bot"
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self.app: App | None = None
+
+    async def start(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory(prefix="bench-")
+        self.db_path = Path(self._tmp.name) / "bench.sqlite3"
+        self.clock = VirtualClock(SANDBOX_EPOCH)
+        self.session = CountingSession(make_world(self.options))
+        settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None,
+                                 admin_ids=frozenset(), default_language="ru",
+                                 timezone="Europe/Moscow")
+        self.app = await build(settings, self.session, clock=self.clock,
+                               rng=random.Random(self.options.seed),
+                               scheduler_factory=lambda jobs, run: VirtualScheduler(
+                                   jobs, run, self.clock))
+        self.bot, self.dispatcher = self.app.bot, self.app.dispatcher
+
+    async def close(self) -> None:
+        if self.app:
+            await self.app.close()
+            self.app = None
+        self._tmp.cleanup()
+
+    async def check_setup(self) -> None:
+        """The stream assumes tournament N lives in the N-th group; make sure it does."""
+        tournaments = self.app.services.repos.tournaments
+        for number, group in enumerate(self.session.world.groups.values(), start=1):
+            active = await tournaments.active_in_chat(group.id)
+            if [t.id for t in active] != [number]:
+                raise RuntimeError(f"setup failed: group {group.name} has tournaments "
+                                   f"{[t.id for t in active]}, expected [{number}]")
+
+    def virtual_seconds(self) -> float:
+        return (self.clock.now() - SANDBOX_EPOCH).total_seconds()
+
+
+@dataclass
+class Result:
+    name: str
+    concurrency: int
+    latencies: list[float]
+    seconds: float
+    calls: int
+    errors: int
+    unhandled: int
+    virtual_seconds: float | None = None
+    first_error: str | None = None
+    rss_mb: float | None = None
+
+    @property
+    def updates(self) -> int:
+        return len(self.latencies)
+
+    @property
+    def per_second(self) -> float:
+        return self.updates / self.seconds if self.seconds else float("inf")
+
+    def percentile(self, p: float) -> float:
+        """Nearest-rank percentile of the latencies, in milliseconds."""
+        ordered = sorted(self.latencies)
+        rank = max(1, min(len(ordered), round(p / 100 * len(ordered) + 0.5)))
+        return ordered[rank - 1] * 1000
+
+
+async def drive(target: Target, updates: list[Update], concurrency: int) -> Result:
+    """Feed ``updates`` from ``concurrency`` tasks; time each feed_update and the whole run."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    unhandled = 0
+    pending = iter(updates)
+
+    async def worker() -> None:
+        nonlocal unhandled
+        for update in pending:  # one shared iterator: tasks take the next update in turn
+            started = time.perf_counter()
+            try:
+                if await target.feed(update) is UNHANDLED:
+                    unhandled += 1
+            except Exception:
+                errors.append(traceback.format_exc())
+            latencies.append(time.perf_counter() - started)
+
+    calls_before = target.session.calls
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    seconds = time.perf_counter() - started
+    return Result(target.name, concurrency, latencies, seconds,
+                  target.session.calls - calls_before, len(errors), unhandled,
+                  first_error=errors[0] if errors else None)

@@ -1,0 +1,49 @@
+"""``python -m bot``: polling or webhook with a token, else the sandbox (see README)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from bot.config import SUPPORTED_LANGUAGES, SettingsError, load_settings
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot")
+    sub = parser.add_subparsers(dest="mode")
+    sandbox = sub.add_parser("sandbox", help="the offline chat sandbox")
+    sandbox.add_argument("--script", type=Path, help="run this transcript and exit")
+    sandbox.add_argument("--seed", type=int, default=0)
+    sandbox.add_argument("--db", type=Path, help="SQLite file (default: a fresh temporary one)")
+    sandbox.add_argument("--lang", choices=SUPPORTED_LANGUAGES, default="ru")
+    sandbox.add_argument("--out", type=Path, help="save pictures and files here")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(error, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.mode == "sandbox" or not settings.bot_token:
+        from bot.sandbox.cli import run_sandbox
+
+        if args.mode != "sandbox":
+            print("No BOT_TOKEN is set: starting the offline sandbox. To go live, put the token"
+                  " from @BotFather into .env (BOT_TOKEN=...) and run `python -m bot` again.")
+            args = parse_args(["sandbox"])
+        return asyncio.run(run_sandbox(args))
+    from bot.live import run_live
+
+    return asyncio.run(run_live(settings))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""Builds the running bot: Bot with its session, Services, the Dispatcher and the scheduler.
+
+Every run mode (polling, webhook, sandbox, benchmark, tests) goes through :func:`build`, so
+they all exercise the same routers, middlewares, storage and sending layer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.base import BaseSession
+
+from bot.clock import Clock
+from bot.config import Settings
+from bot.features import routers
+from bot.features.lifecycle import run_job
+from bot.middlewares.context import ContextMiddleware
+from bot.middlewares.dedupe import DedupeMiddleware
+from bot.scheduler import LiveScheduler, Scheduler
+from bot.sending import Outbox, RateLimitMiddleware
+from bot.services import Repos, Services
+from storage.db import Database
+
+SANDBOX_TOKEN = "123456:SANDBOX-sandbox-sandbox-sandbox"
+
+
+@dataclass
+class App:
+    bot: Bot
+    dispatcher: Dispatcher
+    services: Services
+
+    async def close(self) -> None:
+        self.services.scheduler.shutdown()
+        await self.services.db.close()
+        await self.bot.session.close()
+
+
+def make_bot(settings: Settings, session: BaseSession, clock: Clock) -> Bot:
+    session.middleware(RateLimitMiddleware(clock))
+    return Bot(settings.bot_token or SANDBOX_TOKEN, session=session,
+               default=DefaultBotProperties(parse_mode="HTML", link_preview_is_disabled=True))
+
+
+def make_dispatcher(services: Services) -> Dispatcher:
+    dispatcher = Dispatcher(services=services)
+    dispatcher.update.outer_middleware(DedupeMiddleware())
+    dispatcher.update.middleware(ContextMiddleware())
+    dispatcher.include_routers(*routers())
+    return dispatcher
+
+
+async def build(settings: Settings, session: BaseSession, *, clock: Clock | None = None,
+                rng: random.Random | None = None,
+                scheduler_factory: Callable[..., Scheduler] | None = None) -> App:
+    """Open the database, ask Telegram who the bot is, and wire everything together."""
+    clock = clock or Clock()
+    db = await Database.open(settings.database_path)
+    bot = make_bot(settings, session, clock)
+    me = await bot.me()
+    services = Services(settings=settings, db=db, clock=clock, rng=rng or random.Random(),
+                        bot=bot, bot_username=me.username, repos=Repos(db), outbox=None)
+    services.outbox = Outbox(bot, services.deep_link)
+    dispatch = _job_dispatcher(services)
+    factory = scheduler_factory or (lambda jobs, run: LiveScheduler(jobs, run))
+    services.scheduler = factory(services.repos.jobs, dispatch)
+    dispatcher = make_dispatcher(services)
+    await services.scheduler.restore()
+    return App(bot, dispatcher, services)
+
+
+def _job_dispatcher(services: Services):
+    async def dispatch(job) -> None:
+        await run_job(services, job)
+    return dispatch

@@ -1,0 +1,38 @@
+"""The bot's only source of time.
+
+Live, it is the wall clock and ``asyncio.sleep``. In the sandbox it is a virtual clock:
+``sleep`` moves time on without waiting, so a transcript never sleeps in real time and the
+same script always prints the same output.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+
+class Clock:
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+class VirtualClock(Clock):
+    def __init__(self, start: datetime) -> None:
+        self._now = start.astimezone(UTC)
+
+    def now(self) -> datetime:
+        return self._now
+
+    async def sleep(self, seconds: float) -> None:
+        self._now += timedelta(seconds=seconds)
+        await asyncio.sleep(0)
+
+    def set(self, moment: datetime) -> None:
+        """Move the clock to ``moment``; the virtual clock only goes forward."""
+        moment = moment.astimezone(UTC)
+        if moment < self._now:
+            raise ValueError(f"the clock only goes forward (it is {self._now.isoformat()})")
+        self._now = moment

@@ -1,0 +1,11 @@
+"""One router per feature; :func:`routers` lists them in the order they must match."""
+
+from __future__ import annotations
+
+from aiogram import Router
+
+
+def routers() -> list[Router]:
+    from bot.features import common, organiser, registration
+
+    return [module.router.build() for module in (registration, organiser, common)]

@@ -1,0 +1,50 @@
+"""Who may do what, and which tournament a command in a chat is about."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from aiogram.exceptions import TelegramBadRequest
+
+from bot.services import Services
+from storage.repositories.tournaments import Tournament
+
+_ID_ARG = re.compile(r"^#(\d+)$")
+
+
+async def is_organiser(services: Services, chat_id: int, user_id: int) -> bool:
+    """Administrators of the group, plus the users listed in ADMIN_IDS."""
+    if user_id in services.settings.admin_ids:
+        return True
+    if chat_id > 0:
+        return False
+    try:
+        member = await services.bot.get_chat_member(chat_id, user_id)
+    except TelegramBadRequest:
+        return False
+    return member.status in ("creator", "administrator")
+
+
+@dataclass
+class Target:
+    """The tournament a command is about, and the command's remaining words."""
+
+    tournament: Tournament | None
+    words: list[str]
+    error: str | None = None
+    error_params: dict | None = None
+
+
+async def target_tournament(services: Services, chat_id: int, args: str | None) -> Target:
+    """Pick the tournament: ``#id`` as the first word, else the chat's newest open one."""
+    words = (args or "").split()
+    if words and (match := _ID_ARG.match(words[0])):
+        tournament = await services.repos.tournaments.get(int(match.group(1)))
+        if tournament is None or tournament.chat_id != chat_id:
+            return Target(None, words[1:], "tournament.unknown_id", {"id": match.group(1)})
+        return Target(tournament, words[1:])
+    active = await services.repos.tournaments.active_in_chat(chat_id)
+    if not active:
+        return Target(None, words, "tournament.none_here")
+    return Target(active[0], words)

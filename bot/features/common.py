@@ -1,0 +1,104 @@
+"""Commands anyone can use: /start, /help, /rules, /try, /lang."""
+
+from __future__ import annotations
+
+from aiogram import F
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.config import SUPPORTED_LANGUAGES
+from bot.features.access import is_organiser
+from bot.features.handlers import Handlers
+from bot.games import GAMES
+from bot.i18n import Translator
+from bot.services import Services
+
+router = Handlers("common")
+
+
+class LanguagePick(CallbackData, prefix="lang"):
+    code: str
+
+
+@router.message(CommandStart(), F.chat.type == "private")
+async def start(message: Message, tr: Translator) -> None:
+    await message.answer(tr("start.welcome", name=message.from_user.first_name))
+
+
+@router.message(Command("help"))
+async def help_(message: Message, tr: Translator) -> None:
+    await message.answer(tr("help.text"))
+
+
+@router.message(Command("rules"))
+async def rules(message: Message, command: CommandObject, tr: Translator) -> None:
+    game = (command.args or "").strip().lower()
+    if not game:
+        await message.answer(tr("rules.pick", games=", ".join(GAMES)))
+    elif game not in GAMES:
+        await message.answer(tr("rules.unknown", game=game, games=", ".join(GAMES)))
+    else:
+        await message.answer(tr(f"rules.{game}"))
+
+
+@router.message(Command("try"))
+async def try_luck(message: Message, services: Services, tr: Translator) -> None:
+    lucky = services.rng.random() < 0.5
+    await message.reply(tr("try.success" if lucky else "try.failure",
+                           name=message.from_user.first_name))
+
+
+def _language_keyboard() -> InlineKeyboardMarkup:
+    names = {"ru": "Русский", "en": "English", "fi": "Suomi"}
+    return InlineKeyboardMarkup(inline_keyboard=[[
+        InlineKeyboardButton(text=names[code], callback_data=LanguagePick(code=code).pack())
+        for code in SUPPORTED_LANGUAGES]])
+
+
+@router.message(Command("lang"))
+async def lang(message: Message, command: CommandObject, services: Services,
+               tr: Translator) -> None:
+    code = (command.args or "").strip().lower()
+    if not code:
+        await message.answer(tr("lang.pick"), reply_markup=_language_keyboard())
+        return
+    if code not in SUPPORTED_LANGUAGES:
+        await message.answer(tr("lang.unknown", codes=", ".join(SUPPORTED_LANGUAGES)))
+        return
+    if message.chat.id < 0 and not await is_organiser(services, message.chat.id,
+                                                      message.from_user.id):
+        await message.answer(tr("access.organisers_only"))
+        return
+    await _set_language(services, message.chat.id, message.from_user.id, code)
+    await message.answer(Translator(code)("lang.set"))
+
+
+@router.callback_query(LanguagePick.filter())
+async def lang_button(query: CallbackQuery, callback_data: LanguagePick, services: Services,
+                      tr: Translator) -> None:
+    code = callback_data.code
+    chat_id = query.message.chat.id if query.message else query.from_user.id
+    if code not in SUPPORTED_LANGUAGES:
+        await query.answer(tr("callback.stale"))
+        return
+    if chat_id < 0 and not await is_organiser(services, chat_id, query.from_user.id):
+        await query.answer(tr("access.organisers_only"))
+        return
+    await _set_language(services, chat_id, query.from_user.id, code)
+    await query.answer(Translator(code)("lang.set"))
+
+
+async def _set_language(services: Services, chat_id: int, user_id: int, code: str) -> None:
+    if chat_id < 0:
+        await services.repos.chats.set_language(chat_id, code)
+        await services.repos.organiser_log.record(user_id, "lang", services.clock.now(),
+                                                  chat_id=chat_id, language=code)
+    else:
+        await services.repos.users.set_language(user_id, code)
+
+
+@router.callback_query()
+async def unknown_button(query: CallbackQuery, tr: Translator) -> None:
+    """Any button no feature recognises: old, from a removed feature, or forged."""
+    await query.answer(tr("callback.stale"), show_alert=True)

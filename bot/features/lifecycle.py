@@ -1,0 +1,137 @@
+"""Starting a tournament (by /begin or by the scheduled job) and the jobs around the start.
+
+Games plug in with :func:`on_start`: once the roster is fixed the game's starter creates
+the first matches. Starting is idempotent, so a job repeated after a crash starts nothing
+twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import Translator
+from bot.services import Services
+from bot.timeparse import parse_zone
+from storage.repositories.jobs import Job
+from storage.repositories.tournaments import Entrant, Tournament
+
+GameStarter = Callable[[Services, Tournament, list[Entrant]], Awaitable[None]]
+_starters: dict[str, GameStarter] = {}
+START_JOBS = ("reminder", "checkin", "start")
+MIN_PLAYERS = 2
+
+
+def on_start(game: str) -> Callable[[GameStarter], GameStarter]:
+    def register(starter: GameStarter) -> GameStarter:
+        _starters[game] = starter
+        return starter
+    return register
+
+
+def local_time(services: Services, tournament: Tournament) -> str:
+    zone = parse_zone(tournament.timezone or services.settings.timezone)
+    return tournament.starts_at.astimezone(zone).strftime("%d.%m.%Y %H:%M")
+
+
+async def schedule_start(services: Services, tournament: Tournament) -> list[int]:
+    """(Re)create the reminders, the check-in opening and the start; return reminder leads."""
+    scheduler = services.scheduler
+    await scheduler.cancel(tournament.id, START_JOBS)
+    now, start = services.clock.now(), tournament.starts_at
+    leads = [m for m in services.settings.reminders if start - timedelta(minutes=m) > now]
+    for minutes in leads:
+        await scheduler.add("reminder", start - timedelta(minutes=minutes), tournament.id,
+                            minutes=minutes)
+    checkin = tournament.settings.get("checkin", 0)
+    if checkin:
+        await scheduler.add("checkin", max(now, start - timedelta(minutes=checkin)),
+                            tournament.id)
+    await scheduler.add("start", start, tournament.id)
+    return leads
+
+
+def register_keyboard(services: Services, tr: Translator, tournament: Tournament
+                      ) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+        text=tr("registration.button"), url=services.deep_link(f"reg-{tournament.id}"))]])
+
+
+def checkin_keyboard(tr: Translator, tournament: Tournament) -> InlineKeyboardMarkup:
+    from bot.features.registration import CheckIn
+
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+        text=tr("checkin.button"), callback_data=CheckIn(tournament_id=tournament.id).pack())]])
+
+
+async def run_job(services: Services, job: Job) -> None:
+    tournament = await services.repos.tournaments.get(job.tournament_id)
+    if tournament is None or tournament.started or tournament.status == "cancelled":
+        return
+    tr = await services.translator_for_chat(tournament.chat_id)
+    if job.kind == "reminder":
+        await _remind(services, tr, tournament, job.payload["minutes"])
+    elif job.kind == "checkin":
+        await services.bot.send_message(
+            tournament.chat_id, tr("checkin.open", title=tournament.title,
+                                   time=local_time(services, tournament)),
+            reply_markup=checkin_keyboard(tr, tournament))
+    elif job.kind == "start":
+        await start_tournament(services, tournament.id, actor_id=None)
+
+
+async def _remind(services: Services, tr: Translator, tournament: Tournament,
+                  minutes: int) -> None:
+    count = await services.repos.entrants.count(tournament.id, ("approved",))
+    hours, rest = divmod(minutes, 60)
+    left = tr("time.hours", n=hours) if hours and not rest else tr("time.minutes", n=minutes)
+    markup = register_keyboard(services, tr, tournament) if tournament.registration_open else None
+    await services.bot.send_message(
+        tournament.chat_id, tr("reminder.text", title=tournament.title, left=left,
+                               time=local_time(services, tournament), count=count),
+        reply_markup=markup)
+
+
+async def start_tournament(services: Services, tournament_id: int,
+                           actor_id: int | None) -> str | None:
+    """Start now. Returns None when started, or the catalog key of why it cannot start."""
+    async with services.lock(f"tournament-{tournament_id}"):
+        repos, now = services.repos, services.clock.now()
+        tournament = await repos.tournaments.get(tournament_id)
+        if tournament is None or tournament.started or tournament.status == "cancelled":
+            return "begin.already_started"
+        tr = await services.translator_for_chat(tournament.chat_id)
+        approved = await repos.entrants.list(tournament.id, ("approved",))
+        checkin = bool(tournament.settings.get("checkin"))
+        players = [e for e in approved if e.checked_in or not checkin]
+        if len(players) < MIN_PLAYERS:
+            if actor_id is None:
+                await services.bot.send_message(tournament.chat_id, tr(
+                    "begin.too_few_at_time", title=tournament.title, count=len(players)))
+            return "begin.too_few"
+        for entrant in approved:
+            if entrant not in players:
+                await repos.entrants.update(tournament.id, entrant.user_id, now, status="noshow")
+        for seed, entrant in enumerate(players, start=1):
+            await repos.entrants.update(tournament.id, entrant.user_id, now, seed=seed)
+        await repos.tournaments.set_status(tournament.id, "running", now)
+        await services.scheduler.cancel(tournament.id, START_JOBS)
+        if actor_id is not None:
+            await repos.organiser_log.record(actor_id, "begin", now, tournament_id=tournament.id,
+                                             chat_id=tournament.chat_id)
+        roster = "\n".join(f"{seed}. {entrant.label}" for seed, entrant in
+                           enumerate(players, start=1))
+        await services.bot.send_message(tournament.chat_id, tr(
+            "begin.started", title=tournament.title, count=len(players), roster=roster))
+        no_shows = [e.label for e in approved if e not in players]
+        if no_shows:
+            await services.bot.send_message(tournament.chat_id, tr(
+                "begin.no_shows", names=", ".join(no_shows)))
+        starter = _starters.get(tournament.game)
+        if starter:
+            started = await services.repos.tournaments.get(tournament.id)
+            await starter(services, started, await repos.entrants.list(tournament.id,
+                                                                       ("approved",)))
+        return None

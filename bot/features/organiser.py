@@ -1,0 +1,196 @@
+"""Organiser commands in a group: /new, /settings, /schedule, /begin, /closereg, /openreg."""
+
+from __future__ import annotations
+
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot.features.access import is_organiser, target_tournament
+from bot.features.handlers import Handlers
+from bot.features.lifecycle import (
+    local_time,
+    register_keyboard,
+    schedule_start,
+    start_tournament,
+)
+from bot.games import GAMES
+from bot.i18n import Translator
+from bot.services import Services
+from bot.timeparse import parse_start, zone_name
+
+router = Handlers("organiser")
+MAX_TITLE = 64
+
+
+async def _allowed(message: Message, services: Services, tr: Translator) -> bool:
+    """Organiser commands work only in a group and only for organisers; say so otherwise."""
+    if message.chat.type == "private":
+        await message.answer(tr("access.group_only"))
+        return False
+    if not await is_organiser(services, message.chat.id, message.from_user.id):
+        await message.reply(tr("access.organisers_only"))
+        return False
+    return True
+
+
+@router.message(Command("new"))
+async def new_tournament(message: Message, command: CommandObject, services: Services,
+                         tr: Translator) -> None:
+    if not await _allowed(message, services, tr):
+        return
+    words = (command.args or "").split()
+    if not words or words[0].lower() not in GAMES:
+        await message.answer(tr("new.usage", games=", ".join(GAMES)))
+        return
+    game = GAMES[words[0].lower()]
+    title_words = [w for w in words[1:] if "=" not in w]
+    title = " ".join(title_words).strip()
+    if not title or len(title) > MAX_TITLE:
+        await message.answer(tr("new.bad_title", max=MAX_TITLE))
+        return
+    try:
+        settings = game.parse_settings([w for w in words[1:] if "=" in w], game.defaults)
+    except ValueError as error:
+        await message.answer(tr(error.args[0], key=error.args[1]) + "\n" +
+                             tr("settings.hint", hints=_hints(game)))
+        return
+    now = services.clock.now()
+    tournament = await services.repos.tournaments.create(
+        message.chat.id, game.key, title, settings, message.from_user.id, now)
+    await services.repos.organiser_log.record(
+        message.from_user.id, "new", now, tournament_id=tournament.id, chat_id=message.chat.id,
+        game=game.key, title=title, settings=settings)
+    await message.answer(tr("new.created", id=tournament.id, title=title,
+                            game=tr(f"game.{game.key}"), settings=_describe(settings)),
+                         reply_markup=register_keyboard(services, tr, tournament))
+    if warning := await _rights_problem(services, message.chat.id, tr):
+        await message.answer(warning)
+
+
+async def _rights_problem(services: Services, chat_id: int, tr: Translator) -> str | None:
+    """What the organiser must fix so the bot sees plain 🎲 and words in the group."""
+    me = await services.bot.me()
+    member = await services.bot.get_chat_member(chat_id, me.id)
+    if member.status == "administrator" or me.can_read_all_group_messages:
+        return None
+    return tr("new.rights_warning", bot=services.bot_username)
+
+
+def _describe(settings: dict) -> str:
+    return ", ".join(f"{key}={value}" for key, value in settings.items())
+
+
+def _hints(game) -> str:
+    return ", ".join(f"{key}={getattr(parse, 'hint', '?')}"
+                     for key, parse in game.all_parsers().items())
+
+
+@router.message(Command("settings"))
+async def settings_(message: Message, command: CommandObject, services: Services,
+                    tr: Translator) -> None:
+    if not await _allowed(message, services, tr):
+        return
+    target = await target_tournament(services, message.chat.id, command.args)
+    if target.error:
+        await message.answer(tr(target.error, **(target.error_params or {})))
+        return
+    tournament, game = target.tournament, GAMES[target.tournament.game]
+    if not target.words:
+        await message.answer(tr("settings.show", title=tournament.title,
+                                settings=_describe(tournament.settings), hints=_hints(game)))
+        return
+    if tournament.started:
+        await message.answer(tr("settings.locked"))
+        return
+    try:
+        updated = game.parse_settings(target.words, tournament.settings)
+    except ValueError as error:
+        await message.answer(tr(error.args[0], key=error.args[1]) + "\n" +
+                             tr("settings.hint", hints=_hints(game)))
+        return
+    await services.repos.tournaments.set_settings(tournament.id, updated)
+    await services.repos.organiser_log.record(
+        message.from_user.id, "settings", services.clock.now(), tournament_id=tournament.id,
+        chat_id=message.chat.id, changes=target.words)
+    await message.answer(tr("settings.saved", title=tournament.title,
+                            settings=_describe(updated)))
+
+
+@router.message(Command("schedule"))
+async def schedule(message: Message, command: CommandObject, services: Services,
+                   tr: Translator) -> None:
+    if not await _allowed(message, services, tr):
+        return
+    target = await target_tournament(services, message.chat.id, command.args)
+    if target.error:
+        await message.answer(tr(target.error, **(target.error_params or {})))
+        return
+    tournament = target.tournament
+    if tournament.started:
+        await message.answer(tr("schedule.already_started"))
+        return
+    try:
+        start, zone = parse_start(target.words, services.settings.timezone)
+    except ValueError as error:
+        await message.answer(tr(error.args[0]) + "\n" + tr("schedule.usage"))
+        return
+    if start <= services.clock.now():
+        await message.answer(tr("schedule.in_past"))
+        return
+    await services.repos.tournaments.set_start(tournament.id, start, zone_name(zone))
+    tournament = await services.repos.tournaments.get(tournament.id)
+    leads = await schedule_start(services, tournament)
+    await services.repos.organiser_log.record(
+        message.from_user.id, "schedule", services.clock.now(), tournament_id=tournament.id,
+        chat_id=message.chat.id, starts_at=start.isoformat(), zone=zone_name(zone))
+    reminders = ", ".join(_lead(tr, m) for m in leads) or tr("schedule.no_reminders")
+    await message.answer(tr("schedule.saved", title=tournament.title,
+                            time=local_time(services, tournament), zone=zone_name(zone),
+                            reminders=reminders))
+
+
+def _lead(tr: Translator, minutes: int) -> str:
+    hours, rest = divmod(minutes, 60)
+    return tr("time.hours", n=hours) if hours and not rest else tr("time.minutes", n=minutes)
+
+
+@router.message(Command("begin"))
+async def begin(message: Message, command: CommandObject, services: Services,
+                tr: Translator) -> None:
+    if not await _allowed(message, services, tr):
+        return
+    target = await target_tournament(services, message.chat.id, command.args)
+    if target.error:
+        await message.answer(tr(target.error, **(target.error_params or {})))
+        return
+    problem = await start_tournament(services, target.tournament.id, message.from_user.id)
+    if problem:
+        await message.answer(tr(problem, min=2))
+
+
+@router.message(Command("closereg", "openreg"))
+async def toggle_registration(message: Message, command: CommandObject, services: Services,
+                              tr: Translator) -> None:
+    if not await _allowed(message, services, tr):
+        return
+    target = await target_tournament(services, message.chat.id, command.args)
+    if target.error:
+        await message.answer(tr(target.error, **(target.error_params or {})))
+        return
+    tournament, opening = target.tournament, command.command == "openreg"
+    if tournament.started:
+        await message.answer(tr("registration.already_started"))
+        return
+    wanted = "registration" if opening else "closed"
+    if tournament.status == wanted:
+        await message.answer(tr("registration.already_open" if opening
+                                else "registration.already_closed"))
+        return
+    now = services.clock.now()
+    await services.repos.tournaments.set_status(tournament.id, wanted, now)
+    await services.repos.organiser_log.record(
+        message.from_user.id, command.command, now, tournament_id=tournament.id,
+        chat_id=message.chat.id)
+    markup = register_keyboard(services, tr, tournament) if opening else None
+    await message.answer(tr("registration.opened" if opening else "registration.closed_now",
+                            title=tournament.title), reply_markup=markup)

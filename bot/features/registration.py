@@ -1,0 +1,416 @@
+"""Registration: /register, the DM form (Имя_Фамилия, then a /stats screenshot), organisers'
+Approve/Reject, /add and /remove, /withdraw, /checkin and /players.
+
+The state of an application lives in the ``entrants`` row (status ``name`` → ``photo`` →
+``pending`` → ``approved``/``rejected``), so a restart in the middle of the form loses
+nothing and the next DM message continues where the user stopped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from aiogram import F
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.features.access import is_organiser, target_tournament
+from bot.features.handlers import Handlers
+from bot.features.lifecycle import register_keyboard
+from bot.games import GAMES
+from bot.i18n import Markup, Translator
+from bot.services import Services
+from storage.repositories.tournaments import ACTIVE_ENTRANT, Entrant, Tournament
+
+router = Handlers("registration")
+_WORD = r"[A-ZА-ЯЁÄÖÅ][a-zа-яёäöå]+(?:-[A-ZА-ЯЁÄÖÅ][a-zа-яёäöå]+)?"
+NAME_SHAPE = re.compile(rf"^{_WORD}_{_WORD}$")
+MAX_FREE_NAME = 32
+
+
+class Decision(CallbackData, prefix="app"):
+    tournament_id: int
+    user_id: int
+    approve: bool
+
+
+class CheckIn(CallbackData, prefix="ci"):
+    tournament_id: int
+
+
+def valid_name(text: str) -> bool:
+    return bool(NAME_SHAPE.match(text))
+
+
+async def _open_for(services: Services, tr: Translator, tournament: Tournament,
+                    user_id: int) -> str | None:
+    """Why this user cannot apply now (a localized text), or None."""
+    if not tournament.registration_open:
+        return tr("registration.is_closed", title=tournament.title)
+    entry = await services.repos.entrants.get(tournament.id, user_id)
+    if entry and entry.status in ("pending", "approved"):
+        return tr("registration.duplicate", title=tournament.title)
+    limit = tournament.settings.get("max_players", 0)
+    if limit and await services.repos.entrants.count(tournament.id, ("approved",)) >= limit:
+        return tr("registration.full", title=tournament.title, max=limit)
+    return None
+
+
+@router.message(Command("register"), F.chat.type != "private")
+async def register_in_group(message: Message, command: CommandObject, services: Services,
+                            tr: Translator) -> None:
+    target = await target_tournament(services, message.chat.id, command.args)
+    if target.error:
+        await message.reply(tr(target.error, **(target.error_params or {})))
+        return
+    tournament, user = target.tournament, message.from_user
+    if problem := await _open_for(services, tr, tournament, user.id):
+        await message.reply(problem)
+        return
+    name = " ".join(target.words)
+    if not GAMES[tournament.game].needs_name_and_photo:
+        await _apply_directly(services, tr, tournament, user.id, name or user.first_name,
+                              message)
+        return
+    now = services.clock.now()
+    if name:
+        if error := await _name_problem(services, tr, tournament, user.id, name):
+            await message.reply(error)
+            return
+        await services.repos.entrants.put(tournament.id, user.id, "photo", now, name)
+        text = tr("registration.continue_photo", name=name)
+    else:
+        await services.repos.entrants.put(tournament.id, user.id, "name", now)
+        text = tr("registration.continue_dm")
+    await message.reply(text, reply_markup=register_keyboard(services, tr, tournament))
+
+
+async def _name_problem(services: Services, tr: Translator, tournament: Tournament,
+                        user_id: int, name: str) -> str | None:
+    if not valid_name(name):
+        return tr("registration.bad_name", name=name)
+    if await services.repos.entrants.name_taken(tournament.id, name, user_id):
+        return tr("registration.name_taken", name=name)
+    return None
+
+
+async def _apply_directly(services: Services, tr: Translator, tournament: Tournament,
+                          user_id: int, name: str, message: Message) -> None:
+    """Games without a form: the application is the name (Telegram's when none is given)."""
+    name = name[:MAX_FREE_NAME]
+    if await services.repos.entrants.name_taken(tournament.id, name, user_id):
+        await message.reply(tr("registration.name_taken", name=name))
+        return
+    needs_approval = tournament.settings.get("approval") == "on"
+    status = "pending" if needs_approval else "approved"
+    await services.repos.entrants.put(tournament.id, user_id, status, services.clock.now(), name)
+    if needs_approval:
+        await _send_application(services, tournament, user_id)
+        await message.reply(tr("registration.sent", title=tournament.title))
+    else:
+        await message.reply(tr("registration.registered", name=name, title=tournament.title))
+
+
+@router.message(CommandStart(deep_link=True, magic=F.args.regexp(r"^reg-\d+$")),
+                F.chat.type == "private")
+async def start_from_link(message: Message, command: CommandObject, services: Services,
+                          tr: Translator) -> None:
+    tournament = await services.repos.tournaments.get(int(command.args.split("-")[1]))
+    if tournament is None:
+        await message.answer(tr("tournament.link_unknown"))
+        return
+    entry = await services.repos.entrants.get(tournament.id, message.from_user.id)
+    if entry and entry.status in ("name", "photo") and tournament.registration_open:
+        await _prompt(message, tr, tournament, entry)
+        return
+    if problem := await _open_for(services, tr, tournament, message.from_user.id):
+        await message.answer(problem)
+        return
+    if not GAMES[tournament.game].needs_name_and_photo:
+        await _apply_directly(services, tr, tournament, message.from_user.id,
+                              message.from_user.first_name, message)
+        return
+    await services.repos.entrants.put(tournament.id, message.from_user.id, "name",
+                                      services.clock.now())
+    entry = await services.repos.entrants.get(tournament.id, message.from_user.id)
+    await _prompt(message, tr, tournament, entry)
+
+
+async def _prompt(message: Message, tr: Translator, tournament: Tournament,
+                  entry: Entrant) -> None:
+    if entry.status == "name":
+        await message.answer(tr("registration.ask_name", title=tournament.title))
+    else:
+        await message.answer(tr("registration.ask_photo", name=entry.display_name))
+
+
+async def _awaiting(message: Message, services: Services) -> dict | bool:
+    """Filter: the DM sender has an application waiting for a name or a screenshot."""
+    if message.chat.type != "private" or message.from_user is None:
+        return False
+    entry = await services.repos.entrants.awaiting_input(message.from_user.id)
+    return {"entry": entry} if entry else False
+
+
+@router.message(Command("register"), F.chat.type == "private")
+async def register_in_dm(message: Message, services: Services, tr: Translator) -> None:
+    entry = await services.repos.entrants.awaiting_input(message.from_user.id)
+    if entry is None:
+        await message.answer(tr("registration.use_group"))
+        return
+    await _prompt(message, tr, await services.repos.tournaments.get(entry.tournament_id), entry)
+
+
+@router.message(_awaiting, F.photo)
+async def form_photo(message: Message, entry: Entrant, services: Services,
+                     tr: Translator) -> None:
+    if entry.status == "name":
+        await message.answer(tr("registration.name_first"))
+        return
+    tournament = await services.repos.tournaments.get(entry.tournament_id)
+    await services.repos.entrants.update(tournament.id, entry.user_id, services.clock.now(),
+                                         photo_file_id=message.photo[-1].file_id,
+                                         status="pending")
+    await _send_application(services, tournament, entry.user_id)
+    await message.answer(tr("registration.sent", title=tournament.title))
+
+
+@router.message(_awaiting, F.text, ~F.text.startswith("/"))
+async def form_text(message: Message, entry: Entrant, services: Services,
+                    tr: Translator) -> None:
+    tournament = await services.repos.tournaments.get(entry.tournament_id)
+    if entry.status == "photo":
+        await message.answer(tr("registration.photo_not_text"))
+        return
+    name = message.text.strip()
+    if error := await _name_problem(services, tr, tournament, entry.user_id, name):
+        await message.answer(error)
+        return
+    await services.repos.entrants.update(tournament.id, entry.user_id, services.clock.now(),
+                                         display_name=name, status="photo")
+    await message.answer(tr("registration.ask_photo", name=name))
+
+
+async def _send_application(services: Services, tournament: Tournament, user_id: int) -> None:
+    """Post the application in the group with Approve/Reject for the organisers."""
+    tr = await services.translator_for_chat(tournament.chat_id)
+    entry = await services.repos.entrants.get(tournament.id, user_id)
+    user = await services.repos.users.get(user_id)
+    caption = tr("application.text", title=tournament.title, name=entry.label,
+                 user=user.mention)
+    markup = InlineKeyboardMarkup(inline_keyboard=[[
+        InlineKeyboardButton(text=tr("application.approve"), callback_data=Decision(
+            tournament_id=tournament.id, user_id=user_id, approve=True).pack()),
+        InlineKeyboardButton(text=tr("application.reject"), callback_data=Decision(
+            tournament_id=tournament.id, user_id=user_id, approve=False).pack())]])
+    if entry.photo_file_id:
+        sent = await services.bot.send_photo(tournament.chat_id, entry.photo_file_id,
+                                             caption=caption, reply_markup=markup)
+    else:
+        sent = await services.bot.send_message(tournament.chat_id, caption, reply_markup=markup)
+    await services.repos.entrants.update(tournament.id, user_id, services.clock.now(),
+                                         application_message_id=sent.message_id)
+
+
+@router.callback_query(Decision.filter())
+async def decide(query: CallbackQuery, callback_data: Decision, services: Services,
+                 tr: Translator) -> None:
+    tournament = await services.repos.tournaments.get(callback_data.tournament_id)
+    message = query.message
+    if tournament is None or message is None or message.chat.id != tournament.chat_id:
+        await query.answer(tr("callback.stale"), show_alert=True)
+        return
+    if not await is_organiser(services, tournament.chat_id, query.from_user.id):
+        await query.answer(tr("access.organisers_only"), show_alert=True)
+        return
+    async with services.lock(f"tournament-{tournament.id}"):
+        entry = await services.repos.entrants.get(tournament.id, callback_data.user_id)
+        if entry is None or entry.status != "pending":
+            await query.answer(tr("application.already_decided"))
+            return
+        limit = tournament.settings.get("max_players", 0)
+        if callback_data.approve and limit and await services.repos.entrants.count(
+                tournament.id, ("approved",)) >= limit:
+            await query.answer(tr("registration.full", title=tournament.title, max=limit),
+                               show_alert=True)
+            return
+        status = "approved" if callback_data.approve else "rejected"
+        now = services.clock.now()
+        await services.repos.entrants.update(tournament.id, entry.user_id, now, status=status)
+        await services.repos.organiser_log.record(
+            query.from_user.id, status, now, tournament_id=tournament.id,
+            chat_id=tournament.chat_id, user_id=entry.user_id, name=entry.label)
+    await query.answer(tr(f"application.{status}_toast", name=entry.label))
+    verdict = tr(f"application.{status}_by", name=entry.label,
+                 organiser=query.from_user.first_name)
+    if message.photo:
+        await services.bot.edit_message_caption(chat_id=message.chat.id,
+                                                message_id=message.message_id, caption=verdict)
+    else:
+        await services.bot.edit_message_text(verdict, chat_id=message.chat.id,
+                                             message_id=message.message_id)
+    user_tr = await services.translator_for_chat(entry.user_id)
+    await services.outbox.dm(
+        entry.user_id, user_tr(f"registration.{status}_dm", title=tournament.title),
+        fallback_chat_id=tournament.chat_id,
+        fallback_text=tr(f"registration.{status}_group", name=entry.label,
+                         user=(await services.repos.users.get(entry.user_id)).mention),
+        button_text=tr("dm.open_button"))
+
+
+async def _person(services: Services, message: Message, words: list[str]):
+    """The user an organiser means: the replied-to author, else an @username word."""
+    reply = message.reply_to_message
+    if reply and reply.from_user and not reply.from_user.is_bot:
+        return await services.repos.users.get(reply.from_user.id), words
+    if words and words[0].startswith("@"):
+        return await services.repos.users.by_username(words[0]), words[1:]
+    return None, words
+
+
+@router.message(Command("add", "remove"))
+async def add_or_remove(message: Message, command: CommandObject, services: Services,
+                        tr: Translator) -> None:
+    if message.chat.type == "private":
+        await message.answer(tr("access.group_only"))
+        return
+    if not await is_organiser(services, message.chat.id, message.from_user.id):
+        await message.reply(tr("access.organisers_only"))
+        return
+    target = await target_tournament(services, message.chat.id, command.args)
+    if target.error:
+        await message.answer(tr(target.error, **(target.error_params or {})))
+        return
+    user, words = await _person(services, message, target.words)
+    if user is None:
+        await message.answer(tr(f"{command.command}.usage"))
+        return
+    tournament = target.tournament
+    if tournament.started:
+        await message.answer(tr("registration.already_started"))
+        return
+    now = services.clock.now()
+    if command.command == "remove":
+        entry = await services.repos.entrants.get(tournament.id, user.id)
+        if entry is None or entry.status not in ACTIVE_ENTRANT:
+            await message.answer(tr("remove.not_entered", user=user.mention))
+            return
+        await services.repos.entrants.update(tournament.id, user.id, now, status="removed")
+        await services.repos.organiser_log.record(
+            message.from_user.id, "remove", now, tournament_id=tournament.id,
+            chat_id=message.chat.id, user_id=user.id)
+        await message.answer(tr("remove.done", name=entry.label, title=tournament.title))
+        return
+    await _add(services, tr, message, tournament, user, " ".join(words))
+
+
+async def _add(services: Services, tr: Translator, message: Message, tournament: Tournament,
+               user, name: str) -> None:
+    entry = await services.repos.entrants.get(tournament.id, user.id)
+    if entry and entry.status == "approved":
+        await message.answer(tr("add.already", user=user.mention))
+        return
+    needs_form = GAMES[tournament.game].needs_name_and_photo
+    if needs_form and not valid_name(name):
+        await message.answer(tr("registration.bad_name", name=name or "—"))
+        return
+    name = name or user.first_name
+    if await services.repos.entrants.name_taken(tournament.id, name, user.id):
+        await message.answer(tr("registration.name_taken", name=name))
+        return
+    limit = tournament.settings.get("max_players", 0)
+    if limit and await services.repos.entrants.count(tournament.id, ("approved",)) >= limit:
+        await message.answer(tr("registration.full", title=tournament.title, max=limit))
+        return
+    now = services.clock.now()
+    await services.repos.entrants.put(tournament.id, user.id, "approved", now, name)
+    await services.repos.organiser_log.record(
+        message.from_user.id, "add", now, tournament_id=tournament.id, chat_id=message.chat.id,
+        user_id=user.id, name=name)
+    await message.answer(tr("add.done", name=name, user=user.mention, title=tournament.title))
+
+
+@router.message(Command("withdraw"))
+async def withdraw(message: Message, command: CommandObject, services: Services,
+                   tr: Translator) -> None:
+    if message.chat.type == "private":
+        await message.answer(tr("access.group_only"))
+        return
+    target = await target_tournament(services, message.chat.id, command.args)
+    if target.error:
+        await message.reply(tr(target.error, **(target.error_params or {})))
+        return
+    tournament = target.tournament
+    entry = await services.repos.entrants.get(tournament.id, message.from_user.id)
+    if entry is None or entry.status not in ACTIVE_ENTRANT + ("name",):
+        await message.reply(tr("withdraw.not_entered"))
+        return
+    if tournament.started:
+        await message.reply(tr("withdraw.after_start"))
+        return
+    await services.repos.entrants.update(tournament.id, entry.user_id, services.clock.now(),
+                                         status="withdrawn")
+    await message.reply(tr("withdraw.done", name=entry.label, title=tournament.title))
+
+
+async def _check_in(services: Services, tr: Translator, tournament: Tournament,
+                    user_id: int) -> str:
+    entry = await services.repos.entrants.get(tournament.id, user_id)
+    if entry is None or entry.status != "approved":
+        return tr("checkin.not_entered")
+    if not tournament.settings.get("checkin") or tournament.started:
+        return tr("checkin.not_open")
+    if entry.checked_in:
+        return tr("checkin.already", name=entry.label)
+    await services.repos.entrants.update(tournament.id, user_id, services.clock.now(),
+                                         checked_in=1)
+    return tr("checkin.done", name=entry.label)
+
+
+@router.message(Command("checkin"))
+async def checkin(message: Message, command: CommandObject, services: Services,
+                  tr: Translator) -> None:
+    if message.chat.type == "private":
+        await message.answer(tr("access.group_only"))
+        return
+    target = await target_tournament(services, message.chat.id, command.args)
+    if target.error:
+        await message.reply(tr(target.error, **(target.error_params or {})))
+        return
+    await message.reply(await _check_in(services, tr, target.tournament, message.from_user.id))
+
+
+@router.callback_query(CheckIn.filter())
+async def checkin_button(query: CallbackQuery, callback_data: CheckIn, services: Services,
+                         tr: Translator) -> None:
+    tournament = await services.repos.tournaments.get(callback_data.tournament_id)
+    if tournament is None or query.message is None or query.message.chat.id != tournament.chat_id:
+        await query.answer(tr("callback.stale"), show_alert=True)
+        return
+    await query.answer(await _check_in(services, tr, tournament, query.from_user.id))
+
+
+@router.message(Command("players"))
+async def players(message: Message, command: CommandObject, services: Services,
+                  tr: Translator) -> None:
+    if message.chat.type == "private":
+        await message.answer(tr("access.group_only"))
+        return
+    target = await target_tournament(services, message.chat.id, command.args)
+    if target.error:
+        await message.answer(tr(target.error, **(target.error_params or {})))
+        return
+    tournament = target.tournament
+    entrants = [e for e in await services.repos.entrants.list(tournament.id)
+                if e.status not in ("name", "photo")]
+    if not entrants:
+        await message.answer(tr("players.empty", title=tournament.title))
+        return
+    checkin_on = bool(tournament.settings.get("checkin"))
+    lines = [tr("players.line", n=n, name=e.label, status=tr(f"status.{e.status}"),
+                checked=" ✅" if checkin_on and e.checked_in else "")
+             for n, e in enumerate(entrants, start=1)]
+    approved = sum(e.status == "approved" for e in entrants)
+    await message.answer(tr("players.list", title=tournament.title, approved=approved,
+                            lines=Markup("\n".join(lines))))

@@ -1,0 +1,65 @@
+"""Localized texts from gettext catalogs (``bot/locales/<lang>.po``), read with Babel.
+
+Message ids are stable keys (``registration.applied``); every catalog holds the full text.
+Parameters are HTML-escaped when formatted (messages go out with parse_mode=HTML), so a
+user's name can never inject markup; wrap pre-built markup in :class:`Markup` to keep it.
+"""
+
+from __future__ import annotations
+
+import html
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from babel.messages.pofile import read_po
+
+from bot.config import SUPPORTED_LANGUAGES
+
+FALLBACK = "en"
+
+
+class Markup(str):
+    """Text that is already valid HTML and must not be escaped again."""
+
+
+@cache
+def catalog(language: str) -> dict[str, str]:
+    path = resources.files("bot") / "locales" / f"{language}.po"
+    with path.open("rb") as handle:
+        parsed = read_po(handle, locale=language)
+    return {m.id: m.string for m in parsed if m.id and m.string}
+
+
+def _escape(value: Any) -> Any:
+    if isinstance(value, Markup):
+        return value
+    if isinstance(value, int | float):
+        return value
+    return html.escape(str(value), quote=False)
+
+
+class Translator:
+    """Texts in one language: ``tr("key", name=...)``."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language if language in SUPPORTED_LANGUAGES else FALLBACK
+
+    def __call__(self, key: str, /, **params: Any) -> str:
+        template = catalog(self.language).get(key) or catalog(FALLBACK).get(key)
+        if template is None:
+            raise KeyError(f"no text {key!r} in the catalogs")
+        return template.format(**{name: _escape(v) for name, v in params.items()})
+
+    def has(self, key: str) -> bool:
+        return key in catalog(self.language) or key in catalog(FALLBACK)
+
+
+def pick_language(*choices: str | None, default: str) -> str:
+    """The first supported language among the choices (``en-US`` counts as ``en``)."""
+    for choice in choices:
+        if choice:
+            short = choice.split("-")[0].lower()
+            if short in SUPPORTED_LANGUAGES:
+                return short
+    return default

@@ -1,0 +1,64 @@
+"""Running against Telegram: long polling by default, a webhook server when WEBHOOK_URL is set.
+
+SIGTERM and SIGINT stop the bot gracefully: polling finishes the updates in hand, the
+scheduler stops, and the database is closed (every accepted action is already committed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+
+from bot.app import App, build
+from bot.config import Settings
+
+log = logging.getLogger(__name__)
+WEBHOOK_PATH = "/telegram/webhook"
+
+
+def make_session(settings: Settings) -> AiohttpSession:
+    if settings.bot_api_url:
+        return AiohttpSession(api=TelegramAPIServer.from_base(settings.bot_api_url))
+    return AiohttpSession()
+
+
+async def run_live(settings: Settings) -> int:
+    app = await build(settings, make_session(settings))
+    app.services.scheduler.start()
+    log.info("bot @%s started (%s)", app.services.bot_username,
+             "webhook" if settings.webhook_url else "polling")
+    try:
+        if settings.webhook_url:
+            await _run_webhook(app, settings)
+        else:
+            await app.bot.delete_webhook(drop_pending_updates=False)
+            await app.dispatcher.start_polling(app.bot, handle_signals=True,
+                                               close_bot_session=False)
+    finally:
+        await app.close()
+    return 0
+
+
+async def _run_webhook(app: App, settings: Settings) -> None:
+    from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+    from aiohttp import web
+
+    web_app = web.Application()
+    SimpleRequestHandler(dispatcher=app.dispatcher, bot=app.bot,
+                         secret_token=settings.webhook_secret).register(web_app, WEBHOOK_PATH)
+    setup_application(web_app, app.dispatcher, bot=app.bot)
+    await app.bot.set_webhook(settings.webhook_url.rstrip("/") + WEBHOOK_PATH,
+                              secret_token=settings.webhook_secret)
+    runner = web.AppRunner(web_app)
+    await runner.setup()
+    await web.TCPSite(runner, settings.webhook_host, settings.webhook_port).start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await runner.cleanup()

@@ -1,0 +1,49 @@
+"""Remember who and where, and pick the language of the answer.
+
+In a private chat the answer is in the user's language (/lang, else Telegram's); in a group
+it is the group's (set from its first speaker, changed by an organiser's /lang). Users and
+chats are written only when something about them changed since this process last saw them.
+"""
+
+from __future__ import annotations
+
+from aiogram import BaseMiddleware
+from aiogram.types import Chat, Update, User
+
+from bot.i18n import Translator, pick_language
+
+
+class ContextMiddleware(BaseMiddleware):
+    def __init__(self) -> None:
+        self._seen_users: dict[int, tuple] = {}
+        self._seen_chats: set[int] = set()
+
+    async def __call__(self, handler, event: Update, data):
+        services = data["services"]
+        user: User | None = data.get("event_from_user")
+        chat: Chat | None = data.get("event_chat")
+        default = services.settings.default_language
+        if user and not user.is_bot:
+            await self._remember_user(services, user, private=bool(chat and chat.type == "private"))
+        if chat and chat.type != "private" and chat.id not in self._seen_chats:
+            language = pick_language(user and user.language_code, default=default)
+            await services.repos.chats.upsert(chat.id, chat.type, chat.title, language)
+            self._seen_chats.add(chat.id)
+        if chat and chat.type != "private":
+            data["tr"] = await services.translator_for_chat(chat.id)
+        elif user:
+            stored = await services.repos.users.get(user.id)
+            data["tr"] = Translator(pick_language(stored and stored.language, user.language_code,
+                                                  default=default))
+        else:
+            data["tr"] = Translator(default)
+        return await handler(event, data)
+
+    async def _remember_user(self, services, user: User, private: bool) -> None:
+        fingerprint = (user.username, user.first_name, user.language_code, private)
+        if self._seen_users.get(user.id) == fingerprint:
+            return
+        await services.repos.users.upsert(user.id, user.username, user.first_name,
+                                          user.language_code, services.clock.now(),
+                                          started=private)
+        self._seen_users[user.id] = fingerprint

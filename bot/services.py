@@ -1,0 +1,73 @@
+"""Everything a handler or job needs, built once per process and injected by the dispatcher."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+from weakref import WeakValueDictionary
+
+from aiogram import Bot
+
+from bot.clock import Clock
+from bot.config import Settings
+from bot.i18n import Translator, pick_language
+from bot.sending import Outbox
+from storage.db import Database
+from storage.repositories.jobs import JobsRepo
+from storage.repositories.matches import MatchesRepo
+from storage.repositories.organiser_log import OrganiserLogRepo
+from storage.repositories.tournaments import EntrantsRepo, TournamentsRepo
+from storage.repositories.updates import ProcessedUpdatesRepo
+from storage.repositories.users import ChatsRepo, UsersRepo
+
+
+class Repos:
+    def __init__(self, db: Database) -> None:
+        self.users = UsersRepo(db)
+        self.chats = ChatsRepo(db)
+        self.tournaments = TournamentsRepo(db)
+        self.entrants = EntrantsRepo(db)
+        self.organiser_log = OrganiserLogRepo(db)
+        self.matches = MatchesRepo(db)
+        self.jobs = JobsRepo(db)
+        self.updates = ProcessedUpdatesRepo(db)
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    clock: Clock
+    rng: random.Random
+    bot: Bot
+    bot_username: str
+    repos: Repos
+    outbox: Outbox
+    scheduler: object = None  # bot.scheduler.Scheduler, set once the dispatcher exists
+    _locks: WeakValueDictionary = field(default_factory=WeakValueDictionary)
+
+    def lock(self, key: str) -> asyncio.Lock:
+        """The lock that serializes updates of one match (or one tournament's start)."""
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[key] = lock
+        return lock
+
+    def deep_link(self, payload: str = "") -> str:
+        """A t.me link that opens the DM with the bot (and sends /start payload)."""
+        link = f"https://t.me/{self.bot_username}"
+        return f"{link}?start={payload}" if payload else link
+
+    async def translator_for_chat(self, chat_id: int) -> Translator:
+        """The language for messages to a chat: the group's, or the user's in a DM."""
+        if chat_id > 0:
+            user = await self.repos.users.get(chat_id)
+            language = pick_language(user and user.language, user and user.telegram_language,
+                                     default=self.settings.default_language)
+        else:
+            chat = await self.repos.chats.get(chat_id)
+            language = pick_language(chat and chat.language,
+                                     default=self.settings.default_language)
+        return Translator(language)

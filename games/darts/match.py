@@ -1,0 +1,115 @@
+"""Best-of-N legs, shared by the darts games.
+
+The starter alternates by leg (the first leg's starter comes from the bull-off or a coin).
+A drawn leg (possible in FinCricket) counts for nobody, so legs go on until a player has won
+the majority of ``legs``. A new leg starts as soon as the previous one ends.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from typing import Generic, TypeVar
+
+from games.common.errors import IllegalAction
+from games.common.match import Action
+from games.darts.turn import DartsLeg, PlayerStats, action_type, check_player
+
+L = TypeVar("L", bound=DartsLeg)
+
+
+class LegsMatch(ABC, Generic[L]):
+    """Best of ``legs`` (odd) legs; ``starter`` throws first in the first leg."""
+
+    def __init__(self, legs: int = 1, starter: int = 0) -> None:
+        if type(legs) is not int or legs < 1 or legs % 2 == 0:
+            raise IllegalAction("bad_setting", name="legs", value=legs)
+        self.best_of = legs
+        self.starter = check_player(starter, "starter")
+        self._legs: list[L] = [self._new_leg(starter)]
+
+    @abstractmethod
+    def _new_leg(self, starter: int) -> L:
+        """A fresh leg with the match's settings."""
+
+    @property
+    def legs(self) -> tuple[L, ...]:
+        """Every leg so far, the last one being the current one."""
+        return tuple(self._legs)
+
+    @property
+    def leg(self) -> L:
+        """The current leg (the last one, finished when the match is)."""
+        return self._legs[-1]
+
+    @property
+    def current(self) -> int:
+        return self.leg.current
+
+    @property
+    def legs_won(self) -> tuple[int, int]:
+        return _tally(self._legs)
+
+    @property
+    def finished(self) -> bool:
+        return max(self.legs_won) > self.best_of // 2
+
+    @property
+    def winner(self) -> int | None:
+        won = self.legs_won
+        return won.index(max(won)) if self.finished else None
+
+    def stats(self, player: int) -> PlayerStats:
+        """Statistics over every leg of the match."""
+        return sum((leg.stats(player) for leg in self._legs), PlayerStats())
+
+    def apply(self, action: Action) -> None:
+        """The leg's actions; ``"correct"`` may also name a ``"leg"`` (index into legs).
+
+        Without ``"leg"`` a correction goes to the last leg with a committed visit.
+        """
+        if action_type(action) == "correct":
+            self._correct(action)
+            return
+        if self.finished:
+            raise IllegalAction("finished")
+        self.leg.apply(action)
+        self._start_next_leg()
+
+    def _start_next_leg(self) -> None:
+        if self.leg.finished and not self.finished:
+            self._legs.append(self._new_leg(self.starter ^ (len(self._legs) % 2)))
+
+    def _correct(self, action: Action) -> None:
+        if self.leg.pending:
+            raise IllegalAction("visit_in_progress")
+        played = [number for number, leg in enumerate(self._legs) if leg.history]
+        number = action.get("leg", played[-1] if played else 0)
+        if type(number) is not int or not 0 <= number < len(self._legs):
+            raise IllegalAction("no_such_leg", leg=number)
+        legs = list(self._legs)
+        if number < len(legs) - 1 and not legs[-1].history:
+            legs.pop()  # an unstarted leg is started again below if it is still needed
+        fixed = copy.copy(legs[number])
+        fixed.apply(action)
+        legs[number] = fixed
+        self._check_sequence(legs)
+        self._legs = legs
+        self._start_next_leg()
+
+    def _check_sequence(self, legs: list[L]) -> None:
+        """Refuse a history where a leg was played after the match was decided, or where a
+        leg other than the last one is unfinished."""
+        for number, leg in enumerate(legs):
+            if max(_tally(legs[:number])) > self.best_of // 2:
+                raise IllegalAction("correction_conflict", leg=number)
+            if number < len(legs) - 1 and not leg.finished:
+                raise IllegalAction("correction_conflict", leg=number)
+
+
+def _tally(legs: list[L]) -> tuple[int, int]:
+    wins = [0, 0]
+    for leg in legs:
+        if leg.winner is not None:
+            wins[leg.winner] += 1
+    return wins[0], wins[1]

@@ -1,0 +1,147 @@
+"""Cricket-Shanghai (NDL №50, SPEC §4).
+
+Targets 20-15 close through the elements S → D → T, the bull through 25 → 25 → 50; no
+points. At the end of a visit each target's chain is extended from where it stood as far as
+the next element needed is among the visit's darts, whatever their throw order; one dart
+makes at most one element. With ``bull="strict"`` the bull's elements must come dart by dart
+in throw order. The first player to close all seven targets at the end of a visit wins.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from games.common.errors import IllegalAction
+from games.darts.match import LegsMatch
+from games.darts.notation import BULL, Dart, parse_dart
+from games.darts.turn import DARTS_PER_VISIT, DartsLeg
+
+TARGETS = ("20", "19", "18", "17", "16", "15", "BULL")
+CHAINS: dict[str, tuple[Dart, Dart, Dart]] = {
+    **{t: (Dart(1, int(t)), Dart(2, int(t)), Dart(3, int(t))) for t in TARGETS[:-1]},
+    "BULL": (Dart(1, BULL), Dart(1, BULL), Dart(2, BULL)),
+}
+# The names of each target's elements in closing order, for the board `20: S✅ D✅ T⬜`.
+ELEMENT_LABELS: dict[str, tuple[str, str, str]] = {
+    **{t: ("S", "D", "T") for t in TARGETS[:-1]},
+    "BULL": ("25", "25", "50"),
+}
+SECTORS = frozenset({15, 16, 17, 18, 19, 20, BULL})
+BULL_RULES = ("visit", "strict")
+
+Progress = dict[str, int]  # elements done (0-3) per target of TARGETS
+
+
+def score_visit(
+    progress: Mapping[str, int], darts: Sequence[str | Dart], bull: str = "visit"
+) -> Progress:
+    """The progress after one visit of up to three darts; ``progress`` is not mutated.
+
+    Targets missing from ``progress`` count as 0 done; the result has all seven.
+    """
+    _check_bull_rule(bull)
+    before = _read_progress(progress)
+    if len(darts) > DARTS_PER_VISIT:
+        raise IllegalAction("visit_full")
+    visit = [parse_dart(dart, SECTORS) for dart in darts]
+    return {
+        target: _extend(
+            before[target], CHAINS[target], visit, target == "BULL" and bull == "strict"
+        )
+        for target in TARGETS
+    }
+
+
+def _extend(done: int, chain: tuple[Dart, ...], darts: list[Dart], in_throw_order: bool) -> int:
+    if in_throw_order:
+        for dart in darts:
+            if done < len(chain) and dart == chain[done]:
+                done += 1
+        return done
+    unused = Counter(darts)
+    while done < len(chain) and unused[chain[done]]:
+        unused[chain[done]] -= 1
+        done += 1
+    return done
+
+
+def _read_progress(progress: Mapping[str, int]) -> Progress:
+    if not isinstance(progress, Mapping):
+        raise IllegalAction("bad_progress", progress=progress)
+    read = dict.fromkeys(TARGETS, 0)
+    for key, done in progress.items():
+        target = str(key).upper()
+        if target not in read or type(done) is not int or not 0 <= done <= 3:
+            raise IllegalAction("bad_progress", target=key, done=done)
+        read[target] = done
+    return read
+
+
+def _check_bull_rule(bull: str) -> None:
+    if bull not in BULL_RULES:
+        raise IllegalAction("bad_setting", name="bull", value=bull)
+
+
+class ShanghaiLeg(DartsLeg[tuple[Progress, Progress]]):
+    """One leg; a visit's marks are the elements it made."""
+
+    sectors = SECTORS
+
+    def __init__(self, starter: int = 0, bull: str = "visit") -> None:
+        _check_bull_rule(bull)
+        self.bull = bull
+        super().__init__(starter)
+
+    def _initial(self) -> tuple[Progress, Progress]:
+        empty = dict.fromkeys(TARGETS, 0)
+        return empty, dict(empty)
+
+    def _commit(
+        self, game: tuple[Progress, Progress], player: int, darts: tuple[Dart, ...]
+    ) -> tuple[tuple[Progress, Progress], int]:
+        before = game[player]
+        after = score_visit(before, darts, self.bull)
+        boards = (after, game[1]) if player == 0 else (game[0], after)
+        return boards, sum(after.values()) - sum(before.values())
+
+    def _outcome(self, game: tuple[Progress, Progress], player: int) -> tuple[bool, int | None]:
+        closed = all(done == 3 for done in game[player].values())
+        return closed, player if closed else None
+
+    def board(self, player: int) -> Progress:
+        """Elements done per target, as committed."""
+        return dict(self._state.game[player])
+
+    @property
+    def preview(self) -> Progress:
+        """The current player's board if the visit being entered ended now."""
+        return score_visit(self._state.game[self.current], self.pending, self.bull)
+
+    def closed_at(self, player: int) -> dict[str, int]:
+        """For each closed target, the number of the player's visit (1-based) that closed it."""
+        progress: Progress = dict.fromkeys(TARGETS, 0)
+        closed: dict[str, int] = {}
+        visits = [visit for visit in self.history if visit.player == player]
+        for number, visit in enumerate(visits, start=1):
+            progress = score_visit(progress, visit.padded, self.bull)
+            for target, done in progress.items():
+                if done == 3:
+                    closed.setdefault(target, number)
+        return closed
+
+    def visits_to_close(self, player: int) -> int | None:
+        """Visits the player needed to close everything; None unless they won the leg."""
+        return self.stats(player).visits if self.winner == player else None
+
+
+class ShanghaiMatch(LegsMatch[ShanghaiLeg]):
+    """Best of ``legs`` legs under one ``bull`` rule; ``starter`` throws first in leg one."""
+
+    def __init__(self, legs: int = 1, starter: int = 0, bull: str = "visit") -> None:
+        _check_bull_rule(bull)
+        self.bull = bull
+        super().__init__(legs, starter)
+
+    def _new_leg(self, starter: int) -> ShanghaiLeg:
+        return ShanghaiLeg(starter, self.bull)

@@ -1,0 +1,114 @@
+"""Semi-final: the HP battle played as hidden choices followed by one die each."""
+
+from __future__ import annotations
+
+from games.common.errors import IllegalAction
+from games.common.match import Action
+
+from .actions import action_type, die_value, one_of, player_of
+from .hp import CHOICES, HPBattle, HPRound
+
+
+class HPMatch:
+    """Each round: both ``{"type": "choose", "player": p, "choice": "attack" | "defend"}``
+    (hidden, final once sent), then both ``{"type": "roll", "player": p, "value": v}`` in any
+    order. The round resolves on the second die; the match ends when the battle has a winner.
+
+    A choice is only readable through :meth:`choice_of` (or :attr:`revealed_choices` once
+    both are in) so that rendering code cannot leak it by accident.
+    """
+
+    def __init__(self, hp: int = 20) -> None:
+        self._battle = HPBattle(hp)
+        self._choices: list[str | None] = [None, None]
+        self._rolls: list[int | None] = [None, None]
+        self._history: list[HPRound] = []
+
+    @property
+    def round(self) -> int:
+        """Number of the round being played (the last one once finished)."""
+        return len(self._history) + (0 if self.finished else 1)
+
+    @property
+    def hp(self) -> tuple[int, int]:
+        return self._battle.hp
+
+    @property
+    def start_hp(self) -> int:
+        return self._battle.start_hp
+
+    @property
+    def defences(self) -> tuple[int, int]:
+        """Defences since each player's last attack: their next heal is roll minus this."""
+        return self._battle.defences
+
+    @property
+    def history(self) -> tuple[HPRound, ...]:
+        return tuple(self._history)
+
+    @property
+    def finished(self) -> bool:
+        return self._battle.winner is not None
+
+    @property
+    def winner(self) -> int | None:
+        return self._battle.winner
+
+    @property
+    def draw(self) -> bool:
+        return False
+
+    @property
+    def both_chosen(self) -> bool:
+        return None not in self._choices
+
+    def has_chosen(self, player: int) -> bool:
+        return self._choices[player] is not None
+
+    def choice_of(self, player: int) -> str | None:
+        """The player's hidden choice this round; show it only to that player."""
+        return self._choices[player]
+
+    @property
+    def revealed_choices(self) -> tuple[str, str] | None:
+        """Both choices once both are in (they may then be shown), else None."""
+        c0, c1 = self._choices
+        return None if c0 is None or c1 is None else (c0, c1)
+
+    @property
+    def rolls(self) -> tuple[int | None, int | None]:
+        """This round's dice so far."""
+        return self._rolls[0], self._rolls[1]
+
+    @property
+    def expecting(self) -> list[tuple[int, str]]:
+        if self.finished:
+            return []
+        if not self.both_chosen:
+            return [(p, "choose") for p in (0, 1) if self._choices[p] is None]
+        return [(p, "roll") for p in (0, 1) if self._rolls[p] is None]
+
+    def apply(self, action: Action) -> None:
+        """Apply one action or raise :class:`IllegalAction` leaving the state unchanged."""
+        kind = action_type(action, ("choose", "roll"))
+        player = player_of(action)
+        if self.finished:
+            raise IllegalAction("match_over")
+        if kind == "choose":
+            choice = one_of(action, "choice", CHOICES, "bad_choice")
+            if self._choices[player] is not None:
+                raise IllegalAction("already_chosen")
+            self._choices[player] = choice
+            return
+        value = die_value(action)
+        if not self.both_chosen:
+            raise IllegalAction("choose_first")
+        if self._rolls[player] is not None:
+            raise IllegalAction("already_rolled")
+        self._rolls[player] = value
+        c0, c1 = self._choices
+        r0, r1 = self._rolls
+        if c0 is not None and c1 is not None and r0 is not None and r1 is not None:
+            self._history.append(self._battle.play((c0, r0), (c1, r1)))
+            self._choices = [None, None]
+            self._rolls = [None, None]

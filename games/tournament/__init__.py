@@ -1,0 +1,64 @@
+"""Tournament formats, brackets and standings (pure Python, no I/O, no global random).
+
+Entry points kept stable by ``shared/ENGINE_API.md``: :func:`round_robin`,
+:func:`swiss_pairings`, :func:`single_elimination`, :func:`double_elimination` and
+:attr:`Bracket.first_round`.
+"""
+
+from games.tournament.bracket import OPEN, Bracket, MatchView, Ref
+from games.tournament.double_elimination import double_elimination
+from games.tournament.mixed import cross_seeded
+from games.tournament.results import (
+    BACKGAMMON_POINTS,
+    DICE_CUP_POINTS,
+    Pair,
+    Player,
+    Points,
+    Result,
+)
+from games.tournament.round_robin import round_robin, split_into_groups
+from games.tournament.single_elimination import single_elimination
+from games.tournament.standings import (
+    BACKGAMMON_TIEBREAKS,
+    DICE_CUP_TIEBREAKS,
+    TIEBREAKS,
+    Row,
+    standings,
+    tied_groups,
+)
+from games.tournament.swiss import (
+    swiss_inputs,
+    swiss_pairings,
+    swiss_rounds_warning,
+    swiss_supported_rounds,
+)
+from games.tournament.swiss_elimination import SwissElimination
+
+__all__ = [
+    "BACKGAMMON_POINTS",
+    "BACKGAMMON_TIEBREAKS",
+    "DICE_CUP_POINTS",
+    "DICE_CUP_TIEBREAKS",
+    "OPEN",
+    "TIEBREAKS",
+    "Bracket",
+    "MatchView",
+    "Pair",
+    "Player",
+    "Points",
+    "Ref",
+    "Result",
+    "Row",
+    "SwissElimination",
+    "cross_seeded",
+    "double_elimination",
+    "round_robin",
+    "single_elimination",
+    "split_into_groups",
+    "standings",
+    "swiss_inputs",
+    "swiss_pairings",
+    "swiss_rounds_warning",
+    "swiss_supported_rounds",
+    "tied_groups",
+]

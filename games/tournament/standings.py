@@ -1,0 +1,270 @@
+"""Standings with tie-breaks in the order the organiser chooses.
+
+Keys (:data:`TIEBREAKS`), applied after match points to the players still tied:
+
+``h2h``               points in the games among the tied players only; when that splits
+                      the group, it is applied again within each part still tied
+``buchholz``          sum of the opponents' points
+``median_buchholz``   the same without the best and the worst opponent
+``sonneborn_berger``  points of the opponents beaten plus half those of opponents drawn
+``wins``              match wins (a bye and a forfeit win count)
+``vs_higher``         points scored against the players ranked above the tied group
+``diff``              game/round/point difference of played matches (the ``score``)
+``scored``            games/rounds/points won in played matches
+
+Opponents are everyone a player was paired with, forfeits included; a bye has no
+opponent. Players still tied after the keys share a place unless ``lot`` breaks the tie: a
+``random.Random`` (a coin or roll-off by the engine) or a callback that receives the tied
+players and returns them in order (for a roll-off the players play out in the chat).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from games.common.errors import IllegalAction
+from games.tournament.results import DEFAULT_POINTS, Player, Points, Result, as_number
+
+TIEBREAKS = (
+    "points",
+    "h2h",
+    "buchholz",
+    "median_buchholz",
+    "sonneborn_berger",
+    "wins",
+    "vs_higher",
+    "diff",
+    "scored",
+)
+DICE_CUP_TIEBREAKS = ("h2h", "diff", "scored")
+BACKGAMMON_TIEBREAKS = ("buchholz", "sonneborn_berger", "wins", "h2h", "vs_higher")
+
+Lot = random.Random | Callable[[list[Player]], Sequence[Player]]
+Status = Literal["active", "withdrawn", "disqualified"]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table. ``place`` is None for a player whose results were removed
+    (``status`` "withdrawn" in round robin before half their matches, or "disqualified").
+    ``played`` counts every result of the player, byes and forfeits included."""
+
+    player: Player
+    place: int | None
+    status: Status
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    points: int | float
+    buchholz: int | float
+    median_buchholz: int | float
+    sonneborn_berger: int | float
+    diff: int
+    scored: int
+
+
+def standings(
+    players: Sequence[Player],
+    results: Iterable[Result],
+    *,
+    points: Points = DEFAULT_POINTS,
+    tiebreaks: Sequence[str] = (),
+    withdrawn: Collection[Player] = (),
+    disqualified: Collection[Player] = (),
+    round_robin: bool = False,
+    cycles: int = 1,
+    lot: Lot | None = None,
+) -> list[Row]:
+    """The ranked table of ``players`` (one group) after ``results``.
+
+    Withdrawal (``withdrawn``): in a round robin (``round_robin=True``, ``cycles`` = 2 for
+    a double one) a player with results in fewer than half of their matches (forfeits
+    count, byes do not) has all their results removed; otherwise their results stay and each match they did not play counts
+    as a forfeit loss. In Swiss and elimination play their results simply stay.
+    Disqualification annuls every result of the player. Removed players come last with
+    place None.
+    """
+    unknown = [t for t in tiebreaks if t not in TIEBREAKS]
+    if unknown:
+        raise IllegalAction("unknown_tiebreak", keys=unknown)
+    field = list(players)
+    kept = [r for r in results if not set(r.players) & set(disqualified)]
+    removed: set[Player] = set(disqualified)
+    if round_robin:
+        kept, early = _apply_round_robin_withdrawals(field, kept, withdrawn, cycles, removed)
+        removed |= early
+    ranked_players = [p for p in field if p not in removed]
+    table = _Table(ranked_players, kept, points)
+    groups = [ranked_players]
+    for key in dict.fromkeys(("points", *tiebreaks)):
+        groups = table.split(groups, key)
+    groups = [_draw_lots(group, lot) if lot is not None else [group] for group in groups]
+
+    rows: list[Row] = []
+    for group in (part for parts in groups for part in parts):
+        place = len(rows) + 1
+        rows += [table.row(p, place, "withdrawn" if p in withdrawn else "active") for p in group]
+    for p in field:
+        if p in removed:
+            status = "disqualified" if p in disqualified else "withdrawn"
+            rows.append(_Table([p], [], points).row(p, None, status))
+    return rows
+
+
+def tied_groups(rows: Sequence[Row]) -> list[list[Player]]:
+    """Groups of players who share a place (for a roll-off), best place first."""
+    by_place: dict[int, list[Player]] = defaultdict(list)
+    for row in rows:
+        if row.place is not None:
+            by_place[row.place].append(row.player)
+    return [group for _, group in sorted(by_place.items()) if len(group) > 1]
+
+
+def _apply_round_robin_withdrawals(
+    field: list[Player],
+    results: list[Result],
+    withdrawn: Collection[Player],
+    cycles: int,
+    already_removed: set[Player],
+) -> tuple[list[Result], set[Player]]:
+    due = (len(field) - 1) * cycles
+    played = {p: sum(p in r.players for r in results if not r.is_bye) for p in withdrawn}
+    early = {p for p in withdrawn if 2 * played[p] < due}
+    gone = early | already_removed
+    kept = [r for r in results if not set(r.players) & early]
+    for p in withdrawn:
+        if p in gone:
+            continue
+        met = defaultdict(int)
+        for r in kept:
+            if p in r.players and not r.is_bye:
+                met[r.opponent(p)] += 1
+        for other in field:
+            if other == p or other in gone:
+                continue
+            # Two withdrawn players who never met both lose: a double forfeit (no winner),
+            # which the second of them then finds among its met pairs.
+            winner = None if other in withdrawn else other
+            kept += [Result(p, other, winner, forfeit=True)] * (cycles - met[other])
+    return kept, early
+
+
+_SB_SHARE = {"win": Fraction(1), "draw": Fraction(1, 2), "loss": Fraction(0)}
+
+
+class _Table:
+    """Per-player figures of one table, computed once."""
+
+    def __init__(self, players: list[Player], results: list[Result], points: Points) -> None:
+        self.points = points
+        self.results: dict[Player, list[Result]] = {p: [] for p in players}
+        for r in results:
+            for p in r.players:
+                if p in self.results:
+                    self.results[p].append(r)
+        self.score = {
+            p: sum((points[r.outcome(p)] for r in rs), Fraction(0))
+            for p, rs in self.results.items()
+        }
+
+    def _opponents(self, p: Player) -> list[tuple[Player, Result]]:
+        return [(r.opponent(p), r) for r in self.results[p] if not r.is_bye]
+
+    def _points_against(self, p: Player, opponents: Collection[Player]) -> Fraction:
+        return sum(
+            (self.points[r.outcome(p)] for o, r in self._opponents(p) if o in opponents),
+            Fraction(0),
+        )
+
+    def _scores(self, p: Player) -> list[tuple[int, int]]:
+        return [s for r in self.results[p] if (s := r.own_and_opponent_score(p)) is not None]
+
+    def value(self, p: Player, key: str) -> Fraction:
+        if key == "points":
+            return self.score[p]
+        if key in ("buchholz", "median_buchholz", "sonneborn_berger"):
+            opponents = [
+                (self.score.get(o, Fraction(0)), r.outcome(p)) for o, r in self._opponents(p)
+            ]
+            if key == "buchholz":
+                return sum((s for s, _ in opponents), Fraction(0))
+            if key == "median_buchholz":
+                return sum(sorted(s for s, _ in opponents)[1:-1], Fraction(0))
+            return sum((s * _SB_SHARE[outcome] for s, outcome in opponents), Fraction(0))
+        if key == "wins":
+            return Fraction(sum(r.outcome(p) == "win" for r in self.results[p]))
+        if key == "diff":
+            return Fraction(sum(own - other for own, other in self._scores(p)))
+        return Fraction(sum(own for own, _ in self._scores(p)))  # "scored"
+
+    def split(self, groups: list[list[Player]], key: str) -> list[list[Player]]:
+        """Split every tied group by ``key``, best first, keeping the groups' order."""
+        result: list[list[Player]] = []
+        for group in groups:
+            if len(group) == 1:
+                result.append(group)
+            elif key == "h2h":
+                result += self._split_h2h(group)
+            elif key == "vs_higher":
+                above = {p for g in result for p in g}
+                result += _partition(group, {p: self._points_against(p, above) for p in group})
+            else:
+                result += _partition(group, {p: self.value(p, key) for p in group})
+        return result
+
+    def _split_h2h(self, group: list[Player]) -> list[list[Player]]:
+        members = set(group)
+        parts = _partition(group, {p: self._points_against(p, members - {p}) for p in group})
+        if len(parts) == 1:
+            return parts
+        return [
+            piece
+            for part in parts
+            for piece in (self._split_h2h(part) if len(part) > 1 else [part])
+        ]
+
+    def row(self, p: Player, place: int | None, status: Status) -> Row:
+        outcomes = [r.outcome(p) for r in self.results[p]]
+        return Row(
+            player=p,
+            place=place,
+            status=status,
+            played=len(outcomes),
+            wins=outcomes.count("win"),
+            draws=outcomes.count("draw"),
+            losses=outcomes.count("loss"),
+            points=as_number(self.score[p]),
+            buchholz=as_number(self.value(p, "buchholz")),
+            median_buchholz=as_number(self.value(p, "median_buchholz")),
+            sonneborn_berger=as_number(self.value(p, "sonneborn_berger")),
+            diff=int(self.value(p, "diff")),
+            scored=int(self.value(p, "scored")),
+        )
+
+
+def _partition(group: list[Player], values: Mapping[Player, Fraction]) -> list[list[Player]]:
+    """The group split by value, highest first, each part in the group's order."""
+    return [
+        [p for p in group if values[p] == v] for v in sorted(set(values.values()), reverse=True)
+    ]
+
+
+def _draw_lots(group: list[Player], lot: Lot) -> list[list[Player]]:
+    if len(group) == 1:
+        return [group]
+    if isinstance(lot, random.Random):
+        order = list(group)
+        lot.shuffle(order)
+    else:
+        order = list(lot(list(group)))
+        if sorted(map(group.index, order)) != list(range(len(group))):
+            raise IllegalAction(
+                "bad_lot", reason="the callback must return the tied players once each"
+            )
+    return [[p] for p in order]

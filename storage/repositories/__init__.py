@@ -1,0 +1,1 @@
+"""Repositories: the only place that knows SQL. One module per aggregate."""

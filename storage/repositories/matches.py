@@ -1,0 +1,133 @@
+"""Matches and their append-only action log.
+
+A match row holds who plays and the summary the tournament needs (status, winner, result);
+the log holds everything that happened. Appending an action claims the Telegram update that
+carried it in the same transaction, so a redelivered update can never be applied twice.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from storage.db import Database
+from storage.timefmt import to_db
+
+
+class DuplicateUpdate(Exception):
+    """The update that carried this action was applied before."""
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    tournament_id: int
+    stage: str
+    round: int
+    slot: str
+    kind: str
+    player_a: int | None
+    player_b: int | None
+    status: str
+    winner: int | None
+    result: dict[str, Any] = field(hash=False)
+    board_message_id: int | None
+
+    @property
+    def players(self) -> tuple[int | None, int | None]:
+        return (self.player_a, self.player_b)
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    seq: int
+    actor_id: int | None
+    payload: dict[str, Any] = field(hash=False)
+    created_at: str
+
+
+def _match(row) -> MatchRow:
+    return MatchRow(row["id"], row["tournament_id"], row["stage"], row["round"], row["slot"],
+                    row["kind"], row["player_a"], row["player_b"], row["status"], row["winner"],
+                    json.loads(row["result"]), row["board_message_id"])
+
+
+class MatchesRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create(self, tournament_id: int, stage: str, round_no: int, slot: str, kind: str,
+                     player_a: int | None, player_b: int | None, now: datetime,
+                     status: str = "pending") -> MatchRow:
+        async def work(tx):
+            cursor = await tx.execute(
+                "INSERT INTO matches (tournament_id, stage, round, slot, kind, player_a, player_b,"
+                " status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (tournament_id, stage, round_no, slot, kind, player_a, player_b, status,
+                 to_db(now)))
+            return cursor.lastrowid
+        return await self.get(await self.db.write(work))
+
+    async def get(self, match_id: int) -> MatchRow | None:
+        row = await self.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+        return _match(row) if row else None
+
+    async def for_tournament(self, tournament_id: int, stage: str | None = None
+                             ) -> list[MatchRow]:
+        sql, params = "SELECT * FROM matches WHERE tournament_id = ?", (tournament_id,)
+        if stage:
+            sql, params = sql + " AND stage = ?", (*params, stage)
+        rows = await self.db.fetchall(sql + " ORDER BY round, id", params)
+        return [_match(r) for r in rows]
+
+    async def current_for_player(self, tournament_id: int, user_id: int) -> MatchRow | None:
+        row = await self.db.fetchone(
+            "SELECT * FROM matches WHERE tournament_id = ? AND status IN ('running', 'paused')"
+            " AND ? IN (player_a, player_b) ORDER BY id LIMIT 1", (tournament_id, user_id))
+        return _match(row) if row else None
+
+    async def update(self, match_id: int, now: datetime, **fields: Any) -> None:
+        allowed = {"status", "winner", "result", "board_message_id", "player_a", "player_b"}
+        assert set(fields) <= allowed, fields
+        if "result" in fields:
+            fields["result"] = json.dumps(fields["result"], ensure_ascii=False)
+        if fields.get("status") == "finished":
+            fields["finished_at"] = to_db(now)
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        async def work(tx):
+            await tx.execute(f"UPDATE matches SET {assignments} WHERE id = ?",
+                             (*fields.values(), match_id))
+        await self.db.write(work)
+
+    async def actions(self, match_id: int) -> list[LoggedAction]:
+        rows = await self.db.fetchall(
+            "SELECT seq, actor_id, payload, created_at FROM match_actions WHERE match_id = ?"
+            " ORDER BY seq", (match_id,))
+        return [LoggedAction(r["seq"], r["actor_id"], json.loads(r["payload"]), r["created_at"])
+                for r in rows]
+
+    async def append(self, match_id: int, payload: dict[str, Any], actor_id: int | None,
+                     now: datetime, update_id: int | None = None) -> int:
+        """Append one action and return its sequence number.
+
+        Raises :class:`DuplicateUpdate` (and writes nothing) when ``update_id`` was handled.
+        """
+        async def work(tx):
+            if update_id is not None:
+                cursor = await tx.execute(
+                    "INSERT OR IGNORE INTO processed_updates (update_id, processed_at)"
+                    " VALUES (?, ?)", (update_id, to_db(now)))
+                if cursor.rowcount == 0:
+                    raise DuplicateUpdate(update_id)
+            row = await (await tx.execute(
+                "SELECT coalesce(max(seq), 0) + 1 FROM match_actions WHERE match_id = ?",
+                (match_id,))).fetchone()
+            await tx.execute(
+                "INSERT INTO match_actions (match_id, seq, actor_id, payload, update_id,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, row[0], actor_id, json.dumps(payload, ensure_ascii=False), update_id,
+                 to_db(now)))
+            return row[0]
+        return await self.db.write(work)

@@ -1,0 +1,31 @@
+"""The log of organiser actions: who did what, when and why."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from storage.db import Database
+from storage.timefmt import to_db
+
+
+class OrganiserLogRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def record(self, actor_id: int, action: str, now: datetime, *,
+                     tournament_id: int | None = None, chat_id: int | None = None,
+                     reason: str | None = None, **details: Any) -> None:
+        async def work(tx):
+            await tx.execute(
+                "INSERT INTO organiser_log (tournament_id, chat_id, actor_id, action, details,"
+                " reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (tournament_id, chat_id, actor_id, action, json.dumps(details, ensure_ascii=False),
+                 reason, to_db(now)))
+        await self.db.write(work)
+
+    async def for_tournament(self, tournament_id: int) -> list[dict[str, Any]]:
+        rows = await self.db.fetchall(
+            "SELECT * FROM organiser_log WHERE tournament_id = ? ORDER BY id", (tournament_id,))
+        return [dict(row) | {"details": json.loads(row["details"])} for row in rows]

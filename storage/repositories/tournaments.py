@@ -1,0 +1,187 @@
+"""Tournaments and their entrants."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from storage.db import Database
+from storage.timefmt import from_db, to_db
+
+OPEN_STATUSES = ("registration", "closed", "running", "paused")
+ACTIVE_ENTRANT = ("photo", "pending", "approved")
+
+
+@dataclass(frozen=True)
+class Tournament:
+    id: int
+    chat_id: int
+    game: str
+    title: str
+    status: str
+    settings: dict[str, Any] = field(hash=False)
+    starts_at: datetime | None
+    timezone: str | None
+    created_by: int
+
+    @property
+    def registration_open(self) -> bool:
+        return self.status == "registration"
+
+    @property
+    def started(self) -> bool:
+        return self.status in ("running", "paused", "finished")
+
+
+def _tournament(row) -> Tournament:
+    return Tournament(row["id"], row["chat_id"], row["game"], row["title"], row["status"],
+                      json.loads(row["settings"]), from_db(row["starts_at"]), row["timezone"],
+                      row["created_by"])
+
+
+@dataclass(frozen=True)
+class Entrant:
+    tournament_id: int
+    user_id: int
+    display_name: str | None
+    status: str
+    photo_file_id: str | None
+    checked_in: bool
+    seed: int | None
+    application_message_id: int | None
+    username: str | None = None
+    first_name: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.display_name or self.first_name or str(self.user_id)
+
+
+def _entrant(row) -> Entrant:
+    keys = row.keys()
+    return Entrant(row["tournament_id"], row["user_id"], row["display_name"], row["status"],
+                   row["photo_file_id"], bool(row["checked_in"]), row["seed"],
+                   row["application_message_id"],
+                   row["username"] if "username" in keys else None,
+                   row["first_name"] if "first_name" in keys else None)
+
+
+class TournamentsRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create(self, chat_id: int, game: str, title: str, settings: dict[str, Any],
+                     created_by: int, now: datetime) -> Tournament:
+        async def work(tx):
+            cursor = await tx.execute(
+                "INSERT INTO tournaments (chat_id, game, title, status, settings, created_by,"
+                " created_at) VALUES (?, ?, ?, 'registration', ?, ?, ?)",
+                (chat_id, game, title, json.dumps(settings), created_by, to_db(now)))
+            return cursor.lastrowid
+        tournament_id = await self.db.write(work)
+        return await self.get(tournament_id)
+
+    async def get(self, tournament_id: int) -> Tournament | None:
+        row = await self.db.fetchone("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+        return _tournament(row) if row else None
+
+    async def active_in_chat(self, chat_id: int) -> list[Tournament]:
+        rows = await self.db.fetchall(
+            "SELECT * FROM tournaments WHERE chat_id = ? AND status IN (?, ?, ?, ?)"
+            " ORDER BY id DESC", (chat_id, *OPEN_STATUSES))
+        return [_tournament(r) for r in rows]
+
+    async def set_status(self, tournament_id: int, status: str, now: datetime) -> None:
+        column = {"running": "started_at", "finished": "finished_at"}.get(status)
+        async def work(tx):
+            await tx.execute("UPDATE tournaments SET status = ? WHERE id = ?",
+                             (status, tournament_id))
+            if column:
+                await tx.execute(f"UPDATE tournaments SET {column} = coalesce({column}, ?)"
+                                 " WHERE id = ?", (to_db(now), tournament_id))
+        await self.db.write(work)
+
+    async def set_settings(self, tournament_id: int, settings: dict[str, Any]) -> None:
+        async def work(tx):
+            await tx.execute("UPDATE tournaments SET settings = ? WHERE id = ?",
+                             (json.dumps(settings), tournament_id))
+        await self.db.write(work)
+
+    async def set_start(self, tournament_id: int, starts_at: datetime | None,
+                        timezone: str | None) -> None:
+        async def work(tx):
+            await tx.execute("UPDATE tournaments SET starts_at = ?, timezone = ? WHERE id = ?",
+                             (to_db(starts_at) if starts_at else None, timezone, tournament_id))
+        await self.db.write(work)
+
+
+class EntrantsRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    _SELECT = ("SELECT e.*, u.username, u.first_name FROM entrants e"
+               " JOIN users u ON u.id = e.user_id")
+
+    async def get(self, tournament_id: int, user_id: int) -> Entrant | None:
+        row = await self.db.fetchone(
+            f"{self._SELECT} WHERE e.tournament_id = ? AND e.user_id = ?", (tournament_id, user_id))
+        return _entrant(row) if row else None
+
+    async def list(self, tournament_id: int, statuses: tuple[str, ...] | None = None
+                   ) -> list[Entrant]:
+        sql = f"{self._SELECT} WHERE e.tournament_id = ?"
+        params: tuple = (tournament_id,)
+        if statuses:
+            sql += f" AND e.status IN ({','.join('?' * len(statuses))})"
+            params += statuses
+        rows = await self.db.fetchall(sql + " ORDER BY e.created_at, e.rowid", params)
+        return [_entrant(r) for r in rows]
+
+    async def count(self, tournament_id: int, statuses: tuple[str, ...]) -> int:
+        row = await self.db.fetchone(
+            f"SELECT count(*) FROM entrants WHERE tournament_id = ?"
+            f" AND status IN ({','.join('?' * len(statuses))})", (tournament_id, *statuses))
+        return row[0]
+
+    async def name_taken(self, tournament_id: int, name: str, user_id: int) -> bool:
+        row = await self.db.fetchone(
+            "SELECT 1 FROM entrants WHERE tournament_id = ? AND lower(display_name) = lower(?)"
+            f" AND user_id != ? AND status IN ({','.join('?' * len(ACTIVE_ENTRANT))})",
+            (tournament_id, name, user_id, *ACTIVE_ENTRANT))
+        return row is not None
+
+    async def put(self, tournament_id: int, user_id: int, status: str, now: datetime,
+                  display_name: str | None = None) -> None:
+        """Create the entry or restart a finished one (rejected/withdrawn may apply again)."""
+        async def work(tx):
+            await tx.execute(
+                "INSERT INTO entrants (tournament_id, user_id, display_name, status, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET"
+                " display_name = excluded.display_name, status = excluded.status,"
+                " photo_file_id = NULL, checked_in = 0, application_message_id = NULL,"
+                " updated_at = excluded.updated_at",
+                (tournament_id, user_id, display_name, status, to_db(now), to_db(now)))
+        await self.db.write(work)
+
+    async def update(self, tournament_id: int, user_id: int, now: datetime,
+                     **fields: Any) -> None:
+        allowed = {"display_name", "status", "photo_file_id", "checked_in", "seed",
+                   "application_message_id"}
+        assert set(fields) <= allowed, fields
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        async def work(tx):
+            await tx.execute(
+                f"UPDATE entrants SET {assignments}, updated_at = ?"
+                " WHERE tournament_id = ? AND user_id = ?",
+                (*fields.values(), to_db(now), tournament_id, user_id))
+        await self.db.write(work)
+
+    async def awaiting_input(self, user_id: int) -> Entrant | None:
+        """The user's newest registration that waits for a name or a photo in the DM."""
+        row = await self.db.fetchone(
+            f"{self._SELECT} JOIN tournaments t ON t.id = e.tournament_id"
+            " WHERE e.user_id = ? AND e.status IN ('name', 'photo') AND t.status = 'registration'"
+            " ORDER BY e.updated_at DESC, e.rowid DESC LIMIT 1", (user_id,))
+        return _entrant(row) if row else None

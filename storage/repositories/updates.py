@@ -1,0 +1,33 @@
+"""Telegram update ids already handled, so a redelivered update is applied once."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from storage.db import Database
+from storage.timefmt import to_db
+
+
+class ProcessedUpdatesRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def seen(self, update_id: int) -> bool:
+        row = await self.db.fetchone(
+            "SELECT 1 FROM processed_updates WHERE update_id = ?", (update_id,))
+        return row is not None
+
+    async def claim(self, update_id: int, now: datetime) -> bool:
+        """Record the update as handled; False when it already was."""
+        async def work(tx):
+            cursor = await tx.execute(
+                "INSERT OR IGNORE INTO processed_updates (update_id, processed_at) VALUES (?, ?)",
+                (update_id, to_db(now)))
+            return cursor.rowcount == 1
+        return await self.db.write(work)
+
+    async def release(self, update_id: int) -> None:
+        """Forget a claimed update whose handling failed, so a redelivery is tried again."""
+        async def work(tx):
+            await tx.execute("DELETE FROM processed_updates WHERE update_id = ?", (update_id,))
+        await self.db.write(work)

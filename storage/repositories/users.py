@@ -1,0 +1,105 @@
+"""Users and chats the bot has seen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from storage.db import Database
+from storage.timefmt import to_db
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    username: str | None
+    first_name: str
+    telegram_language: str | None
+    language: str | None
+    started: bool
+
+    @property
+    def mention(self) -> str:
+        return f"@{self.username}" if self.username else self.first_name
+
+
+def _user(row) -> User:
+    return User(row["id"], row["username"], row["first_name"], row["telegram_language"],
+                row["language"], bool(row["started"]))
+
+
+class UsersRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def upsert(self, user_id: int, username: str | None, first_name: str,
+                     telegram_language: str | None, now: datetime,
+                     started: bool = False) -> None:
+        async def work(tx):
+            if username:  # a handle moves to whoever holds it now
+                await tx.execute(
+                    "UPDATE users SET username = NULL WHERE lower(username) = lower(?) AND id != ?",
+                    (username, user_id))
+            await tx.execute(
+                "INSERT INTO users (id, username, first_name, telegram_language, started, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
+                " username = excluded.username, first_name = excluded.first_name,"
+                " telegram_language = excluded.telegram_language,"
+                " started = max(users.started, excluded.started), updated_at = excluded.updated_at",
+                (user_id, username, first_name, telegram_language, int(started), to_db(now)))
+        await self.db.write(work)
+
+    async def get(self, user_id: int) -> User | None:
+        row = await self.db.fetchone("SELECT * FROM users WHERE id = ?", (user_id,))
+        return _user(row) if row else None
+
+    async def by_username(self, username: str) -> User | None:
+        row = await self.db.fetchone(
+            "SELECT * FROM users WHERE lower(username) = lower(?)", (username.lstrip("@"),))
+        return _user(row) if row else None
+
+    async def set_language(self, user_id: int, language: str) -> None:
+        async def work(tx):
+            await tx.execute("UPDATE users SET language = ? WHERE id = ?", (language, user_id))
+        await self.db.write(work)
+
+    async def set_started(self, user_id: int, started: bool) -> None:
+        async def work(tx):
+            await tx.execute("UPDATE users SET started = ? WHERE id = ?", (int(started), user_id))
+        await self.db.write(work)
+
+
+@dataclass(frozen=True)
+class Chat:
+    id: int
+    type: str
+    title: str | None
+    language: str | None
+    active_tournament_id: int | None
+
+
+class ChatsRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def upsert(self, chat_id: int, chat_type: str, title: str | None,
+                     language: str | None) -> None:
+        """Remember a chat; its language is set once (from the first speaker), then by /lang."""
+        async def work(tx):
+            await tx.execute(
+                "INSERT INTO chats (id, type, title, language) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET type = excluded.type, title = excluded.title",
+                (chat_id, chat_type, title, language))
+        await self.db.write(work)
+
+    async def get(self, chat_id: int) -> Chat | None:
+        row = await self.db.fetchone("SELECT * FROM chats WHERE id = ?", (chat_id,))
+        if not row:
+            return None
+        return Chat(row["id"], row["type"], row["title"], row["language"],
+                    row["active_tournament_id"])
+
+    async def set_language(self, chat_id: int, language: str) -> None:
+        async def work(tx):
+            await tx.execute("UPDATE chats SET language = ? WHERE id = ?", (language, chat_id))
+        await self.db.write(work)

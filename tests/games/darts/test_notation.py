@@ -1,0 +1,100 @@
+import pytest
+
+from games.common.errors import IllegalAction
+from games.darts.notation import MISS, Dart, parse_dart
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("S20", "S20"),
+        ("d18", "D18"),
+        (" t 15 ", "T15"),
+        ("T-1", "T1"),
+        ("25", "25"),
+        ("s25", "25"),
+        ("bull", "25"),
+        ("50", "50"),
+        ("D25", "50"),
+        ("D-Bull", "50"),
+        ("MISS", "MISS"),
+        ("miss", "MISS"),
+        ("0", "MISS"),
+        ("С20", "S20"),  # Cyrillic Es
+        ("д18", "D18"),  # Cyrillic De
+        ("Т15", "T15"),  # Cyrillic Te
+        ("мимо", "MISS"),
+        ("Промах", "MISS"),
+        ("М", "MISS"),  # Cyrillic Em
+        ("ohi", "MISS"),
+    ],
+)
+def test_accepted_notation(text: str, canonical: str) -> None:
+    assert str(parse_dart(text)) == canonical
+
+
+def test_values() -> None:
+    assert parse_dart("T20") == Dart(3, 20)
+    assert parse_dart("T20").points == 60
+    assert parse_dart("50").points == 50
+    assert parse_dart("25").is_bull
+    assert parse_dart("MISS") == MISS
+    assert MISS.is_miss and MISS.points == 0
+
+
+@pytest.mark.parametrize("text", ["T25", "t25", "Т25"])
+def test_t25_does_not_exist(text: str) -> None:
+    with pytest.raises(IllegalAction) as error:
+        parse_dart(text)
+    assert error.value.code == "no_t25"
+
+
+@pytest.mark.parametrize(
+    "text", ["", "S21", "S0", "Q20", "T50", "D50", "20", "X", "S 2 0 0", "hello"]
+)
+def test_bad_notation(text: str) -> None:
+    with pytest.raises(IllegalAction) as error:
+        parse_dart(text)
+    assert error.value.code == "bad_notation"
+
+
+@pytest.mark.parametrize("value", [None, 20, 3.0])
+def test_not_text(value: object) -> None:
+    with pytest.raises(IllegalAction) as error:
+        parse_dart(value)  # type: ignore[arg-type]
+    assert error.value.code == "bad_notation"
+
+
+def test_bad_notation_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        parse_dart("T25")
+
+
+def test_sector_not_in_play_hints_a_miss() -> None:
+    in_play = {15, 16, 17, 18, 19, 20, 25}
+    with pytest.raises(IllegalAction) as error:
+        parse_dart("S14", in_play)
+    assert error.value.code == "sector_not_in_play"
+    assert error.value.params == {"sector": 14, "hint": "MISS"}
+    assert parse_dart("miss", in_play) == MISS
+    assert parse_dart("50", in_play) == Dart(2, 25)
+    with pytest.raises(IllegalAction) as error:
+        parse_dart("25", set(range(11, 21)))
+    assert error.value.code == "sector_not_in_play"
+
+
+def test_dart_objects_are_checked_too() -> None:
+    assert parse_dart(Dart(1, 20), {20}) == Dart(1, 20)
+    with pytest.raises(IllegalAction) as error:
+        parse_dart(Dart(1, 14), {20})
+    assert error.value.code == "sector_not_in_play"
+
+
+@pytest.mark.parametrize(
+    ("multiplier", "sector", "code"),
+    [(3, 25, "no_t25"), (4, 20, "bad_notation"), (1, 21, "bad_notation"), (0, 5, "bad_notation")],
+)
+def test_impossible_darts(multiplier: int, sector: int, code: str) -> None:
+    with pytest.raises(IllegalAction) as error:
+        Dart(multiplier, sector)
+    assert error.value.code == code

@@ -1,0 +1,45 @@
+import string
+
+import pytest
+
+from games.common.errors import IllegalAction
+from games.tournament import cross_seeded, single_elimination
+
+
+def groups_of(count, size):
+    return [[f"{string.ascii_uppercase[g]}{k}" for k in range(1, size + 1)] for g in range(count)]
+
+
+def test_two_groups_cross_over():
+    seeds = cross_seeded(groups_of(2, 4), 2)
+    assert single_elimination(seeds).first_round == [("A1", "B2"), ("B1", "A2")]
+    seeds = cross_seeded(groups_of(2, 4), 4)
+    assert single_elimination(seeds).first_round == [
+        ("A1", "B4"),
+        ("B2", "A3"),
+        ("B1", "A4"),
+        ("A2", "B3"),
+    ]
+
+
+def test_group_winners_take_the_byes():
+    seeds = cross_seeded(groups_of(3, 4), 2)
+    first = single_elimination(seeds).first_round
+    assert [a for a, b in first if b is None] == ["A1", "B1"]
+
+
+@pytest.mark.parametrize("count", range(2, 9))
+@pytest.mark.parametrize("top", range(1, 5))
+def test_group_mates_never_meet_in_round_one(count, top):
+    groups = groups_of(count, 5)
+    seeds = cross_seeded(groups, top)
+    assert sorted(seeds) == sorted(g[k] for g in groups for k in range(top))
+    for a, b in single_elimination(seeds).first_round:
+        assert b is None or a[0] != b[0]
+
+
+def test_bad_playoff():
+    with pytest.raises(IllegalAction):
+        cross_seeded(groups_of(2, 3), 0)
+    with pytest.raises(IllegalAction):
+        cross_seeded([["A1"]], 1)

@@ -1,0 +1,148 @@
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.common.errors import IllegalAction
+from games.tournament import (
+    DICE_CUP_POINTS,
+    Result,
+    swiss_inputs,
+    swiss_pairings,
+    swiss_rounds_warning,
+    swiss_supported_rounds,
+)
+
+
+def legal_round_exists(players, played, had_bye):
+    """Brute force: can the players be paired with no rematch and no second bye?"""
+
+    def search(rest):
+        if not rest:
+            return True
+        first, others = rest[0], rest[1:]
+        for i, other in enumerate(others):
+            if other == "BYE":
+                allowed = first not in had_bye
+            elif first == "BYE":
+                allowed = other not in had_bye
+            else:
+                allowed = frozenset((first, other)) not in played
+            if allowed and search(others[:i] + others[i + 1 :]):
+                return True
+        return False
+
+    return search(list(players) + (["BYE"] if len(players) % 2 else []))
+
+
+def test_first_round_top_half_meets_bottom_half():
+    assert swiss_pairings({p: 0 for p in range(1, 9)}, set(), set()) == [
+        (1, 5),
+        (2, 6),
+        (3, 7),
+        (4, 8),
+    ]
+
+
+def test_odd_field_gives_the_bye_to_the_lowest_ranked():
+    assert swiss_pairings({p: 0 for p in range(1, 8)}, set(), set())[-1] == (7, None)
+
+
+def test_bye_skips_players_who_already_had_one():
+    pairs = swiss_pairings({1: 2, 2: 2, 3: 1, 4: 1, 5: 0}, [frozenset((1, 2))], {5})
+    assert (4, None) in pairs
+    assert all(frozenset(p) != frozenset((1, 2)) for p in pairs)
+
+
+def test_equal_scores_meet_and_the_lowest_of_a_group_floats():
+    assert swiss_pairings({1: 1, 2: 1, 3: 1, 4: 0}, set(), set()) == [(1, 2), (3, 4)]
+    scores = {1: 2, 2: 2, 3: 1, 4: 1, 5: 0, 6: 0}
+    assert swiss_pairings(scores, set(), set()) == [(1, 2), (3, 4), (5, 6)]
+
+
+def test_no_rematch_even_if_scores_are_further_apart():
+    scores = {1: 2, 2: 2, 3: 0, 4: 0}
+    pairs = swiss_pairings(scores, {frozenset((1, 2)), frozenset((3, 4))}, set())
+    assert pairs == [(1, 3), (2, 4)]
+
+
+def test_ranking_orders_equal_scores():
+    pairs = swiss_pairings({1: 0, 2: 0, 3: 0, 4: 0}, set(), set(), ranking=[4, 3, 2, 1])
+    assert pairs == [(4, 2), (3, 1)]
+    for bad in ([1], [1, 1, 2]):
+        with pytest.raises(IllegalAction, match="bad_ranking"):
+            swiss_pairings({1: 0, 2: 0}, set(), set(), ranking=bad)
+
+
+def test_half_points_are_exact():
+    assert swiss_pairings({1: 1.5, 2: 0.5, 3: 1.5, 4: 0.5}, set(), set()) == [(1, 3), (2, 4)]
+
+
+def test_no_legal_pairing_is_a_value_error_with_a_reason():
+    with pytest.raises(ValueError, match="rematch") as rematch:
+        swiss_pairings({1: 1, 2: 0}, {frozenset((1, 2))}, set())
+    assert rematch.value.code == "no_legal_pairing"
+    assert rematch.value.params["players"] == [1, 2]
+    with pytest.raises(ValueError, match="bye"):
+        swiss_pairings({1: 1, 2: 0, 3: 0}, set(), {1, 2, 3})
+    with pytest.raises(ValueError, match="fewer than two"):
+        swiss_pairings({1: 0}, set(), set())
+
+
+def test_six_players_left_with_two_triangles_cannot_pair():
+    # Rounds 1-3 used every pair except the two triangles {1,2,3} and {4,5,6}.
+    played = {frozenset((a, b)) for a in (1, 2, 3) for b in (4, 5, 6)}
+    assert not legal_round_exists([1, 2, 3, 4, 5, 6], played, set())
+    with pytest.raises(IllegalAction):
+        swiss_pairings({p: 0 for p in range(1, 7)}, played, set())
+
+
+def test_inputs_from_results():
+    results = [
+        Result(1, 2, 1, score=(3, 1), round=1),
+        Result(3, None, round=1),
+        Result(1, 3, None, score=(2, 2), round=2),
+        Result(2, None, round=2),
+    ]
+    scores, played, had_bye = swiss_inputs([1, 2, 3], results, DICE_CUP_POINTS)
+    assert scores == {1: 4, 2: 3, 3: 4}
+    assert played == {frozenset((1, 2)), frozenset((1, 3))}
+    assert had_bye == {2, 3}
+    assert swiss_pairings(scores, played, had_bye) == [(3, 2), (1, None)]
+
+
+def test_rounds_warning():
+    assert [swiss_supported_rounds(n) for n in (2, 3, 4, 5, 8)] == [1, 2, 2, 3, 4]
+    assert swiss_rounds_warning(8, 4) is None
+    assert swiss_rounds_warning(8, 5) == "rounds_may_not_pair"
+    assert swiss_rounds_warning(8, 8) == "rounds_impossible"
+    assert swiss_rounds_warning(7, 7) == "rounds_may_not_pair"
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 11), rounds=st.integers(1, 11), seed=st.integers(0, 10**6))
+def test_random_swiss_never_rematches_nor_gives_a_second_bye(n, rounds, seed):
+    rng = random.Random(seed)
+    players = list(range(1, n + 1))
+    results: list[Result] = []
+    for number in range(1, rounds + 1):
+        scores, played, had_bye = swiss_inputs(players, results)
+        try:
+            pairs = swiss_pairings(scores, played, had_bye)
+        except IllegalAction:
+            assert number > swiss_supported_rounds(n)
+            assert not legal_round_exists(players, played, had_bye)
+            return
+        assert Counter(p for pair in pairs for p in pair if p is not None) == Counter(players)
+        assert sum(b is None for _, b in pairs) == n % 2
+        for a, b in pairs:
+            if b is None:
+                assert a not in had_bye
+                results.append(Result(a, round=number))
+            else:
+                assert frozenset((a, b)) not in played
+                assert scores[a] >= scores[b]
+                winner = rng.choice([a, b, None])
+                results.append(Result(a, b, winner, round=number))
