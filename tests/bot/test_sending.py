@@ -1,0 +1,93 @@
+"""The outgoing layer: rate limits on the (virtual) clock, RetryAfter, undeliverable DMs."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from aiogram.exceptions import TelegramForbiddenError, TelegramRetryAfter
+from aiogram.methods import AnswerCallbackQuery, SendMessage
+
+from bot.clock import VirtualClock
+from bot.sending import Outbox, RateLimitMiddleware
+
+START = datetime(2026, 10, 21, tzinfo=UTC)
+
+
+def _ok(calls, clock):
+    """A stand-in for the Bot API call that records when each request went out."""
+    async def make_request(bot, method):
+        calls.append((method, clock.now()))
+        return True
+    return make_request
+
+
+async def test_group_sends_are_spread_to_twenty_a_minute() -> None:
+    clock = VirtualClock(START)
+    limiter, calls = RateLimitMiddleware(clock), []
+    for n in range(45):
+        await limiter(_ok(calls, clock), None, SendMessage(chat_id=-100, text=str(n)))
+    times = [(t - START).total_seconds() for _, t in calls]
+    assert times[19] == 0 and times[20] >= 60 and times[40] >= 120
+    for i in range(len(times) - 20):  # no 21 sends ever fall within one minute
+        assert times[i + 20] - times[i] >= 60
+
+
+async def test_global_limit_is_thirty_a_second_and_private_chats_share_it() -> None:
+    clock = VirtualClock(START)
+    limiter, calls = RateLimitMiddleware(clock), []
+    for user_id in range(1, 62):
+        await limiter(_ok(calls, clock), None, SendMessage(chat_id=user_id, text="hi"))
+    times = [(t - START).total_seconds() for _, t in calls]
+    assert times[29] == 0 and times[30] >= 1 and times[60] >= 2
+
+
+async def test_calls_without_a_chat_are_not_counted() -> None:
+    clock = VirtualClock(START)
+    limiter, calls = RateLimitMiddleware(clock), []
+    for n in range(100):
+        await limiter(_ok(calls, clock), None, AnswerCallbackQuery(callback_query_id=str(n)))
+    assert clock.now() == START
+
+
+async def test_retry_after_is_waited_out_then_sent() -> None:
+    clock = VirtualClock(START)
+    limiter, attempts = RateLimitMiddleware(clock), []
+    method = SendMessage(chat_id=-100, text="hello")
+
+    async def flaky(bot, sent):
+        attempts.append(clock.now())
+        if len(attempts) == 1:
+            raise TelegramRetryAfter(method=sent, message="Too Many Requests", retry_after=7)
+        return "sent"
+
+    assert await limiter(flaky, None, method) == "sent"
+    assert (attempts[1] - attempts[0]).total_seconds() >= 7
+
+
+class _FakeBot:
+    def __init__(self, blocked: set[int]) -> None:
+        self.blocked, self.sent = blocked, []
+
+    async def send_message(self, chat_id, text, reply_markup=None):
+        if chat_id in self.blocked:
+            raise TelegramForbiddenError(method=SendMessage(chat_id=chat_id, text=text),
+                                         message="Forbidden: bot was blocked by the user")
+        self.sent.append((chat_id, text, reply_markup))
+        return "message"
+
+
+async def test_undeliverable_dm_becomes_a_group_notice_with_a_deep_link() -> None:
+    bot = _FakeBot(blocked={42})
+    outbox = Outbox(bot, lambda payload: f"https://t.me/x_bot?start={payload}")
+    assert await outbox.dm(42, "secret", fallback_chat_id=-100, fallback_text="@bob, open me",
+                           button_text="Open", payload="hp-1") is None
+    [(chat_id, text, markup)] = bot.sent
+    assert chat_id == -100 and "secret" not in text
+    assert markup.inline_keyboard[0][0].url == "https://t.me/x_bot?start=hp-1"
+
+
+async def test_deliverable_dm_goes_to_the_user_only() -> None:
+    bot = _FakeBot(blocked=set())
+    outbox = Outbox(bot, lambda payload: "")
+    assert await outbox.dm(7, "hello", fallback_chat_id=-100, fallback_text="x") == "message"
+    assert [c for c, _, _ in bot.sent] == [7]

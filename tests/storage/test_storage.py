@@ -1,0 +1,134 @@
+"""Storage: migrations from empty, the action log and its replay, applied-once updates."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import aiosqlite
+import pytest
+
+from games.common.match import replay
+from games.dice_cup import GroupMatch
+from storage.db import Database, available_migrations
+from storage.repositories.matches import DuplicateUpdate, MatchesRepo
+from storage.repositories.tournaments import EntrantsRepo, TournamentsRepo
+from storage.repositories.updates import ProcessedUpdatesRepo
+from storage.repositories.users import ChatsRepo, UsersRepo
+
+NOW = datetime(2026, 10, 21, 17, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def db(tmp_path):
+    database = await Database.open(tmp_path / "test.sqlite3")
+    yield database
+    await database.close()
+
+
+async def _match(db: Database) -> int:
+    await ChatsRepo(db).upsert(-100, "supergroup", "cup", "ru")
+    await UsersRepo(db).upsert(1, "org", "Org", "ru", NOW)
+    tournament = await TournamentsRepo(db).create(-100, "cup", "Cup", {}, 1, NOW)
+    match = await MatchesRepo(db).create(tournament.id, "groups", 1, "G1", "group", 1, 2, NOW,
+                                         status="running")
+    return match.id
+
+
+async def test_migrations_from_empty_apply_once(tmp_path) -> None:
+    path = tmp_path / "fresh.sqlite3"
+    database = await Database.open(path)
+    versions = [v for v, _ in available_migrations()]
+    rows = await database.fetchall("SELECT version FROM schema_migrations ORDER BY version")
+    assert [r[0] for r in rows] == versions
+    assert await database.migrate() == []
+    mode = await database.fetchone("PRAGMA journal_mode")
+    assert mode[0] == "wal"
+    assert (await database.fetchone("PRAGMA foreign_keys"))[0] == 1
+    await database.close()
+    reopened = await Database.open(path)
+    assert await reopened.migrate() == []
+    await reopened.close()
+
+
+async def test_action_log_replays_to_the_same_state(db: Database) -> None:
+    match_id = await _match(db)
+    repo = MatchesRepo(db)
+    actions = [{"type": "roll", "player": 0, "value": 6}, {"type": "roll", "player": 1, "value": 2},
+               {"type": "roll", "player": 1, "value": 5}, {"type": "roll", "player": 0, "value": 3}]
+    for number, action in enumerate(actions, start=1):
+        assert await repo.append(match_id, action, actor_id=1, now=NOW, update_id=number) == number
+    logged = await repo.actions(match_id)
+    assert [a.seq for a in logged] == [1, 2, 3, 4]
+    rebuilt = replay(GroupMatch(), [a.payload for a in logged])
+    direct = replay(GroupMatch(), actions)
+    assert rebuilt.score == direct.score == (1, 1)
+
+
+async def test_an_update_is_applied_once(db: Database) -> None:
+    match_id = await _match(db)
+    repo = MatchesRepo(db)
+    await repo.append(match_id, {"type": "roll", "player": 0, "value": 4}, 1, NOW, update_id=77)
+    with pytest.raises(DuplicateUpdate):
+        await repo.append(match_id, {"type": "roll", "player": 0, "value": 4}, 1, NOW,
+                          update_id=77)
+    assert len(await repo.actions(match_id)) == 1
+    updates = ProcessedUpdatesRepo(db)
+    assert await updates.seen(77)
+    assert not await updates.claim(77, NOW)
+
+
+async def test_concurrent_duplicates_record_one_action(db: Database) -> None:
+    match_id = await _match(db)
+    repo = MatchesRepo(db)
+    action = {"type": "roll", "player": 0, "value": 4}
+    results = await asyncio.gather(*(repo.append(match_id, action, 1, NOW, update_id=5)
+                                     for _ in range(5)), return_exceptions=True)
+    assert sum(isinstance(r, int) for r in results) == 1
+    assert sum(isinstance(r, DuplicateUpdate) for r in results) == 4
+    assert len(await repo.actions(match_id)) == 1
+
+
+async def test_sequence_numbers_are_unique_per_match(db: Database) -> None:
+    match_id = await _match(db)
+    with pytest.raises(aiosqlite.IntegrityError):
+        async with db.transaction() as tx:
+            for _ in range(2):
+                await tx.execute("INSERT INTO match_actions (match_id, seq, payload, created_at)"
+                                 " VALUES (?, 1, '{}', '')", (match_id,))
+    assert await MatchesRepo(db).actions(match_id) == []
+
+
+async def test_locked_database_write_is_retried_not_dropped(tmp_path) -> None:
+    path = tmp_path / "shared.sqlite3"
+    first = await Database.open(path)
+    second = await Database.open(path)
+    await first.connection.execute("PRAGMA busy_timeout=0")
+    await second.connection.execute("PRAGMA busy_timeout=0")
+    await ChatsRepo(first).upsert(-1, "group", "g", None)
+    await second.connection.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+
+    async def release_later() -> None:
+        await asyncio.sleep(0.3)
+        await second.connection.commit()
+
+    releaser = asyncio.create_task(release_later())
+    await ChatsRepo(first).set_language(-1, "fi")  # must wait and then succeed
+    await releaser
+    assert (await ChatsRepo(second).get(-1)).language == "fi"
+    await first.close()
+    await second.close()
+
+
+async def test_registration_state_survives_reopening(tmp_path) -> None:
+    path = tmp_path / "reopen.sqlite3"
+    database = await Database.open(path)
+    await ChatsRepo(database).upsert(-100, "supergroup", "cup", "ru")
+    await UsersRepo(database).upsert(1, "alice", "Alice", "ru", NOW, started=True)
+    tournament = await TournamentsRepo(database).create(-100, "cup", "Cup", {}, 1, NOW)
+    await EntrantsRepo(database).put(tournament.id, 1, "photo", NOW, "Alice_Smith")
+    await database.close()
+    reopened = await Database.open(path)
+    entry = await EntrantsRepo(reopened).awaiting_input(1)
+    assert (entry.display_name, entry.status) == ("Alice_Smith", "photo")
+    await reopened.close()
