@@ -18,6 +18,7 @@ from bot.clock import Clock
 from bot.config import Settings
 from bot.features import routers
 from bot.features.lifecycle import run_job
+from bot.match_service import MatchService
 from bot.middlewares.context import ContextMiddleware
 from bot.middlewares.dedupe import DedupeMiddleware
 from bot.scheduler import LiveScheduler, Scheduler
@@ -65,6 +66,7 @@ async def build(settings: Settings, session: BaseSession, *, clock: Clock | None
     services = Services(settings=settings, db=db, clock=clock, rng=rng or random.Random(),
                         bot=bot, bot_username=me.username, repos=Repos(db), outbox=None)
     services.outbox = Outbox(bot, services.deep_link)
+    services.matches = MatchService(services)
     dispatch = _job_dispatcher(services)
     factory = scheduler_factory or (lambda jobs, run: LiveScheduler(jobs, run))
     services.scheduler = factory(services.repos.jobs, dispatch)

@@ -44,6 +44,7 @@ class Services:
     bot_username: str
     repos: Repos
     outbox: Outbox
+    matches: object = None  # bot.match_service.MatchService, set by bot.app.build
     scheduler: object = None  # bot.scheduler.Scheduler, set once the dispatcher exists
     _locks: WeakValueDictionary = field(default_factory=WeakValueDictionary)
 

@@ -6,6 +6,6 @@ from aiogram import Router
 
 
 def routers() -> list[Router]:
-    from bot.features import common, organiser, registration
+    from bot.features import common, cup, organiser, registration
 
-    return [module.router.build() for module in (registration, organiser, common)]
+    return [module.router.build() for module in (registration, organiser, cup, common)]
