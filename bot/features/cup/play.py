@@ -10,9 +10,9 @@ from aiogram import F
 from aiogram.filters import Command
 from aiogram.types import Message, Update
 
-from bot.features.cup.stage import after_match, names
+from bot.features.cup.stage import after_match, group_table, names, render_table
 from bot.features.handlers import Handlers
-from bot.i18n import Translator
+from bot.i18n import Markup, Translator
 from bot.services import Services
 from games.common.errors import IllegalAction
 from games.dice_cup import GroupMatch
@@ -189,3 +189,15 @@ async def my_match(message: Message, services: Services, tr: Translator) -> None
         waiting = tr("cup.next_roll", name=name[state.roller], number=state.round)
     await message.reply(tr("cup.match_state", a=name[0], b=name[1], sa=state.score[0],
                            sb=state.score[1], waiting=waiting))
+
+
+@router.message(Command("standings"), F.chat.type != "private")
+async def standings_command(message: Message, services: Services, tr: Translator) -> None:
+    for tournament in await services.repos.tournaments.active_in_chat(message.chat.id):
+        if tournament.game == "cup" and tournament.started:
+            rows = await group_table(services, tournament)
+            label = await names(services, tournament.id)
+            await message.answer(tr("cup.table", title=tournament.title,
+                                    rows=Markup(render_table(tr, rows, label))))
+            return
+    await message.answer(tr("standings.none"))

@@ -3,15 +3,14 @@ standings after every match, and the qualifiers seeded into the playoff bracket.
 
 from __future__ import annotations
 
-from games.dice_cup import GroupMatch
-from games.tournament import round_robin
-from games.tournament.results import DICE_CUP_POINTS, Result
-from games.tournament.standings import DICE_CUP_TIEBREAKS, Row, standings
-
 from bot.features.lifecycle import on_start
 from bot.i18n import Markup, Translator
 from bot.match_service import engine_kind
 from bot.services import Services
+from games.dice_cup import GroupMatch
+from games.tournament import round_robin
+from games.tournament.results import DICE_CUP_POINTS, Result
+from games.tournament.standings import DICE_CUP_TIEBREAKS, Row, standings
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Entrant, Tournament
 
