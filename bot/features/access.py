@@ -6,7 +6,9 @@ import re
 from dataclasses import dataclass
 
 from aiogram.exceptions import TelegramBadRequest
+from aiogram.types import Message
 
+from bot.i18n import Translator
 from bot.services import Services
 from storage.repositories.tournaments import Tournament
 
@@ -48,3 +50,21 @@ async def target_tournament(services: Services, chat_id: int, args: str | None) 
     if not active:
         return Target(None, words, "tournament.none_here")
     return Target(active[0], words)
+
+
+async def command_target(message: Message, services: Services, tr: Translator,
+                         args: str | None, *, organiser: bool = False) -> Target | None:
+    """The tournament a group command is about, or None after telling the sender why not:
+    the command was sent in a DM, by a non-organiser (when ``organiser``), or names no
+    open tournament of this group."""
+    if message.chat.type == "private":
+        await message.answer(tr("access.group_only"))
+        return None
+    if organiser and not await is_organiser(services, message.chat.id, message.from_user.id):
+        await message.reply(tr("access.organisers_only"))
+        return None
+    target = await target_tournament(services, message.chat.id, args)
+    if target.error:
+        await message.reply(tr(target.error, **(target.error_params or {})))
+        return None
+    return target

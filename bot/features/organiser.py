@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.features.access import is_organiser, target_tournament
+from bot.features.access import command_target, is_organiser
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import (
     local_time,
@@ -88,11 +88,8 @@ def _hints(game) -> str:
 @router.message(Command("settings"))
 async def settings_(message: Message, command: CommandObject, services: Services,
                     tr: Translator) -> None:
-    if not await _allowed(message, services, tr):
-        return
-    target = await target_tournament(services, message.chat.id, command.args)
-    if target.error:
-        await message.answer(tr(target.error, **(target.error_params or {})))
+    target = await command_target(message, services, tr, command.args, organiser=True)
+    if target is None:
         return
     tournament, game = target.tournament, GAMES[target.tournament.game]
     if not target.words:
@@ -119,11 +116,8 @@ async def settings_(message: Message, command: CommandObject, services: Services
 @router.message(Command("schedule"))
 async def schedule(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
-    if not await _allowed(message, services, tr):
-        return
-    target = await target_tournament(services, message.chat.id, command.args)
-    if target.error:
-        await message.answer(tr(target.error, **(target.error_params or {})))
+    target = await command_target(message, services, tr, command.args, organiser=True)
+    if target is None:
         return
     tournament = target.tournament
     if tournament.started:
@@ -157,11 +151,8 @@ def _lead(tr: Translator, minutes: int) -> str:
 @router.message(Command("begin"))
 async def begin(message: Message, command: CommandObject, services: Services,
                 tr: Translator) -> None:
-    if not await _allowed(message, services, tr):
-        return
-    target = await target_tournament(services, message.chat.id, command.args)
-    if target.error:
-        await message.answer(tr(target.error, **(target.error_params or {})))
+    target = await command_target(message, services, tr, command.args, organiser=True)
+    if target is None:
         return
     problem = await start_tournament(services, target.tournament.id, message.from_user.id)
     if problem:
@@ -171,11 +162,8 @@ async def begin(message: Message, command: CommandObject, services: Services,
 @router.message(Command("closereg", "openreg"))
 async def toggle_registration(message: Message, command: CommandObject, services: Services,
                               tr: Translator) -> None:
-    if not await _allowed(message, services, tr):
-        return
-    target = await target_tournament(services, message.chat.id, command.args)
-    if target.error:
-        await message.answer(tr(target.error, **(target.error_params or {})))
+    target = await command_target(message, services, tr, command.args, organiser=True)
+    if target is None:
         return
     tournament, opening = target.tournament, command.command == "openreg"
     if tournament.started:

@@ -15,7 +15,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.features.access import is_organiser, target_tournament
+from bot.features.access import command_target, is_organiser, target_tournament
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import register_keyboard
 from bot.games import GAMES
@@ -272,15 +272,8 @@ async def _person(services: Services, message: Message, words: list[str]):
 @router.message(Command("add", "remove"))
 async def add_or_remove(message: Message, command: CommandObject, services: Services,
                         tr: Translator) -> None:
-    if message.chat.type == "private":
-        await message.answer(tr("access.group_only"))
-        return
-    if not await is_organiser(services, message.chat.id, message.from_user.id):
-        await message.reply(tr("access.organisers_only"))
-        return
-    target = await target_tournament(services, message.chat.id, command.args)
-    if target.error:
-        await message.answer(tr(target.error, **(target.error_params or {})))
+    target = await command_target(message, services, tr, command.args, organiser=True)
+    if target is None:
         return
     user, words = await _person(services, message, target.words)
     if user is None:
@@ -334,12 +327,8 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
 @router.message(Command("withdraw"))
 async def withdraw(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
-    if message.chat.type == "private":
-        await message.answer(tr("access.group_only"))
-        return
-    target = await target_tournament(services, message.chat.id, command.args)
-    if target.error:
-        await message.reply(tr(target.error, **(target.error_params or {})))
+    target = await command_target(message, services, tr, command.args)
+    if target is None:
         return
     tournament = target.tournament
     entry = await services.repos.entrants.get(tournament.id, message.from_user.id)
@@ -371,12 +360,8 @@ async def _check_in(services: Services, tr: Translator, tournament: Tournament,
 @router.message(Command("checkin"))
 async def checkin(message: Message, command: CommandObject, services: Services,
                   tr: Translator) -> None:
-    if message.chat.type == "private":
-        await message.answer(tr("access.group_only"))
-        return
-    target = await target_tournament(services, message.chat.id, command.args)
-    if target.error:
-        await message.reply(tr(target.error, **(target.error_params or {})))
+    target = await command_target(message, services, tr, command.args)
+    if target is None:
         return
     await message.reply(await _check_in(services, tr, target.tournament, message.from_user.id))
 
@@ -394,12 +379,8 @@ async def checkin_button(query: CallbackQuery, callback_data: CheckIn, services:
 @router.message(Command("players"))
 async def players(message: Message, command: CommandObject, services: Services,
                   tr: Translator) -> None:
-    if message.chat.type == "private":
-        await message.answer(tr("access.group_only"))
-        return
-    target = await target_tournament(services, message.chat.id, command.args)
-    if target.error:
-        await message.answer(tr(target.error, **(target.error_params or {})))
+    target = await command_target(message, services, tr, command.args)
+    if target is None:
         return
     tournament = target.tournament
     entrants = [e for e in await services.repos.entrants.list(tournament.id)
