@@ -29,14 +29,20 @@ from storage.db import Database
 SANDBOX_TOKEN = "123456:SANDBOX-sandbox-sandbox-sandbox"
 
 
+DRAIN_SECONDS = 30
+
+
 @dataclass
 class App:
     bot: Bot
     dispatcher: Dispatcher
     services: Services
+    dedupe: DedupeMiddleware
 
     async def close(self) -> None:
+        """Stop scheduling, let the updates in hand finish, then close the database."""
         self.services.scheduler.shutdown()
+        await self.dedupe.drain(DRAIN_SECONDS)
         await self.services.db.close()
         await self.bot.session.close()
 
@@ -47,9 +53,9 @@ def make_bot(settings: Settings, session: BaseSession, clock: Clock) -> Bot:
                default=DefaultBotProperties(parse_mode="HTML", link_preview_is_disabled=True))
 
 
-def make_dispatcher(services: Services) -> Dispatcher:
+def make_dispatcher(services: Services, dedupe: DedupeMiddleware) -> Dispatcher:
     dispatcher = Dispatcher(services=services)
-    dispatcher.update.outer_middleware(DedupeMiddleware())
+    dispatcher.update.outer_middleware(dedupe)
     dispatcher.update.middleware(ContextMiddleware())
     dispatcher.include_routers(*routers())
     return dispatcher
@@ -62,7 +68,12 @@ async def build(settings: Settings, session: BaseSession, *, clock: Clock | None
     clock = clock or Clock()
     db = await Database.open(settings.database_path)
     bot = make_bot(settings, session, clock)
-    me = await bot.me()
+    try:
+        me = await bot.me()
+    except BaseException:
+        await bot.session.close()
+        await db.close()
+        raise
     services = Services(settings=settings, db=db, clock=clock, rng=rng or random.Random(),
                         bot=bot, bot_username=me.username, repos=Repos(db), outbox=None)
     services.outbox = Outbox(bot, services.deep_link)
@@ -70,9 +81,10 @@ async def build(settings: Settings, session: BaseSession, *, clock: Clock | None
     dispatch = _job_dispatcher(services)
     factory = scheduler_factory or (lambda jobs, run: LiveScheduler(jobs, run))
     services.scheduler = factory(services.repos.jobs, dispatch)
-    dispatcher = make_dispatcher(services)
+    dedupe = DedupeMiddleware()
+    dispatcher = make_dispatcher(services, dedupe)
     await services.scheduler.restore()
-    return App(bot, dispatcher, services)
+    return App(bot, dispatcher, services, dedupe)
 
 
 def _job_dispatcher(services: Services):

@@ -1,12 +1,15 @@
-"""Drop an update that was handled before (Telegram may deliver one twice).
+"""Drop an update that was handled before or is being handled now (Telegram may deliver one
+twice; a webhook retry can arrive while the first copy still runs).
 
 The update is recorded after its handler succeeds; a handler that appends to a match log
 records it inside that same transaction (see ``MatchesRepo.append``), so "applied once"
-holds even when two copies race.
+holds across restarts too. The middleware also counts the handlers in flight, so a
+shutdown can wait for them before closing the database (:meth:`drain`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from aiogram import BaseMiddleware
@@ -16,12 +19,35 @@ log = logging.getLogger(__name__)
 
 
 class DedupeMiddleware(BaseMiddleware):
+    def __init__(self) -> None:
+        self._in_flight: set[int] = set()
+        self._idle = asyncio.Event()
+        self._idle.set()
+
     async def __call__(self, handler, event: Update, data):
         services = data["services"]
         updates = services.repos.updates
-        if await updates.seen(event.update_id):
-            log.info("update %s was handled before; dropped", event.update_id)
+        if event.update_id in self._in_flight:
+            log.info("update %s is being handled; the copy is dropped", event.update_id)
             return None
-        result = await handler(event, data)
-        await updates.claim(event.update_id, services.clock.now())
-        return result
+        self._in_flight.add(event.update_id)  # before any await: a concurrent copy sees it
+        self._idle.clear()
+        try:
+            if await updates.seen(event.update_id):
+                log.info("update %s was handled before; dropped", event.update_id)
+                return None
+            result = await handler(event, data)
+            await updates.claim(event.update_id, services.clock.now())
+            return result
+        finally:
+            self._in_flight.discard(event.update_id)
+            if not self._in_flight:
+                self._idle.set()
+
+    async def drain(self, timeout: float) -> bool:
+        """Wait until no update is being handled; False if ``timeout`` ran out first."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+            return True
+        except TimeoutError:
+            return False
