@@ -69,7 +69,7 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
 
 async def _rights_problem(services: Services, chat_id: int, tr: Translator) -> str | None:
     """What the organiser must fix so the bot sees plain 🎲 and words in the group."""
-    me = await services.bot.me()
+    me = await services.bot.get_me()  # fresh: privacy mode may have changed since start-up
     member = await services.bot.get_chat_member(chat_id, me.id)
     if member.status == "administrator" or me.can_read_all_group_messages:
         return None

@@ -143,7 +143,7 @@ class SandboxSession(BaseSession):
                     "can_promote_members": False, "can_change_info": True,
                     "can_invite_users": True, "can_post_stories": False,
                     "can_edit_stories": False, "can_delete_stories": False,
-                    "can_pin_messages": True}
+                    "can_pin_messages": True, "can_send_welcome_messages": True}
         return {"status": "member", "user": user_json}
 
     async def _send_message(self, method) -> dict[str, Any]:

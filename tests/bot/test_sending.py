@@ -91,3 +91,42 @@ async def test_deliverable_dm_goes_to_the_user_only() -> None:
     outbox = Outbox(bot, lambda payload: "")
     assert await outbox.dm(7, "hello", fallback_chat_id=-100, fallback_text="x") == "message"
     assert [c for c, _, _ in bot.sent] == [7]
+
+
+class _BoardBot:
+    """Edits fail the way Telegram fails them, to check the board's fallbacks."""
+
+    def __init__(self, edit_error: str | None) -> None:
+        self.edit_error, self.edits, self.sent = edit_error, [], []
+
+    async def edit_message_text(self, text, chat_id, message_id, reply_markup=None):
+        from aiogram.exceptions import TelegramBadRequest
+        from aiogram.methods import EditMessageText
+
+        if self.edit_error:
+            raise TelegramBadRequest(method=EditMessageText(text=text), message=self.edit_error)
+        self.edits.append((chat_id, message_id, text))
+
+    async def send_message(self, chat_id, text, reply_markup=None):
+        self.sent.append((chat_id, text))
+
+        class Sent:
+            message_id = 99
+        return Sent()
+
+
+async def test_board_is_edited_in_place() -> None:
+    bot = _BoardBot(edit_error=None)
+    assert await Outbox(bot, str).board(-100, 17, "score 1:0") == 17
+    assert bot.edits == [(-100, 17, "score 1:0")] and bot.sent == []
+
+
+async def test_board_unchanged_is_not_resent_and_a_lost_board_is_sent_anew() -> None:
+    same = _BoardBot("Bad Request: message is not modified")
+    assert await Outbox(same, str).board(-100, 17, "score 1:0") == 17
+    assert same.sent == []
+    lost = _BoardBot("Bad Request: message to edit not found")
+    assert await Outbox(lost, str).board(-100, 17, "score 1:0") == 99
+    assert lost.sent == [(-100, "score 1:0")]
+    fresh = _BoardBot(None)
+    assert await Outbox(fresh, str).board(-100, None, "new board") == 99
