@@ -55,10 +55,14 @@ async def _run_webhook(app: App, settings: Settings) -> None:
                               secret_token=settings.webhook_secret)
     runner = web.AppRunner(web_app)
     await runner.setup()
-    await web.TCPSite(runner, settings.webhook_host, settings.webhook_port).start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-    await runner.cleanup()
+    try:
+        await web.TCPSite(runner, settings.webhook_host, settings.webhook_port).start()
+        await stop.wait()
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+        await runner.cleanup()
