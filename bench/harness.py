@@ -20,6 +20,7 @@ from aiogram import Bot, Dispatcher
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.types import Message, Update
 
+from bench.workload import populate
 from bot.app import SANDBOX_TOKEN, App, build
 from bot.clock import VirtualClock
 from bot.config import load_settings
@@ -27,8 +28,6 @@ from bot.sandbox.runner import SANDBOX_EPOCH
 from bot.sandbox.session import SandboxSession
 from bot.sandbox.world import World
 from bot.scheduler import VirtualScheduler
-
-from bench.workload import populate
 
 
 class CountingSession(SandboxSession):

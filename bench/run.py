@@ -12,19 +12,20 @@ import asyncio
 import cProfile
 import gc
 import io
+import os
 import pstats
 import random
 import resource
 import sys
 import time
+import traceback
 from pathlib import Path
-
-from bot.sandbox.runner import SANDBOX_EPOCH
-from bot.sandbox.world import World
-from bot.sending import GLOBAL_LIMIT, GROUP_LIMIT
 
 from bench.harness import BotTarget, EchoTarget, Options, Result, Target, drive
 from bench.workload import MIX, UpdateFactory, populate
+from bot.sandbox.runner import SANDBOX_EPOCH
+from bot.sandbox.world import World
+from bot.sending import GLOBAL_LIMIT, GROUP_LIMIT
 
 
 def _concurrency(text: str) -> list[int]:
@@ -142,6 +143,7 @@ def print_ratios(results: list[Result]) -> None:
 
 
 async def main(args: argparse.Namespace) -> int:
+    rss_at_start = current_rss_mb()
     options = Options(seed=args.seed, groups=args.groups, players=args.players)
     world = World(random.Random(args.seed), "ru")
     population = populate(world, groups=args.groups, players=args.players, seed=args.seed)
@@ -173,7 +175,8 @@ async def main(args: argparse.Namespace) -> int:
         if r.virtual_seconds is not None:
             print(f"{r.name} at concurrency {r.concurrency}: the rate limiter would have spread "
                   f"these sends over {r.virtual_seconds:.0f} s of Telegram time (virtual, not slept)")
-    print(f"\npeak RSS of the process (ru_maxrss): {peak_rss_mb():.1f} MB; "
+    print(f"\npeak RSS of the process (ru_maxrss): {peak_rss_mb():.1f} MB "
+          f"(RSS {_fmt(rss_at_start, '.1f')} MB after the imports, before any run); "
           f"whole benchmark took {time.perf_counter() - started:.1f} s")
     failed = [r for r in results if r.errors]
     for r in failed:
@@ -182,5 +185,19 @@ async def main(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cli() -> None:
+    args = parse_args()
+    try:
+        code = asyncio.run(main(args))
+    except Exception:
+        # A failure inside bot.app.build() after the database opened leaves aiosqlite's
+        # non-daemon thread running, and the interpreter would wait for it forever.
+        traceback.print_exc()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(2)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(parse_args())))
+    cli()
