@@ -69,18 +69,22 @@ async def build(settings: Settings, session: BaseSession, *, clock: Clock | None
     db = await Database.open(settings.database_path)
     bot = make_bot(settings, session, clock)
     try:
-        me = await bot.me()
-    except BaseException:
+        return await _wire(settings, db, bot, clock, rng or random.Random(), scheduler_factory)
+    except BaseException:  # nothing half-built may keep the process alive
         await bot.session.close()
         await db.close()
         raise
-    services = Services(settings=settings, db=db, clock=clock, rng=rng or random.Random(),
-                        bot=bot, bot_username=me.username, repos=Repos(db), outbox=None)
+
+
+async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: random.Random,
+                scheduler_factory: Callable[..., Scheduler] | None) -> App:
+    me = await bot.me()
+    services = Services(settings=settings, db=db, clock=clock, rng=rng, bot=bot,
+                        bot_username=me.username, repos=Repos(db), outbox=None)
     services.outbox = Outbox(bot, services.deep_link)
     services.matches = MatchService(services)
-    dispatch = _job_dispatcher(services)
     factory = scheduler_factory or (lambda jobs, run: LiveScheduler(jobs, run))
-    services.scheduler = factory(services.repos.jobs, dispatch)
+    services.scheduler = factory(services.repos.jobs, _job_dispatcher(services))
     dedupe = DedupeMiddleware()
     dispatcher = make_dispatcher(services, dedupe)
     await services.scheduler.restore()

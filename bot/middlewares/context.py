@@ -40,10 +40,14 @@ class ContextMiddleware(BaseMiddleware):
         return await handler(event, data)
 
     async def _remember_user(self, services, user: User, private: bool) -> None:
-        fingerprint = (user.username, user.first_name, user.language_code, private)
-        if self._seen_users.get(user.id) == fingerprint:
+        """Write the user only when their name or language changed, or they first wrote
+        in private (``started`` only ever goes up)."""
+        seen = self._seen_users.get(user.id)
+        fingerprint = (user.username, user.first_name, user.language_code)
+        if seen and seen[0] == fingerprint and (seen[1] or not private):
             return
+        started = private or bool(seen and seen[1])
         await services.repos.users.upsert(user.id, user.username, user.first_name,
                                           user.language_code, services.clock.now(),
-                                          started=private)
-        self._seen_users[user.id] = fingerprint
+                                          started=started)
+        self._seen_users[user.id] = (fingerprint, started)
