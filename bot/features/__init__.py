@@ -8,4 +8,5 @@ from aiogram import Router
 def routers() -> list[Router]:
     from bot.features import common, cup, organiser, registration
 
-    return [module.router.build() for module in (registration, organiser, cup, common)]
+    modules = (registration, organiser, *cup.MODULES, common)
+    return [module.router.build() for module in modules]

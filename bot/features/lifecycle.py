@@ -66,20 +66,50 @@ def checkin_keyboard(tr: Translator, tournament: Tournament) -> InlineKeyboardMa
         text=tr("checkin.button"), callback_data=CheckIn(tournament_id=tournament.id).pack())]])
 
 
+JobRunner = Callable[[Services, Job], Awaitable[None]]
+_job_kinds: dict[str, JobRunner] = {}
+
+
+def job_kind(kind: str) -> Callable[[JobRunner], JobRunner]:
+    """Register what a scheduled job of ``kind`` does when it falls due."""
+    def register(runner: JobRunner) -> JobRunner:
+        _job_kinds[kind] = runner
+        return runner
+    return register
+
+
 async def run_job(services: Services, job: Job) -> None:
+    await _job_kinds[job.kind](services, job)
+
+
+async def _not_started(services: Services, job: Job) -> tuple[Tournament, Translator] | None:
+    """The job's tournament while it still waits for its start (else the job is moot)."""
     tournament = await services.repos.tournaments.get(job.tournament_id)
     if tournament is None or tournament.started or tournament.status == "cancelled":
-        return
-    tr = await services.translator_for_chat(tournament.chat_id)
-    if job.kind == "reminder":
-        await _remind(services, tr, tournament, job.payload["minutes"])
-    elif job.kind == "checkin":
+        return None
+    return tournament, await services.translator_for_chat(tournament.chat_id)
+
+
+@job_kind("reminder")
+async def _reminder_job(services: Services, job: Job) -> None:
+    if found := await _not_started(services, job):
+        await _remind(services, found[1], found[0], job.payload["minutes"])
+
+
+@job_kind("checkin")
+async def _checkin_job(services: Services, job: Job) -> None:
+    if found := await _not_started(services, job):
+        tournament, tr = found
         await services.bot.send_message(
             tournament.chat_id, tr("checkin.open", title=tournament.title,
                                    time=local_time(services, tournament)),
             reply_markup=checkin_keyboard(tr, tournament))
-    elif job.kind == "start":
-        await start_tournament(services, tournament.id, actor_id=None)
+
+
+@job_kind("start")
+async def _start_job(services: Services, job: Job) -> None:
+    if await _not_started(services, job):
+        await start_tournament(services, job.tournament_id, actor_id=None)
 
 
 async def _remind(services: Services, tr: Translator, tournament: Tournament,

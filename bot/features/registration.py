@@ -169,11 +169,16 @@ async def form_photo(message: Message, entry: Entrant, services: Services,
         await message.answer(tr("registration.name_first"))
         return
     tournament = await services.repos.tournaments.get(entry.tournament_id)
+    needs_approval = tournament.settings.get("approval") == "on"
     await services.repos.entrants.update(tournament.id, entry.user_id, services.clock.now(),
                                          photo_file_id=message.photo[-1].file_id,
-                                         status="pending")
-    await _send_application(services, tournament, entry.user_id)
-    await message.answer(tr("registration.sent", title=tournament.title))
+                                         status="pending" if needs_approval else "approved")
+    if needs_approval:
+        await _send_application(services, tournament, entry.user_id)
+        await message.answer(tr("registration.sent", title=tournament.title))
+    else:
+        await message.answer(tr("registration.registered", name=entry.display_name,
+                                title=tournament.title))
 
 
 @router.message(_awaiting, F.text, ~F.text.startswith("/"))

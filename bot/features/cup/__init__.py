@@ -1,5 +1,6 @@
-"""The Cable News Cup «Битва костей» in the chat (seed 003, SPEC §3)."""
+"""The Cable News Cup «Битва костей» in the chat (seed 003, SPEC §3): the group stage,
+the playoff in four formats and the 3rd-place match."""
 
-from bot.features.cup.play import router
+from bot.features.cup import betting, hp, rolling, status, third
 
-__all__ = ["router"]
+MODULES = (third, status, rolling, hp, betting)

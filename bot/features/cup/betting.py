@@ -1,0 +1,163 @@
+"""The betting final: one board message per final, edited in place (hand, chips, pot,
+open dice, whose turn), buttons for exactly the legal actions, typed words («чек», «колл»,
+«рейз N», «фолд», «олл-ин»), and the hand results named by combination."""
+
+from __future__ import annotations
+
+import re
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+)
+
+from bot.features.cup.common import Play, announcer, my_play, perform, play_for
+from bot.features.cup.playoff import on_match_start
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.services import Services
+
+router = Handlers("cup-betting")
+_WORDS = {"чек": "check", "check": "check", "колл": "call", "call": "call",
+          "фолд": "fold", "fold": "fold", "олл-ин": "allin", "олл ин": "allin",
+          "оллин": "allin", "all-in": "allin", "allin": "allin", "all in": "allin"}
+_RAISE = re.compile(r"^\s*(?:рейз|raise|korotan)\s+(\d+)\s*$", re.IGNORECASE)
+
+
+class BetButton(CallbackData, prefix="bet"):
+    match_id: int
+    action: str
+
+
+def _bet_word(message: Message) -> dict | bool:
+    if message.chat.type == "private" or not message.text:
+        return False
+    text = message.text.strip().lower()
+    if text in _WORDS:
+        return {"bet": {"action": _WORDS[text]}}
+    if match := _RAISE.match(text):
+        return {"bet": {"action": "raise", "amount": int(match.group(1))}}
+    return False
+
+
+@on_match_start("betting")
+async def start_final(play: Play) -> None:
+    await play.say(play.tr("cup.final_start", a=play.names[0], b=play.names[1],
+                           chips=play.tournament.settings.get("chips", 20)))
+    await _show_board(play, await play.services.matches.state(play.match))
+
+
+@router.message(_bet_word)
+async def typed_bet(message: Message, bet: dict, event_update: Update, services: Services,
+                    tr: Translator) -> None:
+    tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
+    if play is None or play.match.kind != "betting":
+        return
+    action = {"type": "bet", "player": play.index(message.from_user.id)} | bet
+    await perform(play, action, message.from_user.id, event_update.update_id, message.reply)
+
+
+@router.callback_query(BetButton.filter())
+async def bet_button(query: CallbackQuery, callback_data: BetButton, services: Services,
+                     tr: Translator) -> None:
+    match = await services.repos.matches.get(callback_data.match_id)
+    if match is None or match.kind != "betting" or match.status not in ("running", "paused"):
+        await query.answer(tr("callback.stale"), show_alert=True)
+        return
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    play = await play_for(services, tr, tournament, match)
+    player = play.index(query.from_user.id)
+    if player is None:
+        await query.answer(tr("cup.error.bad_player"), show_alert=True)
+        return
+    if callback_data.action == "raise":
+        limits = (await services.matches.state(match)).raise_limits or (1, 1)
+        await query.answer(tr("cup.raise_how_much", low=limits[0], high=limits[1]),
+                           show_alert=True)
+        return
+
+    async def alert(text: str) -> None:
+        await query.answer(text, show_alert=True)
+    action = {"type": "bet", "player": player, "action": callback_data.action}
+    if await perform(play, action, query.from_user.id, None, alert):
+        await query.answer()
+
+
+@announcer("betting")
+async def announce_betting(play: Play, before, after, event: dict) -> None:
+    tr, name = play.tr, play.names
+    lines = []
+    if event["type"] == "try":
+        outcome = "success" if event["success"] else "failure"
+        lines.append(tr(f"cup.try_result_{outcome}",
+                        name=name[0], first=name[after.to_act] if after.to_act is not None
+                        else name[0]))
+    for record in after.hands[len(before.hands):]:
+        lines.append(_hand_text(tr, name, record))
+    if after.finished:
+        lines.append(tr("cup.final_won", winner=name[after.winner],
+                        sw=after.wins[after.winner], sl=after.wins[1 - after.winner]))
+    if lines:
+        await play.say("\n".join(lines))
+    await _show_board(play, after)
+
+
+async def _show_board(play: Play, state) -> None:
+    match = await play.services.repos.matches.get(play.match.id)
+    message_id = await play.services.outbox.board(
+        play.tournament.chat_id, match.board_message_id, _board_text(play, state),
+        _board_keyboard(play, state))
+    if message_id != match.board_message_id:
+        await play.services.repos.matches.update(match.id, play.services.clock.now(),
+                                                 board_message_id=message_id)
+
+
+def _board_text(play: Play, state) -> str:
+    tr, name = play.tr, play.names
+    dice = [" ".join(map(str, d)) or "—" for d in state.dice]
+    text = tr("cup.board", hand=state.hand, a=name[0], b=name[1], wa=state.wins[0],
+              wb=state.wins[1], ca=state.chips[0], cb=state.chips[1], pot=state.pot,
+              sa=state.stakes[0], sb=state.stakes[1], da=dice[0], db=dice[1],
+              round=state.betting_round)
+    if state.finished:
+        return text
+    return text + "\n" + _waiting(tr, name, state)
+
+
+def _waiting(tr: Translator, name: tuple[str, str], state) -> str:
+    if state.to_act is not None:
+        return tr("cup.board_to_act", name=name[state.to_act], call=state.to_call)
+    kinds = dict(state.expecting)
+    if "try" in kinds.values():
+        return tr("cup.board_try", name=name[0])
+    rollers = [name[p] for p, kind in state.expecting if kind == "roll"]
+    return tr("cup.board_roll", names=", ".join(rollers))
+
+
+def _board_keyboard(play: Play, state) -> InlineKeyboardMarkup | None:
+    if state.finished or not state.legal_bets:
+        return None
+    tr = play.tr
+    buttons = [InlineKeyboardButton(
+        text=tr(f"cup.bet_{action}", amount=state.to_call),
+        callback_data=BetButton(match_id=play.match.id, action=action).pack())
+        for action in state.legal_bets]
+    return InlineKeyboardMarkup(inline_keyboard=[buttons])
+
+
+def _hand_text(tr: Translator, name: tuple[str, str], record) -> str:
+    if record.outcome == "fold":
+        return tr("cup.hand_fold", number=record.number, winner=name[record.winner],
+                  loser=name[1 - record.winner], pot=sum(record.stakes))
+    combos = [tr(f"cup.combo_{combo}", dice="-".join(map(str, dice)))
+              for (combo, _), dice in zip(record.combinations, record.dice, strict=True)]
+    if record.outcome == "split":
+        return tr("cup.hand_split", number=record.number, a=name[0], ca=combos[0], b=name[1],
+                  cb=combos[1])
+    return tr("cup.hand_won", number=record.number, a=name[0], ca=combos[0], b=name[1],
+              cb=combos[1], winner=name[record.winner], pot=sum(record.stakes),
+              extra=record.extra)

@@ -1,0 +1,150 @@
+"""The semi-final HP battle: hidden «атака»/«защита» choices by DM (buttons or typed words),
+then both roll in the group. The group only learns that a player has chosen; both choices
+are shown after the round resolves, with both HP."""
+
+from __future__ import annotations
+
+import contextlib
+
+from aiogram import F
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+)
+
+from bot.features.cup.common import Play, announcer, my_play, my_play_anywhere, perform, play_for
+from bot.features.cup.playoff import on_match_start
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.services import Services
+
+router = Handlers("cup-hp")
+CHOICE_WORDS = {"атака": "attack", "атакую": "attack", "attack": "attack",
+                "hyökkäys": "attack", "защита": "defend", "защищаюсь": "defend",
+                "defend": "defend", "defence": "defend", "puolustus": "defend"}
+
+
+class Choose(CallbackData, prefix="hp"):
+    match_id: int
+    choice: str
+
+
+def _choice_word(message: Message) -> dict | bool:
+    choice = CHOICE_WORDS.get((message.text or "").strip().lower())
+    return {"choice": choice} if choice else False
+
+
+@on_match_start("hp")
+async def start_battle(play: Play) -> None:
+    tr = play.tr
+    link = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+        text=tr("cup.hp_open_dm"), url=play.services.deep_link())]])
+    await play.say(tr("cup.hp_start", a=play.names[0], b=play.names[1],
+                      hp=play.tournament.settings.get("hp", 20)), reply_markup=link)
+    await ask_choices(play, 1)
+
+
+async def ask_choices(play: Play, round_no: int) -> None:
+    """DM both players the choice buttons; a player the bot cannot reach is told in the group."""
+    for index, user_id in enumerate((play.match.player_a, play.match.player_b)):
+        user_tr = await play.services.translator_for_chat(user_id)
+        keyboard = InlineKeyboardMarkup(inline_keyboard=[[
+            InlineKeyboardButton(text=user_tr("cup.hp_attack_button"), callback_data=Choose(
+                match_id=play.match.id, choice="attack").pack()),
+            InlineKeyboardButton(text=user_tr("cup.hp_defend_button"), callback_data=Choose(
+                match_id=play.match.id, choice="defend").pack())]])
+        await play.services.outbox.dm(
+            user_id, user_tr("cup.hp_ask", round=round_no, opponent=play.names[1 - index]),
+            markup=keyboard, fallback_chat_id=play.tournament.chat_id,
+            fallback_text=play.tr("cup.hp_cannot_dm", name=play.names[index]),
+            button_text=play.tr("dm.open_button"))
+
+
+@router.message(_choice_word, F.chat.type == "private")
+async def typed_choice(message: Message, choice: str, event_update: Update,
+                       services: Services, tr: Translator) -> None:
+    play = await my_play_anywhere(services, services.translator_for_chat, message.from_user.id)
+    if play is None or play.match.kind != "hp":
+        await message.answer(tr("cup.hp_no_battle"))
+        return
+    await _choose(play, message.from_user.id, choice, event_update.update_id, message.answer,
+                  tr)
+
+
+@router.callback_query(Choose.filter())
+async def choice_button(query: CallbackQuery, callback_data: Choose, services: Services,
+                        tr: Translator) -> None:
+    match = await services.repos.matches.get(callback_data.match_id)
+    if match is None or match.kind != "hp" or match.status not in ("running", "paused") or \
+            callback_data.choice not in ("attack", "defend"):
+        await query.answer(tr("callback.stale"), show_alert=True)
+        return
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    play = await play_for(services, await services.translator_for_chat(tournament.chat_id),
+                          tournament, match)
+
+    async def alert(text: str) -> None:
+        await query.answer(text, show_alert=True)
+    if await _choose(play, query.from_user.id, callback_data.choice, None, alert, tr):
+        await query.answer()
+
+
+async def _choose(play: Play, user_id: int, choice: str, update_id: int | None, reply,
+                  tr: Translator) -> bool:
+    player = play.index(user_id)
+    if player is None:
+        await reply(tr("cup.error.bad_player"))
+        return False
+    applied = await perform(play, {"type": "choose", "player": player, "choice": choice},
+                            user_id, update_id, reply)
+    if applied:
+        await play.services.bot.send_message(user_id, tr(f"cup.hp_chosen_{choice}"))
+    return applied
+
+
+@router.message(_choice_word, F.chat.type != "private")
+async def choice_in_group(message: Message, services: Services, tr: Translator) -> None:
+    """A secret choice typed in the group: not applied, removed if the bot may delete."""
+    tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
+    if play is None or play.match.kind != "hp":
+        return
+    with contextlib.suppress(TelegramBadRequest):
+        await services.bot.delete_message(message.chat.id, message.message_id)
+    await play.say(tr("cup.hp_in_group", name=play.names[play.index(message.from_user.id)]))
+
+
+@announcer("hp")
+async def announce_hp(play: Play, before, after, event: dict) -> None:
+    tr, name = play.tr, play.names
+    if event["type"] == "choose":
+        key = "cup.hp_both_chosen" if after.both_chosen else "cup.hp_has_chosen"
+        await play.say(tr(key, name=name[event["player"]]))
+        return
+    lines = []
+    if len(after.history) == len(before.history):
+        lines.append(tr("cup.rolled", name=name[event["player"]], value=event["value"]))
+    else:
+        lines.append(_round_text(tr, name, after.history[-1], len(after.history)))
+    if after.finished:
+        lines.append(tr("cup.hp_won", winner=name[after.winner], loser=name[1 - after.winner]))
+    await play.say("\n".join(lines))
+    if len(after.history) > len(before.history) and not after.finished:
+        await ask_choices(play, after.round)
+
+
+def _round_text(tr: Translator, name: tuple[str, str], record, number: int) -> str:
+    parts = []
+    for p in (0, 1):
+        if record.choices[p] == "attack":
+            parts.append(tr("cup.hp_attacked", name=name[p], roll=record.rolls[p],
+                            damage=record.damage[1 - p]))
+        else:
+            parts.append(tr("cup.hp_defended", name=name[p], roll=record.rolls[p],
+                            heal=record.heals[p]))
+    return tr("cup.hp_round", number=number, first=parts[0], second=parts[1], a=name[0],
+              b=name[1], hpa=record.hp[0], hpb=record.hp[1])

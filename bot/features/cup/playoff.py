@@ -1,0 +1,150 @@
+"""The Cup's playoff: a single-elimination bracket of the group stage's best, each round in
+its own format (1/8 order, 1/4 drop, 1/2 HP battle, final betting), and the 3rd-place match
+in a format the two semi-final losers vote for.
+
+The bracket is never stored: it is rebuilt from the seeds and the finished playoff matches
+whenever it is needed, so it always agrees with the match log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.features.cup.common import Play, names_of, on_finish, play_for
+from bot.i18n import Markup, Translator
+from bot.match_service import engine_kind
+from bot.services import Services
+from games.dice_cup import (
+    BettingFinal,
+    DropMatch,
+    GroupMatch,
+    HPMatch,
+    OrderMatch,
+    ThirdPlaceChoice,
+)
+from games.tournament import Bracket, single_elimination
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
+
+STAGE = "playoff"
+FORMAT_BY_FIELD = {16: "order", 8: "drop", 4: "hp", 2: "betting"}
+THIRD_VOTE, THIRD = "3P-vote", "3P"
+
+StartAnnouncer = Callable[[Play], Awaitable[None]]
+_start_announcers: dict[str, StartAnnouncer] = {}
+
+
+def on_match_start(*kinds: str) -> Callable[[StartAnnouncer], StartAnnouncer]:
+    def register(function: StartAnnouncer) -> StartAnnouncer:
+        for kind in kinds:
+            _start_announcers[kind] = function
+        return function
+    return register
+
+
+def formats_played(field: int) -> list[str]:
+    """The formats a 3rd-place vote may pick from: the group stage's and the playoff's."""
+    return ["group"] + [FORMAT_BY_FIELD[size] for size in (16, 8, 4, 2) if size <= field]
+
+
+engine_kind("order")(lambda settings: OrderMatch())
+engine_kind("drop")(lambda settings: DropMatch())
+engine_kind("hp")(lambda settings: HPMatch(hp=settings.get("hp", 20)))
+engine_kind("betting")(lambda settings: BettingFinal(chips=settings.get("chips", 20),
+                                                     payout=settings.get("payout", "multiplier")))
+engine_kind("group3")(lambda settings: GroupMatch(allow_draw=False))
+engine_kind("third_choice")(lambda settings: ThirdPlaceChoice(
+    available=formats_played(len(settings["playoff_seeds"]))))
+
+
+def playoff_size(players: int, qualifiers: int) -> int:
+    """The configured qualifiers, or the largest power of two the field can fill."""
+    size = qualifiers
+    while size > players:
+        size //= 2
+    return max(size, 2)
+
+
+def kind_for(field: int, round_no: int) -> str:
+    return FORMAT_BY_FIELD[field >> (round_no - 1)]
+
+
+async def start_playoff(services: Services, tr: Translator, tournament: Tournament,
+                        ranking: list[int]) -> None:
+    seeds = ranking[:playoff_size(len(ranking), tournament.settings.get("qualifiers", 8))]
+    await services.repos.tournaments.set_settings(tournament.id,
+                                                  tournament.settings | {"playoff_seeds": seeds})
+    tournament = await services.repos.tournaments.get(tournament.id)
+    label = await names_of(services, tournament.id)
+    lines = [tr("cup.playoff_pair", a=label[a], sa=seeds.index(a) + 1, b=label[b],
+                sb=seeds.index(b) + 1)
+             for a, b in single_elimination(seeds).first_round]
+    await services.bot.send_message(tournament.chat_id, tr(
+        "cup.groups_done", size=len(seeds), stage=tr(f"cup.format.{kind_for(len(seeds), 1)}"),
+        pairs=Markup("\n".join(lines))))
+    await open_ready(services, tr, tournament)
+
+
+def bracket_of(tournament: Tournament, matches: list[MatchRow]) -> Bracket:
+    bracket = single_elimination(tournament.settings["playoff_seeds"])
+    for match in sorted(matches, key=lambda m: m.id):
+        if match.status == "finished" and match.slot.startswith("W"):
+            bracket.record(match.slot, match.winner)
+    return bracket
+
+
+async def open_ready(services: Services, tr: Translator, tournament: Tournament) -> None:
+    """Create and announce every playoff match whose players are now known."""
+    seeds = tournament.settings["playoff_seeds"]
+    matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
+    existing = {m.slot for m in matches}
+    bracket = bracket_of(tournament, matches)
+    for view in bracket.ready():
+        if view.id not in existing:
+            a, b = sorted(view.slots, key=seeds.index)
+            await _open(services, tr, tournament, view.round, view.id,
+                        kind_for(len(seeds), view.round), a, b)
+    semis = [v for v in bracket.matches if v.round == bracket.rounds - 1]
+    if len(seeds) >= 4 and THIRD_VOTE not in existing and all(v.status == "done" for v in semis):
+        losers = sorted((v.loser for v in semis), key=seeds.index)
+        await _open(services, tr, tournament, bracket.rounds, THIRD_VOTE, "third_choice",
+                    *losers)
+
+
+async def _open(services: Services, tr: Translator, tournament: Tournament, round_no: int,
+                slot: str, kind: str, a: int, b: int) -> None:
+    match = await services.repos.matches.create(tournament.id, STAGE, round_no, slot, kind, a, b,
+                                                services.clock.now(), status="running")
+    await _start_announcers[kind](await play_for(services, tr, tournament, match))
+
+
+@on_finish(STAGE)
+async def after_playoff_match(play: Play, state) -> None:
+    services, tr, tournament = play.services, play.tr, play.tournament
+    if play.match.slot == THIRD_VOTE:
+        kind = "group3" if state.result == "group" else state.result
+        await play.say(tr("cup.third_format", format=tr(f"cup.format.{state.result}")))
+        await _open(services, tr, tournament, play.match.round, THIRD, kind,
+                    play.match.player_a, play.match.player_b)
+        return
+    await open_ready(services, tr, tournament)
+    await _finish_if_done(services, tr, tournament)
+
+
+async def _finish_if_done(services: Services, tr: Translator, tournament: Tournament) -> None:
+    matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
+    bracket = bracket_of(tournament, matches)
+    third = next((m for m in matches if m.slot == THIRD), None)
+    needs_third = len(tournament.settings["playoff_seeds"]) >= 4
+    if not bracket.finished or (needs_third and (third is None or third.status != "finished")):
+        return
+    label = await names_of(services, tournament.id)
+    final = bracket.match(f"W{bracket.rounds}-1")
+    podium = [final.winner, final.loser]
+    if third is not None:
+        podium += [third.winner, third.player_a if third.winner == third.player_b
+                   else third.player_b]
+    lines = [tr(f"cup.place_{n}", name=label[player]) for n, player in enumerate(podium, 1)]
+    await services.repos.tournaments.set_status(tournament.id, "finished", services.clock.now())
+    await services.bot.send_message(tournament.chat_id, tr(
+        "cup.champion", title=tournament.title, places=Markup("\n".join(lines))))

@@ -1,0 +1,263 @@
+"""Rolls and the round-based formats in the chat: the group stage, «Порядок» (order) and
+«Убираю» (drop). 🎲 or /roll, declarations typed or by buttons, «ничья»/«переброс», /match.
+
+A roll is checked by the engine and committed to the match log before anything is said;
+then the bot waits for the dice animation (about four seconds) and announces the result.
+"""
+
+from __future__ import annotations
+
+import re
+
+from aiogram import F
+from aiogram.filters import Command
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+)
+
+from bot.features.cup.common import (
+    DICE_ANIMATION_SECONDS,
+    Play,
+    announcer,
+    my_play,
+    perform,
+    play_for,
+    refuse_outsider,
+)
+from bot.features.cup.playoff import on_match_start
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.services import Services
+from games.common.errors import IllegalAction
+
+router = Handlers("cup-rolling")
+DRAW_WORDS = {"ничья": "draw", "draw": "draw", "tasapeli": "draw",
+              "переброс": "reroll", "reroll": "reroll", "uusintaheitto": "reroll"}
+_ORDINALS = {"перв": 1, "втор": 2, "трет": 3, "first": 1, "second": 2, "third": 3,
+             "ensimm": 1, "toinen": 2, "kolmas": 3}
+_DROP = re.compile(r"^\s*(?:убираю|убрать|уберу|drop|poistan)\s+(\d+)\s*$", re.IGNORECASE)
+_DIGITS = re.compile(r"^\s*(\d)\s*[,\-\s]?\s*(\d)\s*[,\-\s]?\s*(\d)\s*$")
+ORDERS = ("123", "132", "213", "231", "312", "321")
+
+
+class Declare(CallbackData, prefix="cd"):
+    match_id: int
+    value: str
+
+
+def parse_order(text: str) -> list[int] | None:
+    """«третья, первая, вторая», «3,1,2», «312» → [3, 1, 2]; None if it is not an order."""
+    if match := _DIGITS.match(text):
+        return [int(d) for d in match.groups()]
+    words = [w for w in re.split(r"[\s,;\-–—]+", text.lower()) if w]
+    if len(words) != 3:
+        return None
+    found = [next((n for stem, n in _ORDINALS.items() if w.startswith(stem)), None)
+             for w in words]
+    return None if None in found else found
+
+
+def parse_drop(text: str) -> int | None:
+    match = _DROP.match(text)
+    return int(match.group(1)) if match else None
+
+
+# -- rolls ----------------------------------------------------------------------------
+
+
+@router.message(F.dice, F.chat.type != "private")
+async def dice(message: Message, event_update: Update, services: Services,
+               tr: Translator) -> None:
+    tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
+    if tournament is None:
+        return  # no Cup under way here: a 🎲 is just a 🎲
+    if await refuse_outsider(message, tr, tournament, play):
+        return
+    if message.forward_origin is not None:
+        await message.reply(tr("cup.forwarded"))
+    elif message.dice.emoji != "🎲":
+        await message.reply(tr("cup.wrong_emoji", emoji=message.dice.emoji))
+    else:
+        await _roll(play, message, message.dice.value, event_update.update_id)
+
+
+@router.message(Command("roll"), F.chat.type != "private")
+async def roll_command(message: Message, event_update: Update, services: Services,
+                       tr: Translator) -> None:
+    tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
+    if play is None:
+        await message.reply(tr("cup.not_in_match"))
+        return
+    dry_run = await services.matches.state(play.match)
+    try:  # refuse before the bot rolls a die that could not count
+        dry_run.apply({"type": "roll", "player": play.index(message.from_user.id), "value": 1})
+    except IllegalAction as error:
+        await message.reply(tr(f"cup.error.{error.code}"))
+        return
+    sent = await services.bot.send_dice(message.chat.id, emoji="🎲")
+    await _roll(play, message, sent.dice.value, event_update.update_id)
+
+
+async def _roll(play: Play, message: Message, value: int, update_id: int) -> None:
+    action = {"type": "roll", "player": play.index(message.from_user.id), "value": value}
+    await perform(play, action, message.from_user.id, update_id, message.reply,
+                  wait=DICE_ANIMATION_SECONDS)
+
+
+# -- declarations and votes -----------------------------------------------------------
+
+
+def _round_word(message: Message) -> dict | bool:
+    """Filter: «ничья»/«переброс», an order or «убираю N» typed in a group."""
+    if message.chat.type == "private" or not message.text:
+        return False
+    text = message.text.strip()
+    lowered = text.lower()
+    if lowered in DRAW_WORDS:
+        return {"word": {"type": "draw_vote", "vote": DRAW_WORDS[lowered]}}
+    if (drop := parse_drop(text)) is not None:
+        return {"word": {"type": "declare", "drop": drop}}
+    if (order := parse_order(text)) is not None:
+        return {"word": {"type": "declare", "order": order}}
+    return False
+
+
+@router.message(_round_word)
+async def typed_word(message: Message, word: dict, event_update: Update, services: Services,
+                     tr: Translator) -> None:
+    tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
+    if play is None:
+        return  # the word was not meant for a match
+    if word["type"] == "declare" and play.match.kind != ("order" if "order" in word else "drop"):
+        await message.reply(tr("cup.error.not_declaring"))
+        return
+    action = word | {"player": play.index(message.from_user.id)}
+    await perform(play, action, message.from_user.id, event_update.update_id, message.reply)
+
+
+@router.callback_query(Declare.filter())
+async def declare_button(query: CallbackQuery, callback_data: Declare, services: Services,
+                         tr: Translator) -> None:
+    match = await services.repos.matches.get(callback_data.match_id)
+    if match is None or match.status not in ("running", "paused") or \
+            match.kind not in ("order", "drop"):
+        await query.answer(tr("callback.stale"), show_alert=True)
+        return
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    play = await play_for(services, tr, tournament, match)
+    player = play.index(query.from_user.id)
+    if player is None:
+        await query.answer(tr("cup.error.bad_player"), show_alert=True)
+        return
+    value = callback_data.value
+    action = {"type": "declare", "player": player}
+    action |= {"order": [int(c) for c in value]} if match.kind == "order" else {"drop": int(value)}
+
+    async def toast(text: str) -> None:
+        await query.answer(text, show_alert=True)
+    if await perform(play, action, query.from_user.id, None, toast):
+        await query.answer(tr("cup.declared_toast"))
+
+
+def declaration_keyboard(match_id: int, kind: str) -> InlineKeyboardMarkup:
+    values = ORDERS if kind == "order" else ("1", "2", "3", "4")
+    label = (lambda v: "-".join(v)) if kind == "order" else (lambda v: f"✖ {v}")
+    return InlineKeyboardMarkup(inline_keyboard=[[
+        InlineKeyboardButton(text=label(v), callback_data=Declare(match_id=match_id,
+                                                                  value=v).pack())
+        for v in values]])
+
+
+# -- announcements --------------------------------------------------------------------
+
+
+@announcer("group", "group3", "order", "drop")
+async def announce_rounds(play: Play, before, after, event: dict) -> None:
+    tr, name = play.tr, play.names
+    lines = []
+    if event["type"] == "roll" and len(after.history) == len(before.history):
+        dice = after.current_dice[event["player"]]
+        lines.append(tr("cup.rolled", name=name[event["player"]],
+                        value=", ".join(map(str, dice))))
+    elif event["type"] == "declare":
+        lines.append(_declared_text(tr, name[event["player"]], event))
+    for record in after.history[len(before.history):]:
+        lines.append(_round_text(tr, name, record, after))
+    if getattr(after, "voting", False) and not before.voting:
+        lines.append(tr("cup.vote_open"))
+    elif event["type"] == "draw_vote" and not after.finished:
+        lines.append(tr(f"cup.voted_{event['vote']}", name=name[event["player"]]))
+    markup = None
+    if after.finished:
+        lines.append(_result_text(tr, name, after, play.match.kind == "group"))
+    elif not getattr(after, "voting", False):
+        text, markup = _next_step(play, before, after)
+        lines.append(text)
+    await play.say("\n".join(line for line in lines if line), reply_markup=markup)
+
+
+def _declared_text(tr: Translator, who: str, event: dict) -> str:
+    if "order" in event:
+        return tr("cup.declared_order", name=who, order="-".join(map(str, event["order"])))
+    return tr("cup.declared_drop", name=who, drop=event["drop"])
+
+
+def _round_text(tr: Translator, name: tuple[str, str], record, state) -> str:
+    values = {"a": name[0], "va": _shown(record, 0), "b": name[1], "vb": _shown(record, 1),
+              "number": record.number}
+    if record.winner is None:
+        return tr("cup.round_tied", **values)
+    return tr("cup.round_won", winner=name[record.winner], sa=state.score[0],
+              sb=state.score[1], **values)
+
+
+def _shown(record, player: int) -> str:
+    dice = record.dice[player]
+    if len(dice) == 1:
+        return str(record.values[player])
+    return f"{'-'.join(map(str, dice))} → {record.values[player]}"
+
+
+def _result_text(tr: Translator, name: tuple[str, str], state, group_stage: bool) -> str:
+    if state.draw:
+        return tr("cup.match_drawn", a=name[0], b=name[1], sa=state.score[0],
+                  sb=state.score[1])
+    return tr("cup.match_won" if group_stage else "cup.playoff_won", winner=name[state.winner], loser=name[1 - state.winner],
+              sw=state.score[state.winner], sl=state.score[1 - state.winner])
+
+
+def _next_step(play: Play, before, after) -> tuple[str, InlineKeyboardMarkup | None]:
+    tr, name = play.tr, play.names
+    waiting = [p for p, kind in after.expecting if kind == "declare"]
+    if len(waiting) == 2:
+        return (tr(f"cup.declare_{play.match.kind}", number=after.round),
+                declaration_keyboard(play.match.id, play.match.kind))
+    roller = after.roller
+    if waiting and (roller is None or roller in waiting):
+        return tr("cup.waiting_declaration", name=name[waiting[0]]), None
+    return tr("cup.next_roll", name=name[roller], number=after.round), None
+
+
+def match_status(play: Play, state) -> str:
+    """The /match text for the round-based formats."""
+    if state.voting if hasattr(state, "voting") else False:
+        waiting = play.tr("cup.vote_open")
+    else:
+        waiting, _ = _next_step(play, state, state)
+    return play.tr("cup.match_state", a=play.names[0], b=play.names[1], sa=state.score[0],
+                   sb=state.score[1], waiting=waiting)
+
+
+@on_match_start("order", "drop", "group3")
+async def start_rounds(play: Play) -> None:
+    state = await play.services.matches.state(play.match)
+    text, markup = _next_step(play, state, state)
+    kind = "group" if play.match.kind == "group3" else play.match.kind
+    await play.say(play.tr("cup.playoff_match", format=play.tr(f"cup.format.{kind}"),
+                           a=play.names[0], b=play.names[1]) + "\n" + text,
+                   reply_markup=markup)

@@ -1,0 +1,120 @@
+"""The match for 3rd place: both semi-final losers pick a format already played; the same
+pick is played, different picks go to the higher seed's /try; with a pick missing at the
+deadline an organiser chooses. Also /try inside a match (the betting final's ties)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from aiogram import F
+from aiogram.dispatcher.event.bases import SkipHandler
+from aiogram.filters import Command
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.features.access import is_organiser
+from bot.features.cup.common import Play, announcer, my_play, perform, play_for
+from bot.features.cup.playoff import formats_played, on_match_start
+from bot.features.handlers import Handlers
+from bot.features.lifecycle import job_kind
+from bot.i18n import Translator
+from bot.services import Services
+from storage.repositories.jobs import Job
+
+router = Handlers("cup-third")
+VOTE_MINUTES = 10
+
+
+class Pick(CallbackData, prefix="tp"):
+    match_id: int
+    format: str
+    organiser: bool = False
+
+
+def _keyboard(tr: Translator, match_id: int, formats: list[str],
+              organiser: bool = False) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+        text=tr(f"cup.format.{f}"), callback_data=Pick(match_id=match_id, format=f,
+                                                       organiser=organiser).pack())]
+        for f in formats])
+
+
+@on_match_start("third_choice")
+async def start_vote(play: Play) -> None:
+    formats = formats_played(len(play.tournament.settings["playoff_seeds"]))
+    await play.say(play.tr("cup.third_vote", a=play.names[0], b=play.names[1],
+                           minutes=VOTE_MINUTES),
+                   reply_markup=_keyboard(play.tr, play.match.id, formats))
+    await play.services.scheduler.add(
+        "third_deadline", play.services.clock.now() + timedelta(minutes=VOTE_MINUTES),
+        play.tournament.id, match_id=play.match.id)
+
+
+@router.callback_query(Pick.filter())
+async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
+               tr: Translator) -> None:
+    match = await services.repos.matches.get(callback_data.match_id)
+    if match is None or match.kind != "third_choice" or match.status != "running":
+        await query.answer(tr("callback.stale"), show_alert=True)
+        return
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    play = await play_for(services, tr, tournament, match)
+
+    async def alert(text: str) -> None:
+        await query.answer(text, show_alert=True)
+    if callback_data.organiser:
+        if not await is_organiser(services, tournament.chat_id, query.from_user.id):
+            await alert(tr("access.organisers_only"))
+            return
+        action = {"type": "organiser_pick", "format": callback_data.format}
+    else:
+        player = play.index(query.from_user.id)
+        if player is None:
+            await alert(tr("cup.error.bad_player"))
+            return
+        action = {"type": "pick", "player": player, "format": callback_data.format}
+    if await perform(play, action, query.from_user.id, None, alert):
+        await query.answer()
+
+
+@announcer("third_choice")
+async def announce_vote(play: Play, before, after, event: dict) -> None:
+    tr, name = play.tr, play.names
+    if event["type"] == "pick" and not after.finished and not after.needs_try:
+        await play.say(tr("cup.third_picked", name=name[event["player"]]))
+    elif after.needs_try:
+        await play.say(tr("cup.third_needs_try", name=name[0], a=tr(
+            f"cup.format.{after.pick_of(0)}"), b=tr(f"cup.format.{after.pick_of(1)}")))
+
+
+@job_kind("third_deadline")
+async def vote_deadline(services: Services, job: Job) -> None:
+    match = await services.repos.matches.get(job.payload["match_id"])
+    if match is None or match.status != "running":
+        return
+    state = await services.matches.state(match)
+    if not state.needs_organiser_pick:
+        return
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    tr = await services.translator_for_chat(tournament.chat_id)
+    formats = formats_played(len(tournament.settings["playoff_seeds"]))
+    await services.bot.send_message(tournament.chat_id, tr("cup.third_organiser"),
+                                    reply_markup=_keyboard(tr, match.id, formats, True))
+
+
+@router.message(Command("try"), F.chat.type != "private")
+async def try_in_match(message: Message, services: Services, tr: Translator,
+                       event_update) -> None:
+    """/try decides a tie when the sender's match waits for exactly that; else plain /try."""
+    tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
+    if play is None:
+        raise SkipHandler
+    player = play.index(message.from_user.id)
+    state = await services.matches.state(play.match)
+    if (player, "try") not in state.expecting:
+        raise SkipHandler
+    success = services.rng.random() < 0.5
+    await message.reply(tr("try.success" if success else "try.failure",
+                           name=message.from_user.first_name))
+    await perform(play, {"type": "try", "player": player, "success": success},
+                  message.from_user.id, event_update.update_id, message.reply)

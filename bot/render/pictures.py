@@ -1,0 +1,398 @@
+"""Tournament pictures (standings table, single-elimination bracket) drawn as PNG bytes.
+
+Pure functions: text in, PNG bytes out; nothing is sent or stored here. The pictures are
+made for a phone screen: about 1080 px wide, large dark text on a light background.
+Text is drawn literally, so pass plain names (not HTML-escaped ones).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import unicodedata
+from functools import cache, lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+__all__ = ["bracket_png", "find_font", "standings_png"]
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+# Colours: dark text on a light background.
+_BG = (255, 255, 255)
+_TEXT = (28, 32, 38)
+_MUTED = (112, 119, 130)
+_ROW_ALT = (236, 240, 245)
+_HEADER_BG = (218, 225, 234)
+_ACCENT = (38, 150, 84)
+_LINE = (150, 160, 172)
+_WIN_BG = (222, 243, 229)
+
+_WIDTH = 1080  # a phone-friendly width
+_PAD = 40
+_ELLIPSIS = "…"
+_MAX_TEXT = 200  # longer texts are cut before measuring, they never fit anyway
+
+# Fonts with Cyrillic, looked up in the usual font folders (Debian: fonts-dejavu-core).
+_FONT_FILES = {
+    False: ("DejaVuSans.ttf", "NotoSans-Regular.ttf", "LiberationSans-Regular.ttf",
+            "FreeSans.ttf"),
+    True: ("DejaVuSans-Bold.ttf", "NotoSans-Bold.ttf", "LiberationSans-Bold.ttf",
+           "FreeSansBold.ttf"),
+}
+_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts")
+
+
+@cache
+def find_font(bold: bool = False) -> str | None:
+    """Path of a TrueType font that covers Cyrillic, or None when the system has none.
+
+    Pillow's own ``load_default(size=...)`` font (Aileron) has Latin only: Cyrillic letters
+    come out as boxes, so a system font is preferred.
+    """
+    for name in _FONT_FILES[bold]:
+        for folder in _FONT_DIRS:
+            root = Path(folder).expanduser()
+            if root.is_dir():
+                found = next(root.rglob(name), None)
+                if found is not None:
+                    return str(found)
+    return find_font(False) if bold else None
+
+
+@lru_cache(maxsize=64)
+def _font(size: int, bold: bool = False) -> Font:
+    path = find_font(bold)
+    if path is not None:
+        try:
+            return ImageFont.truetype(path, size)
+        except OSError:
+            pass
+    return ImageFont.load_default(size=size)
+
+
+def _clean(text: object) -> str:
+    """One printable line: control/format characters and variation selectors dropped."""
+    raw = "" if text is None else str(text)
+    kept = []
+    for ch in raw[: _MAX_TEXT * 2]:
+        code = ord(ch)
+        if ch.isspace():
+            kept.append(" ")
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") or (
+                0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF):
+            continue
+        else:
+            kept.append(ch)
+    return " ".join("".join(kept).split())[:_MAX_TEXT]
+
+
+def _width(text: str, font: Font) -> float:
+    return font.getlength(text) if text else 0.0
+
+
+def _fit(text: str, font: Font, width: float) -> str:
+    """The text, cut with an ellipsis so it is at most ``width`` pixels wide."""
+    if _width(text, font) <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _width(text[:mid].rstrip() + _ELLIPSIS, font) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    if lo == 0 and _width(_ELLIPSIS, font) > width:
+        return ""
+    return text[:lo].rstrip() + _ELLIPSIS
+
+
+def _png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+# --------------------------------------------------------------------------- standings
+
+_STANDINGS_MAX_HEIGHT = 7500  # Telegram: width + height <= 10000
+_STANDINGS_MAX_WIDTH = 2200
+_BAR = 12  # the qualifiers' left bar
+_CELL_PAD = 16
+
+
+def standings_png(title: str, header: list[str], rows: list[list[str]],
+                  highlight: int = 0) -> bytes:
+    """A standings table as one PNG.
+
+    Columns: place (narrow, centred), name (wide, left), then right-aligned numbers.
+    The first ``highlight`` rows (the qualifiers) get a coloured bar on the left.
+    Rows that do not fit Telegram's size limit are summarised in a last "… +N" row.
+    """
+    title = _clean(title)
+    header = [_clean(cell) for cell in header or []]
+    rows = [[_clean(cell) for cell in row] for row in rows or []]
+    ncols = max([2, len(header), *(len(row) for row in rows)])
+    header += [""] * (ncols - len(header))
+    rows = [row + [""] * (ncols - len(row)) for row in rows]
+    highlight = max(0, min(int(highlight or 0), len(rows)))
+
+    width = _WIDTH
+    size = 40
+    for size in (40, 36, 32, 28):
+        widths = _standings_columns(header, rows, size, width)
+        if widths is not None:
+            break
+    else:
+        widths = _standings_columns(header, rows, size, width, force=True)
+    width = 2 * _PAD + _BAR + sum(widths)
+
+    font, bold = _font(size), _font(size, True)
+    head_font = _font(size - 6, True)
+    title_font = _font(52, True)
+    row_h = round(size * 1.75)
+    head_h = round(size * 1.6) if any(header) else 0
+    top = _PAD + (round(52 * 1.5) + 16 if title else 0)
+
+    room = max(1, (_STANDINGS_MAX_HEIGHT - top - head_h - _PAD) // row_h)
+    if len(rows) > room:
+        hidden = len(rows) - room + 1
+        rows = rows[: room - 1] + [["", f"{_ELLIPSIS} +{hidden}"] + [""] * (ncols - 2)]
+        highlight = min(highlight, room - 1)
+    height = top + head_h + len(rows) * row_h + _PAD
+
+    image = Image.new("RGB", (width, height), _BG)
+    draw = ImageDraw.Draw(image)
+    left, right = _PAD, width - _PAD
+    if title:
+        draw.text((left, _PAD), _fit(title, title_font, right - left), font=title_font,
+                  fill=_TEXT, anchor="lt")
+
+    def cells(y: int, values: list[str], cell_font: Font, fill: tuple[int, int, int]) -> None:
+        x = left + _BAR
+        for col, (value, col_w) in enumerate(zip(values, widths, strict=True)):
+            text = _fit(value, cell_font, col_w - 2 * _CELL_PAD)
+            if col == 0:
+                draw.text((x + col_w / 2, y), text, font=cell_font, fill=fill, anchor="mm")
+            elif col == 1:
+                draw.text((x + _CELL_PAD, y), text, font=cell_font, fill=fill, anchor="lm")
+            else:
+                draw.text((x + col_w - _CELL_PAD, y), text, font=cell_font, fill=fill,
+                          anchor="rm")
+            x += col_w
+
+    if head_h:
+        draw.rectangle((left, top, right - 1, top + head_h - 1), fill=_HEADER_BG)
+        cells(top + head_h // 2, header, head_font, _MUTED)
+    y = top + head_h
+    for index, row in enumerate(rows):
+        if index % 2:
+            draw.rectangle((left, y, right - 1, y + row_h - 1), fill=_ROW_ALT)
+        qualified = index < highlight
+        if qualified:
+            draw.rectangle((left, y, left + _BAR - 1, y + row_h - 1), fill=_ACCENT)
+        cells(y + row_h // 2, row, bold if qualified else font, _TEXT)
+        y += row_h
+    if 0 < highlight < len(rows):
+        line_y = top + head_h + highlight * row_h
+        draw.line((left, line_y, right - 1, line_y), fill=_ACCENT, width=3)
+    return _png(image)
+
+
+
+def _standings_columns(header: list[str], rows: list[list[str]], size: int, width: int,
+                       force: bool = False) -> list[int] | None:
+    """Column widths in pixels, or None when the name column would be too narrow."""
+    font, bold, head_font = _font(size), _font(size, True), _font(size - 6, True)
+    inner = width - 2 * _PAD - _BAR
+    widths = []
+    for col in range(len(header)):
+        text_w = max([_width(header[col], head_font),
+                      *(max(_width(row[col], font), _width(row[col], bold)) for row in rows)])
+        widths.append(math.ceil(text_w) + 2 * _CELL_PAD)
+    widths[0] = min(max(widths[0], size * 2), inner // 5)
+    min_name = size * 9
+    numbers = sum(widths[2:])
+    name_w = inner - widths[0] - numbers
+    if name_w < min_name:
+        if not force:
+            return None
+        # Widen the picture up to a limit, then share the rest among the number columns.
+        inner = max(inner, _STANDINGS_MAX_WIDTH - 2 * _PAD - _BAR)
+        share = max(2 * _CELL_PAD + size, (inner - widths[0] - min_name) // max(1, len(widths) - 2))
+        widths[2:] = [min(w, share) for w in widths[2:]]
+        name_w = max(min_name, min(inner, width - 2 * _PAD - _BAR) - widths[0] - sum(widths[2:]))
+    widths[1] = name_w
+    return widths
+
+
+# --------------------------------------------------------------------------- bracket
+
+Match = tuple[str, str, str | None]
+
+_MAX_SIDE = 2560  # split the bracket rather than draw a bigger picture
+_MAX_ROUNDS = 4  # rounds per picture
+_BOX_W = 400
+_GAP = 80  # between round columns, room for the connector lines
+_LINE_H = 60  # one player line in a match box
+_BOX_H = 2 * _LINE_H
+_SLOT = _BOX_H + 30
+_NAME_SIZE = 34
+_CHECK_W = 34
+
+
+def bracket_png(title: str, rounds: list[tuple[str, list[Match]]]) -> list[bytes]:
+    """A single-elimination bracket as a list of PNGs (one, or several parts when large).
+
+    ``rounds`` go left to right: (round name, [(player a, player b, winner or None)]).
+    Match j of a round is fed by matches 2j and 2j+1 of the round before.
+    A bracket with more than four rounds, or taller than 2560 px, is split: the early
+    rounds by parts of the bracket (halves, quarters...), then the last rounds, which
+    repeat the round where the parts ended.
+    """
+    title = _clean(title)
+    cleaned = [(_clean(name), [_clean_match(m) for m in matches or []])
+               for name, matches in rounds or []]
+    top = _PAD + (round(52 * 1.5) + 10 if title else 0) + 60
+    max_rows = max(1, (_MAX_SIDE - top - _PAD) // _SLOT)
+    chunk = 1 << (max_rows.bit_length() - 1)  # whole sub-brackets per part
+
+    parts: list[tuple[list[tuple[str, list[Match]]], float, float]] = []
+    for start, stop in _round_blocks(len(cleaned)):
+        block = cleaned[start:stop]
+        _, rows = _layout([len(matches) for _, matches in block])
+        if rows <= max_rows:
+            parts.append((block, 0, rows))
+            continue
+        for first in range(0, rows, chunk):
+            parts.append((block, first, min(first + chunk, rows)))
+    total = len(parts)
+    return [_draw_bracket(f"{title} ({n}/{total})" if total > 1 and title else title,
+                          block, first, last, top)
+            for n, (block, first, last) in enumerate(parts, start=1)]
+
+
+def _clean_match(match: Match) -> tuple[str, str, str | None]:
+    a, b, winner = (list(match) + [None, None, None])[:3]
+    return _clean(a), _clean(b), None if winner is None else _clean(winner)
+
+
+def _round_blocks(count: int) -> list[tuple[int, int]]:
+    """Round ranges per picture: at most four rounds, consecutive ranges share one round."""
+    if count <= _MAX_ROUNDS:
+        return [(0, count)]
+    blocks, start = [], 0
+    while True:
+        stop = min(start + _MAX_ROUNDS, count)
+        blocks.append((start, stop))
+        if stop == count:
+            return blocks
+        start = stop - 1
+
+
+def _layout(counts: list[int]) -> tuple[list[list[float]], int]:
+    """Vertical centres of every match in row units, and the number of rows.
+
+    The first round's matches sit one per row; a later round that halves the one before
+    is centred between its two feeders, any other round is stacked from the top.
+    """
+    centres: list[list[float]] = []
+    for r, count in enumerate(counts):
+        if r and _paired(counts, r):
+            prev = centres[-1]
+            centres.append([(prev[2 * j] + prev[min(2 * j + 1, len(prev) - 1)]) / 2
+                            for j in range(count)])
+        else:
+            centres.append([j + 0.5 for j in range(count)])
+    lowest = max((c for column in centres for c in column), default=0.5)
+    return centres, max(1, math.ceil(lowest + 0.5 - 1e-9))
+
+
+def _paired(counts: list[int], r: int) -> bool:
+    return counts[r - 1] > 0 and counts[r] == (counts[r - 1] + 1) // 2
+
+
+def _draw_bracket(title: str, block: list[tuple[str, list[Match]]], first: float,
+                  last: float, top: int) -> bytes:
+    counts = [len(matches) for _, matches in block]
+    centres, _ = _layout(counts)
+    columns = max(1, len(block))
+    box_w = max(_BOX_W, (_WIDTH - 2 * _PAD - (columns - 1) * _GAP) // columns)
+    width = 2 * _PAD + columns * box_w + (columns - 1) * _GAP
+    height = top + round((last - first) * _SLOT) + _PAD
+
+    image = Image.new("RGB", (width, height), _BG)
+    draw = ImageDraw.Draw(image)
+    title_font, round_font = _font(52, True), _font(30, True)
+    if title:
+        draw.text((_PAD, _PAD), _fit(title, title_font, width - 2 * _PAD), font=title_font,
+                  fill=_TEXT, anchor="lt")
+
+    def x_of(r: int) -> int:
+        return _PAD + r * (box_w + _GAP)
+
+    def y_of(centre: float) -> int:
+        return top + round((centre - first) * _SLOT)
+
+    def shown(centre: float) -> bool:
+        return first <= centre < last
+
+    for r, (name, _) in enumerate(block):
+        draw.text((x_of(r) + box_w / 2, top - 36), _fit(name, round_font, box_w),
+                  font=round_font, fill=_MUTED, anchor="mm")
+    # Connectors first, boxes drawn over them.
+    for r in range(1, len(block)):
+        if not _paired(counts, r):
+            continue
+        mid_x = x_of(r) - _GAP // 2
+        for j, centre in enumerate(centres[r]):
+            if not shown(centre):
+                continue
+            y = y_of(centre)
+            for feeder in (2 * j, 2 * j + 1):
+                if feeder < counts[r - 1] and shown(centres[r - 1][feeder]):
+                    fy = y_of(centres[r - 1][feeder])
+                    draw.line([(x_of(r - 1) + box_w, fy), (mid_x, fy), (mid_x, y)],
+                              fill=_LINE, width=3, joint="curve")
+            draw.line([(mid_x, y), (x_of(r), y)], fill=_LINE, width=3)
+    for r, (_, matches) in enumerate(block):
+        for match, centre in zip(matches, centres[r], strict=True):
+            if shown(centre):
+                _draw_match(draw, x_of(r), y_of(centre) - _BOX_H // 2, box_w, match)
+    return _png(image)
+
+
+def _draw_match(draw: ImageDraw.ImageDraw, x: int, y: int, box_w: int,
+                match: tuple[str, str, str | None]) -> None:
+    a, b, winner = match
+    won = 0 if winner is not None and winner == a else 1 if winner is not None and winner == b \
+        else None
+    right, bottom = x + box_w, y + _BOX_H
+    draw.rounded_rectangle((x, y, right, bottom), radius=12, fill=_BG)
+    if won is not None:
+        line_top = y + won * _LINE_H
+        corners = (True, True, False, False) if won == 0 else (False, False, True, True)
+        draw.rounded_rectangle((x, line_top, right, line_top + _LINE_H), radius=12,
+                               fill=_WIN_BG, corners=corners)
+    draw.line((x, y + _LINE_H, right, y + _LINE_H), fill=_LINE, width=2)
+    draw.rounded_rectangle((x, y, right, bottom), radius=12, outline=_LINE, width=3)
+
+    regular, bold = _font(_NAME_SIZE), _font(_NAME_SIZE, True)
+    for index, label in enumerate((a, b)):
+        centre_y = y + index * _LINE_H + _LINE_H // 2
+        is_winner = won == index
+        font = bold if is_winner else regular
+        fill = _MUTED if won is not None and not is_winner else _TEXT
+        room = box_w - 2 * 18 - _CHECK_W - 10
+        text = _fit(label, font, room) if label else "—"
+        draw.text((x + 18, centre_y), text, font=font,
+                  fill=fill if label else _MUTED, anchor="lm")
+        if is_winner:
+            _draw_check(draw, right - 18 - _CHECK_W, centre_y)
+
+
+def _draw_check(draw: ImageDraw.ImageDraw, x: int, centre_y: int) -> None:
+    """A ✓ drawn with lines, so it does not depend on the font having the glyph."""
+    points = [(x + 4, centre_y + 1), (x + 13, centre_y + 10), (x + 30, centre_y - 11)]
+    draw.line(points, fill=_ACCENT, width=6, joint="curve")

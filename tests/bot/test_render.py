@@ -1,0 +1,170 @@
+"""Tournament pictures: valid PNGs within Telegram's photo limits, real Cyrillic glyphs,
+visible text, and no crash on awkward names."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.render import bracket_png, find_font, pictures, standings_png
+
+MISSING = "\u0378"  # an unassigned code point: every font draws its "missing glyph" box
+CYRILLIC = "Алиса Ёж"
+
+
+def _open(png: bytes) -> Image.Image:
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    Image.open(io.BytesIO(png)).verify()
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    assert image.format == "PNG"
+    width, height = image.size
+    # Telegram photos: at most 10 MB, width + height <= 10000, ratio <= 20.
+    assert len(png) < 10 * 1024 * 1024
+    assert width + height <= 10000
+    assert max(width, height) / min(width, height) <= 20
+    return image.convert("RGB")
+
+
+def _dark_pixels(image: Image.Image) -> int:
+    grey = image.convert("L")
+    return sum(grey.histogram()[:100])
+
+
+def _green_pixels(image: Image.Image) -> int:
+    red, green, blue = image.split()
+    greener = ImageChops.darker(ImageChops.subtract(green, red, offset=-60),
+                                ImageChops.subtract(green, blue, offset=-30))
+    return greener.point(lambda v: 255 if v > 0 else 0).histogram()[255]
+
+
+def _players(count: int) -> list[tuple[str, list[tuple[str, str, str | None]]]]:
+    """A full bracket where the first-listed player always wins, the final undecided."""
+    rounds, players = [], [f"Игрок {n}" for n in range(1, count + 1)]
+    while len(players) > 1:
+        matches = [(players[i], players[i + 1], players[i]) for i in range(0, len(players), 2)]
+        rounds.append((f"Раунд {len(rounds) + 1}", matches))
+        players = [winner for _, _, winner in matches]
+    name, matches = rounds[-1]
+    rounds[-1] = (name, [(matches[0][0], matches[0][1], None)])
+    return rounds
+
+
+STANDINGS = [["1", "Алиса Ёжикова", "3", "0", "9"], ["2", "Bob", "2", "1", "6"],
+             ["3", "Вячеслав", "1", "2", "3"], ["4", "Eve", "0", "3", "0"]]
+HEADER = ["#", "Игрок", "В", "П", "Очки"]
+
+
+def _needs_font() -> None:
+    if find_font() is None:
+        pytest.skip("no system font with Cyrillic (install fonts-dejavu-core)")
+
+
+def test_the_font_has_real_cyrillic_glyphs() -> None:
+    _needs_font()
+    font = pictures._font(40)
+    missing = font.getmask(MISSING)
+    for letter in "ЖЁжё":
+        glyph = font.getmask(letter)
+        assert (glyph.size, bytes(glyph)) != (missing.size, bytes(missing)), letter
+    bbox_width = font.getbbox("Ж")[2] - font.getbbox("Ж")[0]
+    assert bbox_width != font.getbbox(MISSING)[2] - font.getbbox(MISSING)[0]
+
+
+def test_a_cyrillic_name_is_drawn_with_glyphs_not_boxes() -> None:
+    _needs_font()
+    real = _open(standings_png("", ["#", "Имя"], [["1", CYRILLIC]]))
+    boxes = _open(standings_png("", ["#", "Имя"],
+                                [["1", "".join(MISSING if c != " " else c for c in CYRILLIC)]]))
+    assert real.tobytes() != boxes.tobytes()
+
+
+def test_standings_are_a_readable_png() -> None:
+    image = _open(standings_png("Турнир <весна> & co", HEADER, STANDINGS))
+    assert 1000 <= image.width <= 1200
+    assert len(image.getcolors(maxcolors=1 << 16) or range(2)) > 1
+    assert _dark_pixels(image) > 2000  # text was drawn
+    assert _green_pixels(image) == 0
+
+
+def test_the_qualifiers_get_a_coloured_bar() -> None:
+    plain = _open(standings_png("Группа A", HEADER, STANDINGS))
+    marked = _open(standings_png("Группа A", HEADER, STANDINGS, highlight=2))
+    assert _green_pixels(marked) > 0
+    assert _green_pixels(plain) == 0
+    for highlight in (-1, 0, 4, 99):
+        _open(standings_png("Группа A", HEADER, STANDINGS, highlight=highlight))
+
+
+@pytest.mark.parametrize(("header", "rows"), [
+    ([], []),
+    (HEADER, []),
+    ([], [["1", "Solo"]]),
+    (["#"], [["1"], ["2", "more cells", "than", "the", "header", "has"]]),
+    (HEADER, [["1", "Очень-очень длинное имя игрока, которое не помещается " * 5, "1", "2", "3"]]),
+    (HEADER, [["1", "😀🎲👨‍👩‍👧 <b>bold</b> &amp; \"q\" 'x'", "1", "0", "3"]]),
+    (HEADER, [["1", "tab\tnew\nline\x00\u202e\ufe0f\ud800", "1", "0", "3"]]),
+    (["#", "n", *[f"col {n}" for n in range(15)]], [["1", "x", *["1234567890"] * 15]]),
+])
+def test_standings_survive_awkward_input(header, rows) -> None:
+    _open(standings_png("Заголовок " * 30, header, rows, highlight=1))
+
+
+def test_a_very_long_table_is_cut_to_the_height_limit(monkeypatch) -> None:
+    assert pictures._STANDINGS_MAX_HEIGHT + pictures._STANDINGS_MAX_WIDTH <= 10000
+    monkeypatch.setattr(pictures, "_STANDINGS_MAX_HEIGHT", 1500)  # a small limit: faster
+    rows = [[str(n), f"Игрок {n}", str(n)] for n in range(1, 150)]
+    image = _open(standings_png("Все", ["#", "Игрок", "Очки"], rows, highlight=8))
+    assert 1000 < image.height <= 1500
+
+
+def test_long_names_are_cut_with_an_ellipsis() -> None:
+    font = pictures._font(34)
+    text = pictures._fit("Константин Константинопольский " * 4, font, 300)
+    assert text.endswith("…")
+    assert font.getlength(text) <= 300
+    assert pictures._fit("Bob", font, 300) == "Bob"
+
+
+def test_a_16_player_bracket_renders() -> None:
+    pngs = bracket_png("Кубок", _players(16))
+    assert 1 <= len(pngs) <= 2
+    for png in pngs:
+        image = _open(png)
+        assert max(image.size) <= 2560
+        assert _dark_pixels(image) > 2000
+        assert _green_pixels(image) > 0  # the winners' ticks and shading
+
+
+def test_a_32_player_bracket_is_split_into_pictures_telegram_accepts() -> None:
+    pngs = bracket_png("Большой кубок", _players(32))
+    assert 2 <= len(pngs) <= 10  # fits in one Telegram album
+    for png in pngs:
+        assert max(_open(png).size) <= 2560
+
+
+def test_a_tall_single_round_is_split() -> None:
+    matches = [(f"a{n}", f"b{n}", None) for n in range(20)]
+    pngs = bracket_png("Отбор", [("Раунд 1", matches)])
+    assert len(pngs) > 1
+    for png in pngs:
+        assert max(_open(png).size) <= 2560
+
+
+@pytest.mark.parametrize("rounds", [
+    [],
+    [("Финал", [])],
+    [("Финал", [("", "", None)])],
+    [("Финал", [("Alice", "Bob", "nobody")])],
+    [("Финал", [("Same", "Same", "Same")])],
+    [("1/2", [("😀 <i>x</i> & y", "Очень длинное имя игрока " * 6, "😀 <i>x</i> & y"),
+              ("c\n\x00", "d\u202e", None), ("bye", "", "bye")]),
+     ("Финал", [("😀 <i>x</i> & y", "?", None), ("extra", "match", None)])],
+])
+def test_brackets_survive_awkward_input(rounds) -> None:
+    pngs = bracket_png("Кубок <b>&</b> " * 10, rounds)
+    assert pngs
+    for png in pngs:
+        _open(png)
