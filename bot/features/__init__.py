@@ -6,7 +6,7 @@ from aiogram import Router
 
 
 def routers() -> list[Router]:
-    from bot.features import common, cup, organiser, registration
+    from bot.features import common, cup, export, organiser, registration
 
-    modules = (registration, organiser, *cup.MODULES, common)
+    modules = (registration, organiser, export, *cup.MODULES, common)
     return [module.router.build() for module in modules]

@@ -39,7 +39,8 @@ class Target:
 
 
 async def target_tournament(services: Services, chat_id: int, args: str | None) -> Target:
-    """Pick the tournament: ``#id`` as the first word, else the chat's newest open one."""
+    """Pick the tournament: ``#id`` as the first word, else the chat's newest open one,
+    else its newest finished one (its results stay readable and exportable)."""
     words = (args or "").split()
     if words and (match := _ID_ARG.match(words[0])):
         tournament = await services.repos.tournaments.get(int(match.group(1)))
@@ -47,9 +48,12 @@ async def target_tournament(services: Services, chat_id: int, args: str | None) 
             return Target(None, words[1:], "tournament.unknown_id", {"id": match.group(1)})
         return Target(tournament, words[1:])
     active = await services.repos.tournaments.active_in_chat(chat_id)
-    if not active:
+    if active:
+        return Target(active[0], words)
+    newest = await services.repos.tournaments.newest_in_chat(chat_id)  # a finished one
+    if newest is None:
         return Target(None, words, "tournament.none_here")
-    return Target(active[0], words)
+    return Target(newest, words)
 
 
 async def command_target(message: Message, services: Services, tr: Translator,

@@ -169,6 +169,18 @@ class SandboxSession(BaseSession):
                              photo=[{"file_id": photo_id, "file_unique_id": photo_id,
                                      "width": 800, "height": 600}])
 
+    async def _send_media_group(self, method) -> list[dict[str, Any]]:
+        self._deliverable(method, method.chat_id)
+        sent = []
+        for item in method.media:
+            self._save(item.media, method.chat_id, "picture.png")
+            caption = plain(item.caption or "")
+            self.emit(f'→ {self.world.chat_label(method.chat_id)}: photo "{caption}"')
+            photo_id = self.world.next_file_id("photo")
+            sent.append(self._message(method.chat_id, caption=caption or None, photo=[{
+                "file_id": photo_id, "file_unique_id": photo_id, "width": 800, "height": 600}]))
+        return sent
+
     async def _send_document(self, method) -> dict[str, Any]:
         self._deliverable(method, method.chat_id)
         name = self._save(method.document, method.chat_id, "file")

@@ -93,6 +93,11 @@ class TournamentsRepo:
             " ORDER BY id DESC", (chat_id, *OPEN_STATUSES))
         return [_tournament(r) for r in rows]
 
+    async def newest_in_chat(self, chat_id: int) -> Tournament | None:
+        row = await self.db.fetchone(
+            "SELECT * FROM tournaments WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (chat_id,))
+        return _tournament(row) if row else None
+
     async def set_status(self, tournament_id: int, status: str, now: datetime) -> None:
         column = {"running": "started_at", "finished": "finished_at"}.get(status)
         async def work(tx):

@@ -1,19 +1,27 @@
-"""/match and /standings for the Cup."""
+"""/match, /standings and /bracket for the Cup: pictures where they read better, with the
+text table as the fallback when a picture cannot be drawn."""
 
 from __future__ import annotations
 
+import logging
+
 from aiogram import F
 from aiogram.filters import Command
-from aiogram.types import Message
+from aiogram.types import BufferedInputFile, InputMediaPhoto, Message
 
 from bot.features.cup.common import my_play, names_of, running_cup
+from bot.features.cup.playoff import STAGE as PLAYOFF
+from bot.features.cup.playoff import bracket_of, kind_for
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import group_table, render_table
 from bot.features.handlers import Handlers
 from bot.i18n import Markup, Translator
+from bot.render import bracket_png, standings_png
 from bot.services import Services
+from storage.repositories.tournaments import Tournament
 
 router = Handlers("cup-status")
+log = logging.getLogger(__name__)
 
 
 @router.message(Command("match"), F.chat.type != "private")
@@ -30,13 +38,66 @@ async def my_match(message: Message, services: Services, tr: Translator) -> None
                                format=tr(f"cup.format.{play.match.kind}")))
 
 
+async def _latest_cup(services: Services, chat_id: int) -> Tournament | None:
+    """The running Cup of the chat, else the newest finished one (its table stays readable)."""
+    if running := await running_cup(services, chat_id):
+        return running
+    row = await services.db.fetchone(
+        "SELECT id FROM tournaments WHERE chat_id = ? AND game = 'cup' AND status = 'finished'"
+        " ORDER BY id DESC LIMIT 1", (chat_id,))
+    return await services.repos.tournaments.get(row[0]) if row else None
+
+
 @router.message(Command("standings"), F.chat.type != "private")
 async def standings_command(message: Message, services: Services, tr: Translator) -> None:
-    tournament = await running_cup(services, message.chat.id)
+    tournament = await _latest_cup(services, message.chat.id)
     if tournament is None:
         await message.answer(tr("standings.none"))
         return
     rows = await group_table(services, tournament)
     label = await names_of(services, tournament.id)
-    await message.answer(tr("cup.table", title=tournament.title,
-                            rows=Markup(render_table(tr, rows, label))))
+    cells = [[str(r.place), label[r.player], str(r.points), f"{r.wins}-{r.draws}-{r.losses}",
+              f"{r.scored}:{r.scored - r.diff}"] for r in rows]
+    header = tr("cup.table_header").split("|")
+    qualifiers = len(tournament.settings.get("playoff_seeds", [])) or \
+        tournament.settings.get("qualifiers", 8)
+    try:
+        picture = standings_png(tournament.title, header, cells, highlight=qualifiers)
+    except (OSError, ValueError):
+        log.exception("standings picture failed; sending the text table")
+        await message.answer(tr("cup.table", title=tournament.title,
+                                rows=Markup(render_table(tr, rows, label))))
+        return
+    await message.answer_photo(BufferedInputFile(picture, "standings.png"),
+                               caption=tr("cup.standings_caption", title=tournament.title))
+
+
+@router.message(Command("bracket"), F.chat.type != "private")
+async def bracket_command(message: Message, services: Services, tr: Translator) -> None:
+    tournament = await _latest_cup(services, message.chat.id)
+    if tournament is None or "playoff_seeds" not in tournament.settings:
+        await message.answer(tr("bracket.none"))
+        return
+    seeds = tournament.settings["playoff_seeds"]
+    bracket = bracket_of(tournament,
+                         await services.repos.matches.for_tournament(tournament.id, PLAYOFF))
+    label = await names_of(services, tournament.id)
+
+    def name(slot) -> str:
+        return label.get(slot, "?") if isinstance(slot, int) else "?"
+    rounds = []
+    for number in range(1, bracket.rounds + 1):
+        views = [v for v in bracket.matches if v.section == "W" and v.round == number]
+        rounds.append((tr(f"cup.format.{kind_for(len(seeds), number)}"),
+                       [(name(v.slots[0]), name(v.slots[1]),
+                         label.get(v.winner) if v.winner else None) for v in views]))
+    pictures = bracket_png(tournament.title, rounds)
+    caption = tr("cup.bracket_caption", title=tournament.title)
+    if len(pictures) == 1:
+        await message.answer_photo(BufferedInputFile(pictures[0], "bracket.png"),
+                                   caption=caption)
+        return
+    await message.answer_media_group([
+        InputMediaPhoto(media=BufferedInputFile(png, f"bracket-{n}.png"),
+                        caption=caption if n == 0 else None)
+        for n, png in enumerate(pictures)])

@@ -1,0 +1,74 @@
+"""/export: everything about a tournament as JSON and its match log as CSV (one row per
+action, so every round's dice are there), for organisers."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from aiogram.filters import Command, CommandObject
+from aiogram.types import BufferedInputFile, Message
+
+from bot.features.access import command_target
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.services import Services
+from storage.repositories.tournaments import Tournament
+
+router = Handlers("export")
+CSV_COLUMNS = ("match_id", "stage", "round", "slot", "format", "player_a", "player_b",
+               "status", "winner", "seq", "actor", "action", "time")
+
+
+async def collect(services: Services, tournament: Tournament) -> dict:
+    repos = services.repos
+    entrants = await repos.entrants.list(tournament.id)
+    matches = []
+    for match in await repos.matches.for_tournament(tournament.id):
+        actions = await repos.matches.actions(match.id)
+        matches.append({
+            "id": match.id, "stage": match.stage, "round": match.round, "slot": match.slot,
+            "format": match.kind, "players": [match.player_a, match.player_b],
+            "status": match.status, "winner": match.winner, "result": match.result,
+            "actions": [{"seq": a.seq, "actor": a.actor_id, "action": a.payload,
+                         "time": a.created_at} for a in actions]})
+    return {
+        "tournament": {"id": tournament.id, "game": tournament.game, "title": tournament.title,
+                       "status": tournament.status, "settings": tournament.settings,
+                       "starts_at": tournament.starts_at.isoformat()
+                       if tournament.starts_at else None, "timezone": tournament.timezone},
+        "entrants": [{"user_id": e.user_id, "name": e.label, "username": e.username,
+                      "status": e.status, "seed": e.seed, "checked_in": e.checked_in}
+                     for e in entrants],
+        "matches": matches,
+        "organiser_log": await repos.organiser_log.for_tournament(tournament.id),
+    }
+
+
+def as_csv(data: dict) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for match in data["matches"]:
+        head = [match["id"], match["stage"], match["round"], match["slot"], match["format"],
+                *match["players"], match["status"], match["winner"]]
+        for action in match["actions"] or [{"seq": "", "actor": "", "action": "", "time": ""}]:
+            writer.writerow([*head, action["seq"], action["actor"],
+                             json.dumps(action["action"], ensure_ascii=False)
+                             if action["action"] else "", action["time"]])
+    return out.getvalue()
+
+
+@router.message(Command("export"))
+async def export(message: Message, command: CommandObject, services: Services,
+                 tr: Translator) -> None:
+    target = await command_target(message, services, tr, command.args, organiser=True)
+    if target is None:
+        return
+    data = await collect(services, target.tournament)
+    stem = f"tournament-{target.tournament.id}"
+    await message.answer_document(BufferedInputFile(
+        json.dumps(data, ensure_ascii=False, indent=2).encode(), f"{stem}.json"))
+    await message.answer_document(BufferedInputFile(as_csv(data).encode(), f"{stem}.csv"),
+                                  caption=tr("export.caption", title=target.tournament.title))
