@@ -52,6 +52,16 @@ def _odd(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def _format_list(*options: str) -> Callable[[str], list[str]]:
+    def parse(text: str) -> list[str]:
+        items = [item.strip().lower() for item in text.split(",") if item.strip()]
+        if not 1 <= len(items) <= 4 or any(item not in options for item in items):
+            raise ValueError("settings.bad_choice")
+        return items
+    parse.hint = ",".join(options)  # type: ignore[attr-defined]
+    return parse
+
+
 COMMON_SETTINGS: dict[str, Callable[[str], Any]] = {
     "max_players": _int_range(0, 512),
     "approval": _choice("on", "off"),
@@ -88,9 +98,10 @@ class Game:
 GAMES: dict[str, Game] = {
     game.key: game for game in (
         Game("cup", True,
-             {"max_players": 0, "approval": "on", "checkin": 0, "qualifiers": 8, "groups": 1,
+             {"max_players": 0, "approval": "on", "checkin": 0, "qualifiers": 8,
               "payout": "multiplier", "chips": 20, "hp": 20},
-             {"qualifiers": _int_choice(2, 4, 8, 16), "groups": _int_range(1, 8),
+             {"qualifiers": _int_choice(2, 4, 8, 16),
+              "formats": _format_list("order", "drop", "hp", "betting"),
               "payout": _choice("multiplier", "pot"), "chips": _int_range(3, 1000),
               "hp": _int_range(1, 100)}),
         Game("shanghai", False,

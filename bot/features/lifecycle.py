@@ -19,7 +19,9 @@ from storage.repositories.jobs import Job
 from storage.repositories.tournaments import Entrant, Tournament
 
 GameStarter = Callable[[Services, Tournament, list[Entrant]], Awaitable[None]]
+SetupNote = Callable[[Translator, dict], str | None]
 _starters: dict[str, GameStarter] = {}
+_setup_notes: dict[str, SetupNote] = {}
 START_JOBS = ("reminder", "checkin", "start")
 MIN_PLAYERS = 2
 
@@ -29,6 +31,19 @@ def on_start(game: str) -> Callable[[GameStarter], GameStarter]:
         _starters[game] = starter
         return starter
     return register
+
+
+def setup_note(game: str) -> Callable[[SetupNote], SetupNote]:
+    """Register what a game says about its settings when a tournament is created or changed."""
+    def register(note: SetupNote) -> SetupNote:
+        _setup_notes[game] = note
+        return note
+    return register
+
+
+def note_for(tr: Translator, tournament: Tournament) -> str | None:
+    note = _setup_notes.get(tournament.game)
+    return note(tr, tournament.settings) if note else None
 
 
 def local_time(services: Services, tournament: Tournament) -> str:

@@ -9,6 +9,7 @@ from bot.features.access import command_target, is_organiser
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import (
     local_time,
+    note_for,
     register_keyboard,
     schedule_start,
     start_tournament,
@@ -63,6 +64,8 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
     await message.answer(tr("new.created", id=tournament.id, title=title,
                             game=tr(f"game.{game.key}"), settings=_describe(settings)),
                          reply_markup=register_keyboard(services, tr, tournament))
+    if note := note_for(tr, tournament):
+        await message.answer(note)
     if warning := await _rights_problem(services, message.chat.id, tr):
         await message.answer(warning)
 
@@ -77,7 +80,10 @@ async def _rights_problem(services: Services, chat_id: int, tr: Translator) -> s
 
 
 def _describe(settings: dict) -> str:
-    return ", ".join(f"{key}={value}" for key, value in settings.items())
+    def shown(value) -> str:
+        return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+    return ", ".join(f"{key}={shown(value)}" for key, value in settings.items()
+                     if key != "playoff_seeds")
 
 
 def _hints(game) -> str:
@@ -111,6 +117,8 @@ async def settings_(message: Message, command: CommandObject, services: Services
         chat_id=message.chat.id, changes=target.words)
     await message.answer(tr("settings.saved", title=tournament.title,
                             settings=_describe(updated)))
+    if note := note_for(tr, await services.repos.tournaments.get(tournament.id)):
+        await message.answer(note)
 
 
 @router.message(Command("schedule"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.features.cup.common import Play, names_of, on_finish, play_for
+from bot.features.lifecycle import setup_note
 from bot.i18n import Markup, Translator
 from bot.match_service import engine_kind
 from bot.services import Services
@@ -42,9 +43,10 @@ def on_match_start(*kinds: str) -> Callable[[StartAnnouncer], StartAnnouncer]:
     return register
 
 
-def formats_played(field: int) -> list[str]:
+def formats_played(field: int, formats: list[str] | None = None) -> list[str]:
     """The formats a 3rd-place vote may pick from: the group stage's and the playoff's."""
-    return ["group"] + [FORMAT_BY_FIELD[size] for size in (16, 8, 4, 2) if size <= field]
+    played = [kind_for(field, n, formats) for n in range(1, field.bit_length())]
+    return ["group"] + list(dict.fromkeys(played))
 
 
 engine_kind("order")(lambda settings: OrderMatch())
@@ -54,7 +56,7 @@ engine_kind("betting")(lambda settings: BettingFinal(chips=settings.get("chips",
                                                      payout=settings.get("payout", "multiplier")))
 engine_kind("group3")(lambda settings: GroupMatch(allow_draw=False))
 engine_kind("third_choice")(lambda settings: ThirdPlaceChoice(
-    available=formats_played(len(settings["playoff_seeds"]))))
+    available=formats_played(len(settings["playoff_seeds"]), settings.get("formats"))))
 
 
 def playoff_size(players: int, qualifiers: int) -> int:
@@ -65,8 +67,25 @@ def playoff_size(players: int, qualifiers: int) -> int:
     return max(size, 2)
 
 
-def kind_for(field: int, round_no: int) -> str:
-    return FORMAT_BY_FIELD[field >> (round_no - 1)]
+def kind_for(field: int, round_no: int, formats: list[str] | None = None) -> str:
+    """The format of a playoff round: by the round's name (1/8 order … final betting), or
+    the organiser's remap (``formats=…``, read from the final backwards)."""
+    remaining = field >> (round_no - 1)
+    if formats:
+        from_final = remaining.bit_length() - 2  # 0 for the final, 1 for the semis …
+        if from_final < len(formats):
+            return formats[len(formats) - 1 - from_final]
+    return FORMAT_BY_FIELD[remaining]
+
+
+@setup_note("cup")
+def bracket_note(tr: Translator, settings: dict) -> str:
+    """Which playoff rounds will be played, said when the Cup is set up."""
+    size = settings.get("qualifiers", 8)
+    rounds = [tr(f"cup.format.{kind_for(size, n, settings.get('formats'))}")
+              for n in range(1, size.bit_length())]
+    key = "cup.setup_all_rounds" if size == 16 else "cup.setup_skipped_rounds"
+    return tr(key, qualifiers=size, rounds=", ".join(rounds))
 
 
 async def start_playoff(services: Services, tr: Translator, tournament: Tournament,
@@ -80,7 +99,8 @@ async def start_playoff(services: Services, tr: Translator, tournament: Tourname
                 sb=seeds.index(b) + 1)
              for a, b in single_elimination(seeds).first_round]
     await services.bot.send_message(tournament.chat_id, tr(
-        "cup.groups_done", size=len(seeds), stage=tr(f"cup.format.{kind_for(len(seeds), 1)}"),
+        "cup.groups_done", size=len(seeds),
+        stage=tr(f"cup.format.{kind_for(len(seeds), 1, tournament.settings.get('formats'))}"),
         pairs=Markup("\n".join(lines))))
     await open_ready(services, tr, tournament)
 
@@ -103,7 +123,8 @@ async def open_ready(services: Services, tr: Translator, tournament: Tournament)
         if view.id not in existing:
             a, b = sorted(view.slots, key=seeds.index)
             await _open(services, tr, tournament, view.round, view.id,
-                        kind_for(len(seeds), view.round), a, b)
+                        kind_for(len(seeds), view.round, tournament.settings.get("formats")),
+                        a, b)
     semis = [v for v in bracket.matches if v.round == bracket.rounds - 1]
     if len(seeds) >= 4 and THIRD_VOTE not in existing and all(v.status == "done" for v in semis):
         losers = sorted((v.loser for v in semis), key=seeds.index)

@@ -88,7 +88,8 @@ async def bracket_command(message: Message, services: Services, tr: Translator) 
     rounds = []
     for number in range(1, bracket.rounds + 1):
         views = [v for v in bracket.matches if v.section == "W" and v.round == number]
-        rounds.append((tr(f"cup.format.{kind_for(len(seeds), number)}"),
+        kind = kind_for(len(seeds), number, tournament.settings.get("formats"))
+        rounds.append((tr(f"cup.format.{kind}"),
                        [(name(v.slots[0]), name(v.slots[1]),
                          label.get(v.winner) if v.winner else None) for v in views]))
     pictures = bracket_png(tournament.title, rounds)
