@@ -190,3 +190,29 @@ async def toggle_registration(message: Message, command: CommandObject, services
     markup = register_keyboard(services, tr, tournament) if opening else None
     await message.answer(tr("registration.opened" if opening else "registration.closed_now",
                             title=tournament.title), reply_markup=markup)
+
+
+@router.message(Command("pause", "resume"))
+async def pause_or_resume(message: Message, command: CommandObject, services: Services,
+                          tr: Translator) -> None:
+    """Stop or restart play: every match under way waits (actions are refused) until resumed."""
+    target = await command_target(message, services, tr, command.args, organiser=True)
+    if target is None:
+        return
+    tournament, pausing = target.tournament, command.command == "pause"
+    wanted, current = ("paused", "running") if pausing else ("running", "paused")
+    if tournament.status != current:
+        await message.answer(tr("pause.not_running" if pausing else "pause.not_paused"))
+        return
+    now = services.clock.now()
+    async with services.lock(f"tournament-{tournament.id}"):
+        for match in await services.repos.matches.for_tournament(tournament.id):
+            if match.status == current:
+                await services.repos.matches.update(match.id, now, status=wanted)
+        await services.repos.tournaments.set_status(tournament.id, wanted, now)
+    reason = " ".join(target.words) or None
+    await services.repos.organiser_log.record(
+        message.from_user.id, command.command, now, tournament_id=tournament.id,
+        chat_id=message.chat.id, reason=reason)
+    await message.answer(tr("pause.paused" if pausing else "pause.resumed",
+                            title=tournament.title, organiser=message.from_user.first_name))
