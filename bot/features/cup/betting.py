@@ -15,7 +15,7 @@ from aiogram.types import (
     Update,
 )
 
-from bot.features.cup.common import Play, announcer, my_play, perform, play_for
+from bot.features.cup.common import Play, announcer, button_play, my_play, perform
 from bot.features.cup.playoff import on_match_start
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
@@ -64,18 +64,12 @@ async def typed_bet(message: Message, bet: dict, event_update: Update, services:
 @router.callback_query(BetButton.filter())
 async def bet_button(query: CallbackQuery, callback_data: BetButton, services: Services,
                      tr: Translator) -> None:
-    match = await services.repos.matches.get(callback_data.match_id)
-    if match is None or match.kind != "betting" or match.status not in ("running", "paused"):
-        await query.answer(tr("callback.stale"), show_alert=True)
+    found = await button_play(services, tr, query, callback_data.match_id, ("betting",))
+    if found is None:
         return
-    tournament = await services.repos.tournaments.get(match.tournament_id)
-    play = await play_for(services, tr, tournament, match)
-    player = play.index(query.from_user.id)
-    if player is None:
-        await query.answer(tr("cup.error.bad_player"), show_alert=True)
-        return
+    play, player = found
     if callback_data.action == "raise":
-        limits = (await services.matches.state(match)).raise_limits or (1, 1)
+        limits = (await services.matches.state(play.match)).raise_limits or (1, 1)
         await query.answer(tr("cup.raise_how_much", low=limits[0], high=limits[1]),
                            show_alert=True)
         return

@@ -165,3 +165,21 @@ async def refuse_outsider(message: Message, tr: Translator, tournament: Tourname
         await message.reply(tr("cup.not_in_match"))
         return True
     return play is None
+
+
+async def button_play(services: Services, tr: Translator, query, match_id: int,
+                      kinds: tuple[str, ...], *, players_only: bool = True
+                      ) -> tuple[Play, int | None] | None:
+    """The match a button belongs to and the presser's index in it; None after telling the
+    presser the button is stale (wrong kind, match over) or not theirs."""
+    match = await services.repos.matches.get(match_id)
+    if match is None or match.kind not in kinds or match.status not in ("running", "paused"):
+        await query.answer(tr("callback.stale"), show_alert=True)
+        return None
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    play = await play_for(services, tr, tournament, match)
+    player = play.index(query.from_user.id)
+    if player is None and players_only:
+        await query.answer(tr("cup.error.bad_player"), show_alert=True)
+        return None
+    return play, player

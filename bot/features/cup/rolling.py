@@ -24,9 +24,9 @@ from bot.features.cup.common import (
     DICE_ANIMATION_SECONDS,
     Play,
     announcer,
+    button_play,
     my_play,
     perform,
-    play_for,
     refuse_outsider,
 )
 from bot.features.cup.playoff import on_match_start
@@ -143,20 +143,14 @@ async def typed_word(message: Message, word: dict, event_update: Update, service
 @router.callback_query(Declare.filter())
 async def declare_button(query: CallbackQuery, callback_data: Declare, services: Services,
                          tr: Translator) -> None:
-    match = await services.repos.matches.get(callback_data.match_id)
-    if match is None or match.status not in ("running", "paused") or \
-            match.kind not in ("order", "drop"):
-        await query.answer(tr("callback.stale"), show_alert=True)
+    found = await button_play(services, tr, query, callback_data.match_id, ("order", "drop"))
+    if found is None:
         return
-    tournament = await services.repos.tournaments.get(match.tournament_id)
-    play = await play_for(services, tr, tournament, match)
-    player = play.index(query.from_user.id)
-    if player is None:
-        await query.answer(tr("cup.error.bad_player"), show_alert=True)
-        return
+    play, player = found
     value = callback_data.value
     action = {"type": "declare", "player": player}
-    action |= {"order": [int(c) for c in value]} if match.kind == "order" else {"drop": int(value)}
+    action |= ({"order": [int(c) for c in value]} if play.match.kind == "order"
+               else {"drop": int(value)})
 
     async def toast(text: str) -> None:
         await query.answer(text, show_alert=True)

@@ -13,7 +13,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.features.access import is_organiser
-from bot.features.cup.common import Play, announcer, my_play, perform, play_for
+from bot.features.cup.common import Play, announcer, button_play, my_play, perform
 from bot.features.cup.playoff import formats_played, on_match_start
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import job_kind
@@ -54,12 +54,12 @@ async def start_vote(play: Play) -> None:
 @router.callback_query(Pick.filter())
 async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
                tr: Translator) -> None:
-    match = await services.repos.matches.get(callback_data.match_id)
-    if match is None or match.kind != "third_choice" or match.status != "running":
-        await query.answer(tr("callback.stale"), show_alert=True)
+    found = await button_play(services, tr, query, callback_data.match_id, ("third_choice",),
+                              players_only=not callback_data.organiser)
+    if found is None:
         return
-    tournament = await services.repos.tournaments.get(match.tournament_id)
-    play = await play_for(services, tr, tournament, match)
+    play, player = found
+    tournament = play.tournament
 
     async def alert(text: str) -> None:
         await query.answer(text, show_alert=True)
@@ -69,10 +69,6 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
             return
         action = {"type": "organiser_pick", "format": callback_data.format}
     else:
-        player = play.index(query.from_user.id)
-        if player is None:
-            await alert(tr("cup.error.bad_player"))
-            return
         action = {"type": "pick", "player": player, "format": callback_data.format}
     if await perform(play, action, query.from_user.id, None, alert):
         await query.answer()
