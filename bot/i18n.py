@@ -1,6 +1,8 @@
-"""Localized texts from gettext catalogs (``bot/locales/<lang>.po``), read with Babel.
+"""Localized texts from gettext catalogs (``bot/locales/<lang>/<domain>.po``), read with Babel.
 
 Message ids are stable keys (``registration.applied``); every catalog holds the full text.
+Each feature keeps its texts in its own domain file (core, cup, …); a language's catalog is
+all of its domain files together, and a key may appear in only one of them.
 Parameters are HTML-escaped when formatted (messages go out with parse_mode=HTML), so a
 user's name can never inject markup; wrap pre-built markup in :class:`Markup` to keep it.
 """
@@ -25,10 +27,19 @@ class Markup(str):
 
 @cache
 def catalog(language: str) -> dict[str, str]:
-    path = resources.files("bot") / "locales" / f"{language}.po"
-    with path.open("rb") as handle:
-        parsed = read_po(handle, locale=language)
-    return {m.id: m.string for m in parsed if m.id and m.string}
+    texts: dict[str, str] = {}
+    folder = resources.files("bot") / "locales" / language
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        if not path.name.endswith(".po"):
+            continue
+        with path.open("rb") as handle:
+            parsed = read_po(handle, locale=language)
+        for message in parsed:
+            if message.id and message.string:
+                if message.id in texts:
+                    raise ValueError(f"{message.id!r} is in two {language} catalogs")
+                texts[message.id] = message.string
+    return texts
 
 
 def _escape(value: Any) -> Any:
