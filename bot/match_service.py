@@ -16,6 +16,7 @@ from games.common.match import ReplayableMatch, replay
 from storage.repositories.matches import MatchRow
 
 EngineFactory = Callable[[dict[str, Any]], ReplayableMatch]
+REWIND = "rewind"
 _factories: dict[str, EngineFactory] = {}
 
 
@@ -41,8 +42,32 @@ class MatchService:
             tournament = await self.services.repos.tournaments.get(match.tournament_id)
             engine = _factories[match.kind](tournament.settings)
             logged = await self.services.repos.matches.actions(match.id)
-            self._states[match.id] = replay(engine, [a.payload for a in logged])
+            self._states[match.id] = replay(engine, effective_actions(logged))
         return self._states[match.id]
+
+    async def rewind(self, match: MatchRow, to_seq: int, actor_id: int | None) -> None:
+        """Take the match back to how it stood after action ``to_seq`` (an organiser's
+        correction). Nothing is deleted: a marker in the log says which actions stop counting."""
+        async with self.services.lock(f"match-{match.id}"):
+            self._states.pop(match.id, None)
+            await self.services.repos.matches.append(
+                match.id, {"type": REWIND, "to": to_seq}, actor_id, self.services.clock.now())
+
+    async def round_starts(self, match: MatchRow) -> list[int]:
+        """For each recorded round (or hand), the seq of the action that came before it."""
+        tournament = await self.services.repos.tournaments.get(match.tournament_id)
+        engine = _factories[match.kind](tournament.settings)
+        starts, before, count = [], 0, 0
+        for logged in await self._effective_logged(match):
+            engine.apply(logged.payload)
+            now = len(_records(engine))
+            if now > count:
+                starts.append(before)
+                count, before = now, logged.seq
+        return starts
+
+    async def _effective_logged(self, match: MatchRow):
+        return effective(await self.services.repos.matches.actions(match.id))
 
     async def act(self, match: MatchRow, action: dict[str, Any], actor_id: int | None,
                   update_id: int | None) -> ReplayableMatch:
@@ -58,3 +83,23 @@ class MatchService:
                 raise
             self._states[match.id] = engine
             return copy.deepcopy(engine)
+
+
+def effective(logged: list) -> list:
+    """The logged actions that make the state: a rewind marker drops those after its ``to``."""
+    kept = []
+    for action in logged:
+        if action.payload.get("type") == REWIND:
+            kept = [k for k in kept if k.seq <= action.payload["to"]]
+        else:
+            kept.append(action)
+    return kept
+
+
+def effective_actions(logged: list) -> list[dict[str, Any]]:
+    return [action.payload for action in effective(logged)]
+
+
+def _records(engine: ReplayableMatch) -> tuple:
+    """The finished rounds (or hands) of a match, whatever the format calls them."""
+    return getattr(engine, "history", None) or getattr(engine, "hands", ())

@@ -144,12 +144,17 @@ def match_score(state: Any) -> list[int]:
 
 
 async def _finish(play: Play, state: Any) -> None:
-    services, match = play.services, play.match
-    users = (match.player_a, match.player_b)
+    users = (play.match.player_a, play.match.player_b)
     winner = None if state.winner is None else users[state.winner]
     result = {"score": match_score(state)}
     if getattr(state, "points", None):
         result["points"] = list(state.points)
+    await close_match(play, winner, result, state)
+
+
+async def close_match(play: Play, winner: int | None, result: dict, state: Any = None) -> None:
+    """Record a finished match (played, or set by an organiser) and move its stage on."""
+    services, match = play.services, play.match
     await services.repos.matches.update(match.id, services.clock.now(), status="finished",
                                         winner=winner, result=result)
     async with services.lock(f"tournament-{play.tournament.id}"):

@@ -12,7 +12,7 @@ from bot.services import Services
 from games.dice_cup import GroupMatch
 from games.tournament import round_robin
 from games.tournament.results import DICE_CUP_POINTS, Result
-from games.tournament.standings import DICE_CUP_TIEBREAKS, Row, standings
+from games.tournament.standings import DICE_CUP_TIEBREAKS, Row, standings, tied_groups
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Entrant, Tournament
 
@@ -47,12 +47,17 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
     for match in (m for m in matches if m.round == number):
         if match.status == "bye":
             lines.append(tr("cup.round_bye", name=label[match.player_a]))
-            continue
-        await services.repos.matches.update(match.id, services.clock.now(), status="running")
-        lines.append(tr("cup.round_pair", a=label[match.player_a], b=label[match.player_b]))
+        elif match.status == "void":
+            lines.append(tr("cup.round_void", a=label[match.player_a], b=label[match.player_b]))
+        else:
+            await services.repos.matches.update(match.id, services.clock.now(),
+                                                status="running")
+            lines.append(tr("cup.round_pair", a=label[match.player_a],
+                            b=label[match.player_b]))
     total = max(m.round for m in matches)
     await services.bot.send_message(tournament.chat_id, tr(
         "cup.round_opened", number=number, total=total, pairs=Markup("\n".join(lines))))
+    await advance_groups(services, tr, tournament, number)
 
 
 def results_of(matches: list[MatchRow]) -> list[Result]:
@@ -61,16 +66,20 @@ def results_of(matches: list[MatchRow]) -> list[Result]:
             for m in matches if m.status == "finished" and m.player_b is not None]
 
 
-async def group_table(services: Services, tournament: Tournament) -> list[Row]:
+async def group_table(services: Services, tournament: Tournament, lot=None) -> list[Row]:
+    """The group table; disqualified players' results are annulled (SPEC §6). With ``lot``
+    the ties left after every tie-break are drawn (the roll-off), else they share a place."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
-    entrants = await services.repos.entrants.list(tournament.id, ("approved",))
+    entrants = await services.repos.entrants.list(tournament.id, ("approved", "disqualified"))
     players = [e.user_id for e in sorted(entrants, key=lambda e: e.seed or 0)]
+    disqualified = [e.user_id for e in entrants if e.status == "disqualified"]
     return standings(players, results_of(matches), points=DICE_CUP_POINTS,
-                     tiebreaks=DICE_CUP_TIEBREAKS, round_robin=True)
+                     tiebreaks=DICE_CUP_TIEBREAKS, round_robin=True,
+                     disqualified=disqualified, lot=lot)
 
 
 def render_table(tr: Translator, rows: list[Row], label: dict[int, str]) -> str:
-    return "\n".join(tr("cup.table_row", place=row.place, name=label[row.player],
+    return "\n".join(tr("cup.table_row", place=row.place or "—", name=label[row.player],
                         points=row.points, wins=row.wins, draws=row.draws, losses=row.losses,
                         scored=row.scored, conceded=row.scored - row.diff)
                      for row in rows)
@@ -78,17 +87,32 @@ def render_table(tr: Translator, rows: list[Row], label: dict[int, str]) -> str:
 
 @on_finish(STAGE)
 async def after_group_match(play: Play, state) -> None:
-    """Post the table; open the next round when this one is complete, or close the stage."""
+    """Post the table, then move the stage on if this match completed its round."""
     services, tr, tournament = play.services, play.tr, play.tournament
     label = await names_of(services, tournament.id)
     rows = await group_table(services, tournament)
     await play.say(tr("cup.table", title=tournament.title,
                       rows=Markup(render_table(tr, rows, label))))
+    await advance_groups(services, tr, tournament, play.match.round)
+
+
+async def advance_groups(services: Services, tr: Translator, tournament: Tournament,
+                         round_no: int) -> None:
+    """Open the next round once nothing of ``round_no`` is still being played, or close the
+    stage after the last round (ties for a place are drawn by lot and announced)."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
-    round_no = play.match.round
-    if any(m.round == round_no and m.status == "running" for m in matches):
+    if any(m.round == round_no and m.status in ("running", "paused") for m in matches):
         return
     if any(m.round == round_no + 1 for m in matches):
         await open_round(services, tr, tournament, round_no + 1)
         return
-    await start_playoff(services, tr, tournament, [row.player for row in rows])
+    tied = tied_groups(await group_table(services, tournament))
+    rows = await group_table(services, tournament, lot=services.rng)
+    if tied:
+        label = await names_of(services, tournament.id)
+        order = {row.player: row.place for row in rows}
+        lines = [", ".join(label[p] for p in sorted(group, key=order.get)) for group in tied]
+        await services.bot.send_message(tournament.chat_id, tr(
+            "cup.roll_off", groups=Markup("\n".join(lines))))
+    await start_playoff(services, tr, tournament, [row.player for row in rows
+                                                   if row.place is not None])

@@ -56,7 +56,7 @@ async def standings_command(message: Message, services: Services, tr: Translator
         return
     rows = await group_table(services, tournament)
     label = await names_of(services, tournament.id)
-    cells = [[str(r.place), label[r.player], str(r.points), f"{r.wins}-{r.draws}-{r.losses}",
+    cells = [[str(r.place or "—"), label[r.player], str(r.points), f"{r.wins}-{r.draws}-{r.losses}",
               f"{r.scored}:{r.scored - r.diff}"] for r in rows]
     header = tr("cup.table_header").split("|")
     qualifiers = len(tournament.settings.get("playoff_seeds", [])) or \

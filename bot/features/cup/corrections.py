@@ -1,0 +1,228 @@
+"""Organisers correct the Cup: /setresult, /dq, /replace and /reopen, each with a reason,
+each written to the organiser log. Commands for other games fall through to their own
+handlers."""
+
+from __future__ import annotations
+
+import re
+
+from aiogram.dispatcher.event.bases import SkipHandler
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot.features.access import Target, command_target
+from bot.features.cup.common import Play, close_match, play_for
+from bot.features.cup.rolling import match_status
+from bot.features.cup.stage import STAGE as GROUPS
+from bot.features.cup.stage import advance_groups
+from bot.features.handlers import Handlers
+from bot.features.registration import valid_name
+from bot.i18n import Translator
+from bot.services import Services
+from storage.repositories.users import User
+
+router = Handlers("cup-corrections")
+_SCORE = re.compile(r"^(\d+):(\d+)$")
+_OUTCOME = {"win": 1, "победа": 1, "voitto": 1, "loss": -1, "поражение": -1, "tappio": -1,
+            "draw": 0, "ничья": 0, "tasapeli": 0}
+OPEN = ("pending", "running", "paused")
+
+
+async def _cup_command(message: Message, command: CommandObject, services: Services,
+                       tr: Translator) -> tuple[Target, User, list[str]] | None:
+    """Organiser, Cup, a named player and a reason — or a clear answer and None."""
+    target = await command_target(message, services, tr, command.args, organiser=True)
+    if target is None:
+        return None
+    if target.tournament.game != "cup":
+        raise SkipHandler
+    words = target.words
+    user = await services.repos.users.by_username(words[0]) if words else None
+    if user is None or not words[0].startswith("@"):
+        await message.answer(tr(f"correction.usage_{command.command}"))
+        return None
+    return target, user, words[1:]
+
+
+async def _log(services: Services, message: Message, action: str, tournament_id: int,
+               reason: str, **details) -> None:
+    await services.repos.organiser_log.record(
+        message.from_user.id, action, services.clock.now(), tournament_id=tournament_id,
+        chat_id=message.chat.id, reason=reason, **details)
+
+
+async def _needs_reason(message: Message, tr: Translator, words: list[str]) -> str | None:
+    if not words:
+        await message.answer(tr("correction.reason_required"))
+        return None
+    return " ".join(words)
+
+
+@router.message(Command("setresult"))
+async def set_result(message: Message, command: CommandObject, services: Services,
+                     tr: Translator) -> None:
+    found = await _cup_command(message, command, services, tr)
+    if found is None:
+        return
+    target, user, words = found
+    outcome = _parse_outcome(words[0]) if words else None
+    if outcome is None:
+        await message.answer(tr("correction.usage_setresult"))
+        return
+    reason = await _needs_reason(message, tr, words[1:])
+    if reason is None:
+        return
+    match = await services.repos.matches.current_for_player(target.tournament.id, user.id)
+    if match is None or match.kind == "third_choice":
+        await message.answer(tr("correction.no_match", user=user.mention))
+        return
+    mine, theirs = outcome
+    if mine == theirs and match.stage != GROUPS:
+        await message.answer(tr("correction.no_draw"))
+        return
+    play = await play_for(services, tr, target.tournament, match)
+    me = play.index(user.id)
+    score = [mine, theirs] if me == 0 else [theirs, mine]
+    winner = None if mine == theirs else (user.id if mine > theirs else
+                                          (match.player_b if me == 0 else match.player_a))
+    result = {"score": score, "set_by": message.from_user.id}
+    if match.stage == GROUPS:
+        result["points"] = [1, 1] if winner is None else \
+            [3, 0] if winner == match.player_a else [0, 3]
+    await _log(services, message, "setresult", target.tournament.id, reason, match_id=match.id,
+               score=score, winner=winner)
+    await play.say(tr("correction.result_set", a=play.names[0], b=play.names[1], sa=score[0],
+                      sb=score[1], reason=reason))
+    await close_match(play, winner, result)
+
+
+def _parse_outcome(word: str) -> tuple[int, int] | None:
+    if match := _SCORE.match(word):
+        return int(match.group(1)), int(match.group(2))
+    if (sign := _OUTCOME.get(word.lower())) is not None:
+        return {1: (1, 0), -1: (0, 1), 0: (0, 0)}[sign]
+    return None
+
+
+@router.message(Command("dq"))
+async def disqualify(message: Message, command: CommandObject, services: Services,
+                     tr: Translator) -> None:
+    """Group stage: the player's results are annulled and their matches not played;
+    playoff: the opponent goes through by walkover."""
+    found = await _cup_command(message, command, services, tr)
+    if found is None:
+        return
+    target, user, words = found
+    reason = await _needs_reason(message, tr, words)
+    if reason is None:
+        return
+    tournament = target.tournament
+    entry = await services.repos.entrants.get(tournament.id, user.id)
+    if entry is None or entry.status != "approved" or not tournament.started:
+        await message.answer(tr("correction.not_playing", user=user.mention))
+        return
+    now = services.clock.now()
+    await services.repos.entrants.update(tournament.id, user.id, now, status="disqualified")
+    await _log(services, message, "dq", tournament.id, reason, user_id=user.id)
+    await message.answer(tr("correction.disqualified", name=entry.label, reason=reason))
+    for match in await services.repos.matches.for_tournament(tournament.id):
+        if match.status not in OPEN or user.id not in match.players:
+            continue
+        if match.stage == GROUPS:
+            await services.repos.matches.update(match.id, now, status="void")
+            continue
+        play = await play_for(services, tr, tournament, match)
+        opponent = match.player_b if match.player_a == user.id else match.player_a
+        await close_match(play, opponent, {"score": [0, 0], "walkover": True})
+    groups = await services.repos.matches.for_tournament(tournament.id, GROUPS)
+    current = [m.round for m in groups if m.status in ("running", "paused", "void")]
+    if current and not any(m.stage != GROUPS for m in
+                           await services.repos.matches.for_tournament(tournament.id)):
+        await advance_groups(services, tr, tournament, min(current))
+
+
+@router.message(Command("replace"))
+async def replace(message: Message, command: CommandObject, services: Services,
+                  tr: Translator) -> None:
+    """A new player takes over the entry: their matches to come and the seed."""
+    found = await _cup_command(message, command, services, tr)
+    if found is None:
+        return
+    target, old, words = found
+    new = await services.repos.users.by_username(words[0]) if words else None
+    if new is None:
+        await message.answer(tr("correction.usage_replace"))
+        return
+    has_name = len(words) > 1 and valid_name(words[1])
+    name = words[1] if has_name else new.first_name
+    reason = await _needs_reason(message, tr, words[2:] if has_name else words[1:])
+    if reason is None:
+        return
+    tournament, repos, now = target.tournament, services.repos, services.clock.now()
+    entry = await repos.entrants.get(tournament.id, old.id)
+    taken = await repos.entrants.get(tournament.id, new.id)
+    if entry is None or entry.status != "approved":
+        await message.answer(tr("correction.not_playing", user=old.mention))
+        return
+    if taken is not None and taken.status == "approved":
+        await message.answer(tr("add.already", user=new.mention))
+        return
+    await repos.entrants.update(tournament.id, old.id, now, status="replaced")
+    await repos.entrants.put(tournament.id, new.id, "approved", now, name)
+    await repos.entrants.update(tournament.id, new.id, now, seed=entry.seed)
+    for match in await repos.matches.for_tournament(tournament.id):
+        if match.status in OPEN and old.id in match.players:
+            side = "player_a" if match.player_a == old.id else "player_b"
+            await repos.matches.update(match.id, now, **{side: new.id})
+    seeds = tournament.settings.get("playoff_seeds")
+    if seeds and old.id in seeds:
+        await repos.tournaments.set_settings(tournament.id, tournament.settings | {
+            "playoff_seeds": [new.id if s == old.id else s for s in seeds]})
+    await _log(services, message, "replace", tournament.id, reason, old=old.id, new=new.id)
+    await message.answer(tr("correction.replaced", old=entry.label, new=name, reason=reason))
+
+
+@router.message(Command("reopen"))
+async def reopen(message: Message, command: CommandObject, services: Services,
+                 tr: Translator) -> None:
+    """Take a player's match back to before its last round (a wrongly closed round)."""
+    found = await _cup_command(message, command, services, tr)
+    if found is None:
+        return
+    target, user, words = found
+    reason = await _needs_reason(message, tr, words)
+    if reason is None:
+        return
+    tournament = target.tournament
+    match = await services.repos.matches.current_for_player(tournament.id, user.id)
+    if match is None:
+        match = await _reopenable_finished(services, tournament.id, user.id)
+    starts = await services.matches.round_starts(match) if match else []
+    if not starts:
+        await message.answer(tr("correction.nothing_to_reopen", user=user.mention))
+        return
+    await services.matches.rewind(match, starts[-1], message.from_user.id)
+    if match.status == "finished":
+        await services.repos.matches.update(match.id, services.clock.now(), status="running",
+                                            winner=None, result={})
+    await _log(services, message, "reopen", tournament.id, reason, match_id=match.id,
+               to_seq=starts[-1])
+    match = await services.repos.matches.get(match.id)
+    play: Play = await play_for(services, tr, tournament, match)
+    state = await services.matches.state(match)
+    status = match_status(play, state) if hasattr(state, "score") else ""
+    await message.answer(tr("correction.reopened", a=play.names[0], b=play.names[1],
+                            reason=reason) + ("\n" + status if status else ""))
+
+
+async def _reopenable_finished(services: Services, tournament_id: int, user_id: int):
+    """The player's last finished group match while its round is still being played: once
+    the stage has moved on, later matches depend on it and it stays closed."""
+    matches = await services.repos.matches.for_tournament(tournament_id, GROUPS)
+    mine = [m for m in matches if m.status == "finished" and user_id in m.players]
+    if not mine:
+        return None
+    last = max(mine, key=lambda m: m.id)
+    round_open = any(m.round == last.round and m.status in ("running", "paused")
+                     for m in matches)
+    return last if round_open else None
