@@ -180,7 +180,8 @@ async def test_new_tournament_and_registration_over_http(live: Live) -> None:
     assert api.calls_to("getChatMember", chat_id=GROUP["id"], user_id=IVAN["id"])
 
     api.feed(api.message_update(GROUP, OLGA, "/new cup Test Cup"))
-    answers = await live.answers(GROUP, count=3)
+    # The refusal, then: created, the note on the playoff rounds, the privacy warning.
+    answers = await live.answers(GROUP, count=4)
     created = [c for c in answers if c.params.get("reply_markup")]
     assert len(created) == 1, answers
     assert "Test Cup" in created[0].params["text"]
