@@ -16,7 +16,7 @@ from aiogram.types import (
 )
 
 from bot.features.cup.common import Play, announcer, button_play, my_play, perform
-from bot.features.cup.playoff import on_match_start
+from bot.features.cup.playoff import on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.services import Services
@@ -46,7 +46,8 @@ def _bet_word(message: Message) -> dict | bool:
 
 @on_match_start("betting")
 async def start_final(play: Play) -> None:
-    await play.say(play.tr("cup.final_start", a=play.names[0], b=play.names[1],
+    await play.say(play.tr("cup.final_start", title=stage_title(play), a=play.names[0],
+                           b=play.names[1],
                            chips=play.tournament.settings.get("chips", 20)))
     await _show_board(play, await play.services.matches.state(play.match))
 
@@ -93,7 +94,8 @@ async def announce_betting(play: Play, before, after, event: dict) -> None:
     for record in after.hands[len(before.hands):]:
         lines.append(_hand_text(tr, name, record))
     if after.finished:
-        lines.append(tr("cup.final_won", winner=name[after.winner],
+        key = "cup.final_won_chips" if after.end_reason == "chips" else "cup.final_won"
+        lines.append(tr(key, winner=name[after.winner], loser=name[1 - after.winner],
                         sw=after.wins[after.winner], sl=after.wins[1 - after.winner]))
     if lines:
         await play.say("\n".join(lines))

@@ -5,9 +5,11 @@ are shown after the round resolves, with both HP."""
 from __future__ import annotations
 
 import contextlib
+from datetime import timedelta
 
 from aiogram import F
 from aiogram.exceptions import TelegramBadRequest
+from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import (
     CallbackQuery,
@@ -17,13 +19,17 @@ from aiogram.types import (
     Update,
 )
 
+from bot.features.access import command_target
 from bot.features.cup.common import Play, announcer, my_play, my_play_anywhere, perform, play_for
-from bot.features.cup.playoff import on_match_start
+from bot.features.cup.playoff import on_match_start, stage_title
 from bot.features.handlers import Handlers
+from bot.features.lifecycle import job_kind
 from bot.i18n import Translator
 from bot.services import Services
+from storage.repositories.jobs import Job
 
 router = Handlers("cup-hp")
+CHOICE_MINUTES = 5  # after this a late chooser is reminded and the organisers alerted
 CHOICE_WORDS = {"атака": "attack", "атакую": "attack", "attack": "attack",
                 "hyökkäys": "attack", "защита": "defend", "защищаюсь": "defend",
                 "defend": "defend", "defence": "defend", "puolustus": "defend"}
@@ -44,13 +50,17 @@ async def start_battle(play: Play) -> None:
     tr = play.tr
     link = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
         text=tr("cup.hp_open_dm"), url=play.services.deep_link())]])
-    await play.say(tr("cup.hp_start", a=play.names[0], b=play.names[1],
+    await play.say(tr("cup.hp_start", title=stage_title(play), a=play.names[0], b=play.names[1],
                       hp=play.tournament.settings.get("hp", 20)), reply_markup=link)
     await ask_choices(play, 1)
 
 
 async def ask_choices(play: Play, round_no: int) -> None:
-    """DM both players the choice buttons; a player the bot cannot reach is told in the group."""
+    """DM both players the choice buttons (a player the bot cannot reach is told in the
+    group) and set the reminder for whoever is late."""
+    await play.services.scheduler.add(
+        "hp_late", play.services.clock.now() + timedelta(minutes=CHOICE_MINUTES),
+        play.tournament.id, match_id=play.match.id, round=round_no)
     for index, user_id in enumerate((play.match.player_a, play.match.player_b)):
         user_tr = await play.services.translator_for_chat(user_id)
         keyboard = InlineKeyboardMarkup(inline_keyboard=[[
@@ -104,7 +114,58 @@ async def _choose(play: Play, user_id: int, choice: str, update_id: int | None, 
                             user_id, update_id, reply)
     if applied:
         await play.services.bot.send_message(user_id, tr(f"cup.hp_chosen_{choice}"))
+        await _copy_to_hosts(play, player, choice)
     return applied
+
+
+async def _copy_to_hosts(play: Play, player: int, choice: str) -> None:
+    """Organisers who opted in (/hostcopy on) get each choice as it is made, as the seed's
+    host did; the group never sees it."""
+    state = await play.services.matches.state(play.match)
+    for host in play.tournament.settings.get("host_copy", []):
+        host_tr = await play.services.translator_for_chat(host)
+        await play.services.outbox.dm(host, host_tr(
+            "cup.hp_host_copy", name=play.names[player], round=state.round,
+            choice=host_tr(f"cup.hp_{choice}_button")))
+
+
+@job_kind("hp_late")
+async def late_choice(services: Services, job: Job) -> None:
+    match = await services.repos.matches.get(job.payload["match_id"])
+    if match is None or match.status != "running":
+        return
+    state = await services.matches.state(match)
+    if state.finished or state.round != job.payload["round"] or state.both_chosen:
+        return
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    play = await play_for(services, await services.translator_for_chat(tournament.chat_id),
+                          tournament, match)
+    for index, user_id in enumerate(match.players):
+        if state.has_chosen(index):
+            continue
+        user_tr = await services.translator_for_chat(user_id)
+        await services.outbox.dm(user_id, user_tr("cup.hp_reminder", round=state.round))
+        await play.say(play.tr("cup.hp_late", name=play.names[index],
+                               minutes=CHOICE_MINUTES))
+
+
+@router.message(Command("hostcopy"))
+async def host_copy(message: Message, command: CommandObject, services: Services,
+                    tr: Translator) -> None:
+    """An organiser opts in (or out) to get every secret choice in their DM."""
+    target = await command_target(message, services, tr, None, organiser=True)
+    if target is None:
+        return
+    tournament, wanted = target.tournament, (command.args or "on").strip().lower() != "off"
+    hosts = set(tournament.settings.get("host_copy", []))
+    hosts = hosts | {message.from_user.id} if wanted else hosts - {message.from_user.id}
+    await services.repos.tournaments.set_settings(
+        tournament.id, tournament.settings | {"host_copy": sorted(hosts)})
+    await services.repos.organiser_log.record(
+        message.from_user.id, "hostcopy", services.clock.now(), tournament_id=tournament.id,
+        chat_id=message.chat.id, on=wanted)
+    await message.answer(tr("cup.hp_host_on" if wanted else "cup.hp_host_off",
+                            name=message.from_user.first_name))
 
 
 @router.message(_choice_word, F.chat.type != "private")

@@ -59,6 +59,13 @@ engine_kind("third_choice")(lambda settings: ThirdPlaceChoice(
     available=formats_played(len(settings["playoff_seeds"]), settings.get("formats"))))
 
 
+def stage_title(play: Play) -> str:
+    """How a playoff match is announced: its format, or the 3rd-place match in a format."""
+    kind = "group" if play.match.kind == "group3" else play.match.kind
+    name = play.tr(f"cup.format.{kind}")
+    return play.tr("cup.third_title", format=name) if play.match.slot == THIRD else name
+
+
 def playoff_size(players: int, qualifiers: int) -> int:
     """The configured qualifiers, or the largest power of two the field can fill."""
     size = qualifiers

@@ -29,7 +29,7 @@ from bot.features.cup.common import (
     perform,
     refuse_outsider,
 )
-from bot.features.cup.playoff import on_match_start
+from bot.features.cup.playoff import on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.services import Services
@@ -251,7 +251,6 @@ def match_status(play: Play, state) -> str:
 async def start_rounds(play: Play) -> None:
     state = await play.services.matches.state(play.match)
     text, markup = _next_step(play, state, state)
-    kind = "group" if play.match.kind == "group3" else play.match.kind
-    await play.say(play.tr("cup.playoff_match", format=play.tr(f"cup.format.{kind}"),
+    await play.say(play.tr("cup.playoff_match", format=stage_title(play),
                            a=play.names[0], b=play.names[1]) + "\n" + text,
                    reply_markup=markup)
