@@ -52,10 +52,10 @@ def _odd(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
-def _format_list(*options: str) -> Callable[[str], list[str]]:
+def _format_list(*options: str, most: int = 4) -> Callable[[str], list[str]]:
     def parse(text: str) -> list[str]:
         items = [item.strip().lower() for item in text.split(",") if item.strip()]
-        if not 1 <= len(items) <= 4 or any(item not in options for item in items):
+        if not 1 <= len(items) <= most or any(item not in options for item in items):
             raise ValueError("settings.bad_choice")
         return items
     parse.hint = ",".join(options)  # type: ignore[attr-defined]
@@ -66,6 +66,20 @@ COMMON_SETTINGS: dict[str, Callable[[str], Any]] = {
     "max_players": _int_range(0, 512),
     "approval": _choice("on", "off"),
     "checkin": _int_range(0, 1440),
+}
+TIEBREAK_KEYS = ("h2h", "buchholz", "median_buchholz", "sonneborn_berger", "wins",
+                 "vs_higher", "diff", "scored")
+# The formats' options (bot/features/formats); absent keys take the formats' defaults.
+FORMAT_SETTINGS: dict[str, Callable[[str], Any]] = {
+    "format": _choice(*FORMATS[:-1]),
+    "rounds": _int_range(1, 30),
+    "max_losses": _int_range(1, 5),
+    "third_place": _choice("on", "off"),
+    "reset": _choice("on", "off"),
+    "groups": _int_range(1, 16),
+    "top": _int_range(1, 8),
+    "tiebreaks": _format_list(*TIEBREAK_KEYS, most=len(TIEBREAK_KEYS)),
+    "deadline": _int_range(0, 10080),
 }
 
 
@@ -100,26 +114,24 @@ GAMES: dict[str, Game] = {
         Game("cup", True,
              {"max_players": 0, "approval": "on", "checkin": 0, "qualifiers": 8,
               "payout": "multiplier", "chips": 20, "hp": 20},
-             {"qualifiers": _int_choice(2, 4, 8, 16),
+             {"qualifiers": _int_choice(2, 4, 8, 16), "groups": _int_range(1, 8),
               "formats": _format_list("order", "drop", "hp", "betting"),
               "payout": _choice("multiplier", "pot"), "chips": _int_range(3, 1000),
               "hp": _int_range(1, 100)}),
         Game("shanghai", False,
              {"max_players": 0, "approval": "off", "checkin": 0, "format": "round_robin",
               "legs": 3, "bull": "visit"},
-             {"format": _choice(*FORMATS[:-1]), "legs": _odd(1, 21),
-              "bull": _choice("visit", "strict")}),
+             FORMAT_SETTINGS | {"legs": _odd(1, 21), "bull": _choice("visit", "strict")}),
         Game("fincricket", False,
              {"max_players": 0, "approval": "off", "checkin": 0, "format": "round_robin",
               "legs": 1},
-             {"format": _choice(*FORMATS[:-1]), "legs": _odd(1, 21)}),
+             FORMAT_SETTINGS | {"legs": _odd(1, 21)}),
         Game("backgammon", False,
              {"max_players": 0, "approval": "off", "checkin": 0, "format": "swiss",
               "rounds": 5, "length": 5},
-             {"format": _choice(*FORMATS[:-1]), "rounds": _int_range(1, 30),
-              "length": _odd(1, 25)}),
+             FORMAT_SETTINGS | {"length": _odd(1, 25)}),
         Game("armchair", False,
              {"max_players": 0, "approval": "off", "checkin": 0, "format": "round_robin"},
-             {"format": _choice(*FORMATS[:-1])}),
+             FORMAT_SETTINGS),
     )
 }

@@ -6,7 +6,8 @@ from aiogram import Router
 
 
 def routers() -> list[Router]:
-    from bot.features import common, cup, export, organiser, registration
+    from bot.features import common, cup, darts, export, formats, organiser, registration
 
-    modules = (registration, organiser, export, *cup.MODULES, common)
+    modules = (*formats.modules(), registration, organiser, export, *cup.MODULES, darts,
+               common)
     return [module.router.build() for module in modules]

@@ -22,6 +22,7 @@ GameStarter = Callable[[Services, Tournament, list[Entrant]], Awaitable[None]]
 SetupNote = Callable[[Translator, dict], str | None]
 _starters: dict[str, GameStarter] = {}
 _setup_notes: dict[str, SetupNote] = {}
+_minimums: dict[str, Callable[[dict], int]] = {}
 START_JOBS = ("reminder", "checkin", "start")
 MIN_PLAYERS = 2
 
@@ -31,6 +32,19 @@ def on_start(game: str) -> Callable[[GameStarter], GameStarter]:
         _starters[game] = starter
         return starter
     return register
+
+
+def min_players(game: str) -> Callable[[Callable[[dict], int]], Callable[[dict], int]]:
+    """Register how many players a game's settings need (more than MIN_PLAYERS, e.g. groups)."""
+    def register(minimum: Callable[[dict], int]) -> Callable[[dict], int]:
+        _minimums[game] = minimum
+        return minimum
+    return register
+
+
+def minimum_players(tournament: Tournament) -> int:
+    rule = _minimums.get(tournament.game)
+    return max(MIN_PLAYERS, rule(tournament.settings) if rule else MIN_PLAYERS)
 
 
 def setup_note(game: str) -> Callable[[SetupNote], SetupNote]:
@@ -151,7 +165,7 @@ async def start_tournament(services: Services, tournament_id: int,
         approved = await repos.entrants.list(tournament.id, ("approved",))
         checkin = bool(tournament.settings.get("checkin"))
         players = [e for e in approved if e.checked_in or not checkin]
-        if len(players) < MIN_PLAYERS:
+        if len(players) < minimum_players(tournament):
             if actor_id is None:
                 await services.bot.send_message(tournament.chat_id, tr(
                     "begin.too_few_at_time", title=tournament.title, count=len(players)))

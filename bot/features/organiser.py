@@ -9,6 +9,7 @@ from bot.features.access import command_target, is_organiser
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import (
     local_time,
+    minimum_players,
     note_for,
     register_keyboard,
     schedule_start,
@@ -164,7 +165,7 @@ async def begin(message: Message, command: CommandObject, services: Services,
         return
     problem = await start_tournament(services, target.tournament.id, message.from_user.id)
     if problem:
-        await message.answer(tr(problem, min=2))
+        await message.answer(tr(problem, min=minimum_players(target.tournament)))
 
 
 @router.message(Command("closereg", "openreg"))

@@ -1,16 +1,20 @@
-"""The Cup's group stage: round-robin matches created at the start, one round at a time,
-standings after every match, and the qualifiers handed to the playoff."""
+"""The Cup's group stage: round-robin matches created at the start (in one group, or split
+into ``groups`` by the snake), one round at a time, the group's table after every match,
+and the qualifiers handed to the playoff (cross-seeded when there are several groups).
+
+A match's group is the first part of its slot: ``G2-R3-1`` is group 2, round 3.
+"""
 
 from __future__ import annotations
 
 from bot.features.cup.common import Play, names_of, on_finish
-from bot.features.cup.playoff import start_playoff
-from bot.features.lifecycle import on_start
+from bot.features.cup.playoff import playoff_size, start_playoff
+from bot.features.lifecycle import min_players, on_start
 from bot.i18n import Markup, Translator
 from bot.match_service import engine_kind
 from bot.services import Services
 from games.dice_cup import GroupMatch
-from games.tournament import round_robin
+from games.tournament import cross_seeded, round_robin, split_into_groups
 from games.tournament.results import DICE_CUP_POINTS, Result
 from games.tournament.standings import DICE_CUP_TIEBREAKS, Row, standings, tied_groups
 from storage.repositories.matches import MatchRow
@@ -24,17 +28,24 @@ def _group_engine(settings: dict) -> GroupMatch:
     return GroupMatch()
 
 
+@min_players("cup")
+def _two_per_group(settings: dict) -> int:
+    return 2 * settings.get("groups", 1)
+
+
 @on_start("cup")
 async def start_group_stage(services: Services, tournament: Tournament,
                             players: list[Entrant]) -> None:
     """Create every group match now (later rounds wait) and open round 1."""
-    seeded = sorted(players, key=lambda e: e.seed)
+    seeded = [e.user_id for e in sorted(players, key=lambda e: e.seed)]
+    groups = split_into_groups(seeded, tournament.settings.get("groups", 1))
     now = services.clock.now()
-    for number, pairs in enumerate(round_robin([e.user_id for e in seeded]), start=1):
-        for index, (a, b) in enumerate(pairs, start=1):
-            await services.repos.matches.create(
-                tournament.id, STAGE, number, f"R{number}-{index}", "group", a, b, now,
-                status="bye" if b is None else "pending")
+    for group, members in enumerate(groups, start=1):
+        for number, pairs in enumerate(round_robin(members), start=1):
+            for index, (a, b) in enumerate(pairs, start=1):
+                await services.repos.matches.create(
+                    tournament.id, STAGE, number, f"G{group}-R{number}-{index}", "group", a, b,
+                    now, status="bye" if b is None else "pending")
     tr = await services.translator_for_chat(tournament.chat_id)
     await open_round(services, tr, tournament, 1)
 
@@ -66,16 +77,38 @@ def results_of(matches: list[MatchRow]) -> list[Result]:
             for m in matches if m.status == "finished" and m.player_b is not None]
 
 
-async def group_table(services: Services, tournament: Tournament, lot=None) -> list[Row]:
-    """The group table; disqualified players' results are annulled (SPEC §6). With ``lot``
-    the ties left after every tie-break are drawn (the roll-off), else they share a place."""
+def group_of(match: MatchRow) -> int:
+    return int(match.slot.split("-")[0][1:])
+
+
+async def group_tables(services: Services, tournament: Tournament, lot=None
+                       ) -> list[list[Row]]:
+    """Every group's table; disqualified players' results are annulled (SPEC §6). With
+    ``lot`` the ties left after every tie-break are drawn (the roll-off), else they share a
+    place."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
-    entrants = await services.repos.entrants.list(tournament.id, ("approved", "disqualified"))
-    players = [e.user_id for e in sorted(entrants, key=lambda e: e.seed or 0)]
+    entrants = await services.repos.entrants.list(tournament.id)
+    seed = {e.user_id: e.seed or 0 for e in entrants}
     disqualified = [e.user_id for e in entrants if e.status == "disqualified"]
-    return standings(players, results_of(matches), points=DICE_CUP_POINTS,
-                     tiebreaks=DICE_CUP_TIEBREAKS, round_robin=True,
-                     disqualified=disqualified, lot=lot)
+    tables = []
+    for group in sorted({group_of(m) for m in matches}):
+        mine = [m for m in matches if group_of(m) == group]
+        players = sorted({p for m in mine for p in m.players if p is not None}, key=seed.get)
+        tables.append(standings(players, results_of(mine), points=DICE_CUP_POINTS,
+                                tiebreaks=DICE_CUP_TIEBREAKS, round_robin=True,
+                                disqualified=disqualified, lot=lot))
+    return tables
+
+
+async def group_table(services: Services, tournament: Tournament, group: int = 1,
+                      lot=None) -> list[Row]:
+    return (await group_tables(services, tournament, lot))[group - 1]
+
+
+def table_title(tr: Translator, tournament: Tournament, group: int) -> str:
+    if tournament.settings.get("groups", 1) > 1:
+        return tr("cup.group_title", title=tournament.title, group=chr(ord("A") + group - 1))
+    return tournament.title
 
 
 def render_table(tr: Translator, rows: list[Row], label: dict[int, str]) -> str:
@@ -90,8 +123,9 @@ async def after_group_match(play: Play, state) -> None:
     """Post the table, then move the stage on if this match completed its round."""
     services, tr, tournament = play.services, play.tr, play.tournament
     label = await names_of(services, tournament.id)
-    rows = await group_table(services, tournament)
-    await play.say(tr("cup.table", title=tournament.title,
+    group = group_of(play.match)
+    rows = await group_table(services, tournament, group)
+    await play.say(tr("cup.table", title=table_title(tr, tournament, group),
                       rows=Markup(render_table(tr, rows, label))))
     await advance_groups(services, tr, tournament, play.match.round)
 
@@ -106,13 +140,24 @@ async def advance_groups(services: Services, tr: Translator, tournament: Tournam
     if any(m.round == round_no + 1 for m in matches):
         await open_round(services, tr, tournament, round_no + 1)
         return
-    tied = tied_groups(await group_table(services, tournament))
-    rows = await group_table(services, tournament, lot=services.rng)
+    tied = [group for table in await group_tables(services, tournament)
+            for group in tied_groups(table)]
+    tables = await group_tables(services, tournament, lot=services.rng)
     if tied:
         label = await names_of(services, tournament.id)
-        order = {row.player: row.place for row in rows}
+        order = {row.player: row.place for table in tables for row in table}
         lines = [", ".join(label[p] for p in sorted(group, key=order.get)) for group in tied]
         await services.bot.send_message(tournament.chat_id, tr(
             "cup.roll_off", groups=Markup("\n".join(lines))))
-    await start_playoff(services, tr, tournament, [row.player for row in rows
-                                                   if row.place is not None])
+    await start_playoff(services, tr, tournament, qualified(tournament, tables))
+
+
+def qualified(tournament: Tournament, tables: list[list[Row]]) -> list[int]:
+    """The playoff seeds: the one group's order, or the groups' best cross-seeded (A1, B1 …
+    then A2, B2 …), as many from each group as the bracket holds."""
+    rankings = [[row.player for row in table if row.place is not None] for table in tables]
+    if len(rankings) == 1:
+        return rankings[0]
+    field = sum(len(r) for r in rankings)
+    size = playoff_size(field, tournament.settings.get("qualifiers", 8))
+    return cross_seeded(rankings, max(1, size // len(rankings)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from aiogram import F
+from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.filters import Command
 from aiogram.types import BufferedInputFile, InputMediaPhoto, Message
 
@@ -13,7 +14,7 @@ from bot.features.cup.common import my_play, names_of, running_cup
 from bot.features.cup.playoff import STAGE as PLAYOFF
 from bot.features.cup.playoff import bracket_of, kind_for
 from bot.features.cup.rolling import match_status
-from bot.features.cup.stage import group_table, render_table
+from bot.features.cup.stage import group_tables, render_table, table_title
 from bot.features.handlers import Handlers
 from bot.i18n import Markup, Translator
 from bot.render import bracket_png, standings_png
@@ -27,6 +28,8 @@ log = logging.getLogger(__name__)
 @router.message(Command("match"), F.chat.type != "private")
 async def my_match(message: Message, services: Services, tr: Translator) -> None:
     tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
+    if tournament is None:
+        raise SkipHandler  # no Cup under way here: another game may answer
     if play is None:
         await message.reply(tr("cup.not_in_match"))
         return
@@ -54,22 +57,26 @@ async def standings_command(message: Message, services: Services, tr: Translator
     if tournament is None:
         await message.answer(tr("standings.none"))
         return
-    rows = await group_table(services, tournament)
     label = await names_of(services, tournament.id)
-    cells = [[str(r.place or "—"), label[r.player], str(r.points), f"{r.wins}-{r.draws}-{r.losses}",
-              f"{r.scored}:{r.scored - r.diff}"] for r in rows]
     header = tr("cup.table_header").split("|")
     qualifiers = len(tournament.settings.get("playoff_seeds", [])) or \
         tournament.settings.get("qualifiers", 8)
-    try:
-        picture = standings_png(tournament.title, header, cells, highlight=qualifiers)
-    except (OSError, ValueError):
-        log.exception("standings picture failed; sending the text table")
-        await message.answer(tr("cup.table", title=tournament.title,
-                                rows=Markup(render_table(tr, rows, label))))
-        return
-    await message.answer_photo(BufferedInputFile(picture, "standings.png"),
-                               caption=tr("cup.standings_caption", title=tournament.title))
+    tables = await group_tables(services, tournament)
+    for group, rows in enumerate(tables, start=1):
+        title = table_title(tr, tournament, group)
+        cells = [[str(r.place or "—"), label[r.player], str(r.points),
+                  f"{r.wins}-{r.draws}-{r.losses}", f"{r.scored}:{r.scored - r.diff}"]
+                 for r in rows]
+        try:
+            picture = standings_png(title, header, cells,
+                                    highlight=max(1, qualifiers // len(tables)))
+        except (OSError, ValueError):
+            log.exception("standings picture failed; sending the text table")
+            await message.answer(tr("cup.table", title=title,
+                                    rows=Markup(render_table(tr, rows, label))))
+            continue
+        await message.answer_photo(BufferedInputFile(picture, "standings.png"),
+                                   caption=tr("cup.standings_caption", title=title))
 
 
 @router.message(Command("bracket"), F.chat.type != "private")

@@ -1,0 +1,172 @@
+"""Score entry in the group: the keypad, typed darts (a line of three darts is a visit,
+committed at once; a shorter line waits for more or End turn), /board to show the
+scoreboard again, and the organiser's /correct for committed visits (logged)."""
+
+from __future__ import annotations
+
+import re
+
+from aiogram import F
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message, Update
+
+from bot.features.access import is_organiser
+from bot.features.darts.keypad import PREFIX, read
+from bot.features.darts.play import (
+    LIVE,
+    error_text,
+    load,
+    match_for,
+    perform,
+    running_tournaments,
+    show_board,
+)
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.services import Services
+from games.common.errors import IllegalAction
+from games.darts.notation import parse_dart
+
+router = Handlers("darts")
+_DART_WORD = re.compile(r"^(?:[SDTСДТ]\d{1,2}|25|50|D?BULL|MISS|M|МИМО|ПРОМАХ|М|OHI|0)$",
+                        re.IGNORECASE)
+_DART_LIKE = re.compile(r"^[A-ZА-ЯЁ]\d{1,2}$", re.IGNORECASE)  # a dart, or a mistyped one
+_MATCH_REF = re.compile(r"^#?(\d{1,12})(?:\.(\d{1,3}))?$")
+MAX_TYPED = 6
+
+
+def dart_words(words: list[str]) -> bool:
+    return all(_DART_WORD.match(word) for word in words)
+
+
+async def _typed_darts(message: Message, services: Services) -> dict | bool:
+    if message.chat.type == "private" or not message.text:
+        return False
+    words = message.text.split()
+    if not 1 <= len(words) <= MAX_TYPED or not dart_words(words):
+        return False
+    if not await running_tournaments(services, message.chat.id):
+        return False
+    return {"darts": words}
+
+
+def _normalised(words: list[str]) -> list[str]:
+    """The darts in the log's notation (``Т20`` → ``T20``); IllegalAction if one is bad."""
+    return [str(parse_dart(word)) for word in words]
+
+
+@router.message(_typed_darts)
+async def typed(message: Message, darts: list[str], event_update: Update,
+                services: Services, tr: Translator) -> None:
+    play = await match_for(services, tr, message.chat.id, message.from_user.id)
+    if play is None:
+        await message.reply(tr("darts.not_in_match"))
+        return
+    try:
+        darts = _normalised(darts)
+    except IllegalAction as error:
+        await message.reply(error_text(tr, error))
+        return
+    player = (await services.matches.state(play.match)).current
+    actions = [{"type": "dart", "dart": dart, "player": player} for dart in darts]
+    if len(darts) == 3:
+        actions.append({"type": "end_visit", "player": player})
+    await perform(play, actions, message.from_user.id, event_update.update_id, message.reply)
+
+
+@router.callback_query(F.data.startswith(PREFIX))
+async def pressed(query: CallbackQuery, event_update: Update, services: Services,
+                  tr: Translator) -> None:
+    press = read(query.data)
+    if press is None:
+        await query.answer(tr("darts.bad_button"), show_alert=True)
+        return
+    play = await load(services, tr, press.match_id)
+    board = query.message
+    if (play is None or board is None or board.chat.id != play.tournament.chat_id
+            or board.message_id != play.match.board_message_id):
+        await query.answer(tr("callback.stale"), show_alert=True)
+        return
+    if play.match.status not in LIVE:
+        await query.answer(tr("darts.match_over"), show_alert=True)
+        return
+    if not await play.may_enter(query.from_user.id):
+        await query.answer(tr("darts.not_your_match"), show_alert=True)
+        return
+
+    async def alert(text: str) -> None:
+        await query.answer(text, show_alert=True)
+    player = (await services.matches.state(play.match)).current
+    if await perform(play, [press.action(player)], query.from_user.id,
+                     event_update.update_id, alert, expect=press.position):
+        await query.answer()
+
+
+@router.message(Command("board"), F.chat.type != "private")
+async def board(message: Message, services: Services, tr: Translator) -> None:
+    """Show the sender's scoreboard again at the bottom of the chat (the old one goes stale)."""
+    if not await running_tournaments(services, message.chat.id):
+        await message.reply(tr("darts.no_darts_here"))
+        return
+    play = await match_for(services, tr, message.chat.id, message.from_user.id)
+    if play is None:
+        await message.reply(tr("darts.not_in_match"))
+        return
+    await show_board(play, await services.matches.state(play.match), new=True)
+
+
+def parse_correction(args: str | None) -> dict | None:
+    """``<match>[.<leg>] <visit> [dart dart dart] <reason…>`` → its parts; None if malformed."""
+    words = (args or "").split()
+    if len(words) < 3 or not (ref := _MATCH_REF.match(words[0])) or not words[1].isdigit():
+        return None
+    darts = []
+    rest = words[2:]
+    while rest and len(darts) < 3 and (dart_words(rest[:1]) or _DART_LIKE.match(rest[0])):
+        darts.append(rest.pop(0))
+    if not rest or int(words[1]) < 1:
+        return None
+    return {"match": int(ref[1]), "leg": int(ref[2]) if ref[2] else None,
+            "visit": int(words[1]), "darts": darts, "reason": " ".join(rest)}
+
+
+@router.message(Command("correct"), F.chat.type != "private")
+async def correct(message: Message, command: CommandObject, event_update: Update,
+                  services: Services, tr: Translator) -> None:
+    user_id = message.from_user.id
+    if not await is_organiser(services, message.chat.id, user_id):
+        await message.reply(tr("access.organisers_only"))
+        return
+    parts = parse_correction(command.args)
+    if parts is None:
+        await message.reply(tr("darts.correct_usage"))
+        return
+    play = await load(services, tr, parts["match"])
+    if play is None or play.tournament.chat_id != message.chat.id:
+        await message.reply(tr("darts.no_such_match", match=parts["match"]))
+        return
+    if play.match.status not in LIVE:
+        await message.reply(tr("darts.match_over"))
+        return
+    try:
+        darts = _normalised(parts["darts"])
+    except IllegalAction as error:
+        await message.reply(error_text(tr, error))
+        return
+    action = {"type": "correct", "visit": parts["visit"] - 1, "darts": darts}
+    if parts["leg"] is not None:
+        action["leg"] = parts["leg"] - 1
+    if await perform(play, [action], user_id, event_update.update_id, message.reply):
+        await _log_correction(services, tr, play, message, parts, darts)
+
+
+async def _log_correction(services: Services, tr: Translator, play, message: Message,
+                          parts: dict, darts: list[str]) -> None:
+    await services.repos.organiser_log.record(
+        message.from_user.id, "correct", services.clock.now(),
+        tournament_id=play.tournament.id, chat_id=message.chat.id, reason=parts["reason"],
+        match=play.match.id, leg=parts["leg"], visit=parts["visit"], darts=darts)
+    shown = " ".join(darts) or tr("darts.key_miss")
+    await message.answer(tr("darts.corrected", organiser=message.from_user.first_name,
+                            match=play.match.id, visit=parts["visit"], darts=shown,
+                            reason=parts["reason"]))

@@ -1,0 +1,122 @@
+"""The two darts games as the chat sees them: the keypad's sectors, the engine, the board
+lines and the statistics. Everything else (scoreboard, keypad, entry, legs, results) is one
+mechanism in this package, parameterised by a :class:`DartsKind`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import Translator
+from bot.match_service import engine_kind
+from games.darts.fincricket import MARK_SYMBOLS, NUMBERS, FinCricket, FinCricketMatch
+from games.darts.shanghai import ELEMENT_LABELS, TARGETS, ShanghaiLeg, ShanghaiMatch
+
+
+@dataclass(frozen=True)
+class DartsKind:
+    key: str
+    sectors: tuple[int, ...]  # the keypad's numbered sectors, top to bottom
+    board: Callable[[Translator, Any, tuple[str, str]], list[str]]
+    leg_stats: Callable[[Translator, Any, int, str], str]
+    match_stats: Callable[[Translator, Any, int, str], str]
+
+
+def _element(done: int, preview: int, index: int) -> str:
+    if index < done:
+        return "✅"
+    return "🟡" if index < preview else "⬜"
+
+
+def _shanghai_player(leg: ShanghaiLeg, player: int) -> list[str]:
+    done = leg.board(player)
+    live = not leg.finished and leg.current == player
+    preview = leg.preview if live else done
+    lines = []
+    for target in TARGETS:
+        elements = " ".join(label + _element(done[target], preview[target], index)
+                            for index, label in enumerate(ELEMENT_LABELS[target]))
+        lines.append(f"{'Bull' if target == 'BULL' else target}: {elements}")
+    return lines
+
+
+def shanghai_board(tr: Translator, leg: ShanghaiLeg, names: tuple[str, str]) -> list[str]:
+    lines = []
+    for player in (0, 1):
+        lines.append(tr("darts.board_player", name=names[player]))
+        lines.extend(_shanghai_player(leg, player))
+    return lines
+
+
+def _mark(count: int) -> str:
+    return MARK_SYMBOLS[count] or "·"
+
+
+def fincricket_board(tr: Translator, leg: FinCricket, names: tuple[str, str]) -> list[str]:
+    scores = leg.scores
+    lines = [tr("darts.fincricket_scores", a=names[0], b=names[1], sa=scores[0],
+                sb=scores[1])]
+    for sector in reversed(NUMBERS):
+        if sector in leg.closed:
+            lines.append(f"{sector}: 🔒")
+        else:
+            lines.append(f"{sector}: {_mark(leg.marks(0, sector))} | "
+                         f"{_mark(leg.marks(1, sector))}")
+    return lines
+
+
+def _basic(tr: Translator, stats, name: str) -> dict[str, Any]:
+    return {"name": name, "darts": stats.darts, "visits": stats.visits, "marks": stats.marks}
+
+
+def shanghai_leg_stats(tr: Translator, leg: ShanghaiLeg, player: int, name: str) -> str:
+    params = _basic(tr, leg.stats(player), name)
+    closed = leg.visits_to_close(player)
+    if closed is None:
+        return tr("darts.shanghai_stats", **params)
+    return tr("darts.shanghai_stats_closed", closed=closed, **params)
+
+
+def shanghai_match_stats(tr: Translator, match: ShanghaiMatch, player: int, name: str) -> str:
+    closes = [leg.visits_to_close(player) for leg in match.legs]
+    closes = [str(n) for n in closes if n is not None]
+    params = _basic(tr, match.stats(player), name)
+    if not closes:
+        return tr("darts.shanghai_stats", **params)
+    return tr("darts.shanghai_stats_closed", closed=", ".join(closes), **params)
+
+
+def _fincricket_stats(tr: Translator, stats, points: int, name: str) -> str:
+    return tr("darts.fincricket_stats", mpr=f"{stats.per_visit:.2f}", points=points,
+              **_basic(tr, stats, name))
+
+
+def fincricket_leg_stats(tr: Translator, leg: FinCricket, player: int, name: str) -> str:
+    return _fincricket_stats(tr, leg.stats(player), leg.scores[player], name)
+
+
+def fincricket_match_stats(tr: Translator, match: FinCricketMatch, player: int,
+                           name: str) -> str:
+    points = sum(leg.scores[player] for leg in match.legs)
+    return _fincricket_stats(tr, match.stats(player), points, name)
+
+
+KINDS: dict[str, DartsKind] = {
+    "shanghai": DartsKind("shanghai", (20, 19, 18, 17, 16, 15), shanghai_board,
+                          shanghai_leg_stats, shanghai_match_stats),
+    "fincricket": DartsKind("fincricket", tuple(reversed(NUMBERS)), fincricket_board,
+                            fincricket_leg_stats, fincricket_match_stats),
+}
+
+
+@engine_kind("shanghai")
+def _shanghai_engine(settings: dict[str, Any]) -> ShanghaiMatch:
+    return ShanghaiMatch(legs=settings.get("legs", 3), starter=0,
+                         bull=settings.get("bull", "visit"))
+
+
+@engine_kind("fincricket")
+def _fincricket_engine(settings: dict[str, Any]) -> FinCricketMatch:
+    return FinCricketMatch(legs=settings.get("legs", 1))
+

@@ -1,0 +1,37 @@
+"""How a darts match starts (called by the formats runner) and what a darts tournament
+says about its rules when it is created: the Bull rule for Shanghai, drawn games for
+FinCricket."""
+
+from __future__ import annotations
+
+from bot.features.darts.play import load, show_board
+from bot.features.formats.contract import match_launcher
+from bot.features.lifecycle import setup_note
+from bot.i18n import Translator
+from bot.services import Services
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
+
+
+@match_launcher("shanghai", "shanghai")
+@match_launcher("fincricket", "fincricket")
+async def launch(services: Services, tournament: Tournament, match: MatchRow) -> None:
+    """Announce the match and post its scoreboard; player A (the higher seed) starts."""
+    if match.status == "pending":
+        await services.repos.matches.update(match.id, services.clock.now(), status="running")
+    tr = await services.translator_for_chat(tournament.chat_id)
+    play = await load(services, tr, match.id)
+    state = await services.matches.state(play.match)
+    await play.say(tr("darts.match_start", game=tr(f"game.{match.kind}"), match=match.id,
+                      a=play.names[0], b=play.names[1], best=state.best_of))
+    await show_board(play, state, new=True)
+
+
+@setup_note("shanghai")
+def bull_note(tr: Translator, settings: dict) -> str:
+    return tr(f"darts.bull_{settings.get('bull', 'visit')}", legs=settings.get("legs", 3))
+
+
+@setup_note("fincricket")
+def fincricket_note(tr: Translator, settings: dict) -> str:
+    return tr("darts.fincricket_note", legs=settings.get("legs", 1))

@@ -1,0 +1,185 @@
+"""Organisers' corrections and leaving mid-tournament: ``/setresult @a @b 5:3 reason``,
+``/dq @user reason``, ``/reentry @user`` / ``/reentry close`` and a player's ``/withdraw``
+once a tournament runs. Every organiser action needs a reason where it changes results,
+and is logged."""
+
+from __future__ import annotations
+
+from aiogram.dispatcher.event.bases import SkipHandler
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot.features.access import target_tournament
+from bot.features.formats.common import describe, formats_tournament, parse_claim
+from bot.features.formats.results import (
+    ResultRefused,
+    correction_problem,
+    outcome_key,
+    record_result,
+    remove_player,
+)
+from bot.features.formats.runner import proceed
+from bot.features.formats.state import Run, load, log_event, names_of
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.services import Services
+from games.common.errors import IllegalAction
+from storage.repositories.matches import MatchRow
+
+router = Handlers("formats-admin")
+
+
+async def _players(services: Services, run: Run, words: list[str], count: int
+                   ) -> list[int] | None:
+    """The first ``count`` words as @handles of this tournament's seeded players."""
+    found = []
+    for word in words[:count]:
+        user = await services.repos.users.by_username(word) if word.startswith("@") else None
+        if user is None or user.id not in run.seeds:
+            return None
+        found.append(user.id)
+    return found if len(found) == count else None
+
+
+def _latest_between(run: Run, a: int, b: int) -> MatchRow | None:
+    rows = [row for row in run.rows if set(row.players) == {a, b}
+            and row.status in ("running", "paused", "finished")]
+    return rows[-1] if rows else None
+
+
+async def _order(message: Message, command: CommandObject, services: Services,
+                 tr: Translator, count: int, usage: str
+                 ) -> tuple[Run, list[int], list[str]] | None:
+    """An organiser's command naming ``count`` players: the run, the players and the words
+    after them; None after saying what is wrong."""
+    run = await formats_tournament(message, services, tr, None, organiser=True)
+    if run is None:
+        return None
+    words = (command.args or "").split()
+    players = await _players(services, run, words, count)
+    if players is None:
+        await message.reply(tr(usage))
+        return None
+    return run, players, words[count:]
+
+
+async def _reason(message: Message, tr: Translator, words: list[str]) -> str | None:
+    reason = " ".join(words).strip()
+    if not reason:
+        await message.reply(tr("formats.error.reason_required"))
+    return reason or None
+
+
+@router.message(Command("setresult"))
+async def set_result(message: Message, command: CommandObject, services: Services,
+                     tr: Translator) -> None:
+    order = await _order(message, command, services, tr, 2, "formats.setresult_usage")
+    if order is None:
+        return
+    run, players, rest = order
+    claim = parse_claim(rest[0] if rest else None, forfeits=True)
+    if claim is None:
+        await message.reply(tr("formats.setresult_usage"))
+        return
+    if (reason := await _reason(message, tr, rest[1:])) is None:
+        return
+    match = _latest_between(run, *players)
+    if match is None:
+        await message.reply(tr("formats.error.no_such_match"))
+        return
+    winner, score = claim.in_row_terms(match, players[0])
+    if problem := correction_problem(run, match, winner):
+        await message.reply(tr(problem))
+        return
+    label = await names_of(services, run.tournament.id)
+    text = describe(tr, label, match, winner, score, claim.forfeit)
+    await message.answer(tr("formats.set_by_organiser", result=text, reason=reason))
+    try:
+        await record_result(services, match.id, winner, score, forfeit=claim.forfeit,
+                            actor_id=message.from_user.id, reason=reason)
+    except ResultRefused as refused:
+        await message.reply(tr(refused.args[0]))
+
+
+@router.message(Command("dq"))
+async def disqualify(message: Message, command: CommandObject, services: Services,
+                     tr: Translator) -> None:
+    order = await _order(message, command, services, tr, 1, "formats.dq_usage")
+    if order is None:
+        return
+    run, players, rest = order
+    if (reason := await _reason(message, tr, rest)) is None:
+        return
+    if players[0] in run.removed:
+        await message.reply(tr("formats.error.already_out"))
+        return
+    now = services.clock.now()
+    await services.repos.organiser_log.record(
+        message.from_user.id, "dq", now, tournament_id=run.tournament.id,
+        chat_id=message.chat.id, reason=reason, user_id=players[0])
+    label = await names_of(services, run.tournament.id)
+    await message.answer(tr("formats.dq.done", name=label[players[0]], reason=reason) + "\n"
+                         + tr(outcome_key(run, players[0], "disqualify")))
+    await remove_player(services, run.tournament.id, players[0], "disqualify")
+
+
+@router.message(Command("withdraw"))
+async def withdraw(message: Message, command: CommandObject, services: Services,
+                   tr: Translator) -> None:
+    """Leaving a running tournament (before the start registration's /withdraw answers)."""
+    if message.chat.type == "private":
+        raise SkipHandler
+    target = await target_tournament(services, message.chat.id, command.args)
+    tournament = target.tournament
+    if tournament is None or tournament.game == "cup" or not tournament.started:
+        raise SkipHandler
+    run = await load(services, tournament.id)
+    user = message.from_user.id
+    if tournament.status == "finished" or user not in run.seeds:
+        await message.reply(tr("formats.error.not_running" if user in run.seeds
+                               else "withdraw.not_entered"))
+        return
+    if user in run.removed:
+        await message.reply(tr("formats.error.already_withdrawn"))
+        return
+    label = await names_of(services, tournament.id)
+    await message.reply(tr("formats.withdrawn.done", name=label[user]) + "\n"
+                        + tr(outcome_key(run, user, "withdraw")))
+    await remove_player(services, tournament.id, user, "withdraw")
+
+
+@router.message(Command("reentry"))
+async def reentry(message: Message, command: CommandObject, services: Services,
+                  tr: Translator) -> None:
+    """Re-entry brackets: an organiser lets a knocked-out player into an open first-round
+    place, or closes entries (the places left become byes)."""
+    run = await formats_tournament(message, services, tr, None, organiser=True)
+    if run is None:
+        return
+    if run.phase != "reentry":
+        await message.reply(tr("formats.error.no_reentry"))
+        return
+    words = (command.args or "").split()
+    closing = words[:1] == ["close"]
+    players = None if closing else await _players(services, run, words, 1)
+    if not closing and players is None:
+        await message.reply(tr("formats.reentry_usage"))
+        return
+    bracket = run.bracket()
+    try:
+        if closing:
+            bracket.close_entries()
+        else:
+            bracket.reenter(players[0])
+    except IllegalAction:
+        await message.reply(tr("formats.error.cannot_reenter"))
+        return
+    async with services.lock(f"tournament-{run.tournament.id}"):
+        await log_event(services, run, bracket.log[-1])
+        await services.repos.organiser_log.record(
+            message.from_user.id, "reentry", services.clock.now(),
+            tournament_id=run.tournament.id, chat_id=message.chat.id, event=bracket.log[-1])
+        label = await names_of(services, run.tournament.id)
+        await message.answer(tr("formats.entries_closed") if closing
+                             else tr("formats.reentered", name=label[players[0]]))
+        await proceed(services, run.tournament.id)

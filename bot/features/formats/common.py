@@ -1,0 +1,140 @@
+"""What the formats' chat commands share: finding the tournament and the sender's match,
+reading a claimed result, and saying a result in words."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from aiogram.dispatcher.event.bases import SkipHandler
+from aiogram.types import Message
+
+from bot.features.access import command_target
+from bot.features.formats.contract import launcher_for
+from bot.features.formats.state import OPEN_STATUSES, Run, load
+from bot.i18n import Translator
+from bot.services import Services
+from storage.repositories.matches import DuplicateUpdate, MatchRow
+
+WIN_WORDS = {"win", "won", "w", "победа", "выиграл", "выиграла", "voitto"}
+LOSS_WORDS = {"loss", "lost", "l", "поражение", "проиграл", "проиграла", "tappio"}
+DRAW_WORDS = {"draw", "ничья", "tasapeli"}
+_SCORE = re.compile(r"^(\d{1,3})[:\-](\d{1,3})$")
+_FORFEIT = {"+:-": True, "+:−": True, "-:+": False, "−:+": False}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A result as one side states it: does the first-named side win, and the score
+    from that side (None for a plain win or loss)."""
+
+    outcome: str  # "win", "loss" or "draw" for the first-named side
+    score: tuple[int, int] | None = None
+    forfeit: bool = False
+
+    def in_row_terms(self, match: MatchRow, side: int) -> tuple[int | None, tuple | None]:
+        """(winner user id or None for a draw, score as (player_a's, player_b's))."""
+        other = match.player_b if side == match.player_a else match.player_a
+        winner = {"win": side, "loss": other}.get(self.outcome)
+        score = self.score
+        if score is not None and side != match.player_a:
+            score = (score[1], score[0])
+        return winner, score
+
+
+def parse_claim(word: str | None, *, forfeits: bool = False) -> Claim | None:
+    """``5:3``, ``win``/``loss``/``draw`` (and their Russian and Finnish words); organisers
+    may also give ``+:-`` or ``-:+`` (a forfeit)."""
+    text = (word or "").strip().lower()
+    if forfeits and text in _FORFEIT:
+        return Claim("win" if _FORFEIT[text] else "loss", forfeit=True)
+    if match := _SCORE.match(text):
+        mine, theirs = int(match.group(1)), int(match.group(2))
+        outcome = "win" if mine > theirs else "loss" if mine < theirs else "draw"
+        return Claim(outcome, (mine, theirs))
+    for words, outcome in ((WIN_WORDS, "win"), (LOSS_WORDS, "loss"), (DRAW_WORDS, "draw")):
+        if text in words:
+            return Claim(outcome)
+    return None
+
+
+def score_problem(run: Run, winner: int | None, score: tuple[int, int] | None,
+                  match: MatchRow) -> str | None:
+    """Backgammon: the winner reached the match length and the loser did not."""
+    if run.tournament.game != "backgammon" or score is None or winner is None:
+        return None
+    length = run.settings.get("length", 5)
+    won, lost = score if winner == match.player_a else (score[1], score[0])
+    return None if won >= length > lost else "formats.error.bad_length"
+
+
+async def formats_tournament(message: Message, services: Services, tr: Translator,
+                             args: str | None, *, organiser: bool = False) -> Run | None:
+    """The chat's running non-Cup tournament; the Cup's commands are left to the Cup."""
+    target = await command_target(message, services, tr, args, organiser=organiser)
+    if target is None:
+        return None
+    if target.tournament.game == "cup":
+        raise SkipHandler
+    if target.tournament.status not in ("running", "paused"):
+        await message.reply(tr("formats.error.not_running"))
+        return None
+    return await load(services, target.tournament.id)
+
+
+async def my_open_match(message: Message, run: Run, tr: Translator, *,
+                        reporting: bool = True) -> MatchRow | None:
+    """The sender's match waiting for a result, or None after saying why there is none."""
+    user = message.from_user.id
+    if reporting and launcher_for(run.tournament.game) is not None:
+        await message.reply(tr("formats.error.played_in_bot"))
+        return None
+    if user in run.removed:
+        await message.reply(tr("formats.error.you_are_out"))
+        return None
+    mine = [row for row in run.rows if user in row.players and row.status != "void"]
+    if not mine:
+        await message.reply(tr("formats.error.not_in_match"))
+        return None
+    current = [row for row in mine if row.status in OPEN_STATUSES and row.player_b]
+    if not current:
+        await message.reply(tr("formats.error.decided_already"))
+        return None
+    if current[0].status == "paused":
+        await message.reply(tr("formats.error.paused"))
+        return None
+    return current[0]
+
+
+def describe(tr: Translator, label: dict[int, str], match: MatchRow, winner: int | None,
+             score: tuple[int, int] | list[int] | None, forfeit: bool = False) -> str:
+    """A result in words: "A beats B 5:3", "A — B, draw 2:2", "A wins by forfeit"."""
+    if winner is None:
+        shown = f" {score[0]}:{score[1]}" if score else ""
+        return tr("formats.outcome.draw", a=label[match.player_a], b=label[match.player_b],
+                  score=shown)
+    loser = match.player_b if winner == match.player_a else match.player_a
+    if forfeit:
+        return tr("formats.outcome.forfeit", winner=label[winner], loser=label[loser])
+    if score:
+        won, lost = score if winner == match.player_a else (score[1], score[0])
+        return tr("formats.outcome.score", winner=label[winner], loser=label[loser],
+                  score=f"{won}:{lost}")
+    return tr("formats.outcome.win", winner=label[winner], loser=label[loser])
+
+
+async def log_action(services: Services, match: MatchRow, payload: dict, actor: int,
+                     update_id: int | None) -> bool:
+    """Append to the match's log; False when this update was applied before."""
+    try:
+        await services.repos.matches.append(match.id, payload, actor, services.clock.now(),
+                                            update_id)
+    except DuplicateUpdate:
+        return False
+    return True
+
+
+async def handles_of(services: Services, tournament_id: int) -> dict[int, str]:
+    """@usernames (or names) to type in organiser commands."""
+    return {e.user_id: f"@{e.username}" if e.username else e.label
+            for e in await services.repos.entrants.list(tournament_id)}

@@ -1,0 +1,220 @@
+"""Each format's rules for what is played next: the first round at the start, then, after
+every change, the matches that became playable (and byes), or the end.
+
+These functions only read and write storage; :mod:`bot.features.formats.runner` says what
+happened in the chat.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from bot.features.formats.state import (
+    BRACKETS,
+    OPEN_STATUSES,
+    POINTS,
+    STAGE,
+    Run,
+    load,
+    match_kind,
+    results_of,
+    save_record,
+)
+from bot.services import Services
+from games.common.errors import IllegalAction
+from games.tournament import (
+    Row,
+    cross_seeded,
+    round_robin,
+    split_into_groups,
+    standings,
+    swiss_inputs,
+    swiss_pairings,
+)
+from storage.repositories.matches import MatchRow
+
+
+@dataclass
+class Step:
+    """What one pass changed: rows to announce, the finished flag, a note for the chat."""
+
+    run: Run
+    opened: list[MatchRow] = field(default_factory=list)
+    finished: bool = False
+    note: str | None = None
+    note_params: dict = field(default_factory=dict)
+
+
+def group_count(run: Run) -> int:
+    default = 2 if run.format == "groups_playoff" else 1
+    return run.settings.get("groups", default)
+
+
+def minimum(settings: dict) -> int:
+    """Players a format needs: two per group for groups, else two."""
+    if settings.get("format") in ("round_robin", "groups_playoff"):
+        return 2 * settings.get("groups", 2 if settings.get("format") == "groups_playoff" else 1)
+    return 2
+
+
+async def begin(services: Services, run: Run, players: list[int]) -> Run:
+    """Store the seeded field; a round robin creates all its matches now (rounds open one
+    at a time), the other formats pair as they go."""
+    groups = split_into_groups(players, group_count(run)) if run.phase == "round_robin" \
+        else [players]
+    run = await save_record(services, run, players=players, groups=groups)
+    if run.phase == "round_robin":
+        await _create_round_robin(services, run, groups)
+    return await load(services, run.tournament.id)
+
+
+async def _create_round_robin(services: Services, run: Run, groups: list[list[int]]) -> None:
+    now, kind = services.clock.now(), match_kind(run.tournament.game)
+    for number, group in enumerate(groups, start=1):
+        prefix = f"G{number}-" if len(groups) > 1 else ""
+        for round_no, pairs in enumerate(round_robin(group), start=1):
+            for index, (a, b) in enumerate(pairs, start=1):
+                await services.repos.matches.create(
+                    run.tournament.id, STAGE, round_no, f"{prefix}R{round_no}-{index}", kind,
+                    a, b, now)
+
+
+async def advance(services: Services, run: Run) -> Step:
+    """One pass of the format: open what became playable, or finish."""
+    if run.phase in BRACKETS:
+        return await _bracket_step(services, run)
+    if run.phase == "swiss_elim":
+        return await _swiss_elim_step(services, run)
+    if run.open_rows():
+        return Step(run)
+    if run.phase == "swiss":
+        return await _swiss_step(services, run)
+    return await _round_robin_step(services, run)
+
+
+async def _round_robin_step(services: Services, run: Run) -> Step:
+    pending = [row for row in run.rows if row.status == "pending"]
+    if not pending:
+        if run.format == "groups_playoff":
+            return await _start_playoff(services, run)
+        return Step(run, finished=True)
+    number, now = min(row.round for row in pending), services.clock.now()
+    for row in (r for r in pending if r.round == number):
+        await services.repos.matches.update(
+            row.id, now, status="running" if row.player_b is not None else "bye")
+    run = await load(services, run.tournament.id)
+    return Step(run, [row for row in run.rows if row.round == number and row.status != "void"])
+
+
+async def _start_playoff(services: Services, run: Run) -> Step:
+    """Rank each group, cross-seed the top K of each into single elimination."""
+    top = run.settings.get("top", 2)
+    ranked = [[row.player for row in table if row.place is not None
+               and row.player not in run.removed] for _, table in group_tables(run)]
+    seeds = cross_seeded(ranked, top)
+    run = await save_record(services, run, seeds=seeds, log=[])
+    step = await _bracket_step(services, run)
+    step.note, step.note_params = "formats.playoff_started", {"count": len(seeds)}
+    return step
+
+
+async def _swiss_step(services: Services, run: Run) -> Step:
+    rounds = run.settings.get("rounds", 5)
+    played = max((row.round for row in run.rows), default=0)
+    active = [p for p in run.seeds if p not in run.removed]
+    if played >= rounds or len(active) < 2:
+        return Step(run, finished=True)
+    results = results_of(run.rows)
+    inputs = swiss_inputs(active, results, POINTS)
+    every = swiss_inputs(run.seeds, results, POINTS)
+    try:
+        pairs = swiss_pairings(inputs.scores, every.played, every.had_bye)
+    except IllegalAction as error:
+        return Step(run, finished=True, note="formats.swiss_unpairable",
+                    note_params={"reason": error.params.get("reason", "")})
+    return await _create_pairs(services, run, played + 1, "S", pairs)
+
+
+async def _create_pairs(services: Services, run: Run, round_no: int, prefix: str,
+                        pairs: list[tuple[int, int | None]]) -> Step:
+    """Rows for a freshly paired round (a bye is a win without play)."""
+    now, kind, existing = services.clock.now(), match_kind(run.tournament.game), \
+        {row.slot for row in run.rows}
+    for index, (a, b) in enumerate(pairs, start=1):
+        slot = f"{prefix}{round_no}-{index}"
+        if slot in existing:
+            continue
+        row = await services.repos.matches.create(
+            run.tournament.id, STAGE, round_no, slot, kind, a, b, now,
+            status="running" if b is not None else "bye")
+        if b is None:
+            await services.repos.matches.update(row.id, now, winner=a)
+    new = await load(services, run.tournament.id)
+    return Step(new, [row for row in new.rows if row.slot not in existing])
+
+
+async def _swiss_elim_step(services: Services, run: Run) -> Step:
+    engine = run.swiss_elim()
+    if engine.finished:
+        return Step(run, finished=True)
+    return await _create_pairs(services, run, engine.round, "E", engine.pairings)
+
+
+async def _bracket_step(services: Services, run: Run) -> Step:
+    bracket = run.bracket()
+    if bracket.finished:
+        return Step(run, finished=True)
+    now, kind, existing = services.clock.now(), match_kind(run.tournament.game), \
+        {row.slot for row in run.rows}
+    for view in bracket.matches:
+        if view.id in existing or view.status not in ("ready", "walkover"):
+            continue
+        if view.status == "ready":
+            await services.repos.matches.create(run.tournament.id, STAGE, view.round, view.id,
+                                                kind, *view.slots, now, status="running")
+        else:
+            row = await services.repos.matches.create(run.tournament.id, STAGE, view.round,
+                                                      view.id, kind, view.winner, None, now,
+                                                      status="bye")
+            await services.repos.matches.update(row.id, now, winner=view.winner)
+    new = await load(services, run.tournament.id)
+    return Step(new, [row for row in new.rows if row.slot not in existing])
+
+
+_TABLE_SLOT = re.compile(r"^((G\d+-)?R|S)\d+-\d+$")
+
+
+def group_of(slot: str) -> int:
+    return int(slot[1:slot.index("-")]) - 1 if slot.startswith("G") else 0
+
+
+def group_tables(run: Run) -> list[tuple[int, list[Row]]]:
+    """Round robin or Swiss tables: one per group (index, rows); withdrawals per SPEC §6."""
+    record = run.record
+    withdrawn, disqualified = record.get("withdrawn", []), record.get("disqualified", [])
+    is_rr = run.format in ("round_robin", "groups_playoff")
+    groups = record.get("groups") if is_rr else [record["players"]]
+    tables = []
+    for index, group in enumerate(groups):
+        rows = [row for row in run.rows if _TABLE_SLOT.match(row.slot)
+                and group_of(row.slot) == index]
+        tables.append((index, standings(
+            group, results_of(rows), points=POINTS, tiebreaks=run.tiebreaks(),
+            withdrawn=[p for p in withdrawn if p in group],
+            disqualified=[p for p in disqualified if p in group], round_robin=is_rr)))
+    return tables
+
+
+def placings(run: Run) -> dict[int, int]:
+    """Final places (shared numbers for shared places)."""
+    if run.phase in BRACKETS or run.phase == "swiss_elim":
+        return run.engine().placings()
+    places: dict[int, int] = {}
+    for _, table in group_tables(run):
+        places |= {row.player: row.place for row in table if row.place is not None}
+    return places
+
+
+def is_open(row: MatchRow) -> bool:
+    return row.status in OPEN_STATUSES

@@ -1,0 +1,161 @@
+"""Players report results of games played outside the bot: ``/result 5:3`` (or ``win`` /
+``loss``) by one player, then the opponent confirms (button or ``/confirm``). A different
+report by the opponent, or the Dispute button, hands the match to the organisers."""
+
+from __future__ import annotations
+
+from aiogram.filters import Command, CommandObject
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+
+from bot.features.formats.common import (
+    describe,
+    formats_tournament,
+    handles_of,
+    log_action,
+    my_open_match,
+    parse_claim,
+    score_problem,
+)
+from bot.features.formats.results import ResultRefused, correction_problem, record_result
+from bot.features.formats.state import OPEN_STATUSES, Run, load, names_of
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.services import Services
+from storage.repositories.matches import MatchRow
+
+router = Handlers("formats-report")
+
+
+class Answer(CallbackData, prefix="frep"):
+    match_id: int
+    agree: bool
+
+
+def _keyboard(tr: Translator, match: MatchRow) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[
+        InlineKeyboardButton(text=tr("formats.button.confirm"),
+                             callback_data=Answer(match_id=match.id, agree=True).pack()),
+        InlineKeyboardButton(text=tr("formats.button.dispute"),
+                             callback_data=Answer(match_id=match.id, agree=False).pack())]])
+
+
+@router.message(Command("result"))
+async def report(message: Message, command: CommandObject, services: Services, tr: Translator,
+                 event_update: Update) -> None:
+    run = await formats_tournament(message, services, tr, None)
+    if run is None or (match := await my_open_match(message, run, tr)) is None:
+        return
+    claim = parse_claim(command.args)
+    if claim is None:
+        await message.reply(tr("formats.result_usage"))
+        return
+    user = message.from_user.id
+    winner, score = claim.in_row_terms(match, user)
+    if problem := correction_problem(run, match, winner) or score_problem(run, winner, score,
+                                                                          match):
+        await message.reply(tr(problem, length=run.settings.get("length", 5)))
+        return
+    earlier = match.result.get("report")
+    if earlier and earlier["by"] == user:
+        await message.reply(tr("formats.error.already_reported"))
+        return
+    claimed = {"by": user, "winner": winner, "score": list(score) if score else None}
+    if not await log_action(services, match, {"type": "report", **claimed}, user,
+                            event_update.update_id):
+        return
+    if earlier and (earlier["winner"], earlier["score"]) == (winner, claimed["score"]):
+        await _confirm(services, tr, run, match)
+    elif earlier:
+        await _dispute(services, tr, run, match, claimed)
+    else:
+        await _store_report(services, tr, run, match, claimed)
+
+
+async def _store_report(services: Services, tr: Translator, run: Run, match: MatchRow,
+                        claimed: dict) -> None:
+    await services.repos.matches.update(match.id, services.clock.now(),
+                                        result={"report": claimed})
+    label = await names_of(services, run.tournament.id)
+    opponent = match.player_b if claimed["by"] == match.player_a else match.player_a
+    await services.bot.send_message(run.tournament.chat_id, tr(
+        "formats.reported", reporter=label[claimed["by"]], opponent=label[opponent],
+        result=describe(tr, label, match, claimed["winner"], claimed["score"])),
+        reply_markup=_keyboard(tr, match))
+
+
+async def _confirm(services: Services, tr: Translator, run: Run, match: MatchRow) -> None:
+    """The opponent agrees: announce the result and let the format go on."""
+    report = match.result["report"]
+    label = await names_of(services, run.tournament.id)
+    score = tuple(report["score"]) if report["score"] else None
+    await services.bot.send_message(run.tournament.chat_id, tr(
+        "formats.confirmed", result=describe(tr, label, match, report["winner"], score)))
+    try:
+        await record_result(services, match.id, report["winner"], score)
+    except ResultRefused as refused:
+        await services.bot.send_message(run.tournament.chat_id, tr(refused.args[0]))
+
+
+async def _dispute(services: Services, tr: Translator, run: Run, match: MatchRow,
+                   counter: dict | None) -> None:
+    """The players disagree: the match waits for an organiser's /setresult."""
+    report = match.result["report"]
+    await services.repos.matches.update(match.id, services.clock.now(),
+                                        result={"report": report, "dispute": counter or True})
+    label = await names_of(services, run.tournament.id)
+    handle = await handles_of(services, run.tournament.id)
+    lines = [describe(tr, label, match, report["winner"], report["score"])]
+    if counter:
+        lines.append(describe(tr, label, match, counter["winner"], counter["score"]))
+    await services.bot.send_message(run.tournament.chat_id, tr(
+        "formats.disputed", a=label[match.player_a], b=label[match.player_b],
+        claims=" / ".join(lines), hint=f"/setresult {handle[match.player_a]} "
+        f"{handle[match.player_b]}"))
+
+
+@router.message(Command("confirm"))
+async def confirm_command(message: Message, services: Services, tr: Translator,
+                          event_update: Update) -> None:
+    run = await formats_tournament(message, services, tr, None)
+    if run is None or (match := await my_open_match(message, run, tr)) is None:
+        return
+    report = match.result.get("report")
+    if report is None:
+        await message.reply(tr("formats.error.nothing_to_confirm"))
+    elif report["by"] == message.from_user.id:
+        await message.reply(tr("formats.error.own_report"))
+    elif await log_action(services, match, {"type": "confirm"}, message.from_user.id,
+                          event_update.update_id):
+        await _confirm(services, tr, run, match)
+
+
+@router.callback_query(Answer.filter())
+async def answer_button(query: CallbackQuery, callback_data: Answer, services: Services,
+                        tr: Translator, event_update: Update) -> None:
+    match = await services.repos.matches.get(callback_data.match_id)
+    report = match.result.get("report") if match else None
+    if match is None or match.status not in OPEN_STATUSES or report is None \
+            or query.message is None:
+        await query.answer(tr("callback.stale"), show_alert=True)
+        return
+    user = query.from_user.id
+    if user == report["by"]:
+        await query.answer(tr("formats.error.own_report"), show_alert=True)
+        return
+    if user not in match.players:
+        await query.answer(tr("formats.error.not_your_match"), show_alert=True)
+        return
+    if match.status == "paused" or match.result.get("dispute"):
+        await query.answer(tr("formats.error.paused" if match.status == "paused"
+                              else "formats.error.with_organisers"), show_alert=True)
+        return
+    run = await load(services, match.tournament_id)
+    agree = callback_data.agree
+    if not await log_action(services, match, {"type": "confirm" if agree else "dispute"},
+                            user, event_update.update_id):
+        return
+    await query.answer()
+    await (_confirm(services, tr, run, match) if agree
+           else _dispute(services, tr, run, match, None))
+

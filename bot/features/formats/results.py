@@ -1,0 +1,128 @@
+"""Recording results and removing players: every change of a running tournament that is not
+a pairing goes through here, under the tournament's lock, and then the format advances.
+
+``record_result`` is the contract games played inside the bot call when a match ends
+(``bot.features.formats.contract``); the report/confirm flow and organisers' corrections
+call it too.
+"""
+
+from __future__ import annotations
+
+from bot.features.formats.runner import proceed
+from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, log_event, save_record
+from bot.services import Services
+from games.tournament import Result
+from storage.repositories.matches import MatchRow
+
+
+class ResultRefused(ValueError):
+    """The result cannot be recorded; ``args[0]`` is the catalog key of the reason."""
+
+
+def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | None:
+    """Why a result cannot be entered for ``match`` now (a catalog key), or None.
+
+    A bracket or Swiss-with-elimination result that changes who went through cannot be
+    undone once entered: later pairings were built on it. Draws need a format with a table.
+    """
+    if match.status not in (*OPEN_STATUSES, "finished") or match.player_b is None:
+        return "formats.error.not_playable"
+    if winner is None and run.phase not in ("round_robin", "swiss"):
+        return "formats.error.no_draws"
+    if match.status == "finished" and run.engine() is not None and winner != match.winner:
+        return "formats.error.decided"
+    return None
+
+
+async def record_result(services: Services, match_id: int, winner: int | None,
+                        score: tuple[int, int] | None, *, forfeit: bool = False,
+                        actor_id: int | None = None, reason: str | None = None) -> None:
+    """Finish (or, with a ``reason``, correct) a match and advance the tournament.
+
+    ``winner`` is a user id, or None for a draw; ``score`` is (player_a's, player_b's).
+    An organiser's entry or correction names ``actor_id`` and ``reason`` and is logged.
+    Raises :class:`ResultRefused` when the result cannot be taken.
+    """
+    match = await services.repos.matches.get(match_id)
+    async with services.lock(f"tournament-{match.tournament_id}"):
+        run = await load(services, match.tournament_id)
+        match = next(row for row in run.rows if row.id == match_id)
+        if problem := correction_problem(run, match, winner):
+            raise ResultRefused(problem)
+        now = services.clock.now()
+        if reason is not None:
+            await services.repos.organiser_log.record(
+                actor_id, "setresult", now, tournament_id=run.tournament.id,
+                chat_id=run.tournament.chat_id, reason=reason, match_id=match.id,
+                winner=winner, score=list(score) if score else None, forfeit=forfeit,
+                before={"status": match.status, "winner": match.winner, **match.result})
+        await services.repos.matches.update(
+            match.id, now, status="finished", winner=winner,
+            result={"score": list(score) if score and not forfeit else None, "forfeit": forfeit})
+        if match.status != "finished":
+            await _tell_engine(services, run, match, winner, score, forfeit)
+        await proceed(services, run.tournament.id)
+
+
+async def _tell_engine(services: Services, run: Run, match: MatchRow, winner: int | None,
+                       score: tuple[int, int] | None, forfeit: bool) -> None:
+    if run.phase in BRACKETS:
+        await log_event(services, run, {"type": "result", "match": match.slot,
+                                        "winner": winner, "forfeit": forfeit})
+    elif run.phase == "swiss_elim":
+        result = Result(match.player_a, match.player_b, winner,
+                        None if forfeit else score, forfeit, match.round)
+        await log_event(services, run, {"type": "result", **result.to_dict()})
+
+
+def half_played(run: Run, player: int) -> bool:
+    """In a round robin: has the player results in at least half of their matches?"""
+    group = next(g for g in run.record["groups"] if player in g)
+    played = sum(player in row.players and row.status == "finished" for row in run.rows)
+    return 2 * played >= len(group) - 1
+
+
+async def remove_player(services: Services, tournament_id: int, player: int,
+                        how: str) -> None:
+    """Withdraw (``how`` "withdraw") or disqualify ("disqualify") a player mid-tournament.
+
+    Their open matches are walkovers for the opponents (void in a round robin, where the
+    table itself scores them).
+    """
+    async with services.lock(f"tournament-{tournament_id}"):
+        run = await load(services, tournament_id)
+        status = "withdrawn" if how == "withdraw" else "disqualified"
+        await services.repos.entrants.update(tournament_id, player, services.clock.now(),
+                                             status=status)
+        run = await save_record(services, run, **{status: [*run.record.get(status, []), player]})
+        await _close_open_matches(services, run, player)
+        if run.phase in BRACKETS:
+            await log_event(services, run, {"type": how, "player": player})
+        elif run.phase == "swiss_elim":
+            await log_event(services, run, {"type": "withdraw", "player": player})
+        await proceed(services, tournament_id)
+
+
+def outcome_key(run: Run, player: int, how: str) -> str:
+    """The catalog key that explains what happens to a leaving player's results (SPEC §6):
+    in a round robin under half played → removed, otherwise unplayed matches are losses;
+    Swiss and elimination → out, played results kept; a disqualification annuls them."""
+    if how == "disqualify":
+        return "formats.dq.annulled"
+    if run.phase != "round_robin":
+        return "formats.withdrawn.out"
+    return "formats.withdrawn.losses" if half_played(run, player) else "formats.withdrawn.removed"
+
+
+async def _close_open_matches(services: Services, run: Run, player: int) -> None:
+    now = services.clock.now()
+    for row in run.rows:
+        if player not in row.players or row.status not in (*OPEN_STATUSES, "pending"):
+            continue
+        if run.phase == "round_robin":
+            await services.repos.matches.update(row.id, now, status="void")
+        else:
+            opponent = row.player_b if row.player_a == player else row.player_a
+            await services.repos.matches.update(row.id, now, status="finished",
+                                                winner=opponent,
+                                                result={"score": None, "forfeit": True})

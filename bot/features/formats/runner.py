@@ -1,0 +1,197 @@
+"""The formats in the chat: the start of every non-Cup game, each round's announcement
+(pairings, byes, the deadline), launching matches played inside the bot, the deadline job
+and the final placings."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.features.formats import progress
+from bot.features.formats.contract import launcher_for
+from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, names_of
+from bot.features.lifecycle import job_kind, min_players, on_start
+from bot.games import GAMES
+from bot.i18n import Markup, Translator
+from bot.services import Services
+from bot.timeparse import parse_zone
+from games.tournament import swiss_rounds_warning
+from storage.repositories.jobs import Job
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Entrant, Tournament
+
+DEADLINE_JOB = "formats_deadline"
+GROUP_LETTERS = "ABCDEFGHIJKLMNOP"
+MEDALS = {1: "🥇 ", 2: "🥈 ", 3: "🥉 "}
+
+
+async def start_format(services: Services, tournament: Tournament,
+                       entrants: list[Entrant]) -> None:
+    """Seed the field, announce the format (and a Swiss warning), open the first round."""
+    players = [e.user_id for e in sorted(entrants, key=lambda e: e.seed or 0)]
+    tr = await services.translator_for_chat(tournament.chat_id)
+    run = await progress.begin(services, await load(services, tournament.id), players)
+    await _say(services, tournament, tr("formats.started", format=tr(f"formats.name.{run.format}")))
+    if run.format == "swiss":
+        rounds = run.settings.get("rounds", 5)
+        if warning := swiss_rounds_warning(len(players), rounds):
+            await _say(services, tournament, tr(f"formats.warn.{warning}", rounds=rounds,
+                                                players=len(players)))
+    if len(run.record["groups"]) > 1:
+        await _announce_groups(services, tr, run)
+    await proceed(services, tournament.id)
+
+
+for _game in GAMES:
+    if _game != "cup":
+        on_start(_game)(start_format)
+        min_players(_game)(progress.minimum)
+
+
+async def _say(services: Services, tournament: Tournament, text: str, **kwargs) -> None:
+    await services.bot.send_message(tournament.chat_id, text, **kwargs)
+
+
+async def _announce_groups(services: Services, tr: Translator, run: Run) -> None:
+    label = await names_of(services, run.tournament.id)
+    lines = [tr("formats.group_line", group=GROUP_LETTERS[i],
+                names=", ".join(label[p] for p in group))
+             for i, group in enumerate(run.record["groups"])]
+    await _say(services, run.tournament, tr("formats.groups", groups=Markup(
+        "\n".join(lines))))
+
+
+async def proceed(services: Services, tournament_id: int) -> None:
+    """Advance the format until something waits for play, announcing every step
+    (the caller holds the tournament's lock)."""
+    run = await load(services, tournament_id)
+    tr = await services.translator_for_chat(run.tournament.chat_id)
+    for _ in range(64):  # each pass opens a round or ends; byes-only rounds go on at once
+        step = await progress.advance(services, run)
+        if step.note:
+            await _say(services, run.tournament, tr(step.note, **step.note_params))
+        if step.opened:
+            await _announce(services, tr, step.run, step.opened)
+            await _launch(services, step.run, step.opened)
+        if step.finished:
+            await finish(services, tr, step.run)
+            return
+        if not step.opened or step.run.open_rows():
+            return
+        run = step.run
+
+
+def slot_label(tr: Translator, run: Run, row: MatchRow) -> str:
+    """A bracket match's name: round of the winners' or losers' bracket, final, 3rd place."""
+    head = row.slot.split("-")[0]
+    if head in ("3P", "GF", "GF2"):
+        return tr(f"formats.slot.{head}")
+    section = "L" if head.startswith("L") else "W"
+    if run.phase == "double_elim":
+        return tr(f"formats.slot.{section}", round=row.round)
+    from_final = run.bracket().rounds - row.round
+    if from_final < 2:
+        return tr("formats.slot.semi" if from_final else "formats.slot.final")
+    return tr("formats.slot.round", round=row.round)
+
+
+def _round_heading(tr: Translator, run: Run, row: MatchRow) -> str:
+    if run.phase in BRACKETS:
+        return tr("formats.matches_heading")
+    if run.phase == "swiss":
+        return tr("formats.round_of", number=row.round, total=run.settings.get("rounds", 5))
+    if run.phase == "swiss_elim":
+        return tr("formats.round", number=row.round)
+    total = max(r.round for r in run.rows if r.slot[0] in "GR")
+    return tr("formats.round_of", number=row.round, total=total)
+
+
+def match_line(tr: Translator, run: Run, row: MatchRow, label: dict[int, str]) -> str:
+    if row.player_b is None:  # a Swiss or bracket bye is a win; a round robin's is a rest
+        line = tr("formats.bye" if row.winner else "formats.rest", name=label[row.player_a])
+    else:
+        line = tr("formats.pair", a=label[row.player_a], b=label[row.player_b])
+    if run.phase in BRACKETS:
+        return f"• {slot_label(tr, run, row)}: {line}"
+    if row.slot.startswith("G"):
+        return f"• {GROUP_LETTERS[progress.group_of(row.slot)]}: {line}"
+    return f"• {line}"
+
+
+async def _announce(services: Services, tr: Translator, run: Run, rows: list[MatchRow]) -> None:
+    played = [row for row in rows if row.status in OPEN_STATUSES]
+    if not played and run.phase == "round_robin":
+        return  # a round left with only rests (after withdrawals) needs no announcement
+    label = await names_of(services, run.tournament.id)
+    lines = [match_line(tr, run, row, label) for row in rows]
+    tail = []
+    if played and launcher_for(run.tournament.game) is None:
+        tail.append(tr("formats.how_to_report"))
+    minutes = run.settings.get("deadline", 0)
+    if played and minutes:
+        due = services.clock.now() + timedelta(minutes=minutes)
+        await services.scheduler.add(DEADLINE_JOB, due, run.tournament.id,
+                                     matches=[row.id for row in played])
+        tail.append(tr("formats.deadline_at", time=_local(services, run.tournament, due)))
+    await _say(services, run.tournament, tr(
+        "formats.announce", heading=_round_heading(tr, run, rows[0]),
+        lines=Markup("\n".join(lines + tail))))
+
+
+def _local(services: Services, tournament: Tournament, moment) -> str:
+    zone = parse_zone(tournament.timezone or services.settings.timezone)
+    return moment.astimezone(zone).strftime("%d.%m %H:%M")
+
+
+async def _launch(services: Services, run: Run, rows: list[MatchRow]) -> None:
+    launcher = launcher_for(run.tournament.game)
+    if launcher is None:
+        return
+    for row in rows:
+        if row.status == "running" and row.player_b is not None:
+            await launcher(services, run.tournament, row)
+
+
+async def finish(services: Services, tr: Translator, run: Run) -> None:
+    tournament = run.tournament
+    await services.repos.tournaments.set_status(tournament.id, "finished", services.clock.now())
+    await services.scheduler.cancel(tournament.id, (DEADLINE_JOB,))
+    await _say(services, tournament, tr("formats.finished", title=tournament.title,
+                                        placings=Markup(await placings_text(services, tr, run))))
+
+
+async def placings_text(services: Services, tr: Translator, run: Run) -> str:
+    """Final places; a round robin in several groups lists each group."""
+    label = await names_of(services, run.tournament.id)
+    if run.phase == "round_robin" and len(run.record["groups"]) > 1:
+        return "\n".join(
+            tr("formats.group_line", group=GROUP_LETTERS[index], names=", ".join(
+                label[row.player] for row in table if row.place is not None))
+            for index, table in progress.group_tables(run))
+    places = progress.placings(run)
+    order = sorted(places, key=lambda p: (places[p], run.seeds.index(p)))
+    return "\n".join(tr("formats.place", medal=MEDALS.get(places[p], ""), place=places[p],
+                        name=label[p]) for p in order)
+
+
+@job_kind(DEADLINE_JOB)
+async def deadline_passed(services: Services, job: Job) -> None:
+    """Remind the players of matches still open and hand them to the organisers."""
+    run = await load(services, job.tournament_id)
+    if run.tournament is None or run.tournament.status != "running":
+        return
+    late = [row for row in run.rows if row.id in job.payload["matches"]
+            and row.status in OPEN_STATUSES]
+    if not late:
+        return
+    tr = await services.translator_for_chat(run.tournament.chat_id)
+    label = await names_of(services, run.tournament.id)
+    lines = [tr(f"formats.late.{_late_state(row)}", a=label[row.player_a],
+                b=label[row.player_b]) for row in late]
+    await _say(services, run.tournament, tr("formats.deadline_passed",
+                                            lines=Markup("\n".join(lines))))
+
+
+def _late_state(row: MatchRow) -> str:
+    if row.result.get("dispute"):
+        return "disputed"
+    return "unconfirmed" if row.result.get("report") else "unreported"

@@ -1,0 +1,40 @@
+"""The darts keypad's callback data and the /correct arguments (the chat flows are in the
+darts_* transcripts)."""
+
+from __future__ import annotations
+
+from bot.features.darts.entry import parse_correction
+from bot.features.darts.keypad import keypad, read
+from bot.features.darts.kinds import KINDS
+from bot.i18n import Translator
+from games.darts.fincricket import FinCricketMatch
+from games.darts.shanghai import ShanghaiMatch
+
+
+def test_every_button_fits_telegram_and_reads_back() -> None:
+    for kind, state in (("shanghai", ShanghaiMatch(3)), ("fincricket", FinCricketMatch(3))):
+        markup = keypad(Translator("fi"), KINDS[kind], 123456789012, state)
+        buttons = [b for row in markup.inline_keyboard for b in row]
+        assert len(buttons) == 3 * len(KINDS[kind].sectors) + 5
+        for button in buttons:
+            assert len(button.callback_data.encode()) <= 64
+            press = read(button.callback_data)
+            assert press is not None and press.match_id == 123456789012
+            assert press.position == (1, 0, 0)
+
+
+def test_forged_data_is_not_read() -> None:
+    for data in ("dt:1:x", "dt:1:1.0.0:T99", "dt:1:1.0.0:Q20", "dt:1:1.0:T20", "", None,
+                 "dt:1:1.0.0:T20:extra"):
+        assert read(data) is None
+
+
+def test_correction_arguments() -> None:
+    assert parse_correction("3 5 T20 S20 miss wrong button") == {
+        "match": 3, "leg": None, "visit": 5, "darts": ["T20", "S20", "miss"],
+        "reason": "wrong button"}
+    assert parse_correction("#3.2 1 nothing hit") == {
+        "match": 3, "leg": 2, "visit": 1, "darts": [], "reason": "nothing hit"}
+    assert parse_correction("3 5 T20 X20 typo")["darts"] == ["T20", "X20"]
+    for bad in (None, "", "3", "3 5 T20", "3 0 T20 why", "x 5 T20 why"):
+        assert parse_correction(bad) is None
