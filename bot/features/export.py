@@ -1,11 +1,17 @@
 """/export: everything about a tournament as JSON and its match log as CSV (one row per
-action, so every round's dice are there), for organisers."""
+action, so every round's dice are there), for organisers.
+
+Features add their own parts with :func:`export_section`: a section returns its JSON value
+and, optionally, a table that is sent as one more CSV file (standings, statistics …).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, Message
@@ -17,6 +23,17 @@ from bot.services import Services
 from storage.repositories.tournaments import Tournament
 
 router = Handlers("export")
+Table = tuple[list[str], list[list]]  # header, rows
+Section = Callable[[Services, Tournament], Awaitable[tuple[Any, Table | None]]]
+_sections: dict[str, Section] = {}
+
+
+def export_section(name: str) -> Callable[[Section], Section]:
+    """Register a part of the export under ``name`` (a JSON key and a CSV file name)."""
+    def register(section: Section) -> Section:
+        _sections[name] = section
+        return section
+    return register
 CSV_COLUMNS = ("match_id", "stage", "round", "slot", "format", "player_a", "player_b",
                "status", "winner", "seq", "actor", "action", "time")
 
@@ -46,6 +63,14 @@ async def collect(services: Services, tournament: Tournament) -> dict:
     }
 
 
+def table_csv(table: Table) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(table[0])
+    writer.writerows(table[1])
+    return out.getvalue()
+
+
 def as_csv(data: dict) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
@@ -66,9 +91,18 @@ async def export(message: Message, command: CommandObject, services: Services,
     target = await command_target(message, services, tr, command.args, organiser=True)
     if target is None:
         return
-    data = await collect(services, target.tournament)
-    stem = f"tournament-{target.tournament.id}"
+    tournament = target.tournament
+    data = await collect(services, tournament)
+    tables = {}
+    for name, section in _sections.items():
+        data[name], table = await section(services, tournament)
+        if table is not None:
+            tables[name] = table
+    stem = f"tournament-{tournament.id}"
     await message.answer_document(BufferedInputFile(
         json.dumps(data, ensure_ascii=False, indent=2).encode(), f"{stem}.json"))
+    for name, table in tables.items():
+        await message.answer_document(BufferedInputFile(
+            table_csv(table).encode(), f"{stem}-{name}.csv"))
     await message.answer_document(BufferedInputFile(as_csv(data).encode(), f"{stem}.csv"),
-                                  caption=tr("export.caption", title=target.tournament.title))
+                                  caption=tr("export.caption", title=tournament.title))
