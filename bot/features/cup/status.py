@@ -15,6 +15,7 @@ from bot.features.cup.playoff import STAGE as PLAYOFF
 from bot.features.cup.playoff import bracket_of, kind_for
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import group_tables, render_table, table_title
+from bot.features.export import export_section
 from bot.features.handlers import Handlers
 from bot.i18n import Markup, Translator
 from bot.render import bracket_png, standings_png
@@ -109,3 +110,18 @@ async def bracket_command(message: Message, services: Services, tr: Translator) 
         InputMediaPhoto(media=BufferedInputFile(png, f"bracket-{n}.png"),
                         caption=caption if n == 0 else None)
         for n, png in enumerate(pictures)])
+
+
+@export_section("cup_standings")
+async def standings_export(services: Services, tournament: Tournament):
+    """The Cup's group tables in the export (JSON and a CSV table)."""
+    if tournament.game != "cup" or not tournament.started:
+        return None, None
+    label = await names_of(services, tournament.id)
+    rows = [[group, row.place, row.player, label[row.player], row.points, row.wins, row.draws,
+             row.losses, row.scored, row.scored - row.diff]
+            for group, table in enumerate(await group_tables(services, tournament), start=1)
+            for row in table]
+    header = ["group", "place", "user_id", "name", "points", "wins", "draws", "losses",
+              "rounds_won", "rounds_lost"]
+    return [dict(zip(header, row, strict=True)) for row in rows], (header, rows)
