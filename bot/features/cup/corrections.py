@@ -65,6 +65,10 @@ async def set_result(message: Message, command: CommandObject, services: Service
     if found is None:
         return
     target, user, words = found
+    named = None
+    if words and words[0].startswith("@"):  # "/setresult @a @b 3:1 …" as for other games
+        named = await services.repos.users.by_username(words[0])
+        words = words[1:]
     outcome = _parse_outcome(words[0]) if words else None
     if outcome is None:
         await message.answer(tr("correction.usage_setresult"))
@@ -73,7 +77,8 @@ async def set_result(message: Message, command: CommandObject, services: Service
     if reason is None:
         return
     match = await services.repos.matches.current_for_player(target.tournament.id, user.id)
-    if match is None or match.kind == "third_choice":
+    if match is None or match.kind == "third_choice" or \
+            (named is not None and named.id not in match.players):
         await message.answer(tr("correction.no_match", user=user.mention))
         return
     mine, theirs = outcome
