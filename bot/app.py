@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
@@ -30,6 +31,7 @@ SANDBOX_TOKEN = "123456:SANDBOX-sandbox-sandbox-sandbox"
 
 
 DRAIN_SECONDS = 30
+UPDATE_MEMORY = timedelta(days=2)  # Telegram redelivers an update for 24 h at most
 
 
 @dataclass
@@ -87,6 +89,7 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
     services.scheduler = factory(services.repos.jobs, _job_dispatcher(services))
     dedupe = DedupeMiddleware()
     dispatcher = make_dispatcher(services, dedupe)
+    await services.repos.updates.forget_before(clock.now() - UPDATE_MEMORY)
     await services.scheduler.restore()
     return App(bot, dispatcher, services, dedupe)
 

@@ -13,6 +13,7 @@ import asyncio
 import logging
 
 from aiogram import BaseMiddleware
+from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.types import Update
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,8 @@ class DedupeMiddleware(BaseMiddleware):
                 log.info("update %s was handled before; dropped", event.update_id)
                 return None
             result = await handler(event, data)
-            await updates.claim(event.update_id, services.clock.now())
+            if result is not UNHANDLED:  # no handler took it: nothing to apply twice
+                await updates.claim(event.update_id, services.clock.now())
             return result
         finally:
             self._in_flight.discard(event.update_id)

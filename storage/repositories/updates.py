@@ -26,8 +26,11 @@ class ProcessedUpdatesRepo:
             return cursor.rowcount == 1
         return await self.db.write(work)
 
-    async def release(self, update_id: int) -> None:
-        """Forget a claimed update whose handling failed, so a redelivery is tried again."""
+    async def forget_before(self, moment: datetime) -> int:
+        """Drop ids handled before ``moment``: Telegram redelivers an update for a day at
+        most, so older ids only take space."""
         async def work(tx):
-            await tx.execute("DELETE FROM processed_updates WHERE update_id = ?", (update_id,))
-        await self.db.write(work)
+            cursor = await tx.execute(
+                "DELETE FROM processed_updates WHERE processed_at < ?", (to_db(moment),))
+            return cursor.rowcount
+        return await self.db.write(work)

@@ -132,3 +132,13 @@ async def test_registration_state_survives_reopening(tmp_path) -> None:
     entry = await EntrantsRepo(reopened).awaiting_input(1)
     assert (entry.display_name, entry.status) == ("Alice_Smith", "photo")
     await reopened.close()
+
+
+async def test_old_update_ids_are_forgotten(db: Database) -> None:
+    from datetime import timedelta
+
+    updates = ProcessedUpdatesRepo(db)
+    await updates.claim(1, NOW - timedelta(days=3))
+    await updates.claim(2, NOW)
+    assert await updates.forget_before(NOW - timedelta(days=2)) == 1
+    assert not await updates.seen(1) and await updates.seen(2)
