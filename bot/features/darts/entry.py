@@ -1,6 +1,7 @@
-"""Score entry in the group: the keypad, typed darts (a line of three darts is a visit,
-committed at once; a shorter line waits for more or End turn), /board to show the
-scoreboard again, and the organiser's /correct for committed visits (logged)."""
+"""Score entry in the group: the keypad (before leg 1: the bull-off or the coin), typed
+darts (a line of three darts is a visit, committed at once; a shorter line waits for more
+or End turn), the typed words for Undo and End turn, /board to show the scoreboard again,
+and the organiser's /correct for committed visits (logged)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from aiogram.types import CallbackQuery, Message, Update
 
 from bot.features.access import is_organiser
 from bot.features.darts.keypad import PREFIX, read
+from bot.features.darts.opening import starter_action
 from bot.features.darts.play import (
     LIVE,
     error_text,
@@ -33,21 +35,41 @@ _DART_WORD = re.compile(r"^(?:[SDTСДТ]\d{1,2}|25|50|D?BULL|MISS|M|МИМО|П
 _DART_LIKE = re.compile(r"^[A-ZА-ЯЁ]\d{1,2}$", re.IGNORECASE)  # a dart, or a mistyped one
 _MATCH_REF = re.compile(r"^#?(\d{1,12})(?:\.(\d{1,3}))?$")
 MAX_TYPED = 6
+# Typed instead of the keypad's Undo and End turn (ru, en, fi; the seed's «Kumoa» and
+# «Päätä vuoro» too). End turn may also close a line of darts: «S20 конец».
+UNDO_WORDS = frozenset({"отмена", "отменить", "undo", "peru", "kumoa"})
+END_WORDS = frozenset({"конец", "конец подхода", "end", "end turn", "valmis", "päätä",
+                       "päätä vuoro"})
 
 
 def dart_words(words: list[str]) -> bool:
     return all(_DART_WORD.match(word) for word in words)
 
 
+def read_line(text: str) -> tuple[list[str], str | None] | None:
+    """A typed line as (darts, "undo" | "end" | None); None when it is not darts entry."""
+    words = [word.strip(".,!") for word in text.split()]
+    words = [word for word in words if word]
+    said = " ".join(words).lower()
+    if said in UNDO_WORDS:
+        return [], "undo"
+    command = None
+    for size in (2, 1):
+        if len(words) >= size and " ".join(words[-size:]).lower() in END_WORDS:
+            words, command = words[:-size], "end"
+            break
+    if len(words) > MAX_TYPED or not dart_words(words) or not (words or command):
+        return None
+    return words, command
+
+
 async def _typed_darts(message: Message, services: Services) -> dict | bool:
     if message.chat.type == "private" or not message.text:
         return False
-    words = message.text.split()
-    if not 1 <= len(words) <= MAX_TYPED or not dart_words(words):
+    line = read_line(message.text)
+    if line is None or not await running_tournaments(services, message.chat.id):
         return False
-    if not await running_tournaments(services, message.chat.id):
-        return False
-    return {"darts": words}
+    return {"darts": line[0], "command": line[1]}
 
 
 def _normalised(words: list[str]) -> list[str]:
@@ -56,20 +78,23 @@ def _normalised(words: list[str]) -> list[str]:
 
 
 @router.message(_typed_darts)
-async def typed(message: Message, darts: list[str], event_update: Update,
-                services: Services, tr: Translator) -> None:
+async def typed(message: Message, darts: list[str], command: str | None,
+                event_update: Update, services: Services, tr: Translator) -> None:
     play = await match_for(services, tr, message.chat.id, message.from_user.id)
     if play is None:
-        await message.reply(tr("darts.not_in_match"))
+        if darts:  # a lone «end» or «undo» from someone else is ordinary chat
+            await message.reply(tr("darts.not_in_match"))
         return
     try:
         darts = _normalised(darts)
     except IllegalAction as error:
-        await message.reply(error_text(tr, error))
+        await message.reply(error_text(tr, error, play.match.kind))
         return
     player = (await services.matches.state(play.match)).current
     actions = [{"type": "dart", "dart": dart, "player": player} for dart in darts]
-    if len(darts) == 3:
+    if command == "undo":
+        actions.append({"type": "undo", "player": player})
+    elif len(darts) == 3 or command == "end":
         actions.append({"type": "end_visit", "player": player})
     await perform(play, actions, message.from_user.id, event_update.update_id, message.reply)
 
@@ -96,8 +121,11 @@ async def pressed(query: CallbackQuery, event_update: Update, services: Services
 
     async def alert(text: str) -> None:
         await query.answer(text, show_alert=True)
-    player = (await services.matches.state(play.match)).current
-    if await perform(play, [press.action(player)], query.from_user.id,
+    if press.is_coin:
+        action = starter_action(services.rng.randrange(2), "coin")
+    else:
+        action = press.action((await services.matches.state(play.match)).current)
+    if await perform(play, [action], query.from_user.id,
                      event_update.update_id, alert, expect=press.position):
         await query.answer()
 
@@ -151,7 +179,7 @@ async def correct(message: Message, command: CommandObject, event_update: Update
     try:
         darts = _normalised(parts["darts"])
     except IllegalAction as error:
-        await message.reply(error_text(tr, error))
+        await message.reply(error_text(tr, error, play.match.kind))
         return
     action = {"type": "correct", "visit": parts["visit"] - 1, "darts": darts}
     if parts["leg"] is not None:

@@ -1,4 +1,5 @@
-"""The scoreboard's keypad: one button per dart of the game, Miss, Undo and End turn.
+"""The scoreboard's keypad: one button per dart of the game, Miss, Undo and End turn; before
+leg 1, the bull-off's winner (either player) and the coin instead.
 
 Callback data is ``dt:<match>:<leg>.<visits>.<darts>:<code>`` (well under Telegram's 64
 bytes). The middle part is the position the board showed when it was drawn, so a press on
@@ -9,17 +10,21 @@ current one and change nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.features.darts.kinds import DartsKind
+from bot.features.darts.opening import starter_action
 from bot.i18n import Translator
 from games.darts.match import LegsMatch
 
 PREFIX = "dt:"
 UNDO, END = "U", "E"
-_DATA = re.compile(r"^dt:(\d{1,12}):(\d{1,3})\.(\d{1,4})\.(\d):(MISS|[SDT](?:[1-9]|1\d|20)|25|50|U|E)$")
+BULL_OFF, COIN = ("BA", "BB"), "C"
+_DATA = re.compile(
+    r"^dt:(\d{1,12}):(\d{1,3})\.(\d{1,4})\.(\d):(MISS|[SDT](?:[1-9]|1\d|20)|25|50|U|E|BA|BB|C)$")
 SECTORS_PER_ROW = 2
 
 
@@ -29,7 +34,15 @@ class Press:
     position: tuple[int, int, int]
     code: str
 
+    @property
+    def is_coin(self) -> bool:
+        return self.code == COIN
+
     def action(self, player: int) -> dict:
+        """The action of a press for ``player`` at the oche (not for the coin: the caller
+        tosses it)."""
+        if self.code in BULL_OFF:
+            return starter_action(BULL_OFF.index(self.code), "bull")
         if self.code == UNDO:
             return {"type": "undo", "player": player}
         if self.code == END:
@@ -51,12 +64,27 @@ def read(data: str | None) -> Press | None:
     return Press(int(found[1]), (leg, visits, darts), found[5])
 
 
-def keypad(tr: Translator, kind: DartsKind, match_id: int,
-           state: LegsMatch) -> InlineKeyboardMarkup:
+def _button(match_id: int, state: LegsMatch) -> Callable[[str, str], InlineKeyboardButton]:
     where = ".".join(map(str, position(state)))
 
     def button(text: str, code: str) -> InlineKeyboardButton:
         return InlineKeyboardButton(text=text, callback_data=f"{PREFIX}{match_id}:{where}:{code}")
+    return button
+
+
+def opening_pad(tr: Translator, match_id: int, state: LegsMatch,
+                names: tuple[str, str]) -> InlineKeyboardMarkup:
+    """Before leg 1: who won the bull-off, or the coin."""
+    button = _button(match_id, state)
+    return InlineKeyboardMarkup(inline_keyboard=[
+        [button(tr("darts.key_bull_off", name=name), code)
+         for name, code in zip(names, BULL_OFF, strict=True)],
+        [button(tr("darts.key_coin"), COIN)]])
+
+
+def keypad(tr: Translator, kind: DartsKind, match_id: int,
+           state: LegsMatch) -> InlineKeyboardMarkup:
+    button = _button(match_id, state)
 
     rows = []
     for start in range(0, len(kind.sectors), SECTORS_PER_ROW):

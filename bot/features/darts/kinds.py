@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.features.darts.opening import Opening
 from bot.i18n import Translator
 from bot.match_service import engine_kind
 from games.darts.fincricket import MARK_SYMBOLS, NUMBERS, FinCricket, FinCricketMatch
@@ -111,12 +112,13 @@ KINDS: dict[str, DartsKind] = {
 
 
 @engine_kind("shanghai")
-def _shanghai_engine(settings: dict[str, Any]) -> ShanghaiMatch:
-    return ShanghaiMatch(legs=settings.get("legs", 3), starter=0,
-                         bull=settings.get("bull", "visit"))
+def _shanghai_engine(settings: dict[str, Any]) -> Opening:
+    return Opening(lambda starter: ShanghaiMatch(legs=settings.get("legs", 3), starter=starter,
+                                                 bull=settings.get("bull", "visit")))
 
 
 @engine_kind("fincricket")
-def _fincricket_engine(settings: dict[str, Any]) -> FinCricketMatch:
-    return FinCricketMatch(legs=settings.get("legs", 1))
+def _fincricket_engine(settings: dict[str, Any]) -> Opening:
+    return Opening(lambda starter: FinCricketMatch(legs=settings.get("legs", 1),
+                                                   starter=starter))
 

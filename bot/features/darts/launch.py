@@ -16,14 +16,16 @@ from storage.repositories.tournaments import Tournament
 @match_launcher("shanghai", "shanghai")
 @match_launcher("fincricket", "fincricket")
 async def launch(services: Services, tournament: Tournament, match: MatchRow) -> None:
-    """Announce the match and post its scoreboard; player A (the higher seed) starts."""
+    """Announce the match and post its scoreboard, which asks for the bull-off's winner
+    (or the coin) before leg 1."""
     if match.status == "pending":
         await services.repos.matches.update(match.id, services.clock.now(), status="running")
     tr = await services.translator_for_chat(tournament.chat_id)
     play = await load(services, tr, match.id)
     state = await services.matches.state(play.match)
-    await play.say(tr("darts.match_start", game=tr(f"game.{match.kind}"), match=match.id,
-                      a=play.names[0], b=play.names[1], best=state.best_of))
+    await play.say(play.text("darts.match_start", game=tr(f"game.{match.kind}"),
+                             match=match.id, a=play.names[0], b=play.names[1],
+                             best=state.best_of))
     await show_board(play, state, new=True)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from aiogram.exceptions import TelegramBadRequest
 
 from bot.features.access import is_organiser
-from bot.features.darts.keypad import keypad, position
+from bot.features.darts.keypad import keypad, opening_pad, position
 from bot.features.darts.kinds import KINDS, DartsKind
 from bot.i18n import Translator
 from bot.services import Services
@@ -51,6 +51,11 @@ class DartsPlay:
         """Either player of the match, or an organiser, enters for the player at the oche."""
         return self.index(user_id) is not None or await is_organiser(
             self.services, self.tournament.chat_id, user_id)
+
+    def text(self, key: str, **params: Any) -> str:
+        """``key`` in this game's words: FinCricket's own text (``key.fincricket``: a "game"
+        where Shanghai has a "leg") when the catalogs have one."""
+        return kind_text(self.tr, self.match.kind, key, **params)
 
     async def say(self, text: str) -> None:
         await self.services.bot.send_message(self.tournament.chat_id, text)
@@ -89,14 +94,19 @@ async def match_for(services: Services, tr: Translator, chat_id: int,
     return None
 
 
-def error_text(tr: Translator, error: IllegalAction) -> str:
+def kind_text(tr: Translator, kind: str | None, key: str, **params: Any) -> str:
+    own = f"{key}.{kind}"
+    return tr(own if kind and tr.has(own) else key, **params)
+
+
+def error_text(tr: Translator, error: IllegalAction, kind: str | None = None) -> str:
     params = {k: v for k, v in error.params.items() if isinstance(v, int | str)}
     key = f"darts.error.{error.code}"
     if not tr.has(key):
         return tr("darts.error.other", code=error.code)
     if error.code == "sector_not_in_play":
         params["hint"] = tr("darts.key_miss")
-    return tr(key, **params)
+    return kind_text(tr, kind, key, **params)
 
 
 async def perform(play: DartsPlay, actions: list[dict], actor_id: int,
@@ -112,7 +122,7 @@ async def perform(play: DartsPlay, actions: list[dict], actor_id: int,
         return None
     async with services.lock(f"darts-entry-{match.id}"):
         before = await services.matches.state(match)
-        if refusal := _stale(play.tr, before, expect):
+        if refusal := _stale(play, before, expect):
             await reply(refusal)
             return None
         try:
@@ -123,7 +133,7 @@ async def perform(play: DartsPlay, actions: list[dict], actor_id: int,
                 after = await services.matches.act(match, action, actor_id,
                                                    update_id if number == 0 else None)
         except IllegalAction as error:
-            await reply(error_text(play.tr, error))
+            await reply(error_text(play.tr, error, match.kind))
             return None
         except DuplicateUpdate:
             return None
@@ -131,19 +141,23 @@ async def perform(play: DartsPlay, actions: list[dict], actor_id: int,
     return after
 
 
-def _stale(tr: Translator, state: LegsMatch, expect: tuple[int, int, int] | None) -> str | None:
+def _stale(play: DartsPlay, state: LegsMatch,
+           expect: tuple[int, int, int] | None) -> str | None:
     if expect is None:
         return None
     if state.finished:
-        return tr("darts.match_over")
+        return play.tr("darts.match_over")
     if expect[0] < position(state)[0]:
-        return tr("darts.leg_over", leg=expect[0])
-    return tr("darts.board_changed") if expect != position(state) else None
+        return play.text("darts.leg_over", leg=expect[0])
+    return play.tr("darts.board_changed") if expect != position(state) else None
 
 
 async def after_change(play: DartsPlay, before: LegsMatch, after: LegsMatch,
                        actor_id: int | None) -> None:
-    """Redraw the board and say what ended: legs, then the match."""
+    """Say who starts (once decided), redraw the board and say what ended: legs, then the
+    match."""
+    if after.started and not before.started:
+        await play.say(starter_text(play, after))
     await show_board(play, after)
     done_before = sum(leg.finished for leg in before.legs)
     for number, leg in enumerate(after.legs):
@@ -156,7 +170,12 @@ async def after_change(play: DartsPlay, before: LegsMatch, after: LegsMatch,
 async def show_board(play: DartsPlay, state: LegsMatch, *, new: bool = False) -> None:
     services = play.services
     match = await services.repos.matches.get(play.match.id)
-    markup = None if state.finished else keypad(play.tr, play.kind, match.id, state)
+    if state.finished:
+        markup = None
+    elif state.started:
+        markup = keypad(play.tr, play.kind, match.id, state)
+    else:
+        markup = opening_pad(play.tr, match.id, state, play.names)
     chat_id = play.tournament.chat_id
     if new and match.board_message_id is not None:
         await _retire(services, chat_id, match.board_message_id)
@@ -178,10 +197,10 @@ async def _retire(services: Services, chat_id: int, message_id: int) -> None:
 def board_text(play: DartsPlay, state: LegsMatch) -> str:
     tr, names = play.tr, play.names
     won = state.legs_won
-    lines = [tr("darts.board_header", game=tr(f"game.{play.match.kind}"), match=play.match.id,
+    lines = [play.text("darts.board_header", game=tr(f"game.{play.match.kind}"), match=play.match.id,
                 leg=len(state.legs), best=state.best_of)]
     if state.best_of > 1:
-        lines.append(tr("darts.board_legs", a=names[0], b=names[1], la=won[0], lb=won[1]))
+        lines.append(play.text("darts.board_legs", a=names[0], b=names[1], la=won[0], lb=won[1]))
     lines.extend(play.kind.board(tr, state.leg, names))
     lines.append(_turn_line(play, state))
     return "\n".join(lines)
@@ -195,6 +214,8 @@ def _turn_line(play: DartsPlay, state: LegsMatch) -> str:
     tr, leg = play.tr, state.leg
     if state.finished:
         return tr("darts.board_finished", winner=play.names[state.winner])
+    if not state.started:
+        return play.text("darts.board_opening")
     entered = [dart_label(tr, dart) for dart in leg.pending]
     darts = " · ".join(entered + ["—"] * (3 - len(entered)))
     return tr("darts.board_turn", name=play.names[leg.current],
@@ -205,14 +226,21 @@ def leg_text(play: DartsPlay, state: LegsMatch, number: int) -> str:
     tr, names, leg = play.tr, play.names, state.legs[number]
     won = _tally(state.legs[:number + 1])
     if leg.winner is None:
-        lines = [tr("darts.leg_drawn", leg=number + 1)]
+        lines = [play.text("darts.leg_drawn", leg=number + 1)]
     else:
-        lines = [tr("darts.leg_won", leg=number + 1, winner=names[leg.winner])]
-    lines.append(tr("darts.legs_score", a=names[0], b=names[1], la=won[0], lb=won[1]))
+        lines = [play.text("darts.leg_won", leg=number + 1, winner=names[leg.winner])]
+    lines.append(play.text("darts.legs_score", a=names[0], b=names[1], la=won[0], lb=won[1]))
     lines.extend(play.kind.leg_stats(tr, leg, p, names[p]) for p in (0, 1))
     if number == len(state.legs) - 2 and not state.finished:
-        lines.append(tr("darts.next_leg", leg=number + 2, name=names[state.leg.starter]))
+        lines.append(play.text("darts.next_leg", leg=number + 2, name=names[state.leg.starter]))
     return "\n".join(lines)
+
+
+def starter_text(play: DartsPlay, state: LegsMatch) -> str:
+    name = play.names[state.starter]
+    if state.how == "coin":
+        return play.text("darts.starter_coin", name=name)
+    return play.text("darts.starter_bull", name=name)
 
 
 def _tally(legs) -> tuple[int, int]:

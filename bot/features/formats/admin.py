@@ -48,40 +48,36 @@ def _latest_between(run: Run, a: int, b: int) -> MatchRow | None:
 
 
 async def _order(message: Message, command: CommandObject, services: Services,
-                 tr: Translator, count: int, usage: str
-                 ) -> tuple[Run, list[int], list[str]] | None:
-    """An organiser's command naming ``count`` players: the run, the players and the words
-    after them; None after saying what is wrong."""
+                 tr: Translator, count: int, usage: str, values: int = 0
+                 ) -> tuple[Run, list[int], list[str], str] | None:
+    """An organiser's command naming ``count`` players, then ``values`` words, then a
+    reason: the run, the players, those words and the reason; None after saying what is
+    wrong."""
     run = await formats_tournament(message, services, tr, None, organiser=True)
     if run is None:
         return None
     words = (command.args or "").split()
     players = await _players(services, run, words, count)
-    if players is None:
+    if players is None or len(words) < count + values:
         await message.reply(tr(usage))
         return None
-    return run, players, words[count:]
-
-
-async def _reason(message: Message, tr: Translator, words: list[str]) -> str | None:
-    reason = " ".join(words).strip()
+    reason = " ".join(words[count + values:]).strip()
     if not reason:
         await message.reply(tr("formats.error.reason_required"))
-    return reason or None
+        return None
+    return run, players, words[count:count + values], reason
 
 
 @router.message(Command("setresult"))
 async def set_result(message: Message, command: CommandObject, services: Services,
                      tr: Translator) -> None:
-    order = await _order(message, command, services, tr, 2, "formats.setresult_usage")
+    order = await _order(message, command, services, tr, 2, "formats.setresult_usage", 1)
     if order is None:
         return
-    run, players, rest = order
-    claim = parse_claim(rest[0] if rest else None, forfeits=True)
+    run, players, (word,), reason = order
+    claim = parse_claim(word, forfeits=True)
     if claim is None:
         await message.reply(tr("formats.setresult_usage"))
-        return
-    if (reason := await _reason(message, tr, rest[1:])) is None:
         return
     match = _latest_between(run, *players)
     if match is None:
@@ -107,9 +103,7 @@ async def disqualify(message: Message, command: CommandObject, services: Service
     order = await _order(message, command, services, tr, 1, "formats.dq_usage")
     if order is None:
         return
-    run, players, rest = order
-    if (reason := await _reason(message, tr, rest)) is None:
-        return
+    run, players, _, reason = order
     if players[0] in run.removed:
         await message.reply(tr("formats.error.already_out"))
         return

@@ -8,7 +8,16 @@ from datetime import timedelta
 
 from bot.features.formats import progress
 from bot.features.formats.contract import launcher_for
-from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, names_of
+from bot.features.formats.state import (
+    BRACKETS,
+    OPEN_STATUSES,
+    TABLES,
+    Run,
+    load,
+    names_of,
+    save_record,
+)
+from bot.features.formats.tables import GROUP_LETTERS, post_tables
 from bot.features.lifecycle import job_kind, min_players, on_start
 from bot.games import GAMES
 from bot.i18n import Markup, Translator
@@ -20,7 +29,6 @@ from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Entrant, Tournament
 
 DEADLINE_JOB = "formats_deadline"
-GROUP_LETTERS = "ABCDEFGHIJKLMNOP"
 MEDALS = {1: "🥇 ", 2: "🥈 ", 3: "🥉 "}
 
 
@@ -67,6 +75,8 @@ async def proceed(services: Services, tournament_id: int) -> None:
     tr = await services.translator_for_chat(run.tournament.chat_id)
     for _ in range(64):  # each pass opens a round or ends; byes-only rounds go on at once
         step = await progress.advance(services, run)
+        if step.opened or step.finished:
+            step.run = await _table_after_round(services, tr, run, step.run)
         if step.note:
             await _say(services, run.tournament, tr(step.note, **step.note_params))
         if step.opened:
@@ -78,6 +88,21 @@ async def proceed(services: Services, tournament_id: int) -> None:
         if not step.opened or step.run.open_rows():
             return
         run = step.run
+
+
+async def _table_after_round(services: Services, tr: Translator, before: Run,
+                             after: Run) -> Run:
+    """Round robin and Swiss: post the table once after each completed round (``before``
+    is the run as the round ended, ``after`` as the step left it)."""
+    if before.phase not in TABLES:
+        return after
+    last = max((row.round for row in before.rows
+                if row.status == "finished" and row.player_b is not None), default=0)
+    if last <= after.record.get("tabled", 0):
+        return after
+    await post_tables(services, tr, before, tr("formats.standings_after_round",
+                                               title=before.tournament.title, round=last))
+    return await save_record(services, after, tabled=last)
 
 
 def slot_label(tr: Translator, run: Run, row: MatchRow) -> str:

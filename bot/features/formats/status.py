@@ -1,28 +1,30 @@
-"""/standings and /bracket for the formats' tournaments: pictures, with the text as the
-fallback when a picture cannot be drawn. The Cup answers for its own tournaments (this
-router comes first and skips them)."""
+"""/standings, /bracket and /match for the formats' tournaments: pictures, with the text as
+the fallback when a picture cannot be drawn, and a player's current match with what to do
+next. The Cup answers for its own tournaments (this router comes first and skips them)."""
 
 from __future__ import annotations
-
-import logging
 
 from aiogram import F
 from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.filters import Command, CommandObject
-from aiogram.types import BufferedInputFile, InputMediaPhoto, Message
+from aiogram.types import Message
 
 from bot.features.access import target_tournament
-from bot.features.formats import progress
-from bot.features.formats.runner import GROUP_LETTERS, placings_text
-from bot.features.formats.state import BRACKETS, Run, load, names_of
+from bot.features.formats.common import describe
+from bot.features.formats.contract import launcher_for
+from bot.features.formats.runner import placings_text, slot_label
+from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, names_of
+from bot.features.formats.tables import post_pictures, post_tables
 from bot.features.handlers import Handlers
 from bot.i18n import Markup, Translator
-from bot.render import bracket_png, standings_png
+from bot.render import bracket_png
 from bot.services import Services
-from games.tournament import Bracket, Row
+from games.tournament import Bracket
+from storage.repositories.matches import MatchRow
+
+DARTS = ("shanghai", "fincricket")
 
 router = Handlers("formats-status")
-log = logging.getLogger(__name__)
 
 
 async def _run_here(message: Message, services: Services, tr: Translator,
@@ -35,23 +37,6 @@ async def _run_here(message: Message, services: Services, tr: Translator,
         await message.answer(tr("standings.none"))
         return None
     return await load(services, target.tournament.id)
-
-
-async def _send_pictures(message: Message, pictures: list[bytes], caption: str) -> None:
-    if len(pictures) == 1:
-        await message.answer_photo(BufferedInputFile(pictures[0], "picture.png"),
-                                   caption=caption)
-        return
-    await message.answer_media_group([
-        InputMediaPhoto(media=BufferedInputFile(png, f"picture-{n}.png"),
-                        caption=caption if n == 0 else None)
-        for n, png in enumerate(pictures)])
-
-
-def _cells(rows: list[Row], label: dict[int, str]) -> list[list[str]]:
-    return [[str(r.place) if r.place else "—", label[r.player], str(r.points),
-             f"{r.wins}-{r.draws}-{r.losses}", str(r.buchholz), str(r.sonneborn_berger)]
-            for r in rows]
 
 
 @router.message(Command("standings"), F.chat.type != "private")
@@ -68,30 +53,7 @@ async def standings_command(message: Message, command: CommandObject, services: 
         await message.answer(tr(key, title=title, placings=Markup(text)))
         if run.format != "groups_playoff":
             return
-    label = await names_of(services, run.tournament.id)
-    tables = progress.group_tables(run)
-    header = tr("formats.table_header").split("|")
-    many = len(tables) > 1
-    try:
-        pictures = [standings_png(f"{title} · {GROUP_LETTERS[i]}" if many else title, header,
-                                  _cells(rows, label)) for i, rows in tables]
-    except (OSError, ValueError):
-        log.exception("standings picture failed; sending the text table")
-        await message.answer(_text_tables(tr, title, tables, label))
-        return
-    await _send_pictures(message, pictures, tr("formats.standings_caption", title=title))
-
-
-def _text_tables(tr: Translator, title: str, tables: list[tuple[int, list[Row]]],
-                 label: dict[int, str]) -> str:
-    blocks = []
-    for index, rows in tables:
-        lines = [tr("formats.table_row", place=r.place or "—", name=label[r.player],
-                    points=r.points, wins=r.wins, draws=r.draws, losses=r.losses,
-                    buchholz=r.buchholz) for r in rows]
-        head = f"{GROUP_LETTERS[index]}:\n" if len(tables) > 1 else ""
-        blocks.append(head + "\n".join(lines))
-    return tr("formats.table", title=title, rows=Markup("\n\n".join(blocks)))
+    await post_tables(services, tr, run, tr("formats.standings_caption", title=title))
 
 
 def _rounds(tr: Translator, bracket: Bracket, section: str, label: dict[int, str]
@@ -125,16 +87,68 @@ async def bracket_command(message: Message, command: CommandObject, services: Se
         parts[0] += _rounds(tr, bracket, "GF", label)
         parts.append(_rounds(tr, bracket, "L", label))
     title = run.tournament.title
-    try:
-        pictures = [png for rounds in parts for png in bracket_png(title, rounds)]
-    except (OSError, ValueError):
-        log.exception("bracket picture failed; sending the text")
-        await message.answer(_text_bracket(tr, title, parts))
-        return
-    await _send_pictures(message, pictures, tr("formats.bracket_caption", title=title))
+    await post_pictures(services.bot, run.tournament.chat_id,
+                        lambda: [png for rounds in parts for png in bracket_png(title, rounds)],
+                        tr("formats.bracket_caption", title=title),
+                        lambda: _text_bracket(tr, title, parts))
 
 
 def _text_bracket(tr: Translator, title: str, parts: list) -> str:
     lines = [f"{name}: {a} — {b}" + (f" → {winner}" if winner else "")
              for rounds in parts for name, matches in rounds for a, b, winner in matches]
     return tr("formats.table", title=title, rows="\n".join(lines))
+
+
+@router.message(Command("match"), F.chat.type != "private")
+async def match_command(message: Message, command: CommandObject, services: Services,
+                        tr: Translator) -> None:
+    """The sender's current match: the opponent, the report waiting for confirmation and
+    what to do next (the Cup's /match answers in a chat with a Cup under way)."""
+    target = await target_tournament(services, message.chat.id, command.args)
+    if target.tournament is None or target.tournament.game == "cup":
+        raise SkipHandler
+    if target.tournament.status not in ("running", "paused"):
+        await message.reply(tr("formats.error.not_running"))
+        return
+    run = await load(services, target.tournament.id)
+    await message.reply(await match_text(services, tr, run, message.from_user.id))
+
+
+async def match_text(services: Services, tr: Translator, run: Run, user: int) -> str:
+    if user not in run.seeds:
+        return tr("formats.error.not_in_match")
+    if user in run.removed:
+        return tr("formats.error.you_are_out")
+    current = [row for row in run.rows if user in row.players and row.status in OPEN_STATUSES
+               and row.player_b is not None]
+    if not current:
+        engine = run.engine()
+        out = engine is not None and user in engine.placings()
+        return tr("formats.match.knocked_out" if out else "formats.match.waiting")
+    row = current[0]
+    label = await names_of(services, run.tournament.id)
+    stage = slot_label(tr, run, row) if run.phase in BRACKETS \
+        else tr("formats.match.round", round=row.round)
+    head = tr("formats.match.yours", stage=stage, a=label[row.player_a], b=label[row.player_b])
+    return head + "\n" + _next_step(tr, run, row, user, label)
+
+
+def _next_step(tr: Translator, run: Run, row: MatchRow, user: int,
+               label: dict[int, str]) -> str:
+    """What the player does now: play on the board, report, confirm or wait."""
+    if row.status == "paused":
+        return tr("formats.error.paused")
+    if launcher_for(run.tournament.game) is not None:
+        return tr("formats.match.on_board" if run.tournament.game in DARTS
+                  else "formats.match.in_bot")
+    report = row.result.get("report")
+    if row.result.get("dispute"):
+        return tr("formats.match.disputed")
+    if report is None:
+        return tr("formats.match.report")
+    opponent = label[row.player_b if row.player_a == user else row.player_a]
+    score = tuple(report["score"]) if report["score"] else None
+    result = describe(tr, label, row, report["winner"], score)
+    if report["by"] == user:
+        return tr("formats.match.wait_confirm", result=result, opponent=opponent)
+    return tr("formats.match.confirm", result=result, opponent=opponent)

@@ -1,0 +1,79 @@
+"""Darts statistics in /export (section ``darts_stats``): per match and player the darts
+thrown, visits, marks, legs won, marks per round (FinCricket) and visits to close
+(Shanghai), as JSON (with each leg) and as one CSV table. Other games export nothing here.
+
+Everything is recomputed from the match logs, so the numbers are those of the replayed
+engine (corrections included); a match whose starter is not decided yet is left out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.features.darts.kinds import KINDS
+from bot.features.export import Table, export_section
+from bot.services import Services
+from storage.repositories.tournaments import Tournament
+
+COLUMNS = ["match_id", "round", "game", "player_id", "name", "legs_won", "darts", "visits",
+           "marks", "marks_per_round", "points", "visits_to_close"]
+
+
+def _leg_numbers(leg: Any, player: int, kind: str) -> dict[str, Any]:
+    stats = leg.stats(player)
+    numbers: dict[str, Any] = {"darts": stats.darts, "visits": stats.visits,
+                               "marks": stats.marks}
+    if kind == "fincricket":
+        numbers["marks_per_round"] = round(stats.per_visit, 2)
+        numbers["points"] = leg.scores[player]
+    else:
+        numbers["visits_to_close"] = leg.visits_to_close(player)
+    return numbers
+
+
+def player_stats(state: Any, player: int, kind: str) -> dict[str, Any]:
+    """One player's numbers over a match, with each leg's."""
+    legs = [{"leg": number, "won": leg.winner == player, **_leg_numbers(leg, player, kind)}
+            for number, leg in enumerate(state.legs, start=1) if leg.history]
+    total = state.stats(player)
+    numbers: dict[str, Any] = {"legs_won": state.legs_won[player], "darts": total.darts,
+                               "visits": total.visits, "marks": total.marks}
+    if kind == "fincricket":
+        numbers["marks_per_round"] = round(total.per_visit, 2)
+        numbers["points"] = sum(leg["points"] for leg in legs)
+    else:
+        numbers["visits_to_close"] = [leg["visits_to_close"] for leg in legs
+                                      if leg["visits_to_close"] is not None]
+    return {**numbers, "legs": legs}
+
+
+def _row(match_id: int, round_: Any, kind: str, user_id: int, name: str,
+         numbers: dict[str, Any]) -> list:
+    closes = numbers.get("visits_to_close")
+    return [match_id, round_, kind, user_id, name, numbers["legs_won"], numbers["darts"],
+            numbers["visits"], numbers["marks"], numbers.get("marks_per_round", ""),
+            numbers.get("points", ""), ";".join(map(str, closes)) if closes else ""]
+
+
+@export_section("darts_stats")
+async def darts_stats(services: Services, tournament: Tournament) -> tuple[Any, Table | None]:
+    if tournament.game not in KINDS:
+        return None, None
+    names = {e.user_id: e.label for e in await services.repos.entrants.list(tournament.id)}
+    matches, rows = [], []
+    for match in await services.repos.matches.for_tournament(tournament.id):
+        if match.kind not in KINDS or match.player_a is None or match.player_b is None:
+            continue
+        state = await services.matches.state(match)
+        if not state.started:
+            continue
+        players = []
+        for index, user_id in enumerate(match.players):
+            numbers = player_stats(state, index, match.kind)
+            name = names.get(user_id, "?")
+            players.append({"user_id": user_id, "name": name, **numbers})
+            rows.append(_row(match.id, match.round, match.kind, user_id, name, numbers))
+        matches.append({"match_id": match.id, "round": match.round, "game": match.kind,
+                        "status": match.status, "best_of": state.best_of,
+                        "starter": match.players[state.starter], "starter_by": state.how,
+                        "players": players})
+    return matches, (COLUMNS, rows)

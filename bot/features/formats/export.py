@@ -1,0 +1,112 @@
+"""The formats' parts of /export (``bot.features.export.export_section``): the standings and
+the pairings of every round, each as a JSON list and a CSV table. The Cup exports its own
+stages, so both sections give nothing for it (None, None), nor for a tournament that has
+not started.
+
+Standings: a round robin or Swiss event gives its table(s) (``group`` names the group
+when there are several); a bracket or Swiss with elimination gives the places decided so
+far (empty while undecided) with the counts and tie-break values over every result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from bot.features.export import Table, export_section
+from bot.features.formats import progress
+from bot.features.formats.state import POINTS, TABLES, Run, load, names_of, results_of
+from bot.features.formats.tables import GROUP_LETTERS
+from bot.services import Services
+from games.tournament import Row, standings
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
+
+TIEBREAK_VALUES = ("buchholz", "median_buchholz", "sonneborn_berger", "diff", "scored")
+STANDINGS_COLUMNS = ("place", "group", "player", "name", "points", "wins", "draws", "losses",
+                     *TIEBREAK_VALUES, "status")
+PAIRINGS_COLUMNS = ("round", "match_id", "slot", "player_a", "name_a", "player_b", "name_b",
+                    "result", "winner", "status")
+
+
+async def _started_run(services: Services, tournament: Tournament) -> Run | None:
+    if tournament.game == "cup" or not tournament.started:
+        return None
+    run = await load(services, tournament.id)
+    return run if "players" in run.record else None
+
+
+def _ranked_rows(run: Run) -> list[tuple[str, Row]]:
+    """(group letter or "", row) in table order; places from the format's own ranking."""
+    if run.phase in TABLES:
+        tables = progress.group_tables(run)
+        many = len(tables) > 1
+        return [(GROUP_LETTERS[index] if many else "", row)
+                for index, rows in tables for row in rows]
+    record = run.record
+    rows = standings(record["players"], results_of(run.rows), points=POINTS,
+                     tiebreaks=run.tiebreaks(), withdrawn=record.get("withdrawn", []),
+                     disqualified=record.get("disqualified", []))
+    places = progress.placings(run)
+    placed = [replace(row, place=places.get(row.player)) for row in rows]
+    placed.sort(key=lambda row: (row.place is None, row.place or 0))
+    return [("", row) for row in placed]
+
+
+async def _section(services: Services, tournament: Tournament, columns: tuple[str, ...],
+                   items: Callable[[Run, dict[int, str]], list[dict]]
+                   ) -> tuple[Any, Table | None]:
+    """The JSON list ``items`` makes and the same as a CSV table; None, None for the Cup
+    and before the start."""
+    run = await _started_run(services, tournament)
+    if run is None:
+        return None, None
+    data = items(run, await names_of(services, tournament.id))
+    return data, (list(columns), [["" if item[column] is None else item[column]
+                                   for column in columns] for item in data])
+
+
+def _standings_items(run: Run, label: dict[int, str]) -> list[dict]:
+    return [{"place": row.place, "group": group or None, "player": row.player,
+             "name": label.get(row.player, "?"), "points": row.points, "wins": row.wins,
+             "draws": row.draws, "losses": row.losses,
+             **{name: getattr(row, name) for name in TIEBREAK_VALUES}, "status": row.status}
+            for group, row in _ranked_rows(run)]
+
+
+@export_section("standings")
+async def standings_section(services: Services, tournament: Tournament
+                            ) -> tuple[Any, Table | None]:
+    return await _section(services, tournament, STANDINGS_COLUMNS, _standings_items)
+
+
+def result_text(row: MatchRow) -> str:
+    """``5:3`` (player_a's score first), ``+:-``/``-:+`` for a forfeit, ``1:0``/``0:1``
+    for a plain win, ``½:½`` for a draw, ``bye``; empty while undecided."""
+    if row.status == "bye":
+        return "bye"
+    if row.status != "finished" or row.player_b is None:
+        return ""
+    a_won = row.winner == row.player_a
+    if row.result.get("forfeit"):
+        return "+:-" if a_won else "-:+"
+    if score := row.result.get("score"):
+        return f"{score[0]}:{score[1]}"
+    if row.winner is None:
+        return "½:½"
+    return "1:0" if a_won else "0:1"
+
+
+def _pairings_items(run: Run, label: dict[int, str]) -> list[dict]:
+    return [{"round": row.round, "match_id": row.id, "slot": row.slot,
+             "player_a": row.player_a, "name_a": label.get(row.player_a),
+             "player_b": row.player_b, "name_b": label.get(row.player_b),
+             "result": result_text(row), "winner": row.winner, "status": row.status}
+            for row in sorted(run.rows, key=lambda r: (r.round, r.id))]
+
+
+@export_section("pairings")
+async def pairings_section(services: Services, tournament: Tournament
+                           ) -> tuple[Any, Table | None]:
+    return await _section(services, tournament, PAIRINGS_COLUMNS, _pairings_items)

@@ -1,0 +1,78 @@
+"""The formats' tables and brackets as pictures, with the text as the fallback when a
+picture cannot be drawn; used by /standings and /bracket and by the table posted after
+every completed round of a round robin or Swiss event.
+
+:func:`post_pictures` is the one place that sends pictures (one photo, or an album when a
+wide bracket is split) or, when drawing fails, the text instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from aiogram import Bot
+from aiogram.types import BufferedInputFile, InputMediaPhoto
+
+from bot.features.formats import progress
+from bot.features.formats.state import Run, names_of
+from bot.i18n import Markup, Translator
+from bot.render import standings_png
+from bot.services import Services
+from games.tournament import Row
+
+log = logging.getLogger(__name__)
+GROUP_LETTERS = "ABCDEFGHIJKLMNOP"
+
+
+async def post_pictures(bot: Bot, chat_id: int, draw: Callable[[], list[bytes]],
+                        caption: str, fallback: Callable[[], str]) -> None:
+    """Send what ``draw`` makes (one photo, or an album captioned on its first picture);
+    when it cannot draw (no font, a bad size), send ``fallback()`` as text."""
+    try:
+        pictures = draw()
+    except (OSError, ValueError):
+        log.exception("picture failed; sending the text")
+        await bot.send_message(chat_id, fallback())
+        return
+    if len(pictures) == 1:
+        await bot.send_photo(chat_id, BufferedInputFile(pictures[0], "picture.png"),
+                             caption=caption)
+        return
+    await bot.send_media_group(chat_id, [
+        InputMediaPhoto(media=BufferedInputFile(png, f"picture-{n}.png"),
+                        caption=caption if n == 0 else None)
+        for n, png in enumerate(pictures)])
+
+
+def _cells(rows: list[Row], label: dict[int, str]) -> list[list[str]]:
+    return [[str(r.place) if r.place else "—", label[r.player], str(r.points),
+             f"{r.wins}-{r.draws}-{r.losses}", str(r.buchholz), str(r.sonneborn_berger)]
+            for r in rows]
+
+
+def _text_tables(tr: Translator, title: str, tables: list[tuple[int, list[Row]]],
+                 label: dict[int, str]) -> str:
+    blocks = []
+    for index, rows in tables:
+        lines = [tr("formats.table_row", place=r.place or "—", name=label[r.player],
+                    points=r.points, wins=r.wins, draws=r.draws, losses=r.losses,
+                    buchholz=r.buchholz) for r in rows]
+        head = f"{GROUP_LETTERS[index]}:\n" if len(tables) > 1 else ""
+        blocks.append(head + "\n".join(lines))
+    return tr("formats.table", title=title, rows=Markup("\n\n".join(blocks)))
+
+
+async def post_tables(services: Services, tr: Translator, run: Run, caption: str) -> None:
+    """The round robin or Swiss table(s) of ``run``, one picture per group."""
+    title = run.tournament.title
+    label = await names_of(services, run.tournament.id)
+    tables = progress.group_tables(run)
+    header = tr("formats.table_header").split("|")
+    many = len(tables) > 1
+
+    def draw() -> list[bytes]:
+        return [standings_png(f"{title} · {GROUP_LETTERS[i]}" if many else title, header,
+                              _cells(rows, label)) for i, rows in tables]
+    await post_pictures(services.bot, run.tournament.chat_id, draw, caption,
+                        lambda: _text_tables(tr, title, tables, label))

@@ -1,0 +1,90 @@
+"""The formats' /export sections (standings and pairings as JSON and CSV) and /match, run
+through the sandbox: the files' contents, not only their names, and the Cup left alone."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from bot.features.formats.export import result_text
+from bot.sandbox.runner import Sandbox
+from storage.repositories.matches import MatchRow
+
+SCRIPT = """\
+org@ex: /new armchair Export Night format=round_robin
+alice@ex: /register
+bob@ex: /register
+carol@ex: /register
+org@ex: /begin
+bob@ex: /match
+bob@ex: /result 3:1
+carol@ex: /match
+carol@ex: /confirm
+alice@ex: /result draw
+bob@ex: /confirm
+org@ex: /export
+"""
+
+
+async def _run(tmp_path: Path, script: str) -> list[str]:
+    output: list[str] = []
+    sandbox = Sandbox(seed=1, db_path=tmp_path / "db.sqlite3", language="en",
+                      out_dir=tmp_path / "out", emit=output.append)
+    await sandbox.start()
+    try:
+        await sandbox.run_lines(script.splitlines())
+    finally:
+        await sandbox.close()
+    return output
+
+
+def _file(tmp_path: Path, suffix: str) -> Path:
+    return next(p for p in (tmp_path / "out").iterdir() if p.name.endswith(suffix))
+
+
+async def test_export_has_standings_and_pairings(tmp_path: Path) -> None:
+    output = await _run(tmp_path, SCRIPT)
+    assert not any(line.startswith("!!") for line in output)
+    text = "\n".join(output)
+    assert "Play, then report" in text  # bob's /match before reporting
+    assert "Bob reports: Bob beats Carol 3:1. Confirm with the button" in text
+    data = json.loads(_file(tmp_path, "tournament-1.json").read_text())
+    standings = data["standings"]
+    assert [row["name"] for row in standings] == ["Bob", "Alice", "Carol"]
+    assert {k: standings[0][k] for k in ("place", "wins", "losses")} == {
+        "place": 1, "wins": 1, "losses": 0}
+    assert {"buchholz", "sonneborn_berger", "median_buchholz", "diff"} <= set(standings[0])
+    table = list(csv.reader(_file(tmp_path, "standings.csv").open()))
+    assert table[0][:8] == ["place", "group", "player", "name", "points", "wins", "draws",
+                            "losses"]
+    assert [row[3] for row in table[1:]] == ["Bob", "Alice", "Carol"]
+    pairings = list(csv.DictReader(_file(tmp_path, "pairings.csv").open()))
+    played = {(row["name_a"], row["name_b"]): row for row in pairings
+              if row["status"] == "finished"}
+    assert played[("Bob", "Carol")]["result"] == "3:1"
+    assert next(row for (a, b), row in played.items() if "Alice" in (a, b))["result"] == "½:½"
+    assert {row["round"] for row in pairings} == {"1", "2", "3"}
+
+
+async def test_cup_export_has_no_formats_sections(tmp_path: Path) -> None:
+    output = await _run(tmp_path, "org@c: /new cup Cable News Cup\norg@c: /export\n")
+    assert not any("standings.csv" in line or "pairings.csv" in line for line in output)
+    data = json.loads(_file(tmp_path, "tournament-1.json").read_text())
+    assert data["standings"] is None and data["pairings"] is None
+
+
+def _row(**changes) -> MatchRow:
+    base = dict(id=1, tournament_id=1, stage="main", round=1, slot="S1-1", kind="reported",
+                player_a=1, player_b=2, status="finished", winner=1, result={},
+                board_message_id=None)
+    return MatchRow(**(base | changes))
+
+
+def test_result_text() -> None:
+    assert result_text(_row(result={"score": [5, 3]})) == "5:3"
+    assert result_text(_row(winner=2, result={"forfeit": True})) == "-:+"
+    assert result_text(_row(winner=None)) == "½:½"
+    assert result_text(_row(winner=2)) == "0:1"
+    assert result_text(_row(status="bye", player_b=None)) == "bye"
+    assert result_text(_row(status="running", winner=None)) == ""
