@@ -4,11 +4,12 @@ text table as the fallback when a picture cannot be drawn."""
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from aiogram import F
 from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.filters import Command
-from aiogram.types import BufferedInputFile, InputMediaPhoto, Message
+from aiogram.types import Message
 
 from bot.features.cup.common import my_play, names_of, running_cup
 from bot.features.cup.playoff import STAGE as PLAYOFF
@@ -19,6 +20,7 @@ from bot.features.export import export_section
 from bot.features.handlers import Handlers
 from bot.i18n import Markup, Translator
 from bot.render import bracket_png, standings_png
+from bot.render.posting import post_pictures
 from bot.services import Services
 from storage.repositories.tournaments import Tournament
 
@@ -68,16 +70,11 @@ async def standings_command(message: Message, services: Services, tr: Translator
         cells = [[str(r.place or "—"), label[r.player], str(r.points),
                   f"{r.wins}-{r.draws}-{r.losses}", f"{r.scored}:{r.scored - r.diff}"]
                  for r in rows]
-        try:
-            picture = standings_png(title, header, cells,
-                                    highlight=max(1, qualifiers // len(tables)))
-        except (OSError, ValueError):
-            log.exception("standings picture failed; sending the text table")
-            await message.answer(tr("cup.table", title=title,
-                                    rows=Markup(render_table(tr, rows, label))))
-            continue
-        await message.answer_photo(BufferedInputFile(picture, "standings.png"),
-                                   caption=tr("cup.standings_caption", title=title))
+        await post_pictures(
+            services.bot, message.chat.id,
+            partial(_table_pictures, title, header, cells, max(1, qualifiers // len(tables))),
+            tr("cup.standings_caption", title=title),
+            partial(tr, "cup.table", title=title, rows=Markup(render_table(tr, rows, label))))
 
 
 @router.message(Command("bracket"), F.chat.type != "private")
@@ -100,16 +97,25 @@ async def bracket_command(message: Message, services: Services, tr: Translator) 
         rounds.append((tr(f"cup.format.{kind}"),
                        [(name(v.slots[0]), name(v.slots[1]),
                          label.get(v.winner) if v.winner else None) for v in views]))
-    pictures = bracket_png(tournament.title, rounds)
-    caption = tr("cup.bracket_caption", title=tournament.title)
-    if len(pictures) == 1:
-        await message.answer_photo(BufferedInputFile(pictures[0], "bracket.png"),
-                                   caption=caption)
-        return
-    await message.answer_media_group([
-        InputMediaPhoto(media=BufferedInputFile(png, f"bracket-{n}.png"),
-                        caption=caption if n == 0 else None)
-        for n, png in enumerate(pictures)])
+    await post_pictures(services.bot, message.chat.id,
+                        lambda: bracket_png(tournament.title, rounds),
+                        tr("cup.bracket_caption", title=tournament.title),
+                        lambda: tr("cup.bracket_text", title=tournament.title,
+                                   rounds=Markup(_bracket_text(rounds))))
+
+
+def _table_pictures(title: str, header: list[str], cells: list[list[str]],
+                    highlight: int) -> list[bytes]:
+    return [standings_png(title, header, cells, highlight)]
+
+
+def _bracket_text(rounds: list) -> str:
+    lines = []
+    for name, matches in rounds:
+        lines.append(f"{name}:")
+        lines += [f"  {a} — {b}" + (f" → {winner}" if winner else "")
+                  for a, b, winner in matches]
+    return "\n".join(lines)
 
 
 @export_section("cup_standings")

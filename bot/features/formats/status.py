@@ -14,10 +14,11 @@ from bot.features.formats.common import describe
 from bot.features.formats.contract import launcher_for
 from bot.features.formats.runner import placings_text, slot_label
 from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, names_of
-from bot.features.formats.tables import post_pictures, post_tables
+from bot.features.formats.tables import post_tables
 from bot.features.handlers import Handlers
 from bot.i18n import Markup, Translator
 from bot.render import bracket_png
+from bot.render.posting import post_pictures
 from bot.services import Services
 from games.tournament import Bracket
 from storage.repositories.matches import MatchRow

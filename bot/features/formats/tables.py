@@ -2,47 +2,23 @@
 picture cannot be drawn; used by /standings and /bracket and by the table posted after
 every completed round of a round robin or Swiss event.
 
-:func:`post_pictures` is the one place that sends pictures (one photo, or an album when a
-wide bracket is split) or, when drawing fails, the text instead.
+Pictures are sent with :func:`bot.render.posting.post_pictures`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-
-from aiogram import Bot
-from aiogram.types import BufferedInputFile, InputMediaPhoto
 
 from bot.features.formats import progress
 from bot.features.formats.state import Run, names_of
 from bot.i18n import Markup, Translator
 from bot.render import standings_png
+from bot.render.posting import post_pictures
 from bot.services import Services
 from games.tournament import Row
 
 log = logging.getLogger(__name__)
 GROUP_LETTERS = "ABCDEFGHIJKLMNOP"
-
-
-async def post_pictures(bot: Bot, chat_id: int, draw: Callable[[], list[bytes]],
-                        caption: str, fallback: Callable[[], str]) -> None:
-    """Send what ``draw`` makes (one photo, or an album captioned on its first picture);
-    when it cannot draw (no font, a bad size), send ``fallback()`` as text."""
-    try:
-        pictures = draw()
-    except (OSError, ValueError):
-        log.exception("picture failed; sending the text")
-        await bot.send_message(chat_id, fallback())
-        return
-    if len(pictures) == 1:
-        await bot.send_photo(chat_id, BufferedInputFile(pictures[0], "picture.png"),
-                             caption=caption)
-        return
-    await bot.send_media_group(chat_id, [
-        InputMediaPhoto(media=BufferedInputFile(png, f"picture-{n}.png"),
-                        caption=caption if n == 0 else None)
-        for n, png in enumerate(pictures)])
 
 
 def _cells(rows: list[Row], label: dict[int, str]) -> list[list[str]]:

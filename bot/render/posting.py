@@ -1,0 +1,32 @@
+"""Sending pictures: one photo, or an album when a wide bracket is split, and the text
+instead when a picture cannot be drawn (no font, an impossible size)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from aiogram import Bot
+from aiogram.types import BufferedInputFile, InputMediaPhoto
+
+log = logging.getLogger(__name__)
+
+
+async def post_pictures(bot: Bot, chat_id: int, draw: Callable[[], list[bytes]],
+                        caption: str, fallback: Callable[[], str]) -> None:
+    """Send what ``draw`` makes (one photo, or an album captioned on its first picture);
+    when it cannot draw (no font, a bad size), send ``fallback()`` as text."""
+    try:
+        pictures = draw()
+    except (OSError, ValueError):
+        log.exception("picture failed; sending the text")
+        await bot.send_message(chat_id, fallback())
+        return
+    if len(pictures) == 1:
+        await bot.send_photo(chat_id, BufferedInputFile(pictures[0], "picture.png"),
+                             caption=caption)
+        return
+    await bot.send_media_group(chat_id, [
+        InputMediaPhoto(media=BufferedInputFile(png, f"picture-{n}.png"),
+                        caption=caption if n == 0 else None)
+        for n, png in enumerate(pictures)])
