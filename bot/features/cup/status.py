@@ -3,7 +3,6 @@ text table as the fallback when a picture cannot be drawn."""
 
 from __future__ import annotations
 
-import logging
 from functools import partial
 
 from aiogram import F
@@ -25,7 +24,6 @@ from bot.services import Services
 from storage.repositories.tournaments import Tournament
 
 router = Handlers("cup-status")
-log = logging.getLogger(__name__)
 
 
 @router.message(Command("match"), F.chat.type != "private")
