@@ -59,11 +59,20 @@ engine_kind("third_choice")(lambda settings: ThirdPlaceChoice(
     available=formats_played(len(settings["playoff_seeds"]), settings.get("formats"))))
 
 
+def round_title(tr: Translator, field: int, round_no: int, formats: list[str] | None) -> str:
+    """A playoff round as players know it: its name in the bracket and its format."""
+    return tr("cup.round_name", round=tr(f"cup.round.{field >> (round_no - 1)}"),
+              format=tr(f"cup.format.{kind_for(field, round_no, formats)}"))
+
+
 def stage_title(play: Play) -> str:
-    """How a playoff match is announced: its format, or the 3rd-place match in a format."""
-    kind = "group" if play.match.kind == "group3" else play.match.kind
-    name = play.tr(f"cup.format.{kind}")
-    return play.tr("cup.third_title", format=name) if play.match.slot == THIRD else name
+    """How a playoff match is announced: its round and format, or the 3rd-place match."""
+    settings = play.tournament.settings
+    if play.match.slot == THIRD:
+        kind = "group" if play.match.kind == "group3" else play.match.kind
+        return play.tr("cup.third_title", format=play.tr(f"cup.format.{kind}"))
+    return round_title(play.tr, len(settings["playoff_seeds"]), play.match.round,
+                       settings.get("formats"))
 
 
 def playoff_size(players: int, qualifiers: int) -> int:
@@ -89,7 +98,7 @@ def kind_for(field: int, round_no: int, formats: list[str] | None = None) -> str
 def bracket_note(tr: Translator, settings: dict) -> str:
     """Which playoff rounds will be played, said when the Cup is set up."""
     size = settings.get("qualifiers", 8)
-    rounds = [tr(f"cup.format.{kind_for(size, n, settings.get('formats'))}")
+    rounds = [round_title(tr, size, n, settings.get("formats"))
               for n in range(1, size.bit_length())]
     key = "cup.setup_all_rounds" if size == 16 else "cup.setup_skipped_rounds"
     return tr(key, qualifiers=size, rounds=", ".join(rounds))
@@ -107,7 +116,7 @@ async def start_playoff(services: Services, tr: Translator, tournament: Tourname
              for a, b in single_elimination(seeds).first_round]
     await services.bot.send_message(tournament.chat_id, tr(
         "cup.groups_done", size=len(seeds),
-        stage=tr(f"cup.format.{kind_for(len(seeds), 1, tournament.settings.get('formats'))}"),
+        stage=round_title(tr, len(seeds), 1, tournament.settings.get("formats")),
         pairs=Markup("\n".join(lines))))
     await open_ready(services, tr, tournament)
 

@@ -12,7 +12,7 @@ from aiogram.types import Message
 
 from bot.features.cup.common import my_play, names_of, running_cup
 from bot.features.cup.playoff import STAGE as PLAYOFF
-from bot.features.cup.playoff import bracket_of, kind_for
+from bot.features.cup.playoff import bracket_of, round_title
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import group_tables, render_table, table_title
 from bot.features.export import export_section
@@ -91,8 +91,7 @@ async def bracket_command(message: Message, services: Services, tr: Translator) 
     rounds = []
     for number in range(1, bracket.rounds + 1):
         views = [v for v in bracket.matches if v.section == "W" and v.round == number]
-        kind = kind_for(len(seeds), number, tournament.settings.get("formats"))
-        rounds.append((tr(f"cup.format.{kind}"),
+        rounds.append((round_title(tr, len(seeds), number, tournament.settings.get("formats")),
                        [(name(v.slots[0]), name(v.slots[1]),
                          label.get(v.winner) if v.winner else None) for v in views]))
     await post_pictures(services.bot, message.chat.id,
