@@ -47,6 +47,7 @@ class Services:
     matches: object = None  # bot.match_service.MatchService, set by bot.app.build
     scheduler: object = None  # bot.scheduler.Scheduler, set once the dispatcher exists
     _locks: WeakValueDictionary = field(default_factory=WeakValueDictionary)
+    _languages: dict[int, str] = field(default_factory=dict)
 
     def lock(self, key: str) -> asyncio.Lock:
         """The lock that serializes updates of one match (or one tournament's start)."""
@@ -62,13 +63,30 @@ class Services:
         return f"{link}?start={payload}" if payload else link
 
     async def translator_for_chat(self, chat_id: int) -> Translator:
-        """The language for messages to a chat: the group's, or the user's in a DM."""
+        """The language for messages to a chat: the group's, or the user's in a DM.
+
+        Remembered per chat: every update needs it, and it changes only through
+        :meth:`set_language` or a user's new Telegram language (:meth:`forget_language`)."""
+        if chat_id not in self._languages:
+            self._languages[chat_id] = await self._language_of(chat_id)
+        return Translator(self._languages[chat_id])
+
+    async def _language_of(self, chat_id: int) -> str:
+        default = self.settings.default_language
         if chat_id > 0:
             user = await self.repos.users.get(chat_id)
-            language = pick_language(user and user.language, user and user.telegram_language,
-                                     default=self.settings.default_language)
+            return pick_language(user and user.language, user and user.telegram_language,
+                                 default=default)
+        chat = await self.repos.chats.get(chat_id)
+        return pick_language(chat and chat.language, default=default)
+
+    async def set_language(self, chat_id: int, code: str) -> None:
+        """A group's language (chat id < 0) or a user's own choice (their id)."""
+        if chat_id < 0:
+            await self.repos.chats.set_language(chat_id, code)
         else:
-            chat = await self.repos.chats.get(chat_id)
-            language = pick_language(chat and chat.language,
-                                     default=self.settings.default_language)
-        return Translator(language)
+            await self.repos.users.set_language(chat_id, code)
+        self._languages[chat_id] = code
+
+    def forget_language(self, chat_id: int) -> None:
+        self._languages.pop(chat_id, None)

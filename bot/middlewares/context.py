@@ -32,9 +32,7 @@ class ContextMiddleware(BaseMiddleware):
         if chat and chat.type != "private":
             data["tr"] = await services.translator_for_chat(chat.id)
         elif user:
-            stored = await services.repos.users.get(user.id)
-            data["tr"] = Translator(pick_language(stored and stored.language, user.language_code,
-                                                  default=default))
+            data["tr"] = await services.translator_for_chat(user.id)
         else:
             data["tr"] = Translator(default)
         return await handler(event, data)
@@ -50,4 +48,5 @@ class ContextMiddleware(BaseMiddleware):
         await services.repos.users.upsert(user.id, user.username, user.first_name,
                                           user.language_code, services.clock.now(),
                                           started=started)
+        services.forget_language(user.id)  # their Telegram language may have changed
         self._seen_users[user.id] = (fingerprint, started)
