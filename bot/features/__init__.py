@@ -6,8 +6,17 @@ from aiogram import Router
 
 
 def routers() -> list[Router]:
-    from bot.features import common, cup, darts, export, formats, organiser, registration
+    from bot.features import (
+        common,
+        cup,
+        darts,
+        export,
+        formats,
+        organiser,
+        registration,
+        roster,
+    )
 
-    modules = (*formats.modules(), registration, organiser, export, *cup.MODULES, darts,
-               common)
+    modules = (*formats.modules(), registration, roster, organiser, export, *cup.MODULES,
+               darts, common)
     return [module.router.build() for module in modules]

@@ -89,7 +89,7 @@ def register_keyboard(services: Services, tr: Translator, tournament: Tournament
 
 
 def checkin_keyboard(tr: Translator, tournament: Tournament) -> InlineKeyboardMarkup:
-    from bot.features.registration import CheckIn
+    from bot.features.roster import CheckIn
 
     return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
         text=tr("checkin.button"), callback_data=CheckIn(tournament_id=tournament.id).pack())]])

@@ -1,5 +1,5 @@
-"""Registration: /register, the DM form (Имя_Фамилия, then a /stats screenshot), organisers'
-Approve/Reject, /add and /remove, /withdraw, /checkin and /players.
+"""Registration: /register, the DM form (Имя_Фамилия, then a /stats screenshot) and the
+organisers' Approve/Reject. The entrants list itself is managed in ``bot.features.roster``.
 
 The state of an application lives in the ``entrants`` row (status ``name`` → ``photo`` →
 ``pending`` → ``approved``/``rejected``), so a restart in the middle of the form loses
@@ -15,13 +15,13 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.features.access import command_target, is_organiser, target_tournament
+from bot.features.access import is_organiser, target_tournament
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import register_keyboard
 from bot.games import GAMES
-from bot.i18n import Markup, Translator
+from bot.i18n import Translator
 from bot.services import Services
-from storage.repositories.tournaments import ACTIVE_ENTRANT, Entrant, Tournament
+from storage.repositories.tournaments import Entrant, Tournament
 
 router = Handlers("registration")
 _WORD = r"[A-ZА-ЯЁÄÖÅ][a-zа-яёäöå]+(?:-[A-ZА-ЯЁÄÖÅ][a-zа-яёäöå]+)?"
@@ -33,10 +33,6 @@ class Decision(CallbackData, prefix="app"):
     tournament_id: int
     user_id: int
     approve: bool
-
-
-class CheckIn(CallbackData, prefix="ci"):
-    tournament_id: int
 
 
 def valid_name(text: str) -> bool:
@@ -262,141 +258,3 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
         fallback_text=tr(f"registration.{status}_group", name=entry.label,
                          user=(await services.repos.users.get(entry.user_id)).mention),
         button_text=tr("dm.open_button"))
-
-
-async def _person(services: Services, message: Message, words: list[str]):
-    """The user an organiser means: the replied-to author, else an @username word."""
-    reply = message.reply_to_message
-    if reply and reply.from_user and not reply.from_user.is_bot:
-        return await services.repos.users.get(reply.from_user.id), words
-    if words and words[0].startswith("@"):
-        return await services.repos.users.by_username(words[0]), words[1:]
-    return None, words
-
-
-@router.message(Command("add", "remove"))
-async def add_or_remove(message: Message, command: CommandObject, services: Services,
-                        tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args, organiser=True)
-    if target is None:
-        return
-    user, words = await _person(services, message, target.words)
-    if user is None:
-        await message.answer(tr(f"{command.command}.usage"))
-        return
-    tournament = target.tournament
-    if tournament.started:
-        await message.answer(tr("registration.already_started"))
-        return
-    now = services.clock.now()
-    if command.command == "remove":
-        entry = await services.repos.entrants.get(tournament.id, user.id)
-        if entry is None or entry.status not in ACTIVE_ENTRANT:
-            await message.answer(tr("remove.not_entered", user=user.mention))
-            return
-        await services.repos.entrants.update(tournament.id, user.id, now, status="removed")
-        await services.repos.organiser_log.record(
-            message.from_user.id, "remove", now, tournament_id=tournament.id,
-            chat_id=message.chat.id, user_id=user.id)
-        await message.answer(tr("remove.done", name=entry.label, title=tournament.title))
-        return
-    await _add(services, tr, message, tournament, user, " ".join(words))
-
-
-async def _add(services: Services, tr: Translator, message: Message, tournament: Tournament,
-               user, name: str) -> None:
-    entry = await services.repos.entrants.get(tournament.id, user.id)
-    if entry and entry.status == "approved":
-        await message.answer(tr("add.already", user=user.mention))
-        return
-    needs_form = GAMES[tournament.game].needs_name_and_photo
-    if needs_form and not valid_name(name):
-        await message.answer(tr("registration.bad_name", name=name or "—"))
-        return
-    name = name or user.first_name
-    if await services.repos.entrants.name_taken(tournament.id, name, user.id):
-        await message.answer(tr("registration.name_taken", name=name))
-        return
-    limit = tournament.settings.get("max_players", 0)
-    if limit and await services.repos.entrants.count(tournament.id, ("approved",)) >= limit:
-        await message.answer(tr("registration.full", title=tournament.title, max=limit))
-        return
-    now = services.clock.now()
-    await services.repos.entrants.put(tournament.id, user.id, "approved", now, name)
-    await services.repos.organiser_log.record(
-        message.from_user.id, "add", now, tournament_id=tournament.id, chat_id=message.chat.id,
-        user_id=user.id, name=name)
-    await message.answer(tr("add.done", name=name, user=user.mention, title=tournament.title))
-
-
-@router.message(Command("withdraw"))
-async def withdraw(message: Message, command: CommandObject, services: Services,
-                   tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args)
-    if target is None:
-        return
-    tournament = target.tournament
-    entry = await services.repos.entrants.get(tournament.id, message.from_user.id)
-    if entry is None or entry.status not in ACTIVE_ENTRANT + ("name",):
-        await message.reply(tr("withdraw.not_entered"))
-        return
-    if tournament.started:
-        await message.reply(tr("withdraw.after_start"))
-        return
-    await services.repos.entrants.update(tournament.id, entry.user_id, services.clock.now(),
-                                         status="withdrawn")
-    await message.reply(tr("withdraw.done", name=entry.label, title=tournament.title))
-
-
-async def _check_in(services: Services, tr: Translator, tournament: Tournament,
-                    user_id: int) -> str:
-    entry = await services.repos.entrants.get(tournament.id, user_id)
-    if entry is None or entry.status != "approved":
-        return tr("checkin.not_entered")
-    if not tournament.settings.get("checkin") or tournament.started:
-        return tr("checkin.not_open")
-    if entry.checked_in:
-        return tr("checkin.already", name=entry.label)
-    await services.repos.entrants.update(tournament.id, user_id, services.clock.now(),
-                                         checked_in=1)
-    return tr("checkin.done", name=entry.label)
-
-
-@router.message(Command("checkin"))
-async def checkin(message: Message, command: CommandObject, services: Services,
-                  tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args)
-    if target is None:
-        return
-    await message.reply(await _check_in(services, tr, target.tournament, message.from_user.id))
-
-
-@router.callback_query(CheckIn.filter())
-async def checkin_button(query: CallbackQuery, callback_data: CheckIn, services: Services,
-                         tr: Translator) -> None:
-    tournament = await services.repos.tournaments.get(callback_data.tournament_id)
-    if tournament is None or query.message is None or query.message.chat.id != tournament.chat_id:
-        await query.answer(tr("callback.stale"), show_alert=True)
-        return
-    await query.answer(await _check_in(services, tr, tournament, query.from_user.id))
-
-
-@router.message(Command("players"))
-async def players(message: Message, command: CommandObject, services: Services,
-                  tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args)
-    if target is None:
-        return
-    tournament = target.tournament
-    entrants = [e for e in await services.repos.entrants.list(tournament.id)
-                if e.status not in ("name", "photo")]
-    if not entrants:
-        await message.answer(tr("players.empty", title=tournament.title))
-        return
-    checkin_on = bool(tournament.settings.get("checkin"))
-    lines = [tr("players.line", n=n, name=e.label, status=tr(f"status.{e.status}"),
-                checked=" ✅" if checkin_on and e.checked_in else "")
-             for n, e in enumerate(entrants, start=1)]
-    approved = sum(e.status == "approved" for e in entrants)
-    await message.answer(tr("players.list", title=tournament.title, approved=approved,
-                            lines=Markup("\n".join(lines))))
