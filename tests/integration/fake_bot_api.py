@@ -286,3 +286,13 @@ class FakeBotAPI:
         if self.creators.get(chat_id) == user_id:
             return {"status": "creator", "user": user, "is_anonymous": False}
         return {"status": "member", "user": user}
+
+
+async def eventually(check, what: str, timeout: float = 5.0) -> None:
+    """Wait (bounded) until ``check()`` is true."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting until {what}")
+        await asyncio.sleep(0.02)

@@ -19,7 +19,7 @@ import bot.live
 import bot.sending
 from bot.app import App
 from bot.config import load_settings
-from tests.integration.fake_bot_api import BOT_USER, Call, FakeBotAPI
+from tests.integration.fake_bot_api import BOT_USER, Call, FakeBotAPI, eventually
 
 TOKEN = "123456:TEST-test-test-test-test-test"
 GROUP = {"id": -1001234567890, "type": "supergroup", "title": "Darts Club"}
@@ -155,15 +155,6 @@ def _served(api: FakeBotAPI, update_id: int) -> int:
                for c in api.calls_to("getUpdates") for u in c.result or [])
 
 
-async def _eventually(check, what: str, timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting until {what}")
-        await asyncio.sleep(0.02)
-
-
 def _send_sigint() -> None:
     """SIGINT to this process, as Ctrl+C would; only while asyncio's handler is installed."""
     handler = signal.getsignal(signal.SIGINT)
@@ -241,7 +232,7 @@ async def test_redelivered_update_is_answered_once(live: Live) -> None:
     update = api.message_update(GROUP, IVAN, "/try")
     api.feed(update)
     await api.wait_for(_replies_to(update), what="the answer to /try")
-    await _eventually(lambda: live.claimed(update["update_id"]), "the update is recorded")
+    await eventually(lambda: live.claimed(update["update_id"]), "the update is recorded")
 
     # Telegram sends it again (its confirmation was lost), followed by a fresh update.
     api.redeliver(update)
@@ -281,7 +272,7 @@ async def test_retry_after_is_waited_out(live: Live) -> None:
     assert (first.status, second.status) == (429, 200)
     assert first.params["text"] == second.params["text"]
     assert second.at - first.at >= 0.9  # waited the retry_after second
-    await _eventually(lambda: live.claimed(update["update_id"]), "the update is recorded")
+    await eventually(lambda: live.claimed(update["update_id"]), "the update is recorded")
 
 
 async def test_group_rate_limit_over_http(live: Live, monkeypatch) -> None:

@@ -14,7 +14,7 @@ import aiohttp
 
 import bot.live
 from bot.config import load_settings
-from tests.integration.fake_bot_api import FakeBotAPI
+from tests.integration.fake_bot_api import FakeBotAPI, eventually
 
 TOKEN = "123456:TEST-test-test-test-test-test"
 SECRET = "s3cret-token"
@@ -27,15 +27,6 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-async def _until(check, what: str, timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting until {what}")
-        await asyncio.sleep(0.02)
 
 
 def _sigterm_handled() -> bool:
@@ -55,7 +46,7 @@ async def test_webhook_end_to_end(tmp_path) -> None:
     task = asyncio.create_task(bot.live.run_live(settings), name="run_live")
     try:
         # _run_webhook installs its signal handlers once the server listens.
-        await _until(lambda: task.done() or _sigterm_handled(), "the webhook server is up")
+        await eventually(lambda: task.done() or _sigterm_handled(), "the webhook server is up")
         assert not task.done(), task.result()
 
         [registered] = api.calls_to("setWebhook")

@@ -44,6 +44,17 @@ async def _cup_command(message: Message, command: CommandObject, services: Servi
     return target, user, words[1:]
 
 
+async def _player_and_reason(message: Message, command: CommandObject, services: Services,
+                             tr: Translator):
+    """For commands of the form ``/cmd @player reason``: (tournament, player, reason)."""
+    found = await _cup_command(message, command, services, tr)
+    if found is None:
+        return None
+    target, user, words = found
+    reason = await _needs_reason(message, tr, words)
+    return None if reason is None else (target.tournament, user, reason)
+
+
 async def _log(services: Services, message: Message, action: str, tournament_id: int,
                reason: str, **details) -> None:
     await services.repos.organiser_log.record(
@@ -114,14 +125,10 @@ async def disqualify(message: Message, command: CommandObject, services: Service
                      tr: Translator) -> None:
     """Group stage: the player's results are annulled and their matches not played;
     playoff: the opponent goes through by walkover."""
-    found = await _cup_command(message, command, services, tr)
+    found = await _player_and_reason(message, command, services, tr)
     if found is None:
         return
-    target, user, words = found
-    reason = await _needs_reason(message, tr, words)
-    if reason is None:
-        return
-    tournament = target.tournament
+    tournament, user, reason = found
     entry = await services.repos.entrants.get(tournament.id, user.id)
     if entry is None or entry.status != "approved" or not tournament.started:
         await message.answer(tr("correction.not_playing", user=user.mention))
@@ -191,14 +198,10 @@ async def replace(message: Message, command: CommandObject, services: Services,
 async def reopen(message: Message, command: CommandObject, services: Services,
                  tr: Translator) -> None:
     """Take a player's match back to before its last round (a wrongly closed round)."""
-    found = await _cup_command(message, command, services, tr)
+    found = await _player_and_reason(message, command, services, tr)
     if found is None:
         return
-    target, user, words = found
-    reason = await _needs_reason(message, tr, words)
-    if reason is None:
-        return
-    tournament = target.tournament
+    tournament, user, reason = found
     match = await services.repos.matches.current_for_player(tournament.id, user.id)
     if match is None:
         match = await _reopenable_finished(services, tournament.id, user.id)
