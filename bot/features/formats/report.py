@@ -4,6 +4,9 @@ report by the opponent, or the Dispute button, hands the match to the organisers
 
 from __future__ import annotations
 
+import contextlib
+
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
@@ -78,14 +81,27 @@ async def _store_report(services: Services, tr: Translator, run: Run, match: Mat
                                         result={"report": claimed})
     label = await names_of(services, run.tournament.id)
     opponent = match.player_b if claimed["by"] == match.player_a else match.player_a
-    await services.bot.send_message(run.tournament.chat_id, tr(
+    sent = await services.bot.send_message(run.tournament.chat_id, tr(
         "formats.reported", reporter=label[claimed["by"]], opponent=label[opponent],
         result=describe(tr, label, match, claimed["winner"], claimed["score"])),
         reply_markup=_keyboard(tr, match))
+    await services.repos.matches.update(match.id, services.clock.now(),
+                                        board_message_id=sent.message_id)
+
+
+async def _retire_buttons(services: Services, run: Run, match: MatchRow) -> None:
+    """Take Confirm/Dispute off the report once it is answered, so nobody presses them late."""
+    message_id = (await services.repos.matches.get(match.id)).board_message_id
+    if message_id is None:
+        return
+    with contextlib.suppress(TelegramBadRequest):
+        await services.bot.edit_message_reply_markup(chat_id=run.tournament.chat_id,
+                                                     message_id=message_id, reply_markup=None)
 
 
 async def _confirm(services: Services, tr: Translator, run: Run, match: MatchRow) -> None:
     """The opponent agrees: announce the result and let the format go on."""
+    await _retire_buttons(services, run, match)
     report = match.result["report"]
     label = await names_of(services, run.tournament.id)
     score = tuple(report["score"]) if report["score"] else None
@@ -100,6 +116,7 @@ async def _confirm(services: Services, tr: Translator, run: Run, match: MatchRow
 async def _dispute(services: Services, tr: Translator, run: Run, match: MatchRow,
                    counter: dict | None) -> None:
     """The players disagree: the match waits for an organiser's /setresult."""
+    await _retire_buttons(services, run, match)
     report = match.result["report"]
     await services.repos.matches.update(match.id, services.clock.now(),
                                         result={"report": report, "dispute": counter or True})
