@@ -18,5 +18,5 @@ def routers() -> list[Router]:
     )
 
     modules = (*formats.modules(), registration, roster, organiser, export, *cup.MODULES,
-               darts, common)
+               *darts.MODULES, common)
     return [module.router.build() for module in modules]

@@ -3,7 +3,6 @@ scored on one live scoreboard per match with a keypad, the bull-off or coin befo
 typed darts, legs, statistics (also in /export) and the result handed to the tournament
 format."""
 
-from bot.features.darts import launch, stats  # noqa: F401  (registers launchers, export)
-from bot.features.darts.entry import router
+from bot.features.darts import entry, launch, starter, stats  # noqa: F401  (launch, stats register)
 
-__all__ = ["router"]
+MODULES = (starter, entry)

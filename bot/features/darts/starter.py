@@ -1,0 +1,56 @@
+"""/starter: an organiser fixes a wrongly entered bull-off (or coin) before leg 1 has a
+dart. The match log is never edited: a rewind marker takes the match back to its start and
+the right starter is entered after it (``MatchService.rewind``)."""
+
+from __future__ import annotations
+
+from aiogram import F
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message, Update
+
+from bot.features.access import is_organiser
+from bot.features.darts.keypad import position
+from bot.features.darts.opening import starter_action
+from bot.features.darts.play import LIVE, load, perform
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.services import Services
+
+router = Handlers("darts-starter")
+
+
+@router.message(Command("starter"), F.chat.type != "private")
+async def set_starter(message: Message, command: CommandObject, event_update: Update,
+                      services: Services, tr: Translator) -> None:
+    organiser = message.from_user.id
+    if not await is_organiser(services, message.chat.id, organiser):
+        await message.reply(tr("access.organisers_only"))
+        return
+    words = (command.args or "").split()
+    if len(words) < 3 or not words[0].isdigit() or not words[1].startswith("@"):
+        await message.reply(tr("darts.starter_usage"))
+        return
+    play = await load(services, tr, int(words[0]))
+    user = await services.repos.users.by_username(words[1])
+    if play is None or play.tournament.chat_id != message.chat.id or \
+            play.match.status not in LIVE:
+        await message.reply(tr("darts.no_such_match", match=words[0]))
+        return
+    if user is None or user.id not in play.match.players:
+        await message.reply(tr("darts.starter_usage"))
+        return
+    state = await services.matches.state(play.match)
+    if position(state) != (1, 0, 0):
+        await message.reply(tr("darts.starter_too_late"))
+        return
+    if state.started:
+        await services.matches.rewind(play.match, 0, organiser)
+    reason = " ".join(words[2:])
+    player = play.index(user.id)
+    action = starter_action(player, "bull")
+    if await perform(play, [action], organiser, event_update.update_id, message.reply):
+        await services.repos.organiser_log.record(
+            organiser, "starter", services.clock.now(), tournament_id=play.tournament.id,
+            chat_id=message.chat.id, reason=reason, match=play.match.id, starter=user.id)
+        await message.answer(play.text("darts.starter_set", organiser=message.from_user.first_name,
+                                match=play.match.id, name=play.names[player], reason=reason))
