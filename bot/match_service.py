@@ -12,20 +12,15 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from bot.registry import Registry
 from games.common.match import ReplayableMatch, replay
 from storage.repositories.matches import MatchRow
 
 EngineFactory = Callable[[dict[str, Any]], ReplayableMatch]
 REWIND = "rewind"
-_factories: dict[str, EngineFactory] = {}
-
-
-def engine_kind(kind: str) -> Callable[[EngineFactory], EngineFactory]:
-    """Register how to build a fresh engine for matches of ``kind`` from tournament settings."""
-    def register(factory: EngineFactory) -> EngineFactory:
-        _factories[kind] = factory
-        return factory
-    return register
+_factories: Registry[EngineFactory] = Registry()
+engine_kind = _factories.register
+"""Decorator: how to build a fresh engine for matches of a kind from tournament settings."""
 
 
 class MatchService:

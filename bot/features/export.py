@@ -19,21 +19,16 @@ from aiogram.types import BufferedInputFile, Message
 from bot.features.access import command_target
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.registry import Registry
 from bot.services import Services
 from storage.repositories.tournaments import Tournament
 
 router = Handlers("export")
 Table = tuple[list[str], list[list]]  # header, rows
 Section = Callable[[Services, Tournament], Awaitable[tuple[Any, Table | None]]]
-_sections: dict[str, Section] = {}
-
-
-def export_section(name: str) -> Callable[[Section], Section]:
-    """Register a part of the export under ``name`` (a JSON key and a CSV file name)."""
-    def register(section: Section) -> Section:
-        _sections[name] = section
-        return section
-    return register
+_sections: Registry[Section] = Registry()
+export_section = _sections.register
+"""Decorator: a part of the export under a name (a JSON key and a CSV file name)."""
 CSV_COLUMNS = ("match_id", "stage", "round", "slot", "format", "player_a", "player_b",
                "status", "winner", "seq", "actor", "action", "time")
 

@@ -13,6 +13,7 @@ from datetime import timedelta
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
+from bot.registry import Registry
 from bot.services import Services
 from bot.timeparse import parse_zone
 from storage.repositories.jobs import Job
@@ -20,39 +21,21 @@ from storage.repositories.tournaments import Entrant, Tournament
 
 GameStarter = Callable[[Services, Tournament, list[Entrant]], Awaitable[None]]
 SetupNote = Callable[[Translator, dict], str | None]
-_starters: dict[str, GameStarter] = {}
-_setup_notes: dict[str, SetupNote] = {}
-_minimums: dict[str, Callable[[dict], int]] = {}
+_starters: Registry[GameStarter] = Registry()
+_setup_notes: Registry[SetupNote] = Registry()
+_minimums: Registry[Callable[[dict], int]] = Registry()
 START_JOBS = ("reminder", "checkin", "start")
 MIN_PLAYERS = 2
 
 
-def on_start(game: str) -> Callable[[GameStarter], GameStarter]:
-    def register(starter: GameStarter) -> GameStarter:
-        _starters[game] = starter
-        return starter
-    return register
-
-
-def min_players(game: str) -> Callable[[Callable[[dict], int]], Callable[[dict], int]]:
-    """Register how many players a game's settings need (more than MIN_PLAYERS, e.g. groups)."""
-    def register(minimum: Callable[[dict], int]) -> Callable[[dict], int]:
-        _minimums[game] = minimum
-        return minimum
-    return register
+on_start = _starters.register  # a game's first matches, once the roster is fixed
+min_players = _minimums.register  # players a game's settings need (more than MIN_PLAYERS)
+setup_note = _setup_notes.register  # what a game says about its settings at /new, /settings
 
 
 def minimum_players(tournament: Tournament) -> int:
     rule = _minimums.get(tournament.game)
     return max(MIN_PLAYERS, rule(tournament.settings) if rule else MIN_PLAYERS)
-
-
-def setup_note(game: str) -> Callable[[SetupNote], SetupNote]:
-    """Register what a game says about its settings when a tournament is created or changed."""
-    def register(note: SetupNote) -> SetupNote:
-        _setup_notes[game] = note
-        return note
-    return register
 
 
 def note_for(tr: Translator, tournament: Tournament) -> str | None:
@@ -96,15 +79,8 @@ def checkin_keyboard(tr: Translator, tournament: Tournament) -> InlineKeyboardMa
 
 
 JobRunner = Callable[[Services, Job], Awaitable[None]]
-_job_kinds: dict[str, JobRunner] = {}
-
-
-def job_kind(kind: str) -> Callable[[JobRunner], JobRunner]:
-    """Register what a scheduled job of ``kind`` does when it falls due."""
-    def register(runner: JobRunner) -> JobRunner:
-        _job_kinds[kind] = runner
-        return runner
-    return register
+_job_kinds: Registry[JobRunner] = Registry()
+job_kind = _job_kinds.register  # what a scheduled job of a kind does when it falls due
 
 
 async def run_job(services: Services, job: Job) -> None:

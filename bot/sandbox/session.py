@@ -239,12 +239,6 @@ class SandboxSession(BaseSession):
             self.emit(f"⚑ {handle}: {plain(method.text)}")
         return True
 
-    async def _set_my_commands(self, method) -> bool:
-        return True
-
-    async def _delete_webhook(self, method) -> bool:
-        return True
-
 
 def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()

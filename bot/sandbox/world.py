@@ -117,6 +117,3 @@ class World:
     def next_file_id(self, kind: str) -> str:
         self.file_counter += 1
         return f"{kind}-{self.file_counter}"
-
-    def is_admin(self, group: SandboxGroup, user_id: int) -> bool:
-        return user_id in group.admins or user_id == group.creator

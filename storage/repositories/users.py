@@ -63,11 +63,6 @@ class UsersRepo:
             await tx.execute("UPDATE users SET language = ? WHERE id = ?", (language, user_id))
         await self.db.write(work)
 
-    async def set_started(self, user_id: int, started: bool) -> None:
-        async def work(tx):
-            await tx.execute("UPDATE users SET started = ? WHERE id = ?", (int(started), user_id))
-        await self.db.write(work)
-
 
 @dataclass(frozen=True)
 class Chat:

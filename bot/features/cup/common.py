@@ -14,6 +14,7 @@ from typing import Any
 from aiogram.types import Message
 
 from bot.i18n import Translator
+from bot.registry import Registry
 from bot.services import Services
 from games.common.errors import IllegalAction
 from storage.repositories.matches import DuplicateUpdate, MatchRow
@@ -43,23 +44,10 @@ class Play:
 
 Announcer = Callable[[Play, Any, Any, dict], Awaitable[None]]
 Finisher = Callable[[Play, Any], Awaitable[None]]
-_announcers: dict[str, Announcer] = {}
-_finishers: dict[str, Finisher] = {}
-
-
-def announcer(*kinds: str) -> Callable[[Announcer], Announcer]:
-    def register(function: Announcer) -> Announcer:
-        for kind in kinds:
-            _announcers[kind] = function
-        return function
-    return register
-
-
-def on_finish(stage: str) -> Callable[[Finisher], Finisher]:
-    def register(function: Finisher) -> Finisher:
-        _finishers[stage] = function
-        return function
-    return register
+_announcers: Registry[Announcer] = Registry()
+_finishers: Registry[Finisher] = Registry()
+announcer = _announcers.register  # what to say after an action, per match kind
+on_finish = _finishers.register  # what a finished match does to its stage
 
 
 async def names_of(services: Services, tournament_id: int) -> dict[int, str]:

@@ -14,6 +14,7 @@ from bot.features.cup.common import Play, names_of, on_finish, play_for
 from bot.features.lifecycle import setup_note
 from bot.i18n import Markup, Translator
 from bot.match_service import engine_kind
+from bot.registry import Registry
 from bot.services import Services
 from games.dice_cup import (
     BettingFinal,
@@ -32,15 +33,8 @@ FORMAT_BY_FIELD = {16: "order", 8: "drop", 4: "hp", 2: "betting"}
 THIRD_VOTE, THIRD = "3P-vote", "3P"
 
 StartAnnouncer = Callable[[Play], Awaitable[None]]
-_start_announcers: dict[str, StartAnnouncer] = {}
-
-
-def on_match_start(*kinds: str) -> Callable[[StartAnnouncer], StartAnnouncer]:
-    def register(function: StartAnnouncer) -> StartAnnouncer:
-        for kind in kinds:
-            _start_announcers[kind] = function
-        return function
-    return register
+_start_announcers: Registry[StartAnnouncer] = Registry()
+on_match_start = _start_announcers.register  # how a new playoff match of a kind is opened
 
 
 def formats_played(field: int, formats: list[str] | None = None) -> list[str]:

@@ -12,23 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot.registry import Registry
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 MatchLauncher = Callable[[Services, Tournament, MatchRow], Awaitable[None]]
-_launchers: dict[str, MatchLauncher] = {}
+_launchers: Registry[MatchLauncher] = Registry()
 MATCH_KINDS: dict[str, str] = {}  # game → the engine kind of its match rows
 
 
 def match_launcher(game: str, kind: str) -> Callable[[MatchLauncher], MatchLauncher]:
     """Register how matches of ``game`` (engine kind ``kind``) start inside the bot."""
-    def register(launcher: MatchLauncher) -> MatchLauncher:
-        _launchers[game] = launcher
-        MATCH_KINDS[game] = kind
-        return launcher
-    return register
+    MATCH_KINDS[game] = kind
+    return _launchers.register(game)
 
 
-def launcher_for(game: str) -> MatchLauncher | None:
-    return _launchers.get(game)
+launcher_for = _launchers.get
