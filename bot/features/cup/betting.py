@@ -5,6 +5,7 @@ open dice, whose turn), buttons for exactly the legal actions, typed words («ч
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import (
@@ -75,8 +76,7 @@ async def bet_button(query: CallbackQuery, callback_data: BetButton, services: S
                            show_alert=True)
         return
 
-    async def alert(text: str) -> None:
-        await query.answer(text, show_alert=True)
+    alert = partial(query.answer, show_alert=True)
     action = {"type": "bet", "player": player, "action": callback_data.action}
     if await perform(play, action, query.from_user.id, None, alert):
         await query.answer()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 from datetime import timedelta
+from functools import partial
 
 from aiogram import F
 from aiogram.exceptions import TelegramBadRequest
@@ -98,8 +99,7 @@ async def choice_button(query: CallbackQuery, callback_data: Choose, services: S
     play = await play_for(services, await services.translator_for_chat(tournament.chat_id),
                           tournament, match)
 
-    async def alert(text: str) -> None:
-        await query.answer(text, show_alert=True)
+    alert = partial(query.answer, show_alert=True)
     if await _choose(play, query.from_user.id, callback_data.choice, None, alert, tr):
         await query.answer()
 

@@ -8,6 +8,7 @@ then the bot waits for the dice animation (about four seconds) and announces the
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from aiogram import F
 from aiogram.filters import Command
@@ -152,8 +153,7 @@ async def declare_button(query: CallbackQuery, callback_data: Declare, services:
     action |= ({"order": [int(c) for c in value]} if play.match.kind == "order"
                else {"drop": int(value)})
 
-    async def toast(text: str) -> None:
-        await query.answer(text, show_alert=True)
+    toast = partial(query.answer, show_alert=True)
     if await perform(play, action, query.from_user.id, None, toast):
         await query.answer(tr("cup.declared_toast"))
 

@@ -5,6 +5,7 @@ deadline an organiser chooses. Also /try inside a match (the betting final's tie
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 
 from aiogram import F
 from aiogram.dispatcher.event.bases import SkipHandler
@@ -61,8 +62,7 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
     play, player = found
     tournament = play.tournament
 
-    async def alert(text: str) -> None:
-        await query.answer(text, show_alert=True)
+    alert = partial(query.answer, show_alert=True)
     if callback_data.organiser:
         if not await is_organiser(services, tournament.chat_id, query.from_user.id):
             await alert(tr("access.organisers_only"))

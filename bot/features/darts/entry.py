@@ -6,6 +6,7 @@ and the organiser's /correct for committed visits (logged)."""
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from aiogram import F
 from aiogram.filters import Command, CommandObject
@@ -119,8 +120,7 @@ async def pressed(query: CallbackQuery, event_update: Update, services: Services
         await query.answer(tr("darts.not_your_match"), show_alert=True)
         return
 
-    async def alert(text: str) -> None:
-        await query.answer(text, show_alert=True)
+    alert = partial(query.answer, show_alert=True)
     if press.is_coin:
         action = starter_action(services.rng.randrange(2), "coin")
     else:
