@@ -23,7 +23,7 @@ from bot.match_service import MatchService
 from bot.middlewares.context import ContextMiddleware
 from bot.middlewares.dedupe import DedupeMiddleware
 from bot.scheduler import LiveScheduler, Scheduler
-from bot.sending import Outbox, RateLimitMiddleware
+from bot.sending import Outbox, PlainToastMiddleware, RateLimitMiddleware
 from bot.services import Repos, Services
 from storage.db import Database
 
@@ -51,6 +51,7 @@ class App:
 
 def make_bot(settings: Settings, session: BaseSession, clock: Clock) -> Bot:
     session.middleware(RateLimitMiddleware(clock))
+    session.middleware(PlainToastMiddleware())
     return Bot(settings.bot_token or SANDBOX_TOKEN, session=session,
                default=DefaultBotProperties(parse_mode="HTML", link_preview_is_disabled=True))
 

@@ -10,6 +10,7 @@ and turns that into a group notice with a deep link instead of a crash.
 from __future__ import annotations
 
 import asyncio
+import html
 import logging
 from collections import defaultdict, deque
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
-from aiogram.methods import TelegramMethod
+from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.clock import Clock
@@ -73,6 +74,17 @@ class RateLimitMiddleware(BaseRequestMiddleware):
                 log.warning("RetryAfter %ss on %s", error.retry_after, type(method).__name__)
                 await self.clock.sleep(error.retry_after)
         raise AssertionError("unreachable")
+
+
+class PlainToastMiddleware(BaseRequestMiddleware):
+    """Button answers (toasts and alerts) are plain text in Telegram, while every text of the
+    bot is built as HTML (parameters escaped): turn the entities back into characters here,
+    once, so a name like ``<b>Ann</b> & Co`` reads the same in a toast as in a message."""
+
+    async def __call__(self, make_request, bot: Bot, method: TelegramMethod):
+        if isinstance(method, AnswerCallbackQuery) and method.text:
+            method = method.model_copy(update={"text": html.unescape(method.text)})
+        return await make_request(bot, method)
 
 
 def undeliverable(error: Exception) -> bool:

@@ -236,7 +236,7 @@ class SandboxSession(BaseSession):
     async def _answer_callback_query(self, method) -> bool:
         if method.text:
             handle = self.world.pending_callbacks.pop(method.callback_query_id, "?")
-            self.emit(f"⚑ {handle}: {plain(method.text)}")
+            self.emit(f"⚑ {handle}: {method.text}")  # plain text in Telegram: shown as sent
         return True
 
 

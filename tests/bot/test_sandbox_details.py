@@ -1,0 +1,46 @@
+"""Sandbox promises the transcripts cannot show: files saved under --out, and the wait for
+the dice animation running on the virtual clock."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from PIL import Image
+
+from bot.sandbox.runner import Sandbox
+
+CUP_OF_TWO = ("org@cup: /new cup Test approval=off", "alice@cup: hi", "bob@cup: hi",
+              "org@cup: /add @alice Alice_Smith", "org@cup: /add @bob Bob_Stone",
+              "org@cup: /begin")
+
+
+async def _run(tmp_path, lines, **options) -> tuple[Sandbox, list[str]]:
+    output: list[str] = []
+    sandbox = Sandbox(seed=1, db_path=tmp_path / "s.sqlite3", emit=output.append, **options)
+    await sandbox.start()
+    for line in lines:
+        await sandbox.line(line)
+    return sandbox, output
+
+
+async def test_pictures_and_files_are_saved_under_out(tmp_path) -> None:
+    out = tmp_path / "out"
+    sandbox, output = await _run(tmp_path, (*CUP_OF_TWO, "org@cup: /standings",
+                                            "org@cup: /export"), out_dir=out)
+    await sandbox.close()
+    assert any(line.startswith('→ cup: photo "') for line in output)
+    [png] = out.glob("*.png")
+    assert Image.open(png).size[0] >= 800
+    assert sorted(p.suffix for p in out.glob("*tournament-1*")) == [".csv", ".csv", ".json"]
+
+
+async def test_a_roll_is_announced_after_the_dice_animation(tmp_path) -> None:
+    sandbox, output = await _run(tmp_path, CUP_OF_TWO)
+    first = next(line for line in output if "бросает" in line).split("бросает ")[-1]
+    handle = "alice" if first.startswith("Alice") else "bob"
+    before, printed = sandbox.clock.now(), len(output)
+    await sandbox.line(f"{handle}@cup: 🎲 5")
+    waited = sandbox.clock.now() - before
+    await sandbox.close()
+    assert waited >= timedelta(seconds=4)
+    assert output[printed].startswith("→ cup: ") and output[printed].endswith(": 5.")
