@@ -62,6 +62,11 @@ class Translator:
             raise KeyError(f"no text {key!r} in the catalogs")
         return template.format(**{name: _escape(v) for name, v in params.items()})
 
+    def plain(self, key: str, /, **params: Any) -> str:
+        """The text for somewhere that is not HTML (a picture, a title fed back as a
+        parameter): the same words with nothing escaped."""
+        return html.unescape(self(key, **params))
+
     def has(self, key: str) -> bool:
         return key in catalog(self.language) or key in catalog(FALLBACK)
 

@@ -47,3 +47,8 @@ def test_parameters_are_escaped_unless_markup() -> None:
     tr = Translator("en")
     assert "&lt;b&gt;" in tr("try.success", name="<b>")
     assert "<b>" in tr("try.success", name=Markup("<b>"))
+
+
+def test_plain_text_is_the_same_words_unescaped() -> None:
+    tr = Translator("en")
+    assert tr.plain("try.success", name="<b>&") == "<b>&: Success ✅"

@@ -106,8 +106,10 @@ async def group_table(services: Services, tournament: Tournament, group: int = 1
 
 
 def table_title(tr: Translator, tournament: Tournament, group: int) -> str:
+    """A group table's title as plain text (callers escape it, or draw it)."""
     if tournament.settings.get("groups", 1) > 1:
-        return tr("cup.group_title", title=tournament.title, group=chr(ord("A") + group - 1))
+        return tr.plain("cup.group_title", title=tournament.title,
+                        group=chr(ord("A") + group - 1))
     return tournament.title
 
 

@@ -98,7 +98,7 @@ async def bracket_command(message: Message, services: Services, tr: Translator) 
                         lambda: bracket_png(tournament.title, rounds),
                         tr("cup.bracket_caption", title=tournament.title),
                         lambda: tr("cup.bracket_text", title=tournament.title,
-                                   rounds=Markup(_bracket_text(rounds))))
+                                   rounds=_bracket_text(rounds)))
 
 
 def _table_pictures(title: str, header: list[str], cells: list[list[str]],
