@@ -150,7 +150,7 @@ async def advance_groups(services: Services, tr: Translator, tournament: Tournam
         order = {row.player: row.place for table in tables for row in table}
         lines = [", ".join(label[p] for p in sorted(group, key=order.get)) for group in tied]
         await services.bot.send_message(tournament.chat_id, tr(
-            "cup.roll_off", groups=Markup("\n".join(lines))))
+            "cup.roll_off", groups="\n".join(lines)))
     await start_playoff(services, tr, tournament, qualified(tournament, tables))
 
 
