@@ -22,6 +22,7 @@ from bot.features.lifecycle import run_job
 from bot.match_service import MatchService
 from bot.middlewares.context import ContextMiddleware
 from bot.middlewares.dedupe import DedupeMiddleware
+from bot.play import refusal
 from bot.scheduler import LiveScheduler, Scheduler
 from bot.sending import Outbox, PlainToastMiddleware, RateLimitMiddleware
 from bot.services import Repos, Services
@@ -61,6 +62,7 @@ def make_dispatcher(services: Services, dedupe: DedupeMiddleware) -> Dispatcher:
     dispatcher.update.outer_middleware(dedupe)
     dispatcher.update.middleware(ContextMiddleware())
     dispatcher.include_routers(*routers())
+    refusal.install(dispatcher)
     return dispatcher
 
 

@@ -8,8 +8,10 @@ or :class:`DuplicateUpdate` (the update was applied before; nothing is written).
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from bot.registry import Registry
@@ -23,16 +25,29 @@ engine_kind = _factories.register
 """Decorator: how to build a fresh engine for matches of a kind from tournament settings."""
 
 
+@dataclass(frozen=True)
+class Change:
+    """One accepted step of a match: the state before it and after it (both read-only)."""
+
+    before: ReplayableMatch
+    after: ReplayableMatch
+
+
 class MatchService:
     def __init__(self, services) -> None:
         self.services = services
         self._states: dict[int, ReplayableMatch] = {}
 
+    def lock(self, match_id: int) -> asyncio.Lock:
+        """The lock every change of one match is made under."""
+        return self.services.lock(f"match-{match_id}")
+
     async def state(self, match: MatchRow) -> ReplayableMatch:
         """The current engine state of ``match`` (a copy: callers cannot corrupt the cache)."""
-        return copy.deepcopy(await self._current(match))
+        return copy.deepcopy(await self.current(match))
 
-    async def _current(self, match: MatchRow) -> ReplayableMatch:
+    async def current(self, match: MatchRow) -> ReplayableMatch:
+        """The cached state itself: read it, never change it (hold :meth:`lock` to rely on it)."""
         if match.id not in self._states:
             tournament = await self.services.repos.tournaments.get(match.tournament_id)
             engine = _factories[match.kind](tournament.settings)
@@ -43,7 +58,7 @@ class MatchService:
     async def rewind(self, match: MatchRow, to_seq: int, actor_id: int | None) -> None:
         """Take the match back to how it stood after action ``to_seq`` (an organiser's
         correction). Nothing is deleted: a marker in the log says which actions stop counting."""
-        async with self.services.lock(f"match-{match.id}"):
+        async with self.lock(match.id):
             self._states.pop(match.id, None)
             await self.services.repos.matches.append(
                 match.id, {"type": REWIND, "to": to_seq}, actor_id, self.services.clock.now())
@@ -64,20 +79,32 @@ class MatchService:
     async def _effective_logged(self, match: MatchRow):
         return effective(await self.services.repos.matches.actions(match.id))
 
+    async def apply(self, match: MatchRow, actions: list[dict[str, Any]],
+                    actor_id: int | None, update_id: int | None) -> Change:
+        """Check ``actions`` together with the engine and append them in one transaction.
+
+        The caller holds :meth:`lock`. Raises the engine's :class:`IllegalAction` or
+        :class:`DuplicateUpdate`; either way nothing is written and the state is unchanged.
+        """
+        before = await self.current(match)
+        after = copy.deepcopy(before)
+        for action in actions:
+            after.apply(action)
+        try:
+            await self.services.repos.matches.append_many(
+                match.id, actions, actor_id, self.services.clock.now(), update_id)
+        except BaseException:
+            self._states.pop(match.id, None)
+            raise
+        self._states[match.id] = after
+        return Change(before, after)
+
     async def act(self, match: MatchRow, action: dict[str, Any], actor_id: int | None,
                   update_id: int | None) -> ReplayableMatch:
         """Apply one action under the match's lock and return the new state (a copy)."""
-        async with self.services.lock(f"match-{match.id}"):
-            engine = copy.deepcopy(await self._current(match))
-            engine.apply(action)
-            try:
-                await self.services.repos.matches.append(
-                    match.id, action, actor_id, self.services.clock.now(), update_id)
-            except BaseException:
-                self._states.pop(match.id, None)
-                raise
-            self._states[match.id] = engine
-            return copy.deepcopy(engine)
+        async with self.lock(match.id):
+            change = await self.apply(match, [action], actor_id, update_id)
+            return copy.deepcopy(change.after)
 
 
 def effective(logged: list) -> list:

@@ -88,6 +88,19 @@ class MatchesRepo:
             " AND ? IN (player_a, player_b) ORDER BY id LIMIT 1", (tournament_id, user_id))
         return _match(row) if row else None
 
+    async def newest_live_for_player(self, user_id: int, game: str | None = None
+                                     ) -> MatchRow | None:
+        """The user's newest running (or paused) match in a running tournament, of ``game``
+        when given (a choice sent by DM belongs to it)."""
+        sql = ("SELECT m.* FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+               " WHERE t.status IN ('running', 'paused') AND m.status IN ('running', 'paused')"
+               " AND ? IN (m.player_a, m.player_b)")
+        params: tuple = (user_id,)
+        if game is not None:
+            sql, params = sql + " AND t.game = ?", (*params, game)
+        row = await self.db.fetchone(sql + " ORDER BY m.id DESC LIMIT 1", params)
+        return _match(row) if row else None
+
     async def update(self, match_id: int, now: datetime, **fields: Any) -> None:
         allowed = {"status", "winner", "result", "board_message_id", "player_a", "player_b"}
         assert set(fields) <= allowed, fields
@@ -110,7 +123,13 @@ class MatchesRepo:
 
     async def append(self, match_id: int, payload: dict[str, Any], actor_id: int | None,
                      now: datetime, update_id: int | None = None) -> int:
-        """Append one action and return its sequence number.
+        """Append one action and return its sequence number (see :meth:`append_many`)."""
+        return (await self.append_many(match_id, [payload], actor_id, now, update_id))[-1]
+
+    async def append_many(self, match_id: int, payloads: list[dict[str, Any]],
+                          actor_id: int | None, now: datetime,
+                          update_id: int | None = None) -> list[int]:
+        """Append actions in one transaction and return their sequence numbers.
 
         Raises :class:`DuplicateUpdate` (and writes nothing) when ``update_id`` was handled.
         """
@@ -122,12 +141,14 @@ class MatchesRepo:
                 if cursor.rowcount == 0:
                     raise DuplicateUpdate(update_id)
             row = await (await tx.execute(
-                "SELECT coalesce(max(seq), 0) + 1 FROM match_actions WHERE match_id = ?",
+                "SELECT coalesce(max(seq), 0) FROM match_actions WHERE match_id = ?",
                 (match_id,))).fetchone()
-            await tx.execute(
+            seqs = list(range(row[0] + 1, row[0] + 1 + len(payloads)))
+            await tx.executemany(
                 "INSERT INTO match_actions (match_id, seq, actor_id, payload, update_id,"
                 " created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (match_id, row[0], actor_id, json.dumps(payload, ensure_ascii=False), update_id,
-                 to_db(now)))
-            return row[0]
+                [(match_id, seq, actor_id, json.dumps(payload, ensure_ascii=False),
+                  update_id if number == 0 else None, to_db(now))
+                 for number, (seq, payload) in enumerate(zip(seqs, payloads, strict=True))])
+            return seqs
         return await self.db.write(work)

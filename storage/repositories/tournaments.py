@@ -93,9 +93,14 @@ class TournamentsRepo:
             " ORDER BY id DESC", (chat_id, *OPEN_STATUSES))
         return [_tournament(r) for r in rows]
 
-    async def newest_in_chat(self, chat_id: int) -> Tournament | None:
-        row = await self.db.fetchone(
-            "SELECT * FROM tournaments WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (chat_id,))
+    async def newest_in_chat(self, chat_id: int, *, game: str | None = None,
+                             status: str | None = None) -> Tournament | None:
+        """The chat's newest tournament (of ``game``, in ``status``, when given)."""
+        sql, params = "SELECT * FROM tournaments WHERE chat_id = ?", (chat_id,)
+        for column, value in (("game", game), ("status", status)):
+            if value is not None:
+                sql, params = f"{sql} AND {column} = ?", (*params, value)
+        row = await self.db.fetchone(sql + " ORDER BY id DESC LIMIT 1", params)
         return _tournament(row) if row else None
 
     async def set_status(self, tournament_id: int, status: str, now: datetime) -> None:

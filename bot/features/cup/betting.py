@@ -5,7 +5,6 @@ open dice, whose turn), buttons for exactly the legal actions, typed words («ч
 from __future__ import annotations
 
 import re
-from functools import partial
 
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import (
@@ -16,10 +15,11 @@ from aiogram.types import (
     Update,
 )
 
-from bot.features.cup.common import Play, announcer, button_play, my_play, perform
+from bot.features.cup.common import announcer, button_play, my_play, perform
 from bot.features.cup.playoff import on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.play.context import MatchContext
 from bot.services import Services
 
 router = Handlers("cup-betting")
@@ -46,7 +46,7 @@ def _bet_word(message: Message) -> dict | bool:
 
 
 @on_match_start("betting")
-async def start_final(play: Play) -> None:
+async def start_final(play: MatchContext) -> None:
     await play.say(play.tr("cup.final_start", title=stage_title(play), a=play.names[0],
                            b=play.names[1],
                            chips=play.tournament.settings.get("chips", 20)))
@@ -59,31 +59,26 @@ async def typed_bet(message: Message, bet: dict, event_update: Update, services:
     tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
     if play is None or play.match.kind != "betting":
         return
-    action = {"type": "bet", "player": play.index(message.from_user.id)} | bet
-    await perform(play, action, message.from_user.id, event_update.update_id, message.reply)
+    action = {"type": "bet", "player": play.seat(message.from_user.id)} | bet
+    await perform(play, action, message.from_user.id, event_update.update_id)
 
 
 @router.callback_query(BetButton.filter())
 async def bet_button(query: CallbackQuery, callback_data: BetButton, services: Services,
                      tr: Translator) -> None:
-    found = await button_play(services, tr, query, callback_data.match_id, ("betting",))
-    if found is None:
-        return
-    play, player = found
+    play, player = await button_play(services, tr, query, callback_data.match_id, ("betting",))
     if callback_data.action == "raise":
         limits = (await services.matches.state(play.match)).raise_limits or (1, 1)
         await query.answer(tr("cup.raise_how_much", low=limits[0], high=limits[1]),
                            show_alert=True)
         return
-
-    alert = partial(query.answer, show_alert=True)
     action = {"type": "bet", "player": player, "action": callback_data.action}
-    if await perform(play, action, query.from_user.id, None, alert):
+    if await perform(play, action, query.from_user.id, None):
         await query.answer()
 
 
 @announcer("betting")
-async def announce_betting(play: Play, before, after, event: dict) -> None:
+async def announce_betting(play: MatchContext, before, after, event: dict) -> None:
     tr, name = play.tr, play.names
     lines = []
     if event["type"] == "try":
@@ -102,7 +97,7 @@ async def announce_betting(play: Play, before, after, event: dict) -> None:
     await _show_board(play, after)
 
 
-async def _show_board(play: Play, state) -> None:
+async def _show_board(play: MatchContext, state) -> None:
     match = await play.services.repos.matches.get(play.match.id)
     message_id = await play.services.outbox.board(
         play.tournament.chat_id, match.board_message_id, _board_text(play, state),
@@ -112,7 +107,7 @@ async def _show_board(play: Play, state) -> None:
                                                  board_message_id=message_id)
 
 
-def _board_text(play: Play, state) -> str:
+def _board_text(play: MatchContext, state) -> str:
     tr, name = play.tr, play.names
     dice = [" ".join(map(str, d)) or "—" for d in state.dice]
     text = tr("cup.board", hand=state.hand, a=name[0], b=name[1], wa=state.wins[0],
@@ -134,7 +129,7 @@ def _waiting(tr: Translator, name: tuple[str, str], state) -> str:
     return tr("cup.board_roll", names=", ".join(rollers))
 
 
-def _board_keyboard(play: Play, state) -> InlineKeyboardMarkup | None:
+def _board_keyboard(play: MatchContext, state) -> InlineKeyboardMarkup | None:
     if state.finished or not state.legal_bets:
         return None
     tr = play.tr

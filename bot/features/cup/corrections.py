@@ -11,13 +11,14 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.features.access import Target, command_target
-from bot.features.cup.common import Play, close_match, play_for
+from bot.features.cup.common import close_match
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import advance_groups
 from bot.features.handlers import Handlers
 from bot.features.registration import valid_name
 from bot.i18n import Translator
+from bot.play.context import MatchContext, context_for
 from bot.services import Services
 from storage.repositories.users import User
 
@@ -96,8 +97,8 @@ async def set_result(message: Message, command: CommandObject, services: Service
     if mine == theirs and match.stage != GROUPS:
         await message.answer(tr("correction.no_draw"))
         return
-    play = await play_for(services, tr, target.tournament, match)
-    me = play.index(user.id)
+    play = await context_for(services, tr, target.tournament, match)
+    me = play.seat(user.id)
     score = [mine, theirs] if me == 0 else [theirs, mine]
     winner = None if mine == theirs else (user.id if mine > theirs else
                                           (match.player_b if me == 0 else match.player_a))
@@ -143,7 +144,7 @@ async def disqualify(message: Message, command: CommandObject, services: Service
         if match.stage == GROUPS:
             await services.repos.matches.update(match.id, now, status="void")
             continue
-        play = await play_for(services, tr, tournament, match)
+        play = await context_for(services, tr, tournament, match)
         opponent = match.player_b if match.player_a == user.id else match.player_a
         await close_match(play, opponent, {"score": [0, 0], "walkover": True})
     groups = await services.repos.matches.for_tournament(tournament.id, GROUPS)
@@ -216,7 +217,7 @@ async def reopen(message: Message, command: CommandObject, services: Services,
     await _log(services, message, "reopen", tournament.id, reason, match_id=match.id,
                to_seq=starts[-1])
     match = await services.repos.matches.get(match.id)
-    play: Play = await play_for(services, tr, tournament, match)
+    play: MatchContext = await context_for(services, tr, tournament, match)
     state = await services.matches.state(match)
     status = match_status(play, state) if hasattr(state, "score") else ""
     await message.answer(tr("correction.reopened", a=play.names[0], b=play.names[1],

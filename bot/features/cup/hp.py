@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 from datetime import timedelta
-from functools import partial
 
 from aiogram import F
 from aiogram.exceptions import TelegramBadRequest
@@ -21,11 +20,13 @@ from aiogram.types import (
 )
 
 from bot.features.access import command_target
-from bot.features.cup.common import Play, announcer, my_play, my_play_anywhere, perform, play_for
+from bot.features.cup.common import announcer, my_play, my_play_anywhere, perform
 from bot.features.cup.playoff import on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import job_kind
 from bot.i18n import Translator
+from bot.play.context import LIVE, MatchContext, context_for, load_match
+from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.jobs import Job
 
@@ -47,7 +48,7 @@ def _choice_word(message: Message) -> dict | bool:
 
 
 @on_match_start("hp")
-async def start_battle(play: Play) -> None:
+async def start_battle(play: MatchContext) -> None:
     tr = play.tr
     link = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
         text=tr("cup.hp_open_dm"), url=play.services.deep_link())]])
@@ -56,7 +57,7 @@ async def start_battle(play: Play) -> None:
     await ask_choices(play, 1)
 
 
-async def ask_choices(play: Play, round_no: int) -> None:
+async def ask_choices(play: MatchContext, round_no: int) -> None:
     """DM both players the choice buttons (a player the bot cannot reach is told in the
     group) and set the reminder for whoever is late."""
     await play.services.scheduler.add(
@@ -78,47 +79,42 @@ async def ask_choices(play: Play, round_no: int) -> None:
 
 @router.message(_choice_word, F.chat.type == "private")
 async def typed_choice(message: Message, choice: str, event_update: Update,
-                       services: Services, tr: Translator) -> None:
-    play = await my_play_anywhere(services, services.translator_for_chat, message.from_user.id)
+                       services: Services) -> None:
+    play = await my_play_anywhere(services, message.from_user.id)
     if play is None or play.match.kind != "hp":
-        await message.answer(tr("cup.hp_no_battle"))
-        return
-    await _choose(play, message.from_user.id, choice, event_update.update_id, message.answer,
-                  tr)
+        raise Refusal("cup.hp_no_battle")
+    await _choose(play, message.from_user.id, choice, event_update.update_id)
 
 
 @router.callback_query(Choose.filter())
 async def choice_button(query: CallbackQuery, callback_data: Choose, services: Services,
                         tr: Translator) -> None:
     match = await services.repos.matches.get(callback_data.match_id)
-    if match is None or match.kind != "hp" or match.status not in ("running", "paused") or \
-            callback_data.choice not in ("attack", "defend"):
-        await query.answer(tr("callback.stale"), show_alert=True)
-        return
-    tournament = await services.repos.tournaments.get(match.tournament_id)
-    play = await play_for(services, await services.translator_for_chat(tournament.chat_id),
-                          tournament, match)
-
-    alert = partial(query.answer, show_alert=True)
-    if await _choose(play, query.from_user.id, callback_data.choice, None, alert, tr):
+    if match is None or callback_data.choice not in ("attack", "defend"):
+        raise Refusal("callback.stale")
+    group_tr = await services.translator_for_chat(
+        (await services.repos.tournaments.get(match.tournament_id)).chat_id)
+    play = await load_match(services, group_tr, match.id, ("hp",))
+    if play is None or play.match.status not in LIVE:
+        raise Refusal("callback.stale")
+    if await _choose(play, query.from_user.id, callback_data.choice, None):
         await query.answer()
 
 
-async def _choose(play: Play, user_id: int, choice: str, update_id: int | None, reply,
-                  tr: Translator) -> bool:
-    player = play.index(user_id)
+async def _choose(play: MatchContext, user_id: int, choice: str, update_id: int | None) -> bool:
+    player = play.seat(user_id)
     if player is None:
-        await reply(tr("cup.error.bad_player"))
-        return False
+        raise Refusal("cup.error.bad_player")
     applied = await perform(play, {"type": "choose", "player": player, "choice": choice},
-                            user_id, update_id, reply)
+                            user_id, update_id)
     if applied:
-        await play.services.bot.send_message(user_id, tr(f"cup.hp_chosen_{choice}"))
+        user_tr = await play.services.translator_for_chat(user_id)
+        await play.services.bot.send_message(user_id, user_tr(f"cup.hp_chosen_{choice}"))
         await _copy_to_hosts(play, player, choice)
     return applied
 
 
-async def _copy_to_hosts(play: Play, player: int, choice: str) -> None:
+async def _copy_to_hosts(play: MatchContext, player: int, choice: str) -> None:
     """Organisers who opted in (/hostcopy on) get each choice as it is made, as the seed's
     host did; the group never sees it."""
     state = await play.services.matches.state(play.match)
@@ -138,7 +134,7 @@ async def late_choice(services: Services, job: Job) -> None:
     if state.finished or state.round != job.payload["round"] or state.both_chosen:
         return
     tournament = await services.repos.tournaments.get(match.tournament_id)
-    play = await play_for(services, await services.translator_for_chat(tournament.chat_id),
+    play = await context_for(services, await services.translator_for_chat(tournament.chat_id),
                           tournament, match)
     for index, user_id in enumerate(match.players):
         if state.has_chosen(index):
@@ -176,11 +172,11 @@ async def choice_in_group(message: Message, services: Services, tr: Translator) 
         return
     with contextlib.suppress(TelegramBadRequest):
         await services.bot.delete_message(message.chat.id, message.message_id)
-    await play.say(tr("cup.hp_in_group", name=play.names[play.index(message.from_user.id)]))
+    await play.say(tr("cup.hp_in_group", name=play.names[play.seat(message.from_user.id)]))
 
 
 @announcer("hp")
-async def announce_hp(play: Play, before, after, event: dict) -> None:
+async def announce_hp(play: MatchContext, before, after, event: dict) -> None:
     tr, name = play.tr, play.names
     if event["type"] == "choose":
         key = "cup.hp_both_chosen" if after.both_chosen else "cup.hp_has_chosen"

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.features.cup.common import Play, names_of, on_finish, play_for
+from bot.features.cup.common import on_finish
 from bot.features.lifecycle import setup_note
 from bot.i18n import Markup, Translator
 from bot.match_service import engine_kind
+from bot.play.context import MatchContext, context_for, names_of
 from bot.registry import Registry
 from bot.services import Services
 from games.dice_cup import (
@@ -32,7 +33,7 @@ STAGE = "playoff"
 FORMAT_BY_FIELD = {16: "order", 8: "drop", 4: "hp", 2: "betting"}
 THIRD_VOTE, THIRD = "3P-vote", "3P"
 
-StartAnnouncer = Callable[[Play], Awaitable[None]]
+StartAnnouncer = Callable[[MatchContext], Awaitable[None]]
 _start_announcers: Registry[StartAnnouncer] = Registry()
 on_match_start = _start_announcers.register  # how a new playoff match of a kind is opened
 
@@ -59,7 +60,7 @@ def round_title(tr: Translator, field: int, round_no: int, formats: list[str] | 
               format=tr(f"cup.format.{kind_for(field, round_no, formats)}"))
 
 
-def stage_title(play: Play) -> str:
+def stage_title(play: MatchContext) -> str:
     """How a playoff match is announced: its round and format, or the 3rd-place match."""
     settings = play.tournament.settings
     if play.match.slot == THIRD:
@@ -146,11 +147,11 @@ async def _open(services: Services, tr: Translator, tournament: Tournament, roun
                 slot: str, kind: str, a: int, b: int) -> None:
     match = await services.repos.matches.create(tournament.id, STAGE, round_no, slot, kind, a, b,
                                                 services.clock.now(), status="running")
-    await _start_announcers[kind](await play_for(services, tr, tournament, match))
+    await _start_announcers[kind](await context_for(services, tr, tournament, match))
 
 
 @on_finish(STAGE)
-async def after_playoff_match(play: Play, state) -> None:
+async def after_playoff_match(play: MatchContext, state) -> None:
     services, tr, tournament = play.services, play.tr, play.tournament
     if play.match.slot == THIRD_VOTE:
         kind = "group3" if state.result == "group" else state.result

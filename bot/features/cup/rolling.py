@@ -8,7 +8,6 @@ then the bot waits for the dice animation (about four seconds) and announces the
 from __future__ import annotations
 
 import re
-from functools import partial
 
 from aiogram import F
 from aiogram.filters import Command
@@ -23,7 +22,6 @@ from aiogram.types import (
 
 from bot.features.cup.common import (
     DICE_ANIMATION_SECONDS,
-    Play,
     announcer,
     button_play,
     my_play,
@@ -33,6 +31,7 @@ from bot.features.cup.common import (
 from bot.features.cup.playoff import on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.play.context import MatchContext
 from bot.services import Services
 from games.common.errors import IllegalAction
 
@@ -96,7 +95,7 @@ async def roll_command(message: Message, event_update: Update, services: Service
         return
     dry_run = await services.matches.state(play.match)
     try:  # refuse before the bot rolls a die that could not count
-        dry_run.apply({"type": "roll", "player": play.index(message.from_user.id), "value": 1})
+        dry_run.apply({"type": "roll", "player": play.seat(message.from_user.id), "value": 1})
     except IllegalAction as error:
         await message.reply(tr(f"cup.error.{error.code}"))
         return
@@ -104,9 +103,9 @@ async def roll_command(message: Message, event_update: Update, services: Service
     await _roll(play, message, sent.dice.value, event_update.update_id)
 
 
-async def _roll(play: Play, message: Message, value: int, update_id: int) -> None:
-    action = {"type": "roll", "player": play.index(message.from_user.id), "value": value}
-    await perform(play, action, message.from_user.id, update_id, message.reply,
+async def _roll(play: MatchContext, message: Message, value: int, update_id: int) -> None:
+    action = {"type": "roll", "player": play.seat(message.from_user.id), "value": value}
+    await perform(play, action, message.from_user.id, update_id,
                   wait=DICE_ANIMATION_SECONDS)
 
 
@@ -137,24 +136,21 @@ async def typed_word(message: Message, word: dict, event_update: Update, service
     if word["type"] == "declare" and play.match.kind != ("order" if "order" in word else "drop"):
         await message.reply(tr("cup.error.not_declaring"))
         return
-    action = word | {"player": play.index(message.from_user.id)}
-    await perform(play, action, message.from_user.id, event_update.update_id, message.reply)
+    action = word | {"player": play.seat(message.from_user.id)}
+    await perform(play, action, message.from_user.id, event_update.update_id)
 
 
 @router.callback_query(Declare.filter())
 async def declare_button(query: CallbackQuery, callback_data: Declare, services: Services,
                          tr: Translator) -> None:
-    found = await button_play(services, tr, query, callback_data.match_id, ("order", "drop"))
-    if found is None:
-        return
-    play, player = found
+    play, player = await button_play(services, tr, query, callback_data.match_id,
+                                     ("order", "drop"))
     value = callback_data.value
     action = {"type": "declare", "player": player}
     action |= ({"order": [int(c) for c in value]} if play.match.kind == "order"
                else {"drop": int(value)})
 
-    toast = partial(query.answer, show_alert=True)
-    if await perform(play, action, query.from_user.id, None, toast):
+    if await perform(play, action, query.from_user.id, None):
         await query.answer(tr("cup.declared_toast"))
 
 
@@ -171,7 +167,7 @@ def declaration_keyboard(match_id: int, kind: str) -> InlineKeyboardMarkup:
 
 
 @announcer("group", "group3", "order", "drop")
-async def announce_rounds(play: Play, before, after, event: dict) -> None:
+async def announce_rounds(play: MatchContext, before, after, event: dict) -> None:
     tr, name = play.tr, play.names
     lines = []
     if event["type"] == "roll" and len(after.history) == len(before.history):
@@ -225,7 +221,7 @@ def _result_text(tr: Translator, name: tuple[str, str], state, group_stage: bool
               sw=state.score[state.winner], sl=state.score[1 - state.winner])
 
 
-def _next_step(play: Play, before, after) -> tuple[str, InlineKeyboardMarkup | None]:
+def _next_step(play: MatchContext, before, after) -> tuple[str, InlineKeyboardMarkup | None]:
     tr, name = play.tr, play.names
     waiting = [p for p, kind in after.expecting if kind == "declare"]
     if len(waiting) == 2:
@@ -237,7 +233,7 @@ def _next_step(play: Play, before, after) -> tuple[str, InlineKeyboardMarkup | N
     return tr("cup.next_roll", name=name[roller], number=after.round), None
 
 
-def match_status(play: Play, state) -> str:
+def match_status(play: MatchContext, state) -> str:
     """The /match text for the round-based formats."""
     if state.voting if hasattr(state, "voting") else False:
         waiting = play.tr("cup.vote_open")
@@ -248,7 +244,7 @@ def match_status(play: Play, state) -> str:
 
 
 @on_match_start("order", "drop", "group3")
-async def start_rounds(play: Play) -> None:
+async def start_rounds(play: MatchContext) -> None:
     state = await play.services.matches.state(play.match)
     text, markup = _next_step(play, state, state)
     await play.say(play.tr("cup.playoff_match", format=stage_title(play),

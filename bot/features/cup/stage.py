@@ -7,11 +7,12 @@ A match's group is the first part of its slot: ``G2-R3-1`` is group 2, round 3.
 
 from __future__ import annotations
 
-from bot.features.cup.common import Play, names_of, on_finish
+from bot.features.cup.common import on_finish
 from bot.features.cup.playoff import playoff_size, start_playoff
 from bot.features.lifecycle import min_players, on_start
 from bot.i18n import Markup, Translator
 from bot.match_service import engine_kind
+from bot.play.context import MatchContext, names_of
 from bot.services import Services
 from games.dice_cup import GroupMatch
 from games.tournament import cross_seeded, round_robin, split_into_groups
@@ -121,7 +122,7 @@ def render_table(tr: Translator, rows: list[Row], label: dict[int, str]) -> str:
 
 
 @on_finish(STAGE)
-async def after_group_match(play: Play, state) -> None:
+async def after_group_match(play: MatchContext, state) -> None:
     """Post the table, then move the stage on if this match completed its round."""
     services, tr, tournament = play.services, play.tr, play.tournament
     label = await names_of(services, tournament.id)

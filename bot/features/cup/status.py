@@ -10,7 +10,7 @@ from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.features.cup.common import my_play, names_of, running_cup
+from bot.features.cup.common import my_play, running_cup
 from bot.features.cup.playoff import STAGE as PLAYOFF
 from bot.features.cup.playoff import bracket_of, round_title
 from bot.features.cup.rolling import match_status
@@ -18,6 +18,7 @@ from bot.features.cup.stage import group_tables, render_table, table_title
 from bot.features.export import export_section
 from bot.features.handlers import Handlers
 from bot.i18n import Markup, Translator
+from bot.play.context import names_of
 from bot.render import bracket_png, standings_png
 from bot.render.posting import post_pictures
 from bot.services import Services
@@ -46,10 +47,8 @@ async def _latest_cup(services: Services, chat_id: int) -> Tournament | None:
     """The running Cup of the chat, else the newest finished one (its table stays readable)."""
     if running := await running_cup(services, chat_id):
         return running
-    row = await services.db.fetchone(
-        "SELECT id FROM tournaments WHERE chat_id = ? AND game = 'cup' AND status = 'finished'"
-        " ORDER BY id DESC LIMIT 1", (chat_id,))
-    return await services.repos.tournaments.get(row[0]) if row else None
+    return await services.repos.tournaments.newest_in_chat(chat_id, game="cup",
+                                                           status="finished")
 
 
 @router.message(Command("standings"), F.chat.type != "private")

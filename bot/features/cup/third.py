@@ -5,7 +5,6 @@ deadline an organiser chooses. Also /try inside a match (the betting final's tie
 from __future__ import annotations
 
 from datetime import timedelta
-from functools import partial
 
 from aiogram import F
 from aiogram.dispatcher.event.bases import SkipHandler
@@ -14,11 +13,13 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.features.access import is_organiser
-from bot.features.cup.common import Play, announcer, button_play, my_play, perform
+from bot.features.cup.common import announcer, button_play, my_play, perform
 from bot.features.cup.playoff import formats_played, on_match_start
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import job_kind
 from bot.i18n import Translator
+from bot.play.context import MatchContext
+from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.jobs import Job
 
@@ -41,7 +42,7 @@ def _keyboard(tr: Translator, match_id: int, formats: list[str],
 
 
 @on_match_start("third_choice")
-async def start_vote(play: Play) -> None:
+async def start_vote(play: MatchContext) -> None:
     formats = formats_played(len(play.tournament.settings["playoff_seeds"]),
                              play.tournament.settings.get("formats"))
     await play.say(play.tr("cup.third_vote", a=play.names[0], b=play.names[1],
@@ -55,27 +56,20 @@ async def start_vote(play: Play) -> None:
 @router.callback_query(Pick.filter())
 async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
                tr: Translator) -> None:
-    found = await button_play(services, tr, query, callback_data.match_id, ("third_choice",),
-                              players_only=not callback_data.organiser)
-    if found is None:
-        return
-    play, player = found
-    tournament = play.tournament
-
-    alert = partial(query.answer, show_alert=True)
+    play, player = await button_play(services, tr, query, callback_data.match_id,
+                                     ("third_choice",), players_only=not callback_data.organiser)
     if callback_data.organiser:
-        if not await is_organiser(services, tournament.chat_id, query.from_user.id):
-            await alert(tr("access.organisers_only"))
-            return
+        if not await is_organiser(services, play.tournament.chat_id, query.from_user.id):
+            raise Refusal("access.organisers_only")
         action = {"type": "organiser_pick", "format": callback_data.format}
     else:
         action = {"type": "pick", "player": player, "format": callback_data.format}
-    if await perform(play, action, query.from_user.id, None, alert):
+    if await perform(play, action, query.from_user.id, None):
         await query.answer()
 
 
 @announcer("third_choice")
-async def announce_vote(play: Play, before, after, event: dict) -> None:
+async def announce_vote(play: MatchContext, before, after, event: dict) -> None:
     tr, name = play.tr, play.names
     if event["type"] == "pick" and not after.finished and not after.needs_try:
         await play.say(tr("cup.third_picked", name=name[event["player"]]))
@@ -107,7 +101,7 @@ async def try_in_match(message: Message, services: Services, tr: Translator,
     tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
     if play is None:
         raise SkipHandler
-    player = play.index(message.from_user.id)
+    player = play.seat(message.from_user.id)
     state = await services.matches.state(play.match)
     if (player, "try") not in state.expecting:
         raise SkipHandler
@@ -115,4 +109,4 @@ async def try_in_match(message: Message, services: Services, tr: Translator,
     await message.reply(tr("try.success" if success else "try.failure",
                            name=message.from_user.first_name))
     await perform(play, {"type": "try", "player": player, "success": success},
-                  message.from_user.id, event_update.update_id, message.reply)
+                  message.from_user.id, event_update.update_id)

@@ -6,7 +6,6 @@ and the organiser's /correct for committed visits (logged)."""
 from __future__ import annotations
 
 import re
-from functools import partial
 
 from aiogram import F
 from aiogram.filters import Command, CommandObject
@@ -17,6 +16,7 @@ from bot.features.darts.keypad import PREFIX, read
 from bot.features.darts.opening import starter_action
 from bot.features.darts.play import (
     LIVE,
+    DartsPlay,
     error_text,
     load,
     match_for,
@@ -26,6 +26,7 @@ from bot.features.darts.play import (
 )
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
 from games.darts.notation import parse_dart
@@ -73,9 +74,12 @@ async def _typed_darts(message: Message, services: Services) -> dict | bool:
     return {"darts": line[0], "command": line[1]}
 
 
-def _normalised(words: list[str]) -> list[str]:
-    """The darts in the log's notation (``Т20`` → ``T20``); IllegalAction if one is bad."""
-    return [str(parse_dart(word)) for word in words]
+def _normalised(words: list[str], play: DartsPlay) -> list[str]:
+    """The darts in the log's notation (``Т20`` → ``T20``); refused if one is bad."""
+    try:
+        return [str(parse_dart(word)) for word in words]
+    except IllegalAction as error:
+        raise Refusal(text=error_text(play.tr, error, play.match)) from None
 
 
 @router.message(_typed_darts)
@@ -86,18 +90,14 @@ async def typed(message: Message, darts: list[str], command: str | None,
         if darts:  # a lone «end» or «undo» from someone else is ordinary chat
             await message.reply(tr("darts.not_in_match"))
         return
-    try:
-        darts = _normalised(darts)
-    except IllegalAction as error:
-        await message.reply(error_text(tr, error, play.match.kind))
-        return
+    darts = _normalised(darts, play)
     player = (await services.matches.state(play.match)).current
     actions = [{"type": "dart", "dart": dart, "player": player} for dart in darts]
     if command == "undo":
         actions.append({"type": "undo", "player": player})
     elif len(darts) == 3 or command == "end":
         actions.append({"type": "end_visit", "player": player})
-    await perform(play, actions, message.from_user.id, event_update.update_id, message.reply)
+    await perform(play, actions, message.from_user.id, event_update.update_id)
 
 
 @router.callback_query(F.data.startswith(PREFIX))
@@ -119,14 +119,12 @@ async def pressed(query: CallbackQuery, event_update: Update, services: Services
     if not await play.may_enter(query.from_user.id):
         await query.answer(tr("darts.not_your_match"), show_alert=True)
         return
-
-    alert = partial(query.answer, show_alert=True)
     if press.is_coin:
         action = starter_action(services.rng.randrange(2), "coin")
     else:
         action = press.action((await services.matches.state(play.match)).current)
-    if await perform(play, [action], query.from_user.id,
-                     event_update.update_id, alert, expect=press.position):
+    if await perform(play, [action], query.from_user.id, event_update.update_id,
+                     expect=press.position):
         await query.answer()
 
 
@@ -176,15 +174,11 @@ async def correct(message: Message, command: CommandObject, event_update: Update
     if play.match.status not in LIVE:
         await message.reply(tr("darts.match_over"))
         return
-    try:
-        darts = _normalised(parts["darts"])
-    except IllegalAction as error:
-        await message.reply(error_text(tr, error, play.match.kind))
-        return
+    darts = _normalised(parts["darts"], play)
     action = {"type": "correct", "visit": parts["visit"] - 1, "darts": darts}
     if parts["leg"] is not None:
         action["leg"] = parts["leg"] - 1
-    if await perform(play, [action], user_id, event_update.update_id, message.reply):
+    if await perform(play, [action], user_id, event_update.update_id):
         await _log_correction(services, tr, play, message, parts, darts)
 
 

@@ -1,18 +1,15 @@
-"""One darts match in the chat: who may enter, applying actions through the match service,
-the live scoreboard, and what is said when a leg or the match ends.
+"""One darts match in the chat: who may enter, the live scoreboard, and what is said when a
+leg or the match ends — the darts playbook of the match-play module (:mod:`bot.play`).
 
-Every action goes through :class:`~bot.match_service.MatchService` (locked, checked by the
-engine, logged with the update id). A typed line of several darts is first tried on a copy
-of the state, so a bad dart anywhere in the line changes nothing.
+A typed line of several darts is applied as one step: a bad dart anywhere in the line
+changes nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any
+from functools import partial
 
 from aiogram.exceptions import TelegramBadRequest
 
@@ -20,57 +17,37 @@ from bot.features.access import is_organiser
 from bot.features.darts.keypad import keypad, opening_pad, position
 from bot.features.darts.kinds import KINDS, DartsKind
 from bot.i18n import Translator
+from bot.match_service import Change
+from bot.play.context import LIVE, MatchContext, load_match
+from bot.play.perform import Playbook, error_params
+from bot.play.perform import perform as perform_action
+from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
 from games.darts.match import LegsMatch
-from storage.repositories.matches import DuplicateUpdate, MatchRow
+from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 log = logging.getLogger(__name__)
-LIVE = ("running", "paused")
-Reply = Callable[[str], Awaitable[Any]]
 
 
-@dataclass
-class DartsPlay:
-    services: Services
-    tr: Translator
-    tournament: Tournament
-    match: MatchRow
-    names: tuple[str, str]
+class DartsPlay(MatchContext):
+    """A darts match: the match context plus the scoring rules of its kind."""
 
     @property
     def kind(self) -> DartsKind:
         return KINDS[self.match.kind]
 
-    def index(self, user_id: int) -> int | None:
-        players = self.match.players
-        return players.index(user_id) if user_id in players else None
-
     async def may_enter(self, user_id: int) -> bool:
         """Either player of the match, or an organiser, enters for the player at the oche."""
-        return self.index(user_id) is not None or await is_organiser(
+        return self.seat(user_id) is not None or await is_organiser(
             self.services, self.tournament.chat_id, user_id)
-
-    def text(self, key: str, **params: Any) -> str:
-        """``key`` in this game's words: FinCricket's own text (``key.fincricket``: a "game"
-        where Shanghai has a "leg") when the catalogs have one."""
-        return kind_text(self.tr, self.match.kind, key, **params)
-
-    async def say(self, text: str) -> None:
-        await self.services.bot.send_message(self.tournament.chat_id, text)
 
 
 async def load(services: Services, tr: Translator, match_id: int) -> DartsPlay | None:
     """The darts match ``match_id`` (whatever its status); None if there is none."""
-    match = await services.repos.matches.get(match_id)
-    if match is None or match.kind not in KINDS:
-        return None
-    tournament = await services.repos.tournaments.get(match.tournament_id)
-    entrants = await services.repos.entrants.list(tournament.id)
-    label = {e.user_id: e.label for e in entrants}
-    return DartsPlay(services, tr, tournament, match,
-                     (label.get(match.player_a, "?"), label.get(match.player_b, "?")))
+    found = await load_match(services, tr, match_id, tuple(KINDS))
+    return None if found is None else DartsPlay(**vars(found))
 
 
 async def running_tournaments(services: Services, chat_id: int) -> list[Tournament]:
@@ -94,68 +71,45 @@ async def match_for(services: Services, tr: Translator, chat_id: int,
     return None
 
 
-def kind_text(tr: Translator, kind: str | None, key: str, **params: Any) -> str:
-    own = f"{key}.{kind}"
-    return tr(own if kind and tr.has(own) else key, **params)
-
-
-def error_text(tr: Translator, error: IllegalAction, kind: str | None = None) -> str:
-    params = {k: v for k, v in error.params.items() if isinstance(v, int | str)}
+def error_text(tr: Translator, error: IllegalAction, match: MatchRow | None = None) -> str:
+    params = error_params(error)
     key = f"darts.error.{error.code}"
     if not tr.has(key):
         return tr("darts.error.other", code=error.code)
     if error.code == "sector_not_in_play":
         params["hint"] = tr("darts.key_miss")
-    return kind_text(tr, kind, key, **params)
+    own = f"{key}.{match.kind}" if match else key
+    return tr(own if tr.has(own) else key, **params)
 
 
 async def perform(play: DartsPlay, actions: list[dict], actor_id: int,
-                  update_id: int | None, reply: Reply,
+                  update_id: int | None,
                   expect: tuple[int, int, int] | None = None) -> LegsMatch | None:
-    """Apply ``actions`` together (tried on a copy first); refusals go to ``reply``.
+    """Apply ``actions`` together through the match-play module.
 
     ``expect`` is the position the pressed board showed: the press only counts when the
     match is still there. Returns the new state, or None when nothing changed."""
-    services, match = play.services, play.match
-    if match.status == "paused":
-        await reply(play.tr("darts.paused"))
-        return None
-    async with services.lock(f"darts-entry-{match.id}"):
-        before = await services.matches.state(match)
-        if refusal := _stale(play, before, expect):
-            await reply(refusal)
-            return None
-        try:
-            trial = await services.matches.state(match)
-            for action in actions:
-                trial.apply(action)
-            for number, action in enumerate(actions):
-                after = await services.matches.act(match, action, actor_id,
-                                                   update_id if number == 0 else None)
-        except IllegalAction as error:
-            await reply(error_text(play.tr, error, match.kind))
-            return None
-        except DuplicateUpdate:
-            return None
-    await after_change(play, before, after, actor_id)
-    return after
+    change = await perform_action(play, PLAYBOOK, actions, actor_id=actor_id,
+                                  update_id=update_id,
+                                  check=partial(_refuse_stale, play, expect))
+    return None if change is None else change.after
 
 
-def _stale(play: DartsPlay, state: LegsMatch,
-           expect: tuple[int, int, int] | None) -> str | None:
+def _refuse_stale(play: DartsPlay, expect: tuple[int, int, int] | None,
+                  state: LegsMatch) -> None:
     if expect is None:
-        return None
+        return
     if state.finished:
-        return play.tr("darts.match_over")
+        raise Refusal("darts.match_over")
     if expect[0] < position(state)[0]:
-        return play.text("darts.leg_over", leg=expect[0])
-    return play.tr("darts.board_changed") if expect != position(state) else None
+        raise Refusal(text=play.text("darts.leg_over", leg=expect[0]))
+    if expect != position(state):
+        raise Refusal("darts.board_changed")
 
 
-async def after_change(play: DartsPlay, before: LegsMatch, after: LegsMatch,
-                       actor_id: int | None) -> None:
-    """Say who starts (once decided), redraw the board and say what ended: legs, then the
-    match."""
+async def _announce(play: DartsPlay, change: Change, actions: list[dict]) -> None:
+    """Say who starts (once decided), redraw the board and say which legs ended."""
+    before, after = change.before, change.after
     if after.started and not before.started:
         await play.say(starter_text(play, after))
     await show_board(play, after)
@@ -163,8 +117,6 @@ async def after_change(play: DartsPlay, before: LegsMatch, after: LegsMatch,
     for number, leg in enumerate(after.legs):
         if leg.finished and number >= done_before:
             await play.say(leg_text(play, after, number))
-    if after.finished and not before.finished:
-        await finish(play, after, actor_id)
 
 
 async def show_board(play: DartsPlay, state: LegsMatch, *, new: bool = False) -> None:
@@ -197,7 +149,8 @@ async def _retire(services: Services, chat_id: int, message_id: int) -> None:
 def board_text(play: DartsPlay, state: LegsMatch) -> str:
     tr, names = play.tr, play.names
     won = state.legs_won
-    lines = [play.text("darts.board_header", game=tr(f"game.{play.match.kind}"), match=play.match.id,
+    lines = [play.text("darts.board_header", game=tr(f"game.{play.match.kind}"),
+                       match=play.match.id,
                 leg=len(state.legs), best=state.best_of)]
     if state.best_of > 1:
         lines.append(play.text("darts.board_legs", a=names[0], b=names[1], la=won[0], lb=won[1]))
@@ -271,3 +224,6 @@ async def finish(play: DartsPlay, state: LegsMatch, actor_id: int | None) -> Non
         await record_result(services, match.id, winner, won, actor_id=actor_id)
     except ResultRefused as refused:
         log.warning("result of darts match %s refused: %s", match.id, refused.args[0])
+
+
+PLAYBOOK = Playbook(explain=error_text, announce=_announce, finish=finish)

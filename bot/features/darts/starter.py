@@ -46,9 +46,9 @@ async def set_starter(message: Message, command: CommandObject, event_update: Up
     if state.started:
         await services.matches.rewind(play.match, 0, organiser)
     reason = " ".join(words[2:])
-    player = play.index(user.id)
+    player = play.seat(user.id)
     action = starter_action(player, "bull")
-    if await perform(play, [action], organiser, event_update.update_id, message.reply):
+    if await perform(play, [action], organiser, event_update.update_id):
         await services.repos.organiser_log.record(
             organiser, "starter", services.clock.now(), tournament_id=play.tournament.id,
             chat_id=message.chat.id, reason=reason, match=play.match.id, starter=user.id)

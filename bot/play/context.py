@@ -1,0 +1,65 @@
+"""A match as the chat sees it: the row, its tournament, the players' names and seats.
+
+Every game's handlers work on a :class:`MatchContext`, loaded once per update.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import Translator
+from bot.services import Services
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
+
+LIVE = ("running", "paused")
+
+
+@dataclass
+class MatchContext:
+    services: Services
+    tr: Translator
+    tournament: Tournament
+    match: MatchRow
+    names: tuple[str, str]
+
+    def seat(self, user_id: int) -> int | None:
+        """0 for player A, 1 for player B, None for anyone else."""
+        players = self.match.players
+        return players.index(user_id) if user_id in players else None
+
+    def text(self, key: str, **params: Any) -> str:
+        """``key`` in this match kind's own words (``key.<kind>``) when the catalogs have
+        them, else the common text: FinCricket says "game" where Shanghai says "leg"."""
+        own = f"{key}.{self.match.kind}"
+        return self.tr(own if self.tr.has(own) else key, **params)
+
+    async def say(self, text: str, **kwargs: Any) -> None:
+        await self.services.bot.send_message(self.tournament.chat_id, text, **kwargs)
+
+    async def refresh(self) -> None:
+        """Read the match row again (its status or board may have changed)."""
+        self.match = await self.services.repos.matches.get(self.match.id)
+
+
+async def names_of(services: Services, tournament_id: int) -> dict[int, str]:
+    """Every entrant's shown name, by user id."""
+    return {e.user_id: e.label for e in await services.repos.entrants.list(tournament_id)}
+
+
+async def context_for(services: Services, tr: Translator, tournament: Tournament,
+                      match: MatchRow) -> MatchContext:
+    label = await names_of(services, tournament.id)
+    return MatchContext(services, tr, tournament, match,
+                        (label.get(match.player_a, "?"), label.get(match.player_b, "?")))
+
+
+async def load_match(services: Services, tr: Translator, match_id: int,
+                     kinds: tuple[str, ...] | None = None) -> MatchContext | None:
+    """Match ``match_id`` (of one of ``kinds``, when given), whatever its status."""
+    match = await services.repos.matches.get(match_id)
+    if match is None or (kinds is not None and match.kind not in kinds):
+        return None
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    return await context_for(services, tr, tournament, match)

@@ -1,0 +1,69 @@
+"""One path for every action of a match played in the bot.
+
+:func:`perform` holds the match's lock from the state before the action to what is said
+about it, so two updates of one match handled at the same moment read exactly as if they had
+been handled one after the other. The engine checks the action(s) on a copy; the log append
+claims the update id in the same transaction; only then is anything said. A refusal is raised
+as :class:`~bot.play.refusal.Refusal`, answered by the dispatcher's one error handler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import Translator
+from bot.match_service import Change
+from bot.play.context import MatchContext
+from bot.play.refusal import Refusal
+from games.common.errors import IllegalAction
+from storage.repositories.matches import DuplicateUpdate, MatchRow
+
+Action = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Playbook:
+    """What a game says and does around its accepted actions."""
+
+    explain: Callable[[Translator, IllegalAction, MatchRow], str]
+    """The localized reason an illegal action was refused."""
+    announce: Callable[[MatchContext, Change, list[Action]], Awaitable[None]]
+    """What the chat is told (boards redrawn …) after an accepted change; runs in the lock."""
+    finish: Callable[[MatchContext, Any, int | None], Awaitable[None]]
+    """What a match that has just ended does: its result into the tournament."""
+
+
+async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], *,
+                  actor_id: int | None, update_id: int | None, wait: float = 0,
+                  check: Callable[[Any], None] | None = None) -> Change | None:
+    """Apply ``actions`` together (all or none) and announce them.
+
+    ``check`` sees the current state first and may raise a Refusal (a press on an old board);
+    ``wait`` seconds pass before the announcement (the dice animation). Returns the change,
+    or None when this update was applied before (nothing is said twice).
+    """
+    services, match = ctx.services, ctx.match
+    if match.status == "paused":
+        raise Refusal("play.paused")
+    async with services.matches.lock(match.id):
+        if check is not None:
+            check(await services.matches.current(match))
+        try:
+            change = await services.matches.apply(match, actions, actor_id, update_id)
+        except IllegalAction as error:
+            raise Refusal(text=playbook.explain(ctx.tr, error, match)) from None
+        except DuplicateUpdate:
+            return None
+        if wait:
+            await services.clock.sleep(wait)
+        await playbook.announce(ctx, change, actions)
+    if change.after.finished and not change.before.finished:
+        await playbook.finish(ctx, change.after, actor_id)
+    return change
+
+
+def error_params(error: IllegalAction) -> dict[str, Any]:
+    """The parameters of an engine's refusal that a catalog text can show."""
+    return {k: v for k, v in error.params.items() if isinstance(v, int | str)}

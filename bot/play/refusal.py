@@ -1,0 +1,45 @@
+"""Refusals: a request the bot turns down. Nothing has changed; the sender is told why.
+
+Handlers and the match-play module raise :class:`Refusal` instead of answering themselves;
+one error handler registered on the dispatcher (:func:`install`) answers it — a reply to a
+message, an alert for a button press — in the language the update was handled in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiogram import Dispatcher
+from aiogram.filters import ExceptionTypeFilter
+from aiogram.types import ErrorEvent
+
+from bot.i18n import Translator
+from bot.services import Services
+
+
+class Refusal(Exception):
+    """Turn the request down with the catalog text ``key`` (or a text already rendered)."""
+
+    def __init__(self, key: str | None = None, *, text: str | None = None,
+                 **params: Any) -> None:
+        super().__init__(key or text)
+        self.key, self.text, self.params = key, text, params
+
+    def render(self, tr: Translator) -> str:
+        return self.text if self.text is not None else tr(self.key, **self.params)
+
+
+async def answer_refusal(event: ErrorEvent, services: Services) -> None:
+    """Answer in the language the update was handled in: the group's, or the user's in a DM."""
+    update = event.update
+    if (query := update.callback_query) is not None:
+        chat_id = query.message.chat.id if query.message else query.from_user.id
+        tr = await services.translator_for_chat(chat_id)
+        await query.answer(event.exception.render(tr), show_alert=True)
+    elif (message := update.message) is not None:
+        tr = await services.translator_for_chat(message.chat.id)
+        await message.reply(event.exception.render(tr))
+
+
+def install(dispatcher: Dispatcher) -> None:
+    dispatcher.errors.register(answer_refusal, ExceptionTypeFilter(Refusal))
