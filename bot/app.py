@@ -15,6 +15,7 @@ from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.base import BaseSession
 
+from bot import catalogue
 from bot.clock import Clock
 from bot.config import Settings
 from bot.features import routers
@@ -58,6 +59,7 @@ def make_bot(settings: Settings, session: BaseSession, clock: Clock) -> Bot:
 
 
 def make_dispatcher(services: Services, dedupe: DedupeMiddleware) -> Dispatcher:
+    catalogue.install()
     dispatcher = Dispatcher(services=services)
     dispatcher.update.outer_middleware(dedupe)
     dispatcher.update.middleware(ContextMiddleware())

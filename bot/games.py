@@ -1,137 +1,124 @@
-"""The games a tournament can be created for, their defaults and the settings they accept.
+"""The one declaration of a game, and the list of games this bot runs.
 
-Settings are validated here once, for /new and /settings alike: each known key has a parser
-that returns the typed value or raises ``ValueError`` with the catalog key of the reason.
+A game is a package that builds one :class:`Game`: its key, its settings, the engines of its
+matches, how a tournament of it starts and how each match is launched, its routers, jobs,
+export sections and texts. The platform reads everything about a game from here and never
+imports a game itself. ``docs/adding-a-game.md`` walks through adding one.
+
+The built-in games are listed once, in :func:`bot.catalogue.builtin_games`; a test may
+:func:`register` a game of its own before building the bot.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-FORMATS = ("round_robin", "swiss", "swiss_elim", "single_elim", "double_elim", "reentry",
-           "groups_playoff", "cup")
+from bot.game_settings import COMMON_SETTINGS, parse_settings
 
+if TYPE_CHECKING:
+    from bot.features.handlers import Handlers
+    from bot.play.perform import Playbook
+    from bot.services import Services
+    from games.common.match import ReplayableMatch
+    from storage.repositories.jobs import Job
+    from storage.repositories.matches import MatchRow
+    from storage.repositories.tournaments import Entrant, Tournament
 
-def _int_range(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        if not text.isdigit() or not low <= int(text) <= high:
-            raise ValueError("settings.bad_number")
-        return int(text)
-    parse.hint = f"{low}–{high}"  # type: ignore[attr-defined]
-    return parse
-
-
-def _choice(*options: str) -> Callable[[str], str]:
-    def parse(text: str) -> str:
-        if text.lower() not in options:
-            raise ValueError("settings.bad_choice")
-        return text.lower()
-    parse.hint = "|".join(options)  # type: ignore[attr-defined]
-    return parse
-
-
-def _int_choice(*options: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        if not text.isdigit() or int(text) not in options:
-            raise ValueError("settings.bad_choice")
-        return int(text)
-    parse.hint = "|".join(map(str, options))  # type: ignore[attr-defined]
-    return parse
-
-
-def _odd(low: int, high: int) -> Callable[[str], int]:
-    base = _int_range(low, high)
-    def parse(text: str) -> int:
-        value = base(text)
-        if value % 2 == 0:
-            raise ValueError("settings.must_be_odd")
-        return value
-    parse.hint = f"{low}–{high}, odd"  # type: ignore[attr-defined]
-    return parse
-
-
-def _format_list(*options: str, most: int = 4) -> Callable[[str], list[str]]:
-    def parse(text: str) -> list[str]:
-        items = [item.strip().lower() for item in text.split(",") if item.strip()]
-        if not 1 <= len(items) <= most or any(item not in options for item in items):
-            raise ValueError("settings.bad_choice")
-        return items
-    parse.hint = ",".join(options)  # type: ignore[attr-defined]
-    return parse
-
-
-COMMON_SETTINGS: dict[str, Callable[[str], Any]] = {
-    "max_players": _int_range(0, 512),
-    "approval": _choice("on", "off"),
-    "checkin": _int_range(0, 1440),
-}
-TIEBREAK_KEYS = ("h2h", "buchholz", "median_buchholz", "sonneborn_berger", "wins",
-                 "vs_higher", "diff", "scored")
-# The formats' options (bot/features/formats); absent keys take the formats' defaults.
-FORMAT_SETTINGS: dict[str, Callable[[str], Any]] = {
-    "format": _choice(*FORMATS[:-1]),
-    "rounds": _int_range(1, 30),
-    "max_losses": _int_range(1, 5),
-    "third_place": _choice("on", "off"),
-    "reset": _choice("on", "off"),
-    "groups": _int_range(1, 16),
-    "top": _int_range(1, 8),
-    "tiebreaks": _format_list(*TIEBREAK_KEYS, most=len(TIEBREAK_KEYS)),
-    "deadline": _int_range(0, 10080),
-}
+EngineFactory = Callable[[dict[str, Any]], "ReplayableMatch"]
+GameStarter = Callable[["Services", "Tournament", "list[Entrant]"], Awaitable[None]]
+MatchLauncher = Callable[["Services", "Tournament", "MatchRow"], Awaitable[None]]
+JobRunner = Callable[["Services", "Job"], Awaitable[None]]
+Table = tuple[list[str], list[list]]  # an export's CSV: header, rows
+ExportSection = Callable[["Services", "Tournament"], Awaitable[tuple[Any, Table | None]]]
+DiceAction = Callable[[int, int], dict[str, Any]]  # (seat, die value) → the engine's action
 
 
 @dataclass(frozen=True)
 class Game:
     key: str
-    needs_name_and_photo: bool
+    """What organisers type in ``/new <key>``; also the tournament's ``game`` column."""
     defaults: dict[str, Any]
-    parsers: dict[str, Callable[[str], Any]] = field(default_factory=dict)
+    parsers: Mapping[str, Callable[[str], Any]] = field(default_factory=dict)
+    """The settings this game adds to :data:`~bot.game_settings.COMMON_SETTINGS`."""
+    needs_name_and_photo: bool = False
+    """Registration asks for ``Имя_Фамилия`` and a ``/stats`` screenshot (the Cup's form)."""
+    engines: Mapping[str, EngineFactory] = field(default_factory=dict)
+    """Match kind → a fresh engine for the tournament's settings."""
+    start: GameStarter | None = None
+    """Creates the first matches once the roster is fixed."""
+    min_players: Callable[[dict[str, Any]], int] | None = None
+    setup_note: Callable[[Any, dict[str, Any]], str | None] | None = None
+    """What the game says about its settings at /new and /settings (a Translator, settings)."""
+    match_kind: str | None = None
+    """The engine kind of the matches the tournament formats create for this game."""
+    launch: MatchLauncher | None = None
+    """How a match starts in the chat; None: the game is played elsewhere and reported."""
+    playbook: Playbook | None = None
+    """What is said and done around an accepted action (see :mod:`bot.play.perform`)."""
+    dice: DiceAction | None = None
+    """The action a 🎲 (or /roll) of a player makes; None: the game takes no dice."""
+    routers: tuple[Handlers, ...] = ()
+    jobs: Mapping[str, JobRunner] = field(default_factory=dict)
+    export_sections: Mapping[str, ExportSection] = field(default_factory=dict)
+    catalogs: Path | None = None
+    """A folder of ``<lang>/<domain>.po`` catalogs with the game's own texts."""
+
+    @property
+    def played_in_bot(self) -> bool:
+        return self.launch is not None
+
+    @property
+    def rules_key(self) -> str:
+        """The catalog key of the game's /rules text."""
+        return f"rules.{self.key}"
 
     def all_parsers(self) -> dict[str, Callable[[str], Any]]:
-        return COMMON_SETTINGS | self.parsers
+        return COMMON_SETTINGS | dict(self.parsers)
 
     def parse_settings(self, pairs: list[str], current: dict[str, Any]) -> dict[str, Any]:
         """Apply ``key=value`` pairs to ``current``; ValueError(catalog key, name) if wrong."""
-        parsers = self.all_parsers()
-        result = dict(current)
-        for pair in pairs:
-            name, sep, value = pair.partition("=")
-            name = name.strip().lower()
-            if not sep or name not in parsers:
-                raise ValueError("settings.unknown_key", name)
-            try:
-                result[name] = parsers[name](value.strip())
-            except ValueError as error:
-                raise ValueError(error.args[0], name) from None
-        return result
+        return parse_settings(self.all_parsers(), pairs, current)
 
 
-GAMES: dict[str, Game] = {
-    game.key: game for game in (
-        Game("cup", True,
-             {"max_players": 0, "approval": "on", "checkin": 0, "qualifiers": 8,
-              "payout": "multiplier", "chips": 20, "hp": 20},
-             {"qualifiers": _int_choice(2, 4, 8, 16), "groups": _int_range(1, 8),
-              "formats": _format_list("order", "drop", "hp", "betting"),
-              "payout": _choice("multiplier", "pot"), "chips": _int_range(3, 1000),
-              "hp": _int_range(1, 100)}),
-        Game("shanghai", False,
-             {"max_players": 0, "approval": "off", "checkin": 0, "format": "round_robin",
-              "legs": 3, "bull": "visit"},
-             FORMAT_SETTINGS | {"legs": _odd(1, 21), "bull": _choice("visit", "strict")}),
-        Game("fincricket", False,
-             {"max_players": 0, "approval": "off", "checkin": 0, "format": "round_robin",
-              "legs": 1},
-             FORMAT_SETTINGS | {"legs": _odd(1, 21)}),
-        Game("backgammon", False,
-             {"max_players": 0, "approval": "off", "checkin": 0, "format": "swiss",
-              "rounds": 5, "length": 5},
-             FORMAT_SETTINGS | {"length": _odd(1, 25)}),
-        Game("armchair", False,
-             {"max_players": 0, "approval": "off", "checkin": 0, "format": "round_robin"},
-             FORMAT_SETTINGS),
-    )
-}
+_games: dict[str, Game] = {}
+
+
+def register(game: Game) -> None:
+    """Make ``game`` available to /new and to everything that plays it (again: replaced)."""
+    from bot import i18n
+
+    _games[game.key] = game
+    if game.catalogs is not None:
+        i18n.add_catalogs(game.catalogs)
+
+
+def unregister(key: str) -> None:
+    _games.pop(key, None)
+
+
+def get(key: str) -> Game | None:
+    return _games.get(key)
+
+
+def game_of(key: str) -> Game:
+    """The game of an existing tournament (it was registered when the tournament was made)."""
+    return _games[key]
+
+
+def keys() -> list[str]:
+    return list(_games)
+
+
+def all_games() -> Iterator[Game]:
+    return iter(list(_games.values()))
+
+
+def job_runner(kind: str) -> JobRunner | None:
+    """The runner of a scheduled job of ``kind`` that some game declared."""
+    for game in all_games():
+        if kind in game.jobs:
+            return game.jobs[kind]
+    return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from babel.messages.pofile import read_po
@@ -25,10 +26,28 @@ class Markup(str):
     """Text that is already valid HTML and must not be escaped again."""
 
 
+_extra_folders: list[Path] = []  # games' own catalogs (bot.games.Game.catalogs)
+
+
+def add_catalogs(folder: Path) -> None:
+    """Read ``folder/<lang>/*.po`` too, from now on."""
+    if folder not in _extra_folders:
+        _extra_folders.append(folder)
+        catalog.cache_clear()
+
+
 @cache
 def catalog(language: str) -> dict[str, str]:
     texts: dict[str, str] = {}
-    folder = resources.files("bot") / "locales" / language
+    folders = [resources.files("bot") / "locales" / language,
+               *(folder / language for folder in _extra_folders)]
+    for folder in folders:
+        if folder.is_dir():
+            _read_folder(folder, language, texts)
+    return texts
+
+
+def _read_folder(folder, language: str, texts: dict[str, str]) -> None:
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
         if not path.name.endswith(".po"):
             continue
@@ -39,7 +58,6 @@ def catalog(language: str) -> dict[str, str]:
                 if message.id in texts:
                     raise ValueError(f"{message.id!r} is in two {language} catalogs")
                 texts[message.id] = message.string
-    return texts
 
 
 def _escape(value: Any) -> Any:

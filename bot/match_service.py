@@ -10,19 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.registry import Registry
+from bot.games import game_of
 from games.common.match import ReplayableMatch, replay
 from storage.repositories.matches import MatchRow
 
-EngineFactory = Callable[[dict[str, Any]], ReplayableMatch]
 REWIND = "rewind"
-_factories: Registry[EngineFactory] = Registry()
-engine_kind = _factories.register
-"""Decorator: how to build a fresh engine for matches of a kind from tournament settings."""
 
 
 @dataclass(frozen=True)
@@ -49,8 +44,7 @@ class MatchService:
     async def current(self, match: MatchRow) -> ReplayableMatch:
         """The cached state itself: read it, never change it (hold :meth:`lock` to rely on it)."""
         if match.id not in self._states:
-            tournament = await self.services.repos.tournaments.get(match.tournament_id)
-            engine = _factories[match.kind](tournament.settings)
+            engine = await self._fresh_engine(match)
             logged = await self.services.repos.matches.actions(match.id)
             self._states[match.id] = replay(engine, effective_actions(logged))
         return self._states[match.id]
@@ -65,8 +59,7 @@ class MatchService:
 
     async def round_starts(self, match: MatchRow) -> list[int]:
         """For each recorded round (or hand), the seq of the action that came before it."""
-        tournament = await self.services.repos.tournaments.get(match.tournament_id)
-        engine = _factories[match.kind](tournament.settings)
+        engine = await self._fresh_engine(match)
         starts, before, count = [], 0, 0
         for logged in await self._effective_logged(match):
             engine.apply(logged.payload)
@@ -75,6 +68,11 @@ class MatchService:
                 starts.append(before)
                 count, before = now, logged.seq
         return starts
+
+    async def _fresh_engine(self, match: MatchRow) -> ReplayableMatch:
+        """A new engine for ``match``, from its game's declaration and its settings."""
+        tournament = await self.services.repos.tournaments.get(match.tournament_id)
+        return game_of(tournament.game).engines[match.kind](tournament.settings)
 
     async def _effective_logged(self, match: MatchRow):
         return effective(await self.services.repos.matches.actions(match.id))

@@ -1,22 +1,18 @@
-"""One router per feature; :func:`routers` lists them in the order they must match."""
+"""The platform's routers and every registered game's, in the order they must match."""
 
 from __future__ import annotations
 
 from aiogram import Router
 
+from bot import games
+
 
 def routers() -> list[Router]:
-    from bot.features import (
-        common,
-        cup,
-        darts,
-        export,
-        formats,
-        organiser,
-        registration,
-        roster,
-    )
+    from bot.features import common, export, organiser, registration, roster
 
-    modules = (*formats.modules(), registration, roster, organiser, export, *cup.MODULES,
-               *darts.MODULES, common)
-    return [module.router.build() for module in modules]
+    tables = [table for game in games.all_games() for table in game.routers]
+    unique = list(dict.fromkeys(tables))  # games may share routers (the formats', darts')
+    formats = [table for table in unique if table.name.startswith("formats")]
+    others = [table for table in unique if table not in formats]
+    platform = [registration.router, roster.router, organiser.router, export.router]
+    return [table.build() for table in (*formats, *platform, *others, common.router)]

@@ -7,10 +7,10 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
+from bot import games
 from bot.config import SUPPORTED_LANGUAGES
 from bot.features.access import is_organiser
 from bot.features.handlers import Handlers
-from bot.games import GAMES
 from bot.i18n import Translator
 from bot.services import Services
 
@@ -34,12 +34,13 @@ async def help_(message: Message, tr: Translator) -> None:
 @router.message(Command("rules"))
 async def rules(message: Message, command: CommandObject, tr: Translator) -> None:
     game = (command.args or "").strip().lower()
+    known = games.get(game)
     if not game:
-        await message.answer(tr("rules.pick", games=", ".join(GAMES)))
-    elif game not in GAMES:
-        await message.answer(tr("rules.unknown", game=game, games=", ".join(GAMES)))
+        await message.answer(tr("rules.pick", games=", ".join(games.keys())))
+    elif known is None:
+        await message.answer(tr("rules.unknown", game=game, games=", ".join(games.keys())))
     else:
-        await message.answer(tr(f"rules.{game}"))
+        await message.answer(tr(known.rules_key))
 
 
 @router.message(Command("try"))

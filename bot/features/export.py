@@ -1,8 +1,8 @@
 """/export: everything about a tournament as JSON and its match log as CSV (one row per
 action, so every round's dice are there), for organisers.
 
-Features add their own parts with :func:`export_section`: a section returns its JSON value
-and, optionally, a table that is sent as one more CSV file (standings, statistics …).
+A game adds its own parts (``bot.games.Game.export_sections``): a section returns its JSON
+value and, optionally, a table that is sent as one more CSV file (standings, statistics …).
 """
 
 from __future__ import annotations
@@ -10,25 +10,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, Message
 
 from bot.features.access import command_target
 from bot.features.handlers import Handlers
+from bot.games import Table, game_of
 from bot.i18n import Translator
-from bot.registry import Registry
 from bot.services import Services
 from storage.repositories.tournaments import Tournament
 
 router = Handlers("export")
-Table = tuple[list[str], list[list]]  # header, rows
-Section = Callable[[Services, Tournament], Awaitable[tuple[Any, Table | None]]]
-_sections: Registry[Section] = Registry()
-export_section = _sections.register
-"""Decorator: a part of the export under a name (a JSON key and a CSV file name)."""
 CSV_COLUMNS = ("match_id", "stage", "round", "slot", "format", "player_a", "player_b",
                "status", "winner", "seq", "actor", "action", "time")
 
@@ -89,7 +82,7 @@ async def export(message: Message, command: CommandObject, services: Services,
     tournament = target.tournament
     data = await collect(services, tournament)
     tables = {}
-    for name, section in _sections.items():
+    for name, section in game_of(tournament.game).export_sections.items():
         data[name], table = await section(services, tournament)
         if table is not None:
             tables[name] = table

@@ -1,45 +1,35 @@
 """Starting a tournament (by /begin or by the scheduled job) and the jobs around the start.
 
-Games plug in with :func:`on_start`: once the roster is fixed the game's starter creates
-the first matches. Starting is idempotent, so a job repeated after a crash starts nothing
+Once the roster is fixed the game's starter (``bot.games.Game.start``) creates the first
+matches. Starting is idempotent, so a job repeated after a crash starts nothing
 twice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.games import JobRunner, game_of, job_runner
 from bot.i18n import Translator
 from bot.registry import Registry
 from bot.services import Services
 from bot.timeparse import parse_zone
 from storage.repositories.jobs import Job
-from storage.repositories.tournaments import Entrant, Tournament
+from storage.repositories.tournaments import Tournament
 
-GameStarter = Callable[[Services, Tournament, list[Entrant]], Awaitable[None]]
-SetupNote = Callable[[Translator, dict], str | None]
-_starters: Registry[GameStarter] = Registry()
-_setup_notes: Registry[SetupNote] = Registry()
-_minimums: Registry[Callable[[dict], int]] = Registry()
 START_JOBS = ("reminder", "checkin", "start")
 MIN_PLAYERS = 2
 
 
-on_start = _starters.register  # a game's first matches, once the roster is fixed
-min_players = _minimums.register  # players a game's settings need (more than MIN_PLAYERS)
-setup_note = _setup_notes.register  # what a game says about its settings at /new, /settings
-
-
 def minimum_players(tournament: Tournament) -> int:
-    rule = _minimums.get(tournament.game)
+    rule = game_of(tournament.game).min_players
     return max(MIN_PLAYERS, rule(tournament.settings) if rule else MIN_PLAYERS)
 
 
 def note_for(tr: Translator, tournament: Tournament) -> str | None:
-    note = _setup_notes.get(tournament.game)
+    note = game_of(tournament.game).setup_note
     return note(tr, tournament.settings) if note else None
 
 
@@ -78,13 +68,13 @@ def checkin_keyboard(tr: Translator, tournament: Tournament) -> InlineKeyboardMa
         text=tr("checkin.button"), callback_data=CheckIn(tournament_id=tournament.id).pack())]])
 
 
-JobRunner = Callable[[Services, Job], Awaitable[None]]
 _job_kinds: Registry[JobRunner] = Registry()
-job_kind = _job_kinds.register  # what a scheduled job of a kind does when it falls due
+job_kind = _job_kinds.register  # the platform's own jobs; games declare theirs (Game.jobs)
 
 
 async def run_job(services: Services, job: Job) -> None:
-    await _job_kinds[job.kind](services, job)
+    runner = _job_kinds.get(job.kind) or job_runner(job.kind)
+    await runner(services, job)
 
 
 async def _not_started(services: Services, job: Job) -> tuple[Tournament, Translator] | None:
@@ -164,7 +154,7 @@ async def start_tournament(services: Services, tournament_id: int,
         if no_shows:
             await services.bot.send_message(tournament.chat_id, tr(
                 "begin.no_shows", names=", ".join(no_shows)))
-        starter = _starters.get(tournament.game)
+        starter = game_of(tournament.game).start
         if starter:
             started = await services.repos.tournaments.get(tournament.id)
             await starter(services, started, await repos.entrants.list(tournament.id,

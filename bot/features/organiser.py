@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
+from bot import games
 from bot.features.access import command_target, is_organiser
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import (
@@ -15,7 +16,6 @@ from bot.features.lifecycle import (
     schedule_start,
     start_tournament,
 )
-from bot.games import GAMES
 from bot.i18n import Translator
 from bot.services import Services
 from bot.timeparse import parse_start, zone_name
@@ -41,10 +41,10 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
     if not await _allowed(message, services, tr):
         return
     words = (command.args or "").split()
-    if not words or words[0].lower() not in GAMES:
-        await message.answer(tr("new.usage", games=", ".join(GAMES)))
+    game = games.get(words[0].lower()) if words else None
+    if game is None:
+        await message.answer(tr("new.usage", games=", ".join(games.keys())))
         return
-    game = GAMES[words[0].lower()]
     title_words = [w for w in words[1:] if "=" not in w]
     title = " ".join(title_words).strip()
     if not title or len(title) > MAX_TITLE:
@@ -98,7 +98,7 @@ async def settings_(message: Message, command: CommandObject, services: Services
     target = await command_target(message, services, tr, command.args, organiser=True)
     if target is None:
         return
-    tournament, game = target.tournament, GAMES[target.tournament.game]
+    tournament, game = target.tournament, games.game_of(target.tournament.game)
     if not target.words:
         await message.answer(tr("settings.show", title=tournament.title,
                                 settings=_describe(tournament.settings), hints=_hints(game)))

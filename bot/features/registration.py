@@ -18,7 +18,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot.features.access import is_organiser, target_tournament
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import register_keyboard
-from bot.games import GAMES
+from bot.games import game_of
 from bot.i18n import Translator
 from bot.services import Services
 from storage.repositories.tournaments import Entrant, Tournament
@@ -65,7 +65,7 @@ async def register_in_group(message: Message, command: CommandObject, services: 
         await message.reply(problem)
         return
     name = " ".join(target.words)
-    if not GAMES[tournament.game].needs_name_and_photo:
+    if not game_of(tournament.game).needs_name_and_photo:
         await _apply_directly(services, tr, tournament, user.id, name or user.first_name,
                               message)
         return
@@ -123,7 +123,7 @@ async def start_from_link(message: Message, command: CommandObject, services: Se
     if problem := await _open_for(services, tr, tournament, message.from_user.id):
         await message.answer(problem)
         return
-    if not GAMES[tournament.game].needs_name_and_photo:
+    if not game_of(tournament.game).needs_name_and_photo:
         await _apply_directly(services, tr, tournament, message.from_user.id,
                               message.from_user.first_name, message)
         return

@@ -10,7 +10,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.features.access import command_target
 from bot.features.handlers import Handlers
 from bot.features.registration import valid_name
-from bot.games import GAMES
+from bot.games import game_of
 from bot.i18n import Markup, Translator
 from bot.services import Services
 from storage.repositories.tournaments import ACTIVE_ENTRANT, Tournament
@@ -67,7 +67,7 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
     if entry and entry.status == "approved":
         await message.answer(tr("add.already", user=user.mention))
         return
-    needs_form = GAMES[tournament.game].needs_name_and_photo
+    needs_form = game_of(tournament.game).needs_name_and_photo
     if needs_form and not valid_name(name):
         await message.answer(tr("registration.bad_name", name=name or "—"))
         return

@@ -1,6 +1,28 @@
-"""The Cable News Cup «Битва костей» in the chat (seed 003, SPEC §3): the group stage,
-the playoff in four formats and the 3rd-place match."""
+"""The Cable News Cup «Битва костей» in the chat (``docs/rules.md``): the group stage, the
+playoff in four formats and the 3rd-place match — declared as one :class:`~bot.games.Game`."""
 
 from bot.features.cup import betting, corrections, hp, rolling, status, third
+from bot.features.cup.common import PLAYBOOK
+from bot.features.cup.playoff import ENGINES, bracket_note
+from bot.features.cup.stage import group_engine, start_group_stage, two_per_group
+from bot.game_settings import choice, format_list, int_choice, int_range
+from bot.games import Game
 
-MODULES = (corrections, third, status, rolling, hp, betting)
+GAME = Game(
+    "cup",
+    {"max_players": 0, "approval": "on", "checkin": 0, "qualifiers": 8,
+     "payout": "multiplier", "chips": 20, "hp": 20},
+    {"qualifiers": int_choice(2, 4, 8, 16), "groups": int_range(1, 8),
+     "formats": format_list("order", "drop", "hp", "betting"),
+     "payout": choice("multiplier", "pot"), "chips": int_range(3, 1000),
+     "hp": int_range(1, 100)},
+    needs_name_and_photo=True,
+    engines={"group": group_engine, **ENGINES},
+    start=start_group_stage,
+    min_players=two_per_group,
+    setup_note=bracket_note,
+    playbook=PLAYBOOK,
+    routers=tuple(module.router for module in (corrections, third, status, rolling, hp, betting)),
+    jobs={"hp_late": hp.late_choice, "third_deadline": third.vote_deadline},
+    export_sections={"cup_standings": status.standings_export},
+)

@@ -23,7 +23,6 @@ from bot.features.access import command_target
 from bot.features.cup.common import announcer, my_play, my_play_anywhere, perform
 from bot.features.cup.playoff import on_match_start, stage_title
 from bot.features.handlers import Handlers
-from bot.features.lifecycle import job_kind
 from bot.i18n import Translator
 from bot.play.context import LIVE, MatchContext, context_for, load_match
 from bot.play.refusal import Refusal
@@ -125,7 +124,6 @@ async def _copy_to_hosts(play: MatchContext, player: int, choice: str) -> None:
             choice=host_tr(f"cup.hp_{choice}_button")))
 
 
-@job_kind("hp_late")
 async def late_choice(services: Services, job: Job) -> None:
     match = await services.repos.matches.get(job.payload["match_id"])
     if match is None or match.status != "running":

@@ -11,9 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.features.cup.common import on_finish
-from bot.features.lifecycle import setup_note
 from bot.i18n import Markup, Translator
-from bot.match_service import engine_kind
 from bot.play.context import MatchContext, context_for, names_of
 from bot.registry import Registry
 from bot.services import Services
@@ -44,14 +42,17 @@ def formats_played(field: int, formats: list[str] | None = None) -> list[str]:
     return ["group"] + list(dict.fromkeys(played))
 
 
-engine_kind("order")(lambda settings: OrderMatch())
-engine_kind("drop")(lambda settings: DropMatch())
-engine_kind("hp")(lambda settings: HPMatch(hp=settings.get("hp", 20)))
-engine_kind("betting")(lambda settings: BettingFinal(chips=settings.get("chips", 20),
-                                                     payout=settings.get("payout", "multiplier")))
-engine_kind("group3")(lambda settings: GroupMatch(allow_draw=False))
-engine_kind("third_choice")(lambda settings: ThirdPlaceChoice(
-    available=formats_played(len(settings["playoff_seeds"]), settings.get("formats"))))
+ENGINES = {
+    "order": lambda settings: OrderMatch(),
+    "drop": lambda settings: DropMatch(),
+    "hp": lambda settings: HPMatch(hp=settings.get("hp", 20)),
+    "betting": lambda settings: BettingFinal(chips=settings.get("chips", 20),
+                                             payout=settings.get("payout", "multiplier")),
+    "group3": lambda settings: GroupMatch(allow_draw=False),
+    "third_choice": lambda settings: ThirdPlaceChoice(
+        available=formats_played(len(settings["playoff_seeds"]), settings.get("formats"))),
+}
+"""The playoff's match kinds (the group stage's is in :mod:`bot.features.cup.stage`)."""
 
 
 def round_title(tr: Translator, field: int, round_no: int, formats: list[str] | None) -> str:
@@ -89,7 +90,6 @@ def kind_for(field: int, round_no: int, formats: list[str] | None = None) -> str
     return FORMAT_BY_FIELD[remaining]
 
 
-@setup_note("cup")
 def bracket_note(tr: Translator, settings: dict) -> str:
     """Which playoff rounds will be played, said when the Cup is set up."""
     size = settings.get("qualifiers", 8)

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from bot.features.cup.common import on_finish
 from bot.features.cup.playoff import playoff_size, start_playoff
-from bot.features.lifecycle import min_players, on_start
 from bot.i18n import Markup, Translator
-from bot.match_service import engine_kind
 from bot.play.context import MatchContext, names_of
 from bot.services import Services
 from games.dice_cup import GroupMatch
@@ -24,17 +22,14 @@ from storage.repositories.tournaments import Entrant, Tournament
 STAGE = "groups"
 
 
-@engine_kind("group")
-def _group_engine(settings: dict) -> GroupMatch:
+def group_engine(settings: dict) -> GroupMatch:
     return GroupMatch()
 
 
-@min_players("cup")
-def _two_per_group(settings: dict) -> int:
+def two_per_group(settings: dict) -> int:
     return 2 * settings.get("groups", 1)
 
 
-@on_start("cup")
 async def start_group_stage(services: Services, tournament: Tournament,
                             players: list[Entrant]) -> None:
     """Create every group match now (later rounds wait) and open round 1."""

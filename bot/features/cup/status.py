@@ -15,7 +15,6 @@ from bot.features.cup.playoff import STAGE as PLAYOFF
 from bot.features.cup.playoff import bracket_of, round_title
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import group_tables, render_table, table_title
-from bot.features.export import export_section
 from bot.features.handlers import Handlers
 from bot.i18n import Markup, Translator
 from bot.play.context import names_of
@@ -114,10 +113,9 @@ def _bracket_text(rounds: list) -> str:
     return "\n".join(lines)
 
 
-@export_section("cup_standings")
 async def standings_export(services: Services, tournament: Tournament):
     """The Cup's group tables in the export (JSON and a CSV table)."""
-    if tournament.game != "cup" or not tournament.started:
+    if not tournament.started:
         return None, None
     label = await names_of(services, tournament.id)
     rows = [[group, row.place, row.player, label[row.player], row.points, row.wins, row.draws,

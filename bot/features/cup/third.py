@@ -16,7 +16,6 @@ from bot.features.access import is_organiser
 from bot.features.cup.common import announcer, button_play, my_play, perform
 from bot.features.cup.playoff import formats_played, on_match_start
 from bot.features.handlers import Handlers
-from bot.features.lifecycle import job_kind
 from bot.i18n import Translator
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
@@ -78,7 +77,6 @@ async def announce_vote(play: MatchContext, before, after, event: dict) -> None:
             f"cup.format.{after.pick_of(0)}"), b=tr(f"cup.format.{after.pick_of(1)}")))
 
 
-@job_kind("third_deadline")
 async def vote_deadline(services: Services, job: Job) -> None:
     match = await services.repos.matches.get(job.payload["match_id"])
     if match is None or match.status != "running":

@@ -1,8 +1,28 @@
-"""Darts in the chat (seeds 000 and 004, SPEC §4–§5): Cricket-Shanghai and FinCricket
-scored on one live scoreboard per match with a keypad, the bull-off or coin before leg 1,
-typed darts, legs, statistics (also in /export) and the result handed to the tournament
-format."""
+"""Darts in the chat (``docs/rules.md``): Cricket-Shanghai and FinCricket scored on one live
+scoreboard per match with a keypad, the bull-off or coin before leg 1, typed darts, legs,
+statistics (also in /export) and the result handed to the tournament format."""
 
-from bot.features.darts import entry, launch, starter, stats  # noqa: F401  (launch, stats register)
+from bot.features.darts import entry, starter
+from bot.features.darts.kinds import fincricket_engine, shanghai_engine
+from bot.features.darts.launch import bull_note, fincricket_note, launch
+from bot.features.darts.play import PLAYBOOK
+from bot.features.darts.stats import darts_stats
+from bot.features.formats.game import formats_game
+from bot.game_settings import choice, odd
 
-MODULES = (starter, entry)
+_DARTS = {"launch": launch, "playbook": PLAYBOOK, "routers": (starter.router, entry.router),
+          "export_sections": {"darts_stats": darts_stats}}
+
+SHANGHAI = formats_game(
+    "shanghai",
+    {"max_players": 0, "approval": "off", "checkin": 0, "format": "round_robin", "legs": 3,
+     "bull": "visit"},
+    {"legs": odd(1, 21), "bull": choice("visit", "strict")},
+    engines={"shanghai": shanghai_engine}, match_kind="shanghai", setup_note=bull_note,
+    **_DARTS)
+FINCRICKET = formats_game(
+    "fincricket",
+    {"max_players": 0, "approval": "off", "checkin": 0, "format": "round_robin", "legs": 1},
+    {"legs": odd(1, 21)},
+    engines={"fincricket": fincricket_engine}, match_kind="fincricket",
+    setup_note=fincricket_note, **_DARTS)

@@ -10,7 +10,6 @@ from typing import Any
 
 from bot.features.darts.opening import Opening
 from bot.i18n import Translator
-from bot.match_service import engine_kind
 from games.darts.fincricket import MARK_SYMBOLS, NUMBERS, FinCricket, FinCricketMatch
 from games.darts.shanghai import ELEMENT_LABELS, TARGETS, ShanghaiLeg, ShanghaiMatch
 
@@ -111,14 +110,12 @@ KINDS: dict[str, DartsKind] = {
 }
 
 
-@engine_kind("shanghai")
-def _shanghai_engine(settings: dict[str, Any]) -> Opening:
+def shanghai_engine(settings: dict[str, Any]) -> Opening:
     return Opening(lambda starter: ShanghaiMatch(legs=settings.get("legs", 3), starter=starter,
                                                  bull=settings.get("bull", "visit")))
 
 
-@engine_kind("fincricket")
-def _fincricket_engine(settings: dict[str, Any]) -> Opening:
+def fincricket_engine(settings: dict[str, Any]) -> Opening:
     return Opening(lambda starter: FinCricketMatch(legs=settings.get("legs", 1),
                                                    starter=starter))
 

@@ -5,16 +5,12 @@ FinCricket."""
 from __future__ import annotations
 
 from bot.features.darts.play import load, show_board
-from bot.features.formats.contract import match_launcher
-from bot.features.lifecycle import setup_note
 from bot.i18n import Translator
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 
-@match_launcher("shanghai", "shanghai")
-@match_launcher("fincricket", "fincricket")
 async def launch(services: Services, tournament: Tournament, match: MatchRow) -> None:
     """Announce the match and post its scoreboard, which asks for the bull-off's winner
     (or the coin) before leg 1."""
@@ -29,11 +25,9 @@ async def launch(services: Services, tournament: Tournament, match: MatchRow) ->
     await show_board(play, state, new=True)
 
 
-@setup_note("shanghai")
 def bull_note(tr: Translator, settings: dict) -> str:
     return tr(f"darts.bull_{settings.get('bull', 'visit')}", legs=settings.get("legs", 3))
 
 
-@setup_note("fincricket")
 def fincricket_note(tr: Translator, settings: dict) -> str:
     return tr("darts.fincricket_note", legs=settings.get("legs", 1))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.features.darts.kinds import KINDS
-from bot.features.export import Table, export_section
+from bot.games import Table
 from bot.services import Services
 from storage.repositories.tournaments import Tournament
 
@@ -54,10 +54,7 @@ def _row(match_id: int, round_: Any, kind: str, user_id: int, name: str,
             numbers.get("points", ""), ";".join(map(str, closes)) if closes else ""]
 
 
-@export_section("darts_stats")
 async def darts_stats(services: Services, tournament: Tournament) -> tuple[Any, Table | None]:
-    if tournament.game not in KINDS:
-        return None, None
     names = {e.user_id: e.label for e in await services.repos.entrants.list(tournament.id)}
     matches, rows = [], []
     for match in await services.repos.matches.for_tournament(tournament.id):

@@ -10,8 +10,8 @@ from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.types import Message
 
 from bot.features.access import command_target
-from bot.features.formats.contract import launcher_for
 from bot.features.formats.state import OPEN_STATUSES, Run, load
+from bot.games import game_of
 from bot.i18n import Translator
 from bot.services import Services
 from storage.repositories.matches import DuplicateUpdate, MatchRow
@@ -86,7 +86,7 @@ async def my_open_match(message: Message, run: Run, tr: Translator, *,
                         reporting: bool = True) -> MatchRow | None:
     """The sender's match waiting for a result, or None after saying why there is none."""
     user = message.from_user.id
-    if reporting and launcher_for(run.tournament.game) is not None:
+    if reporting and game_of(run.tournament.game).played_in_bot:
         await message.reply(tr("formats.error.played_in_bot"))
         return None
     if user in run.removed:

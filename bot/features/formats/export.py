@@ -1,4 +1,4 @@
-"""The formats' parts of /export (``bot.features.export.export_section``): the standings and
+"""The formats' parts of /export (declared in :mod:`bot.features.formats.game`): the standings and
 the pairings of every round, each as a JSON list and a CSV table. The Cup exports its own
 stages, so both sections give nothing for it (None, None), nor for a tournament that has
 not started.
@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from bot.features.export import Table, export_section
 from bot.features.formats import progress
 from bot.features.formats.state import POINTS, TABLES, Run, load, names_of, results_of
 from bot.features.formats.tables import GROUP_LETTERS
+from bot.games import Table
 from bot.services import Services
 from games.tournament import Row, standings
 from storage.repositories.matches import MatchRow
@@ -31,7 +31,7 @@ PAIRINGS_COLUMNS = ("round", "match_id", "slot", "player_a", "name_a", "player_b
 
 
 async def _started_run(services: Services, tournament: Tournament) -> Run | None:
-    if tournament.game == "cup" or not tournament.started:
+    if not tournament.started:
         return None
     run = await load(services, tournament.id)
     return run if "players" in run.record else None
@@ -75,7 +75,6 @@ def _standings_items(run: Run, label: dict[int, str]) -> list[dict]:
             for group, row in _ranked_rows(run)]
 
 
-@export_section("standings")
 async def standings_section(services: Services, tournament: Tournament
                             ) -> tuple[Any, Table | None]:
     return await _section(services, tournament, STANDINGS_COLUMNS, _standings_items)
@@ -106,7 +105,6 @@ def _pairings_items(run: Run, label: dict[int, str]) -> list[dict]:
             for row in sorted(run.rows, key=lambda r: (r.round, r.id))]
 
 
-@export_section("pairings")
 async def pairings_section(services: Services, tournament: Tournament
                            ) -> tuple[Any, Table | None]:
     return await _section(services, tournament, PAIRINGS_COLUMNS, _pairings_items)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.features.formats import progress
-from bot.features.formats.contract import launcher_for
 from bot.features.formats.state import (
     BRACKETS,
     OPEN_STATUSES,
@@ -18,8 +17,7 @@ from bot.features.formats.state import (
     save_record,
 )
 from bot.features.formats.tables import GROUP_LETTERS, post_tables
-from bot.features.lifecycle import job_kind, min_players, on_start
-from bot.games import GAMES
+from bot.games import game_of
 from bot.i18n import Markup, Translator
 from bot.services import Services
 from bot.timeparse import parse_zone
@@ -47,12 +45,6 @@ async def start_format(services: Services, tournament: Tournament,
     if len(run.record["groups"]) > 1:
         await _announce_groups(services, tr, run)
     await proceed(services, tournament.id)
-
-
-for _game in GAMES:
-    if _game != "cup":
-        on_start(_game)(start_format)
-        min_players(_game)(progress.minimum)
 
 
 async def _say(services: Services, tournament: Tournament, text: str, **kwargs) -> None:
@@ -149,7 +141,7 @@ async def _announce(services: Services, tr: Translator, run: Run, rows: list[Mat
     label = await names_of(services, run.tournament.id)
     lines = [match_line(tr, run, row, label) for row in rows]
     tail = []
-    if played and launcher_for(run.tournament.game) is None:
+    if played and not game_of(run.tournament.game).played_in_bot:
         tail.append(tr("formats.how_to_report"))
     minutes = run.settings.get("deadline", 0)
     if played and minutes:
@@ -168,7 +160,7 @@ def _local(services: Services, tournament: Tournament, moment) -> str:
 
 
 async def _launch(services: Services, run: Run, rows: list[MatchRow]) -> None:
-    launcher = launcher_for(run.tournament.game)
+    launcher = game_of(run.tournament.game).launch
     if launcher is None:
         return
     for row in rows:
@@ -198,7 +190,6 @@ async def placings_text(services: Services, tr: Translator, run: Run) -> str:
                         name=label[p]) for p in order)
 
 
-@job_kind(DEADLINE_JOB)
 async def deadline_passed(services: Services, job: Job) -> None:
     """Remind the players of matches still open and hand them to the organisers."""
     run = await load(services, job.tournament_id)

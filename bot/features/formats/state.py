@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.features.formats.contract import MATCH_KINDS
+from bot.games import game_of
 from bot.services import Services
 from games.tournament import (
     BACKGAMMON_TIEBREAKS,
@@ -118,7 +118,7 @@ async def log_event(services: Services, run: Run, event: dict[str, Any]) -> Run:
 
 
 def match_kind(game: str) -> str:
-    return MATCH_KINDS.get(game, REPORTED_KIND)
+    return game_of(game).match_kind or REPORTED_KIND
 
 
 def result_of(row: MatchRow) -> Result | None:

@@ -11,11 +11,11 @@ from aiogram.types import Message
 
 from bot.features.access import target_tournament
 from bot.features.formats.common import describe
-from bot.features.formats.contract import launcher_for
 from bot.features.formats.runner import placings_text, slot_label
 from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, names_of
 from bot.features.formats.tables import post_tables
 from bot.features.handlers import Handlers
+from bot.games import game_of
 from bot.i18n import Markup, Translator
 from bot.render import bracket_png
 from bot.render.posting import post_pictures
@@ -139,7 +139,7 @@ def _next_step(tr: Translator, run: Run, row: MatchRow, user: int,
     """What the player does now: play on the board, report, confirm or wait."""
     if row.status == "paused":
         return tr("formats.error.paused")
-    if launcher_for(run.tournament.game) is not None:
+    if game_of(run.tournament.game).played_in_bot:
         return tr("formats.match.on_board" if run.tournament.game in DARTS
                   else "formats.match.in_bot")
     report = row.result.get("report")

@@ -1,0 +1,14 @@
+"""Games whose matches are played away from the bot and reported with /result (confirmed
+by the opponent): their tournaments are run by the formats all the same."""
+
+from bot.features.formats.game import formats_game
+from bot.game_settings import odd
+
+BACKGAMMON = formats_game(
+    "backgammon",
+    {"max_players": 0, "approval": "off", "checkin": 0, "format": "swiss", "rounds": 5,
+     "length": 5},
+    {"length": odd(1, 25)})
+ARMCHAIR = formats_game(
+    "armchair",
+    {"max_players": 0, "approval": "off", "checkin": 0, "format": "round_robin"})

@@ -1,0 +1,100 @@
+"""The settings a tournament accepts, validated once for /new and /settings alike.
+
+Each known key has a parser that returns the typed value or raises ``ValueError`` with the
+catalog key of the reason. Games declare their own keys (``bot.games.Game.parsers``); every
+game has :data:`COMMON_SETTINGS`, and the games run by the tournament formats add
+:data:`FORMAT_SETTINGS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+FORMATS = ("round_robin", "swiss", "swiss_elim", "single_elim", "double_elim", "reentry",
+           "groups_playoff", "cup")
+
+
+def int_range(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not text.isdigit() or not low <= int(text) <= high:
+            raise ValueError("settings.bad_number")
+        return int(text)
+    parse.hint = f"{low}–{high}"  # type: ignore[attr-defined]
+    return parse
+
+
+def choice(*options: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if text.lower() not in options:
+            raise ValueError("settings.bad_choice")
+        return text.lower()
+    parse.hint = "|".join(options)  # type: ignore[attr-defined]
+    return parse
+
+
+def int_choice(*options: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not text.isdigit() or int(text) not in options:
+            raise ValueError("settings.bad_choice")
+        return int(text)
+    parse.hint = "|".join(map(str, options))  # type: ignore[attr-defined]
+    return parse
+
+
+def odd(low: int, high: int) -> Callable[[str], int]:
+    base = int_range(low, high)
+    def parse(text: str) -> int:
+        value = base(text)
+        if value % 2 == 0:
+            raise ValueError("settings.must_be_odd")
+        return value
+    parse.hint = f"{low}–{high}, odd"  # type: ignore[attr-defined]
+    return parse
+
+
+def format_list(*options: str, most: int = 4) -> Callable[[str], list[str]]:
+    def parse(text: str) -> list[str]:
+        items = [item.strip().lower() for item in text.split(",") if item.strip()]
+        if not 1 <= len(items) <= most or any(item not in options for item in items):
+            raise ValueError("settings.bad_choice")
+        return items
+    parse.hint = ",".join(options)  # type: ignore[attr-defined]
+    return parse
+
+
+COMMON_SETTINGS: dict[str, Callable[[str], Any]] = {
+    "max_players": int_range(0, 512),
+    "approval": choice("on", "off"),
+    "checkin": int_range(0, 1440),
+}
+TIEBREAK_KEYS = ("h2h", "buchholz", "median_buchholz", "sonneborn_berger", "wins",
+                 "vs_higher", "diff", "scored")
+# The formats' options (bot/features/formats); absent keys take the formats' defaults.
+FORMAT_SETTINGS: dict[str, Callable[[str], Any]] = {
+    "format": choice(*FORMATS[:-1]),
+    "rounds": int_range(1, 30),
+    "max_losses": int_range(1, 5),
+    "third_place": choice("on", "off"),
+    "reset": choice("on", "off"),
+    "groups": int_range(1, 16),
+    "top": int_range(1, 8),
+    "tiebreaks": format_list(*TIEBREAK_KEYS, most=len(TIEBREAK_KEYS)),
+    "deadline": int_range(0, 10080),
+}
+
+
+def parse_settings(parsers: dict[str, Callable[[str], Any]], pairs: list[str],
+                   current: dict[str, Any]) -> dict[str, Any]:
+    """Apply ``key=value`` pairs to ``current``; ValueError(catalog key, name) if wrong."""
+    result = dict(current)
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        name = name.strip().lower()
+        if not sep or name not in parsers:
+            raise ValueError("settings.unknown_key", name)
+        try:
+            result[name] = parsers[name](value.strip())
+        except ValueError as error:
+            raise ValueError(error.args[0], name) from None
+    return result
