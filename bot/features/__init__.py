@@ -9,10 +9,12 @@ from bot import games
 
 def routers() -> list[Router]:
     from bot.features import common, export, organiser, registration, roster
+    from bot.play import dice
 
     tables = [table for game in games.all_games() for table in game.routers]
     unique = list(dict.fromkeys(tables))  # games may share routers (the formats', darts')
     formats = [table for table in unique if table.name.startswith("formats")]
     others = [table for table in unique if table not in formats]
-    platform = [registration.router, roster.router, organiser.router, export.router]
+    platform = [registration.router, roster.router, organiser.router, export.router,
+                dice.router]
     return [table.build() for table in (*formats, *platform, *others, common.router)]

@@ -22,6 +22,7 @@ GAME = Game(
     min_players=two_per_group,
     setup_note=bracket_note,
     playbook=PLAYBOOK,
+    dice=lambda seat, value: {"type": "roll", "player": seat, "value": value},
     routers=tuple(module.router for module in (corrections, third, status, rolling, hp, betting)),
     jobs={"hp_late": hp.late_choice, "third_deadline": third.vote_deadline},
     export_sections={"cup_standings": status.standings_export},

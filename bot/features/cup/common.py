@@ -24,9 +24,6 @@ from games.common.errors import IllegalAction
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
-DICE_ANIMATION_SECONDS = 4
-
-
 Announcer = Callable[[MatchContext, Any, Any, dict], Awaitable[None]]
 Finisher = Callable[[MatchContext, Any], Awaitable[None]]
 _announcers: Registry[Announcer] = Registry()

@@ -1,16 +1,15 @@
 """Rolls and the round-based formats in the chat: the group stage, «Порядок» (order) and
 «Убираю» (drop). 🎲 or /roll, declarations typed or by buttons, «ничья»/«переброс», /match.
 
-A roll is checked by the engine and committed to the match log before anything is said;
-then the bot waits for the dice animation (about four seconds) and announces the result.
+Dice come in through the shared dice input (:mod:`bot.play.dice`): a roll is checked by the
+engine and committed to the match log before anything is said; then the bot waits for the
+dice animation (about four seconds) and announces the result.
 """
 
 from __future__ import annotations
 
 import re
 
-from aiogram import F
-from aiogram.filters import Command
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import (
     CallbackQuery,
@@ -21,19 +20,16 @@ from aiogram.types import (
 )
 
 from bot.features.cup.common import (
-    DICE_ANIMATION_SECONDS,
     announcer,
     button_play,
     my_play,
     perform,
-    refuse_outsider,
 )
 from bot.features.cup.playoff import on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.play.context import MatchContext
 from bot.services import Services
-from games.common.errors import IllegalAction
 
 router = Handlers("cup-rolling")
 DRAW_WORDS = {"ничья": "draw", "draw": "draw", "tasapeli": "draw",
@@ -65,48 +61,6 @@ def parse_order(text: str) -> list[int] | None:
 def parse_drop(text: str) -> int | None:
     match = _DROP.match(text)
     return int(match.group(1)) if match else None
-
-
-# -- rolls ----------------------------------------------------------------------------
-
-
-@router.message(F.dice, F.chat.type != "private")
-async def dice(message: Message, event_update: Update, services: Services,
-               tr: Translator) -> None:
-    tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
-    if tournament is None:
-        return  # no Cup under way here: a 🎲 is just a 🎲
-    if await refuse_outsider(message, tr, tournament, play):
-        return
-    if message.forward_origin is not None:
-        await message.reply(tr("cup.forwarded"))
-    elif message.dice.emoji != "🎲":
-        await message.reply(tr("cup.wrong_emoji", emoji=message.dice.emoji))
-    else:
-        await _roll(play, message, message.dice.value, event_update.update_id)
-
-
-@router.message(Command("roll"), F.chat.type != "private")
-async def roll_command(message: Message, event_update: Update, services: Services,
-                       tr: Translator) -> None:
-    tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
-    if play is None:
-        await message.reply(tr("cup.not_in_match"))
-        return
-    dry_run = await services.matches.state(play.match)
-    try:  # refuse before the bot rolls a die that could not count
-        dry_run.apply({"type": "roll", "player": play.seat(message.from_user.id), "value": 1})
-    except IllegalAction as error:
-        await message.reply(tr(f"cup.error.{error.code}"))
-        return
-    sent = await services.bot.send_dice(message.chat.id, emoji="🎲")
-    await _roll(play, message, sent.dice.value, event_update.update_id)
-
-
-async def _roll(play: MatchContext, message: Message, value: int, update_id: int) -> None:
-    action = {"type": "roll", "player": play.seat(message.from_user.id), "value": value}
-    await perform(play, action, message.from_user.id, update_id,
-                  wait=DICE_ANIMATION_SECONDS)
 
 
 # -- declarations and votes -----------------------------------------------------------

@@ -1,0 +1,83 @@
+"""Dice input, once for every game that takes Telegram dice (``Game.dice``).
+
+A player sends 🎲 in the group (its value is read from the message) or types /roll (the bot
+sends the die). Refused: a forwarded die, another emoji, a roll by someone with no match in
+a running tournament of the chat, and — before the bot rolls for /roll — a roll the engine
+would refuse (so no die is sent that could not count). The die's value is committed first;
+the announcement waits for the dice animation.
+"""
+
+from __future__ import annotations
+
+from aiogram import F
+from aiogram.filters import Command
+from aiogram.types import Message, Update
+
+from bot import games
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.play.context import MatchContext, context_for
+from bot.play.perform import perform
+from bot.play.refusal import Refusal
+from bot.services import Services
+from games.common.errors import IllegalAction
+
+router = Handlers("play-dice")
+DICE_ANIMATION_SECONDS = 4  # Telegram's 🎲 animation, before the result is said
+
+
+def dice_games() -> list[str]:
+    return [game.key for game in games.all_games() if game.dice is not None]
+
+
+async def _sender_match(message: Message, services: Services,
+                        tr: Translator) -> MatchContext | None:
+    """The sender's live match in a dice game of this chat; None when no such tournament runs
+    here (the message is ordinary chat); refused when one runs but the sender has no match."""
+    dice_keys = dice_games()
+    running = [t for t in await services.repos.tournaments.active_in_chat(message.chat.id)
+               if t.game in dice_keys and t.status in ("running", "paused")]
+    for tournament in running:
+        match = await services.repos.matches.current_for_player(tournament.id,
+                                                                message.from_user.id)
+        if match is not None:
+            return await context_for(services, tr, tournament, match)
+    if running:
+        raise Refusal("play.not_in_match")
+    return None
+
+
+async def _roll(ctx: MatchContext, message: Message, value: int, update_id: int) -> None:
+    game = games.game_of(ctx.tournament.game)
+    action = game.dice(ctx.seat(message.from_user.id), value)
+    await perform(ctx, game.playbook, [action], actor_id=message.from_user.id,
+                  update_id=update_id, wait=DICE_ANIMATION_SECONDS)
+
+
+@router.message(F.dice, F.chat.type != "private")
+async def dice(message: Message, event_update: Update, services: Services,
+               tr: Translator) -> None:
+    ctx = await _sender_match(message, services, tr)
+    if ctx is None:
+        return  # no dice game under way here: a 🎲 is just a 🎲
+    if message.forward_origin is not None:
+        raise Refusal("play.forwarded")
+    if message.dice.emoji != "🎲":
+        raise Refusal("play.wrong_emoji", emoji=message.dice.emoji)
+    await _roll(ctx, message, message.dice.value, event_update.update_id)
+
+
+@router.message(Command("roll"), F.chat.type != "private")
+async def roll_command(message: Message, event_update: Update, services: Services,
+                       tr: Translator) -> None:
+    ctx = await _sender_match(message, services, tr)
+    if ctx is None:
+        raise Refusal("play.not_in_match")
+    game = games.game_of(ctx.tournament.game)
+    trial = await services.matches.state(ctx.match)
+    try:  # refuse before the bot rolls a die that could not count
+        trial.apply(game.dice(ctx.seat(message.from_user.id), 1))
+    except IllegalAction as error:
+        raise Refusal(text=game.playbook.explain(ctx.tr, error, ctx.match)) from None
+    sent = await services.bot.send_dice(message.chat.id, emoji="🎲")
+    await _roll(ctx, message, sent.dice.value, event_update.update_id)
