@@ -4,8 +4,9 @@ FinCricket."""
 
 from __future__ import annotations
 
-from bot.features.darts.play import load, show_board
+from bot.features.darts.play import DartsPlay, show_board
 from bot.i18n import Translator
+from bot.play.launch import start_match
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
@@ -14,12 +15,10 @@ from storage.repositories.tournaments import Tournament
 async def launch(services: Services, tournament: Tournament, match: MatchRow) -> None:
     """Announce the match and post its scoreboard, which asks for the bull-off's winner
     (or the coin) before leg 1."""
-    if match.status == "pending":
-        await services.repos.matches.update(match.id, services.clock.now(), status="running")
-    tr = await services.translator_for_chat(tournament.chat_id)
-    play = await load(services, tr, match.id)
+    ctx = await start_match(services, tournament, match)
+    play = DartsPlay(**vars(ctx))
     state = await services.matches.state(play.match)
-    await play.say(play.text("darts.match_start", game=tr(f"game.{match.kind}"),
+    await play.say(play.text("darts.match_start", game=play.tr(f"game.{match.kind}"),
                              match=match.id, a=play.names[0], b=play.names[1],
                              best=state.best_of))
     await show_board(play, state, new=True)

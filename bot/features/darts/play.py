@@ -16,6 +16,7 @@ from aiogram.exceptions import TelegramBadRequest
 from bot.features.access import is_organiser
 from bot.features.darts.keypad import keypad, opening_pad, position
 from bot.features.darts.kinds import KINDS, DartsKind
+from bot.features.formats.results import record_played
 from bot.i18n import Translator
 from bot.match_service import Change
 from bot.play.context import LIVE, MatchContext, load_match
@@ -206,24 +207,14 @@ def _tally(legs) -> tuple[int, int]:
 
 async def finish(play: DartsPlay, state: LegsMatch, actor_id: int | None) -> None:
     """Say the result and hand it to the tournament, which closes the match row."""
-    services, match, tr, names = play.services, play.match, play.tr, play.names
+    tr, names = play.tr, play.names
     won = state.legs_won
-    winner = match.players[state.winner]
     lines = [tr("darts.match_won", winner=names[state.winner], a=names[0], b=names[1],
                 la=won[0], lb=won[1])]
     if len(state.legs) > 1:
         lines.extend(play.kind.match_stats(tr, state, p, names[p]) for p in (0, 1))
     await play.say("\n".join(lines))
-    try:
-        from bot.features.formats.results import ResultRefused, record_result
-    except ImportError:  # no tournament format runs this match: close it here
-        await services.repos.matches.update(match.id, services.clock.now(), status="finished",
-                                            winner=winner, result={"score": list(won)})
-        return
-    try:
-        await record_result(services, match.id, winner, won, actor_id=actor_id)
-    except ResultRefused as refused:
-        log.warning("result of darts match %s refused: %s", match.id, refused.args[0])
+    await record_played(play, state.winner, won, actor_id)
 
 
 PLAYBOOK = Playbook(explain=error_text, announce=_announce, finish=finish)

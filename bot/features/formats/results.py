@@ -8,11 +8,17 @@ call it too.
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from bot.features.formats.runner import proceed
 from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, log_event, save_record
+from bot.play.context import MatchContext
 from bot.services import Services
 from games.tournament import Result
 from storage.repositories.matches import MatchRow
+
+log = logging.getLogger(__name__)
 
 
 class ResultRefused(ValueError):
@@ -73,6 +79,23 @@ async def _tell_engine(services: Services, run: Run, match: MatchRow, winner: in
         result = Result(match.player_a, match.player_b, winner,
                         None if forfeit else score, forfeit, match.round)
         await log_event(services, run, {"type": "result", **result.to_dict()})
+
+
+async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int, int] | None,
+                        actor_id: int | None) -> None:
+    """A match played in the bot has ended (``winner`` a seat, None for a draw): its result
+    into the tournament. A result the format cannot take (a draw in a bracket) is logged."""
+    users = ctx.match.players
+    try:
+        await record_result(ctx.services, ctx.match.id,
+                            None if winner is None else users[winner], score, actor_id=actor_id)
+    except ResultRefused as refused:
+        log.warning("result of match %s refused: %s", ctx.match.id, refused.args[0])
+
+
+async def finish_from_state(ctx: MatchContext, state: Any, actor_id: int | None) -> None:
+    """The playbook's ``finish`` for a game whose engine has ``winner`` and ``score``."""
+    await record_played(ctx, state.winner, tuple(state.score), actor_id)
 
 
 def half_played(run: Run, player: int) -> bool:
