@@ -23,6 +23,7 @@ from bot.features.lifecycle import run_job
 from bot.match_service import MatchService
 from bot.middlewares.context import ContextMiddleware
 from bot.middlewares.dedupe import DedupeMiddleware
+from bot.middlewares.scope import ScopeMiddleware
 from bot.play import refusal
 from bot.scheduler import LiveScheduler, Scheduler
 from bot.sending import Outbox, PlainToastMiddleware, RateLimitMiddleware
@@ -63,6 +64,7 @@ def make_dispatcher(services: Services, dedupe: DedupeMiddleware) -> Dispatcher:
     dispatcher = Dispatcher(services=services)
     dispatcher.update.outer_middleware(dedupe)
     dispatcher.update.middleware(ContextMiddleware())
+    dispatcher.update.middleware(ScopeMiddleware())
     dispatcher.include_routers(*routers())
     refusal.install(dispatcher)
     return dispatcher

@@ -9,6 +9,7 @@ from bot import games
 
 def routers() -> list[Router]:
     from bot.features import common, export, organiser, registration, roster
+    from bot.middlewares.scope import ForItsGame
     from bot.play import dice
 
     tables = [table for game in games.all_games() for table in game.routers]
@@ -17,4 +18,7 @@ def routers() -> list[Router]:
     others = [table for table in unique if table not in formats]
     platform = [registration.router, roster.router, organiser.router, export.router,
                 dice.router]
-    return [table.build() for table in (*formats, *platform, *others, common.router)]
+    games_first = [table.build(ForItsGame(table)) for table in formats]
+    games_last = [table.build(ForItsGame(table)) for table in others]
+    return [*games_first, *(table.build() for table in platform), *games_last,
+            common.router.build()]

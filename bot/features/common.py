@@ -12,6 +12,7 @@ from bot.config import SUPPORTED_LANGUAGES
 from bot.features.access import is_organiser
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.scope import Scope
 from bot.services import Services
 
 router = Handlers("common")
@@ -101,3 +102,26 @@ async def _set_language(services: Services, chat_id: int, user_id: int, code: st
 async def unknown_button(query: CallbackQuery, tr: Translator) -> None:
     """Any button no feature recognises: old, from a removed feature, or forged."""
     await query.answer(tr("callback.stale"), show_alert=True)
+
+
+def _game_command(message: Message) -> dict | bool:
+    """Filter: a command of some game's router that no game's router took in this group."""
+    if message.chat.type == "private" or not message.text or not message.text.startswith("/"):
+        return False
+    name = message.text.split()[0][1:].split("@")[0].lower()
+    commands = {command for game in games.all_games() for table in game.routers
+                for command in table.commands()}
+    return {"name": name} if name in commands else False
+
+
+@router.message(_game_command)
+async def not_for_this_game(message: Message, name: str, scope: Scope, tr: Translator) -> None:
+    """Say why a game's command did nothing here: no tournament (or no such ``#id``), or
+    the tournament's game has no such command."""
+    target = await scope.target()
+    if target.tournament is None:
+        await message.reply(tr(target.error, **(target.error_params or {})))
+        return
+    await message.reply(tr("play.not_for_game", command=name,
+                           game=tr(f"game.{target.tournament.game}")))
+

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from aiogram import Router
+from aiogram.filters import Command
 
 
 class Handlers:
@@ -31,8 +32,17 @@ class Handlers:
             return handler
         return register
 
-    def build(self) -> Router:
+    def commands(self) -> set[str]:
+        """The command names this table's message handlers answer."""
+        return {name for kind, filters, _, _ in self._entries if kind == "message"
+                for item in filters if isinstance(item, Command)
+                for name in item.commands if isinstance(name, str)}
+
+    def build(self, *message_filters: Any) -> Router:
+        """A new Router with these handlers; ``message_filters`` apply to all its messages."""
         router = Router(name=self.name)
+        if message_filters:
+            router.message.filter(*message_filters)
         for kind, filters, flags, handler in self._entries:
             getattr(router, kind).register(handler, *filters, **flags)
         return router

@@ -101,6 +101,15 @@ class MatchesRepo:
         row = await self.db.fetchone(sql + " ORDER BY m.id DESC LIMIT 1", params)
         return _match(row) if row else None
 
+    async def live_for_player_in_chat(self, chat_id: int, user_id: int) -> MatchRow | None:
+        """The user's oldest running (or paused) match in a running tournament of the chat."""
+        row = await self.db.fetchone(
+            "SELECT m.* FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+            " WHERE t.chat_id = ? AND t.status IN ('running', 'paused')"
+            " AND m.status IN ('running', 'paused') AND ? IN (m.player_a, m.player_b)"
+            " ORDER BY m.id LIMIT 1", (chat_id, user_id))
+        return _match(row) if row else None
+
     async def update(self, match_id: int, now: datetime, **fields: Any) -> None:
         allowed = {"status", "winner", "result", "board_message_id", "player_a", "player_b"}
         assert set(fields) <= allowed, fields

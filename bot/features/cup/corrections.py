@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
@@ -35,8 +34,6 @@ async def _cup_command(message: Message, command: CommandObject, services: Servi
     target = await command_target(message, services, tr, command.args, organiser=True)
     if target is None:
         return None
-    if target.tournament.game != "cup":
-        raise SkipHandler
     words = target.words
     user = await services.repos.users.by_username(words[0]) if words else None
     if user is None or not words[0].startswith("@"):

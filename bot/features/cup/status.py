@@ -6,7 +6,6 @@ from __future__ import annotations
 from functools import partial
 
 from aiogram import F
-from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.filters import Command
 from aiogram.types import Message
 
@@ -29,8 +28,6 @@ router = Handlers("cup-status")
 @router.message(Command("match"), F.chat.type != "private")
 async def my_match(message: Message, services: Services, tr: Translator) -> None:
     tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
-    if tournament is None:
-        raise SkipHandler  # no Cup under way here: another game may answer
     if play is None:
         await message.reply(tr("cup.not_in_match"))
         return

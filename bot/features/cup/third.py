@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from aiogram import F
-from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.filters import Command
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -92,17 +91,21 @@ async def vote_deadline(services: Services, job: Job) -> None:
                                     reply_markup=_keyboard(tr, match.id, formats, True))
 
 
-@router.message(Command("try"), F.chat.type != "private")
-async def try_in_match(message: Message, services: Services, tr: Translator,
-                       event_update) -> None:
-    """/try decides a tie when the sender's match waits for exactly that; else plain /try."""
+async def _try_awaited(message: Message, services: Services, tr: Translator
+                       ) -> dict | bool:
+    """Filter: the sender's match waits for exactly their /try (else it is the plain /try)."""
     tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
     if play is None:
-        raise SkipHandler
+        return False
     player = play.seat(message.from_user.id)
-    state = await services.matches.state(play.match)
-    if (player, "try") not in state.expecting:
-        raise SkipHandler
+    state = await services.matches.current(play.match)
+    return {"play": play, "player": player} if (player, "try") in state.expecting else False
+
+
+@router.message(Command("try"), F.chat.type != "private", _try_awaited)
+async def try_in_match(message: Message, play: MatchContext, player: int, services: Services,
+                       tr: Translator, event_update) -> None:
+    """/try decides a tie the sender's match waits for."""
     success = services.rng.random() < 0.5
     await message.reply(tr("try.success" if success else "try.failure",
                            name=message.from_user.first_name))

@@ -5,11 +5,10 @@ and is logged."""
 
 from __future__ import annotations
 
-from aiogram.dispatcher.event.bases import SkipHandler
+from aiogram import F
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.features.access import target_tournament
 from bot.features.formats.common import describe, formats_tournament, parse_claim
 from bot.features.formats.results import (
     ResultRefused,
@@ -22,9 +21,11 @@ from bot.features.formats.runner import proceed
 from bot.features.formats.state import Run, load, log_event, names_of
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.scope import Scope
 from bot.services import Services
 from games.common.errors import IllegalAction
 from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
 
 router = Handlers("formats-admin")
 
@@ -53,10 +54,10 @@ async def _order(message: Message, command: CommandObject, services: Services,
     """An organiser's command naming ``count`` players, then ``values`` words, then a
     reason: the run, the players, those words and the reason; None after saying what is
     wrong."""
-    run = await formats_tournament(message, services, tr, None, organiser=True)
-    if run is None:
+    found = await formats_tournament(message, services, tr, command.args, organiser=True)
+    if found is None:
         return None
-    words = (command.args or "").split()
+    run, words = found
     players = await _players(services, run, words, count)
     if players is None or len(words) < count + values:
         await message.reply(tr(usage))
@@ -117,16 +118,17 @@ async def disqualify(message: Message, command: CommandObject, services: Service
     await remove_player(services, run.tournament.id, players[0], "disqualify")
 
 
-@router.message(Command("withdraw"))
-async def withdraw(message: Message, command: CommandObject, services: Services,
+async def _started(message: Message, scope: Scope) -> dict | bool:
+    """Filter: the command is about a tournament that has started (before the start,
+    leaving is the entrants list's /withdraw)."""
+    tournament = await scope.tournament()
+    return {"tournament": tournament} if tournament and tournament.started else False
+
+
+@router.message(Command("withdraw"), F.chat.type != "private", _started)
+async def withdraw(message: Message, tournament: Tournament, services: Services,
                    tr: Translator) -> None:
-    """Leaving a running tournament (before the start registration's /withdraw answers)."""
-    if message.chat.type == "private":
-        raise SkipHandler
-    target = await target_tournament(services, message.chat.id, command.args)
-    tournament = target.tournament
-    if tournament is None or tournament.game == "cup" or not tournament.started:
-        raise SkipHandler
+    """Leaving a running tournament: out, per the format's rules."""
     run = await load(services, tournament.id)
     user = message.from_user.id
     if tournament.status == "finished" or user not in run.seeds:
@@ -147,13 +149,13 @@ async def reentry(message: Message, command: CommandObject, services: Services,
                   tr: Translator) -> None:
     """Re-entry brackets: an organiser lets a knocked-out player into an open first-round
     place, or closes entries (the places left become byes)."""
-    run = await formats_tournament(message, services, tr, None, organiser=True)
-    if run is None:
+    found = await formats_tournament(message, services, tr, command.args, organiser=True)
+    if found is None:
         return
+    run, words = found
     if run.phase != "reentry":
         await message.reply(tr("formats.error.no_reentry"))
         return
-    words = (command.args or "").split()
     closing = words[:1] == ["close"]
     players = None if closing else await _players(services, run, words, 1)
     if not closing and players is None:

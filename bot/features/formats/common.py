@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.types import Message
 
 from bot.features.access import command_target
@@ -69,17 +68,17 @@ def score_problem(run: Run, winner: int | None, score: tuple[int, int] | None,
 
 
 async def formats_tournament(message: Message, services: Services, tr: Translator,
-                             args: str | None, *, organiser: bool = False) -> Run | None:
-    """The chat's running non-Cup tournament; the Cup's commands are left to the Cup."""
+                             args: str | None, *, organiser: bool = False
+                             ) -> tuple[Run, list[str]] | None:
+    """The running tournament a command is about (``#id`` first names another) and the
+    command's other words; None after saying why there is none."""
     target = await command_target(message, services, tr, args, organiser=organiser)
     if target is None:
         return None
-    if target.tournament.game == "cup":
-        raise SkipHandler
     if target.tournament.status not in ("running", "paused"):
         await message.reply(tr("formats.error.not_running"))
         return None
-    return await load(services, target.tournament.id)
+    return await load(services, target.tournament.id), target.words
 
 
 async def my_open_match(message: Message, run: Run, tr: Translator, *,

@@ -46,10 +46,11 @@ def _keyboard(tr: Translator, match: MatchRow) -> InlineKeyboardMarkup:
 @router.message(Command("result"))
 async def report(message: Message, command: CommandObject, services: Services, tr: Translator,
                  event_update: Update) -> None:
-    run = await formats_tournament(message, services, tr, None)
-    if run is None or (match := await my_open_match(message, run, tr)) is None:
+    found = await formats_tournament(message, services, tr, command.args)
+    if found is None or (match := await my_open_match(message, found[0], tr)) is None:
         return
-    claim = parse_claim(command.args)
+    run, words = found
+    claim = parse_claim(" ".join(words))
     if claim is None:
         await message.reply(tr("formats.result_usage"))
         return
@@ -134,9 +135,10 @@ async def _dispute(services: Services, tr: Translator, run: Run, match: MatchRow
 @router.message(Command("confirm"))
 async def confirm_command(message: Message, services: Services, tr: Translator,
                           event_update: Update) -> None:
-    run = await formats_tournament(message, services, tr, None)
-    if run is None or (match := await my_open_match(message, run, tr)) is None:
+    found = await formats_tournament(message, services, tr, None)
+    if found is None or (match := await my_open_match(message, found[0], tr)) is None:
         return
+    run = found[0]
     report = match.result.get("report")
     if report is None:
         await message.reply(tr("formats.error.nothing_to_confirm"))

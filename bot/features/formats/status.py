@@ -5,7 +5,6 @@ next. The Cup answers for its own tournaments (this router comes first and skips
 from __future__ import annotations
 
 from aiogram import F
-from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
@@ -30,10 +29,11 @@ router = Handlers("formats-status")
 
 async def _run_here(message: Message, services: Services, tr: Translator,
                     args: str | None) -> Run | None:
-    """The chat's non-Cup tournament once it has started (the Cup's go to the Cup)."""
+    """The chat's tournament once it has started."""
     target = await target_tournament(services, message.chat.id, args)
-    if target.tournament is None or target.tournament.game == "cup":
-        raise SkipHandler
+    if target.tournament is None:
+        await message.reply(tr(target.error, **(target.error_params or {})))
+        return None
     if not target.tournament.started:
         await message.answer(tr("standings.none"))
         return None
@@ -104,10 +104,11 @@ def _text_bracket(tr: Translator, title: str, parts: list) -> str:
 async def match_command(message: Message, command: CommandObject, services: Services,
                         tr: Translator) -> None:
     """The sender's current match: the opponent, the report waiting for confirmation and
-    what to do next (the Cup's /match answers in a chat with a Cup under way)."""
+    what to do next."""
     target = await target_tournament(services, message.chat.id, command.args)
-    if target.tournament is None or target.tournament.game == "cup":
-        raise SkipHandler
+    if target.tournament is None:
+        await message.reply(tr(target.error, **(target.error_params or {})))
+        return
     if target.tournament.status not in ("running", "paused"):
         await message.reply(tr("formats.error.not_running"))
         return

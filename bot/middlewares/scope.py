@@ -1,0 +1,97 @@
+"""What an update is about — the chat's tournament, the sender's live match, whether the
+sender organises — resolved once per update, when first asked, and injected as ``scope``.
+
+Routers of a game receive group messages only when the update is about that game
+(:class:`ForItsGame`), so commands several games answer (/match, /standings, /setresult …)
+reach exactly one handler, whatever the order of the routers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiogram import BaseMiddleware
+from aiogram.filters import Filter
+from aiogram.types import Chat, Message, TelegramObject, Update, User
+
+from bot import games
+from bot.features.access import Target, is_organiser, target_tournament
+from bot.services import Services
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
+
+_UNSET: Any = object()
+
+
+class Scope:
+    def __init__(self, services: Services, chat: Chat | None, user: User | None,
+                 text: str | None) -> None:
+        self.services, self.chat, self.user = services, chat, user
+        self.args = text.split(maxsplit=1)[1] if text and text.startswith("/") \
+            and " " in text.strip() else None
+        self._target: Target | None = None
+        self._match: Any = _UNSET
+        self._organiser: bool | None = None
+
+    @property
+    def in_group(self) -> bool:
+        return self.chat is not None and self.chat.type != "private"
+
+    async def target(self) -> Target:
+        """The tournament a command in this chat is about: ``#id`` as its first word, else
+        the newest open one, else the newest finished one."""
+        if self._target is None:
+            self._target = await target_tournament(
+                self.services, self.chat.id, self.args) if self.in_group else Target(
+                None, [], "access.group_only")
+        return self._target
+
+    async def tournament(self) -> Tournament | None:
+        return (await self.target()).tournament
+
+    async def live_match(self) -> MatchRow | None:
+        """The sender's running (or paused) match in a running tournament of this chat."""
+        if self._match is _UNSET:
+            self._match = None
+            if self.in_group and self.user is not None:
+                self._match = await self.services.repos.matches.live_for_player_in_chat(
+                    self.chat.id, self.user.id)
+        return self._match
+
+    async def game(self) -> games.Game | None:
+        """The game the update is about: the sender's live match's, else the command's
+        tournament's (``#id`` names another tournament explicitly)."""
+        match = None if self.args and self.args.startswith("#") else await self.live_match()
+        if match is not None:
+            tournament = await self.services.repos.tournaments.get(match.tournament_id)
+        else:
+            tournament = await self.tournament()
+        return None if tournament is None else games.get(tournament.game)
+
+    async def organiser(self) -> bool:
+        if self._organiser is None:
+            self._organiser = self.user is not None and self.chat is not None and \
+                await is_organiser(self.services, self.chat.id, self.user.id)
+        return self._organiser
+
+
+class ScopeMiddleware(BaseMiddleware):
+    async def __call__(self, handler, event: Update, data: dict[str, Any]):
+        message = event.message
+        data["scope"] = Scope(data["services"], data.get("event_chat"),
+                              data.get("event_from_user"), message.text if message else None)
+        return await handler(event, data)
+
+
+class ForItsGame(Filter):
+    """Router filter: a game's group messages reach its router only when the update is
+    about that game; private messages pass (their handlers find the match themselves)."""
+
+    def __init__(self, table: object) -> None:
+        self.table = table
+
+    async def __call__(self, event: TelegramObject, scope: Scope) -> bool:
+        if not isinstance(event, Message) or event.chat.type == "private":
+            return True
+        game = await scope.game()
+        return game is not None and self.table in game.routers
