@@ -134,7 +134,11 @@ def _exchange(seat: int, hand: tuple[int, ...]) -> dict[str, Any]:
         if risk(_without(rest, code)) <= risk(rest):
             chosen.append(code)
             rest = _without(rest, code)
-    return {"type": "exchange", "player": seat, "cards": [card_name(code) for code in chosen]}
+    return {
+        "type": "exchange",
+        "player": seat,
+        "cards": [card_name(code) for code in sorted(chosen)],
+    }
 
 
 def _declare(seen: View) -> dict[str, Any] | None:
