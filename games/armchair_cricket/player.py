@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .actions import MAX_EXCHANGE
-from .cards import CARDS, HIGH, PACK, Suit, card_name
+from .cards import CARDS, COPIES, HIGH, PACK, Suit, card_name, suit_of, value_of
 from .delivery import RunsTable, outcome_of_codes, runs_for_excess
 from .state import ArmchairState
 from .view import View, view
@@ -48,16 +48,16 @@ def choose_action(
     hand = tuple(card.code for card in seen.hand or ())
     kind = turn.kind
     if kind == "choose":
-        return {"type": "choose", "player": seat, "bat_first": 1 - seat}
+        return {"type": "choose", "player": seat, "bat_first": seat}
     if kind == "exchange":
         return _declare(seen) or _exchange(seat, hand)
     if kind == "bat":
         assert seen.bowled is not None
-        card = _bat(seen, hand, seen.bowled.code)
+        card = _bat(seen, hand, seen.bowled.code, rng)
     elif kind == "bowl":
         card = _bowl(hand, seen.settings.runs_table, rng)
     else:
-        card = _cheapest(hand, hand, rng)
+        card = _cheapest(hand, rng)
     return {"type": kind, "player": seat, "card": card_name(card)}
 
 
@@ -66,8 +66,8 @@ def risk(hand: Iterable[int]) -> float:
     codes = tuple(hand)
     if not codes:
         return 1.0
-    missing = SUITS - len({code // HIGH for code in codes})
-    return missing * (HIGH - 1 - max(code % HIGH for code in codes)) / FACES
+    missing = SUITS - len({suit_of(code) for code in codes})
+    return missing * (HIGH - max(value_of(code) for code in codes)) / FACES
 
 
 def _without(hand: tuple[int, ...], code: int) -> tuple[int, ...]:
@@ -75,79 +75,75 @@ def _without(hand: tuple[int, ...], code: int) -> tuple[int, ...]:
     return hand[:index] + hand[index + 1 :]
 
 
-def _cheapest(hand: tuple[int, ...], options: Iterable[int], rng: random.Random | None) -> int:
-    """The option whose loss leaves the safest hand; lower values go first."""
-    ranked = sorted(set(options), key=lambda code: (risk(_without(hand, code)), code % HIGH))
-    best = [
-        code for code in ranked if risk(_without(hand, code)) == risk(_without(hand, ranked[0]))
-    ]
-    return rng.choice(best) if rng is not None else ranked[0]
-
-
-def _bat(seen: View, hand: tuple[int, ...], bowled: int) -> int:
-    innings = seen.innings[-1]
-    table = seen.settings.runs_table
-    wicket_cost = WICKET_RUNS if innings.wickets + 1 < seen.settings.wickets else LAST_WICKET_RUNS
-    needed = _runs_needed(seen)
-    best, best_score = hand[0], float("-inf")
-    for code in sorted(set(hand)):
-        result, runs = outcome_of_codes(bowled, code, table)
-        if needed is not None and runs >= needed:
-            return code
-        score = runs - wicket_cost * risk(_without(hand, code)) - (result == "wicket") * 1000
-        if score > best_score:
-            best, best_score = code, score
-    return best
-
-
-def _runs_needed(seen: View) -> int | None:
-    innings = seen.innings[-1]
-    return None if innings.target is None else innings.target - innings.runs
-
-
-def _bowl(hand: tuple[int, ...], table: RunsTable, rng: random.Random | None) -> int:
-    unseen = len(PACK) - len(hand)
-    scores = {}
-    for code in set(hand):
-        suit, value = divmod(code, HIGH)
-        mine = [other for other in hand if other // HIGH != suit and other % HIGH < value]
-        beaten = 2 * (SUITS - 1) * value - len(mine)
-        wicket = (beaten / unseen) ** HAND
-        higher = 2 * (HIGH - 1 - value) - sum(
-            1 for o in hand if o // HIGH == suit and o % HIGH > value
-        )
-        runs = (
-            0.5 * (1 - (1 - higher / unseen) ** HAND) * runs_for_excess(1, table) if higher else 0
-        )
-        scores[code] = WICKET_RUNS * wicket - runs - WICKET_RUNS * risk(_without(hand, code)) / 4
+def _best(scores: dict[int, Any], rng: random.Random | None) -> int:
+    """The best-scoring card; ties go to the lowest code, or to ``rng`` when given."""
     top = max(scores.values())
     best = sorted(code for code, score in scores.items() if score == top)
     return rng.choice(best) if rng is not None else best[0]
 
 
+def _cheapest(hand: tuple[int, ...], rng: random.Random | None) -> int:
+    """The card whose loss leaves the safest hand, the lowest value among equals."""
+    scores = {code: (-risk(_without(hand, code)), -value_of(code)) for code in set(hand)}
+    return _best(scores, rng)
+
+
+def _bat(seen: View, hand: tuple[int, ...], bowled: int, rng: random.Random | None) -> int:
+    innings = seen.innings[-1]
+    table = seen.settings.runs_table
+    last_wicket = innings.wickets + 1 >= seen.settings.wickets
+    wicket_cost = LAST_WICKET_RUNS if last_wicket else WICKET_RUNS
+    needed = None if innings.target is None else innings.target - innings.runs
+    scores: dict[int, float] = {}
+    for code in set(hand):
+        result, runs = outcome_of_codes(bowled, code, table)
+        if result == "wicket":
+            scores[code] = -FACES * wicket_cost - value_of(code)  # only when nothing is safe
+        elif needed is not None and runs >= needed:
+            scores[code] = FACES * wicket_cost  # the winning run
+        else:
+            scores[code] = runs - wicket_cost * risk(_without(hand, code))
+    return _best(scores, rng)
+
+
+def _bowl(hand: tuple[int, ...], table: RunsTable, rng: random.Random | None) -> int:
+    return _best({code: _bowling_value(hand, code, table) for code in set(hand)}, rng)
+
+
+def _bowling_value(hand: tuple[int, ...], code: int, table: RunsTable) -> float:
+    """Expected wicket value less expected runs of bowling ``code`` at a six-card hand
+    drawn from the cards the bowler cannot see, less a little for weakening its own hand
+    (it bats with it next innings)."""
+    unseen = len(PACK) - len(hand)
+    suit, value = suit_of(code), value_of(code)
+    losing = COPIES * (SUITS - 1) * (value - 1)
+    losing -= sum(1 for own in hand if suit_of(own) != suit and value_of(own) < value)
+    scoring = COPIES * (HIGH - value)
+    scoring -= sum(1 for own in hand if suit_of(own) == suit and value_of(own) > value)
+    wicket = (losing / unseen) ** HAND
+    runs = (1 - (1 - scoring / unseen) ** HAND) * runs_for_excess(1, table) / 2
+    return WICKET_RUNS * (wicket - risk(_without(hand, code)) / 4) - runs
+
+
 def _exchange(seat: int, hand: tuple[int, ...]) -> dict[str, Any]:
+    """Throw away up to two low cards whose loss does not make the hand riskier."""
     chosen: list[int] = []
     rest = hand
-    for code in sorted(hand, key=lambda code: code % HIGH):
-        if len(chosen) == MAX_EXCHANGE or code % HIGH >= LOW:
+    for code in sorted(hand, key=value_of):
+        if len(chosen) == MAX_EXCHANGE or value_of(code) > LOW:
             break
         if risk(_without(rest, code)) <= risk(rest):
             chosen.append(code)
             rest = _without(rest, code)
-    return {
-        "type": "exchange",
-        "player": seat,
-        "cards": [card_name(code) for code in sorted(chosen)],
-    }
+    cards = [card_name(code) for code in sorted(chosen)]
+    return {"type": "exchange", "player": seat, "cards": cards}
 
 
 def _declare(seen: View) -> dict[str, Any] | None:
-    """Declare A's second innings when far ahead and the deck limit is near: a large lead
-    is worth more than a draw at the limit."""
+    """Declare A's second innings when far ahead with the deck limit near: B must be
+    bowled out before the limit, or the lead is only worth a draw."""
     innings = seen.innings[-1]
     if innings.number != 3 or seen.settings.deck_limit - seen.deck > 1:
         return None
-    a, b = seen.innings[0].runs + innings.runs, seen.innings[1].runs
-    if a - b < DECLARE_LEAD:
-        return None
-    return {"type": "declare", "player": innings.batting}
+    lead = seen.innings[0].runs + innings.runs - seen.innings[1].runs
+    return {"type": "declare", "player": innings.batting} if lead >= DECLARE_LEAD else None

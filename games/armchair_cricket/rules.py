@@ -16,7 +16,7 @@ from .actions import action_type, card_of, cards_of, order_of, seat_of, take
 from .cards import PACK
 from .delivery import outcome_of_codes
 from .scoring import chase_won, close_innings, finish, settle
-from .state import ArmchairState, Delivery, Innings, Outcome
+from .state import ArmchairState, Delivery, Hand, Innings, Outcome
 
 DEAL = 7
 Handler = Callable[[ArmchairState, dict[str, Any]], ArmchairState]
@@ -48,18 +48,23 @@ def _actor(action: dict[str, Any], seat: int | None) -> int:
     return player
 
 
-def _with_hand(state: ArmchairState, seat: int, hand: tuple[int, ...]) -> ArmchairState:
-    hands = (hand, state.hands[1]) if seat == 0 else (state.hands[0], hand)
-    return replace(state, hands=hands)
+def _hands_with(state: ArmchairState, seat: int, hand: tuple[int, ...]) -> tuple[Hand, Hand]:
+    return (hand, state.hands[1]) if seat == 0 else (state.hands[0], hand)
+
+
+def _play(state: ArmchairState, seat: int, cards: tuple[int, ...], **changes: Any) -> ArmchairState:
+    """``seat`` puts ``cards`` from its hand on the discard pile, with other ``changes``."""
+    hands = _hands_with(state, seat, take(state.hands[seat], cards))
+    return replace(state, hands=hands, discards=state.discards + cards, **changes)
 
 
 def _draw(state: ArmchairState, seat: int, count: int) -> ArmchairState:
     """Draw ``count`` cards; what the empty pile cannot give is owed until the shuffle."""
     drawn = state.pile[:count]
-    state = _with_hand(state, seat, tuple(sorted(state.hands[seat] + drawn)))
+    hands = _hands_with(state, seat, tuple(sorted(state.hands[seat] + drawn)))
     owed = list(state.owed)
     owed[seat] += count - len(drawn)
-    return replace(state, pile=state.pile[len(drawn) :], owed=(owed[0], owed[1]))
+    return replace(state, hands=hands, pile=state.pile[len(drawn) :], owed=(owed[0], owed[1]))
 
 
 def _shuffle(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
@@ -105,47 +110,39 @@ def _discard(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
     _expect(state, "discard")
     seat = _actor(action, discarding_seat(state))
     card = card_of(action.get("card"))
-    state = _with_hand(state, seat, take(state.hands[seat], (card,)))
-    state = replace(state, discards=(*state.discards, card))
-    if seat == state.batter:
-        state = replace(state, phase="bowl")
-    return state
+    return _play(state, seat, (card,), phase="bowl" if seat == state.batter else "discard")
 
 
 def _bowl(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
     _expect(state, "bowl")
     seat = _actor(action, state.bowler)
     card = card_of(action.get("card"))
-    state = _with_hand(state, seat, take(state.hands[seat], (card,)))
-    state = replace(state, phase="bat", bowled=card, discards=(*state.discards, card))
-    return _draw(state, seat, 1)
+    return _draw(_play(state, seat, (card,), phase="bat", bowled=card), seat, 1)
 
 
 def _bat(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
     _expect(state, "bat")
     seat = _actor(action, state.batter)
     card = card_of(action.get("card"))
-    state = _with_hand(state, seat, take(state.hands[seat], (card,)))
     bowled = state.bowled
     assert bowled is not None
     result, runs = outcome_of_codes(bowled, card, state.settings.runs_table)
     innings = state.innings[-1]
     wickets = innings.wickets + (result == "wicket")
     innings = replace(innings, runs=innings.runs + runs, wickets=wickets, balls=innings.balls + 1)
-    delivery = Delivery(innings.number, innings.balls, bowled, card, result, runs)
-    state = replace(
+    state = _play(
         state,
+        seat,
+        (card,),
+        phase="exchange" if result == "wicket" else "bowl",
         innings=(*state.innings[:-1], innings),
-        discards=(*state.discards, card),
         bowled=None,
-        last=delivery,
+        last=Delivery(innings.number, innings.balls, bowled, card, result, runs),
     )
     if chase_won(state):
         return finish(state, Outcome("win", seat, "chase"))
     if wickets >= state.settings.wickets:
         state = close_innings(state, declared=False)
-    else:
-        state = replace(state, phase="exchange" if result == "wicket" else "bowl")
     return state if state.outcome else _draw(state, seat, 1)
 
 
@@ -153,9 +150,7 @@ def _exchange(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
     _expect(state, "exchange")
     seat = _actor(action, state.batter)
     cards = cards_of(action)
-    state = _with_hand(state, seat, take(state.hands[seat], cards))
-    state = replace(state, phase="bowl", discards=state.discards + cards)
-    return _draw(state, seat, len(cards))
+    return _draw(_play(state, seat, cards, phase="bowl"), seat, len(cards))
 
 
 def _declare(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:

@@ -48,6 +48,43 @@ def test_the_bot_beats_a_random_player() -> None:
     assert wins >= 0.7 * 500
 
 
+def greedy(match: ArmchairMatch) -> dict[str, Any]:
+    """A simple baseline: bowl the highest card; bat for the most runs without a wicket,
+    else any safe card; never exchange."""
+    options = match.legal_actions()
+    turn = match.to_act
+    assert turn is not None
+    if turn.kind == "bowl":
+        return max(options, key=lambda action: int(action["card"].split()[1]))
+    if turn.kind == "bat":
+        bowled = str(match.view().bowled)
+
+        def gain(action: dict[str, Any]) -> tuple[bool, int]:
+            result, runs = delivery_outcome(bowled, action["card"])
+            return result != "wicket", runs
+
+        return max(options, key=gain)
+    return options[0]
+
+
+def test_the_bot_beats_a_greedy_baseline() -> None:
+    wins = 0
+    for seed in range(200):
+        rng, bot, match = random.Random(seed), seed % 2, ArmchairMatch()
+        while not match.finished:
+            turn = match.to_act
+            assert turn is not None
+            if turn.seat is None:
+                match.apply(chance_action(match.state, rng))
+                continue
+            action = (
+                choose_action(match.state, bot) if bot in (turn.seat, match.state.batter) else None
+            )
+            match.apply(action or greedy(match))
+        wins += match.winner == bot
+    assert wins >= 0.55 * 200
+
+
 def test_every_bot_action_is_legal_and_the_bot_plays_itself_to_the_end() -> None:
     for seed in range(10):
         rng = random.Random(seed)
