@@ -50,7 +50,7 @@ def test_the_bot_beats_a_random_player() -> None:
 
 def greedy(match: ArmchairMatch) -> dict[str, Any]:
     """A simple baseline: bowl the highest card; bat for the most runs without a wicket,
-    else any safe card; never exchange."""
+    else the lowest safe card; never exchange."""
     options = match.legal_actions()
     turn = match.to_act
     assert turn is not None
@@ -59,9 +59,9 @@ def greedy(match: ArmchairMatch) -> dict[str, Any]:
     if turn.kind == "bat":
         bowled = str(match.view().bowled)
 
-        def gain(action: dict[str, Any]) -> tuple[bool, int]:
+        def gain(action: dict[str, Any]) -> tuple[bool, int, int]:
             result, runs = delivery_outcome(bowled, action["card"])
-            return result != "wicket", runs
+            return result != "wicket", runs, -int(action["card"].split()[1])
 
         return max(options, key=gain)
     return options[0]
@@ -82,7 +82,7 @@ def test_the_bot_beats_a_greedy_baseline() -> None:
             )
             match.apply(action or greedy(match))
         wins += match.winner == bot
-    assert wins >= 0.55 * 200
+    assert wins >= 0.6 * 200
 
 
 def test_every_bot_action_is_legal_and_the_bot_plays_itself_to_the_end() -> None:
