@@ -82,7 +82,8 @@ def _shuffle(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
         state, pile=pile, discards=state.discards[-1:], deck=state.deck + 1, owed=(0, 0)
     )
     for seat in (0, 1):
-        state = _draw(state, seat, owed[seat])
+        if owed[seat]:
+            state = _draw(state, seat, owed[seat])
     return state
 
 

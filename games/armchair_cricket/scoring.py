@@ -21,6 +21,8 @@ from .state import (
     Outcome,
 )
 
+A_SECOND = 3  # the number of A's second innings
+
 
 def side_totals(state: ArmchairState) -> tuple[int, int]:
     """Runs of side A and side B."""
@@ -46,13 +48,13 @@ def close_innings(state: ArmchairState, declared: bool) -> ArmchairState:
     assert a_seat is not None
     a, b = side_totals(state)
     number = closed.number
-    if number == 3 and a < state.innings[1].runs:
+    if number == A_SECOND and a < state.innings[1].runs:
         return finish(state, Outcome("win", 1 - a_seat, "innings"))
     if number == INNINGS_PER_MATCH:
         if a == b:
             return finish(state, Outcome("tie", None, "totals"))
         return finish(state, Outcome("win", a_seat if a > b else 1 - a_seat, "totals"))
-    target = a - state.innings[1].runs + 1 if number == 3 else None
+    target = a - state.innings[1].runs + 1 if number == A_SECOND else None
     following = Innings(number + 1, 1 - closed.batting, state.deck, target=target)
     return replace(state, innings=(*state.innings, following), phase="bowl")
 
