@@ -88,8 +88,7 @@ class Card:
 
 
 CARDS: tuple[Card, ...] = tuple(Card(suit, value) for suit in Suit for value in VALUES)
-CODES = range(len(CARDS))
-PACK: tuple[int, ...] = tuple(CODES) * COPIES
+PACK: tuple[int, ...] = tuple(range(len(CARDS))) * COPIES
 """The shuffled order of the deal indexes this tuple: positions 0–109."""
 
 

@@ -159,10 +159,6 @@ class ArmchairState:
     outcome: Outcome | None = None
 
     @property
-    def current(self) -> Innings | None:
-        return self.innings[-1] if self.innings else None
-
-    @property
     def batter(self) -> int | None:
         return self.innings[-1].batting if self.innings else None
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from games.armchair_cricket import ArmchairMatch, ToAct, delivery_outcome
+import random
+
+import pytest
+
+from games.armchair_cricket import ArmchairMatch, ToAct, chance_action, delivery_outcome
+from games.common.errors import IllegalAction
 
 from .helpers import FILLER, accounted, assert_illegal, ball, deal_order, started
 
@@ -187,3 +192,17 @@ def test_views_hide_what_a_seat_may_not_see() -> None:
     assert sorted(hand(match, 0)) == sorted(BATTER)
     assert sorted(hand(match, 1)) == sorted([*BOWLER[1:], TOP[0]])
     assert match.view(1).to_dict()["hand"] == hand(match, 1)
+
+
+def test_chance_actions_come_from_the_random_source_passed_in() -> None:
+    match = ArmchairMatch()
+    first = chance_action(match.state, random.Random(5))
+    assert first == chance_action(match.state, random.Random(5))
+    assert sorted(first["order"]) == list(range(110))
+    match.apply(first)
+    toss = chance_action(match.state, random.Random(5))
+    assert toss["type"] == "toss" and toss["winner"] in (0, 1)
+    match.apply(toss)
+    with pytest.raises(IllegalAction) as caught:
+        chance_action(match.state, random.Random(5))  # the toss winner must choose
+    assert caught.value.code == "no_chance_action"
