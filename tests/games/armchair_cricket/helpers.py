@@ -10,7 +10,13 @@ from typing import Any
 
 import pytest
 
-from games.armchair_cricket import PACK, ArmchairMatch, ArmchairSettings, chance_action
+from games.armchair_cricket import (
+    PACK,
+    ArmchairMatch,
+    ArmchairSettings,
+    chance_action,
+    delivery_outcome,
+)
 from games.armchair_cricket.cards import card_code
 from games.armchair_cricket.state import ArmchairState, Innings
 from games.common.errors import IllegalAction
@@ -79,25 +85,35 @@ def accounted(state: ArmchairState) -> bool:
     return cards == Counter(PACK)
 
 
-def random_action(match: ArmchairMatch, rng: random.Random) -> dict[str, Any]:
-    """A random legal action for whoever acts now (the batter declares now and then)."""
+def random_action(
+    match: ArmchairMatch, rng: random.Random, careful: bool = False
+) -> dict[str, Any]:
+    """A random legal action for whoever acts now (the batter declares now and then).
+
+    A ``careful`` batter picks among the cards that do not lose a wicket, if any: matches
+    then last long enough to reach the deck limit."""
     turn = match.to_act
     assert turn is not None
     if turn.seat is None:
         return chance_action(match.state, rng)
     if turn.kind == "bowl" and rng.random() < 0.01:
         return {"type": "declare", "player": match.state.batter}
-    return rng.choice(match.legal_actions())
+    options = match.legal_actions()
+    if careful and turn.kind == "bat":
+        bowled = str(match.view().bowled)
+        safe = [a for a in options if delivery_outcome(bowled, a["card"])[0] != "wicket"]
+        options = safe or options
+    return rng.choice(options)
 
 
 def play_out(
-    match: ArmchairMatch, rng: random.Random, limit: int = 100_000
+    match: ArmchairMatch, rng: random.Random, careful: bool = False, limit: int = 100_000
 ) -> list[dict[str, Any]]:
     log = []
     for _ in range(limit):
         if match.finished:
             return log
-        action = random_action(match, rng)
+        action = random_action(match, rng, careful)
         match.apply(action)
         log.append(action)
     raise AssertionError("the match did not end")

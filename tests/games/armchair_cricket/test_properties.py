@@ -20,16 +20,16 @@ LIMITS = st.sampled_from([1, 2, 3, 27])
 PLAY_PHASES = ("bowl", "bat", "exchange", "over")
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=SEEDS, deck_limit=LIMITS)
+@settings(max_examples=80, deadline=None)
+@given(seed=SEEDS, deck_limit=LIMITS, careful=st.booleans())
 def test_random_play_keeps_every_card_and_ends_within_the_deck_limit(
-    seed: int, deck_limit: int
+    seed: int, deck_limit: int, careful: bool
 ) -> None:
     rng = random.Random(seed)
     match = ArmchairMatch(ArmchairSettings(deck_limit=deck_limit))
     log = []
     while not match.finished:
-        action = random_action(match, rng)
+        action = random_action(match, rng, careful)
         match.apply(action)
         log.append(action)
         state = match.state
@@ -37,12 +37,14 @@ def test_random_play_keeps_every_card_and_ends_within_the_deck_limit(
         if state.phase in PLAY_PHASES:
             assert max(len(hand) for hand in state.hands) <= 6
         assert state.deck <= deck_limit + 1
+        if state.deck_limit_reached and state.phase in ("bowl", "exchange"):
+            assert state.innings[-1].balls % 6  # no over ends once the limit is reached
         assert len(log) < 50_000
     outcome = match.outcome
     assert outcome is not None
     assert (outcome.result == "win") == (outcome.winner is not None)
     if outcome.result == "draw":
-        assert match.state.deck_limit_reached
+        assert match.state.deck_limit_reached and match.state.innings[-1].balls % 6 == 0
     assert replay(ArmchairMatch(ArmchairSettings(deck_limit=deck_limit)), log).state == match.state
 
 
