@@ -67,8 +67,10 @@ class Card:
     value: int
 
     def __post_init__(self) -> None:
-        if type(self.value) is not int or self.value not in VALUES:
-            raise IllegalAction("bad_card", text=f"{self.suit} {self.value}")
+        if not isinstance(self.suit, Suit) or type(self.value) is not int:
+            raise IllegalAction("bad_card", suit=self.suit, value=self.value)
+        if self.value not in VALUES:
+            raise IllegalAction("bad_card", suit=self.suit.name, value=self.value)
 
     @property
     def code(self) -> int:

@@ -93,6 +93,10 @@ def test_display_words() -> None:
     )
 
 
-def test_a_card_value_out_of_range_is_refused() -> None:
-    with pytest.raises(IllegalAction):
-        Card(Suit.BAT, 12)
+@pytest.mark.parametrize(
+    ("suit", "value"), [(Suit.BAT, 12), (Suit.BAT, 0), (7, 3), (Suit.PADS, "3")]
+)
+def test_a_card_out_of_range_is_refused(suit: Suit, value: int) -> None:
+    with pytest.raises(IllegalAction) as caught:
+        Card(suit, value)
+    assert caught.value.code == "bad_card"
