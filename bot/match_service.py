@@ -70,9 +70,11 @@ class MatchService:
         return starts
 
     async def _fresh_engine(self, match: MatchRow) -> ReplayableMatch:
-        """A new engine for ``match``, from its game's declaration and its settings."""
+        """A new engine for ``match``, from its game's declaration; the factory sees the
+        tournament's settings and its state together (the Cup's playoff seeds …)."""
         tournament = await self.services.repos.tournaments.get(match.tournament_id)
-        return game_of(tournament.game).engines[match.kind](tournament.settings)
+        factory = game_of(tournament.game).engines[match.kind]
+        return factory(tournament.settings | tournament.state)
 
     async def _effective_logged(self, match: MatchRow):
         return effective(await self.services.repos.matches.actions(match.id))

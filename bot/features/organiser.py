@@ -83,8 +83,7 @@ async def _rights_problem(services: Services, chat_id: int, tr: Translator) -> s
 def _describe(settings: dict) -> str:
     def shown(value) -> str:
         return ",".join(map(str, value)) if isinstance(value, list) else str(value)
-    return ", ".join(f"{key}={shown(value)}" for key, value in settings.items()
-                     if key != "playoff_seeds")
+    return ", ".join(f"{key}={shown(value)}" for key, value in settings.items())
 
 
 def _hints(game) -> str:

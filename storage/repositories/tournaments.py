@@ -25,6 +25,8 @@ class Tournament:
     starts_at: datetime | None
     timezone: str | None
     created_by: int
+    state: dict[str, Any] = field(default_factory=dict, hash=False)
+    """What the tournament has produced while running (``TournamentsRepo.set_state``)."""
 
     @property
     def registration_open(self) -> bool:
@@ -38,7 +40,11 @@ class Tournament:
 def _tournament(row) -> Tournament:
     return Tournament(row["id"], row["chat_id"], row["game"], row["title"], row["status"],
                       json.loads(row["settings"]), from_db(row["starts_at"]), row["timezone"],
-                      row["created_by"])
+                      row["created_by"], json.loads(row["state"] or "{}"))
+
+
+_SELECT = ("SELECT t.*, (SELECT json_group_object(s.key, json(s.value)) FROM tournament_state s"
+           " WHERE s.tournament_id = t.id) AS state FROM tournaments t")
 
 
 @dataclass(frozen=True)
@@ -84,23 +90,22 @@ class TournamentsRepo:
         return await self.get(tournament_id)
 
     async def get(self, tournament_id: int) -> Tournament | None:
-        row = await self.db.fetchone("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+        row = await self.db.fetchone(_SELECT + " WHERE t.id = ?", (tournament_id,))
         return _tournament(row) if row else None
 
     async def active_in_chat(self, chat_id: int) -> list[Tournament]:
         rows = await self.db.fetchall(
-            "SELECT * FROM tournaments WHERE chat_id = ? AND status IN (?, ?, ?, ?)"
-            " ORDER BY id DESC", (chat_id, *OPEN_STATUSES))
+            _SELECT + " WHERE t.chat_id = ? AND t.status IN (?, ?, ?, ?) ORDER BY t.id DESC", (chat_id, *OPEN_STATUSES))
         return [_tournament(r) for r in rows]
 
     async def newest_in_chat(self, chat_id: int, *, game: str | None = None,
                              status: str | None = None) -> Tournament | None:
         """The chat's newest tournament (of ``game``, in ``status``, when given)."""
-        sql, params = "SELECT * FROM tournaments WHERE chat_id = ?", (chat_id,)
+        sql, params = _SELECT + " WHERE t.chat_id = ?", (chat_id,)
         for column, value in (("game", game), ("status", status)):
             if value is not None:
-                sql, params = f"{sql} AND {column} = ?", (*params, value)
-        row = await self.db.fetchone(sql + " ORDER BY id DESC LIMIT 1", params)
+                sql, params = f"{sql} AND t.{column} = ?", (*params, value)
+        row = await self.db.fetchone(sql + " ORDER BY t.id DESC LIMIT 1", params)
         return _tournament(row) if row else None
 
     async def set_status(self, tournament_id: int, status: str, now: datetime) -> None:
@@ -117,6 +122,14 @@ class TournamentsRepo:
         async def work(tx):
             await tx.execute("UPDATE tournaments SET settings = ? WHERE id = ?",
                              (json.dumps(settings), tournament_id))
+        await self.db.write(work)
+
+    async def set_state(self, tournament_id: int, key: str, value: Any) -> None:
+        async def work(tx):
+            await tx.execute(
+                "INSERT INTO tournament_state (tournament_id, key, value) VALUES (?, ?, ?)"
+                " ON CONFLICT (tournament_id, key) DO UPDATE SET value = excluded.value",
+                (tournament_id, key, json.dumps(value, ensure_ascii=False)))
         await self.db.write(work)
 
     async def set_start(self, tournament_id: int, starts_at: datetime | None,

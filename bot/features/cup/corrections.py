@@ -184,10 +184,10 @@ async def replace(message: Message, command: CommandObject, services: Services,
         if match.status in OPEN and old.id in match.players:
             side = "player_a" if match.player_a == old.id else "player_b"
             await repos.matches.update(match.id, now, **{side: new.id})
-    seeds = tournament.settings.get("playoff_seeds")
+    seeds = tournament.state.get("playoff_seeds")
     if seeds and old.id in seeds:
-        await repos.tournaments.set_settings(tournament.id, tournament.settings | {
-            "playoff_seeds": [new.id if s == old.id else s for s in seeds]})
+        await repos.tournaments.set_state(tournament.id, "playoff_seeds",
+                                          [new.id if s == old.id else s for s in seeds])
     await _log(services, message, "replace", tournament.id, reason, old=old.id, new=new.id)
     await message.answer(tr("correction.replaced", old=entry.label, new=name, reason=reason))
 

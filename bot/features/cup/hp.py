@@ -117,7 +117,7 @@ async def _copy_to_hosts(play: MatchContext, player: int, choice: str) -> None:
     """Organisers who opted in (/hostcopy on) get each choice as it is made, as the seed's
     host did; the group never sees it."""
     state = await play.services.matches.state(play.match)
-    for host in play.tournament.settings.get("host_copy", []):
+    for host in play.tournament.state.get("host_copy", []):
         host_tr = await play.services.translator_for_chat(host)
         await play.services.outbox.dm(host, host_tr(
             "cup.hp_host_copy", name=play.names[player], round=state.round,
@@ -151,10 +151,9 @@ async def host_copy(message: Message, command: CommandObject, services: Services
     if target is None:
         return
     tournament, wanted = target.tournament, (command.args or "on").strip().lower() != "off"
-    hosts = set(tournament.settings.get("host_copy", []))
+    hosts = set(tournament.state.get("host_copy", []))
     hosts = hosts | {message.from_user.id} if wanted else hosts - {message.from_user.id}
-    await services.repos.tournaments.set_settings(
-        tournament.id, tournament.settings | {"host_copy": sorted(hosts)})
+    await services.repos.tournaments.set_state(tournament.id, "host_copy", sorted(hosts))
     await services.repos.organiser_log.record(
         message.from_user.id, "hostcopy", services.clock.now(), tournament_id=tournament.id,
         chat_id=message.chat.id, on=wanted)

@@ -67,7 +67,7 @@ def stage_title(play: MatchContext) -> str:
     if play.match.slot == THIRD:
         kind = "group" if play.match.kind == "group3" else play.match.kind
         return play.tr("cup.third_title", format=play.tr(f"cup.format.{kind}"))
-    return round_title(play.tr, len(settings["playoff_seeds"]), play.match.round,
+    return round_title(play.tr, len(play.tournament.state["playoff_seeds"]), play.match.round,
                        settings.get("formats"))
 
 
@@ -102,8 +102,7 @@ def bracket_note(tr: Translator, settings: dict) -> str:
 async def start_playoff(services: Services, tr: Translator, tournament: Tournament,
                         ranking: list[int]) -> None:
     seeds = ranking[:playoff_size(len(ranking), tournament.settings.get("qualifiers", 8))]
-    await services.repos.tournaments.set_settings(tournament.id,
-                                                  tournament.settings | {"playoff_seeds": seeds})
+    await services.repos.tournaments.set_state(tournament.id, "playoff_seeds", seeds)
     tournament = await services.repos.tournaments.get(tournament.id)
     label = await names_of(services, tournament.id)
     lines = [tr("cup.playoff_pair", a=label[a], sa=seeds.index(a) + 1, b=label[b],
@@ -117,7 +116,7 @@ async def start_playoff(services: Services, tr: Translator, tournament: Tourname
 
 
 def bracket_of(tournament: Tournament, matches: list[MatchRow]) -> Bracket:
-    bracket = single_elimination(tournament.settings["playoff_seeds"])
+    bracket = single_elimination(tournament.state["playoff_seeds"])
     for match in sorted(matches, key=lambda m: m.id):
         if match.status == "finished" and match.slot.startswith("W"):
             bracket.record(match.slot, match.winner)
@@ -126,7 +125,7 @@ def bracket_of(tournament: Tournament, matches: list[MatchRow]) -> Bracket:
 
 async def open_ready(services: Services, tr: Translator, tournament: Tournament) -> None:
     """Create and announce every playoff match whose players are now known."""
-    seeds = tournament.settings["playoff_seeds"]
+    seeds = tournament.state["playoff_seeds"]
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     existing = {m.slot for m in matches}
     bracket = bracket_of(tournament, matches)
@@ -167,7 +166,7 @@ async def _finish_if_done(services: Services, tr: Translator, tournament: Tourna
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     bracket = bracket_of(tournament, matches)
     third = next((m for m in matches if m.slot == THIRD), None)
-    needs_third = len(tournament.settings["playoff_seeds"]) >= 4
+    needs_third = len(tournament.state["playoff_seeds"]) >= 4
     if not bracket.finished or (needs_third and (third is None or third.status != "finished")):
         return
     label = await names_of(services, tournament.id)

@@ -55,7 +55,7 @@ async def standings_command(message: Message, services: Services, tr: Translator
         return
     label = await names_of(services, tournament.id)
     header = tr("cup.table_header").split("|")
-    qualifiers = len(tournament.settings.get("playoff_seeds", [])) or \
+    qualifiers = len(tournament.state.get("playoff_seeds", [])) or \
         tournament.settings.get("qualifiers", 8)
     tables = await group_tables(services, tournament)
     for group, rows in enumerate(tables, start=1):
@@ -73,10 +73,10 @@ async def standings_command(message: Message, services: Services, tr: Translator
 @router.message(Command("bracket"), F.chat.type != "private")
 async def bracket_command(message: Message, services: Services, tr: Translator) -> None:
     tournament = await _latest_cup(services, message.chat.id)
-    if tournament is None or "playoff_seeds" not in tournament.settings:
+    if tournament is None or "playoff_seeds" not in tournament.state:
         await message.answer(tr("bracket.none"))
         return
-    seeds = tournament.settings["playoff_seeds"]
+    seeds = tournament.state["playoff_seeds"]
     bracket = bracket_of(tournament,
                          await services.repos.matches.for_tournament(tournament.id, PLAYOFF))
     label = await names_of(services, tournament.id)

@@ -41,7 +41,7 @@ def _keyboard(tr: Translator, match_id: int, formats: list[str],
 
 @on_match_start("third_choice")
 async def start_vote(play: MatchContext) -> None:
-    formats = formats_played(len(play.tournament.settings["playoff_seeds"]),
+    formats = formats_played(len(play.tournament.state["playoff_seeds"]),
                              play.tournament.settings.get("formats"))
     await play.say(play.tr("cup.third_vote", a=play.names[0], b=play.names[1],
                            minutes=VOTE_MINUTES),
@@ -85,7 +85,7 @@ async def vote_deadline(services: Services, job: Job) -> None:
         return
     tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)
-    formats = formats_played(len(tournament.settings["playoff_seeds"]),
+    formats = formats_played(len(tournament.state["playoff_seeds"]),
                              tournament.settings.get("formats"))
     await services.bot.send_message(tournament.chat_id, tr("cup.third_organiser"),
                                     reply_markup=_keyboard(tr, match.id, formats, True))

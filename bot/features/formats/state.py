@@ -1,7 +1,7 @@
 """What the formats runner knows about a running tournament, read back from storage.
 
 Match rows are the record of every pairing and result. Brackets and Swiss with
-elimination also keep their engine's event log (``settings["run"]["log"]``), since their
+elimination also keep their engine's event log (the tournament's state ``run["log"]``), since their
 state depends on the order of events; the engine is rebuilt from the seeds and that log
 whenever it is needed, so it always agrees with what was stored.
 """
@@ -48,7 +48,7 @@ class Run:
 
     @property
     def record(self) -> dict[str, Any]:
-        return self.settings.get("run", {})
+        return self.tournament.state.get("run", {})
 
     @property
     def format(self) -> str:
@@ -107,9 +107,7 @@ async def load(services: Services, tournament_id: int) -> Run:
 
 async def save_record(services: Services, run: Run, **changes: Any) -> Run:
     """Store changes of the runtime record and return the run as it now stands."""
-    settings = dict(run.settings)
-    settings["run"] = run.record | changes
-    await services.repos.tournaments.set_settings(run.tournament.id, settings)
+    await services.repos.tournaments.set_state(run.tournament.id, "run", run.record | changes)
     return await load(services, run.tournament.id)
 
 
