@@ -19,10 +19,17 @@ from babel.messages.pofile import read_po
 from bot.config import SUPPORTED_LANGUAGES
 
 FALLBACK = "en"
+ECHO_LIMIT = 64  # characters of a user's input quoted back to them
 
 
 class Markup(str):
     """Text that is already valid HTML and must not be escaped again."""
+
+
+def clip(text: str, limit: int = ECHO_LIMIT) -> str:
+    """A user's input as it is quoted back to them: at most ``limit`` characters, so a
+    pasted novel is not echoed whole."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 @cache

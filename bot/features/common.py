@@ -11,7 +11,7 @@ from bot.config import SUPPORTED_LANGUAGES
 from bot.features.access import is_organiser
 from bot.features.handlers import Handlers
 from bot.games import GAMES
-from bot.i18n import Translator
+from bot.i18n import Translator, clip
 from bot.services import Services
 
 router = Handlers("common")
@@ -37,7 +37,7 @@ async def rules(message: Message, command: CommandObject, tr: Translator) -> Non
     if not game:
         await message.answer(tr("rules.pick", games=", ".join(GAMES)))
     elif game not in GAMES:
-        await message.answer(tr("rules.unknown", game=game, games=", ".join(GAMES)))
+        await message.answer(tr("rules.unknown", game=clip(game), games=", ".join(GAMES)))
     else:
         await message.answer(tr(f"rules.{game}"))
 
