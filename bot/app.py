@@ -16,6 +16,7 @@ from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.base import BaseSession
 from aiogram.exceptions import TelegramAPIError
+from aiogram.types import ErrorEvent
 
 from bot.clock import Clock
 from bot.config import Settings
@@ -65,7 +66,20 @@ def make_dispatcher(services: Services, dedupe: DedupeMiddleware) -> Dispatcher:
     dispatcher.update.outer_middleware(dedupe)
     dispatcher.update.middleware(ContextMiddleware())
     dispatcher.include_routers(*routers())
+    dispatcher.errors.register(_group_lost_in_handler, _lost_group)
     return dispatcher
+
+
+def _lost_group(event: ErrorEvent) -> bool:
+    return unreachable_group(event.exception) is not None
+
+
+async def _group_lost_in_handler(event: ErrorEvent, services: Services) -> None:
+    """A handler could not write to its group (the bot was removed or muted meanwhile)."""
+    chat_id = unreachable_group(event.exception)
+    log.warning("update %s: group %s is unreachable: %s", event.update.update_id, chat_id,
+                event.exception)
+    await group_lost(services, chat_id)
 
 
 async def build(settings: Settings, session: BaseSession, *, clock: Clock | None = None,

@@ -154,11 +154,16 @@ def install(session: BaseSession, clock: Clock, resumed_at: datetime | None = No
     session.middleware(PlainToastMiddleware())
 
 
+_NO_WAY_IN = ("chat not found", "not enough rights to send", "have no rights to send")
+
+
 def undeliverable(error: Exception) -> bool:
-    """True for the errors that mean "this chat cannot be messaged by the bot"."""
+    """True for the errors that mean "this chat cannot be messaged by the bot" (blocked,
+    removed, never started, the chat is gone, or the bot may not post there)."""
     if isinstance(error, TelegramForbiddenError):
         return True
-    return isinstance(error, TelegramBadRequest) and "chat not found" in error.message.lower()
+    return isinstance(error, TelegramBadRequest) and any(
+        reason in error.message.lower() for reason in _NO_WAY_IN)
 
 
 def unreachable_group(error: BaseException) -> int | None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from aiogram.exceptions import TelegramServerError
+from aiogram.exceptions import TelegramAPIError, TelegramForbiddenError, TelegramServerError
 from aiogram.methods import SendMessage, TelegramMethod
 
 from bot.sandbox.runner import Sandbox
@@ -30,18 +30,21 @@ class Faults:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.rule: Callable[[TelegramMethod], bool] = lambda method: False
         self.left = 0
+        self.error: tuple[type[TelegramAPIError], str] = (TelegramServerError, "Bad Gateway")
         real = SandboxSession.make_request
 
         async def make_request(session, bot, method, timeout=None):
             if self.left and self.rule(method):
                 self.left -= 1
-                raise TelegramServerError(method=method, message="Bad Gateway")
+                raise self.error[0](method=method, message=self.error[1])
             return await real(session, bot, method, timeout)
 
         monkeypatch.setattr(SandboxSession, "make_request", make_request)
 
-    def fail(self, times: int, rule: Callable[[TelegramMethod], bool]) -> None:
-        self.left, self.rule = times, rule
+    def fail(self, times: int, rule: Callable[[TelegramMethod], bool],
+             error: type[TelegramAPIError] = TelegramServerError,
+             message: str = "Bad Gateway") -> None:
+        self.left, self.rule, self.error = times, rule, (error, message)
 
 
 @pytest.fixture
@@ -117,6 +120,19 @@ async def test_a_lost_group_pauses_the_tournament_and_tells_the_organiser(sandbo
     assert not _errors(back)
     assert sum("начался" in line for line in back) == 1
     assert await _rows(sandbox, "SELECT COUNT(*) FROM matches") == [(1,)]
+
+
+async def test_a_group_answer_refused_mid_tournament_pauses_it(sandbox, monkeypatch):
+    faults = Faults(monkeypatch)
+    await _run(sandbox, SETUP + "org@dice: /begin")
+    faults.fail(1, lambda m: isinstance(m, SendMessage) and m.chat_id < 0,
+                TelegramForbiddenError, "Forbidden: bot was kicked from the supergroup chat")
+    lines = await _run(sandbox, "alice@dice: /help")
+    assert not _errors(lines)
+    assert [line.split(" (")[0] for line in lines] == [
+        "→ org@dm: ⚠️ Я больше не могу писать в группу турнира «Friday Darts»"]
+    assert await _rows(sandbox, "SELECT status FROM tournaments") == [("paused",)]
+    assert await _rows(sandbox, "SELECT DISTINCT status FROM matches") == [("paused",)]
 
 
 async def test_a_reminder_to_a_group_that_is_gone_is_no_error(sandbox):
