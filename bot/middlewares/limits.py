@@ -11,22 +11,20 @@ is never less than what Telegram counts after parsing the markup.
 from __future__ import annotations
 
 import re
+from typing import TypeVar
 
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware
-from aiogram.methods import (
-    EditMessageCaption,
-    EditMessageText,
-    SendMessage,
-    SendPhoto,
-    TelegramMethod,
-)
+from aiogram.methods import EditMessageText, SendMediaGroup, SendMessage, TelegramMethod
+from pydantic import BaseModel
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
 ELLIPSIS = "…"
 _ATOM = re.compile(r"<[^<>]*>|\s+|(?:&#?\w+;|[^<\s])+|<")
+T = TypeVar("T", bound=BaseModel)
 _PIECE = re.compile(r"&#?\w+;|[\s\S]")
+_TAGS = re.compile(r"<[^<>]*>")
 _TAG = re.compile(r"<\s*(/?)\s*([a-zA-Z][\w-]*)")
 
 
@@ -66,7 +64,7 @@ def _pack(pieces: list[str], budget: int, glue: str) -> list[str]:
 def _open_tags(html: str, stack: list[str]) -> list[str]:
     """The opening tags still open after ``html``, given those open before it."""
     stack = list(stack)
-    for tag in re.findall(r"<[^<>]*>", html):
+    for tag in _TAGS.findall(html):
         match = _TAG.match(tag)
         if not match:
             continue
@@ -103,13 +101,12 @@ def split_html(text: str, limit: int = TEXT_LIMIT, reserve: int = 256) -> list[s
         stack = _open_tags(chunk, stack)
         part = opened + chunk + _closers(stack)
         parts.append(part if size(part) <= limit else _cut(part, limit))
-    return [p for p in parts if p.strip()] or [parts[0]]
+    return [p for p in parts if _TAGS.sub("", p).strip()] or [parts[0]]
 
 
 def _cut(text: str, limit: int) -> str:
     """Last resort for a part whose reopened tags overflow it: drop the markup."""
-    plain = re.sub(r"<[^<>]*>", "", text)
-    return plain if size(plain) <= limit else plain[:limit // 2]
+    return _pack(_PIECE.findall(_TAGS.sub("", text)), limit, "")[0]
 
 
 def shorten(text: str, limit: int) -> str:
@@ -117,6 +114,14 @@ def shorten(text: str, limit: int) -> str:
     if size(text) <= limit:
         return text
     return split_html(text, limit - size(ELLIPSIS), reserve=min(256, limit // 4))[0] + ELLIPSIS
+
+
+def _captioned(item: T) -> T:
+    """A method or an album item with its caption shortened to what Telegram takes."""
+    caption = getattr(item, "caption", None)
+    if isinstance(caption, str) and size(caption) > CAPTION_LIMIT:
+        return item.model_copy(update={"caption": shorten(caption, CAPTION_LIMIT)})
+    return item
 
 
 class LengthLimitMiddleware(BaseRequestMiddleware):
@@ -131,11 +136,9 @@ class LengthLimitMiddleware(BaseRequestMiddleware):
             return await self._send_parts(make_request, bot, method)
         if isinstance(method, EditMessageText) and size(method.text) > TEXT_LIMIT:
             method = method.model_copy(update={"text": shorten(method.text, TEXT_LIMIT)})
-        caption = getattr(method, "caption", None)
-        if isinstance(method, (SendPhoto, EditMessageCaption)) and caption \
-                and size(caption) > CAPTION_LIMIT:
-            method = method.model_copy(update={"caption": shorten(caption, CAPTION_LIMIT)})
-        return await make_request(bot, method)
+        if isinstance(method, SendMediaGroup):
+            method = method.model_copy(update={"media": [_captioned(m) for m in method.media]})
+        return await make_request(bot, _captioned(method))
 
     @staticmethod
     async def _send_parts(make_request, bot: Bot, method: SendMessage):

@@ -19,10 +19,16 @@ from aiogram.methods import (
     AnswerCallbackQuery,
     EditMessageText,
     GetUpdates,
+    SendMediaGroup,
     SendMessage,
     SendPhoto,
 )
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters
+from aiogram.types import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    ReplyParameters,
+)
 
 from bot.clock import VirtualClock
 from bot.middlewares.limits import (
@@ -135,8 +141,12 @@ async def test_long_edits_and_captions_are_shortened() -> None:
                                                          text="a\n" * 3000))
     await limiter(_recorder(sent), None, SendPhoto(chat_id=-1, photo="file",
                                                    caption="<b>caption</b> " * 200))
+    await limiter(_recorder(sent), None, SendMediaGroup(chat_id=-1, media=[
+        InputMediaPhoto(media="a", caption="c" * 2000), InputMediaPhoto(media="b")]))
     assert size(sent[0].text) <= TEXT_LIMIT and sent[0].text.endswith("…")
     assert size(sent[1].caption) <= CAPTION_LIMIT and _balanced(sent[1].caption[:-1])
+    album = sent[2].media
+    assert size(album[0].caption) <= CAPTION_LIMIT and album[1].caption is None
 
 
 async def test_a_long_toast_is_cut_to_two_hundred() -> None:
