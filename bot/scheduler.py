@@ -15,6 +15,7 @@ opening of a tournament is (see :meth:`Scheduler.run_now`).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
@@ -134,8 +135,14 @@ class LiveScheduler(Scheduler):
     def now(self) -> datetime:
         return datetime.now(UTC)
 
+    async def _fire(self, job_id: int) -> None:
+        """APScheduler's entry: :meth:`run` has logged a failure already, and APScheduler
+        would only log it a second time."""
+        with contextlib.suppress(Exception):
+            await self.run(job_id)
+
     def _arm(self, job: Job) -> None:
-        self.aps.add_job(self.run, "date", run_date=job.run_at, args=[job.id],
+        self.aps.add_job(self._fire, "date", run_date=job.run_at, args=[job.id],
                          id=f"job-{job.id}", replace_existing=True, misfire_grace_time=None)
 
     def _disarm(self, job_id: int) -> None:

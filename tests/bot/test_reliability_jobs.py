@@ -5,14 +5,19 @@ pauses its tournaments and tells the organisers, and a blocked user is no error.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from aiogram.exceptions import TelegramAPIError, TelegramForbiddenError, TelegramServerError
 from aiogram.methods import SendMessage, TelegramMethod
 
+from bot.clock import VirtualClock
 from bot.sandbox.runner import Sandbox
 from bot.sandbox.session import SandboxSession
+from bot.scheduler import RETRY_DELAYS, VirtualScheduler
+from storage.db import Database
+from storage.repositories.jobs import Job, JobsRepo
 
 SETUP = """\
 ! now 2026-10-21T09:00+03:00
@@ -174,3 +179,23 @@ async def test_five_hundred_players_are_listed_in_several_messages(sandbox, monk
     assert all(len(m.text.encode("utf-16-le")) // 2 <= 4096 for m in sent)
     listed = "\n".join(lines)
     assert "player0" in listed.lower() and "player499" in listed.lower()
+
+
+async def test_a_job_that_keeps_failing_is_retried_with_back_off_then_given_up(tmp_path):
+    clock = VirtualClock(datetime(2026, 10, 21, tzinfo=UTC))
+    db = await Database.open(tmp_path / "retry.sqlite3")
+    tries: list[datetime] = []
+
+    async def down(job: Job) -> None:
+        tries.append(clock.now())
+        raise TelegramServerError(method=SendMessage(chat_id=-1, text="x"), message="Down")
+
+    scheduler = VirtualScheduler(JobsRepo(db), down, clock)
+    try:
+        await scheduler.add("reminder", clock.now(), minutes=10)
+        await scheduler.advance_to(clock.now() + timedelta(days=2))
+        gaps = [later - earlier for earlier, later in zip(tries, tries[1:], strict=False)]
+        assert gaps == list(RETRY_DELAYS)
+        assert await JobsRepo(db).pending() == []
+    finally:
+        await db.close()
