@@ -21,9 +21,9 @@ from pydantic import BaseModel
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
 ELLIPSIS = "…"
-_ATOM = re.compile(r"<[^<>]*>|\s+|(?:&#?\w+;|[^<\s])+|<")
 T = TypeVar("T", bound=BaseModel)
-_PIECE = re.compile(r"&#?\w+;|[\s\S]")
+_ATOM = re.compile(r"<[^<>]*>|\s+|(?:&#?\w+;|[^<\s])+|<")  # a tag, spaces, a word
+_PIECE = re.compile(r"&#?\w+;|[\s\S]")  # an entity or one character
 _TAGS = re.compile(r"<[^<>]*>")
 _TAG = re.compile(r"<\s*(/?)\s*([a-zA-Z][\w-]*)")
 
