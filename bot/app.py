@@ -6,35 +6,40 @@ they all exercise the same routers, middlewares, storage and sending layer.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.base import BaseSession
+from aiogram.exceptions import TelegramAPIError
+from aiogram.types import ErrorEvent
 
 from bot import catalogue
 from bot.clock import Clock
 from bot.config import Settings
 from bot.features import routers
 from bot.features.lifecycle import run_job
+from bot.features.organiser import group_lost
 from bot.match_service import MatchService
 from bot.middlewares.context import ContextMiddleware
 from bot.middlewares.dedupe import DedupeMiddleware
 from bot.middlewares.scope import ScopeMiddleware
 from bot.play import refusal
 from bot.scheduler import LiveScheduler, Scheduler
-from bot.sending import Outbox, PlainToastMiddleware, RateLimitMiddleware
+from bot.sending import GROUP_LIMIT, Outbox, install, unreachable_group
 from bot.services import Repos, Services
 from storage.db import Database
+from storage.repositories.jobs import Job
 
+log = logging.getLogger(__name__)
 SANDBOX_TOKEN = "123456:SANDBOX-sandbox-sandbox-sandbox"
 
 
 DRAIN_SECONDS = 30
-UPDATE_MEMORY = timedelta(days=2)  # Telegram redelivers an update for 24 h at most
 
 
 @dataclass
@@ -52,9 +57,9 @@ class App:
         await self.bot.session.close()
 
 
-def make_bot(settings: Settings, session: BaseSession, clock: Clock) -> Bot:
-    session.middleware(RateLimitMiddleware(clock))
-    session.middleware(PlainToastMiddleware())
+def make_bot(settings: Settings, session: BaseSession, clock: Clock,
+             resumed_at: datetime | None = None) -> Bot:
+    install(session, clock, resumed_at)
     return Bot(settings.bot_token or SANDBOX_TOKEN, session=session,
                default=DefaultBotProperties(parse_mode="HTML", link_preview_is_disabled=True))
 
@@ -67,7 +72,20 @@ def make_dispatcher(services: Services, dedupe: DedupeMiddleware) -> Dispatcher:
     dispatcher.update.middleware(ScopeMiddleware())
     dispatcher.include_routers(*routers())
     refusal.install(dispatcher)
+    dispatcher.errors.register(_group_lost_in_handler, _lost_group)
     return dispatcher
+
+
+def _lost_group(event: ErrorEvent) -> bool:
+    return unreachable_group(event.exception) is not None
+
+
+async def _group_lost_in_handler(event: ErrorEvent, services: Services) -> None:
+    """A handler could not write to its group (the bot was removed or muted meanwhile)."""
+    chat_id = unreachable_group(event.exception)
+    log.warning("update %s: group %s is unreachable: %s", event.update.update_id, chat_id,
+                event.exception)
+    await group_lost(services, chat_id)
 
 
 async def build(settings: Settings, session: BaseSession, *, clock: Clock | None = None,
@@ -76,13 +94,27 @@ async def build(settings: Settings, session: BaseSession, *, clock: Clock | None
     """Open the database, ask Telegram who the bot is, and wire everything together."""
     clock = clock or Clock()
     db = await Database.open(settings.database_path)
-    bot = make_bot(settings, session, clock)
+    try:
+        resumed_at = await _resumed_at(db, clock)
+    except BaseException:
+        await db.close()
+        raise
+    bot = make_bot(settings, session, clock, resumed_at)
     try:
         return await _wire(settings, db, bot, clock, rng or random.Random(), scheduler_factory)
     except BaseException:  # nothing half-built may keep the process alive
         await bot.session.close()
         await db.close()
         raise
+
+
+async def _resumed_at(db: Database, clock: Clock) -> datetime | None:
+    """Now, when the bot was busy within one group rate window before this start: what it
+    sent then is not known, so the rate windows start full; else None (they start empty)."""
+    repos, now = Repos(db), clock.now()
+    busy = [t for t in (await repos.updates.latest(), await repos.jobs.latest_run(now)) if t]
+    recent = busy and now - max(busy) < timedelta(seconds=GROUP_LIMIT[1])
+    return now if recent else None
 
 
 async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: random.Random,
@@ -96,12 +128,22 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
     services.scheduler = factory(services.repos.jobs, _job_dispatcher(services))
     dedupe = DedupeMiddleware()
     dispatcher = make_dispatcher(services, dedupe)
-    await services.repos.updates.forget_before(clock.now() - UPDATE_MEMORY)
+    await dedupe.prune(services.repos.updates, clock.now())
     await services.scheduler.restore()
     return App(bot, dispatcher, services, dedupe)
 
 
 def _job_dispatcher(services: Services):
-    async def dispatch(job) -> None:
-        await run_job(services, job)
+    async def dispatch(job: Job) -> None:
+        """Run a job; a group the bot can no longer write to ends the job (it would fail
+        again) and pauses that group's tournaments."""
+        try:
+            await run_job(services, job)
+        except TelegramAPIError as error:
+            chat_id = unreachable_group(error)
+            if chat_id is None:
+                raise
+            log.warning("job %s (%s): group %s is unreachable: %s", job.id, job.kind,
+                        chat_id, error.message)
+            await group_lost(services, chat_id)
     return dispatch

@@ -20,6 +20,7 @@ from babel.messages.pofile import read_po
 from bot.config import SUPPORTED_LANGUAGES
 
 FALLBACK = "en"
+ECHO_LIMIT = 64  # characters of a user's input quoted back to them
 
 
 class Markup(str):
@@ -34,6 +35,12 @@ def add_catalogs(folder: Path) -> None:
     if folder not in _extra_folders:
         _extra_folders.append(folder)
         catalog.cache_clear()
+
+
+def clip(text: str, limit: int = ECHO_LIMIT) -> str:
+    """A user's input as it is quoted back to them: at most ``limit`` characters, so a
+    pasted novel is not echoed whole."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 @cache

@@ -6,15 +6,22 @@ loses nothing (a job that fell due while the bot was down runs at once). In the 
 :class:`VirtualScheduler` runs the due jobs, in order, when the virtual clock is advanced.
 Handlers run first and the row is marked done after, so a crash mid-job repeats it rather
 than losing it; every handler is written to be safe to repeat.
+
+A job that meets a passing fault (Telegram's 5xx or a lost connection, after the sending
+layer's own quick retries) stays pending and runs again later, ``RETRY_DELAYS`` apart; a
+job can also be held (stored without being armed) and run at once by the caller, as the
+opening of a tournament is (see :meth:`Scheduler.run_now`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
+from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.clock import VirtualClock
@@ -22,6 +29,8 @@ from storage.repositories.jobs import Job, JobsRepo
 
 log = logging.getLogger(__name__)
 JobHandler = Callable[[Job], Awaitable[None]]
+RETRY_DELAYS = tuple(timedelta(minutes=m) for m in (1, 5, 15, 60, 180, 720))
+PASSING_FAULTS = (TelegramServerError, TelegramNetworkError, TelegramRetryAfter)
 
 
 class Scheduler(ABC):
@@ -47,17 +56,54 @@ class Scheduler(ABC):
             self._arm(job)
         return len(pending)
 
+    async def run_now(self, kind: str, now: datetime, tournament_id: int | None = None,
+                      **payload) -> None:
+        """Store a job and run it at once; if it meets a passing fault, it is armed for a
+        retry like any other. Storing first means a crash mid-run repeats it at start-up."""
+        job = await self.jobs.add(kind, now, tournament_id, **payload)
+        await self.run(job.id)
+
+    async def revive(self, job_id: int, now: datetime) -> None:
+        """Run a job that ended before it was complete once more, now."""
+        if await self.jobs.revive(job_id, now):
+            await self.run(job_id)
+
     async def run(self, job_id: int) -> None:
         job = await self.jobs.get(job_id)
         if job is None:  # cancelled or already run
             return
         try:
             await self.dispatch(job)
+        except PASSING_FAULTS as error:
+            if await self._retry_later(job, error):
+                return
+            await self.jobs.finish(job.id)
         except Exception:
             log.exception("job %s (%s) failed", job.id, job.kind)
-            raise
-        finally:
             await self.jobs.finish(job.id)
+            raise
+        else:
+            await self.jobs.finish(job.id)
+
+    async def _retry_later(self, job: Job, error: Exception) -> bool:
+        """Put ``job`` off after a passing fault; False once its retries are used up."""
+        attempt = job.payload.get("attempt", 0)
+        if attempt >= len(RETRY_DELAYS):
+            log.error("job %s (%s) given up after %s tries: %s", job.id, job.kind,
+                      attempt + 1, error)
+            return False
+        run_at = max(job.run_at, self.now()) + RETRY_DELAYS[attempt]
+        retry = await self.jobs.postpone(job.id, run_at, attempt=attempt + 1)
+        if retry is None:  # cancelled meanwhile
+            return True
+        log.warning("job %s (%s) failed (%s); again at %s", job.id, job.kind, error,
+                    run_at.isoformat())
+        self._arm(retry)
+        return True
+
+    @abstractmethod
+    def now(self) -> datetime:
+        """The scheduler's present moment."""
 
     def start(self) -> None:  # noqa: B027 - optional hook, only live scheduling needs it
         """Begin firing jobs (live only)."""
@@ -86,8 +132,17 @@ class LiveScheduler(Scheduler):
         if self.aps.running:
             self.aps.shutdown(wait=False)
 
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    async def _fire(self, job_id: int) -> None:
+        """APScheduler's entry: :meth:`run` has logged a failure already, and APScheduler
+        would only log it a second time."""
+        with contextlib.suppress(Exception):
+            await self.run(job_id)
+
     def _arm(self, job: Job) -> None:
-        self.aps.add_job(self.run, "date", run_date=job.run_at, args=[job.id],
+        self.aps.add_job(self._fire, "date", run_date=job.run_at, args=[job.id],
                          id=f"job-{job.id}", replace_existing=True, misfire_grace_time=None)
 
     def _disarm(self, job_id: int) -> None:
@@ -101,6 +156,9 @@ class VirtualScheduler(Scheduler):
     def __init__(self, jobs: JobsRepo, dispatch: JobHandler, clock: VirtualClock) -> None:
         super().__init__(jobs, dispatch)
         self.clock = clock
+
+    def now(self) -> datetime:
+        return self.clock.now()
 
     def _arm(self, job: Job) -> None:
         """Nothing to arm: :meth:`advance_to` reads the pending rows."""

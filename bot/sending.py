@@ -1,10 +1,12 @@
-"""The outgoing layer: Telegram's rate limits, RetryAfter, DMs that cannot be delivered,
-and live boards edited in place.
+"""The outgoing layer: Telegram's rate limits, RetryAfter, passing faults, DMs that cannot be
+delivered, and live boards edited in place.
 
-Rate limits and RetryAfter live in a request middleware on the bot's session, so every
-Bot API call passes through them whoever makes it. :class:`Outbox` is what features use to
-send: it knows that a user who never started the bot (or blocked it) cannot be messaged
-and turns that into a group notice with a deep link instead of a crash.
+Everything that must hold for every Bot API call lives in request middlewares on the bot's
+session, so it holds whoever makes the call (see :func:`install`): a DM to a user who
+blocked the bot (or never started it) is dropped with a log line instead of an exception;
+length limits are enforced (``bot/middlewares/limits.py``); rate limits and RetryAfter are
+waited out; a 5xx or a dropped connection is retried with back-off. :class:`Outbox` is what
+features use to DM someone with a group notice as the fallback.
 """
 
 from __future__ import annotations
@@ -14,28 +16,44 @@ import html
 import logging
 from collections import defaultdict, deque
 from collections.abc import Callable
+from datetime import datetime
 
 from aiogram import Bot
+from aiogram.client.session.base import BaseSession
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramRetryAfter
-from aiogram.methods import AnswerCallbackQuery, TelegramMethod
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.methods import AnswerCallbackQuery, GetUpdates, TelegramMethod
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.clock import Clock
+from bot.middlewares.limits import LengthLimitMiddleware
 
 log = logging.getLogger(__name__)
 
 GROUP_LIMIT = (20, 60.0)  # messages per seconds in one group
 GLOBAL_LIMIT = (30, 1.0)  # messages per second overall
 MAX_RETRIES = 5
+FAULT_DELAYS = (0.5, 1.0, 2.0, 4.0)  # seconds before each new try after a 5xx or lost link
+TOAST_LIMIT = 200
 
 
 class _Window:
-    """At most ``limit`` events in any ``period`` seconds (a sliding window)."""
+    """At most ``limit`` events in any ``period`` seconds (a sliding window).
 
-    def __init__(self, limit: int, period: float) -> None:
+    ``full_at`` makes the window start as if ``limit`` events had just happened then: after
+    a restart nothing tells what the previous process sent, so it assumes the worst.
+    """
+
+    def __init__(self, limit: int, period: float, full_at: float | None = None) -> None:
         self.limit, self.period = limit, period
-        self.times: deque[float] = deque()
+        self.times: deque[float] = deque([full_at] * limit if full_at is not None else ())
         self.lock = asyncio.Lock()
 
     async def take(self, clock: Clock) -> None:
@@ -51,17 +69,27 @@ class _Window:
 
 
 class RateLimitMiddleware(BaseRequestMiddleware):
-    """Keeps sends within Telegram's limits and waits out RetryAfter instead of failing."""
+    """Keeps sends within Telegram's limits, waits out RetryAfter and retries a call that
+    met a server error or a dropped connection (``FAULT_DELAYS`` apart) instead of failing.
 
-    def __init__(self, clock: Clock) -> None:
+    ``resumed_at`` (a restart that followed recent activity) starts every window full.
+    Retrying after a dropped connection may deliver a message twice when the first copy
+    did reach Telegram; a lost announcement is the worse of the two.
+    """
+
+    def __init__(self, clock: Clock, resumed_at: datetime | None = None) -> None:
         self.clock = clock
-        self.global_window = _Window(*GLOBAL_LIMIT)
-        self.group_windows: defaultdict[int, _Window] = defaultdict(lambda: _Window(*GROUP_LIMIT))
+        full_at = resumed_at.timestamp() if resumed_at else None
+        self.global_window = _Window(*GLOBAL_LIMIT, full_at=full_at)
+        self.group_windows: defaultdict[int, _Window] = defaultdict(
+            lambda: _Window(*GROUP_LIMIT, full_at=full_at))
 
     async def __call__(self, make_request, bot: Bot, method: TelegramMethod):
         chat_id = getattr(method, "chat_id", None)
         counted = isinstance(chat_id, int) and not type(method).__name__.startswith("Get")
-        for attempt in range(MAX_RETRIES + 1):
+        faults = iter(() if isinstance(method, GetUpdates) else FAULT_DELAYS)
+        retries = 0
+        while True:
             if counted:
                 if chat_id < 0:
                     await self.group_windows[chat_id].take(self.clock)
@@ -69,29 +97,82 @@ class RateLimitMiddleware(BaseRequestMiddleware):
             try:
                 return await make_request(bot, method)
             except TelegramRetryAfter as error:
-                if attempt == MAX_RETRIES:
+                retries += 1
+                if retries > MAX_RETRIES:
                     raise
                 log.warning("RetryAfter %ss on %s", error.retry_after, type(method).__name__)
                 await self.clock.sleep(error.retry_after)
-        raise AssertionError("unreachable")
+            except (TelegramServerError, TelegramNetworkError) as error:
+                delay = next(faults, None)
+                if delay is None:
+                    raise
+                log.warning("%s on %s; again in %ss", error.message, type(method).__name__,
+                            delay)
+                await self.clock.sleep(delay)
 
 
 class PlainToastMiddleware(BaseRequestMiddleware):
     """Button answers (toasts and alerts) are plain text in Telegram, while every text of the
     bot is built as HTML (parameters escaped): turn the entities back into characters here,
-    once, so a name like ``<b>Ann</b> & Co`` reads the same in a toast as in a message."""
+    once, so a name like ``<b>Ann</b> & Co`` reads the same in a toast as in a message.
+    A toast holds at most 200 characters; a longer one is cut."""
 
     async def __call__(self, make_request, bot: Bot, method: TelegramMethod):
         if isinstance(method, AnswerCallbackQuery) and method.text:
-            method = method.model_copy(update={"text": html.unescape(method.text)})
+            text = html.unescape(method.text)
+            if len(text) > TOAST_LIMIT:
+                text = text[:TOAST_LIMIT - 1] + "…"
+            method = method.model_copy(update={"text": text})
         return await make_request(bot, method)
 
 
+class UndeliverableDMMiddleware(BaseRequestMiddleware):
+    """A message to a user who blocked the bot (or never started it) cannot be delivered
+    whoever sends it: log it and answer ``None`` instead of raising into the handler.
+
+    Only private chats (positive ids) are concerned; a group that cannot be written to
+    still raises, so the caller (a job) can pause its tournaments.
+    """
+
+    async def __call__(self, make_request, bot: Bot, method: TelegramMethod):
+        try:
+            return await make_request(bot, method)
+        except (TelegramForbiddenError, TelegramBadRequest) as error:
+            chat_id = getattr(method, "chat_id", None)
+            if not (isinstance(chat_id, int) and chat_id > 0 and undeliverable(error)):
+                raise
+            log.info("%s to %s not delivered: %s", type(method).__name__, chat_id,
+                     error.message)
+            return None
+
+
+def install(session: BaseSession, clock: Clock, resumed_at: datetime | None = None) -> None:
+    """Put the outgoing layer on ``session`` (outermost first)."""
+    session.middleware(UndeliverableDMMiddleware())
+    session.middleware(LengthLimitMiddleware())
+    session.middleware(RateLimitMiddleware(clock, resumed_at))
+    session.middleware(PlainToastMiddleware())
+
+
+_NO_WAY_IN = ("chat not found", "not enough rights to send", "have no rights to send")
+
+
 def undeliverable(error: Exception) -> bool:
-    """True for the errors that mean "this user cannot be messaged by the bot"."""
+    """True for the errors that mean "this chat cannot be messaged by the bot" (blocked,
+    removed, never started, the chat is gone, or the bot may not post there)."""
     if isinstance(error, TelegramForbiddenError):
         return True
-    return isinstance(error, TelegramBadRequest) and "chat not found" in error.message.lower()
+    return isinstance(error, TelegramBadRequest) and any(
+        reason in error.message.lower() for reason in _NO_WAY_IN)
+
+
+def unreachable_group(error: BaseException) -> int | None:
+    """The group an error says the bot can no longer write to (removed, or the chat is
+    gone), else None."""
+    if not isinstance(error, TelegramAPIError) or not undeliverable(error):
+        return None
+    chat_id = getattr(error.method, "chat_id", None)
+    return chat_id if isinstance(chat_id, int) and chat_id < 0 else None
 
 
 class Outbox:
@@ -108,11 +189,14 @@ class Outbox:
         with a deep-link button labelled ``button_text`` that opens the DM with the bot.
         """
         try:
-            return await self.bot.send_message(user_id, text, reply_markup=markup)
+            sent = await self.bot.send_message(user_id, text, reply_markup=markup)
         except (TelegramForbiddenError, TelegramBadRequest) as error:
             if not undeliverable(error):
                 raise
             log.info("DM to %s failed: %s", user_id, error.message)
+            sent = None
+        if sent is not None:  # None: the session's UndeliverableDMMiddleware dropped it
+            return sent
         if fallback_chat_id is not None and fallback_text:
             keyboard = None
             if button_text:

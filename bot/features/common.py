@@ -11,7 +11,7 @@ from bot import games
 from bot.config import SUPPORTED_LANGUAGES
 from bot.features.access import is_organiser
 from bot.features.handlers import Handlers
-from bot.i18n import Translator
+from bot.i18n import Translator, clip
 from bot.middlewares.scope import Scope
 from bot.services import Services
 
@@ -39,7 +39,7 @@ async def rules(message: Message, command: CommandObject, tr: Translator) -> Non
     if not game:
         await message.answer(tr("rules.pick", games=", ".join(games.keys())))
     elif known is None:
-        await message.answer(tr("rules.unknown", game=game, games=", ".join(games.keys())))
+        await message.answer(tr("rules.unknown", game=clip(game), games=", ".join(games.keys())))
     else:
         await message.answer(tr(known.rules_key))
 

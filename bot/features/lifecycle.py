@@ -121,18 +121,23 @@ async def _remind(services: Services, tr: Translator, tournament: Tournament,
 
 async def start_tournament(services: Services, tournament_id: int,
                            actor_id: int | None) -> str | None:
-    """Start now. Returns None when started, or the catalog key of why it cannot start."""
+    """Start now. Returns None when started, or the catalog key of why it cannot start.
+
+    The roster, the status and the cancelled countdown are committed before anything is
+    said; the announcement and the game's first matches are the "opening" job, run at once
+    and retried like any job when a send fails (see :func:`_opening_job`).
+    """
     async with services.lock(f"tournament-{tournament_id}"):
         repos, now = services.repos, services.clock.now()
         tournament = await repos.tournaments.get(tournament_id)
         if tournament is None or tournament.started or tournament.status == "cancelled":
             return "begin.already_started"
-        tr = await services.translator_for_chat(tournament.chat_id)
         approved = await repos.entrants.list(tournament.id, ("approved",))
         checkin = bool(tournament.settings.get("checkin"))
         players = [e for e in approved if e.checked_in or not checkin]
         if len(players) < minimum_players(tournament):
             if actor_id is None:
+                tr = await services.translator_for_chat(tournament.chat_id)
                 await services.bot.send_message(tournament.chat_id, tr(
                     "begin.too_few_at_time", title=tournament.title, count=len(players)))
             return "begin.too_few"
@@ -146,17 +151,48 @@ async def start_tournament(services: Services, tournament_id: int,
         if actor_id is not None:
             await repos.organiser_log.record(actor_id, "begin", now, tournament_id=tournament.id,
                                              chat_id=tournament.chat_id)
-        roster = "\n".join(f"{seed}. {entrant.label}" for seed, entrant in
-                           enumerate(players, start=1))
-        await services.bot.send_message(tournament.chat_id, tr(
-            "begin.started", title=tournament.title, count=len(players), roster=roster))
-        no_shows = [e.label for e in approved if e not in players]
-        if no_shows:
+    await services.scheduler.run_now("opening", now, tournament.id)
+    return None
+
+
+@job_kind("opening")
+async def _opening_job(services: Services, job: Job) -> None:
+    """Announce the start and let the game create its first matches.
+
+    Each step is noted in the job once done, so a retry (after a failed send) or a resume
+    (after the group was lost) goes on where it stopped. The game's starter is called at
+    most once: it creates matches before it announces them, so calling it again could
+    create them twice.
+    """
+    async with services.lock(f"tournament-{job.tournament_id}"):
+        repos = services.repos
+        tournament = await repos.tournaments.get(job.tournament_id)
+        if tournament is None or tournament.status != "running":
+            return
+        tr = await services.translator_for_chat(tournament.chat_id)
+        entrants = await repos.entrants.list(tournament.id)
+        players = [e for e in entrants if e.status == "approved"]
+        if not job.payload.get("announced"):
+            roster = "\n".join(f"{e.seed}. {e.label}" for e in sorted(players,
+                                                                        key=lambda e: e.seed))
+            await services.bot.send_message(tournament.chat_id, tr(
+                "begin.started", title=tournament.title, count=len(players), roster=roster))
+            await repos.jobs.note(job.id, announced=True)
+        no_shows = [e.label for e in entrants if e.status == "noshow"]
+        if no_shows and not job.payload.get("no_shows"):
             await services.bot.send_message(tournament.chat_id, tr(
                 "begin.no_shows", names=", ".join(no_shows)))
+            await repos.jobs.note(job.id, no_shows=True)
         starter = game_of(tournament.game).start
-        if starter:
-            started = await services.repos.tournaments.get(tournament.id)
-            await starter(services, started, await repos.entrants.list(tournament.id,
-                                                                       ("approved",)))
-        return None
+        if starter and not job.payload.get("starter"):
+            await repos.jobs.note(job.id, starter=True)
+            await starter(services, tournament, players)
+        await repos.jobs.note(job.id, opened=True)
+
+
+async def resume_opening(services: Services, tournament: Tournament) -> None:
+    """Run the tournament's opening again if it stopped before the end (its group was lost
+    and is back now)."""
+    job = await services.repos.jobs.last_of(tournament.id, "opening")
+    if job is not None and not job.payload.get("opened"):
+        await services.scheduler.revive(job.id, services.clock.now())

@@ -13,12 +13,14 @@ from bot.features.lifecycle import (
     minimum_players,
     note_for,
     register_keyboard,
+    resume_opening,
     schedule_start,
     start_tournament,
 )
-from bot.i18n import Translator
+from bot.i18n import Translator, clip
 from bot.services import Services
 from bot.timeparse import parse_start, zone_name
+from storage.repositories.tournaments import Tournament
 
 router = Handlers("organiser")
 MAX_TITLE = 64
@@ -53,7 +55,7 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
     try:
         settings = game.parse_settings([w for w in words[1:] if "=" in w], game.defaults)
     except ValueError as error:
-        await message.answer(tr(error.args[0], key=error.args[1]) + "\n" +
+        await message.answer(tr(error.args[0], key=clip(error.args[1])) + "\n" +
                              tr("settings.hint", hints=_hints(game)))
         return
     now = services.clock.now()
@@ -108,7 +110,7 @@ async def settings_(message: Message, command: CommandObject, services: Services
     try:
         updated = game.parse_settings(target.words, tournament.settings)
     except ValueError as error:
-        await message.answer(tr(error.args[0], key=error.args[1]) + "\n" +
+        await message.answer(tr(error.args[0], key=clip(error.args[1])) + "\n" +
                              tr("settings.hint", hints=_hints(game)))
         return
     await services.repos.tournaments.set_settings(tournament.id, updated)
@@ -200,19 +202,48 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
     if target is None:
         return
     tournament, pausing = target.tournament, command.command == "pause"
-    wanted, current = ("paused", "running") if pausing else ("running", "paused")
-    if tournament.status != current:
+    if tournament.status != ("running" if pausing else "paused"):
         await message.answer(tr("pause.not_running" if pausing else "pause.not_paused"))
         return
     now = services.clock.now()
-    async with services.lock(f"tournament-{tournament.id}"):
-        for match in await services.repos.matches.for_tournament(tournament.id):
-            if match.status == current:
-                await services.repos.matches.update(match.id, now, status=wanted)
-        await services.repos.tournaments.set_status(tournament.id, wanted, now)
+    await _switch(services, tournament, pausing)
     reason = " ".join(target.words) or None
     await services.repos.organiser_log.record(
         message.from_user.id, command.command, now, tournament_id=tournament.id,
         chat_id=message.chat.id, reason=reason)
     await message.answer(tr("pause.paused" if pausing else "pause.resumed",
                             title=tournament.title, organiser=message.from_user.first_name))
+    if not pausing:
+        await resume_opening(services, tournament)
+
+
+async def _switch(services: Services, tournament: Tournament, pausing: bool) -> None:
+    """Pause a running tournament (every match under way waits) or resume a paused one."""
+    wanted, current = ("paused", "running") if pausing else ("running", "paused")
+    now = services.clock.now()
+    async with services.lock(f"tournament-{tournament.id}"):
+        for match in await services.repos.matches.for_tournament(tournament.id):
+            if match.status == current:
+                await services.repos.matches.update(match.id, now, status=wanted)
+        await services.repos.tournaments.set_status(tournament.id, wanted, now)
+
+
+async def group_lost(services: Services, chat_id: int) -> None:
+    """The bot can no longer write to a group (removed from it, or the group is gone):
+    pause its running tournaments and tell their organisers in a DM."""
+    for tournament in await services.repos.tournaments.active_in_chat(chat_id):
+        if tournament.status != "running":
+            continue
+        await _switch(services, tournament, pausing=True)
+        for user_id in await _organisers(services, tournament):
+            tr = await services.translator_for_chat(user_id)
+            await services.outbox.dm(user_id, tr("group_lost.paused", title=tournament.title))
+
+
+async def _organisers(services: Services, tournament: Tournament) -> list[int]:
+    """Who runs a tournament, as far as the bot knows without asking the group: its creator,
+    the organisers who acted on it, and the bot's administrators."""
+    acted = [row["actor_id"] for row in
+             await services.repos.organiser_log.for_tournament(tournament.id)]
+    return list(dict.fromkeys([tournament.created_by, *acted,
+                               *sorted(services.settings.admin_ids)]))

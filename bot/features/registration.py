@@ -19,7 +19,7 @@ from bot.features.access import is_organiser, target_tournament
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import register_keyboard
 from bot.games import game_of
-from bot.i18n import Translator
+from bot.i18n import Translator, clip
 from bot.services import Services
 from storage.repositories.tournaments import Entrant, Tournament
 
@@ -85,7 +85,7 @@ async def register_in_group(message: Message, command: CommandObject, services: 
 async def _name_problem(services: Services, tr: Translator, tournament: Tournament,
                         user_id: int, name: str) -> str | None:
     if not valid_name(name):
-        return tr("registration.bad_name", name=name)
+        return tr("registration.bad_name", name=clip(name))
     if await services.repos.entrants.name_taken(tournament.id, name, user_id):
         return tr("registration.name_taken", name=name)
     return None

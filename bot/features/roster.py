@@ -11,7 +11,7 @@ from bot.features.access import command_target
 from bot.features.handlers import Handlers
 from bot.features.registration import valid_name
 from bot.games import game_of
-from bot.i18n import Markup, Translator
+from bot.i18n import Markup, Translator, clip
 from bot.services import Services
 from storage.repositories.tournaments import ACTIVE_ENTRANT, Tournament
 
@@ -69,7 +69,7 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
         return
     needs_form = game_of(tournament.game).needs_name_and_photo
     if needs_form and not valid_name(name):
-        await message.answer(tr("registration.bad_name", name=name or "—"))
+        await message.answer(tr("registration.bad_name", name=clip(name) or "—"))
         return
     name = name or user.first_name
     if await services.repos.entrants.name_taken(tournament.id, name, user.id):

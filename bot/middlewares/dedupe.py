@@ -4,19 +4,24 @@ twice; a webhook retry can arrive while the first copy still runs).
 The update is recorded after its handler succeeds; a handler that appends to a match log
 records it inside that same transaction (see ``MatchesRepo.append``), so "applied once"
 holds across restarts too. The middleware also counts the handlers in flight, so a
-shutdown can wait for them before closing the database (:meth:`drain`).
+shutdown can wait for them before closing the database (:meth:`drain`), and forgets the ids
+older than ``REMEMBER_FOR`` once every ``PRUNE_EVERY`` while the bot runs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime, timedelta
 
 from aiogram import BaseMiddleware
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.types import Update
 
+from storage.repositories.updates import REMEMBER_FOR, ProcessedUpdatesRepo
+
 log = logging.getLogger(__name__)
+PRUNE_EVERY = timedelta(hours=1)
 
 
 class DedupeMiddleware(BaseMiddleware):
@@ -24,6 +29,16 @@ class DedupeMiddleware(BaseMiddleware):
         self._in_flight: set[int] = set()
         self._idle = asyncio.Event()
         self._idle.set()
+        self._pruned_at: datetime | None = None
+
+    async def prune(self, updates: ProcessedUpdatesRepo, now: datetime) -> None:
+        """Forget the update ids too old to be redelivered (at most once per PRUNE_EVERY)."""
+        if self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY:
+            return
+        self._pruned_at = now
+        forgotten = await updates.forget_before(now - REMEMBER_FOR)
+        if forgotten:
+            log.info("forgot %s processed update ids", forgotten)
 
     async def __call__(self, handler, event: Update, data):
         services = data["services"]
@@ -40,6 +55,7 @@ class DedupeMiddleware(BaseMiddleware):
             result = await handler(event, data)
             if result is not UNHANDLED:  # no handler took it: nothing to apply twice
                 await updates.claim(event.update_id, services.clock.now())
+                await self.prune(updates, services.clock.now())
             return result
         finally:
             self._in_flight.discard(event.update_id)

@@ -57,6 +57,53 @@ class JobsRepo:
             return cursor.rowcount == 1
         return await self.db.write(work)
 
+    async def postpone(self, job_id: int, run_at: datetime, **payload: Any) -> Job | None:
+        """Move a pending job to ``run_at``, merging ``payload`` into its own (a retry)."""
+        async def work(tx):
+            row = await (await tx.execute(
+                "SELECT * FROM jobs WHERE id = ? AND status = 'pending'", (job_id,))).fetchone()
+            if row is None:
+                return None
+            merged = {**json.loads(row["payload"]), **payload}
+            await tx.execute("UPDATE jobs SET run_at = ?, payload = ? WHERE id = ?",
+                             (to_db(run_at), json.dumps(merged), job_id))
+            return Job(job_id, row["kind"], row["tournament_id"], from_db(to_db(run_at)), merged)
+        return await self.db.write(work)
+
+    async def note(self, job_id: int, **payload: Any) -> None:
+        """Merge ``payload`` into a job's own: the steps of a job already done, so a retry
+        does not repeat them."""
+        async def work(tx):
+            row = await (await tx.execute(
+                "SELECT payload FROM jobs WHERE id = ?", (job_id,))).fetchone()
+            if row is not None:
+                await tx.execute("UPDATE jobs SET payload = ? WHERE id = ?",
+                                 (json.dumps({**json.loads(row[0]), **payload}), job_id))
+        await self.db.write(work)
+
+    async def revive(self, job_id: int, run_at: datetime) -> bool:
+        """Make a job that has run pending again at ``run_at`` (its payload kept)."""
+        async def work(tx):
+            cursor = await tx.execute(
+                "UPDATE jobs SET status = 'pending', run_at = ? WHERE id = ? AND status = 'done'",
+                (to_db(run_at), job_id))
+            return cursor.rowcount == 1
+        return await self.db.write(work)
+
+    async def last_of(self, tournament_id: int, kind: str) -> Job | None:
+        """The newest job of ``kind`` for a tournament, whatever its status."""
+        row = await self.db.fetchone(
+            "SELECT * FROM jobs WHERE tournament_id = ? AND kind = ? ORDER BY id DESC LIMIT 1",
+            (tournament_id, kind))
+        return _job(row) if row else None
+
+    async def latest_run(self, now: datetime) -> datetime | None:
+        """When the newest job that has run fell due."""
+        row = await self.db.fetchone(
+            "SELECT MAX(run_at) AS at FROM jobs WHERE status = 'done' AND run_at <= ?",
+            (to_db(now),))
+        return from_db(row["at"]) if row and row["at"] else None
+
     async def cancel_for(self, tournament_id: int, kinds: tuple[str, ...]) -> list[int]:
         async def work(tx):
             marks = ",".join("?" * len(kinds))

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from storage.db import Database
-from storage.timefmt import to_db
+from storage.timefmt import from_db, to_db
+
+REMEMBER_FOR = timedelta(days=2)  # Telegram redelivers an update for 24 h at most
 
 
 class ProcessedUpdatesRepo:
@@ -34,3 +36,8 @@ class ProcessedUpdatesRepo:
                 "DELETE FROM processed_updates WHERE processed_at < ?", (to_db(moment),))
             return cursor.rowcount
         return await self.db.write(work)
+
+    async def latest(self) -> datetime | None:
+        """When the newest remembered update was handled (None when there is none)."""
+        row = await self.db.fetchone("SELECT MAX(processed_at) AS at FROM processed_updates")
+        return from_db(row["at"]) if row and row["at"] else None

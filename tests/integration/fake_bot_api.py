@@ -76,6 +76,7 @@ class FakeBotAPI:
         self._redeliver: list[dict] = []
         self._failures: defaultdict[str, deque[tuple[int, dict]]] = defaultdict(deque)
         self._delays: defaultdict[str, deque[float]] = defaultdict(deque)
+        self._drops: defaultdict[str, int] = defaultdict(int)
         self._update_ids = itertools.count(1000)
         self._message_ids = itertools.count(5000)
         self._changed = asyncio.Event()
@@ -117,6 +118,11 @@ class FakeBotAPI:
     def fail_next(self, method: str, status: int, body: dict) -> None:
         """Answer the next call of ``method`` with this HTTP status and JSON body."""
         self._failures[method].append((status, body))
+
+    def drop_next(self, method: str) -> None:
+        """Close the connection on the next call of ``method`` without answering it
+        (recorded with status 0)."""
+        self._drops[method] += 1
 
     def delay_next(self, method: str, seconds: float) -> None:
         """Hold the next call of ``method`` this long before answering it."""
@@ -180,6 +186,11 @@ class FakeBotAPI:
             return self._error(call, 401, "Unauthorized")
         if self._delays[method]:
             await asyncio.sleep(self._delays[method].popleft())
+        if self._drops[method]:
+            self._drops[method] -= 1
+            call.status = 0
+            request.transport.close()
+            return web.Response()  # never written: the connection is gone
         if self._failures[method]:
             status, body = self._failures[method].popleft()
             call.status = status

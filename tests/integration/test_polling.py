@@ -312,3 +312,61 @@ async def test_sigint_finishes_the_update_in_hand(live: Live) -> None:
     assert await asyncio.wait_for(live.task, 5) == 0
     await _settled(live)
     assert live.claimed(update["update_id"])
+
+
+SERVER_ERROR = {"ok": False, "error_code": 502, "description": "Bad Gateway"}
+
+
+def _sqlite(live: Live, sql: str, *params) -> list[tuple]:
+    with sqlite3.connect(live.database, timeout=5) as connection:
+        return connection.execute(sql, params).fetchall()
+
+
+async def _tournament_with_two_players(live: Live) -> None:
+    api = live.api
+    api.feed(api.message_update(GROUP, OLGA, "/new shanghai Friday Darts"))
+    await api.wait_for(lambda c: c.method == "sendMessage" and "Friday Darts" in c.params["text"]
+                       and c.params.get("reply_markup"), what="the new tournament")
+    for user in (OLGA, IVAN):
+        api.feed(api.message_update(GROUP, user, "/register"))
+        await api.wait_for(lambda c, name=user["first_name"]: (
+            c.method == "sendMessage" and c.params["text"].startswith(f"✅ {name}")),
+            what=f"{user['first_name']} registered")
+    await _settled(live)
+
+
+def _started(c: Call) -> bool:
+    return c.method == "sendMessage" and "начался" in c.params.get("text", "")
+
+
+async def test_automatic_start_survives_a_5xx_and_a_dropped_connection(live: Live) -> None:
+    api = live.api
+    await _tournament_with_two_players(live)
+    api.fail_next("sendMessage", 502, SERVER_ERROR)
+    api.drop_next("sendMessage")
+    services = live.app.services
+    await services.scheduler.add("start", services.clock.now(), 1)
+
+    await api.wait_for(lambda c: _started(c) and c.status == 200, what="the start announced")
+    assert [c.status for c in api.calls if _started(c)] == [0, 502, 200]  # dropped, 5xx, sent
+    await api.wait_for(lambda c: c.method == "sendMessage" and "Тур 1" in c.params["text"],
+                       what="the first round opened")
+    assert _sqlite(live, "SELECT status FROM tournaments WHERE id = 1") == [("running",)]
+    assert _sqlite(live, "SELECT COUNT(*) FROM matches WHERE tournament_id = 1") == [(1,)]
+    await eventually(lambda: _sqlite(live, "SELECT kind, status FROM jobs ORDER BY id")[-2:] == [
+        ("start", "cancelled"), ("opening", "done")], "the opening job is done")
+
+
+async def test_begin_served_twice_in_one_poll_starts_once(live: Live) -> None:
+    api = live.api
+    await _tournament_with_two_players(live)
+    begin = api.message_update(GROUP, OLGA, "/begin")
+    api.feed(begin, begin)
+    await api.wait_for(lambda c: _started(c) and c.status == 200, what="the start announced")
+    await api.wait_for(lambda c: c.method == "sendMessage" and "Тур 1" in c.params["text"],
+                       what="the first round opened")
+    await _settled(live)
+    assert _served(api, begin["update_id"]) == 2
+    assert len([c for c in api.calls if _started(c)]) == 1
+    assert _sqlite(live, "SELECT COUNT(*) FROM matches WHERE tournament_id = 1") == [(1,)]
+    assert not [c for c in api.calls if c.method == "sendMessage" and c.status != 200]

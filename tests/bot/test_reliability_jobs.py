@@ -1,0 +1,201 @@
+"""Jobs and the start under faults, in the sandbox: a failed send leaves the state whole, a
+job that meets a passing fault is retried later, a group the bot can no longer write to
+pauses its tournaments and tells the organisers, and a blocked user is no error."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from aiogram.exceptions import TelegramAPIError, TelegramForbiddenError, TelegramServerError
+from aiogram.methods import SendMessage, TelegramMethod
+
+from bot.clock import VirtualClock
+from bot.sandbox.runner import Sandbox
+from bot.sandbox.session import SandboxSession
+from bot.scheduler import RETRY_DELAYS, VirtualScheduler
+from storage.db import Database
+from storage.repositories.jobs import Job, JobsRepo
+
+SETUP = """\
+! now 2026-10-21T09:00+03:00
+org@dm: /start
+org@dice: /new shanghai Friday Darts
+alice@dice: /register
+bob@dice: /register
+org@dice: /schedule 21.10.2026 20:00 Europe/Moscow
+"""
+
+
+class Faults:
+    """Makes the sandbox's Bot API fail the calls ``when`` picks, ``times`` times."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.rule: Callable[[TelegramMethod], bool] = lambda method: False
+        self.left = 0
+        self.error: tuple[type[TelegramAPIError], str] = (TelegramServerError, "Bad Gateway")
+        real = SandboxSession.make_request
+
+        async def make_request(session, bot, method, timeout=None):
+            if self.left and self.rule(method):
+                self.left -= 1
+                raise self.error[0](method=method, message=self.error[1])
+            return await real(session, bot, method, timeout)
+
+        monkeypatch.setattr(SandboxSession, "make_request", make_request)
+
+    def fail(self, times: int, rule: Callable[[TelegramMethod], bool],
+             error: type[TelegramAPIError] = TelegramServerError,
+             message: str = "Bad Gateway") -> None:
+        self.left, self.rule, self.error = times, rule, (error, message)
+
+
+@pytest.fixture
+async def sandbox(tmp_path: Path):
+    output: list[str] = []
+    box = Sandbox(seed=1, db_path=tmp_path / "jobs.sqlite3", language="ru", emit=output.append)
+    box.output = output
+    await box.start()
+    yield box
+    await box.close()
+
+
+async def _run(box: Sandbox, script: str) -> list[str]:
+    start = len(box.output)
+    await box.run_lines(script.splitlines())
+    return box.output[start:]
+
+
+async def _rows(box: Sandbox, sql: str) -> list[tuple]:
+    return [tuple(row) for row in await box.app.services.db.fetchall(sql)]
+
+
+def _errors(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("!! error")]
+
+
+def _announces_start(method: TelegramMethod) -> bool:
+    return isinstance(method, SendMessage) and "начался" in method.text
+
+
+async def test_a_start_whose_announcement_fails_is_retried_and_opens(sandbox, monkeypatch):
+    faults = Faults(monkeypatch)
+    await _run(sandbox, SETUP)
+    faults.fail(5, _announces_start)  # more than the sending layer's quick retries
+    failed = await _run(sandbox, "! now 2026-10-21T20:00+03:00")
+    assert not _errors(failed) and not any("начался" in line for line in failed)
+    assert await _rows(sandbox, "SELECT status FROM tournaments") == [("running",)]
+    assert await _rows(sandbox, "SELECT kind, status FROM jobs WHERE kind = 'opening'") == [
+        ("opening", "pending")]
+
+    opened = await _run(sandbox, "! advance 2m")
+    assert not _errors(opened)
+    assert sum("начался" in line for line in opened) == 1
+    assert any("Тур 1" in line for line in opened)
+    assert await _rows(sandbox, "SELECT COUNT(*) FROM matches") == [(1,)]
+    assert await _rows(sandbox, "SELECT status FROM jobs WHERE kind = 'opening'") == [("done",)]
+
+
+async def test_a_retried_opening_does_not_say_twice_what_went_out(sandbox, monkeypatch):
+    faults = Faults(monkeypatch)
+    await _run(sandbox, SETUP)
+    faults.fail(5, lambda m: isinstance(m, SendMessage) and "Формат" in m.text)
+    first = await _run(sandbox, "! now 2026-10-21T20:00+03:00")
+    assert sum("начался" in line for line in first) == 1
+    later = await _run(sandbox, "! advance 2m")
+    assert not _errors(later) and not any("начался" in line for line in later)
+    assert await _rows(sandbox, "SELECT status FROM jobs WHERE kind = 'opening'") == [("done",)]
+
+
+async def test_a_lost_group_pauses_the_tournament_and_tells_the_organiser(sandbox):
+    await _run(sandbox, SETUP)
+    group = sandbox.world.groups.pop("dice")  # the bot was removed: "chat not found"
+    lost = await _run(sandbox, "! now 2026-10-21T20:00+03:00")
+    assert not _errors(lost)
+    assert [line for line in lost if line.startswith("→ org@dm:")] == [
+        "→ org@dm: ⚠️ Я больше не могу писать в группу турнира «Friday Darts» (меня удалили"
+        " из группы или группы больше нет). Турнир поставлен на паузу. Верните меня в группу"
+        " и отправьте там /resume."]
+    assert await _rows(sandbox, "SELECT status FROM tournaments") == [("paused",)]
+
+    sandbox.world.groups["dice"] = group
+    back = await _run(sandbox, "org@dice: /resume")
+    assert not _errors(back)
+    assert sum("начался" in line for line in back) == 1
+    assert await _rows(sandbox, "SELECT COUNT(*) FROM matches") == [(1,)]
+
+
+async def test_a_group_answer_refused_mid_tournament_pauses_it(sandbox, monkeypatch):
+    faults = Faults(monkeypatch)
+    await _run(sandbox, SETUP + "org@dice: /begin")
+    faults.fail(1, lambda m: isinstance(m, SendMessage) and m.chat_id < 0,
+                TelegramForbiddenError, "Forbidden: bot was kicked from the supergroup chat")
+    lines = await _run(sandbox, "alice@dice: /help")
+    assert not _errors(lines)
+    assert [line.split(" (")[0] for line in lines] == [
+        "→ org@dm: ⚠️ Я больше не могу писать в группу турнира «Friday Darts»"]
+    assert await _rows(sandbox, "SELECT status FROM tournaments") == [("paused",)]
+    assert await _rows(sandbox, "SELECT DISTINCT status FROM matches") == [("paused",)]
+
+
+async def test_a_reminder_to_a_group_that_is_gone_is_no_error(sandbox):
+    await _run(sandbox, SETUP)
+    sandbox.world.groups.pop("dice")
+    lines = await _run(sandbox, "! now 2026-10-21T19:55+03:00")
+    assert not _errors(lines)
+    assert await _rows(sandbox, "SELECT kind, status FROM jobs WHERE kind = 'reminder'") == [
+        ("reminder", "done"), ("reminder", "done")]
+
+
+async def test_answers_to_a_user_who_blocked_the_bot_are_no_error(sandbox):
+    lines = await _run(sandbox, "bob@dm: /start\n! block bob\nbob@dm: /help\nbob@dm: /rules")
+    assert not _errors(lines)
+    assert [line for line in lines if line.startswith("→ bob@dm")] == [lines[0]]
+
+
+async def test_pasted_text_is_not_echoed_whole(sandbox):
+    lines = await _run(sandbox, "alice@dice: /rules " + "x" * 5000)
+    [answer] = lines
+    assert "x" * 63 + "…" in answer and len(answer) < 400
+
+
+async def test_five_hundred_players_are_listed_in_several_messages(sandbox, monkeypatch):
+    sent: list[SendMessage] = []
+    real = SandboxSession.make_request
+
+    async def record(session, bot, method, timeout=None):
+        if isinstance(method, SendMessage):
+            sent.append(method)
+        return await real(session, bot, method, timeout)
+
+    await _run(sandbox, "org@dice: /new shanghai Big Night\norg@dice: /settings approval=off")
+    script = "\n".join(f"player{n}@dice: /register" for n in range(500))
+    await _run(sandbox, script)
+    monkeypatch.setattr(SandboxSession, "make_request", record)
+    lines = await _run(sandbox, "org@dice: /players")
+    assert not _errors(lines) and len(sent) > 1
+    assert all(len(m.text.encode("utf-16-le")) // 2 <= 4096 for m in sent)
+    listed = "\n".join(lines)
+    assert "player0" in listed.lower() and "player499" in listed.lower()
+
+
+async def test_a_job_that_keeps_failing_is_retried_with_back_off_then_given_up(tmp_path):
+    clock = VirtualClock(datetime(2026, 10, 21, tzinfo=UTC))
+    db = await Database.open(tmp_path / "retry.sqlite3")
+    tries: list[datetime] = []
+
+    async def down(job: Job) -> None:
+        tries.append(clock.now())
+        raise TelegramServerError(method=SendMessage(chat_id=-1, text="x"), message="Down")
+
+    scheduler = VirtualScheduler(JobsRepo(db), down, clock)
+    try:
+        await scheduler.add("reminder", clock.now(), minutes=10)
+        await scheduler.advance_to(clock.now() + timedelta(days=2))
+        gaps = [later - earlier for earlier, later in zip(tries, tries[1:], strict=False)]
+        assert gaps == list(RETRY_DELAYS)
+        assert await JobsRepo(db).pending() == []
+    finally:
+        await db.close()
