@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
+from bot.features.keyboards import checkin_keyboard, register_keyboard
 from bot.games import JobRunner, game_of, job_runner
 from bot.i18n import Translator
 from bot.registry import Registry
@@ -53,19 +52,6 @@ async def schedule_start(services: Services, tournament: Tournament) -> list[int
                             tournament.id)
     await scheduler.add("start", start, tournament.id)
     return leads
-
-
-def register_keyboard(services: Services, tr: Translator, tournament: Tournament
-                      ) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-        text=tr("registration.button"), url=services.deep_link(f"reg-{tournament.id}"))]])
-
-
-def checkin_keyboard(tr: Translator, tournament: Tournament) -> InlineKeyboardMarkup:
-    from bot.features.roster import CheckIn
-
-    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-        text=tr("checkin.button"), callback_data=CheckIn(tournament_id=tournament.id).pack())]])
 
 
 _job_kinds: Registry[JobRunner] = Registry()

@@ -8,11 +8,11 @@ from aiogram.types import Message
 from bot import games
 from bot.features.access import command_target, is_organiser
 from bot.features.handlers import Handlers
+from bot.features.keyboards import register_keyboard
 from bot.features.lifecycle import (
     local_time,
     minimum_players,
     note_for,
-    register_keyboard,
     resume_opening,
     schedule_start,
     start_tournament,

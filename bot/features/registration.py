@@ -17,7 +17,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.features.access import is_organiser, target_tournament
 from bot.features.handlers import Handlers
-from bot.features.lifecycle import register_keyboard
+from bot.features.keyboards import register_keyboard
 from bot.games import game_of
 from bot.i18n import Translator, clip
 from bot.services import Services

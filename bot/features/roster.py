@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from aiogram.filters import Command, CommandObject
-from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message
 
 from bot.features.access import command_target
 from bot.features.handlers import Handlers
+from bot.features.keyboards import CheckIn
 from bot.features.registration import valid_name
 from bot.games import game_of
 from bot.i18n import Markup, Translator, clip
@@ -16,10 +16,6 @@ from bot.services import Services
 from storage.repositories.tournaments import ACTIVE_ENTRANT, Tournament
 
 router = Handlers("roster")
-
-
-class CheckIn(CallbackData, prefix="ci"):
-    tournament_id: int
 
 
 async def _person(services: Services, message: Message, words: list[str]):

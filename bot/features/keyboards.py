@@ -1,0 +1,25 @@
+"""Keyboards and callback data the platform's features share (registration, check-in)."""
+
+from __future__ import annotations
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import Translator
+from bot.services import Services
+from storage.repositories.tournaments import Tournament
+
+
+class CheckIn(CallbackData, prefix="ci"):
+    tournament_id: int
+
+
+def register_keyboard(services: Services, tr: Translator, tournament: Tournament
+                      ) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+        text=tr("registration.button"), url=services.deep_link(f"reg-{tournament.id}"))]])
+
+
+def checkin_keyboard(tr: Translator, tournament: Tournament) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+        text=tr("checkin.button"), callback_data=CheckIn(tournament_id=tournament.id).pack())]])
