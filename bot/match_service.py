@@ -108,12 +108,13 @@ class MatchService:
 
 
 def effective(logged: list) -> list:
-    """The logged actions that make the state: a rewind marker drops those after its ``to``."""
+    """The logged actions that make the state: a rewind marker drops those after its ``to``;
+    settling entries (``{"meta": …}``: results, corrections) are for the match row."""
     kept = []
     for action in logged:
         if action.payload.get("type") == REWIND:
             kept = [k for k in kept if k.seq <= action.payload["to"]]
-        else:
+        elif "meta" not in action.payload:
             kept.append(action)
     return kept
 

@@ -8,12 +8,24 @@ carried it in the same transaction, so a redelivered update can never be applied
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from storage.db import Database
 from storage.timefmt import to_db
+
+ROW_CHANGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "result": lambda e: {"status": "finished", "winner": e["winner"], "result": e["result"]},
+    "void": lambda e: {"status": "void"},
+    "reopen": lambda e: {"status": "running", "winner": None, "result": {}},
+    "claims": lambda e: {"result": e["result"]},
+    "bye": lambda e: {"winner": e["winner"]},
+    "replace": lambda e: {e["side"]: e["new"]},
+}
+"""How each kind of settling entry (``{"meta": kind, …}``) changes the match row: the row's
+result columns are derived from the log, never written any other way."""
 
 
 class DuplicateUpdate(Exception):
@@ -111,16 +123,28 @@ class MatchesRepo:
         return _match(row) if row else None
 
     async def update(self, match_id: int, now: datetime, **fields: Any) -> None:
-        allowed = {"status", "winner", "result", "board_message_id", "player_a", "player_b"}
-        assert set(fields) <= allowed, fields
+        """Where a match stands in its tournament's flow (pending → running ⇄ paused, a
+        bye) and its board message. Results and corrections go through :meth:`settle`."""
+        allowed = {"status", "board_message_id"}
+        assert set(fields) <= allowed and fields.get("status") in (
+            None, "pending", "running", "paused", "bye"), fields
+        async def work(tx):
+            await _set_columns(tx, match_id, fields)
+        await self.db.write(work)
+
+    async def settle(self, match_id: int, entry: dict[str, Any], actor_id: int | None,
+                     now: datetime, update_id: int | None = None) -> None:
+        """Append a settling entry (a result, a void, a reopening, the players' claims, a
+        replaced player …, see :data:`ROW_CHANGES`) to the match's log and derive the row
+        from it, in one transaction. Raises :class:`DuplicateUpdate` like :meth:`append`."""
+        fields = ROW_CHANGES[entry["meta"]](entry)
         if "result" in fields:
             fields["result"] = json.dumps(fields["result"], ensure_ascii=False)
         if fields.get("status") == "finished":
             fields["finished_at"] = to_db(now)
-        assignments = ", ".join(f"{name} = ?" for name in fields)
         async def work(tx):
-            await tx.execute(f"UPDATE matches SET {assignments} WHERE id = ?",
-                             (*fields.values(), match_id))
+            await _append(tx, match_id, [entry], actor_id, now, update_id)
+            await _set_columns(tx, match_id, fields)
         await self.db.write(work)
 
     async def actions(self, match_id: int) -> list[LoggedAction]:
@@ -143,21 +167,33 @@ class MatchesRepo:
         Raises :class:`DuplicateUpdate` (and writes nothing) when ``update_id`` was handled.
         """
         async def work(tx):
-            if update_id is not None:
-                cursor = await tx.execute(
-                    "INSERT OR IGNORE INTO processed_updates (update_id, processed_at)"
-                    " VALUES (?, ?)", (update_id, to_db(now)))
-                if cursor.rowcount == 0:
-                    raise DuplicateUpdate(update_id)
-            row = await (await tx.execute(
-                "SELECT coalesce(max(seq), 0) FROM match_actions WHERE match_id = ?",
-                (match_id,))).fetchone()
-            seqs = list(range(row[0] + 1, row[0] + 1 + len(payloads)))
-            await tx.executemany(
-                "INSERT INTO match_actions (match_id, seq, actor_id, payload, update_id,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(match_id, seq, actor_id, json.dumps(payload, ensure_ascii=False),
-                  update_id if number == 0 else None, to_db(now))
-                 for number, (seq, payload) in enumerate(zip(seqs, payloads, strict=True))])
-            return seqs
+            return await _append(tx, match_id, payloads, actor_id, now, update_id)
         return await self.db.write(work)
+
+
+async def _append(tx, match_id: int, payloads: list[dict[str, Any]], actor_id: int | None,
+                  now: datetime, update_id: int | None) -> list[int]:
+    if update_id is not None:
+        cursor = await tx.execute(
+            "INSERT OR IGNORE INTO processed_updates (update_id, processed_at) VALUES (?, ?)",
+            (update_id, to_db(now)))
+        if cursor.rowcount == 0:
+            raise DuplicateUpdate(update_id)
+    row = await (await tx.execute(
+        "SELECT coalesce(max(seq), 0) FROM match_actions WHERE match_id = ?",
+        (match_id,))).fetchone()
+    seqs = list(range(row[0] + 1, row[0] + 1 + len(payloads)))
+    await tx.executemany(
+        "INSERT INTO match_actions (match_id, seq, actor_id, payload, update_id, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [(match_id, seq, actor_id, json.dumps(payload, ensure_ascii=False),
+          update_id if number == 0 else None, to_db(now))
+         for number, (seq, payload) in enumerate(zip(seqs, payloads, strict=True))])
+    return seqs
+
+
+async def _set_columns(tx, match_id: int, fields: dict[str, Any]) -> None:
+    if fields:
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        await tx.execute(f"UPDATE matches SET {assignments} WHERE id = ?",
+                         (*fields.values(), match_id))

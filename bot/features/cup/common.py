@@ -76,7 +76,7 @@ async def _finish(play: MatchContext, state: Any, actor_id: int | None) -> None:
     result = {"score": match_score(state)}
     if getattr(state, "points", None):
         result["points"] = list(state.points)
-    await close_match(play, winner, result, state)
+    await close_match(play, winner, result, state, actor_id)
 
 
 PLAYBOOK = Playbook(explain=_explain, announce=_announce, finish=_finish)
@@ -98,11 +98,13 @@ def match_score(state: Any) -> list[int]:
     return [0, 0]
 
 
-async def close_match(play: MatchContext, winner: int | None, result: dict, state: Any = None) -> None:
+async def close_match(play: MatchContext, winner: int | None, result: dict, state: Any = None,
+                      actor_id: int | None = None) -> None:
     """Record a finished match (played, or set by an organiser) and move its stage on."""
     services, match = play.services, play.match
-    await services.repos.matches.update(match.id, services.clock.now(), status="finished",
-                                        winner=winner, result=result)
+    await services.repos.matches.settle(
+        match.id, {"meta": "result", "winner": winner, "result": result}, actor_id,
+        services.clock.now())
     async with services.lock(f"tournament-{play.tournament.id}"):
         finished = await services.repos.matches.get(match.id)
         await _finishers[finished.stage](

@@ -107,7 +107,7 @@ async def set_result(message: Message, command: CommandObject, services: Service
                score=score, winner=winner)
     await play.say(tr("correction.result_set", a=play.names[0], b=play.names[1], sa=score[0],
                       sb=score[1], reason=reason))
-    await close_match(play, winner, result)
+    await close_match(play, winner, result, actor_id=message.from_user.id)
 
 
 def _parse_outcome(word: str) -> tuple[int, int] | None:
@@ -139,11 +139,13 @@ async def disqualify(message: Message, command: CommandObject, services: Service
         if match.status not in OPEN or user.id not in match.players:
             continue
         if match.stage == GROUPS:
-            await services.repos.matches.update(match.id, now, status="void")
+            await services.repos.matches.settle(match.id, {"meta": "void"},
+                                                message.from_user.id, now)
             continue
         play = await context_for(services, tr, tournament, match)
         opponent = match.player_b if match.player_a == user.id else match.player_a
-        await close_match(play, opponent, {"score": [0, 0], "walkover": True})
+        await close_match(play, opponent, {"score": [0, 0], "walkover": True},
+                          actor_id=message.from_user.id)
     groups = await services.repos.matches.for_tournament(tournament.id, GROUPS)
     current = [m.round for m in groups if m.status in ("running", "paused", "void")]
     if current and not any(m.stage != GROUPS for m in
@@ -183,7 +185,9 @@ async def replace(message: Message, command: CommandObject, services: Services,
     for match in await repos.matches.for_tournament(tournament.id):
         if match.status in OPEN and old.id in match.players:
             side = "player_a" if match.player_a == old.id else "player_b"
-            await repos.matches.update(match.id, now, **{side: new.id})
+            await repos.matches.settle(match.id, {"meta": "replace", "side": side,
+                                                  "old": old.id, "new": new.id},
+                                       message.from_user.id, now)
     seeds = tournament.state.get("playoff_seeds")
     if seeds and old.id in seeds:
         await repos.tournaments.set_state(tournament.id, "playoff_seeds",
@@ -209,8 +213,8 @@ async def reopen(message: Message, command: CommandObject, services: Services,
         return
     await services.matches.rewind(match, starts[-1], message.from_user.id)
     if match.status == "finished":
-        await services.repos.matches.update(match.id, services.clock.now(), status="running",
-                                            winner=None, result={})
+        await services.repos.matches.settle(match.id, {"meta": "reopen"}, message.from_user.id,
+                                            services.clock.now())
     await _log(services, message, "reopen", tournament.id, reason, match_id=match.id,
                to_seq=starts[-1])
     match = await services.repos.matches.get(match.id)

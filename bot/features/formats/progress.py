@@ -149,7 +149,7 @@ async def _create_pairs(services: Services, run: Run, round_no: int, prefix: str
             run.tournament.id, STAGE, round_no, slot, kind, a, b, now,
             status="running" if b is not None else "bye")
         if b is None:
-            await services.repos.matches.update(row.id, now, winner=a)
+            await services.repos.matches.settle(row.id, {"meta": "bye", "winner": a}, None, now)
     new = await load(services, run.tournament.id)
     return Step(new, [row for row in new.rows if row.slot not in existing])
 
@@ -177,7 +177,8 @@ async def _bracket_step(services: Services, run: Run) -> Step:
             row = await services.repos.matches.create(run.tournament.id, STAGE, view.round,
                                                       view.id, kind, view.winner, None, now,
                                                       status="bye")
-            await services.repos.matches.update(row.id, now, winner=view.winner)
+            await services.repos.matches.settle(row.id, {"meta": "bye", "winner": view.winner},
+                                                None, now)
     new = await load(services, run.tournament.id)
     return Step(new, [row for row in new.rows if row.slot not in existing])
 

@@ -78,8 +78,8 @@ async def report(message: Message, command: CommandObject, services: Services, t
 
 async def _store_report(services: Services, tr: Translator, run: Run, match: MatchRow,
                         claimed: dict) -> None:
-    await services.repos.matches.update(match.id, services.clock.now(),
-                                        result={"report": claimed})
+    await services.repos.matches.settle(match.id, {"meta": "claims", "result": {
+        "report": claimed}}, claimed["by"], services.clock.now())
     label = await names_of(services, run.tournament.id)
     opponent = match.player_b if claimed["by"] == match.player_a else match.player_a
     sent = await services.bot.send_message(run.tournament.chat_id, tr(
@@ -119,8 +119,8 @@ async def _dispute(services: Services, tr: Translator, run: Run, match: MatchRow
     """The players disagree: the match waits for an organiser's /setresult."""
     await _retire_buttons(services, run, match)
     report = match.result["report"]
-    await services.repos.matches.update(match.id, services.clock.now(),
-                                        result={"report": report, "dispute": counter or True})
+    await services.repos.matches.settle(match.id, {"meta": "claims", "result": {
+        "report": report, "dispute": counter or True}}, None, services.clock.now())
     label = await names_of(services, run.tournament.id)
     handle = await handles_of(services, run.tournament.id)
     lines = [describe(tr, label, match, report["winner"], report["score"])]

@@ -62,9 +62,10 @@ async def record_result(services: Services, match_id: int, winner: int | None,
                 chat_id=run.tournament.chat_id, reason=reason, match_id=match.id,
                 winner=winner, score=list(score) if score else None, forfeit=forfeit,
                 before={"status": match.status, "winner": match.winner, **match.result})
-        await services.repos.matches.update(
-            match.id, now, status="finished", winner=winner,
-            result={"score": list(score) if score and not forfeit else None, "forfeit": forfeit})
+        await services.repos.matches.settle(match.id, {
+            "meta": "result", "winner": winner, "reason": reason,
+            "result": {"score": list(score) if score and not forfeit else None,
+                       "forfeit": forfeit}}, actor_id, now)
         if match.status != "finished":
             await _tell_engine(services, run, match, winner, score, forfeit)
         await proceed(services, run.tournament.id)
@@ -143,9 +144,9 @@ async def _close_open_matches(services: Services, run: Run, player: int) -> None
         if player not in row.players or row.status not in (*OPEN_STATUSES, "pending"):
             continue
         if run.phase == "round_robin":
-            await services.repos.matches.update(row.id, now, status="void")
+            await services.repos.matches.settle(row.id, {"meta": "void"}, player, now)
         else:
             opponent = row.player_b if row.player_a == player else row.player_a
-            await services.repos.matches.update(row.id, now, status="finished",
-                                                winner=opponent,
-                                                result={"score": None, "forfeit": True})
+            await services.repos.matches.settle(row.id, {
+                "meta": "result", "winner": opponent,
+                "result": {"score": None, "forfeit": True}}, player, now)
