@@ -1,0 +1,238 @@
+"""Every legal play of one roll, once per distinct resulting position.
+
+The search works in the player on roll's own numbering: ``board[1..24]`` are the points,
+``board[25]`` the bar, and a move to 0 or below bears a checker off. Opponent points are two
+bit masks (``blocked``: two or more checkers; ``blots``: exactly one). A play is a tuple of
+single-die moves ``(source, target, hit)``, ``target`` 0 meaning "off".
+
+A resulting position is keyed by one int: four bits per slot of the roller's board plus the
+mask of hit points above them, so recording a play costs no tuple building.
+
+Duplicate orderings are avoided as GNU Backgammon does: for doubles each move starts on a point
+no higher than the previous move's source (every play can be reordered that way). Non-doubles
+try the larger die first and then the smaller first; when no checker is on the bar and no
+checker can be borne off, a smaller-first play in which the two dice move different checkers
+was already found larger-first, so the second pass only continues with the checker just moved.
+
+The roll must be used as fully as the rules allow (the seed's §3): only plays using the most
+dice are kept, and when only one die of a non-double can be played, the larger one if it can.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+Move = tuple[int, int, bool]
+
+BAR = 25
+HITS_SHIFT = 4 * 26
+_WEIGHT = [0] + [1 << (4 * slot) for slot in range(1, 26)]
+
+
+@lru_cache(maxsize=4096)
+def opponent_masks(opponent: tuple[int, ...]) -> tuple[int, int]:
+    """(blocked, blots) bit masks of the opponent's checkers in the roller's numbering."""
+    blocked = blots = 0
+    for index in range(24):
+        count = opponent[index]
+        if count >= 2:
+            blocked |= 1 << (24 - index)
+        elif count:
+            blots |= 1 << (24 - index)
+    return blocked, blots
+
+
+def board_code(player: tuple[int, ...]) -> int:
+    """The key part of the roller's 25 slots (index 0–24 as in :class:`Position`)."""
+    return sum(count << (4 * (index + 1)) for index, count in enumerate(player))
+
+
+def decode_key(key: int) -> tuple[tuple[int, ...], int]:
+    """(roller's 25 slots, hit mask) of a play key."""
+    side = tuple((key >> (4 * slot)) & 15 for slot in range(1, 26))
+    return side, key >> HITS_SHIFT
+
+
+def generate(
+    player: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int
+) -> dict[int, tuple[Move, ...]]:
+    """Key of every legal play's result mapped to one move sequence reaching it.
+
+    No legal move gives one entry: the unchanged position and the empty play.
+    """
+    blocked, blots = opponent_masks(opponent)
+    state = _State(player, blocked, blots)
+    if die1 == die2:
+        state.doubles(die1, 0, BAR, board_code(player), 0)
+    else:
+        high, low = (die1, die2) if die1 > die2 else (die2, die1)
+        state.non_doubles(high, low, board_code(player))
+    if not state.found:
+        state.found[board_code(player)] = ()
+    return state.found
+
+
+class _State:
+    """The board being searched, changed in place by :meth:`move` and restored by :meth:`back`."""
+
+    __slots__ = ("board", "blocked", "blots", "occupied", "outside", "path", "found", "best")
+
+    def __init__(self, player: tuple[int, ...], blocked: int, blots: int) -> None:
+        self.board = [0, *player]
+        self.blocked = blocked
+        self.blots = blots
+        self.occupied = sum(1 << point for point in range(1, 26) if self.board[point])
+        self.outside = sum(self.board[7:26])
+        self.path: list[Move] = []
+        self.found: dict[int, tuple[Move, ...]] = {}
+        self.best = 0
+
+    def sources(self, die: int, ceiling: int = BAR) -> list[int]:
+        """Points a checker may legally leave with ``die`` (highest first)."""
+        board = self.board
+        occupied = self.occupied
+        candidates = occupied & ((2 << ceiling) - 1)
+        if board[BAR]:
+            candidates &= 1 << BAR
+        legal = []
+        while candidates:
+            source = candidates.bit_length() - 1
+            candidates ^= 1 << source
+            target = source - die
+            if target > 0:
+                if not (self.blocked >> target) & 1:
+                    legal.append(source)
+            elif not self.outside and (target == 0 or not occupied >> (source + 1)):
+                legal.append(source)
+        return legal
+
+    def move(self, source: int, die: int, code: int, hits: int) -> tuple[int, int]:
+        """Play one checker; returns the new (code, hits)."""
+        board = self.board
+        target = source - die
+        board[source] -= 1
+        if not board[source]:
+            self.occupied ^= 1 << source
+        hit = False
+        if target > 0:
+            if not board[target]:
+                self.occupied |= 1 << target
+                hit = bool((self.blots >> target) & 1) and not (hits >> target) & 1
+                if hit:
+                    hits |= 1 << target
+            board[target] += 1
+            if source >= 7 > target:
+                self.outside -= 1
+            code += _WEIGHT[target]
+        else:
+            target = 0
+        self.path.append((source, target, hit))
+        return code - _WEIGHT[source], hits
+
+    def back(self) -> None:
+        """Undo the newest :meth:`move`."""
+        source, target, _ = self.path.pop()
+        board = self.board
+        if target:
+            board[target] -= 1
+            if not board[target]:
+                self.occupied ^= 1 << target
+            if source >= 7 > target:
+                self.outside += 1
+        if not board[source]:
+            self.occupied |= 1 << source
+        board[source] += 1
+
+    def last(self, die: int, ceiling: int, code: int, hits: int, depth: int, only: int = 0) -> None:
+        """Record every play that ends with one more ``die`` (from ``only`` when given).
+
+        The final move is not played on the board: its key is computed directly, which is
+        where most of the search's time goes.
+        """
+        board = self.board
+        occupied = self.occupied
+        blocked = self.blocked
+        blots = self.blots
+        outside = self.outside
+        if only:
+            candidates = occupied & (1 << only)
+        else:
+            candidates = occupied & ((2 << ceiling) - 1)
+            if board[BAR]:
+                candidates &= 1 << BAR
+        found = None
+        path = self.path
+        while candidates:
+            source = candidates.bit_length() - 1
+            candidates ^= 1 << source
+            target = source - die
+            hit = False
+            if target > 0:
+                if (blocked >> target) & 1:
+                    continue
+                key = code - _WEIGHT[source] + _WEIGHT[target]
+                if not board[target] and (blots >> target) & 1 and not (hits >> target) & 1:
+                    hit = True
+                    key |= (hits | (1 << target)) << HITS_SHIFT
+                else:
+                    key |= hits << HITS_SHIFT
+            elif outside or (target < 0 and occupied >> (source + 1)):
+                continue
+            else:
+                target = 0
+                key = (code - _WEIGHT[source]) | (hits << HITS_SHIFT)
+            if found is None:
+                if depth + 1 < self.best:
+                    return
+                if depth + 1 > self.best:
+                    self.best = depth + 1
+                    self.found = {}
+                found = self.found
+            if key not in found:
+                found[key] = (*path, (source, target, hit))
+        if found is None:
+            self.record(depth, code, hits)
+
+    def record(self, depth: int, code: int, hits: int) -> None:
+        if depth < self.best:
+            return
+        if depth > self.best:
+            self.best = depth
+            self.found = {}
+        key = code | (hits << HITS_SHIFT)
+        if key not in self.found:
+            self.found[key] = tuple(self.path)
+
+    def doubles(self, die: int, depth: int, ceiling: int, code: int, hits: int) -> None:
+        if depth == 3:
+            self.last(die, ceiling, code, hits, depth)
+            return
+        sources = self.sources(die, ceiling)
+        if not sources:
+            self.record(depth, code, hits)
+            return
+        for source in sources:
+            next_code, next_hits = self.move(source, die, code, hits)
+            self.doubles(die, depth + 1, source, next_code, next_hits)
+            self.back()
+
+    def non_doubles(self, high: int, low: int, code: int) -> None:
+        simple = not self.board[BAR] and self.outside >= 2
+        self._two_dice(high, low, code, only_same_checker=False)
+        with_high = set(self.found) if self.best == 1 else set()
+        self._two_dice(low, high, code, only_same_checker=simple)
+        if self.best == 1 and with_high:
+            self.found = {key: self.found[key] for key in with_high}
+
+    def _two_dice(self, first: int, second: int, code: int, only_same_checker: bool) -> None:
+        board = self.board
+        for source in self.sources(first):
+            code1, hits1 = self.move(source, first, code, 0)
+            landing = source - first
+            if not only_same_checker or self.best < 2:
+                self.last(second, BAR, code1, hits1, 1)
+            elif board[landing] == 1:
+                self.last(second, BAR, code1, hits1, 1, only=landing)
+            self.back()
+        if self.best == 0:
+            self.record(0, code, 0)
