@@ -5,8 +5,9 @@ The search works in the player on roll's own numbering: ``board[1..24]`` are the
 bit masks (``blocked``: two or more checkers; ``blots``: exactly one). A play is a tuple of
 single-die moves ``(source, target, hit)``, ``target`` 0 meaning "off".
 
-A resulting position is keyed by one int: four bits per slot of the roller's board plus the
-mask of hit points above them, so recording a play costs no tuple building.
+A resulting position is keyed by one int: a byte per slot of the roller's board (built from
+``bytes`` in one call) and the mask of hit points above them, so recording a play costs no
+tuple building.
 
 Duplicate orderings are avoided as GNU Backgammon does: for doubles each move starts on a point
 no higher than the previous move's source (every play can be reordered that way). Non-doubles
@@ -25,8 +26,8 @@ from functools import lru_cache
 Move = tuple[int, int, bool]
 
 BAR = 25
-HITS_SHIFT = 4 * 26
-_WEIGHT = [0] + [1 << (4 * slot) for slot in range(1, 26)]
+HITS_SHIFT = 8 * 26
+_WEIGHT = [0] + [1 << (8 * slot) for slot in range(1, 26)]
 
 
 @lru_cache(maxsize=4096)
@@ -44,12 +45,12 @@ def opponent_masks(opponent: tuple[int, ...]) -> tuple[int, int]:
 
 def board_code(player: tuple[int, ...]) -> int:
     """The key part of the roller's 25 slots (index 0–24 as in :class:`Position`)."""
-    return sum(count << (4 * (index + 1)) for index, count in enumerate(player))
+    return int.from_bytes(bytes(player), "little") << 8
 
 
 def decode_key(key: int) -> tuple[tuple[int, ...], int]:
     """(roller's 25 slots, hit mask) of a play key."""
-    side = tuple((key >> (4 * slot)) & 15 for slot in range(1, 26))
+    side = tuple(((key >> 8) & ((1 << 200) - 1)).to_bytes(25, "little"))
     return side, key >> HITS_SHIFT
 
 
@@ -62,13 +63,14 @@ def generate(
     """
     blocked, blots = opponent_masks(opponent)
     state = _State(player, blocked, blots)
+    code = board_code(player)
     if die1 == die2:
-        state.doubles(die1, 0, BAR, board_code(player), 0)
+        state.doubles(die1, 0, BAR, code, 0)
     else:
         high, low = (die1, die2) if die1 > die2 else (die2, die1)
-        state.non_doubles(high, low, board_code(player))
+        state.non_doubles(high, low, code)
     if not state.found:
-        state.found[board_code(player)] = ()
+        state.found[code] = ()
     return state.found
 
 
@@ -81,7 +83,7 @@ class _State:
         self.board = [0, *player]
         self.blocked = blocked
         self.blots = blots
-        self.occupied = sum(1 << point for point in range(1, 26) if self.board[point])
+        self.occupied = sum([2 << index for index, count in enumerate(player) if count])
         self.outside = sum(self.board[7:26])
         self.path: list[Move] = []
         self.found: dict[int, tuple[Move, ...]] = {}
@@ -218,11 +220,58 @@ class _State:
 
     def non_doubles(self, high: int, low: int, code: int) -> None:
         simple = not self.board[BAR] and self.outside >= 2
+        if simple:
+            self._free(high, low, code)
+            if self.found:
+                return
         self._two_dice(high, low, code, only_same_checker=False)
         with_high = set(self.found) if self.best == 1 else set()
         self._two_dice(low, high, code, only_same_checker=simple)
         if self.best == 1 and with_high:
             self.found = {key: self.found[key] for key in with_high}
+
+    def _free(self, high: int, low: int, code: int) -> None:
+        """Both dice when no checker is on the bar and none can be borne off.
+
+        Then a move's legality never depends on the other die's move, so a play is a legal
+        move of each die from the position as it is (two checkers, or two from one point),
+        or one checker moving both dice through an open point. No board is changed.
+        """
+        board = self.board
+        found = self.found
+        highs = self._singles(high)
+        lows = self._singles(low)
+        for source1, target1, delta1, hit1 in highs:
+            for source2, target2, delta2, hit2 in lows:
+                if source1 == source2 and board[source1] < 2:
+                    continue
+                key = (code + delta1 + delta2) | ((hit1 | hit2) << HITS_SHIFT)
+                if key not in found:
+                    found[key] = ((source1, target1, bool(hit1)),
+                                  (source2, target2, bool(hit2) and not (hit1 and target1 == target2)))
+        for firsts, second in ((highs, low), (lows, high)):
+            for source, middle, delta, hit in firsts:
+                if board[middle]:
+                    continue  # a checker already there: the pairs above cover it
+                target = middle - second
+                if target <= 0 or (self.blocked >> target) & 1:
+                    continue
+                hit2 = (self.blots >> target) & 1
+                key = (code + delta - _WEIGHT[middle] + _WEIGHT[target]) | ((hit | (hit2 << target)) << HITS_SHIFT)
+                if key not in found:
+                    found[key] = ((source, middle, bool(hit)), (middle, target, bool(hit2)))
+        if found:
+            self.best = 2
+
+    def _singles(self, die: int) -> list[tuple[int, int, int, int]]:
+        """(source, target, key change, hit mask) of each move of ``die`` landing on the board."""
+        singles = []
+        for source in self.sources(die):
+            target = source - die
+            if target > 0:
+                hit = self.blots & (1 << target)
+                singles.append((source, target, _WEIGHT[target] - _WEIGHT[source], hit))
+        return singles
 
     def _two_dice(self, first: int, second: int, code: int, only_same_checker: bool) -> None:
         board = self.board

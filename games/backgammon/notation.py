@@ -14,21 +14,50 @@ from games.backgammon.movegen import Move
 
 POINT_NAMES = ("off", *(str(point) for point in range(1, 25)), "bar")
 
+# Notation is a pure function of the moves, and doubles repeat the same moves in many
+# positions; the cache is emptied when it grows past the limit.
+_PLAYS_LIMIT = 100_000
+_PLAYS: dict[tuple[Move, ...], str] = {}
+
 
 def format_play(moves: Sequence[Move]) -> str:
     """Notation of a sequence of single-die moves ``(source, target, hit)``."""
     if len(moves) == 2:
         return _format_two(moves[0], moves[1])
-    chains: list[list[int]] = []
+    if not moves:
+        return ""
+    text = _PLAYS.get(moves)
+    if text is None:
+        if len(_PLAYS) >= _PLAYS_LIMIT:
+            _PLAYS.clear()
+        text = _PLAYS[tuple(moves)] = _format_chains(moves)
+    return text
+
+
+def _format_chains(moves: Sequence[Move]) -> str:
+    """Join each checker's moves (a move from where another ended continues it), then write."""
+    starts: list[int] = []
+    ends: list[int] = []
+    written: list[str] = []  # the chain up to its newest landing, hit points included
+    hits: list[bool] = []
     for source, target, hit in moves:
-        marked = -target if hit else target
-        for chain in chains:
-            if abs(chain[-1]) == source:
-                chain.append(marked)
-                break
+        if source in ends:
+            index = ends.index(source)
+            if hits[index]:
+                written[index] += f"/{POINT_NAMES[source]}*"
+            ends[index] = target
+            hits[index] = hit
         else:
-            chains.append([source, marked])
-    return _join(chains)
+            starts.append(source)
+            ends.append(target)
+            written.append(POINT_NAMES[source])
+            hits.append(hit)
+    chains = [
+        (start, end, f"{text}/{POINT_NAMES[end]}{'*' if hit else ''}")
+        for start, end, text, hit in zip(starts, ends, written, hits, strict=True)
+    ]
+    chains.sort(reverse=True)
+    return _group([text for _, _, text in chains])
 
 
 def _format_two(first: Move, second: Move) -> str:
@@ -50,29 +79,21 @@ def _format_two(first: Move, second: Move) -> str:
     return f"{one} {two}"
 
 
-def _join(chains: list[list[int]]) -> str:
-    """Chains hold the source then each landing point, negative where the landing hit.
-
-    Chains written alike but for a hit mark are one group: ``24/21*(2)`` (the first checker
-    to land hits).
-    """
-    chains.sort(key=lambda chain: (chain[0], abs(chain[-1])), reverse=True)
-    groups: dict[str, list[str]] = {}
-    for chain in chains:
-        text = _chain_text(chain)
-        groups.setdefault(text.replace("*", ""), []).append(text)
-    parts = []
-    for texts in groups.values():
-        text = max(texts, key=lambda written: written.count("*"))
-        parts.append(text if len(texts) == 1 else f"{text}({len(texts)})")
+def _group(texts: list[str]) -> str:
+    """Write identical moves once with their count; a hit mark on one of them marks the group
+    (``24/21*(2)``: the first checker to land hits)."""
+    parts: list[str] = []
+    plain_before = ""
+    count = 0
+    for text in texts:
+        plain = text.replace("*", "")
+        if count and plain == plain_before:
+            count += 1
+            continue
+        if count > 1:
+            parts[-1] += f"({count})"
+        parts.append(text)
+        plain_before, count = plain, 1
+    if count > 1:
+        parts[-1] += f"({count})"
     return " ".join(parts)
-
-
-def _chain_text(chain: list[int]) -> str:
-    parts = [POINT_NAMES[chain[0]]]
-    for landing in chain[1:-1]:
-        if landing < 0:
-            parts.append(POINT_NAMES[-landing] + "*")
-    last = chain[-1]
-    parts.append(POINT_NAMES[-last] + "*" if last < 0 else POINT_NAMES[last])
-    return "/".join(parts)

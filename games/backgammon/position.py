@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 CHECKERS = 15
 BAR = 24
 SLOTS = 25
+_BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_BASE64_CHARACTERS = frozenset(_BASE64)
+_NONZERO = bytes([0] + [1] * 255)
 _START_SIDE = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
 
@@ -107,26 +110,30 @@ def _encode(player: tuple[int, ...], opponent: tuple[int, ...]) -> str:
 def _decode(position_id: str) -> Position:
     if not isinstance(position_id, str) or len(position_id) != 14:
         raise IllegalAction("bad_position_id", position_id=position_id, reason="length")
-    try:
-        raw = base64.b64decode(position_id + "==", validate=True)
-    except (binascii.Error, ValueError):
-        raise IllegalAction("bad_position_id", position_id=position_id, reason="characters") from None
+    if not _BASE64_CHARACTERS.issuperset(position_id):
+        raise IllegalAction("bad_position_id", position_id=position_id, reason="characters")
+    raw = binascii.a2b_base64(position_id + "==")
     key = int.from_bytes(raw, "little")
     runs = format(key, "080b")[::-1].split("0")
-    if len(runs) < 2 * SLOTS + 1:
-        raise IllegalAction("bad_position_id", position_id=position_id, reason="checkers")
-    counts = [len(run) for run in runs[: 2 * SLOTS]]
+    # 50 zero bits end the 50 slots; after them only padding zeros may follow, and the
+    # last character's four bits beyond the 80 must be zero too.
+    if len(runs) < 2 * SLOTS + 1 or any(runs[2 * SLOTS:]) or _BASE64.index(position_id[13]) & 15:
+        raise IllegalAction("bad_position_id", position_id=position_id, reason="bits")
+    counts = list(map(len, runs[: 2 * SLOTS]))
     position = Position(player=tuple(counts[SLOTS:]), opponent=tuple(counts[:SLOTS]))
     _check(position, position_id)
     return position
 
 
+def _occupied(points: tuple[int, ...]) -> int:
+    """One byte per point, 1 where there are checkers."""
+    return int.from_bytes(bytes(points).translate(_NONZERO), "little")
+
+
 def _check(position: Position, position_id: str) -> None:
-    """Refuse keys GNU Backgammon never produces: too many checkers, a shared point, junk bits."""
+    """Refuse boards GNU Backgammon never writes: too many checkers, a shared point."""
     player, opponent = position.player, position.opponent
     if sum(player) > CHECKERS or sum(opponent) > CHECKERS:
         raise IllegalAction("bad_position_id", position_id=position_id, reason="checkers")
-    if any(player[i] and opponent[23 - i] for i in range(24)):
+    if _occupied(player[:24]) & _occupied(opponent[23::-1]):
         raise IllegalAction("bad_position_id", position_id=position_id, reason="shared_point")
-    if position.id != position_id:
-        raise IllegalAction("bad_position_id", position_id=position_id, reason="padding")
