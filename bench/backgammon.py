@@ -16,7 +16,8 @@ import time
 from collections.abc import Callable
 
 from games.backgammon import Position, legal_plays
-from games.backgammon.movegen import decode_key, generate
+from games.backgammon.keys import decode_key
+from games.backgammon.movegen import generate
 from games.backgammon.plays import after
 
 Pair = tuple[str, tuple[int, int]]

@@ -1,19 +1,13 @@
 """Every legal play of one roll, once per distinct resulting position.
 
-The search works in the player on roll's own numbering: ``board[1..24]`` are the points,
-``board[25]`` the bar, and a move to 0 or below bears a checker off. Opponent points are two
-bit masks (``blocked``: two or more checkers; ``blots``: exactly one). A play is a tuple of
-single-die moves ``(source, target, hit)``, ``target`` 0 meaning "off".
-
-A resulting position is keyed by one int: a byte per slot of the roller's board (built from
-``bytes`` in one call) and the mask of hit points above them, so recording a play costs no
-tuple building.
+A play is a tuple of single-die moves ``(source, target, hit)`` in the mover's numbering
+(25 the bar, 0 "off"); its result is keyed by one int (``games.backgammon.keys``).
 
 Duplicate orderings are avoided as GNU Backgammon does: for doubles each move starts on a point
 no higher than the previous move's source (every play can be reordered that way). Non-doubles
-try the larger die first and then the smaller first; when no checker is on the bar and no
-checker can be borne off, a smaller-first play in which the two dice move different checkers
-was already found larger-first, so the second pass only continues with the checker just moved.
+with no checker on the bar and none able to bear off are enumerated without moving anything
+(:meth:`Search._free`); otherwise both die orders are searched on the board and the plays both
+orders reach are merged by their resulting position.
 
 The roll must be used as fully as the rules allow (the seed's §3): only plays using the most
 dice are kept, and when only one die of a non-double can be played, the larger one if it can.
@@ -23,11 +17,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-Move = tuple[int, int, bool]
-
-BAR = 25
-HITS_SHIFT = 8 * 26
-_WEIGHT = [0] + [1 << (8 * slot) for slot in range(1, 26)]
+from games.backgammon.keys import BAR, Move, board_code
+from games.backgammon.search import Search
 
 
 @lru_cache(maxsize=4096)
@@ -43,17 +34,6 @@ def opponent_masks(opponent: tuple[int, ...]) -> tuple[int, int]:
     return blocked, blots
 
 
-def board_code(player: tuple[int, ...]) -> int:
-    """The key part of the roller's 25 slots (index 0–24 as in :class:`Position`)."""
-    return int.from_bytes(bytes(player), "little") << 8
-
-
-def decode_key(key: int) -> tuple[tuple[int, ...], int]:
-    """(roller's 25 slots, hit mask) of a play key."""
-    side = tuple(((key >> 8) & ((1 << 200) - 1)).to_bytes(25, "little"))
-    return side, key >> HITS_SHIFT
-
-
 def generate(
     player: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int
 ) -> dict[int, tuple[Move, ...]]:
@@ -62,7 +42,7 @@ def generate(
     No legal move gives one entry: the unchanged position and the empty play.
     """
     blocked, blots = opponent_masks(opponent)
-    state = _State(player, blocked, blots)
+    state = Search(player, blocked, blots)
     code = board_code(player)
     if die1 == die2:
         state.doubles(die1, 0, BAR, code, 0)
@@ -72,216 +52,3 @@ def generate(
     if not state.found:
         state.found[code] = ()
     return state.found
-
-
-class _State:
-    """The board being searched, changed in place by :meth:`move` and restored by :meth:`back`."""
-
-    __slots__ = ("board", "blocked", "blots", "occupied", "outside", "path", "found", "best")
-
-    def __init__(self, player: tuple[int, ...], blocked: int, blots: int) -> None:
-        self.board = [0, *player]
-        self.blocked = blocked
-        self.blots = blots
-        self.occupied = sum([2 << index for index, count in enumerate(player) if count])
-        self.outside = sum(self.board[7:26])
-        self.path: list[Move] = []
-        self.found: dict[int, tuple[Move, ...]] = {}
-        self.best = 0
-
-    def sources(self, die: int, ceiling: int = BAR) -> list[int]:
-        """Points a checker may legally leave with ``die`` (highest first)."""
-        board = self.board
-        occupied = self.occupied
-        candidates = occupied & ((2 << ceiling) - 1)
-        if board[BAR]:
-            candidates &= 1 << BAR
-        legal = []
-        while candidates:
-            source = candidates.bit_length() - 1
-            candidates ^= 1 << source
-            target = source - die
-            if target > 0:
-                if not (self.blocked >> target) & 1:
-                    legal.append(source)
-            elif not self.outside and (target == 0 or not occupied >> (source + 1)):
-                legal.append(source)
-        return legal
-
-    def move(self, source: int, die: int, code: int, hits: int) -> tuple[int, int]:
-        """Play one checker; returns the new (code, hits)."""
-        board = self.board
-        target = source - die
-        board[source] -= 1
-        if not board[source]:
-            self.occupied ^= 1 << source
-        hit = False
-        if target > 0:
-            if not board[target]:
-                self.occupied |= 1 << target
-                hit = bool((self.blots >> target) & 1) and not (hits >> target) & 1
-                if hit:
-                    hits |= 1 << target
-            board[target] += 1
-            if source >= 7 > target:
-                self.outside -= 1
-            code += _WEIGHT[target]
-        else:
-            target = 0
-        self.path.append((source, target, hit))
-        return code - _WEIGHT[source], hits
-
-    def back(self) -> None:
-        """Undo the newest :meth:`move`."""
-        source, target, _ = self.path.pop()
-        board = self.board
-        if target:
-            board[target] -= 1
-            if not board[target]:
-                self.occupied ^= 1 << target
-            if source >= 7 > target:
-                self.outside += 1
-        if not board[source]:
-            self.occupied |= 1 << source
-        board[source] += 1
-
-    def last(self, die: int, ceiling: int, code: int, hits: int, depth: int, only: int = 0) -> None:
-        """Record every play that ends with one more ``die`` (from ``only`` when given).
-
-        The final move is not played on the board: its key is computed directly, which is
-        where most of the search's time goes.
-        """
-        board = self.board
-        occupied = self.occupied
-        blocked = self.blocked
-        blots = self.blots
-        outside = self.outside
-        if only:
-            candidates = occupied & (1 << only)
-        else:
-            candidates = occupied & ((2 << ceiling) - 1)
-            if board[BAR]:
-                candidates &= 1 << BAR
-        found = None
-        path = self.path
-        while candidates:
-            source = candidates.bit_length() - 1
-            candidates ^= 1 << source
-            target = source - die
-            hit = False
-            if target > 0:
-                if (blocked >> target) & 1:
-                    continue
-                key = code - _WEIGHT[source] + _WEIGHT[target]
-                if not board[target] and (blots >> target) & 1 and not (hits >> target) & 1:
-                    hit = True
-                    key |= (hits | (1 << target)) << HITS_SHIFT
-                else:
-                    key |= hits << HITS_SHIFT
-            elif outside or (target < 0 and occupied >> (source + 1)):
-                continue
-            else:
-                target = 0
-                key = (code - _WEIGHT[source]) | (hits << HITS_SHIFT)
-            if found is None:
-                if depth + 1 < self.best:
-                    return
-                if depth + 1 > self.best:
-                    self.best = depth + 1
-                    self.found = {}
-                found = self.found
-            if key not in found:
-                found[key] = (*path, (source, target, hit))
-        if found is None:
-            self.record(depth, code, hits)
-
-    def record(self, depth: int, code: int, hits: int) -> None:
-        if depth < self.best:
-            return
-        if depth > self.best:
-            self.best = depth
-            self.found = {}
-        key = code | (hits << HITS_SHIFT)
-        if key not in self.found:
-            self.found[key] = tuple(self.path)
-
-    def doubles(self, die: int, depth: int, ceiling: int, code: int, hits: int) -> None:
-        if depth == 3:
-            self.last(die, ceiling, code, hits, depth)
-            return
-        sources = self.sources(die, ceiling)
-        if not sources:
-            self.record(depth, code, hits)
-            return
-        for source in sources:
-            next_code, next_hits = self.move(source, die, code, hits)
-            self.doubles(die, depth + 1, source, next_code, next_hits)
-            self.back()
-
-    def non_doubles(self, high: int, low: int, code: int) -> None:
-        simple = not self.board[BAR] and self.outside >= 2
-        if simple:
-            self._free(high, low, code)
-            if self.found:
-                return
-        self._two_dice(high, low, code, only_same_checker=False)
-        with_high = set(self.found) if self.best == 1 else set()
-        self._two_dice(low, high, code, only_same_checker=simple)
-        if self.best == 1 and with_high:
-            self.found = {key: self.found[key] for key in with_high}
-
-    def _free(self, high: int, low: int, code: int) -> None:
-        """Both dice when no checker is on the bar and none can be borne off.
-
-        Then a move's legality never depends on the other die's move, so a play is a legal
-        move of each die from the position as it is (two checkers, or two from one point),
-        or one checker moving both dice through an open point. No board is changed.
-        """
-        board = self.board
-        found = self.found
-        highs = self._singles(high)
-        lows = self._singles(low)
-        for source1, target1, delta1, hit1 in highs:
-            for source2, target2, delta2, hit2 in lows:
-                if source1 == source2 and board[source1] < 2:
-                    continue
-                key = (code + delta1 + delta2) | ((hit1 | hit2) << HITS_SHIFT)
-                if key not in found:
-                    found[key] = ((source1, target1, bool(hit1)),
-                                  (source2, target2, bool(hit2) and not (hit1 and target1 == target2)))
-        for firsts, second in ((highs, low), (lows, high)):
-            for source, middle, delta, hit in firsts:
-                if board[middle]:
-                    continue  # a checker already there: the pairs above cover it
-                target = middle - second
-                if target <= 0 or (self.blocked >> target) & 1:
-                    continue
-                hit2 = (self.blots >> target) & 1
-                key = (code + delta - _WEIGHT[middle] + _WEIGHT[target]) | ((hit | (hit2 << target)) << HITS_SHIFT)
-                if key not in found:
-                    found[key] = ((source, middle, bool(hit)), (middle, target, bool(hit2)))
-        if found:
-            self.best = 2
-
-    def _singles(self, die: int) -> list[tuple[int, int, int, int]]:
-        """(source, target, key change, hit mask) of each move of ``die`` landing on the board."""
-        singles = []
-        for source in self.sources(die):
-            target = source - die
-            if target > 0:
-                hit = self.blots & (1 << target)
-                singles.append((source, target, _WEIGHT[target] - _WEIGHT[source], hit))
-        return singles
-
-    def _two_dice(self, first: int, second: int, code: int, only_same_checker: bool) -> None:
-        board = self.board
-        for source in self.sources(first):
-            code1, hits1 = self.move(source, first, code, 0)
-            landing = source - first
-            if not only_same_checker or self.best < 2:
-                self.last(second, BAR, code1, hits1, 1)
-            elif board[landing] == 1:
-                self.last(second, BAR, code1, hits1, 1, only=landing)
-            self.back()
-        if self.best == 0:
-            self.record(0, code, 0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.backgammon.movegen import Move
+from games.backgammon.keys import Move
 
 POINT_NAMES = ("off", *(str(point) for point in range(1, 25)), "bar")
 

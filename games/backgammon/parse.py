@@ -18,7 +18,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from games.backgammon.movegen import HITS_SHIFT, Move, board_code, opponent_masks
+from games.backgammon.keys import HITS_SHIFT, Move, board_code
+from games.backgammon.movegen import opponent_masks
 from games.backgammon.plays import Play, check_dice, plays_by_key
 from games.backgammon.position import Position
 from games.common.errors import IllegalAction

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.backgammon.movegen import Move, decode_key, generate
+from games.backgammon.keys import Move, decode_key
+from games.backgammon.movegen import generate
 from games.backgammon.notation import format_play
 from games.backgammon.position import BAR, Position
 from games.common.errors import IllegalAction
