@@ -4,8 +4,8 @@
 
 Both generators get the same seeded (position, roll) pairs from random games (see
 :func:`sample_pairs`); the output gives pairs per CPU second for each and their ratio. CPU
-time (``time.process_time``) rather than wall time keeps the figures steady on a busy machine. ``gnubg-nn`` (a
-development dependency) is needed for its half of the run.
+time (``time.process_time``) rather than wall time keeps the figures steady on a busy
+machine. ``gnubg-nn`` (a development dependency) is needed for its half of the run.
 """
 
 from __future__ import annotations

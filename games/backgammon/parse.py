@@ -111,7 +111,8 @@ def _refusal(walk: _Walk, legal: dict[int, Play], dice: tuple[int, int]) -> Ille
     return IllegalAction("wrong_dice", dice=list(dice))
 
 
-def _dice_use_refusal(successes: list, legal: dict[int, Play], dice: tuple[int, int]) -> IllegalAction:
+def _dice_use_refusal(successes: list, legal: dict[int, Play],
+                      dice: tuple[int, int]) -> IllegalAction:
     """The text is playable move by move but does not use the roll as fully as it must."""
     used = max(len(moves) for moves, _ in successes)
     required = len(next(iter(legal.values())).moves)

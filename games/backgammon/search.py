@@ -130,6 +130,7 @@ class Search:
             self.record(depth, code, hits)
 
     def record(self, depth: int, code: int, hits: int) -> None:
+        """Keep the current path if it uses as many dice as the best play so far."""
         if depth < self.best:
             return
         if depth > self.best:
@@ -140,6 +141,7 @@ class Search:
             self.found[key] = tuple(self.path)
 
     def doubles(self, die: int, depth: int, ceiling: int, code: int, hits: int) -> None:
+        """Up to four moves of ``die``, each from a point no higher than ``ceiling``."""
         if depth == 3:
             self.last(die, ceiling, code, hits, depth)
             return
@@ -153,6 +155,7 @@ class Search:
             self.back()
 
     def non_doubles(self, high: int, low: int, code: int) -> None:
+        """Both dice if possible, else the larger one if it can be played, else the smaller."""
         if not self.board[BAR] and self.outside >= 2:
             self._free(high, low, code)
             if self.found:
@@ -180,8 +183,8 @@ class Search:
                     continue
                 key = (code + delta1 + delta2) | ((hit1 | hit2) << HITS_SHIFT)
                 if key not in found:
-                    found[key] = ((source1, target1, bool(hit1)),
-                                  (source2, target2, bool(hit2) and not (hit1 and target1 == target2)))
+                    second_hits = bool(hit2) and not (hit1 and target1 == target2)
+                    found[key] = ((source1, target1, bool(hit1)), (source2, target2, second_hits))
         for firsts, second in ((highs, low), (lows, high)):
             for source, middle, delta, hit in firsts:
                 if board[middle]:
@@ -190,7 +193,8 @@ class Search:
                 if target <= 0 or (self.blocked >> target) & 1:
                     continue
                 hit2 = (self.blots >> target) & 1
-                key = (code + delta - WEIGHT[middle] + WEIGHT[target]) | ((hit | (hit2 << target)) << HITS_SHIFT)
+                key = code + delta - WEIGHT[middle] + WEIGHT[target]
+                key |= (hit | (hit2 << target)) << HITS_SHIFT
                 if key not in found:
                     found[key] = ((source, middle, bool(hit)), (middle, target, bool(hit2)))
         if found:

@@ -66,7 +66,8 @@ def test_pass_loses_the_value_before_the_double() -> None:
     game.apply({"type": "pass", "player": 0})
     outcome = game.outcome
     assert outcome is not None and game.finished and game.winner == 1
-    assert (outcome.points, outcome.points_per_cube, outcome.cube, outcome.passed) == (4, 1, 4, True)
+    assert (outcome.points, outcome.points_per_cube, outcome.cube) == (4, 1, 4)
+    assert outcome.passed and outcome.reason == "passed"
     assert_illegal("game_over", game.apply, {"type": "roll", "player": 0, "dice": [1, 2]})
     assert game.legal_actions() == []
 
