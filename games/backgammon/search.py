@@ -201,13 +201,19 @@ class Search:
             self.best = 2
 
     def _singles(self, die: int) -> list[tuple[int, int, int, int]]:
-        """(source, target, key change, hit mask) of each move of ``die`` landing on the board."""
+        """(source, target, key change, hit mask) of each move of ``die`` landing on the board
+        (no checker is on the bar and none can bear off when this is used)."""
         singles = []
-        for source in self.sources(die):
+        blocked = self.blocked
+        blots = self.blots
+        candidates = self.occupied >> (die + 1) << (die + 1)
+        while candidates:
+            source = candidates.bit_length() - 1
+            candidates ^= 1 << source
             target = source - die
-            if target > 0:
-                hit = self.blots & (1 << target)
-                singles.append((source, target, WEIGHT[target] - WEIGHT[source], hit))
+            if not (blocked >> target) & 1:
+                singles.append((source, target, WEIGHT[target] - WEIGHT[source],
+                                blots & (1 << target)))
         return singles
 
     def _two_dice(self, first: int, second: int, code: int) -> None:
