@@ -30,13 +30,15 @@ _TOKEN = re.compile(r"(bar|b|\d{1,2})((?:/(?:\d{1,2}|off|o)\*?)+)(?:\((\d)\))?")
 _STEP = re.compile(r"/(\d{1,2}|off|o)(\*?)")
 
 
-def parse_play(text: str, position: Position, dice: Sequence[int]) -> Play:
-    """The legal play of ``dice`` that ``text`` describes."""
+def parse_play(text: str, position: Position | str, dice: Sequence[int]) -> Play:
+    """The legal play of ``dice`` that ``text`` describes (``position`` may be a Position ID)."""
+    if isinstance(position, str):
+        position = Position.from_id(position)
     rolled = check_dice(dice)
     segments = read_segments(text)
     legal = plays_by_key(position, rolled)
-    walk = _Walk(position, segments)
-    walk.search(list(segments), _dice_list(rolled))
+    walk = _Walk(position)
+    walk.search([(start, goal) for start, goal, _ in segments], _dice_list(rolled))
     matches = {}
     for moves, key in walk.successes:
         if key in legal:
@@ -128,10 +130,9 @@ def _dice_use_refusal(successes: list, legal: dict[int, Play],
 
 @dataclass
 class _Walk:
-    """Plays the written segments die by die, in every order and dice assignment."""
+    """Plays the written moves die by die, in every order and dice assignment."""
 
     position: Position
-    segments: tuple[Segment, ...]
     board: list[int] = field(init=False)
     blocked: int = field(init=False)
     blots: int = field(init=False)
@@ -145,35 +146,34 @@ class _Walk:
         self.board = [0, *self.position.player]
         self.blocked, self.blots = opponent_masks(self.position.opponent)
 
-    def search(self, segments: list[Segment], dice: tuple[int, ...]) -> None:
-        if not segments:
+    def search(self, journeys: list[tuple[int, int]], dice: tuple[int, ...]) -> None:
+        """Advance any unfinished written move ``(at, goal)`` by one die, in every order.
+
+        Steps of different moves interleave, so ``bar/17(2)`` with 4-4 enters both checkers
+        before either moves on.
+        """
+        if not journeys:
             self.successes.append((tuple(self.moves), self._result_key()))
             return
         tried = set()
-        for index, segment in enumerate(segments):
-            if segment in tried:
-                continue
-            tried.add(segment)
-            rest = segments[:index] + segments[index + 1:]
-            self._steps(segment[0], segment[1], rest, dice)
-
-    def _steps(self, at: int, goal: int, rest: list[Segment], dice: tuple[int, ...]) -> None:
-        for die in sorted(set(dice), reverse=True):
-            target = at - die
-            if goal and target < goal:
-                continue
-            error = self._illegal(at, die)
-            if error:
-                self._fail(error, at if error != "blocked_point" else target)
-                continue
-            remaining = list(dice)
-            remaining.remove(die)
-            self._move(at, die)
-            if target <= goal:
+        for index, (at, goal) in enumerate(journeys):
+            for die in set(dice):
+                target = at - die
+                if (at, goal, die) in tried or (goal and target < goal):
+                    continue
+                tried.add((at, goal, die))
+                error = self._illegal(at, die)
+                if error:
+                    self._fail(error, target if error == "blocked_point" else at)
+                    continue
+                remaining = list(dice)
+                remaining.remove(die)
+                rest = journeys[:index] + journeys[index + 1:]
+                if target > goal:
+                    rest.append((target, goal))
+                self._move(at, die)
                 self.search(rest, tuple(remaining))
-            else:
-                self._steps(target, goal, rest, tuple(remaining))
-            self._unmove()
+                self._unmove()
 
     def _illegal(self, source: int, die: int) -> str:
         board = self.board

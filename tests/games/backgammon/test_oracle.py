@@ -1,17 +1,16 @@
 """The move generator and Position IDs against GNU Backgammon (``gnubg-nn``, test-only: GPL).
 
 The (position, roll) pairs come from seeded random games (``bench.backgammon.sample_pairs``),
-so they include many positions with a checker on the bar and many bear-offs.
+so they include many positions with a checker on the bar and many bear-offs. Properties that
+need no oracle (notation read back, no duplicates) are in ``test_properties.py``.
 """
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from bench.backgammon import sample_pairs
-from games.backgammon import Position, legal_plays, parse_play
+from games.backgammon import Position, legal_plays
 
 gnubg = pytest.importorskip(
     "gnubg_nn", reason="gnubg-nn is not installed (pip install -e '.[dev]'): oracle tests skipped")
@@ -59,10 +58,3 @@ def test_position_ids_agree_with_gnubg(pairs: list) -> None:
         board = [list(position.opponent), list(position.player)]
         assert gnubg.position_id(board) == position.id
         assert gnubg.board_from_position_id(position.id) == board
-
-
-def test_every_notation_reads_back_as_the_same_play(pairs: list) -> None:
-    rng = random.Random(7)
-    for position, dice in rng.sample(pairs, 120):
-        for play in position.legal_plays(dice):
-            assert parse_play(play.notation, position, dice) == play

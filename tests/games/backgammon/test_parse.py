@@ -92,3 +92,11 @@ def test_no_legal_move_is_the_empty_play() -> None:
 ])
 def test_refusals_say_why(code: str, text: str, position: Position, dice: tuple[int, int]) -> None:
     assert_illegal(code, parse_play, text, position, dice)
+
+
+def test_moves_of_several_checkers_interleave() -> None:
+    # Two on the bar with 4-4: both must enter before either moves on.
+    position = make({1: 3, 2: 1, 6: 4, 13: 4, 24: 1}, {17: 1, 23: 1, 22: 2, 20: 3, 19: 3},
+                    my_bar=2)
+    assert notation("bar/17*(2)", position, (4, 4)) == "bar/17*(2)"
+    assert notation("bar/21(2) 21/17*(2)", position, (4, 4)) == "bar/17*(2)"
