@@ -114,11 +114,11 @@ class FinCricket(DartsLeg[Board]):
         return self.scores
 
     def _board_view(self) -> dict[str, Any]:
+        """Marks per player on 11-20 in that order, live; the points are the view's score."""
         live = self._live
         return {
             "sectors": list(NUMBERS),
             "marks": [list(live.marks[0]), list(live.marks[1])],
-            "scores": list(live.scores),
             "closed": sorted(self.closed),
         }
 
