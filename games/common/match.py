@@ -1,15 +1,40 @@
-"""The shape every replayable match engine follows.
+"""The shape every replayable match engine follows: the engine contract.
 
 The bot stores a match as an append-only log of small JSON-able action dicts, e.g.
 ``{"type": "roll", "player": 0, "value": 5}``. State is rebuilt by creating the engine
-object and calling :meth:`apply` for each logged action in order. ``apply`` either changes
-the state or raises :class:`games.common.errors.IllegalAction` and changes nothing.
+object and calling :meth:`apply` for each logged action in order. The contract:
+
+``apply(action)``
+    Changes the state, or raises :class:`games.common.errors.IllegalAction` and changes
+    nothing. The engine never draws a random number: a die value, a dart or a ``/try``
+    result arrives inside the action.
+``finished`` / ``winner``
+    Whether the match is over; the winning seat (0 or 1), else None.
+``outcome``
+    None while the match is running; once finished a :class:`games.common.outcome.Outcome`
+    with ``winner``, ``result`` (``"win"``, ``"tie"`` or ``"draw"``: a tie is a completed
+    game with equal sides, a draw an undecided ending), ``score`` and the ``how`` code.
+``legal_actions(seat=None)``
+    The actions ``apply`` accepts right now from ``seat``, or from both seats with None,
+    as action dicts in the order a keyboard would show them ([] once finished). Choices a
+    player makes are listed in full (every declared order, every raise amount). A value the
+    player does not choose, such as a die value, a ``/try`` result or a dart, is left out:
+    the dict is a template, and ``apply`` accepts it with any valid value filled in. Each
+    engine names its templates (e.g. ``{"type": "roll", "player": 0}`` means "with any
+    ``value`` 1–6"). Organiser actions (corrections, an organiser's pick) are not listed:
+    the bot offers them only to organisers.
+``view(seat=None)``
+    A JSON-able dict of what ``seat`` may see; None is what anyone may see (a group
+    message, an export). Hidden information, such as an HP-battle choice before both are
+    in, appears only in its owner's view until the rules reveal it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any, Protocol, TypeVar
+
+from games.common.outcome import Outcome
 
 Action = dict[str, Any]
 
@@ -23,6 +48,13 @@ class ReplayableMatch(Protocol):
     @property
     def winner(self) -> int | None: ...
 
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]: ...
+
+    def view(self, seat: int | None = None) -> dict[str, Any]: ...
+
 
 M = TypeVar("M", bound=ReplayableMatch)
 
@@ -32,3 +64,12 @@ def replay(match: M, actions: Iterable[Action]) -> M:
     for action in actions:
         match.apply(action)
     return match
+
+
+def seats(seat: int | None) -> tuple[int, ...]:
+    """The seats a ``legal_actions(seat)`` call asks about: one, or both for None."""
+    if seat is None:
+        return (0, 1)
+    if type(seat) is not int or seat not in (0, 1):
+        raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
+    return (seat,)

@@ -4,7 +4,10 @@ Sectors 11-20 and the bulls. Three marks (S=1, D=2, T=3) open a sector for a pla
 further mark scores sector × marks until the sector is permanently closed, which happens
 for both players when both have three marks on it, at the end of the turn in which that
 happened. Bull (25) and D-Bull (50) always score and never close. The game ends when all of
-11-20 are closed; the higher score wins, equal scores are a draw.
+11-20 are closed; the higher score wins. A game completed with equal scores is a *tie* in
+the sense of ``games.common.outcome`` (played to its end, sides level, as opposed to a draw
+that stops a game undecided): ``outcome.result == "tie"``, ``winner`` None, the points as
+the score.
 
 Scores and marks include the darts of the turn being entered; closing waits for its end.
 A visit's marks (for marks per round) are the marks of its darts that could count: every
@@ -14,6 +17,7 @@ bull mark and every mark on a sector that was not yet closed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from games.common.errors import IllegalAction
 from games.darts.match import LegsMatch
@@ -104,9 +108,23 @@ class FinCricket(DartsLeg[Board]):
         """Permanently closed sectors (as of the last committed turn)."""
         return self._state.game.closed
 
+    @property
+    def table_score(self) -> tuple[int, int]:
+        """Points, with the darts of the turn being entered."""
+        return self.scores
+
+    def _board_view(self) -> dict[str, Any]:
+        """Marks per player on 11-20 in that order, live; the points are the view's score."""
+        live = self._live
+        return {
+            "sectors": list(NUMBERS),
+            "marks": [list(live.marks[0]), list(live.marks[1])],
+            "closed": sorted(self.closed),
+        }
+
 
 class FinCricketMatch(LegsMatch[FinCricket]):
-    """Best of ``legs`` games; a drawn game counts for nobody."""
+    """Best of ``legs`` games; a tied game counts for nobody."""
 
     def _new_leg(self, starter: int) -> FinCricket:
         return FinCricket(starter)

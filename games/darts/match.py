@@ -3,16 +3,21 @@
 The starter alternates by leg (the first leg's starter comes from the bull-off or a coin).
 A drawn leg (possible in FinCricket) counts for nobody, so legs go on until a player has won
 the majority of ``legs``. A new leg starts as soon as the previous one ends.
+
+Contract (``games.common.match``): a match always ends in a win, ``how="played"``, legs won
+as the score; ``legal_actions`` and ``view`` delegate to the current leg (see ``turn``).
 """
 
 from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from games.common.errors import IllegalAction
-from games.common.match import Action
+from games.common.match import Action, seats
+from games.common.outcome import Outcome
+from games.common.views import jsonable
 from games.darts.turn import DartsLeg, PlayerStats, action_type, check_player
 
 L = TypeVar("L", bound=DartsLeg)
@@ -58,6 +63,30 @@ class LegsMatch(ABC, Generic[L]):
     def winner(self) -> int | None:
         won = self.legs_won
         return won.index(max(won)) if self.finished else None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        winner = self.winner
+        return None if winner is None else Outcome.win(winner, self.legs_won, "played")
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The current leg's legal actions (see :meth:`DartsLeg.legal_actions`)."""
+        seats(seat)
+        return [] if self.finished else self.leg.legal_actions(seat)
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The public match state: settings, legs won, each leg's outcome, the current leg."""
+        seats(seat)
+        return {
+            "best_of": self.best_of,
+            "starter": self.starter,
+            "legs_won": list(self.legs_won),
+            "leg_number": len(self._legs),
+            "leg_outcomes": [jsonable(leg.outcome) for leg in self._legs],
+            "leg": self.leg.view(seat),
+            "finished": self.finished,
+            "outcome": jsonable(self.outcome),
+        }
 
     def stats(self, player: int) -> PlayerStats:
         """Statistics over every leg of the match."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from games.common.errors import IllegalAction
 from games.darts.match import LegsMatch
@@ -84,7 +85,10 @@ def _check_bull_rule(bull: str) -> None:
 
 
 class ShanghaiLeg(DartsLeg[tuple[Progress, Progress]]):
-    """One leg; a visit's marks are the elements it made."""
+    """One leg; a visit's marks are the elements it made.
+
+    A leg always has a winner (``how="played"``); its table score is the targets closed.
+    """
 
     sectors = SECTORS
 
@@ -108,6 +112,19 @@ class ShanghaiLeg(DartsLeg[tuple[Progress, Progress]]):
     def _outcome(self, game: tuple[Progress, Progress], player: int) -> tuple[bool, int | None]:
         closed = all(done == 3 for done in game[player].values())
         return closed, player if closed else None
+
+    @property
+    def table_score(self) -> tuple[int, int]:
+        """Targets closed by each player, as committed."""
+        closed = [sum(done == 3 for done in board.values()) for board in self._state.game]
+        return closed[0], closed[1]
+
+    def _board_view(self) -> dict[str, Any]:
+        return {
+            "bull": self.bull,
+            "boards": [self.board(0), self.board(1)],
+            "preview": None if self.finished else self.preview,
+        }
 
     def board(self, player: int) -> Progress:
         """Elements done per target, as committed."""

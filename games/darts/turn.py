@@ -5,6 +5,13 @@ entered can be undone; "end visit" commits it, darts not entered counting as mis
 committed visit changes only through an organiser's correction, which replaces its darts and
 recomputes the leg from its log of visits. A game plugs in its board through three hooks:
 the initial board, the effect of a committed visit and the outcome after it.
+
+Contract (``games.common.match``): ``outcome`` is a win, or a tie when a game's leg can end
+level (FinCricket), with ``how="played"`` and the game's table score. ``legal_actions``
+lists, for the player to throw, the template ``{"type": "dart", "player": p}`` (any
+``"dart"`` notation on a sector in play, or a miss) while the visit has room, ``undo``
+while it has darts and ``end_visit``; an organiser's ``correct`` is not listed. Nothing is
+hidden, so ``view`` is the same for every seat.
 """
 
 from __future__ import annotations
@@ -15,7 +22,9 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
 from games.common.errors import IllegalAction
-from games.common.match import Action
+from games.common.match import Action, seats
+from games.common.outcome import Outcome
+from games.common.views import jsonable
 from games.darts.notation import MISS, Dart, parse_dart
 
 DARTS_PER_VISIT = 3
@@ -69,6 +78,10 @@ class _LegState(Generic[G]):
     winner: int | None = None
 
 
+def _stats_view(stats: PlayerStats) -> dict[str, Any]:
+    return jsonable(stats) | {"per_visit": stats.per_visit}
+
+
 def padded(darts: tuple[Dart, ...]) -> tuple[Dart, ...]:
     """The three darts of a visit, the ones not entered being misses."""
     return darts + (MISS,) * (DARTS_PER_VISIT - len(darts))
@@ -109,6 +122,15 @@ class DartsLeg(ABC, Generic[G]):
     def _outcome(self, game: G, player: int) -> tuple[bool, int | None]:
         """``(finished, winner)`` once ``player``'s visit is committed."""
 
+    @property
+    @abstractmethod
+    def table_score(self) -> tuple[int, int]:
+        """What a results table shows for the leg (the outcome's ``score``)."""
+
+    @abstractmethod
+    def _board_view(self) -> dict[str, Any]:
+        """The game's board as JSON-able fields of :meth:`view`."""
+
     # --- views -------------------------------------------------------------------------
 
     @property
@@ -133,6 +155,46 @@ class DartsLeg(ABC, Generic[G]):
     @property
     def winner(self) -> int | None:
         return self._state.winner
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if not self.finished:
+            return None
+        if self.winner is None:
+            return Outcome(None, "tie", self.table_score, "played")
+        return Outcome.win(self.winner, self.table_score, "played")
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The thrower's actions; a dart is a template: any notation in :attr:`sectors`."""
+        asked = seats(seat)
+        player = self.current
+        if self.finished or player not in asked:
+            return []
+        actions: list[Action] = []
+        if len(self.pending) < DARTS_PER_VISIT:
+            actions.append({"type": "dart", "player": player})
+        if self.pending:
+            actions.append({"type": "undo", "player": player})
+        actions.append({"type": "end_visit", "player": player})
+        return actions
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The public state, darts in notation (``"T20"``, ``"25"``, ``"MISS"``)."""
+        seats(seat)
+        return {
+            "starter": self.starter,
+            "current": None if self.finished else self.current,
+            "pending": [str(dart) for dart in self.pending],
+            "history": [
+                {"player": v.player, "darts": [str(d) for d in v.darts], "marks": v.marks}
+                for v in self.history
+            ],
+            "stats": [_stats_view(self.stats(p)) for p in (0, 1)],
+            "score": list(self.table_score),
+            "finished": self.finished,
+            "outcome": jsonable(self.outcome),
+            **self._board_view(),
+        }
 
     def stats(self, player: int) -> PlayerStats:
         check_player(player, "player")

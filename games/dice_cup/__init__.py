@@ -2,7 +2,9 @@
 
 Entry points kept stable by ``shared/ENGINE_API.md``: :func:`order_number`,
 :func:`drop_number`, :func:`combination` and :class:`HPBattle`. The match classes follow
-``games.common.match.ReplayableMatch``: build one, ``apply`` each logged action.
+``games.common.match.ReplayableMatch``: build one, ``apply`` each logged action. What players
+type («ничья», «рейз 3», «третья, первая, вторая» and their English and Finnish forms) is read
+into those actions by ``games.dice_cup.words``.
 """
 
 from .betting import Bet, BettingFinal, HandRecord

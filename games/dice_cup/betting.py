@@ -20,15 +20,24 @@ How the rules read where the seed and SPEC section 3 leave room:
   the winner's is always at least ×1 since "nothing" never beats anything.
   ``payout="pot"`` ignores multipliers. Equal ranks (the same combination name) return
   each stake and nobody scores. A fold gives the pot and the hand win to the other player.
+
+Contract (``games.common.match``): ``outcome`` is a win scored in hand wins, with
+``how="ante"`` when the loser could not post the ante, ``"fold"`` when the deciding hand
+was won by a fold and ``"played"`` when it was won at the showdown. ``legal_actions`` lists
+every bet in full (each raise ``amount`` from 1 to the largest allowed) and two templates:
+``{"type": "roll", "player": p}`` (any ``value`` 1–6) and ``{"type": "try", "player": 0}``
+(any ``success``, the ``/try`` result the bot draws). Nothing is hidden: the dice are open.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from games.common.errors import IllegalAction
-from games.common.match import Action
+from games.common.match import Action, seats
+from games.common.outcome import Outcome
+from games.common.views import expecting_list, jsonable
 
 from .actions import action_type, die_value, is_int, one_of, player_of, try_success
 from .numbers import FullHouseRule, combination, rank
@@ -208,6 +217,65 @@ class BettingFinal:
     def end_reason(self) -> Literal["hands", "chips"] | None:
         """Why the final ended: enough hand wins, or the loser could not post the ante."""
         return self._end_reason
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self._winner is None:
+            return None
+        if self._end_reason == "chips":
+            how = "ante"
+        else:
+            how = "fold" if self._hands[-1].outcome == "fold" else "played"
+        return Outcome.win(self._winner, self.wins, how)
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """What ``apply`` accepts now; roll and try are templates (see the module docstring)."""
+        asked = seats(seat)
+        if self._finished:
+            return []
+        if self._phase == "roll":
+            due = [p for p in asked if len(self._dice[p]) < self._betting_round]
+            return [{"type": "roll", "player": p} for p in due]
+        if self._phase == "try":
+            return [{"type": "try", "player": 0}] if 0 in asked else []
+        actor = self.to_act
+        return self._bet_actions(actor) if actor is not None and actor in asked else []
+
+    def _bet_actions(self, actor: int) -> list[Action]:
+        def bet(kind: str, **extra: int) -> Action:
+            return {"type": "bet", "player": actor, "action": kind, **extra}
+
+        limits = self.raise_limits
+        raises = [] if limits is None else range(limits[0], limits[1] + 1)
+        return [
+            bet("check" if self.to_call == 0 else "call"),
+            *(bet("raise", amount=amount) for amount in raises),
+            bet("allin"),
+            bet("fold"),
+        ]
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The public state; every seat sees the same (the dice are open)."""
+        seats(seat)
+        return {
+            "hand": self._hand,
+            "betting_round": self._betting_round,
+            "chips": list(self.chips),
+            "stakes": list(self.stakes),
+            "pot": self.pot,
+            "wins": list(self.wins),
+            "dice": jsonable(self.dice),
+            "bets": jsonable(self.bets),
+            "hands": jsonable(self.hands),
+            "to_act": self.to_act,
+            "to_call": self.to_call,
+            "raise_limits": jsonable(self.raise_limits),
+            "legal_bets": list(self.legal_bets),
+            "expecting": expecting_list(self.expecting),
+            "finished": self._finished,
+            "end_reason": self._end_reason,
+            "outcome": jsonable(self.outcome),
+        }
 
     # -- actions -------------------------------------------------------------------------
 

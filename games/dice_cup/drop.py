@@ -18,3 +18,6 @@ class DropMatch(DeclaredRounds):
 
     def _number(self, dice: tuple[int, ...], declaration: int) -> int:
         return drop_number(dice, declaration)
+
+    def _declaration_choices(self) -> list[Action]:
+        return [{"drop": position} for position in range(1, self.dice_per_round + 1)]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from games.common.errors import IllegalAction
 from games.common.match import Action
+from games.common.outcome import Outcome
 
 from .actions import one_of
 from .rounds import RollingRounds
@@ -24,6 +26,11 @@ class GroupMatch(RollingRounds):
     draw the match; one "reroll" re-rolls the deciding round at once, and from then on
     its ties are re-rolled without another vote. ``allow_draw=False`` (e.g. the 3rd-place
     match) always re-rolls.
+
+    ``outcome``: a win (``how="played"``, score = round wins) or, after two "draw" votes,
+    ``result="draw"`` with ``how="agreed_draw"`` at 2:2. That ending is a draw and not a tie
+    although the score is level: the deciding round was never settled, the players agreed
+    to stop. ``legal_actions`` lists both votes for each player still to vote.
     """
 
     def __init__(self, allow_draw: bool = True, wins_needed: int = 3) -> None:
@@ -55,6 +62,22 @@ class GroupMatch(RollingRounds):
         if self._draw:
             return DRAW_POINTS, DRAW_POINTS
         return (WIN_POINTS, LOSS_POINTS) if self._winner == 0 else (LOSS_POINTS, WIN_POINTS)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self._draw:
+            return Outcome(None, "draw", self.score, "agreed_draw")
+        return super().outcome
+
+    def _legal_for(self, player: int) -> list[Action]:
+        if not self._voting:
+            return super()._legal_for(player)
+        if self._votes[player] is not None:
+            return []
+        return [{"type": "draw_vote", "player": player, "vote": vote} for vote in VOTES]
+
+    def _view_extra(self) -> dict[str, Any]:
+        return {"voting": self._voting, "votes": list(self.votes)}
 
     @property
     def expecting(self) -> list[tuple[int, str]]:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.common.errors import IllegalAction
-from games.common.match import Action
+from games.common.match import Action, seats
+from games.common.outcome import Outcome
+from games.common.views import expecting_list, jsonable
 
 from .actions import action_type, die_value, one_of, player_of
 from .hp import CHOICES, HPBattle, HPRound
@@ -15,7 +19,13 @@ class HPMatch:
     order. The round resolves on the second die; the match ends when the battle has a winner.
 
     A choice is only readable through :meth:`choice_of` (or :attr:`revealed_choices` once
-    both are in) so that rendering code cannot leak it by accident.
+    both are in) so that rendering code cannot leak it by accident; ``view(seat)`` shows a
+    choice to its owner only, and to everyone once both players have chosen that round.
+
+    ``outcome``: a win with ``how="knockout"`` (the battle ends only when a player is at
+    0 HP or below) and the final HP as the score; HP may be negative. ``legal_actions``
+    lists both choices for a player still to choose, then ``{"type": "roll", "player": p}``
+    as a template (any ``value`` 1–6).
     """
 
     def __init__(self, hp: int = 20) -> None:
@@ -59,6 +69,11 @@ class HPMatch:
         return False
 
     @property
+    def outcome(self) -> Outcome | None:
+        winner = self.winner
+        return None if winner is None else Outcome.win(winner, self.hp, "knockout")
+
+    @property
     def both_chosen(self) -> bool:
         return None not in self._choices
 
@@ -87,6 +102,40 @@ class HPMatch:
         if not self.both_chosen:
             return [(p, "choose") for p in (0, 1) if self._choices[p] is None]
         return [(p, "roll") for p in (0, 1) if self._rolls[p] is None]
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """What ``apply`` accepts now; a roll is a template: any ``value`` 1–6."""
+        asked = seats(seat)
+        if self.finished:
+            return []
+        if not self.both_chosen:
+            return [
+                {"type": "choose", "player": p, "choice": choice}
+                for p in asked
+                if self._choices[p] is None
+                for choice in CHOICES
+            ]
+        return [{"type": "roll", "player": p} for p in asked if self._rolls[p] is None]
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see: this round's choices stay hidden until both are in."""
+        seats(seat)
+        return {
+            "round": self.round,
+            "start_hp": self.start_hp,
+            "hp": list(self.hp),
+            "defences": list(self.defences),
+            "history": jsonable(self.history),
+            "chosen": [self.has_chosen(p) for p in (0, 1)],
+            "choices": [self._visible_choice(p, seat) for p in (0, 1)],
+            "rolls": list(self.rolls),
+            "expecting": expecting_list(self.expecting),
+            "finished": self.finished,
+            "outcome": jsonable(self.outcome),
+        }
+
+    def _visible_choice(self, player: int, seat: int | None) -> str | None:
+        return self._choices[player] if self.both_chosen or player == seat else None
 
     def apply(self, action: Action) -> None:
         """Apply one action or raise :class:`IllegalAction` leaving the state unchanged."""

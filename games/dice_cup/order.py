@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from itertools import permutations
+
 from games.common.match import Action
 
 from .numbers import check_order, order_number
 from .rounds import DeclaredRounds
+
+ORDERS = tuple(permutations((1, 2, 3)))  # every declarable order, 123 first
 
 
 class OrderMatch(DeclaredRounds):
@@ -18,3 +22,6 @@ class OrderMatch(DeclaredRounds):
 
     def _number(self, dice: tuple[int, ...], declaration: tuple[int, int, int]) -> int:
         return order_number(dice, declaration)
+
+    def _declaration_choices(self) -> list[Action]:
+        return [{"order": list(order)} for order in ORDERS]

@@ -5,6 +5,11 @@ turn, the first roller alternating by round number (player 0 in round 1). Higher
 the round; an equal round is played again under the same number. First to ``wins_needed``
 round wins takes the match. Subclasses only say how dice become a value and what, if
 anything, is declared before rolling.
+
+Contract (``games.common.match``): ``outcome`` is a win with the round wins as the score
+and ``how="played"``; ``legal_actions`` lists ``{"type": "roll", "player": p}`` as a
+template (any ``value`` 1–6) and every declaration in full; nothing is hidden (declarations
+are public), so ``view`` is the same for every seat.
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.common.errors import IllegalAction
-from games.common.match import Action
+from games.common.match import Action, seats
+from games.common.outcome import Outcome
+from games.common.views import expecting_list, jsonable
 
 from .actions import action_type, die_value, player_of
 
@@ -100,6 +107,42 @@ class RollingRounds:
     @property
     def draw(self) -> bool:
         return False
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self._winner is None:
+            return None
+        return Outcome.win(self._winner, self.score, "played")
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """What ``apply`` accepts now; a roll is a template: any ``value`` 1–6."""
+        asked = seats(seat)
+        if self._finished:
+            return []
+        return [action for player in asked for action in self._legal_for(player)]
+
+    def _legal_for(self, player: int) -> list[Action]:
+        return [{"type": "roll", "player": player}] if player == self.roller else []
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The public state; every seat sees the same."""
+        seats(seat)
+        return {
+            "round": self._round,
+            "score": list(self.score),
+            "wins_needed": self._wins_needed,
+            "first_roller": self.first_roller,
+            "roller": self.roller,
+            "dice": jsonable(self.current_dice),
+            "history": jsonable(self.history),
+            "expecting": expecting_list(self.expecting),
+            "finished": self._finished,
+            "outcome": jsonable(self.outcome),
+            **self._view_extra(),
+        }
+
+    def _view_extra(self) -> dict[str, Any]:
+        return {}
 
     # -- actions -------------------------------------------------------------------------
 
@@ -198,6 +241,24 @@ class DeclaredRounds(RollingRounds, ABC):
     @abstractmethod
     def _number(self, dice: tuple[int, ...], declaration: Any) -> int:
         """The round value of a player's dice under their declaration."""
+
+    @abstractmethod
+    def _declaration_choices(self) -> list[Action]:
+        """Every declaration's fields, e.g. ``[{"drop": 1}, …]``, in the order to show them."""
+
+    def _legal_for(self, player: int) -> list[Action]:
+        actions: list[Action] = []
+        if not self._dice[player]:
+            actions += [
+                {"type": "declare", "player": player, **fields}
+                for fields in self._declaration_choices()
+            ]
+        if self._declared[player] is not None:
+            actions += super()._legal_for(player)
+        return actions
+
+    def _view_extra(self) -> dict[str, Any]:
+        return {"declarations": jsonable(self.declarations)}
 
     def _on_declare(self, player: int, action: Action) -> None:
         declaration = self._parse_declaration(action)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from games.common.errors import IllegalAction
-from games.common.match import Action
+from games.common.match import Action, seats
+from games.common.outcome import Outcome
+from games.common.views import expecting_list, jsonable
 
 from .actions import action_type, one_of, player_of, try_success
 
@@ -20,6 +23,18 @@ class ThirdPlaceChoice:
     success → player 0's pick. The engine has no clock: when the pick deadline passes and
     :attr:`needs_organiser_pick` is true, the bot applies
     ``{"type": "organiser_pick", "format": f}`` (after checking the sender is an organiser).
+
+    A pick stays hidden from the other player and from ``view(None)`` until both have
+    picked or the format is decided, so that the second picker cannot follow the first.
+
+    ``outcome`` (score: 1 for each player whose pick became the format):
+
+    * equal picks: ``result="tie"``, ``how="same_pick"``;
+    * different picks: ``result="win"`` for the player whose pick was taken, ``how="try"``;
+    * a pick missing at the deadline: ``result="draw"``, ``how="organiser_pick"``.
+
+    ``legal_actions`` lists every pick and the template ``{"type": "try", "player": 0}``
+    (any ``success``); the organiser's pick is not a seat's action and is not listed.
     """
 
     def __init__(self, available: Iterable[str] = FORMATS) -> None:
@@ -72,6 +87,48 @@ class ThirdPlaceChoice:
     def winner(self) -> int | None:
         """Whose pick was taken after a ``/try``; None for equal picks or an organiser pick."""
         return self._winner
+
+    @property
+    def outcome(self) -> Outcome | None:
+        result = self._result
+        if result is None:
+            return None
+        score = (int(self._picks[0] == result), int(self._picks[1] == result))
+        if self._winner is not None:
+            return Outcome.win(self._winner, score, "try")
+        if None in self._picks:
+            return Outcome(None, "draw", score, "organiser_pick")
+        return Outcome(None, "tie", score, "same_pick")
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every pick open now, or the ``/try`` template (any ``success``)."""
+        asked = seats(seat)
+        if self._result is not None:
+            return []
+        if self.needs_try:
+            return [{"type": "try", "player": 0}] if 0 in asked else []
+        return [
+            {"type": "pick", "player": p, "format": fmt}
+            for p in asked
+            if self._picks[p] is None
+            for fmt in self._available
+        ]
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see: a pick is hidden from the other player until both are in."""
+        seats(seat)
+        revealed = self._result is not None or None not in self._picks
+        return {
+            "available": list(self._available),
+            "picked": [self.has_picked(p) for p in (0, 1)],
+            "picks": [self._picks[p] if revealed or p == seat else None for p in (0, 1)],
+            "needs_try": self.needs_try,
+            "needs_organiser_pick": self.needs_organiser_pick,
+            "format": self._result,
+            "expecting": expecting_list(self.expecting),
+            "finished": self.finished,
+            "outcome": jsonable(self.outcome),
+        }
 
     def apply(self, action: Action) -> None:
         """Apply one action or raise :class:`IllegalAction` leaving the state unchanged."""

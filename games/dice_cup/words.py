@@ -1,0 +1,213 @@
+"""The Cup's typed words in Russian, English and Finnish, read into engine actions.
+
+The seed's players type Russian words: «ничья», «переброс», «атака», «защита», «чек»,
+«колл», «рейз N», «фолд», «олл-ин», «убираю N», «третья, первая, вторая». Every word has
+its English and Finnish forms too, and all of them are accepted whatever the chat's
+language; prompts show the chat language's form from :data:`WORDS`.
+
+Each parser takes the typed text and returns the engine's action dict without
+``"player"`` (the bot adds the sender's seat), or None when the text is not that kind of
+word. Numbers are not range-checked here: «убираю 7» reads as ``{"type": "declare",
+"drop": 7}`` so that the engine refuses it with ``bad_drop`` and the player learns why,
+instead of the bot ignoring the message. Case, «ё», surrounding spaces and a final «!» or
+«.» do not matter; in single words hyphens and inner spaces do not either («олл ин»,
+«all-in», «re-roll»).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+LANGUAGES = ("ru", "en", "fi")
+
+# Every accepted form per language and meaning; the first one is what prompts show.
+FORMS: dict[str, dict[str, tuple[str, ...]]] = {
+    "ru": {
+        "draw": ("ничья", "ничью"),
+        "reroll": ("переброс", "перебросить"),
+        "attack": ("атака", "атакую"),
+        "defend": ("защита", "защищаюсь"),
+        "check": ("чек",),
+        "call": ("колл",),
+        "raise": ("рейз",),
+        "fold": ("фолд",),
+        "allin": ("олл-ин", "ва-банк"),
+        "drop": ("убираю", "убрать", "уберу"),
+        "first": ("первая", "первую", "первый"),
+        "second": ("вторая", "вторую", "второй"),
+        "third": ("третья", "третью", "третий"),
+        "fourth": ("четвёртая", "четвёртую", "четвёртый"),
+    },
+    "en": {
+        "draw": ("draw",),
+        "reroll": ("reroll",),
+        "attack": ("attack",),
+        "defend": ("defend", "defence", "defense"),
+        "check": ("check",),
+        "call": ("call",),
+        "raise": ("raise",),
+        "fold": ("fold",),
+        "allin": ("all-in",),
+        "drop": ("drop", "remove"),
+        "first": ("first", "1st"),
+        "second": ("second", "2nd"),
+        "third": ("third", "3rd"),
+        "fourth": ("fourth", "4th"),
+    },
+    "fi": {
+        "draw": ("tasapeli",),
+        "reroll": ("uusintaheitto", "uusinta"),
+        "attack": ("hyökkäys", "hyökkään"),
+        "defend": ("puolustus", "puolustan"),
+        "check": ("sökö",),
+        "call": ("maksu", "maksan"),
+        "raise": ("korotus", "korotan"),
+        "fold": ("kippaus", "kippaan"),
+        "allin": ("all-in",),
+        "drop": ("poistan", "poista"),
+        "first": ("ensimmäinen", "ensimmäisen"),
+        "second": ("toinen", "toisen"),
+        "third": ("kolmas", "kolmannen"),
+        "fourth": ("neljäs", "neljännen"),
+    },
+}
+
+WORDS: dict[str, dict[str, str]] = {
+    lang: {meaning: forms[0] for meaning, forms in table.items()} for lang, table in FORMS.items()
+}
+"""The form to show per language: ``WORDS["en"]["attack"] == "attack"``. ``raise`` and
+``drop`` are followed by a number («рейз 3», «убираю 2»); an order is three ordinals."""
+
+VOTES = ("draw", "reroll")
+CHOICES = ("attack", "defend")
+BETS = ("check", "call", "fold", "allin")
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+# Ordinals are read by their stem so that every case ending is accepted
+# («третья», «третью»; «toinen», «toisen»).
+_ORDINAL_STEMS = {
+    "перв": 1, "втор": 2, "трет": 3, "четв": 4,
+    "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+    "ensimm": 1, "toi": 2, "kolma": 3, "neljä": 4,
+}
+_CONNECTORS = frozenset({"и", "затем", "потом", "and", "then", "ja", "sitten", "the"})
+_DIGITS = re.compile(r"(\d)\s*[,\-\s]?\s*(\d)\s*[,\-\s]?\s*(\d)")
+# Endings written after a digit: «3-я», «3-ю», «3й», "3."
+_DIGIT_ENDINGS = ("я", "ю", "й", "ой", "ий", "ья", "ью", ".")
+_NUMBERED_POSITION = re.compile(rf"(\d)-?(?:{'|'.join(map(re.escape, _DIGIT_ENDINGS))})?")
+
+
+def _clean(text: str) -> str:
+    """Lower case, «ё» as «е», single spaces, no surrounding spaces or final «!»/«.»."""
+    text = " ".join(text.lower().replace("ё", "е").split())
+    return text.rstrip("!.").strip()
+
+
+def _squash(text: str) -> str:
+    """A single word's comparison key: no spaces, hyphens or underscores."""
+    return re.sub(r"[\s\-_]", "", _clean(text))
+
+
+def _meanings(meanings: tuple[str, ...]) -> dict[str, str]:
+    """Squashed form → meaning, over every language."""
+    return {
+        _squash(form): meaning
+        for table in FORMS.values()
+        for meaning in meanings
+        for form in table[meaning]
+    }
+
+
+_VOTE_FORMS = _meanings(VOTES)
+_CHOICE_FORMS = _meanings(CHOICES)
+_BET_FORMS = _meanings(BETS)
+
+
+def _numbered(meaning: str) -> re.Pattern[str]:
+    """``<form> N`` for the forms of ``meaning`` («рейз 3», «raise3», «korotan 3»)."""
+    forms = sorted({_clean(f) for t in FORMS.values() for f in t[meaning]}, key=len, reverse=True)
+    return re.compile(rf"(?:{'|'.join(map(re.escape, forms))})\s*(\S.*)")
+
+
+_RAISE = _numbered("raise")
+_DROP = _numbered("drop")
+
+
+def ordinal(word: str) -> int | None:
+    """1–4 for an ordinal in any language and case («третью», «3rd», «kolmannen»)."""
+    word = _clean(word)
+    return next((n for stem, n in _ORDINAL_STEMS.items() if word.startswith(stem)), None)
+
+
+def _position(word: str) -> int | None:
+    """A throw position written as a digit («3», «3-ю») or an ordinal («третью»)."""
+    if found := _NUMBERED_POSITION.fullmatch(word):
+        return int(found[1])
+    return ordinal(word)
+
+
+def parse_draw_vote(text: str) -> dict[str, Any] | None:
+    """«ничья» / «переброс» (draw, reroll; tasapeli, uusintaheitto) → a ``draw_vote``."""
+    vote = _VOTE_FORMS.get(_squash(text))
+    return None if vote is None else {"type": "draw_vote", "vote": vote}
+
+
+def parse_choice(text: str) -> dict[str, Any] | None:
+    """«атака» / «защита» (attack, defend; hyökkäys, puolustus) → an HP ``choose``."""
+    choice = _CHOICE_FORMS.get(_squash(text))
+    return None if choice is None else {"type": "choose", "choice": choice}
+
+
+def parse_bet(text: str) -> dict[str, Any] | None:
+    """«чек», «колл», «рейз N», «фолд», «олл-ин» and their forms → a ``bet``."""
+    action = _BET_FORMS.get(_squash(text))
+    if action is not None:
+        return {"type": "bet", "action": action}
+    found = _RAISE.fullmatch(_clean(text))
+    if found is None or not found[1].isdecimal():
+        return None
+    return {"type": "bet", "action": "raise", "amount": int(found[1])}
+
+
+def parse_order(text: str) -> dict[str, Any] | None:
+    """«третья, первая, вторая», «3,1,2», «312», «3-я, 1-я, 2-я», "third, first and second"
+    → a ``declare``.
+
+    Any three positions are read; the engine refuses what is not an order of
+    1, 2 and 3 (``bad_order``).
+    """
+    cleaned = _clean(text)
+    if found := _DIGITS.fullmatch(cleaned):
+        return {"type": "declare", "order": [int(digit) for digit in found.groups()]}
+    words = [
+        word
+        for word in re.split(r"[\s,;\-–—]+", cleaned)
+        if word and word not in _CONNECTORS and word not in _DIGIT_ENDINGS
+    ]
+    positions = [_position(word) for word in words]
+    if len(positions) != 3 or None in positions:
+        return None
+    return {"type": "declare", "order": positions}
+
+
+def parse_drop(text: str) -> dict[str, Any] | None:
+    """«убираю 3» (drop 3, poistan 3), also «убираю 3-ю», «убираю третью» → a ``declare``."""
+    found = _DROP.fullmatch(_clean(text))
+    if found is None:
+        return None
+    words = [w for w in found[1].split() if w not in _CONNECTORS]
+    if len(words) != 1:
+        return None
+    position = int(words[0]) if words[0].isdecimal() else _position(words[0])
+    return None if position is None else {"type": "declare", "drop": position}
+
+
+PARSERS = (parse_draw_vote, parse_choice, parse_bet, parse_drop, parse_order)
+
+
+def parse_word(text: str) -> dict[str, Any] | None:
+    """Whichever Cup word ``text`` is, as an action without ``"player"``; None if none.
+
+    No text reads as two kinds of word, so the order of :data:`PARSERS` does not matter.
+    """
+    return next((action for parse in PARSERS if (action := parse(text)) is not None), None)
