@@ -216,3 +216,16 @@ class _Walk:
             if hit:
                 hits |= 1 << target
         return board_code(tuple(self.board[1:])) | (hits << HITS_SHIFT)
+
+
+def apply_play(position: Position, play: Play | str,
+               dice: Sequence[int] | None = None) -> Position:
+    """The position after ``play`` (a :class:`Play` of this position, or notation with
+    ``dice``), with the opponent on roll."""
+    if isinstance(play, str):
+        if dice is None:
+            raise IllegalAction("wrong_dice", dice=None)
+        play = parse_play(play, position, dice)
+    if play.before != position:
+        raise IllegalAction("illegal_play", play=play.notation)
+    return play.after

@@ -15,15 +15,10 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from games.common.errors import IllegalAction
-
-if TYPE_CHECKING:
-    from games.backgammon.plays import Play
 
 CHECKERS = 15
 BAR = 24
@@ -66,25 +61,6 @@ class Position:
     @property
     def borne_off(self) -> tuple[int, int]:
         return CHECKERS - sum(self.player), CHECKERS - sum(self.opponent)
-
-    def legal_plays(self, dice: Sequence[int]) -> list[Play]:
-        """Every legal play of ``dice``; a single empty play when the roll cannot be used."""
-        from games.backgammon.plays import plays_of
-
-        return plays_of(self, dice)
-
-    def apply(self, play: Play | str, dice: Sequence[int] | None = None) -> Position:
-        """The position after ``play`` (a :class:`Play` of this position, or notation with
-        ``dice``), with the opponent on roll."""
-        if isinstance(play, str):
-            from games.backgammon.parse import parse_play
-
-            if dice is None:
-                raise IllegalAction("wrong_dice", dice=None)
-            play = parse_play(play, self, dice)
-        if play.before != self:
-            raise IllegalAction("illegal_play", play=play.notation)
-        return play.after
 
     def __str__(self) -> str:
         return self.id

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.backgammon import Position, legal_plays
+from games.backgammon.parse import apply_play
+from games.backgammon.plays import plays_of
 from games.common.errors import IllegalAction
 
 from .helpers import make
@@ -57,7 +59,7 @@ def test_entry_blocked_loses_the_whole_roll() -> None:
     closed = {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2}
     position = make({6: 5}, closed, my_bar=1)
     assert legal_plays(position.id, (6, 5)) == []
-    only = position.legal_plays((6, 5))
+    only = plays_of(position, (6, 5))
     assert len(only) == 1 and only[0].moves == () and only[0].notation == ""
     assert only[0].after == position.swapped()
 
@@ -92,9 +94,9 @@ def test_hits_on_the_way_are_written_and_several_hits_in_one_play() -> None:
     assert "24/21*/18*/15 8/5" in plays
     assert "24/21*/18*/12" in plays
     assert "24/21*(2) 13/7" in plays
-    results = [play.after for play in position.legal_plays((3, 3))]
+    results = [play.after for play in plays_of(position, (3, 3))]
     assert len(set(results)) == len(results)
-    twice = next(p for p in position.legal_plays((3, 3)) if p.notation == "24/21*/18*/12")
+    twice = next(p for p in plays_of(position, (3, 3)) if p.notation == "24/21*/18*/12")
     assert twice.after.player[24] == 2  # both blots are on the opponent's bar
 
 
@@ -105,19 +107,19 @@ def test_hit_through_the_middle_with_non_doubles() -> None:
 
 def test_play_objects_apply_and_know_their_moves() -> None:
     start = Position.start()
-    play = next(p for p in start.legal_plays((3, 1)) if p.notation == "8/5 6/5")
+    play = next(p for p in plays_of(start, (3, 1)) if p.notation == "8/5 6/5")
     assert sorted(play.moves) == [(6, 5, False), (8, 5, False)]
-    after = start.apply(play)
+    after = apply_play(start, play)
     assert after == play.after
     assert after.opponent[4] == 2 and after.opponent[7] == 2 and after.opponent[5] == 4
     assert after.player == start.player  # the opponent, now on roll, is untouched
-    assert start.apply("6/5 8/5", (1, 3)) == after
+    assert apply_play(start, "6/5 8/5", (1, 3)) == after
 
 
 def test_apply_refuses_a_play_of_another_position() -> None:
-    other = make({6: 2}, {20: 2}).legal_plays((1, 2))[0]
+    other = plays_of(make({6: 2}, {20: 2}), (1, 2))[0]
     with pytest.raises(IllegalAction) as caught:
-        Position.start().apply(other)
+        apply_play(Position.start(), other)
     assert caught.value.code == "illegal_play"
 
 
