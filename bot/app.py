@@ -101,7 +101,7 @@ async def build(settings: Settings, session: BaseSession, *, clock: Clock | None
         raise
     bot = make_bot(settings, session, clock, resumed_at)
     try:
-        return await _wire(settings, db, bot, clock, rng or random.Random(), scheduler_factory)
+        return await _wire(settings, db, bot, clock, rng or random.SystemRandom(), scheduler_factory)
     except BaseException:  # nothing half-built may keep the process alive
         await bot.session.close()
         await db.close()

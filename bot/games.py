@@ -65,6 +65,12 @@ class Game:
     export_sections: Mapping[str, ExportSection] = field(default_factory=dict)
     catalogs: Path | None = None
     """A folder of ``<lang>/<domain>.po`` catalogs with the game's own texts."""
+    tiebreaks: tuple[str, ...] | None = None
+    """The formats' tie-break order when the organiser sets none (``tiebreaks=…``)."""
+    check_score: Callable[[dict[str, Any], int, int], str | None] | None = None
+    """Why a reported final score (winner's, loser's) cannot be, as a catalog key, or None."""
+    match_hint: str = "formats.match.in_bot"
+    """The catalog key /match uses to say where a match played in the bot is played."""
 
     @property
     def played_in_bot(self) -> bool:

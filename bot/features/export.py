@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import Any
 
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, Message
@@ -19,6 +20,7 @@ from bot.features.handlers import Handlers
 from bot.games import Table, game_of
 from bot.i18n import Translator
 from bot.services import Services
+from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 router = Handlers("export")
@@ -29,15 +31,8 @@ CSV_COLUMNS = ("match_id", "stage", "round", "slot", "format", "player_a", "play
 async def collect(services: Services, tournament: Tournament) -> dict:
     repos = services.repos
     entrants = await repos.entrants.list(tournament.id)
-    matches = []
-    for match in await repos.matches.for_tournament(tournament.id):
-        actions = await repos.matches.actions(match.id)
-        matches.append({
-            "id": match.id, "stage": match.stage, "round": match.round, "slot": match.slot,
-            "format": match.kind, "players": [match.player_a, match.player_b],
-            "status": match.status, "winner": match.winner, "result": match.result,
-            "actions": [{"seq": a.seq, "actor": a.actor_id, "action": a.payload,
-                         "time": a.created_at} for a in actions]})
+    matches = [await _match_export(services, match)
+               for match in await repos.matches.for_tournament(tournament.id)]
     return {
         "tournament": {"id": tournament.id, "game": tournament.game, "title": tournament.title,
                        "status": tournament.status, "settings": tournament.settings,
@@ -49,6 +44,31 @@ async def collect(services: Services, tournament: Tournament) -> dict:
         "matches": matches,
         "organiser_log": await repos.organiser_log.for_tournament(tournament.id),
     }
+
+
+async def _match_export(services: Services, match: MatchRow) -> dict[str, Any]:
+    """A match with its whole log — unless it is still being played and its engine hides
+    something from someone (an unrevealed choice, a hand, the deck order): then only what
+    everyone may see (``view(None)``), and the log once the match is over."""
+    exported = {
+        "id": match.id, "stage": match.stage, "round": match.round, "slot": match.slot,
+        "format": match.kind, "players": [match.player_a, match.player_b],
+        "status": match.status, "winner": match.winner, "result": match.result}
+    if match.status in ("running", "paused") and (view := await _public_view(services, match)):
+        return exported | {"view": view, "actions": []}
+    actions = await services.repos.matches.actions(match.id)
+    return exported | {"actions": [{"seq": a.seq, "actor": a.actor_id, "action": a.payload,
+                                    "time": a.created_at} for a in actions]}
+
+
+async def _public_view(services: Services, match: MatchRow) -> dict[str, Any] | None:
+    """``view(None)`` of a live match whose players see more than everyone; else None."""
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    if match.kind not in game_of(tournament.game).engines:
+        return None  # played elsewhere: its log holds the players' reports, all public
+    state = await services.matches.current(match)
+    public = state.view(None)
+    return public if any(state.view(seat) != public for seat in (0, 1)) else None
 
 
 def table_csv(table: Table) -> str:

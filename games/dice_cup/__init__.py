@@ -1,6 +1,6 @@
 """Cable News Cup «Битва костей»: the dice tournament's rules as pure, replayable engines.
 
-Entry points kept stable by ``shared/ENGINE_API.md``: :func:`order_number`,
+Entry points kept stable (``docs/engines.md``): :func:`order_number`,
 :func:`drop_number`, :func:`combination` and :class:`HPBattle`. The match classes follow
 ``games.common.match.ReplayableMatch``: build one, ``apply`` each logged action. What players
 type («ничья», «рейз 3», «третья, первая, вторая» and their English and Finnish forms) is read

@@ -1,6 +1,6 @@
 """Tournament formats, brackets and standings (pure Python, no I/O, no global random).
 
-Entry points kept stable by ``shared/ENGINE_API.md``: :func:`round_robin`,
+Entry points kept stable (``docs/engines.md``): :func:`round_robin`,
 :func:`swiss_pairings`, :func:`single_elimination`, :func:`double_elimination` and
 :attr:`Bracket.first_round`.
 """

@@ -21,6 +21,7 @@ from bot.play.launch import announce_match
 from bot.play.perform import Playbook, error_params
 from bot.sandbox.runner import Sandbox
 from games.common.errors import IllegalAction
+from games.common.outcome import Outcome
 
 
 class HighCard:
@@ -39,6 +40,18 @@ class HighCard:
     @property
     def winner(self) -> int | None:
         return self.score.index(max(self.score)) if self.finished else None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return Outcome.win(self.winner, tuple(self.score), "played") if self.finished else None
+
+    def legal_actions(self, seat: int | None = None) -> list[dict]:
+        """A roll (any value 1–6) of each seat that has not rolled this round."""
+        seats = (0, 1) if seat is None else (seat,)
+        return [] if self.finished else [{"player": s} for s in seats if self.dice[s] is None]
+
+    def view(self, seat: int | None = None) -> dict:
+        return {"score": list(self.score), "rounds": [list(r) for r in self.rounds]}
 
     def apply(self, action: dict) -> None:
         seat, value = action["player"], action["value"]

@@ -4,8 +4,6 @@ open dice, whose turn), buttons for exactly the legal actions, typed words («ч
 
 from __future__ import annotations
 
-import re
-
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import (
     CallbackQuery,
@@ -21,12 +19,9 @@ from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.play.context import MatchContext
 from bot.services import Services
+from games.dice_cup.words import parse_bet
 
 router = Handlers("cup-betting")
-_WORDS = {"чек": "check", "check": "check", "колл": "call", "call": "call",
-          "фолд": "fold", "fold": "fold", "олл-ин": "allin", "олл ин": "allin",
-          "оллин": "allin", "all-in": "allin", "allin": "allin", "all in": "allin"}
-_RAISE = re.compile(r"^\s*(?:рейз|raise|korotan)\s+(\d+)\s*$", re.IGNORECASE)
 
 
 class BetButton(CallbackData, prefix="bet"):
@@ -37,12 +32,8 @@ class BetButton(CallbackData, prefix="bet"):
 def _bet_word(message: Message) -> dict | bool:
     if message.chat.type == "private" or not message.text:
         return False
-    text = message.text.strip().lower()
-    if text in _WORDS:
-        return {"bet": {"action": _WORDS[text]}}
-    if match := _RAISE.match(text):
-        return {"bet": {"action": "raise", "amount": int(match.group(1))}}
-    return False
+    bet = parse_bet(message.text)
+    return {"bet": {k: v for k, v in bet.items() if k != "type"}} if bet else False
 
 
 @on_match_start("betting")

@@ -8,8 +8,6 @@ dice animation (about four seconds) and announces the result.
 
 from __future__ import annotations
 
-import re
-
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import (
     CallbackQuery,
@@ -30,37 +28,15 @@ from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.play.context import MatchContext
 from bot.services import Services
+from games.dice_cup.words import parse_draw_vote, parse_drop, parse_order
 
 router = Handlers("cup-rolling")
-DRAW_WORDS = {"ничья": "draw", "draw": "draw", "tasapeli": "draw",
-              "переброс": "reroll", "reroll": "reroll", "uusintaheitto": "reroll"}
-_ORDINALS = {"перв": 1, "втор": 2, "трет": 3, "first": 1, "second": 2, "third": 3,
-             "ensimm": 1, "toinen": 2, "kolmas": 3}
-_DROP = re.compile(r"^\s*(?:убираю|убрать|уберу|drop|poistan)\s+(\d+)\s*$", re.IGNORECASE)
-_DIGITS = re.compile(r"^\s*(\d)\s*[,\-\s]?\s*(\d)\s*[,\-\s]?\s*(\d)\s*$")
 ORDERS = ("123", "132", "213", "231", "312", "321")
 
 
 class Declare(CallbackData, prefix="cd"):
     match_id: int
     value: str
-
-
-def parse_order(text: str) -> list[int] | None:
-    """«третья, первая, вторая», «3,1,2», «312» → [3, 1, 2]; None if it is not an order."""
-    if match := _DIGITS.match(text):
-        return [int(d) for d in match.groups()]
-    words = [w for w in re.split(r"[\s,;\-–—]+", text.lower()) if w]
-    if len(words) != 3:
-        return None
-    found = [next((n for stem, n in _ORDINALS.items() if w.startswith(stem)), None)
-             for w in words]
-    return None if None in found else found
-
-
-def parse_drop(text: str) -> int | None:
-    match = _DROP.match(text)
-    return int(match.group(1)) if match else None
 
 
 # -- declarations and votes -----------------------------------------------------------
@@ -70,15 +46,9 @@ def _round_word(message: Message) -> dict | bool:
     """Filter: «ничья»/«переброс», an order or «убираю N» typed in a group."""
     if message.chat.type == "private" or not message.text:
         return False
-    text = message.text.strip()
-    lowered = text.lower()
-    if lowered in DRAW_WORDS:
-        return {"word": {"type": "draw_vote", "vote": DRAW_WORDS[lowered]}}
-    if (drop := parse_drop(text)) is not None:
-        return {"word": {"type": "declare", "drop": drop}}
-    if (order := parse_order(text)) is not None:
-        return {"word": {"type": "declare", "order": order}}
-    return False
+    text = message.text
+    word = parse_draw_vote(text) or parse_drop(text) or parse_order(text)
+    return {"word": word} if word else False
 
 
 @router.message(_round_word)

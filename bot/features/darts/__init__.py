@@ -11,7 +11,7 @@ from bot.features.formats.game import formats_game
 from bot.game_settings import choice, odd
 
 _DARTS = {"launch": launch, "playbook": PLAYBOOK, "routers": (starter.router, entry.router),
-          "export_sections": {"darts_stats": darts_stats}}
+          "export_sections": {"darts_stats": darts_stats}, "match_hint": "formats.match.on_board"}
 
 SHANGHAI = formats_game(
     "shanghai",

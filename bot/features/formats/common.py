@@ -59,12 +59,12 @@ def parse_claim(word: str | None, *, forfeits: bool = False) -> Claim | None:
 
 def score_problem(run: Run, winner: int | None, score: tuple[int, int] | None,
                   match: MatchRow) -> str | None:
-    """Backgammon: the winner reached the match length and the loser did not."""
-    if run.tournament.game != "backgammon" or score is None or winner is None:
+    """Why the game cannot end with that score (``Game.check_score``), or None."""
+    check = game_of(run.tournament.game).check_score
+    if check is None or score is None or winner is None:
         return None
-    length = run.settings.get("length", 5)
     won, lost = score if winner == match.player_a else (score[1], score[0])
-    return None if won >= length > lost else "formats.error.bad_length"
+    return check(run.settings, won, lost)
 
 
 async def formats_tournament(message: Message, services: Services, tr: Translator,

@@ -95,8 +95,9 @@ async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int,
 
 
 async def finish_from_state(ctx: MatchContext, state: Any, actor_id: int | None) -> None:
-    """The playbook's ``finish`` for a game whose engine has ``winner`` and ``score``."""
-    await record_played(ctx, state.winner, tuple(state.score), actor_id)
+    """The playbook's ``finish`` for a finished engine: its ``outcome`` into the tournament
+    (a tie or a draw has no winner)."""
+    await record_played(ctx, state.outcome.winner, tuple(state.outcome.score), actor_id)
 
 
 def half_played(run: Run, player: int) -> bool:

@@ -14,7 +14,6 @@ from typing import Any
 from bot.games import game_of
 from bot.services import Services
 from games.tournament import (
-    BACKGAMMON_TIEBREAKS,
     Bracket,
     Points,
     Result,
@@ -95,8 +94,7 @@ class Run:
         return self.swiss_elim() if self.phase == "swiss_elim" else None
 
     def tiebreaks(self) -> tuple[str, ...]:
-        default = BACKGAMMON_TIEBREAKS if self.tournament.game == "backgammon" \
-            else DEFAULT_TIEBREAKS
+        default = game_of(self.tournament.game).tiebreaks or DEFAULT_TIEBREAKS
         return tuple(self.settings.get("tiebreaks") or default)
 
 

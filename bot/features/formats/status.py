@@ -22,8 +22,6 @@ from bot.services import Services
 from games.tournament import Bracket
 from storage.repositories.matches import MatchRow
 
-DARTS = ("shanghai", "fincricket")
-
 router = Handlers("formats-status")
 
 
@@ -141,8 +139,7 @@ def _next_step(tr: Translator, run: Run, row: MatchRow, user: int,
     if row.status == "paused":
         return tr("formats.error.paused")
     if game_of(run.tournament.game).played_in_bot:
-        return tr("formats.match.on_board" if run.tournament.game in DARTS
-                  else "formats.match.in_bot")
+        return tr(game_of(run.tournament.game).match_hint)
     report = row.result.get("report")
     if row.result.get("dispute"):
         return tr("formats.match.disputed")
