@@ -9,7 +9,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.features.access import command_target
 from bot.features.handlers import Handlers
 from bot.features.keyboards import CheckIn
-from bot.features.registration import valid_name
+from bot.features.registration import MAX_FREE_NAME, valid_name
 from bot.games import game_of
 from bot.i18n import Markup, Translator, clip
 from bot.services import Services
@@ -67,7 +67,7 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
     if needs_form and not valid_name(name):
         await message.answer(tr("registration.bad_name", name=clip(name) or "—"))
         return
-    name = name or user.first_name
+    name = (name or user.first_name)[:MAX_FREE_NAME]
     if await services.repos.entrants.name_taken(tournament.id, name, user.id):
         await message.answer(tr("registration.name_taken", name=name))
         return
