@@ -39,10 +39,11 @@ class Handlers:
                 for name in item.commands if isinstance(name, str)}
 
     def build(self, *message_filters: Any) -> Router:
-        """A new Router with these handlers; ``message_filters`` apply to all its messages."""
+        """A new Router with these handlers. ``message_filters`` guard every message handler
+        of the router, checked after the handler's own filters (a cheap command or text
+        filter turns most messages away before the guard reads anything)."""
         router = Router(name=self.name)
-        if message_filters:
-            router.message.filter(*message_filters)
         for kind, filters, flags, handler in self._entries:
-            getattr(router, kind).register(handler, *filters, **flags)
+            guards = message_filters if kind == "message" else ()
+            getattr(router, kind).register(handler, *filters, *guards, **flags)
         return router

@@ -84,8 +84,9 @@ class ScopeMiddleware(BaseMiddleware):
 
 
 class ForItsGame(Filter):
-    """Router filter: a game's group messages reach its router only when the update is
-    about that game; private messages pass (their handlers find the match themselves)."""
+    """Guard on every message handler of a game's routers: its group messages reach them only
+    when the update is about that game; private messages pass (their handlers find the match
+    themselves)."""
 
     def __init__(self, table: object) -> None:
         self.table = table
