@@ -17,6 +17,7 @@ from bot.features.cup.common import announcer, button_play, my_play, perform
 from bot.features.cup.playoff import on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.play.board import show_board
 from bot.play.context import MatchContext
 from bot.services import Services
 from games.dice_cup.words import parse_bet
@@ -89,13 +90,7 @@ async def announce_betting(play: MatchContext, before, after, event: dict) -> No
 
 
 async def _show_board(play: MatchContext, state) -> None:
-    match = await play.services.repos.matches.get(play.match.id)
-    message_id = await play.services.outbox.board(
-        play.tournament.chat_id, match.board_message_id, _board_text(play, state),
-        _board_keyboard(play, state))
-    if message_id != match.board_message_id:
-        await play.services.repos.matches.update(match.id, play.services.clock.now(),
-                                                 board_message_id=message_id)
+    await show_board(play, _board_text(play, state), _board_keyboard(play, state))
 
 
 def _board_text(play: MatchContext, state) -> str:

@@ -7,11 +7,8 @@ changes nothing.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from functools import partial
-
-from aiogram.exceptions import TelegramBadRequest
 
 from bot.features.access import is_organiser
 from bot.features.darts.keypad import keypad, opening_pad, position
@@ -19,6 +16,7 @@ from bot.features.darts.kinds import KINDS, DartsKind
 from bot.features.formats.results import record_played
 from bot.i18n import Translator
 from bot.match_service import Change
+from bot.play.board import show_board as show_live_board
 from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import Playbook, error_params
 from bot.play.perform import perform as perform_action
@@ -121,30 +119,13 @@ async def _announce(play: DartsPlay, change: Change, actions: list[dict]) -> Non
 
 
 async def show_board(play: DartsPlay, state: LegsMatch, *, new: bool = False) -> None:
-    services = play.services
-    match = await services.repos.matches.get(play.match.id)
     if state.finished:
         markup = None
     elif state.started:
-        markup = keypad(play.tr, play.kind, match.id, state)
+        markup = keypad(play.tr, play.kind, play.match.id, state)
     else:
-        markup = opening_pad(play.tr, match.id, state, play.names)
-    chat_id = play.tournament.chat_id
-    if new and match.board_message_id is not None:
-        await _retire(services, chat_id, match.board_message_id)
-    current = None if new else match.board_message_id
-    message_id = await services.outbox.board(chat_id, current, board_text(play, state), markup)
-    if message_id != match.board_message_id:
-        await services.repos.matches.update(match.id, services.clock.now(),
-                                            board_message_id=message_id)
-    play.match = await services.repos.matches.get(match.id)
-
-
-async def _retire(services: Services, chat_id: int, message_id: int) -> None:
-    """Take the keypad off a board that a new one replaces (it may be gone already)."""
-    with contextlib.suppress(TelegramBadRequest):
-        await services.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id,
-                                                     reply_markup=None)
+        markup = opening_pad(play.tr, play.match.id, state, play.names)
+    await show_live_board(play, board_text(play, state), markup, new=new)
 
 
 def board_text(play: DartsPlay, state: LegsMatch) -> str:

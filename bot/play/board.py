@@ -1,0 +1,37 @@
+"""The live board of a match: one message edited in place as the match moves on.
+
+Its message id is kept on the match row. ``new=True`` posts it again at the bottom of the
+chat and takes the buttons off the old one, so a press on an old board is refused by the
+game (its buttons carry the position they were drawn for).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.types import InlineKeyboardMarkup
+
+from bot.play.context import MatchContext
+
+
+async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup | None, *,
+                     new: bool = False) -> None:
+    services = ctx.services
+    match = await services.repos.matches.get(ctx.match.id)
+    chat_id = ctx.tournament.chat_id
+    if new and match.board_message_id is not None:
+        await _retire(ctx, match.board_message_id)
+    current = None if new else match.board_message_id
+    message_id = await services.outbox.board(chat_id, current, text, markup)
+    if message_id != match.board_message_id:
+        await services.repos.matches.update(match.id, services.clock.now(),
+                                            board_message_id=message_id)
+    ctx.match = await services.repos.matches.get(match.id)
+
+
+async def _retire(ctx: MatchContext, message_id: int) -> None:
+    """Take the buttons off a board that a new one replaces (it may be gone already)."""
+    with contextlib.suppress(TelegramBadRequest):
+        await ctx.services.bot.edit_message_reply_markup(
+            chat_id=ctx.tournament.chat_id, message_id=message_id, reply_markup=None)
