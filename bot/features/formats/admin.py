@@ -11,7 +11,6 @@ from aiogram.types import Message
 
 from bot.features.formats.common import describe, formats_tournament, parse_claim
 from bot.features.formats.results import (
-    ResultRefused,
     correction_problem,
     outcome_key,
     record_result,
@@ -91,11 +90,8 @@ async def set_result(message: Message, command: CommandObject, services: Service
     label = await names_of(services, run.tournament.id)
     text = describe(tr, label, match, winner, score, claim.forfeit)
     await message.answer(tr("formats.set_by_organiser", result=text, reason=reason))
-    try:
-        await record_result(services, match.id, winner, score, forfeit=claim.forfeit,
-                            actor_id=message.from_user.id, reason=reason)
-    except ResultRefused as refused:
-        await message.reply(tr(refused.args[0]))
+    await record_result(services, match.id, winner, score, forfeit=claim.forfeit,
+                        actor_id=message.from_user.id, reason=reason)
 
 
 @router.message(Command("dq"))

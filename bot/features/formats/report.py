@@ -111,7 +111,7 @@ async def _confirm(services: Services, tr: Translator, run: Run, match: MatchRow
     try:
         await record_result(services, match.id, report["winner"], score)
     except ResultRefused as refused:
-        await services.bot.send_message(run.tournament.chat_id, tr(refused.args[0]))
+        await services.bot.send_message(run.tournament.chat_id, tr(refused.key))
 
 
 async def _dispute(services: Services, tr: Translator, run: Run, match: MatchRow,

@@ -14,6 +14,7 @@ from typing import Any
 from bot.features.formats.runner import proceed
 from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, log_event, save_record
 from bot.play.context import MatchContext
+from bot.play.refusal import Refusal
 from bot.services import Services
 from games.tournament import Result
 from storage.repositories.matches import MatchRow
@@ -21,8 +22,9 @@ from storage.repositories.matches import MatchRow
 log = logging.getLogger(__name__)
 
 
-class ResultRefused(ValueError):
-    """The result cannot be recorded; ``args[0]`` is the catalog key of the reason."""
+class ResultRefused(Refusal):
+    """The result cannot be recorded; ``key`` is the catalog key of the reason. Raised out
+    of a handler, the dispatcher's refusal handler answers it."""
 
 
 def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | None:
@@ -91,7 +93,7 @@ async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int,
         await record_result(ctx.services, ctx.match.id,
                             None if winner is None else users[winner], score, actor_id=actor_id)
     except ResultRefused as refused:
-        log.warning("result of match %s refused: %s", ctx.match.id, refused.args[0])
+        log.warning("result of match %s refused: %s", ctx.match.id, refused.key)
 
 
 async def finish_from_state(ctx: MatchContext, state: Any, actor_id: int | None) -> None:
