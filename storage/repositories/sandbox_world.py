@@ -50,6 +50,10 @@ class SandboxWorldRepo:
             rows.state[r["key"]] = json.loads(r["value"])
         return rows
 
+    async def integrity(self) -> list[str]:
+        """SQLite's own check of the whole file: ``["ok"]`` when it is intact."""
+        return [row[0] for row in await self.db.fetchall("PRAGMA integrity_check")]
+
     async def save(self, rows: WorldRows) -> None:
         async def work(tx):
             await tx.executemany(
