@@ -10,6 +10,7 @@ same update ids, as Telegram delivers an update again that a crashed bot did not
 
 from __future__ import annotations
 
+import logging
 import random
 import re
 import tempfile
@@ -24,6 +25,7 @@ from aiogram.types import Update
 from bot.app import App, build
 from bot.clock import VirtualClock
 from bot.config import load_settings
+from bot.sandbox.failures import LINE, REFUSED, UNHANDLED, Failure, LoggedErrors, trace_of
 from bot.sandbox.session import DICE_FACES, SandboxSession
 from bot.sandbox.world import BOT_ID, BOT_USERNAME, SandboxUser, StoredMessage, World
 from bot.scheduler import VirtualScheduler
@@ -61,13 +63,17 @@ class Sandbox:
         self._world_db: Database | None = None
         self._last_update: dict[str, Any] | None = None
         self.lines_done = 0
+        self.failures: list[Failure] = []
+        self._logged = LoggedErrors(lambda message, trace: self._error(message, UNHANDLED, trace))
 
     async def start(self) -> None:
         """Take the world and the position a previous run left in the file, start the bot."""
         self._world_db = await Database.open(self.db_path)
         self._resume(await self.world.load(SandboxWorldRepo(self._world_db)))
         settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None)
-        session = SandboxSession(self.world, self.emit, self.out_dir, refused=self._error)
+        session = SandboxSession(self.world, self.emit, self.out_dir,
+                                 refused=lambda message: self._error(message, REFUSED))
+        logging.getLogger("bot").addHandler(self._logged)
         self.app = await build(settings, session, clock=self.clock, rng=self.rng,
                                scheduler_factory=lambda jobs, run: VirtualScheduler(
                                    jobs, run, self.clock))
@@ -76,6 +82,7 @@ class Sandbox:
         if self.app:
             await self.app.close()
             self.app = None
+        logging.getLogger("bot").removeHandler(self._logged)
         if self._world_db:
             await self.world.flush(self._position())
             await self._world_db.close()
@@ -118,13 +125,14 @@ class Sandbox:
         except SandboxError as error:
             self._error(str(error))
         except Exception as error:  # a handler that raised: the transcript must show it
-            self._error(f"{type(error).__name__}: {error}")
+            self._error(f"{type(error).__name__}: {error}", UNHANDLED, trace_of(error))
         self.lines_done += 1
         if self._world_db:
             await self.world.flush(self._position())
 
-    def _error(self, message: str) -> None:
+    def _error(self, message: str, kind: str = LINE, trace: str = "") -> None:
         self.errors += 1
+        self.failures.append(Failure(kind, message, trace))
         self.emit(f"!! error: {message}")
 
     # -- directives --------------------------------------------------------------------
