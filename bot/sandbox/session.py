@@ -250,6 +250,8 @@ class SandboxSession(BaseSession):
     async def _edit_message_text(self, method) -> dict[str, Any]:
         stored = self._editable(method)
         text, markup = self._text(method), self._markup(method)
+        if "text" not in stored.payload:
+            raise strict.Refused("there is no text in the message to edit")
         if stored.payload.get("text") == text and stored.payload.get("reply_markup") == markup:
             raise TelegramBadRequest(method=method, message="Bad Request: message is not modified")
         return self._edited(stored, text, markup, text=text)

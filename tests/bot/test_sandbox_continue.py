@@ -56,3 +56,27 @@ async def test_resume_skips_what_the_database_has_carried_out(tmp_path: Path) ->
     rest = await _run(text, lines, db_path, resume=True)
     assert first + rest == await run_scenario(script, tmp_path / "whole.sqlite3")
 
+
+
+async def test_a_button_and_a_topic_of_the_first_run_work_in_the_second(tmp_path: Path) -> None:
+    db_path, output = tmp_path / "rehearsal.sqlite3", []
+    first = Sandbox(seed=1, db_path=db_path, language="en", emit=output.append)
+    await first.start()
+    await first.line("org@cup/5: /new armchair Topic Cup approval=off")
+    await first.line("! admin bot@cup")
+    topic = await first.app.bot.create_forum_topic(first.world.group("cup").id, "Later")
+    board = [line for line in output if line.startswith("→ cup/5: ")]
+    await first.close()
+    second = Sandbox(seed=99, db_path=db_path, language="en", emit=output.append)
+    await second.start()
+    try:
+        cup = second.world.group("cup")
+        assert cup.is_forum and cup.topics == {5, topic.message_thread_id}
+        assert second.world.user("org").id == 1001 and second.world.user("new").id == 1002
+        printed = len(output)
+        await second.line("alice@cup/5: [📝 Register]")
+        await second.line("! replay")
+    finally:
+        await second.close()
+    assert board and second.errors == 0
+    assert output[printed:] == ["→ alice@dm: ✅ Alice is entered in “Topic Cup”."]  # replay: once

@@ -141,10 +141,14 @@ async def test_press_a_button_on_a_given_message_and_edit_a_photo(sandbox) -> No
                                                  caption="<i>new</i>"),
                                  chat_id=cup, message_id=photo.message_id)
     assert sandbox.output[-1] == f'✎ cup#{photo.message_id}: photo "new"'
+    with pytest.raises(TelegramBadRequest, match="no text in the message"):
+        await bot.edit_message_text("text", chat_id=cup, message_id=photo.message_id)
+    assert sandbox.failures[-1].kind == "refused"
+    sandbox.failures.clear()
     [saved] = sandbox.out_dir.glob("*-n.png")
     assert saved.read_bytes() == b"new"
     sandbox.world.pending_callbacks.clear()
     await sandbox.line(f"bob@cup: [Go]#{first.message_id}")
-    assert sandbox.app is not None and sandbox.errors == 0
+    assert sandbox.app is not None and sandbox.errors == 1
     await sandbox.line(f"bob@cup: [Go]#{photo.message_id}")
     assert sandbox.output[-1] == f"!! error: no button [Go] on message {photo.message_id}"
