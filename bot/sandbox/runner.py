@@ -190,8 +190,8 @@ class Sandbox:
             label, message_id = press.groups()
             await self._press(user, where, label, int(message_id) if message_id else None)
         elif content.startswith("callback "):
-            await self._callback(user, content.removeprefix("callback ").strip(),
-                                 self._newest(where, lambda m: True))
+            await self._callback(user, chat_id, content.removeprefix("callback ").strip(),
+                                 self._newest(chat_id, lambda m: True, where.thread))
         elif dice := _DICE.match(content):
             await self._dice(user, where, dice)
         elif content.startswith("photo:"):
@@ -245,11 +245,10 @@ class Sandbox:
         self.world.store(chat_id, message_id, False, payload)
         await self._feed({"update_id": self.world.next_update_id(), "message": payload})
 
-    def _newest(self, where: _Place, wanted) -> StoredMessage:
+    def _newest(self, chat_id: int, wanted, thread: int | None = None) -> StoredMessage:
         """The newest bot message in that chat (in that topic, when one is named)."""
-        for stored in reversed(self.world.messages.get(where.chat_id, [])):
-            if (stored.from_bot and wanted(stored)
-                    and (where.thread is None or stored.thread == where.thread)):
+        for stored in reversed(self.world.messages.get(chat_id, [])):
+            if stored.from_bot and wanted(stored) and thread in (None, stored.thread):
                 return stored
         raise SandboxError("no message from the bot in that chat")
 
@@ -257,7 +256,8 @@ class Sandbox:
                      message_id: int | None) -> None:
         if message_id is None:
             try:
-                stored = self._newest(where, lambda m: _button(m, label) is not None)
+                stored = self._newest(where.chat_id, lambda m: _button(m, label) is not None,
+                                      where.thread)
             except SandboxError:
                 raise SandboxError(f"no button [{label}] in that chat") from None
         else:
@@ -266,7 +266,7 @@ class Sandbox:
                 raise SandboxError(f"no button [{label}] on message {message_id}")
         button = _button(stored, label)
         if "callback_data" in button:
-            await self._callback(user, button["callback_data"], stored)
+            await self._callback(user, where.chat_id, button["callback_data"], stored)
         elif (url := button.get("url")) and (link := _START_LINK.match(url)):
             # Telegram opens the DM; pressing Start there also lifts a block.
             user.started, user.blocked = True, False
@@ -275,12 +275,13 @@ class Sandbox:
         else:
             raise SandboxError(f"button [{label}] opens {button.get('url')}, outside the sandbox")
 
-    async def _callback(self, user: SandboxUser, data: str, stored: StoredMessage) -> None:
+    async def _callback(self, user: SandboxUser, chat_id: int, data: str,
+                        stored: StoredMessage) -> None:
         query_id = str(self.world.next_update_id() * 7919)
         self.world.pending_callbacks[query_id] = user.handle
         await self._feed({"update_id": self.world.next_update_id(), "callback_query": {
             "id": query_id, "from": user.as_json(), "message": stored.payload,
-            "chat_instance": str(stored.chat_id), "data": data}})
+            "chat_instance": str(chat_id), "data": data}})
 
     def _date(self) -> int:
         return int(self.clock.now().timestamp())
