@@ -25,6 +25,7 @@ from aiogram.types import Update
 from bot.app import App, build
 from bot.clock import VirtualClock
 from bot.config import load_settings
+from bot.sandbox import strict
 from bot.sandbox.failures import LINE, REFUSED, UNHANDLED, Failure, LoggedErrors, trace_of
 from bot.sandbox.session import DICE_FACES, SandboxSession
 from bot.sandbox.world import BOT_ID, BOT_USERNAME, SandboxUser, StoredMessage, World
@@ -197,9 +198,15 @@ class Sandbox:
         elif content.startswith("photo:"):
             photo_id = self.world.next_file_id("photo")
             caption = content.removeprefix("photo:").strip()
+            if len(caption) > strict.CAPTION_LIMIT:
+                raise SandboxError(f"Telegram lets a user write at most {strict.CAPTION_LIMIT}"
+                                   " characters in a caption")
             await self._message(user, where, caption=caption or None, photo=[{
                 "file_id": photo_id, "file_unique_id": photo_id, "width": 1080, "height": 1920}])
         else:
+            if len(content) > strict.TEXT_LIMIT:
+                raise SandboxError(f"Telegram lets a user send at most {strict.TEXT_LIMIT}"
+                                   " characters in a message")
             await self._message(user, where, text=content)
 
     def _group_for(self, name: str, user: SandboxUser):

@@ -152,3 +152,12 @@ async def test_press_a_button_on_a_given_message_and_edit_a_photo(sandbox) -> No
     assert sandbox.app is not None and sandbox.errors == 1
     await sandbox.line(f"bob@cup: [Go]#{photo.message_id}")
     assert sandbox.output[-1] == f"!! error: no button [Go] on message {photo.message_id}"
+
+
+async def test_a_user_cannot_send_more_than_telegram_allows(sandbox) -> None:
+    await sandbox.line("alice@cup: " + "я" * 4097)
+    await sandbox.line("alice@cup: photo: " + "c" * 1025)
+    assert sandbox.output == [
+        "!! error: Telegram lets a user send at most 4096 characters in a message",
+        "!! error: Telegram lets a user write at most 1024 characters in a caption"]
+    assert [f.kind for f in sandbox.failures] == ["line", "line"]

@@ -18,7 +18,7 @@ PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 SURNAMES = ("Smith", "Stone", "King", "Jones", "Brown", "Olsen", "Virtanen", "Petrova")
 WEIRD = ("", " ", "0", "-1", "999999999", "Ω≈ç√∫ 😀🎲", "<b>bold</b>", "<script>x</script>",
          "a < b & c > d", "&amp;&lt;&#9999999;", "</i>", "@", "@nobody", "#0", "#999",
-         "'; DROP TABLE users; --", "x" * 300, "я" * 5000, "\u202eevil", "Имя_Фамилия")
+         "'; DROP TABLE users; --", "x" * 300, "я" * 4000, "\u202eevil", "Имя_Фамилия")
 COMMANDS = ("/settings", "/schedule", "/closereg", "/openreg", "/add", "/remove", "/begin",
             "/pause", "/resume", "/export", "/register", "/withdraw", "/result", "/confirm",
             "/setresult", "/dq", "/replace", "/reopen", "/hostcopy", "/reentry", "/checkin",
