@@ -159,9 +159,11 @@ def press(rng: random.Random, plan: Plan, world: World) -> str | None:
 
 
 def noise(rng: random.Random, plan: Plan) -> str:
-    """Any command of the README with valid or odd arguments, photos, stray dice, chatter."""
+    """Any command of the README with valid or odd arguments, photos, stray dice, chatter —
+    in the group, a topic of it, another group or the DM."""
     who = rng.choice(plan.players + [plan.organiser] * 2)
-    place = rng.choice((plan.group, plan.group, "dm", f"g{rng.randint(0, 3)}"))
+    place = rng.choice((plan.group, plan.group, "dm", f"g{rng.randint(0, 3)}",
+                        f"{plan.group}/{rng.randint(1, 3)}"))
     kind = rng.random()
     if kind < 0.6:
         command = rng.choice(COMMANDS)
