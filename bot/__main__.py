@@ -20,6 +20,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     sandbox.add_argument("--db", type=Path, help="SQLite file (default: a fresh temporary one)")
     sandbox.add_argument("--lang", choices=SUPPORTED_LANGUAGES, default="ru")
     sandbox.add_argument("--out", type=Path, help="save pictures and files here")
+    sandbox.add_argument("--resume", action="store_true",
+                         help="skip the script's lines an earlier run on this --db carried out")
     return parser.parse_args(argv)
 
 

@@ -1,1 +1,1 @@
-"""The offline sandbox: the real bot with a local stand-in for Telegram (see shared/SANDBOX.md)."""
+"""The offline sandbox: the real bot with a local stand-in for Telegram (README, "The sandbox")."""

@@ -22,7 +22,7 @@ async def run_sandbox(args: argparse.Namespace) -> int:
     try:
         if args.script:
             with args.script.open(encoding="utf-8") as handle:
-                errors = await sandbox.run_lines(handle)
+                errors = await sandbox.run_lines(handle, resume=args.resume)
             return 1 if errors else 0
         print(INTRO, flush=True)
         while True:

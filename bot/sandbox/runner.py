@@ -1,12 +1,21 @@
-"""Reads transcript lines (shared/SANDBOX.md), turns them into Telegram updates for the real
-dispatcher, and runs the virtual clock. Used by ``python -m bot sandbox`` and the tests."""
+"""Reads transcript lines (README, "The sandbox"), turns them into Telegram updates for the
+real dispatcher, and runs the virtual clock. Used by ``python -m bot sandbox`` and the tests.
+
+The sandbox's Telegram (the world) and the transcript's position — the next update id, the
+virtual clock, the random state, how many lines were carried out — are kept in the database
+file after every line, so a later run on the same file continues this one. A process killed
+in the middle of a line leaves the position before that line: fed again, the line brings the
+same update ids, as Telegram delivers an update again that a crashed bot did not confirm.
+"""
 
 from __future__ import annotations
 
+import logging
 import random
 import re
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -16,12 +25,17 @@ from aiogram.types import Update
 from bot.app import App, build
 from bot.clock import VirtualClock
 from bot.config import load_settings
+from bot.sandbox import strict
+from bot.sandbox.failures import LINE, REFUSED, UNHANDLED, Failure, LoggedErrors, trace_of
 from bot.sandbox.session import DICE_FACES, SandboxSession
-from bot.sandbox.world import BOT_ID, BOT_USERNAME, SandboxUser, World
+from bot.sandbox.world import BOT_ID, BOT_USERNAME, SandboxUser, StoredMessage, World
 from bot.scheduler import VirtualScheduler
+from storage.db import Database
+from storage.repositories.sandbox_world import SandboxWorldRepo
 
 SANDBOX_EPOCH = datetime.fromisoformat("2026-10-01T12:00:00+03:00")
-_EVENT = re.compile(r"^([a-z0-9_]+)@([a-z0-9_]+):\s?(.*)$")
+_EVENT = re.compile(r"^([a-z0-9_]+)@([a-z0-9_]+)(?:/(\d+))?:\s?(.*)$")
+_PRESS = re.compile(r"^\[(.*)\](?:#(\d+))?$")
 _DICE = re.compile(rf"^(fwd\s+)?({'|'.join(DICE_FACES)})(?:\s+(\d+))?$")
 _DURATION = re.compile(r"^(?:\d+[smhd])+$")
 _DURATION_PART = re.compile(r"(\d+)([smhd])")
@@ -47,11 +61,20 @@ class Sandbox:
             db_path = Path(self._tmp.name) / "sandbox.sqlite3"
         self.db_path = db_path
         self.app: App | None = None
+        self._world_db: Database | None = None
         self._last_update: dict[str, Any] | None = None
+        self.lines_done = 0
+        self.failures: list[Failure] = []
+        self._logged = LoggedErrors(lambda message, trace: self._error(message, UNHANDLED, trace))
 
     async def start(self) -> None:
+        """Take the world and the position a previous run left in the file, start the bot."""
+        self._world_db = await Database.open(self.db_path)
+        self._resume(await self.world.load(SandboxWorldRepo(self._world_db)))
         settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None)
-        session = SandboxSession(self.world, self.emit, self.out_dir)
+        session = SandboxSession(self.world, self.emit, self.out_dir,
+                                 refused=lambda message: self._error(message, REFUSED))
+        logging.getLogger("bot").addHandler(self._logged)
         self.app = await build(settings, session, clock=self.clock, rng=self.rng,
                                scheduler_factory=lambda jobs, run: VirtualScheduler(
                                    jobs, run, self.clock))
@@ -60,15 +83,40 @@ class Sandbox:
         if self.app:
             await self.app.close()
             self.app = None
+        logging.getLogger("bot").removeHandler(self._logged)
+        if self._world_db:
+            await self.world.flush(self._position())
+            await self._world_db.close()
+            self._world_db = None
 
-    async def run_lines(self, lines) -> int:
+    def _resume(self, state: dict[str, Any]) -> None:
+        if "clock" in state:
+            self.clock.set(datetime.fromisoformat(state["clock"]))
+        if "rng" in state:
+            version, internal, gauss = state["rng"]
+            self.rng.setstate((version, tuple(internal), gauss))
+        self._last_update = state.get("last_update", self._last_update)
+        self.lines_done = state.get("lines_done", 0)
+
+    def _position(self) -> dict[str, Any]:
+        return self.world.state() | {
+            "clock": self.clock.now().isoformat(), "rng": self.rng.getstate(),
+            "last_update": self._last_update, "lines_done": self.lines_done}
+
+    async def run_lines(self, lines, *, resume: bool = False) -> int:
+        """Carry out ``lines``; with ``resume``, skip as many as this database has already
+        carried out (the same transcript, run again after an interrupted run)."""
+        skip = self.lines_done if resume else 0
         for line in lines:
+            if skip and _is_step(line):
+                skip -= 1
+                continue
             await self.line(line)
         return self.errors
 
     async def line(self, raw: str) -> None:
         text = raw.rstrip("\n")
-        if not text.strip() or text.lstrip().startswith("#"):
+        if not _is_step(text):
             return
         try:
             if text.startswith("!"):
@@ -78,10 +126,14 @@ class Sandbox:
         except SandboxError as error:
             self._error(str(error))
         except Exception as error:  # a handler that raised: the transcript must show it
-            self._error(f"{type(error).__name__}: {error}")
+            self._error(f"{type(error).__name__}: {error}", UNHANDLED, trace_of(error))
+        self.lines_done += 1
+        if self._world_db:
+            await self.world.flush(self._position())
 
-    def _error(self, message: str) -> None:
+    def _error(self, message: str, kind: str = LINE, trace: str = "") -> None:
         self.errors += 1
+        self.failures.append(Failure(kind, message, trace))
         self.emit(f"!! error: {message}")
 
     # -- directives --------------------------------------------------------------------
@@ -126,26 +178,36 @@ class Sandbox:
         match = _EVENT.match(text)
         if not match:
             raise SandboxError(f"cannot read line: {text}")
-        handle, place, content = match.groups()
+        handle, place, topic, content = match.groups()
         user = self.world.user(handle)
         chat_id = user.id if place == "dm" else self._group_for(place, user).id
         if place == "dm":
-            user.started = True
+            if topic:
+                raise SandboxError("a private chat has no topics")
+            user.started, user.blocked = True, False  # Telegram unblocks who writes to a bot
+        where = _Place(chat_id, self._topic(chat_id, topic))
         content = content.strip()
-        if content.startswith("[") and content.endswith("]"):
-            await self._press(user, chat_id, content[1:-1])
+        if press := _PRESS.match(content):
+            label, message_id = press.groups()
+            await self._press(user, where, label, int(message_id) if message_id else None)
         elif content.startswith("callback "):
             await self._callback(user, chat_id, content.removeprefix("callback ").strip(),
-                                 self._newest(chat_id, lambda m: True))
+                                 self._newest(chat_id, lambda m: True, where.thread))
         elif dice := _DICE.match(content):
-            await self._dice(user, chat_id, dice)
+            await self._dice(user, where, dice)
         elif content.startswith("photo:"):
             photo_id = self.world.next_file_id("photo")
             caption = content.removeprefix("photo:").strip()
-            await self._message(user, chat_id, caption=caption or None, photo=[{
+            if len(caption) > strict.CAPTION_LIMIT:
+                raise SandboxError(f"Telegram lets a user write at most {strict.CAPTION_LIMIT}"
+                                   " characters in a caption")
+            await self._message(user, where, caption=caption or None, photo=[{
                 "file_id": photo_id, "file_unique_id": photo_id, "width": 1080, "height": 1920}])
         else:
-            await self._message(user, chat_id, text=content)
+            if len(content) > strict.TEXT_LIMIT:
+                raise SandboxError(f"Telegram lets a user send at most {strict.TEXT_LIMIT}"
+                                   " characters in a message")
+            await self._message(user, where, text=content)
 
     def _group_for(self, name: str, user: SandboxUser):
         group = self.world.group(name)
@@ -153,7 +215,17 @@ class Sandbox:
             group.creator = user.id
         return group
 
-    async def _dice(self, user: SandboxUser, chat_id: int, match: re.Match) -> None:
+    def _topic(self, chat_id: int, topic: str | None) -> int | None:
+        """A topic named in a line exists from then on (and the group is a forum)."""
+        if not topic:
+            return None
+        thread = int(topic)
+        if thread < 1:
+            raise SandboxError("topics are numbered from 1")
+        self.world.open_topic(self.world.group_by_id(chat_id), thread)
+        return thread
+
+    async def _dice(self, user: SandboxUser, where: _Place, match: re.Match) -> None:
         forwarded, emoji, value = match.groups()
         faces = DICE_FACES[emoji]
         value = int(value) if value else self.rng.randint(1, faces)
@@ -163,47 +235,55 @@ class Sandbox:
         if forwarded:
             extra["forward_origin"] = {"type": "hidden_user", "date": self._date(),
                                        "sender_user_name": "Someone"}
-        await self._message(user, chat_id, dice={"emoji": emoji, "value": value}, **extra)
+        await self._message(user, where, dice={"emoji": emoji, "value": value}, **extra)
 
-    async def _message(self, user: SandboxUser, chat_id: int, **fields: Any) -> None:
+    async def _message(self, user: SandboxUser, where: _Place, **fields: Any) -> None:
+        chat_id = where.chat_id
         group = self.world.group_by_id(chat_id)
         is_command = (fields.get("text") or "").startswith("/")
         if group and self.world.privacy and BOT_ID not in group.admins and not is_command:
             return  # privacy mode: Telegram never shows the bot this message
         message_id = self.world.next_message_id(chat_id)
+        topic = ({"message_thread_id": where.thread, "is_topic_message": True}
+                 if where.thread else {})
         payload = {"message_id": message_id, "date": self._date(),
-                   "chat": self.world.chat_json(chat_id), "from": user.as_json(), **fields}
+                   "chat": self.world.chat_json(chat_id), "from": user.as_json(), **topic,
+                   **fields}
         self.world.store(chat_id, message_id, False, payload)
         await self._feed({"update_id": self.world.next_update_id(), "message": payload})
 
-    def _newest(self, chat_id: int, wanted) -> Any:
+    def _newest(self, chat_id: int, wanted, thread: int | None = None) -> StoredMessage:
+        """The newest bot message in that chat (in that topic, when one is named)."""
         for stored in reversed(self.world.messages.get(chat_id, [])):
-            if stored.from_bot and wanted(stored):
+            if stored.from_bot and wanted(stored) and thread in (None, stored.thread):
                 return stored
         raise SandboxError("no message from the bot in that chat")
 
-    async def _press(self, user: SandboxUser, chat_id: int, label: str) -> None:
-        def has_button(stored) -> bool:
-            return any(b["text"] == label for row in
-                       (stored.payload.get("reply_markup") or {}).get("inline_keyboard", [])
-                       for b in row)
-        try:
-            stored = self._newest(chat_id, has_button)
-        except SandboxError:
-            raise SandboxError(f"no button [{label}] in that chat") from None
-        button = next(b for row in stored.payload["reply_markup"]["inline_keyboard"]
-                      for b in row if b["text"] == label)
+    async def _press(self, user: SandboxUser, where: _Place, label: str,
+                     message_id: int | None) -> None:
+        if message_id is None:
+            try:
+                stored = self._newest(where.chat_id, lambda m: _button(m, label) is not None,
+                                      where.thread)
+            except SandboxError:
+                raise SandboxError(f"no button [{label}] in that chat") from None
+        else:
+            stored = self.world.find(where.chat_id, message_id)
+            if stored is None or not stored.from_bot or _button(stored, label) is None:
+                raise SandboxError(f"no button [{label}] on message {message_id}")
+        button = _button(stored, label)
         if "callback_data" in button:
-            await self._callback(user, chat_id, button["callback_data"], stored)
+            await self._callback(user, where.chat_id, button["callback_data"], stored)
         elif (url := button.get("url")) and (link := _START_LINK.match(url)):
             # Telegram opens the DM; pressing Start there also lifts a block.
             user.started, user.blocked = True, False
             command = f"/start {link.group(1)}" if link.group(1) else "/start"
-            await self._message(user, user.id, text=command)
+            await self._message(user, _Place(user.id, None), text=command)
         else:
             raise SandboxError(f"button [{label}] opens {button.get('url')}, outside the sandbox")
 
-    async def _callback(self, user: SandboxUser, chat_id: int, data: str, stored) -> None:
+    async def _callback(self, user: SandboxUser, chat_id: int, data: str,
+                        stored: StoredMessage) -> None:
         query_id = str(self.world.next_update_id() * 7919)
         self.world.pending_callbacks[query_id] = user.handle
         await self._feed({"update_id": self.world.next_update_id(), "callback_query": {
@@ -218,3 +298,21 @@ class Sandbox:
         app = self.app
         await app.dispatcher.feed_update(app.bot, Update.model_validate(
             update, context={"bot": app.bot}))
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a line happens: a chat, and a forum topic of it or None."""
+
+    chat_id: int
+    thread: int | None
+
+
+def _is_step(line: str) -> bool:
+    """A line that is carried out (not blank, not a comment)."""
+    return bool(line.strip()) and not line.lstrip().startswith("#")
+
+
+def _button(stored: StoredMessage, label: str) -> dict[str, Any] | None:
+    rows = (stored.payload.get("reply_markup") or {}).get("inline_keyboard", [])
+    return next((button for row in rows for button in row if button["text"] == label), None)

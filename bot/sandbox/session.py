@@ -1,44 +1,30 @@
 """A Bot API session that answers from the sandbox world instead of api.telegram.org.
 
-Every visible call is printed as one line of the transcript output (see shared/SANDBOX.md);
-answers and errors are what Telegram would give, so the bot's own error handling runs.
+Every visible call is printed as one line of the transcript output (README, "The sandbox");
+answers and errors are what Telegram would give, so the bot's own error handling runs. What
+Telegram would refuse as malformed (too long, bad HTML, oversized callback data) is refused
+with Telegram's error and also reported, so a transcript shows the defect.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 from aiogram import Bot
+from aiogram.client.default import Default
 from aiogram.client.session.base import BaseSession
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.methods import Response, TelegramMethod
 from aiogram.types import InputFile
 
-from bot.sandbox.world import BOT_ID, BOT_JSON, World
+from bot.sandbox import strict
+from bot.sandbox.world import BOT_ID, BOT_JSON, StoredMessage, World
 
 DICE_FACES = {"🎲": 6, "🎯": 6, "🎳": 6, "🏀": 5, "⚽": 5, "🎰": 64}
-
-
-class _TextOnly(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-
-    def handle_data(self, data: str) -> None:
-        self.parts.append(data)
-
-
-def plain(text: str) -> str:
-    """What a reader sees of an HTML message: the text without tags."""
-    parser = _TextOnly()
-    parser.feed(text)
-    parser.close()
-    return html.unescape("".join(parser.parts))
+TOPIC_COLOR = 7322096
 
 
 def keyboard_lines(markup: dict[str, Any] | None) -> list[str]:
@@ -48,11 +34,14 @@ def keyboard_lines(markup: dict[str, Any] | None) -> list[str]:
 
 class SandboxSession(BaseSession):
     def __init__(self, world: World, emit: Callable[[str], None],
-                 out_dir: Path | None = None) -> None:
+                 out_dir: Path | None = None,
+                 refused: Callable[[str], None] = lambda message: None) -> None:
         super().__init__()
         self.world = world
         self.emit = emit
         self.out_dir = out_dir
+        self.refused = refused
+        self._bot: Bot | None = None
 
     async def close(self) -> None:
         """Nothing to close: no network."""
@@ -67,10 +56,27 @@ class SandboxSession(BaseSession):
         handler = getattr(self, f"_{_snake(name)}", None)
         if handler is None:
             raise TelegramBadRequest(method=method, message=f"sandbox: no method {name}")
-        result = await handler(method)
+        self._bot = bot
+        try:
+            result = await handler(method)
+        except strict.Refused as refusal:
+            target = self.world.chat_label(getattr(method, "chat_id", 0) or 0)
+            self.refused(f"Telegram refuses {_camel(name)} to {target}: {refusal}")
+            raise TelegramBadRequest(method=method, message=f"Bad Request: {refusal}") from None
+        finally:
+            await self.world.flush()
         response = Response[method.__returning__].model_validate(
             {"ok": True, "result": result}, context={"bot": bot})
         return response.result
+
+    def _default(self, value: Any) -> Any:
+        return self._bot.default[value.name] if isinstance(value, Default) else value
+
+    def _text(self, method) -> str:
+        return strict.message_text(method.text, self._default(method.parse_mode))
+
+    def _caption(self, holder) -> str:
+        return strict.caption_text(holder.caption, self._default(holder.parse_mode))
 
     # -- output ------------------------------------------------------------------------
 
@@ -79,6 +85,16 @@ class SandboxSession(BaseSession):
         self.emit(f"{head}{lines[0]}")
         for line in lines[1:] + keyboard_lines(markup):
             self.emit(f"  {line}")
+
+    def _target(self, method: TelegramMethod) -> tuple[int, int | None, str]:
+        """Where a send goes: chat id, forum topic and the label printed for it."""
+        chat_id = method.chat_id
+        self._deliverable(method, chat_id)
+        thread = getattr(method, "message_thread_id", None)
+        group = self.world.group_by_id(chat_id)
+        if thread and (group is None or thread not in group.topics):
+            raise TelegramBadRequest(method=method, message="Bad Request: message thread not found")
+        return chat_id, thread, self.world.chat_label(chat_id, thread)
 
     def _deliverable(self, method: TelegramMethod, chat_id: int) -> None:
         if chat_id > 0:
@@ -94,19 +110,23 @@ class SandboxSession(BaseSession):
         elif self.world.group_by_id(chat_id) is None:
             raise TelegramBadRequest(method=method, message="Bad Request: chat not found")
 
-    def _message(self, chat_id: int, **fields: Any) -> dict[str, Any]:
+    def _message(self, chat_id: int, thread: int | None, **fields: Any) -> dict[str, Any]:
         message_id = self.world.next_message_id(chat_id)
+        topic = {"message_thread_id": thread, "is_topic_message": True} if thread else {}
         payload = {"message_id": message_id, "date": 0, "chat": self.world.chat_json(chat_id),
-                   "from": BOT_JSON, **{k: v for k, v in fields.items() if v is not None}}
+                   "from": BOT_JSON, **topic,
+                   **{k: v for k, v in fields.items() if v is not None}}
         self.world.store(chat_id, message_id, True, payload)
         return payload
 
     @staticmethod
-    def _markup(method: TelegramMethod) -> dict[str, Any] | None:
+    def _markup(method: Any) -> dict[str, Any] | None:
         markup = getattr(method, "reply_markup", None)
-        return markup.model_dump(exclude_none=True) if markup is not None else None
+        markup = markup.model_dump(exclude_none=True) if markup is not None else None
+        strict.check_keyboard(markup)
+        return markup
 
-    def _save(self, file: Any, chat_id: int, default_name: str) -> str:
+    def _save(self, file: Any, default_name: str) -> str:
         """Save an uploaded file under --out; return the name shown in the transcript."""
         if isinstance(file, str):
             return file
@@ -116,6 +136,10 @@ class SandboxSession(BaseSession):
             target = self.out_dir / f"{self.world.next_file_id('out')}-{name}"
             target.write_bytes(getattr(file, "data", b""))
         return name
+
+    def _photo(self) -> list[dict[str, Any]]:
+        photo_id = self.world.next_file_id("photo")
+        return [{"file_id": photo_id, "file_unique_id": photo_id, "width": 800, "height": 600}]
 
     # -- methods -----------------------------------------------------------------------
 
@@ -143,84 +167,114 @@ class SandboxSession(BaseSession):
                     "can_promote_members": False, "can_change_info": True,
                     "can_invite_users": True, "can_post_stories": False,
                     "can_edit_stories": False, "can_delete_stories": False,
-                    "can_pin_messages": True, "can_send_welcome_messages": True}
+                    "can_pin_messages": True, "can_send_welcome_messages": True,
+                    "can_manage_topics": True}
         return {"status": "member", "user": user_json}
 
     async def _send_message(self, method) -> dict[str, Any]:
-        self._deliverable(method, method.chat_id)
-        markup = self._markup(method)
-        self._print(f"→ {self.world.chat_label(method.chat_id)}: ", plain(method.text), markup)
-        return self._message(method.chat_id, text=plain(method.text), reply_markup=markup)
+        chat_id, thread, label = self._target(method)
+        text, markup = self._text(method), self._markup(method)
+        self._print(f"→ {label}: ", text, markup)
+        return self._message(chat_id, thread, text=text, reply_markup=markup)
 
     async def _send_dice(self, method) -> dict[str, Any]:
-        self._deliverable(method, method.chat_id)
+        chat_id, thread, label = self._target(method)
         emoji = method.emoji or "🎲"
         value = self.world.rng.randint(1, DICE_FACES.get(emoji, 6))
-        self.emit(f"→ {self.world.chat_label(method.chat_id)}: {emoji}={value}")
-        return self._message(method.chat_id, dice={"emoji": emoji, "value": value})
+        self.emit(f"→ {label}: {emoji}={value}")
+        return self._message(chat_id, thread, dice={"emoji": emoji, "value": value})
 
     async def _send_photo(self, method) -> dict[str, Any]:
-        self._deliverable(method, method.chat_id)
-        self._save(method.photo, method.chat_id, "picture.png")
-        caption, markup = plain(method.caption or ""), self._markup(method)
-        self._print(f"→ {self.world.chat_label(method.chat_id)}: photo ", f'"{caption}"', markup)
-        photo_id = self.world.next_file_id("photo")
-        return self._message(method.chat_id, caption=caption or None, reply_markup=markup,
-                             photo=[{"file_id": photo_id, "file_unique_id": photo_id,
-                                     "width": 800, "height": 600}])
+        chat_id, thread, label = self._target(method)
+        caption, markup = self._caption(method), self._markup(method)
+        self._save(method.photo, "picture.png")
+        self._print(f"→ {label}: photo ", f'"{caption}"', markup)
+        return self._message(chat_id, thread, caption=caption or None, reply_markup=markup,
+                             photo=self._photo())
 
     async def _send_media_group(self, method) -> list[dict[str, Any]]:
-        self._deliverable(method, method.chat_id)
+        chat_id, thread, label = self._target(method)
+        captions = [self._caption(item) for item in method.media]
         sent = []
-        for item in method.media:
-            self._save(item.media, method.chat_id, "picture.png")
-            caption = plain(item.caption or "")
-            self.emit(f'→ {self.world.chat_label(method.chat_id)}: photo "{caption}"')
-            photo_id = self.world.next_file_id("photo")
-            sent.append(self._message(method.chat_id, caption=caption or None, photo=[{
-                "file_id": photo_id, "file_unique_id": photo_id, "width": 800, "height": 600}]))
+        for item, caption in zip(method.media, captions, strict=True):
+            self._save(item.media, "picture.png")
+            self.emit(f'→ {label}: photo "{caption}"')
+            sent.append(self._message(chat_id, thread, caption=caption or None,
+                                      photo=self._photo()))
         return sent
 
     async def _send_document(self, method) -> dict[str, Any]:
-        self._deliverable(method, method.chat_id)
-        name = self._save(method.document, method.chat_id, "file")
-        self.emit(f"→ {self.world.chat_label(method.chat_id)}: document {name}")
+        chat_id, thread, label = self._target(method)
+        self._caption(method)
+        name = self._save(method.document, "file")
+        self.emit(f"→ {label}: document {name}")
         doc_id = self.world.next_file_id("doc")
-        return self._message(method.chat_id, document={"file_id": doc_id,
-                                                       "file_unique_id": doc_id,
-                                                       "file_name": name})
+        return self._message(chat_id, thread, document={"file_id": doc_id,
+                                                        "file_unique_id": doc_id,
+                                                        "file_name": name})
 
-    def _editable(self, method) -> Any:
+    async def _create_forum_topic(self, method) -> dict[str, Any]:
+        group = self.world.group_by_id(method.chat_id)
+        if group is None:
+            raise TelegramBadRequest(method=method, message="Bad Request: chat not found")
+        if not group.is_forum:
+            raise TelegramBadRequest(method=method, message="Bad Request: the chat is not a forum")
+        if BOT_ID not in group.admins:
+            raise TelegramBadRequest(method=method,
+                                     message="Bad Request: not enough rights to create a topic")
+        if not 1 <= len(method.name) <= 128:
+            raise strict.Refused("TOPIC_TITLE_EMPTY" if not method.name else "TOPIC_TITLE_TOO_LONG")
+        thread = self.world.next_message_id(group.id)
+        self.world.open_topic(group, thread)
+        self.world.store(group.id, thread, True, {
+            "message_id": thread, "date": 0, "chat": group.as_json(), "from": BOT_JSON,
+            "message_thread_id": thread, "is_topic_message": True,
+            "forum_topic_created": {"name": method.name, "icon_color": TOPIC_COLOR}})
+        self.emit(f'⊕ {group.name}/{thread}: topic "{method.name}"')
+        return {"message_thread_id": thread, "name": method.name, "icon_color": TOPIC_COLOR}
+
+    def _editable(self, method) -> StoredMessage:
         stored = self.world.find(method.chat_id, method.message_id)
         if stored is None or not stored.from_bot:
             raise TelegramBadRequest(method=method, message="Bad Request: message to edit not found")
         return stored
 
+    def _edited(self, stored: StoredMessage, shown: str, markup: dict[str, Any] | None,
+                **fields: Any) -> dict[str, Any]:
+        stored.payload.update(reply_markup=markup, **fields)
+        self.world.changed(stored)
+        label = self.world.chat_label(stored.chat_id, stored.thread)
+        self._print(f"✎ {label}#{stored.message_id}: ", shown, markup)
+        return stored.payload
+
     async def _edit_message_text(self, method) -> dict[str, Any]:
         stored = self._editable(method)
-        text, markup = plain(method.text), self._markup(method)
+        text, markup = self._text(method), self._markup(method)
+        if "text" not in stored.payload:
+            raise strict.Refused("there is no text in the message to edit")
         if stored.payload.get("text") == text and stored.payload.get("reply_markup") == markup:
             raise TelegramBadRequest(method=method, message="Bad Request: message is not modified")
-        stored.payload.update(text=text, reply_markup=markup)
-        label = self.world.chat_label(method.chat_id)
-        self._print(f"✎ {label}#{method.message_id}: ", text, markup)
-        return stored.payload
+        return self._edited(stored, text, markup, text=text)
 
     async def _edit_message_caption(self, method) -> dict[str, Any]:
         stored = self._editable(method)
-        caption, markup = plain(method.caption or ""), self._markup(method)
-        stored.payload.update(caption=caption, reply_markup=markup)
-        label = self.world.chat_label(method.chat_id)
-        self._print(f"✎ {label}#{method.message_id}: ", caption, markup)
-        return stored.payload
+        caption, markup = self._caption(method), self._markup(method)
+        return self._edited(stored, caption, markup, caption=caption)
+
+    async def _edit_message_media(self, method) -> dict[str, Any]:
+        stored = self._editable(method)
+        media, markup = method.media, self._markup(method)
+        if media.type != "photo":
+            raise TelegramBadRequest(method=method, message="sandbox: only photos are edited")
+        caption = self._caption(media)
+        self._save(media.media, "picture.png")
+        stored.payload.pop("text", None)
+        return self._edited(stored, f'photo "{caption}"', markup, caption=caption or None,
+                            photo=self._photo())
 
     async def _edit_message_reply_markup(self, method) -> dict[str, Any]:
         stored = self._editable(method)
-        markup = self._markup(method)
-        stored.payload.update(reply_markup=markup)
-        label = self.world.chat_label(method.chat_id)
-        self._print(f"✎ {label}#{method.message_id}: ", "", markup)
-        return stored.payload
+        return self._edited(stored, "", self._markup(method))
 
     async def _delete_message(self, method) -> bool:
         group = self.world.group_by_id(method.chat_id)
@@ -229,11 +283,12 @@ class SandboxSession(BaseSession):
         if stored is None or not (own_dm or (group and BOT_ID in group.admins)):
             raise TelegramBadRequest(method=method,
                                      message="Bad Request: message can't be deleted")
-        self.world.messages[method.chat_id].remove(stored)
-        self.emit(f"✗ {self.world.chat_label(method.chat_id)}#{method.message_id}")
+        self.world.delete(stored)
+        self.emit(f"✗ {self.world.chat_label(stored.chat_id, stored.thread)}#{stored.message_id}")
         return True
 
     async def _answer_callback_query(self, method) -> bool:
+        strict.check_toast(method.text)
         if method.text:
             handle = self.world.pending_callbacks.pop(method.callback_query_id, "?")
             self.emit(f"⚑ {handle}: {method.text}")  # plain text in Telegram: shown as sent
@@ -242,3 +297,7 @@ class SandboxSession(BaseSession):
 
 def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _camel(name: str) -> str:
+    return name[0].lower() + name[1:]

@@ -1,7 +1,8 @@
-"""What Telegram knows in the sandbox: users, groups, their messages, rights and blocks.
+"""What Telegram knows in the sandbox: users, groups and their topics, messages, rights, blocks.
 
 The world outlives a simulated restart of the bot, exactly as Telegram outlives a restart
-of a real bot process.
+of a real bot process; it is kept in the bot's database file (``storage/repositories/
+sandbox_world.py``), so a second sandbox run on the same file continues the first.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from typing import Any
+
+from storage.repositories.sandbox_world import SandboxWorldRepo, WorldRows
 
 BOT_ID = 123456
 BOT_USERNAME = "sandbox_tourney_bot"
@@ -29,6 +32,9 @@ class SandboxUser:
         return {"id": self.id, "is_bot": False, "first_name": self.handle.capitalize(),
                 "username": self.handle, "language_code": self.language}
 
+    def row(self) -> tuple:
+        return self.handle, self.id, self.language, self.started, self.blocked
+
 
 @dataclass
 class SandboxGroup:
@@ -36,9 +42,19 @@ class SandboxGroup:
     name: str
     admins: set[int] = field(default_factory=set)
     creator: int | None = None
+    topics: set[int] = field(default_factory=set)
+
+    @property
+    def is_forum(self) -> bool:
+        """First use of a topic makes the group a forum."""
+        return bool(self.topics)
 
     def as_json(self) -> dict[str, Any]:
-        return {"id": self.id, "type": "supergroup", "title": self.name}
+        chat = {"id": self.id, "type": "supergroup", "title": self.name}
+        return chat | {"is_forum": True} if self.is_forum else chat
+
+    def row(self) -> tuple:
+        return self.name, self.id, self.creator, sorted(self.admins), sorted(self.topics)
 
 
 @dataclass
@@ -49,6 +65,10 @@ class StoredMessage:
     message_id: int
     from_bot: bool
     payload: dict[str, Any]
+
+    @property
+    def thread(self) -> int | None:
+        return self.payload.get("message_thread_id")
 
 
 BOT_JSON = {"id": BOT_ID, "is_bot": True, "first_name": BOT_NAME, "username": BOT_USERNAME}
@@ -61,11 +81,16 @@ class World:
         self.users: dict[str, SandboxUser] = {}
         self.groups: dict[str, SandboxGroup] = {}
         self.messages: dict[int, list[StoredMessage]] = {}
+        self._index: dict[tuple[int, int], StoredMessage] = {}
         self._next_message: dict[int, int] = {}
         self.update_id = 0
         self.privacy = False
         self.file_counter = 0
         self.pending_callbacks: dict[str, str] = {}
+        self.repo: SandboxWorldRepo | None = None
+        self._saved: dict[str, tuple] = {}
+        self._dirty: set[tuple[int, int]] = set()
+        self._deleted: set[tuple[int, int]] = set()
 
     def user(self, handle: str) -> SandboxUser:
         if handle not in self.users:
@@ -84,9 +109,9 @@ class World:
     def group_by_id(self, chat_id: int) -> SandboxGroup | None:
         return next((g for g in self.groups.values() if g.id == chat_id), None)
 
-    def chat_label(self, chat_id: int) -> str:
+    def chat_label(self, chat_id: int, thread: int | None = None) -> str:
         if group := self.group_by_id(chat_id):
-            return group.name
+            return f"{group.name}/{thread}" if thread else group.name
         user = self.user_by_id(chat_id)
         return f"{user.handle}@dm" if user else str(chat_id)
 
@@ -101,14 +126,30 @@ class World:
         self._next_message[chat_id] = self._next_message.get(chat_id, 0) + 1
         return self._next_message[chat_id]
 
+    def open_topic(self, group: SandboxGroup, thread: int) -> None:
+        """A topic's id is the id of the message that created it: later ids come after it."""
+        group.topics.add(thread)
+        self._next_message[group.id] = max(self._next_message.get(group.id, 0), thread)
+
     def store(self, chat_id: int, message_id: int, from_bot: bool,
-              payload: dict[str, Any]) -> None:
-        self.messages.setdefault(chat_id, []).append(
-            StoredMessage(chat_id, message_id, from_bot, payload))
+              payload: dict[str, Any]) -> StoredMessage:
+        stored = StoredMessage(chat_id, message_id, from_bot, payload)
+        self.messages.setdefault(chat_id, []).append(stored)
+        self._index[chat_id, message_id] = stored
+        self.changed(stored)
+        return stored
+
+    def changed(self, stored: StoredMessage) -> None:
+        self._dirty.add((stored.chat_id, stored.message_id))
+
+    def delete(self, stored: StoredMessage) -> None:
+        self.messages[stored.chat_id].remove(stored)
+        del self._index[stored.chat_id, stored.message_id]
+        self._dirty.discard((stored.chat_id, stored.message_id))
+        self._deleted.add((stored.chat_id, stored.message_id))
 
     def find(self, chat_id: int, message_id: int) -> StoredMessage | None:
-        return next((m for m in self.messages.get(chat_id, []) if m.message_id == message_id),
-                    None)
+        return self._index.get((chat_id, message_id))
 
     def next_update_id(self) -> int:
         self.update_id += 1
@@ -117,3 +158,57 @@ class World:
     def next_file_id(self, kind: str) -> str:
         self.file_counter += 1
         return f"{kind}-{self.file_counter}"
+
+    # -- kept in the database ------------------------------------------------------------
+
+    async def load(self, repo: SandboxWorldRepo) -> dict[str, Any]:
+        """Take the world a previous run left in the database; return the transcript state
+        saved with it (empty for a new database)."""
+        self.repo = repo
+        rows = await repo.load()
+        self.users = {h: SandboxUser(i, h, lang, s, b) for h, i, lang, s, b in rows.users}
+        self.groups = {n: SandboxGroup(i, n, set(a), c, set(t)) for n, i, c, a, t in rows.groups}
+        self.messages, self._index = {}, {}
+        for chat_id, message_id, from_bot, payload in rows.messages:
+            stored = StoredMessage(chat_id, message_id, from_bot, payload)
+            self.messages.setdefault(chat_id, []).append(stored)
+            self._index[chat_id, message_id] = stored
+        self._next_message = dict(rows.counters)
+        self._saved = dict(self._rows())
+        self._saved.update({("c", c): (n,) for c, n in rows.counters.items()})
+        self._dirty, self._deleted = set(), set()
+        state = rows.state
+        self.update_id = state.get("update_id", 0)
+        self.file_counter = state.get("file_counter", 0)
+        self.privacy = state.get("privacy", False)
+        return state
+
+    async def flush(self, state: dict[str, Any] | None = None) -> None:
+        """Write what changed since the last flush (and ``state`` when given)."""
+        if self.repo is None:
+            return
+        rows = WorldRows(state=state or {}, deleted=sorted(self._deleted))
+        for key, row in self._rows():
+            if self._saved.get(key) != row:
+                (rows.users if key[0] == "u" else rows.groups).append(row)
+                self._saved[key] = row
+        rows.messages = [(m.chat_id, m.message_id, m.from_bot, m.payload)
+                         for key in sorted(self._dirty) if (m := self.find(*key))]
+        rows.counters = {c: n for c, n in self._next_message.items()
+                         if self._saved.get(("c", c)) != (n,)}
+        if not (rows.users or rows.groups or rows.messages or rows.deleted or rows.counters
+                or rows.state):
+            return
+        await self.repo.save(rows)
+        self._saved.update({("c", c): (n,) for c, n in rows.counters.items()})
+        self._dirty, self._deleted = set(), set()
+
+    def _rows(self):
+        for user in self.users.values():
+            yield ("u", user.handle), user.row()
+        for group in self.groups.values():
+            yield ("g", group.name), group.row()
+
+    def state(self) -> dict[str, Any]:
+        return {"update_id": self.update_id, "file_counter": self.file_counter,
+                "privacy": self.privacy}

@@ -23,9 +23,13 @@ def _scenarios() -> list[Path]:
     return sorted(SCENARIOS.glob("*.txt"))
 
 
+def options_of(text: str) -> dict[str, str]:
+    return dict(_OPTION.findall(text))
+
+
 async def run_scenario(script: Path, db_path: Path) -> list[str]:
     text = script.read_text(encoding="utf-8")
-    options = dict(_OPTION.findall(text))
+    options = options_of(text)
     output: list[str] = []
     sandbox = Sandbox(seed=int(options.get("seed", 0)), db_path=db_path,
                       language=options.get("lang", "ru"), emit=output.append)

@@ -1,0 +1,90 @@
+"""A sandbox process killed (SIGKILL) at random points of a long transcript leaves an intact
+database file, and a new process resuming on it (``--resume``) ends the tournament exactly
+as an uninterrupted run does: the same entrants, matches, every action, organiser log."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.sandbox.runner import Sandbox
+from storage.db import Database
+from storage.repositories.sandbox_world import SandboxWorldRepo
+from tests.bot.test_restart_determinism import exports, run_and_export
+from tests.bot.test_scenarios import SCENARIOS
+
+SCRIPT = SCENARIOS / "cup_full_four.txt"
+SEED = "3"  # the script's own "# seed:"
+KILLS = 2
+
+
+def _command(db_path: Path) -> list[str]:
+    return [sys.executable, "-m", "bot", "sandbox", "--db", str(db_path), "--seed", SEED,
+            "--script", str(SCRIPT), "--resume"]
+
+
+def _run_and_kill(db_path: Path, after_lines: int) -> int:
+    """Run until the process has printed ``after_lines`` lines, then SIGKILL it; return how
+    many lines it printed (fewer when it finished first). The kill lands wherever the
+    process is: between two lines or in the middle of one."""
+    process = subprocess.Popen(_command(db_path), stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, encoding="utf-8")
+    printed = 0
+    for _ in process.stdout:
+        printed += 1
+        if printed == after_lines:
+            os.kill(process.pid, signal.SIGKILL)
+            break
+    process.stdout.close()
+    process.wait(timeout=120)
+    return printed
+
+
+async def _integrity(db_path: Path) -> list[str]:
+    db = await Database.open(db_path)
+    try:
+        return await SandboxWorldRepo(db).integrity()
+    finally:
+        await db.close()
+
+
+async def _final_exports(db_path: Path) -> list[dict]:
+    sandbox = Sandbox(db_path=db_path, emit=lambda line: None)
+    await sandbox.start()
+    try:
+        return await exports(sandbox)
+    finally:
+        await sandbox.close()
+
+
+def _timeless(value: Any) -> Any:
+    """The export without its times: each new process forgets the rate limiter's last
+    minute (see tests/bot/test_restart_determinism.py), which moves times, not results."""
+    if isinstance(value, dict):
+        return {k: _timeless(v) for k, v in value.items() if k not in {"time", "created_at"}}
+    if isinstance(value, list):
+        return [_timeless(item) for item in value]
+    return value
+
+
+async def test_killed_and_resumed_ends_as_an_uninterrupted_run(tmp_path: Path) -> None:
+    text = SCRIPT.read_text(encoding="utf-8")
+    output, expected = await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
+    rng = random.Random(20261201)
+    db_path = tmp_path / "crashed.sqlite3"
+    for _ in range(KILLS):
+        kill_after = rng.randint(len(output) // 10, len(output) // 4)
+        assert _run_and_kill(db_path, kill_after) == kill_after  # killed before the end
+        assert await _integrity(db_path) == ["ok"]
+    finished = subprocess.run(_command(db_path), capture_output=True, text=True, timeout=300,
+                              check=False)
+    assert finished.returncode == 0, finished.stdout[-2000:] + finished.stderr[-2000:]
+    assert await _integrity(db_path) == ["ok"]
+    assert _timeless(await _final_exports(db_path)) == _timeless(expected)
+    assert expected[0]["tournament"]["status"] == "finished"
+

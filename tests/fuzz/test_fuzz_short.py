@@ -1,0 +1,58 @@
+"""A short seeded fuzz run is part of the suite: ten transcripts (two per game) in which
+tournaments start and matches are played, with no unhandled error and nothing Telegram
+would refuse. The long run is ``python -m tests.fuzz --minutes N`` (README)."""
+
+from __future__ import annotations
+
+import itertools
+
+import bot.sandbox.strict
+from bot.sandbox.failures import REFUSED, UNHANDLED, Failure, trace_of
+from tests.fuzz.engine import Fuzzer, signature, write_findings
+from tests.fuzz.generate import GAMES
+
+SEED = 2026  # a seed whose run passes today; any seed may find a defect
+TRANSCRIPTS = 10
+
+
+def _budget(count: int):
+    counter = itertools.count()
+    return lambda: next(counter) < count
+
+
+async def test_a_short_fuzz_run_finds_nothing_and_plays(tmp_path) -> None:
+    report = await Fuzzer(SEED).run(_budget(TRANSCRIPTS))
+    assert report.transcripts == TRANSCRIPTS and report.lines_fed > 1500
+    assert sorted(report.started) == sorted(GAMES)
+    assert all(report.actions.get(game, 0) >= 10 for game in GAMES), report.actions
+    files = write_findings(report, tmp_path)
+    assert not report.findings, "\n".join(path.read_text() for path in files)
+
+
+async def test_a_broken_limit_is_found_shrunk_and_written(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(bot.sandbox.strict, "TEXT_LIMIT", 200)
+    report = await Fuzzer(SEED, ("armchair",), steps=20).run(_budget(1))
+    refused = report.of_kind(REFUSED)
+    assert refused and not report.of_kind(UNHANDLED)
+    finding = refused[0]
+    assert finding.signature.startswith("refused: sendMessage: message is too long")
+    assert len(finding.lines) <= 3
+    [path] = [p for p in write_findings(report, tmp_path) if finding.signature in p.read_text()]
+    assert path.read_text().splitlines()[0] == f"# seed: {finding.seed}"
+
+
+def test_errors_are_told_apart_by_where_they_happen() -> None:
+    def fail(value: int) -> None:
+        raise ValueError(f"bad {value}")
+
+    traces = []
+    for value in (1, 2):
+        try:
+            fail(value)
+        except ValueError as error:
+            traces.append(Failure(UNHANDLED, f"ValueError: bad {value}", trace_of(error)))
+    assert signature(traces[0]) == signature(traces[1])
+    assert signature(traces[0]).startswith("unhandled: ValueError at ")
+    refused = [Failure(REFUSED, f"Telegram refuses sendMessage to g{n}: message is too long")
+               for n in (1, 2)]
+    assert signature(refused[0]) == signature(refused[1])
