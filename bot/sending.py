@@ -53,11 +53,14 @@ class _Window:
 
     def __init__(self, limit: int, period: float, full_at: float | None = None) -> None:
         self.limit, self.period = limit, period
-        self.times: deque[float] = deque([full_at] * limit if full_at is not None else ())
+        self.times: deque[float] = deque()
+        self.closed_until = full_at + period if full_at is not None else 0.0
         self.lock = asyncio.Lock()
 
     async def take(self, clock: Clock) -> None:
         async with self.lock:
+            if (wait := self.closed_until - clock.now().timestamp()) > 0:
+                await clock.sleep(wait)
             while True:
                 now = clock.now().timestamp()
                 while self.times and self.times[0] <= now - self.period:

@@ -14,7 +14,7 @@ async def test_a_pasted_novel_is_not_an_entrant_name(tmp_path: Path) -> None:
     await sandbox.start()
     try:
         await sandbox.run_lines(["org@d: /new shanghai T", "bob@d: hi",
-                                 "org@d: /add @bob " + "x" * 5000, "org@d: /players"])
+                                 "org@d: /add @bob " + "x" * 4000, "org@d: /players"])
     finally:
         await sandbox.close()
     players = output[-1]
