@@ -61,7 +61,21 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
         await playbook.announce(ctx, change, actions)
     if change.after.finished and not change.before.finished:
         await playbook.finish(ctx, change.after, actor_id)
+    for follow in _followers:
+        await follow(ctx, playbook, change)
     return change
+
+
+Follower = Callable[[MatchContext, Playbook, Change], Awaitable[None]]
+_followers: list[Follower] = []
+
+
+def after_each_step(follower: Follower) -> Follower:
+    """Decorator: ``follower`` runs after every accepted step, out of the match's lock, so it
+    may perform the next one itself (the bot's own move in a match against it)."""
+    if follower not in _followers:
+        _followers.append(follower)
+    return follower
 
 
 def error_params(error: IllegalAction) -> dict[str, Any]:
