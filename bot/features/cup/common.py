@@ -48,11 +48,11 @@ async def my_play(services: Services, tr: Translator, chat_id: int, user_id: int
     tournament = await running_cup(services, chat_id)
     match = None if tournament is None else \
         await services.repos.matches.current_for_player(tournament.id, user_id)
-    if match is None:
-        friendly = await services.repos.matches.live_for_player_in_chat(chat_id, user_id)
-        owner = friendly and await services.repos.tournaments.get(friendly.tournament_id)
-        if owner and owner.friendly and owner.game == "cup":
-            tournament, match = owner, friendly
+    if match is None and (live := await services.repos.matches.live_for_player_in_chat(
+            chat_id, user_id)) is not None:
+        owner = await services.repos.tournaments.get(live.tournament_id)
+        if owner.friendly and owner.game == "cup":
+            tournament, match = owner, live
     if match is None:
         return tournament, None
     return tournament, await context_for(services, tr, tournament, match)

@@ -1,0 +1,90 @@
+"""Friendly matches: the Cup's bot player, the friendlies in /export (the files' contents),
+and a friendly that touches no tournament of the chat."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from bot.features.friendly.players import cup_player
+from bot.games import BOT_ROLLS
+from bot.sandbox.runner import Sandbox
+from bot.sandbox.world import BOT_ID
+from games.dice_cup import GroupMatch
+
+
+def _roll(state: GroupMatch, seat: int, value: int) -> None:
+    state.apply({"type": "roll", "player": seat, "value": value})
+
+
+def test_the_cup_bot_rolls_on_its_turn_only() -> None:
+    state = GroupMatch()
+    assert cup_player(state, 1) is None  # round 1: player A rolls first
+    _roll(state, 0, 4)
+    assert cup_player(state, 1) == BOT_ROLLS
+    assert cup_player(state, 0) is None
+
+
+def test_the_cup_bot_votes_for_the_draw_at_a_tied_decider() -> None:
+    state = GroupMatch()
+    for a, b in ((6, 1), (1, 6), (6, 1), (1, 6), (3, 3)):  # 2:2, then a tied 5th round
+        first = state.roller
+        _roll(state, first, a if first == 0 else b)
+        _roll(state, 1 - first, b if first == 0 else a)
+    assert state.voting
+    assert cup_player(state, 1) == {"type": "draw_vote", "player": 1, "vote": "draw"}
+    state.apply({"type": "draw_vote", "player": 1, "vote": "draw"})
+    assert cup_player(state, 1) is None  # voted: the human decides
+
+
+PLAYERS_REPLY = "→ fx: No applications for “Autumn Cup” yet."
+SCRIPT = """\
+org@fx: /new cup Autumn Cup
+alice@fx: hi
+bob@fx: hi
+alice@fx: /challenge @bob cup
+bob@fx: [✅ Accept]
+alice@fx: 🎲 6
+bob@fx: 🎲 1
+bob@fx: 🎲 2
+alice@fx: 🎲 5
+alice@fx: 🎲 4
+bob@fx: 🎲 3
+carol@fx: /practice cup
+carol@fx: 🎲 6
+org@fx: /players
+org@fx: /export
+"""
+
+
+async def test_friendlies_are_in_the_export_and_not_in_the_tournament(tmp_path: Path) -> None:
+    output: list[str] = []
+    sandbox = Sandbox(seed=2, db_path=tmp_path / "db.sqlite3", language="en",
+                      out_dir=tmp_path / "out", emit=output.append)
+    await sandbox.start()
+    try:
+        await sandbox.run_lines(SCRIPT.splitlines())
+    finally:
+        await sandbox.close()
+    text = "\n".join(output)
+    assert "!! error" not in text, text
+    assert PLAYERS_REPLY in output  # /players is about the Cup, not a friendly
+    files = {path.name.split("-", 2)[-1]: path for path in (tmp_path / "out").iterdir()}
+    data = json.loads(files["tournament-1.json"].read_text())
+    assert data["matches"] == [] and data["entrants"] == []  # the Cup tournament is untouched
+    challenge, practice = data["friendlies"]
+    assert challenge["tournament"]["title"] == "Friendly: Alice vs Bob"
+    assert [e["name"] for e in challenge["entrants"]] == ["Alice", "Bob"]
+    (match,) = challenge["matches"]
+    assert match["stage"] == "friendly" and match["status"] == "finished"
+    assert match["winner"] == match["players"][0] and match["result"]["score"] == [3, 0]
+    assert [a["action"]["value"] for a in match["actions"]] == [6, 1, 2, 5, 4, 3]
+    assert practice["entrants"][1]["user_id"] == BOT_ID
+    bot_rolls = [a for a in practice["matches"][0]["actions"] if a["actor"] is None]
+    # the bot answered Carol's 6 and then opened round 2: two rolls, logged like any other
+    assert [a["action"]["player"] for a in bot_rolls] == [1, 1]
+    rows = list(csv.DictReader(files["tournament-1-friendlies.csv"].open()))
+    assert len(rows) == 9 and {row["game"] for row in rows} == {"cup"}
+    assert [row["actor"] for row in rows[-3:]] == [str(practice["entrants"][0]["user_id"]), "", ""]
+
