@@ -92,8 +92,9 @@ class TournamentsRepo:
         async def work(tx):
             cursor = await tx.execute(
                 "INSERT INTO tournaments (chat_id, game, title, status, settings, created_by,"
-                " created_at, friendly) VALUES (?, ?, ?, ?, ?, ?, ?, 1)",
-                (chat_id, game, title, status, json.dumps(settings), created_by, to_db(now)))
+                " created_at, started_at, friendly) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                (chat_id, game, title, status, json.dumps(settings), created_by, to_db(now),
+                 to_db(now) if status == "running" else None))
             return cursor.lastrowid
         return await self.get(await self.db.write(work))
 

@@ -1,11 +1,14 @@
 """Friendly matches: the Cup's bot player, the friendlies in /export (the files' contents),
-and a friendly that touches no tournament of the chat."""
+a friendly that touches no tournament of the chat, and any game with a ``launch`` (one
+declared in a test) played as a friendly to its end."""
 
 from __future__ import annotations
 
 import csv
 import json
 from pathlib import Path
+
+import pytest
 
 from bot.features.friendly.players import cup_player
 from bot.games import BOT_ROLLS
@@ -88,3 +91,41 @@ async def test_friendlies_are_in_the_export_and_not_in_the_tournament(tmp_path: 
     assert len(rows) == 9 and {row["game"] for row in rows} == {"cup"}
     assert [row["actor"] for row in rows[-3:]] == [str(practice["entrants"][0]["user_id"]), "", ""]
 
+
+
+HIGH_CARD = """\
+alice@hc: hi
+bob@hc: hi
+alice@hc: /practice highcard
+alice@hc: /challenge @bob highcard
+bob@hc: [✅ Accept]
+bob@hc: /match
+alice@hc: 🎲 5
+bob@hc: 🎲 2
+bob@hc: 🎲 6
+alice@hc: 🎲 3
+alice@hc: 🎲 4
+bob@hc: 🎲 1
+bob@hc: 🎲 6
+"""
+
+
+@pytest.mark.usefixtures("high_card_game")
+async def test_a_game_with_a_launch_plays_a_friendly(tmp_path: Path) -> None:
+    output: list[str] = []
+    sandbox = Sandbox(seed=1, db_path=tmp_path / "hc.sqlite3", language="en",
+                      emit=output.append)
+    await sandbox.start()
+    try:
+        await sandbox.run_lines(HIGH_CARD.splitlines())
+    finally:
+        await sandbox.close()
+    text = "\n".join(output)
+    assert "!! error" not in text, text
+    assert "I cannot play High card myself" in text  # no bot player declared
+    assert "→ hc: 🎯 Match 1: Alice — Bob." in output  # the game's own launch
+    assert "The match is on: play your moves in this chat." in text  # /match
+    assert "Alice 3 : 6 Bob — 1:1" in text
+    # the friendly is over: Bob's last 🎲 is only a 🎲 in a chat with nothing running
+    assert output[-1] == "→ hc: 🤝 Friendly: Alice vs Bob is over: Alice wins. A friendly " \
+        "match counts for no table."

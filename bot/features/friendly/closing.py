@@ -15,6 +15,7 @@ from aiogram.types import Message
 
 from bot.features.cup.common import on_finish
 from bot.features.cup.rolling import match_status
+from bot.features.darts.kinds import KINDS as DARTS_KINDS
 from bot.features.formats.results import outside_formats
 from bot.features.friendly.start import STAGE
 from bot.features.handlers import Handlers
@@ -22,6 +23,8 @@ from bot.i18n import Translator
 from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, context_for
 from bot.services import Services
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
 
 router = Handlers("friendly-status")
 
@@ -66,13 +69,14 @@ async def _live_friendly(message: Message, scope: Scope) -> dict | bool:
 
 
 @router.message(Command("match"), F.chat.type != "private", _live_friendly)
-async def my_friendly(message: Message, friendly, match, services: Services,
-                      tr: Translator) -> None:
-    """/match in a friendly: which one, the score and whose turn (the Cup), or the board."""
+async def my_friendly(message: Message, friendly: Tournament, match: MatchRow,
+                      services: Services, tr: Translator) -> None:
+    """/match in a friendly: which one, the score and whose turn (the Cup), the scoreboard
+    (darts) or, for another game, that it is on."""
     ctx = await context_for(services, tr, friendly, match)
     head = tr("friendly.match_head", title=friendly.title, game=tr(f"game.{friendly.game}"))
     if friendly.game == "cup":
         detail = match_status(ctx, await services.matches.state(match))
     else:
-        detail = tr("friendly.match_board")
+        detail = tr("friendly.match_board" if match.kind in DARTS_KINDS else "friendly.match_on")
     await message.reply(head + "\n" + detail)

@@ -49,7 +49,6 @@ async def practice(message: Message, command: CommandObject, services: Services,
         services, message.chat.id, game,
         tr.plain("friendly.title", a=human.first_name, b=me.first_name), settings,
         (human.id, me.id), "running")
-    await services.repos.tournaments.set_status(friendly.id, "running", services.clock.now())
     match = await start.play(services, friendly)
     ctx = await context_for(services, tr, friendly, match)
     await bot_moves(ctx, game.playbook, await services.matches.state(match))
