@@ -41,8 +41,9 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     """Apply ``actions`` together (all or none) and announce them.
 
     ``check`` sees the current state first and may raise a Refusal (a press on an old board);
-    ``wait`` seconds pass before the announcement (the dice animation). Returns the change,
-    or None when this update was applied before (nothing is said twice).
+    ``wait`` seconds pass before the announcement (the dice animation). After the lock every
+    follower (:func:`after_each_step`) sees the change. Returns the change, or None when
+    this update was applied before (nothing is said twice).
     """
     services, match = ctx.services, ctx.match
     if match.status == "paused":
