@@ -7,14 +7,19 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from aiogram.types import Message
 
+from bot.features.friendly.invite import opponent
 from bot.features.friendly.players import cup_player
 from bot.games import BOT_ROLLS
+from bot.play.refusal import Refusal
 from bot.sandbox.runner import Sandbox
 from bot.sandbox.world import BOT_ID
 from games.dice_cup import GroupMatch
+from storage.repositories.users import User
 
 
 def _roll(state: GroupMatch, seat: int, value: int) -> None:
@@ -129,3 +134,46 @@ async def test_a_game_with_a_launch_plays_a_friendly(tmp_path: Path) -> None:
     # the friendly is over: Bob's last 🎲 is only a 🎲 in a chat with nothing running
     assert output[-1] == "→ hc: 🤝 Friendly: Alice vs Bob is over: Alice wins. A friendly " \
         "match counts for no table."
+
+
+def _message(replied_to: dict | None) -> Message:
+    chat = {"id": -5, "type": "supergroup", "title": "g"}
+    sender = {"id": 1, "is_bot": False, "first_name": "Alice"}
+    data = {"message_id": 9, "date": 0, "chat": chat, "from": sender, "text": "/challenge cup"}
+    if replied_to is not None:
+        data["reply_to_message"] = {"message_id": 8, "date": 0, "chat": chat,
+                                    "from": replied_to, "text": "hi"}
+    return Message.model_validate(data)
+
+
+class _Users:
+    def __init__(self, *known: User) -> None:
+        self.known = {user.id: user for user in known}
+
+    async def get(self, user_id: int) -> User | None:
+        return self.known.get(user_id)
+
+    async def by_username(self, handle: str) -> User | None:
+        return next((u for u in self.known.values() if u.username == handle), None)
+
+
+def _services(*known: User) -> SimpleNamespace:
+    return SimpleNamespace(bot_username="the_bot", repos=SimpleNamespace(users=_Users(*known)))
+
+
+async def test_the_challenged_player_by_reply_or_handle() -> None:
+    bob = User(2, "bob", "Bob", "en", None, False)
+    reply_to_bob = _message({"id": 2, "is_bot": False, "first_name": "Bob"})
+    assert await opponent(reply_to_bob, _services(bob), ["cup"]) == (bob, ["cup"])
+    assert await opponent(_message(None), _services(bob), ["@bob", "cup"]) == (bob, ["cup"])
+    refusals = [
+        (reply_to_bob, _services(), ["cup"], "friendly.unknown_user"),
+        (_message({"id": 7, "is_bot": True, "first_name": "Other"}), _services(), ["cup"],
+         "friendly.no_bots"),
+        (_message(None), _services(bob), ["@The_Bot", "cup"], "friendly.no_bots"),
+        (_message(None), _services(bob), ["cup"], "friendly.usage_challenge"),
+    ]
+    for message, services, words, key in refusals:
+        with pytest.raises(Refusal) as refused:
+            await opponent(message, services, words)
+        assert refused.value.key == key

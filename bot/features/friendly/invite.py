@@ -45,21 +45,21 @@ async def challenge(message: Message, command: CommandObject, services: Services
     if message.chat.type == "private":
         raise Refusal("friendly.group_only")
     words = (command.args or "").split()
-    opponent, words = await _opponent(message, services, words)
+    challenged, words = await opponent(message, services, words)
     game = start.pick_game(tr, words[0] if words else None, usage="friendly.usage_challenge")
     settings = start.settings_for(tr, game, words[1:])
     me = message.from_user
-    if opponent.id == me.id:
+    if challenged.id == me.id:
         raise Refusal("friendly.self")
     chat_id = message.chat.id
     await start.ensure_free(services, chat_id, me.id, me.first_name)
-    await start.ensure_free(services, chat_id, opponent.id, opponent.first_name)
-    title = tr.plain("friendly.title", a=me.first_name, b=opponent.first_name)
+    await start.ensure_free(services, chat_id, challenged.id, challenged.first_name)
+    title = tr.plain("friendly.title", a=me.first_name, b=challenged.first_name)
     friendly = await start.create(services, chat_id, game, title, settings,
-                                  (me.id, opponent.id), "invited")
+                                  (me.id, challenged.id), "invited")
     extra = start.described(game, settings)
     sent = await message.answer(
-        tr("friendly.invitation", a=me.first_name, b=opponent.mention,
+        tr("friendly.invitation", a=me.first_name, b=challenged.mention,
            game=tr(f"game.{game.key}"), settings=f" ({extra})" if extra else "",
            minutes=ANSWER_MINUTES),
         reply_markup=_buttons(tr, friendly.id))
@@ -69,7 +69,7 @@ async def challenge(message: Message, command: CommandObject, services: Services
                                  + timedelta(minutes=ANSWER_MINUTES), friendly.id)
 
 
-async def _opponent(message: Message, services: Services,
+async def opponent(message: Message, services: Services,
                     words: list[str]) -> tuple[User, list[str]]:
     """The challenged user: ``@handle`` first, or the author of the replied-to message."""
     if words and words[0].startswith("@"):
