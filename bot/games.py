@@ -34,6 +34,9 @@ JobRunner = Callable[["Services", "Job"], Awaitable[None]]
 Table = tuple[list[str], list[list]]  # an export's CSV: header, rows
 ExportSection = Callable[["Services", "Tournament"], Awaitable[tuple[Any, Table | None]]]
 DiceAction = Callable[[int, int], dict[str, Any]]  # (seat, die value) → the engine's action
+BotPlayer = Callable[[Any, int], "dict[str, Any] | None"]  # (state, seat) → the bot's action
+BOT_ROLLS: dict[str, Any] = {"bot": "roll"}
+"""What a :attr:`Game.bot_player` returns to roll a Telegram 🎲."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,10 @@ class Game:
     """What is said and done around an accepted action (see :mod:`bot.play.perform`)."""
     dice: DiceAction | None = None
     """The action a 🎲 (or /roll) of a player makes; None: the game takes no dice."""
+    bot_player: BotPlayer | None = None
+    """The bot's move in a match against it (/practice): the action it takes in ``state``
+    from ``seat``, or None when it is not the bot's turn; :data:`BOT_ROLLS` asks for a die
+    the bot sends, its value played as ``dice(seat, value)``. None: no practice."""
     routers: tuple[Handlers, ...] = ()
     jobs: Mapping[str, JobRunner] = field(default_factory=dict)
     export_sections: Mapping[str, ExportSection] = field(default_factory=dict)

@@ -9,6 +9,7 @@ from bot import games
 
 def routers() -> list[Router]:
     from bot.features import common, export, organiser, registration, roster
+    from bot.features.friendly.routes import ROUTERS as friendly
     from bot.middlewares.scope import ForItsGame
     from bot.play import dice
 
@@ -20,5 +21,5 @@ def routers() -> list[Router]:
                 dice.router]
     games_first = [table.build(ForItsGame(table)) for table in formats]
     games_last = [table.build(ForItsGame(table)) for table in others]
-    return [*games_first, *(table.build() for table in platform), *games_last,
-            common.router.build()]
+    return [*(table.build() for table in friendly), *games_first,
+            *(table.build() for table in platform), *games_last, common.router.build()]

@@ -47,7 +47,8 @@ async def target_tournament(services: Services, chat_id: int, args: str | None) 
         if tournament is None or tournament.chat_id != chat_id:
             return Target(None, words[1:], "tournament.unknown_id", {"id": match.group(1)})
         return Target(tournament, words[1:])
-    active = await services.repos.tournaments.active_in_chat(chat_id)
+    active = [t for t in await services.repos.tournaments.active_in_chat(chat_id)
+              if not t.friendly]  # a friendly match is no command's tournament
     if active:
         return Target(active[0], words)
     newest = await services.repos.tournaments.newest_in_chat(chat_id)  # a finished one

@@ -10,6 +10,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from aiogram.filters import Command, CommandObject
@@ -24,6 +26,10 @@ from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 router = Handlers("export")
+ChatSection = Callable[[Services, int], Awaitable[tuple[Any, "Table | None"]]]
+CHAT_SECTIONS: dict[str, ChatSection] = {}
+"""Parts about the whole chat rather than one tournament (its friendly matches), added by
+the features that keep them: name → a section like a game's, given the chat id."""
 CSV_COLUMNS = ("match_id", "stage", "round", "slot", "format", "player_a", "player_b",
                "status", "winner", "seq", "actor", "action", "time")
 
@@ -102,8 +108,12 @@ async def export(message: Message, command: CommandObject, services: Services,
     tournament = target.tournament
     data = await collect(services, tournament)
     tables = {}
-    for name, section in game_of(tournament.game).export_sections.items():
-        data[name], table = await section(services, tournament)
+    sections = [(name, partial(section, services, tournament)) for name, section
+                in game_of(tournament.game).export_sections.items()]
+    sections += [(name, partial(section, services, tournament.chat_id))
+                 for name, section in CHAT_SECTIONS.items()]
+    for name, section in sections:
+        data[name], table = await section()
         if table is not None:
             tables[name] = table
     stem = f"tournament-{tournament.id}"

@@ -41,8 +41,9 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     """Apply ``actions`` together (all or none) and announce them.
 
     ``check`` sees the current state first and may raise a Refusal (a press on an old board);
-    ``wait`` seconds pass before the announcement (the dice animation). Returns the change,
-    or None when this update was applied before (nothing is said twice).
+    ``wait`` seconds pass before the announcement (the dice animation). After the lock every
+    follower (:func:`after_each_step`) sees the change. Returns the change, or None when
+    this update was applied before (nothing is said twice).
     """
     services, match = ctx.services, ctx.match
     if match.status == "paused":
@@ -61,7 +62,21 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
         await playbook.announce(ctx, change, actions)
     if change.after.finished and not change.before.finished:
         await playbook.finish(ctx, change.after, actor_id)
+    for follow in _followers:
+        await follow(ctx, playbook, change)
     return change
+
+
+Follower = Callable[[MatchContext, Playbook, Change], Awaitable[None]]
+_followers: list[Follower] = []
+
+
+def after_each_step(follower: Follower) -> Follower:
+    """Decorator: ``follower`` runs after every accepted step, out of the match's lock, so it
+    may perform the next one itself (the bot's own move in a match against it)."""
+    if follower not in _followers:
+        _followers.append(follower)
+    return follower
 
 
 def error_params(error: IllegalAction) -> dict[str, Any]:

@@ -27,6 +27,8 @@ class Tournament:
     created_by: int
     state: dict[str, Any] = field(default_factory=dict, hash=False)
     """What the tournament has produced while running (``TournamentsRepo.set_state``)."""
+    friendly: bool = False
+    """A friendly match's own row (/challenge, /practice), not one of the chat's events."""
 
     @property
     def registration_open(self) -> bool:
@@ -40,7 +42,8 @@ class Tournament:
 def _tournament(row) -> Tournament:
     return Tournament(row["id"], row["chat_id"], row["game"], row["title"], row["status"],
                       json.loads(row["settings"]), from_db(row["starts_at"]), row["timezone"],
-                      row["created_by"], json.loads(row["state"] or "{}"))
+                      row["created_by"], json.loads(row["state"] or "{}"),
+                      bool(row["friendly"]))
 
 
 _SELECT = ("SELECT t.*, (SELECT json_group_object(s.key, json(s.value)) FROM tournament_state s"
@@ -89,6 +92,26 @@ class TournamentsRepo:
         tournament_id = await self.db.write(work)
         return await self.get(tournament_id)
 
+    async def create_friendly(self, chat_id: int, game: str, title: str,
+                              settings: dict[str, Any], created_by: int, status: str,
+                              now: datetime) -> Tournament:
+        """A friendly match's row: ``invited`` until the opponent answers, or ``running``."""
+        async def work(tx):
+            cursor = await tx.execute(
+                "INSERT INTO tournaments (chat_id, game, title, status, settings, created_by,"
+                " created_at, started_at, friendly) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                (chat_id, game, title, status, json.dumps(settings), created_by, to_db(now),
+                 to_db(now) if status == "running" else None))
+            return cursor.lastrowid
+        return await self.get(await self.db.write(work))
+
+    async def friendlies_in_chat(self, chat_id: int) -> list[Tournament]:
+        """Every friendly match of the chat that was played or is being played, oldest first."""
+        rows = await self.db.fetchall(
+            _SELECT + " WHERE t.chat_id = ? AND t.friendly = 1"
+            " AND t.status IN ('running', 'paused', 'finished') ORDER BY t.id", (chat_id,))
+        return [_tournament(r) for r in rows]
+
     async def get(self, tournament_id: int) -> Tournament | None:
         row = await self.db.fetchone(_SELECT + " WHERE t.id = ?", (tournament_id,))
         return _tournament(row) if row else None
@@ -100,8 +123,9 @@ class TournamentsRepo:
 
     async def newest_in_chat(self, chat_id: int, *, game: str | None = None,
                              status: str | None = None) -> Tournament | None:
-        """The chat's newest tournament (of ``game``, in ``status``, when given)."""
-        sql, params = _SELECT + " WHERE t.chat_id = ?", (chat_id,)
+        """The chat's newest tournament (of ``game``, in ``status``, when given); friendly
+        matches are not the chat's tournaments."""
+        sql, params = _SELECT + " WHERE t.chat_id = ? AND t.friendly = 0", (chat_id,)
         for column, value in (("game", game), ("status", status)):
             if value is not None:
                 sql, params = f"{sql} AND t.{column} = ?", (*params, value)

@@ -142,3 +142,16 @@ async def test_old_update_ids_are_forgotten(db: Database) -> None:
     await updates.claim(2, NOW)
     assert await updates.forget_before(NOW - timedelta(days=2)) == 1
     assert not await updates.seen(1) and await updates.seen(2)
+
+
+async def test_a_friendly_is_not_one_of_the_chats_tournaments(db: Database) -> None:
+    await ChatsRepo(db).upsert(-100, "supergroup", "cup", "ru")
+    await UsersRepo(db).upsert(1, "org", "Org", "ru", NOW)
+    repo = TournamentsRepo(db)
+    cup = await repo.create(-100, "cup", "Cup", {}, 1, NOW)
+    invited = await repo.create_friendly(-100, "cup", "Friendly", {}, 1, "invited", NOW)
+    played = await repo.create_friendly(-100, "cup", "Friendly", {}, 1, "running", NOW)
+    assert not cup.friendly and invited.friendly and invited.status == "invited"
+    assert await repo.newest_in_chat(-100) == cup
+    assert [t.id for t in await repo.active_in_chat(-100)] == [played.id, cup.id]
+    assert await repo.friendlies_in_chat(-100) == [played]  # an unanswered invitation is not

@@ -5,6 +5,7 @@ from bot.features.cup import betting, corrections, hp, rolling, status, third
 from bot.features.cup.common import PLAYBOOK
 from bot.features.cup.playoff import ENGINES, bracket_note
 from bot.features.cup.stage import group_engine, start_group_stage, two_per_group
+from bot.features.friendly.players import cup_player
 from bot.game_settings import choice, format_list, int_choice, int_range
 from bot.games import Game
 
@@ -23,6 +24,7 @@ GAME = Game(
     setup_note=bracket_note,
     playbook=PLAYBOOK,
     dice=lambda seat, value: {"type": "roll", "player": seat, "value": value},
+    bot_player=cup_player,
     routers=tuple(module.router for module in (corrections, third, status, rolling, hp, betting)),
     jobs={"hp_late": hp.late_choice, "third_deadline": third.vote_deadline},
     export_sections={"cup_standings": status.standings_export},

@@ -33,19 +33,26 @@ on_finish = _finishers.register  # what a finished match does to its stage
 
 
 async def running_cup(services: Services, chat_id: int) -> Tournament | None:
+    """The chat's running Cup tournament (a friendly Cup match is not one)."""
     for tournament in await services.repos.tournaments.active_in_chat(chat_id):
-        if tournament.game == "cup" and tournament.status in ("running", "paused"):
+        if tournament.game == "cup" and tournament.status in ("running", "paused") \
+                and not tournament.friendly:
             return tournament
     return None
 
 
 async def my_play(services: Services, tr: Translator, chat_id: int, user_id: int
                   ) -> tuple[Tournament | None, MatchContext | None]:
-    """The chat's running Cup and the sender's running match in it (either may be None)."""
+    """The chat's running Cup and the sender's running match in it (either may be None);
+    the sender's friendly Cup match when they have no match in a Cup tournament."""
     tournament = await running_cup(services, chat_id)
-    if tournament is None:
-        return None, None
-    match = await services.repos.matches.current_for_player(tournament.id, user_id)
+    match = None if tournament is None else \
+        await services.repos.matches.current_for_player(tournament.id, user_id)
+    if match is None and (live := await services.repos.matches.live_for_player_in_chat(
+            chat_id, user_id)) is not None:
+        owner = await services.repos.tournaments.get(live.tournament_id)
+        if owner.friendly and owner.game == "cup":
+            tournament, match = owner, live
     if match is None:
         return tournament, None
     return tournament, await context_for(services, tr, tournament, match)

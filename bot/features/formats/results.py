@@ -9,17 +9,23 @@ call it too.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.features.formats.runner import proceed
 from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, log_event, save_record
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
+from bot.registry import Registry
 from bot.services import Services
 from games.tournament import Result
 from storage.repositories.matches import MatchRow
 
 log = logging.getLogger(__name__)
+PlayedElsewhere = Callable[[MatchContext, "int | None", "tuple[int, int] | None"],
+                           Awaitable[None]]
+_outside_formats: Registry[PlayedElsewhere] = Registry()
+outside_formats = _outside_formats.register  # stage → how its played match closes
 
 
 class ResultRefused(Refusal):
@@ -87,7 +93,11 @@ async def _tell_engine(services: Services, run: Run, match: MatchRow, winner: in
 async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int, int] | None,
                         actor_id: int | None) -> None:
     """A match played in the bot has ended (``winner`` a seat, None for a draw): its result
-    into the tournament. A result the format cannot take (a draw in a bracket) is logged."""
+    into the tournament. A result the format cannot take (a draw in a bracket) is logged.
+    A match of another stage than the formats' (a friendly) closes through its stage's hook."""
+    if (closing := _outside_formats.get(ctx.match.stage)) is not None:
+        await closing(ctx, winner, score)
+        return
     users = ctx.match.players
     try:
         await record_result(ctx.services, ctx.match.id,

@@ -1,0 +1,157 @@
+"""/challenge @user <game> [key=value …]: an invitation to a friendly match that only the
+challenged user answers (Accept / Decline) and that expires after ten minutes.
+
+The friendly's row exists from the invitation on (status ``invited``), so the buttons and
+the expiry job carry only its id; every answer is checked under the row's lock, so a second
+press, or a press after the expiry, changes nothing and says why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from datetime import timedelta
+
+from aiogram import F
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.filters import Command, CommandObject
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.features.friendly import start
+from bot.features.handlers import Handlers
+from bot.features.lifecycle import job_kind
+from bot.i18n import Translator
+from bot.play.refusal import Refusal
+from bot.services import Services
+from storage.repositories.jobs import Job
+from storage.repositories.tournaments import Tournament
+from storage.repositories.users import User
+
+router = Handlers("friendly-invite")
+EXPIRY_JOB = "friendly_expiry"
+ANSWER_MINUTES = 10
+_ANSWERED = {"running": "accepted", "paused": "accepted", "finished": "accepted",
+             "declined": "declined", "expired": "expired"}
+
+
+class Answer(CallbackData, prefix="fr"):
+    friendly: int
+    accept: int  # 1 Accept, 0 Decline
+
+
+@router.message(Command("challenge"))
+async def challenge(message: Message, command: CommandObject, services: Services,
+                    tr: Translator) -> None:
+    if message.chat.type == "private":
+        raise Refusal("friendly.group_only")
+    words = (command.args or "").split()
+    challenged, words = await opponent(message, services, words)
+    game = start.pick_game(tr, words[0] if words else None, usage="friendly.usage_challenge")
+    settings = start.settings_for(tr, game, words[1:])
+    me = message.from_user
+    if challenged.id == me.id:
+        raise Refusal("friendly.self")
+    chat_id = message.chat.id
+    await start.ensure_free(services, chat_id, me.id, me.first_name)
+    await start.ensure_free(services, chat_id, challenged.id, challenged.first_name)
+    title = tr.plain("friendly.title", a=me.first_name, b=challenged.first_name)
+    friendly = await start.create(services, chat_id, game, title, settings,
+                                  (me.id, challenged.id), "invited")
+    extra = start.described(game, settings)
+    sent = await message.answer(
+        tr("friendly.invitation", a=me.first_name, b=challenged.mention,
+           game=tr(f"game.{game.key}"), settings=f" ({extra})" if extra else "",
+           minutes=ANSWER_MINUTES),
+        reply_markup=_buttons(tr, friendly.id))
+    await services.repos.tournaments.set_settings(
+        friendly.id, settings | {"invitation": sent.message_id})
+    await services.scheduler.add(EXPIRY_JOB, services.clock.now()
+                                 + timedelta(minutes=ANSWER_MINUTES), friendly.id)
+
+
+async def opponent(message: Message, services: Services,
+                    words: list[str]) -> tuple[User, list[str]]:
+    """The challenged user: ``@handle`` first, or the author of the replied-to message."""
+    if words and words[0].startswith("@"):
+        handle, words = words[0].lstrip("@"), words[1:]
+        if handle.lower() == services.bot_username.lower():
+            raise Refusal("friendly.no_bots")
+        user = await services.repos.users.by_username(handle)
+        if user is None:
+            raise Refusal("friendly.unknown_user", name=f"@{handle}")
+        return user, words
+    replied = message.reply_to_message
+    if replied is None or replied.from_user is None:
+        raise Refusal("friendly.usage_challenge", games=", ".join(start.friendly_games()))
+    if replied.from_user.is_bot:
+        raise Refusal("friendly.no_bots")
+    user = await services.repos.users.get(replied.from_user.id)
+    if user is None:
+        raise Refusal("friendly.unknown_user", name=replied.from_user.first_name)
+    return user, words
+
+
+def _buttons(tr: Translator, friendly_id: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[
+        InlineKeyboardButton(text=tr("friendly.accept"),
+                             callback_data=Answer(friendly=friendly_id, accept=1).pack()),
+        InlineKeyboardButton(text=tr("friendly.decline"),
+                             callback_data=Answer(friendly=friendly_id, accept=0).pack())]])
+
+
+@router.callback_query(Answer.filter(), F.message)
+async def answer(query: CallbackQuery, callback_data: Answer, services: Services,
+                 tr: Translator) -> None:
+    friendly = await services.repos.tournaments.get(callback_data.friendly)
+    if friendly is None or not friendly.friendly or friendly.chat_id != query.message.chat.id:
+        raise Refusal("callback.stale")
+    challenger, opponent = await _players(services, friendly)
+    if query.from_user.id != opponent.user_id:
+        raise Refusal("friendly.not_yours", name=opponent.label)
+    async with services.lock(f"tournament-{friendly.id}"):
+        friendly = await services.repos.tournaments.get(friendly.id)
+        if friendly.status != "invited":
+            raise Refusal(f"friendly.answered.{_ANSWERED[friendly.status]}",
+                          minutes=ANSWER_MINUTES)
+        if callback_data.accept:
+            await start.ensure_free(services, friendly.chat_id, challenger.user_id,
+                                    challenger.label)
+            await start.ensure_free(services, friendly.chat_id, opponent.user_id,
+                                    opponent.label)
+        status = "running" if callback_data.accept else "declined"
+        await services.repos.tournaments.set_status(friendly.id, status, services.clock.now())
+        await services.scheduler.cancel(friendly.id, (EXPIRY_JOB,))
+        await _close_invitation(services, tr, friendly, status)
+    await query.answer(tr(f"friendly.{status}_toast"))
+    if callback_data.accept:
+        await start.play(services, await services.repos.tournaments.get(friendly.id))
+
+
+async def _players(services: Services, friendly: Tournament):
+    entrants = await services.repos.entrants.list(friendly.id)
+    return entrants[0], entrants[1]
+
+
+async def _close_invitation(services: Services, tr: Translator, friendly: Tournament,
+                            outcome: str) -> None:
+    """Say on the invitation itself how it ended (accepted, declined, expired)."""
+    challenger, opponent = await _players(services, friendly)
+    text = tr(f"friendly.invitation_{outcome}", a=challenger.label, b=opponent.label,
+              game=tr(f"game.{friendly.game}"), minutes=ANSWER_MINUTES)
+    with contextlib.suppress(TelegramBadRequest):  # the message may have been deleted
+        await services.bot.edit_message_text(
+            text, chat_id=friendly.chat_id, message_id=friendly.settings["invitation"],
+            reply_markup=None)
+
+
+@job_kind(EXPIRY_JOB)
+async def expire(services: Services, job: Job) -> None:
+    """Ten minutes without an answer: the invitation lapses (unless answered meanwhile)."""
+    async with services.lock(f"tournament-{job.tournament_id}"):
+        friendly = await services.repos.tournaments.get(job.tournament_id)
+        if friendly is None or friendly.status != "invited":
+            return
+        await services.repos.tournaments.set_status(friendly.id, "expired",
+                                                    services.clock.now())
+        tr = await services.translator_for_chat(friendly.chat_id)
+        await _close_invitation(services, tr, friendly, "expired")

@@ -1,0 +1,76 @@
+"""/practice <game>: a friendly match against the bot, for games that declare a bot player
+(``Game.bot_player``), and the bot's own moves.
+
+The bot is a player like any other: its Telegram user (``bot.me()``) is the match's second
+player and an entrant, so names render everywhere. Whenever a step of a friendly leaves the
+bot to move, it moves at once through the same :func:`~bot.play.perform.perform` path
+(actor None): for a roll it sends 🎲 through the Bot API and plays the die's value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot import games
+from bot.features.friendly import start
+from bot.features.handlers import Handlers
+from bot.games import BOT_ROLLS
+from bot.i18n import Translator
+from bot.match_service import Change
+from bot.play.context import MatchContext, context_for
+from bot.play.dice import DICE_ANIMATION_SECONDS
+from bot.play.perform import Playbook, after_each_step, perform
+from bot.play.refusal import Refusal
+from bot.services import Services
+
+router = Handlers("friendly-practice")
+
+
+@router.message(Command("practice"))
+async def practice(message: Message, command: CommandObject, services: Services,
+                   tr: Translator) -> None:
+    if message.chat.type == "private":
+        raise Refusal("friendly.group_only")
+    words = (command.args or "").split()
+    game = start.pick_game(tr, words[0] if words else None, usage="friendly.usage_practice")
+    if game.bot_player is None:
+        raise Refusal("friendly.no_bot_player", game=tr(f"game.{game.key}"), code=game.key,
+                      games=", ".join(start.friendly_games(bot_player=True)))
+    settings = start.settings_for(tr, game, words[1:])
+    human = message.from_user
+    await start.ensure_free(services, message.chat.id, human.id, human.first_name)
+    me = await services.bot.me()
+    await services.repos.users.upsert(me.id, me.username, me.first_name, None,
+                                      services.clock.now())
+    friendly = await start.create(
+        services, message.chat.id, game,
+        tr.plain("friendly.title", a=human.first_name, b=me.first_name), settings,
+        (human.id, me.id), "running")
+    match = await start.play(services, friendly)
+    ctx = await context_for(services, tr, friendly, match)
+    await bot_moves(ctx, game.playbook, await services.matches.state(match))
+
+
+@after_each_step
+async def _bot_follows(ctx: MatchContext, playbook: Playbook, change: Change) -> None:
+    if ctx.tournament.friendly:
+        await bot_moves(ctx, playbook, change.after)
+
+
+async def bot_moves(ctx: MatchContext, playbook: Playbook, state: Any) -> None:
+    """Make the bot's move if the match waits for it (each move is followed by the next)."""
+    game = games.game_of(ctx.tournament.game)
+    if game.bot_player is None or state.finished:
+        return
+    seat = ctx.seat((await ctx.services.bot.me()).id)
+    action = None if seat is None else game.bot_player(state, seat)
+    if action is None:
+        return
+    wait = 0
+    if action == BOT_ROLLS:
+        sent = await ctx.services.bot.send_dice(ctx.tournament.chat_id, emoji="🎲")
+        action, wait = game.dice(seat, sent.dice.value), DICE_ANIMATION_SECONDS
+    await perform(ctx, playbook, [action], actor_id=None, update_id=None, wait=wait)

@@ -1,0 +1,113 @@
+"""Which games have friendly matches, and how one is created and launched.
+
+A game played in the bot (``Game.launch``) plays its friendly exactly as a tournament match
+of its ``match_kind``. The Cup has no single-match launch (its tournament opens whole
+rounds), so its friendly is one group-stage match (kind ``group``: first to 3 round wins
+with 🎲) opened here with the Cup's own status text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import games
+from bot.features.cup.rolling import match_status
+from bot.game_settings import FORMAT_SETTINGS, parse_settings
+from bot.games import Game, MatchLauncher
+from bot.i18n import Translator
+from bot.play.launch import start_match
+from bot.play.refusal import Refusal
+from bot.services import Services
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
+
+STAGE = "friendly"
+CUP_KIND = "group"
+
+
+async def launch_cup(services: Services, tournament: Tournament, match: MatchRow) -> None:
+    """Open a friendly Cup match: who plays, the score and whose roll it is."""
+    ctx = await start_match(services, tournament, match)
+    state = await services.matches.state(ctx.match)
+    await ctx.say(ctx.tr("friendly.cup_start", a=ctx.names[0], b=ctx.names[1]) + "\n"
+                  + match_status(ctx, state))
+
+
+def match_plan(game: Game) -> tuple[str, MatchLauncher] | None:
+    """The match kind and launcher of ``game``'s friendly; None if it is not played here."""
+    if game.launch is not None and game.match_kind is not None:
+        return game.match_kind, game.launch
+    if game.key == "cup":
+        return CUP_KIND, launch_cup
+    return None
+
+
+def friendly_games(*, bot_player: bool = False) -> list[str]:
+    return [game.key for game in games.all_games() if match_plan(game) is not None
+            and (game.bot_player is not None or not bot_player)]
+
+
+def pick_game(tr: Translator, key: str | None, *, usage: str) -> Game:
+    """The game named in a command, refused when it is missing, unknown or not played here."""
+    if not key:
+        raise Refusal(usage, games=", ".join(friendly_games()))
+    game = games.get(key.lower())
+    if game is None:
+        raise Refusal("friendly.unknown_game", game=key, games=", ".join(friendly_games()))
+    if match_plan(game) is None:
+        raise Refusal("friendly.not_in_bot", game=tr(f"game.{game.key}"),
+                      games=", ".join(friendly_games()))
+    return game
+
+
+def own_parsers(game: Game) -> dict[str, Any]:
+    """The settings a friendly of ``game`` takes: the game's own, not the formats'."""
+    return {key: parse for key, parse in game.parsers.items() if key not in FORMAT_SETTINGS}
+
+
+def settings_for(tr: Translator, game: Game, pairs: list[str]) -> dict[str, Any]:
+    """The game's defaults with ``key=value`` pairs applied; refused with the allowed keys."""
+    parsers = own_parsers(game)
+    try:
+        return parse_settings(parsers, pairs, dict(game.defaults))
+    except ValueError as error:
+        hints = ", ".join(f"{key}={getattr(parse, 'hint', '…')}"
+                          for key, parse in parsers.items()) or "—"
+        raise Refusal(text=tr(error.args[0], key=error.args[1]) + "\n"
+                      + tr("friendly.settings_hint", game=tr(f"game.{game.key}"),
+                           hints=hints)) from None
+
+
+def described(game: Game, settings: dict[str, Any]) -> str:
+    """The settings a challenge changed from the game's defaults, as ``key=value``."""
+    return " ".join(f"{key}={value}" for key, value in settings.items()
+                    if key in own_parsers(game) and game.defaults.get(key) != value)
+
+
+async def ensure_free(services: Services, chat_id: int, user_id: int, name: str) -> None:
+    """Refuse a friendly for someone already playing a match in this chat."""
+    if await services.repos.matches.live_for_player_in_chat(chat_id, user_id) is not None:
+        raise Refusal("friendly.busy", name=name)
+
+
+async def create(services: Services, chat_id: int, game: Game, title: str,
+                 settings: dict[str, Any], players: tuple[int, int], status: str
+                 ) -> Tournament:
+    """The friendly's own row with the two players as entrants (the challenger first)."""
+    now = services.clock.now()
+    tournament = await services.repos.tournaments.create_friendly(
+        chat_id, game.key, title, settings, players[0], status, now)
+    for user_id in players:
+        await services.repos.entrants.put(tournament.id, user_id, "approved", now)
+    return tournament
+
+
+async def play(services: Services, tournament: Tournament) -> MatchRow:
+    """Create the friendly's one match and launch it in the chat."""
+    game = games.game_of(tournament.game)
+    kind, launch = match_plan(game)
+    players = [e.user_id for e in await services.repos.entrants.list(tournament.id)]
+    match = await services.repos.matches.create(
+        tournament.id, STAGE, 1, "F", kind, players[0], players[1], services.clock.now())
+    await launch(services, tournament, match)
+    return await services.repos.matches.get(match.id)

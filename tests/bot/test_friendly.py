@@ -1,0 +1,181 @@
+"""Friendly matches: the Cup's bot player, the friendlies in /export (the files' contents),
+a friendly that touches no tournament of the chat, and any game with a ``launch`` (one
+declared in a test) played as a friendly to its end."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from aiogram.types import Message
+
+from bot.features.friendly.invite import opponent
+from bot.features.friendly.players import cup_player
+from bot.games import BOT_ROLLS
+from bot.play.refusal import Refusal
+from bot.sandbox.runner import Sandbox
+from bot.sandbox.world import BOT_ID
+from games.dice_cup import GroupMatch
+from storage.repositories.users import User
+
+
+def _roll(state: GroupMatch, seat: int, value: int) -> None:
+    state.apply({"type": "roll", "player": seat, "value": value})
+
+
+def test_the_cup_bot_rolls_on_its_turn_only() -> None:
+    state = GroupMatch()
+    assert cup_player(state, 1) is None  # round 1: player A rolls first
+    _roll(state, 0, 4)
+    assert cup_player(state, 1) == BOT_ROLLS
+    assert cup_player(state, 0) is None
+
+
+def test_the_cup_bot_votes_for_the_draw_at_a_tied_decider() -> None:
+    state = GroupMatch()
+    for a, b in ((6, 1), (1, 6), (6, 1), (1, 6), (3, 3)):  # 2:2, then a tied 5th round
+        first = state.roller
+        _roll(state, first, a if first == 0 else b)
+        _roll(state, 1 - first, b if first == 0 else a)
+    assert state.voting
+    assert cup_player(state, 1) == {"type": "draw_vote", "player": 1, "vote": "draw"}
+    state.apply({"type": "draw_vote", "player": 1, "vote": "draw"})
+    assert cup_player(state, 1) is None  # voted: the human decides
+
+
+PLAYERS_REPLY = "→ fx: No applications for “Autumn Cup” yet."
+SCRIPT = """\
+org@fx: /new cup Autumn Cup
+alice@fx: hi
+bob@fx: hi
+alice@fx: /challenge @bob cup
+bob@fx: [✅ Accept]
+alice@fx: 🎲 6
+bob@fx: 🎲 1
+bob@fx: 🎲 2
+alice@fx: 🎲 5
+alice@fx: 🎲 4
+bob@fx: 🎲 3
+carol@fx: /practice cup
+carol@fx: 🎲 6
+org@fx: /players
+org@fx: /export
+"""
+
+
+async def test_friendlies_are_in_the_export_and_not_in_the_tournament(tmp_path: Path) -> None:
+    output: list[str] = []
+    sandbox = Sandbox(seed=2, db_path=tmp_path / "db.sqlite3", language="en",
+                      out_dir=tmp_path / "out", emit=output.append)
+    await sandbox.start()
+    try:
+        await sandbox.run_lines(SCRIPT.splitlines())
+    finally:
+        await sandbox.close()
+    text = "\n".join(output)
+    assert "!! error" not in text, text
+    assert PLAYERS_REPLY in output  # /players is about the Cup, not a friendly
+    files = {path.name.split("-", 2)[-1]: path for path in (tmp_path / "out").iterdir()}
+    data = json.loads(files["tournament-1.json"].read_text())
+    assert data["matches"] == [] and data["entrants"] == []  # the Cup tournament is untouched
+    challenge, practice = data["friendlies"]
+    assert challenge["tournament"]["title"] == "Friendly: Alice vs Bob"
+    assert [e["name"] for e in challenge["entrants"]] == ["Alice", "Bob"]
+    (match,) = challenge["matches"]
+    assert match["stage"] == "friendly" and match["status"] == "finished"
+    assert match["winner"] == match["players"][0] and match["result"]["score"] == [3, 0]
+    rolls = [a["action"]["value"] for a in match["actions"] if "meta" not in a["action"]]
+    assert rolls == [6, 1, 2, 5, 4, 3]
+    assert match["actions"][-1]["action"]["meta"] == "result"  # the result is in the log too
+    assert practice["entrants"][1]["user_id"] == BOT_ID
+    bot_rolls = [a for a in practice["matches"][0]["actions"] if a["actor"] is None]
+    # the bot answered Carol's 6 and then opened round 2: two rolls, logged like any other
+    assert [a["action"]["player"] for a in bot_rolls] == [1, 1]
+    rows = list(csv.DictReader(files["tournament-1-friendlies.csv"].open()))
+    assert len(rows) == 10 and {row["game"] for row in rows} == {"cup"}  # 9 actions, 1 result
+    assert [row["actor"] for row in rows[-3:]] == [str(practice["entrants"][0]["user_id"]), "", ""]
+
+
+
+HIGH_CARD = """\
+alice@hc: hi
+bob@hc: hi
+alice@hc: /practice highcard
+alice@hc: /challenge @bob highcard
+bob@hc: [✅ Accept]
+bob@hc: /match
+alice@hc: 🎲 5
+bob@hc: 🎲 2
+bob@hc: 🎲 6
+alice@hc: 🎲 3
+alice@hc: 🎲 4
+bob@hc: 🎲 1
+bob@hc: 🎲 6
+"""
+
+
+@pytest.mark.usefixtures("high_card_game")
+async def test_a_game_with_a_launch_plays_a_friendly(tmp_path: Path) -> None:
+    output: list[str] = []
+    sandbox = Sandbox(seed=1, db_path=tmp_path / "hc.sqlite3", language="en",
+                      emit=output.append)
+    await sandbox.start()
+    try:
+        await sandbox.run_lines(HIGH_CARD.splitlines())
+    finally:
+        await sandbox.close()
+    text = "\n".join(output)
+    assert "!! error" not in text, text
+    assert "I cannot play High card myself" in text  # no bot player declared
+    assert "→ hc: 🎯 Match 1: Alice — Bob." in output  # the game's own launch
+    assert "The match is on: play your moves in this chat." in text  # /match
+    assert "Alice 3 : 6 Bob — 1:1" in text
+    # the friendly is over: Bob's last 🎲 is only a 🎲 in a chat with nothing running
+    assert output[-1] == "→ hc: 🤝 Friendly: Alice vs Bob is over: Alice wins. A friendly " \
+        "match counts for no table."
+
+
+def _message(replied_to: dict | None) -> Message:
+    chat = {"id": -5, "type": "supergroup", "title": "g"}
+    sender = {"id": 1, "is_bot": False, "first_name": "Alice"}
+    data = {"message_id": 9, "date": 0, "chat": chat, "from": sender, "text": "/challenge cup"}
+    if replied_to is not None:
+        data["reply_to_message"] = {"message_id": 8, "date": 0, "chat": chat,
+                                    "from": replied_to, "text": "hi"}
+    return Message.model_validate(data)
+
+
+class _Users:
+    def __init__(self, *known: User) -> None:
+        self.known = {user.id: user for user in known}
+
+    async def get(self, user_id: int) -> User | None:
+        return self.known.get(user_id)
+
+    async def by_username(self, handle: str) -> User | None:
+        return next((u for u in self.known.values() if u.username == handle), None)
+
+
+def _services(*known: User) -> SimpleNamespace:
+    return SimpleNamespace(bot_username="the_bot", repos=SimpleNamespace(users=_Users(*known)))
+
+
+async def test_the_challenged_player_by_reply_or_handle() -> None:
+    bob = User(2, "bob", "Bob", "en", None, False)
+    reply_to_bob = _message({"id": 2, "is_bot": False, "first_name": "Bob"})
+    assert await opponent(reply_to_bob, _services(bob), ["cup"]) == (bob, ["cup"])
+    assert await opponent(_message(None), _services(bob), ["@bob", "cup"]) == (bob, ["cup"])
+    refusals = [
+        (reply_to_bob, _services(), ["cup"], "friendly.unknown_user"),
+        (_message({"id": 7, "is_bot": True, "first_name": "Other"}), _services(), ["cup"],
+         "friendly.no_bots"),
+        (_message(None), _services(bob), ["@The_Bot", "cup"], "friendly.no_bots"),
+        (_message(None), _services(bob), ["cup"], "friendly.usage_challenge"),
+    ]
+    for message, services, words, key in refusals:
+        with pytest.raises(Refusal) as refused:
+            await opponent(message, services, words)
+        assert refused.value.key == key
