@@ -1,12 +1,20 @@
 """The Cable News Cup «Битва костей» in the chat (``docs/rules.md``): the group stage, the
 playoff in four formats and the 3rd-place match — declared as one :class:`~bot.games.Game`."""
 
-from bot.features.cup import betting, corrections, hp, rolling, status, third
+from bot.features.cup import (
+    betting,
+    corrections,
+    hp,  # noqa: F401 - the HP battle registers its hidden input
+    rolling,
+    status,
+    third,
+)
 from bot.features.cup.common import PLAYBOOK
 from bot.features.cup.playoff import ENGINES, bracket_note
 from bot.features.cup.stage import group_engine, start_group_stage, two_per_group
 from bot.game_settings import choice, format_list, int_choice, int_range
 from bot.games import Game
+from bot.play import hidden, hidden_chat
 
 GAME = Game(
     "cup",
@@ -23,7 +31,7 @@ GAME = Game(
     setup_note=bracket_note,
     playbook=PLAYBOOK,
     dice=lambda seat, value: {"type": "roll", "player": seat, "value": value},
-    routers=tuple(module.router for module in (corrections, third, status, rolling, hp, betting)),
-    jobs={"hp_late": hp.late_choice, "third_deadline": third.vote_deadline},
+    routers=tuple(module.router for module in (corrections, third, status, rolling, hidden_chat, betting)),
+    jobs={hidden.LATE: hidden.late_clock, "third_deadline": third.vote_deadline},
     export_sections={"cup_standings": status.standings_export},
 )
