@@ -116,6 +116,11 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services) ->
         raise Refusal("callback.stale")
     await _apply(services, match, query.from_user.id, callback_data.word, None)
     await query.answer()
+    if not callback_data.panel and query.message:  # the question is answered: close it
+        tr = await services.translator_for_chat(query.from_user.id)
+        with contextlib.suppress(TelegramBadRequest):
+            await query.message.edit_text(tr("play.hidden_which_done", word=clip(
+                callback_data.word), match=match.id))
 
 
 @router.message(_hidden_word, F.chat.type != "private")
@@ -148,7 +153,7 @@ async def enter(message: Message, command: CommandObject, event_update: Update,
     await services.repos.organiser_log.record(
         message.from_user.id, "enter", services.clock.now(), tournament_id=ctx.tournament.id,
         chat_id=ctx.tournament.chat_id, reason=reason, match_id=ctx.match.id,
-        player=ctx.match.players[seat], action=action)
+        player=ctx.match.players[seat], move=action)
     await message.answer(tr("play.entered", name=ctx.names[seat], match=ctx.match.id,
                             word=clip(" ".join(action_words(command.args)))))
 
