@@ -154,8 +154,8 @@ async def resend(services: Services, user_id: int, match_id: int) -> bool:
     """Send the user's panel of a live hidden-input match again, below everything else
     (the old copy is removed); False when they have no such panel."""
     match = await services.repos.matches.get(match_id)
-    if match is None or input_of(match.kind) is None or user_id not in match.players \
-            or match.status not in ("running", "paused"):
+    live = match is not None and match.status in ("running", "paused")
+    if not live or input_of(match.kind) is None or user_id not in match.players:
         return False
     tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)

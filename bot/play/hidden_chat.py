@@ -124,12 +124,14 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services) ->
 
 
 @router.message(_hidden_word, F.chat.type != "private")
-async def word_in_group(message: Message, services: Services, tr: Translator) -> None:
+async def word_in_group(message: Message, word: str, services: Services,
+                        tr: Translator) -> None:
     """A hidden word typed in the group: not applied, removed if the bot may delete."""
     match = await services.repos.matches.live_for_player_in_chat(message.chat.id,
                                                                  message.from_user.id)
-    if match is None or input_of(match.kind) is None:
-        return
+    hidden = None if match is None else input_of(match.kind)
+    if hidden is None or hidden.parse(word) is None:
+        return  # not a hidden word of the sender's match: ordinary chat
     with contextlib.suppress(TelegramBadRequest):
         await services.bot.delete_message(message.chat.id, message.message_id)
     ctx = await _context(services, match)

@@ -138,3 +138,15 @@ async def test_enter_typed_in_the_group_is_deleted_and_not_applied(sandbox):
     assert lines[0].startswith("✗ cup#")
     assert "только в личке" in lines[1]
     assert await _rows(sandbox, "SELECT COUNT(*) FROM match_actions WHERE match_id = 8") == [(0,)]
+
+
+async def test_the_deep_link_of_a_match_not_ones_own_shows_no_panel(sandbox):
+    assert await _run(sandbox, "bob@dm: /start m-7") == [
+        "→ bob@dm: У вас нет открытой панели в матче #7."]
+    lines = await _run(sandbox, "bob@dm: /start m-8")
+    assert lines[0] == "→ bob@dm: Раунд 1 против Carol_King: атака или защита?"
+    assert lines[-1].startswith("✗ bob@dm#")  # the old copy of the panel is removed
+
+
+async def test_a_word_typed_in_the_group_by_someone_without_a_match_is_left_alone(sandbox):
+    assert await _run(sandbox, "org@cup: атака") == []

@@ -11,6 +11,7 @@ import pytest
 from games.common.match import replay
 from games.dice_cup import GroupMatch
 from storage.db import Database, available_migrations
+from storage.repositories.jobs import JobsRepo
 from storage.repositories.matches import DuplicateUpdate, MatchesRepo
 from storage.repositories.tournaments import EntrantsRepo, TournamentsRepo
 from storage.repositories.updates import ProcessedUpdatesRepo
@@ -142,3 +143,25 @@ async def test_old_update_ids_are_forgotten(db: Database) -> None:
     await updates.claim(2, NOW)
     assert await updates.forget_before(NOW - timedelta(days=2)) == 1
     assert not await updates.seen(1) and await updates.seen(2)
+
+
+async def test_migration_006_turns_pending_hp_reminders_into_late_clocks(tmp_path,
+                                                                         monkeypatch) -> None:
+    import storage.db
+
+    every = available_migrations()
+    monkeypatch.setattr(storage.db, "available_migrations",
+                        lambda: [(v, sql) for v, sql in every if v < 6])
+    database = await Database.open(tmp_path / "old.sqlite3")
+    match_id = await _match(database)
+    await MatchesRepo(database).append(match_id, {"type": "roll", "player": 0, "value": 6},
+                                       actor_id=1, now=NOW)
+    jobs = JobsRepo(database)
+    await jobs.add("hp_late", NOW, 1, match_id=match_id, round=2)
+    await jobs.add("third_deadline", NOW, 1, match_id=match_id)
+    monkeypatch.setattr(storage.db, "available_migrations", lambda: every)
+    assert await database.migrate() == [6]
+    assert [(job.kind, job.payload) for job in await jobs.pending()] == [
+        ("hidden_late", {"match_id": match_id, "seq": 1}),
+        ("third_deadline", {"match_id": match_id})]
+    await database.close()

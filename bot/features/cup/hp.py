@@ -1,6 +1,7 @@
-"""The semi-final HP battle: hidden «атака»/«защита» choices by DM (buttons or typed words),
-then both roll in the group. The group only learns that a player has chosen; both choices
-are shown after the round resolves, with both HP."""
+"""The semi-final HP battle: hidden «атака»/«защита» choices by DM (panel buttons or typed
+words in any language, through :mod:`bot.play.hidden`), then both roll in the group. The
+group only learns that a player has chosen; both choices are shown after the round
+resolves, with both HP. A late chooser is reminded by the match's late clock."""
 
 from __future__ import annotations
 
