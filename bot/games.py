@@ -20,6 +20,7 @@ from bot.game_settings import COMMON_SETTINGS, parse_settings
 
 if TYPE_CHECKING:
     from bot.features.handlers import Handlers
+    from bot.play.hidden import HiddenInput
     from bot.play.perform import Playbook
     from bot.services import Services
     from games.common.match import ReplayableMatch
@@ -76,6 +77,8 @@ class Game:
     """The formats' tie-break order when the organiser sets none (``tiebreaks=…``)."""
     check_score: Callable[[dict[str, Any], int, int], str | None] | None = None
     """Why a reported final score (winner's, loser's) cannot be, as a catalog key, or None."""
+    hidden: Mapping[str, HiddenInput] = field(default_factory=dict)
+    """Match kind → the secret input its players give by DM (``bot/play/hidden.py``)."""
     match_hint: str = "formats.match.in_bot"
     """The catalog key /match uses to say where a match played in the bot is played."""
 

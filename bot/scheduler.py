@@ -50,6 +50,21 @@ class Scheduler(ABC):
         for job_id in await self.jobs.cancel_for(tournament_id, kinds):
             self._disarm(job_id)
 
+    async def cancel_for_match(self, match_id: int, kinds: tuple[str, ...]) -> None:
+        """Cancel the jobs of ``kinds`` that belong to one match (its clocks)."""
+        for job_id in await self.jobs.cancel_for_match(match_id, kinds):
+            self._disarm(job_id)
+
+    async def freeze(self, tournament_id: int, kinds: tuple[str, ...]) -> None:
+        """Stop a tournament's pending jobs of ``kinds``, keeping the time each had left."""
+        for job_id in await self.jobs.freeze(tournament_id, kinds, self.now()):
+            self._disarm(job_id)
+
+    async def thaw(self, tournament_id: int) -> None:
+        """Restart a tournament's frozen jobs with the time each had left."""
+        for job in await self.jobs.thaw(tournament_id, self.now()):
+            self._arm(job)
+
     async def restore(self) -> int:
         pending = await self.jobs.pending()
         for job in pending:
@@ -178,3 +193,4 @@ class VirtualScheduler(Scheduler):
             await self.run(job.id)
         if moment > self.clock.now():
             self.clock.set(moment)
+

@@ -1,6 +1,9 @@
-"""Commands anyone can use: /start, /help, /rules, /try, /lang."""
+"""Commands anyone can use: /start (also ``/start m-<match id>``: that match's private panel),
+/hand, /help, /rules, /try, /lang."""
 
 from __future__ import annotations
+
+import re
 
 from aiogram import F
 from aiogram.filters import Command, CommandObject, CommandStart
@@ -13,9 +16,11 @@ from bot.features.access import is_organiser
 from bot.features.handlers import Handlers
 from bot.i18n import Translator, clip
 from bot.middlewares.scope import Scope
+from bot.play import hidden
 from bot.services import Services
 
 router = Handlers("common")
+_PANEL_LINK = re.compile(r"m-(\d+)")
 
 
 class LanguagePick(CallbackData, prefix="lang"):
@@ -23,8 +28,25 @@ class LanguagePick(CallbackData, prefix="lang"):
 
 
 @router.message(CommandStart(), F.chat.type == "private")
-async def start(message: Message, tr: Translator) -> None:
+async def start(message: Message, command: CommandObject, services: Services,
+                tr: Translator) -> None:
+    """Welcome; a deep link ``m-<match id>`` (from a match announcement) shows the sender's
+    private panel of that match instead."""
+    if found := _PANEL_LINK.fullmatch(command.args or ""):
+        if not await hidden.resend(services, message.from_user.id, int(found[1])):
+            await message.answer(tr("play.panel_none", match=found[1]))
+        return
     await message.answer(tr("start.welcome", name=message.from_user.first_name))
+
+
+@router.message(Command("hand"), F.chat.type == "private")
+async def hand(message: Message, services: Services, tr: Translator) -> None:
+    """Every private panel of the sender's live matches, sent again below the chat."""
+    matches = await hidden.live_hidden_matches(services, message.from_user.id)
+    for match in matches:
+        await hidden.resend(services, message.from_user.id, match.id)
+    if not matches:
+        await message.answer(tr("play.panels_none"))
 
 
 @router.message(Command("help"))

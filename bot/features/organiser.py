@@ -18,6 +18,7 @@ from bot.features.lifecycle import (
     start_tournament,
 )
 from bot.i18n import Translator, clip
+from bot.play import clock
 from bot.services import Services
 from bot.timeparse import parse_start, zone_name
 from storage.repositories.tournaments import Tournament
@@ -218,7 +219,8 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
 
 
 async def _switch(services: Services, tournament: Tournament, pausing: bool) -> None:
-    """Pause a running tournament (every match under way waits) or resume a paused one."""
+    """Pause a running tournament (every match under way waits, its clocks frozen with the
+    time they had left) or resume a paused one (the clocks run on from there)."""
     wanted, current = ("paused", "running") if pausing else ("running", "paused")
     now = services.clock.now()
     async with services.lock(f"tournament-{tournament.id}"):
@@ -226,6 +228,7 @@ async def _switch(services: Services, tournament: Tournament, pausing: bool) -> 
             if match.status == current:
                 await services.repos.matches.update(match.id, now, status=wanted)
         await services.repos.tournaments.set_status(tournament.id, wanted, now)
+        await (clock.pause if pausing else clock.resume)(services, tournament.id)
 
 
 async def group_lost(services: Services, chat_id: int) -> None:

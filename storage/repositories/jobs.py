@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from storage.db import Database
@@ -114,4 +114,61 @@ class JobsRepo:
                 f"UPDATE jobs SET status = 'cancelled' WHERE tournament_id = ?"
                 f" AND status = 'pending' AND kind IN ({marks})", (tournament_id, *kinds))
             return [r[0] for r in rows]
+        return await self.db.write(work)
+
+    async def cancel_for_match(self, match_id: int, kinds: tuple[str, ...]) -> list[int]:
+        """Cancel the pending (or frozen) jobs of ``kinds`` that carry ``match_id``."""
+        async def work(tx):
+            marks = ",".join("?" * len(kinds))
+            where = (f"status IN ('pending', 'frozen') AND kind IN ({marks})"
+                     " AND json_extract(payload, '$.match_id') = ?")
+            rows = await (await tx.execute(
+                f"SELECT id FROM jobs WHERE {where}", (*kinds, match_id))).fetchall()
+            await tx.execute(f"UPDATE jobs SET status = 'cancelled' WHERE {where}",
+                             (*kinds, match_id))
+            return [r[0] for r in rows]
+        return await self.db.write(work)
+
+    async def for_match(self, match_id: int, kinds: tuple[str, ...]) -> list[Job]:
+        """The pending jobs of ``kinds`` that carry ``match_id``."""
+        marks = ",".join("?" * len(kinds))
+        rows = await self.db.fetchall(
+            f"SELECT * FROM jobs WHERE status = 'pending' AND kind IN ({marks})"
+            " AND json_extract(payload, '$.match_id') = ? ORDER BY id", (*kinds, match_id))
+        return [_job(r) for r in rows]
+
+    async def freeze(self, tournament_id: int, kinds: tuple[str, ...],
+                     now: datetime) -> list[int]:
+        """Stop the pending jobs of ``kinds`` of a tournament: each keeps the seconds it had
+        left (``remaining``) and is no longer pending until :meth:`thaw`."""
+        async def work(tx):
+            marks = ",".join("?" * len(kinds))
+            rows = await (await tx.execute(
+                f"SELECT * FROM jobs WHERE tournament_id = ? AND status = 'pending'"
+                f" AND kind IN ({marks})", (tournament_id, *kinds))).fetchall()
+            for row in rows:
+                left = max(0, int((from_db(row["run_at"]) - now).total_seconds()))
+                payload = {**json.loads(row["payload"]), "remaining": left}
+                await tx.execute("UPDATE jobs SET status = 'frozen', payload = ? WHERE id = ?",
+                                 (json.dumps(payload), row["id"]))
+            return [row["id"] for row in rows]
+        return await self.db.write(work)
+
+    async def thaw(self, tournament_id: int, now: datetime) -> list[Job]:
+        """Make a tournament's frozen jobs pending again, each due after the time it had
+        left when it was frozen."""
+        async def work(tx):
+            rows = await (await tx.execute(
+                "SELECT * FROM jobs WHERE tournament_id = ? AND status = 'frozen'",
+                (tournament_id,))).fetchall()
+            jobs = []
+            for row in rows:
+                payload = json.loads(row["payload"])
+                run_at = now + timedelta(seconds=payload.pop("remaining", 0))
+                await tx.execute(
+                    "UPDATE jobs SET status = 'pending', run_at = ?, payload = ? WHERE id = ?",
+                    (to_db(run_at), json.dumps(payload), row["id"]))
+                jobs.append(Job(row["id"], row["kind"], row["tournament_id"],
+                                from_db(to_db(run_at)), payload))
+            return jobs
         return await self.db.write(work)

@@ -100,19 +100,6 @@ class MatchesRepo:
             " AND ? IN (player_a, player_b) ORDER BY id LIMIT 1", (tournament_id, user_id))
         return _match(row) if row else None
 
-    async def newest_live_for_player(self, user_id: int, game: str | None = None
-                                     ) -> MatchRow | None:
-        """The user's newest running (or paused) match in a running tournament, of ``game``
-        when given (a choice sent by DM belongs to it)."""
-        sql = ("SELECT m.* FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
-               " WHERE t.status IN ('running', 'paused') AND m.status IN ('running', 'paused')"
-               " AND ? IN (m.player_a, m.player_b)")
-        params: tuple = (user_id,)
-        if game is not None:
-            sql, params = sql + " AND t.game = ?", (*params, game)
-        row = await self.db.fetchone(sql + " ORDER BY m.id DESC LIMIT 1", params)
-        return _match(row) if row else None
-
     async def live_for_player_in_chat(self, chat_id: int, user_id: int) -> MatchRow | None:
         """The user's oldest running (or paused) match in a running tournament of the chat."""
         row = await self.db.fetchone(

@@ -52,3 +52,12 @@ def test_parameters_are_escaped_unless_markup() -> None:
 def test_plain_text_is_the_same_words_unescaped() -> None:
     tr = Translator("en")
     assert tr.plain("try.success", name="<b>&") == "<b>&: Success ✅"
+
+
+def test_every_text_uses_only_tags_telegram_knows() -> None:
+    """A stray ``<match>`` in a usage line makes Telegram refuse the whole message."""
+    allowed = {"b", "i", "u", "s", "code", "pre", "a", "tg-spoiler", "blockquote"}
+    for language in ("ru", "en", "fi"):
+        for key, text in catalog(language).items():
+            tags = set(re.findall(r"</?([^\s>/]+)", text))
+            assert tags <= allowed, (language, key, tags - allowed)

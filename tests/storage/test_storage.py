@@ -11,6 +11,7 @@ import pytest
 from games.common.match import replay
 from games.dice_cup import GroupMatch
 from storage.db import Database, available_migrations
+from storage.repositories.jobs import JobsRepo
 from storage.repositories.matches import DuplicateUpdate, MatchesRepo
 from storage.repositories.tournaments import EntrantsRepo, TournamentsRepo
 from storage.repositories.updates import ProcessedUpdatesRepo
@@ -155,3 +156,25 @@ async def test_a_friendly_is_not_one_of_the_chats_tournaments(db: Database) -> N
     assert await repo.newest_in_chat(-100) == cup
     assert [t.id for t in await repo.active_in_chat(-100)] == [played.id, cup.id]
     assert await repo.friendlies_in_chat(-100) == [played]  # an unanswered invitation is not
+
+
+async def test_migration_006_turns_pending_hp_reminders_into_late_clocks(tmp_path,
+                                                                         monkeypatch) -> None:
+    import storage.db
+
+    every = available_migrations()
+    monkeypatch.setattr(storage.db, "available_migrations",
+                        lambda: [(v, sql) for v, sql in every if v < 6])
+    database = await Database.open(tmp_path / "old.sqlite3")
+    match_id = await _match(database)
+    await MatchesRepo(database).append(match_id, {"type": "roll", "player": 0, "value": 6},
+                                       actor_id=1, now=NOW)
+    jobs = JobsRepo(database)
+    await jobs.add("hp_late", NOW, 1, match_id=match_id, round=2)
+    await jobs.add("third_deadline", NOW, 1, match_id=match_id)
+    monkeypatch.setattr(storage.db, "available_migrations", lambda: every)
+    assert await database.migrate() == [6]
+    assert [(job.kind, job.payload) for job in await jobs.pending()] == [
+        ("hidden_late", {"match_id": match_id, "seq": 1}),
+        ("third_deadline", {"match_id": match_id})]
+    await database.close()

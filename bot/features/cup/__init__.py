@@ -8,6 +8,7 @@ from bot.features.cup.stage import group_engine, start_group_stage, two_per_grou
 from bot.features.friendly.players import cup_player
 from bot.game_settings import choice, format_list, int_choice, int_range
 from bot.games import Game
+from bot.play import hidden, hidden_chat
 
 GAME = Game(
     "cup",
@@ -25,7 +26,9 @@ GAME = Game(
     playbook=PLAYBOOK,
     dice=lambda seat, value: {"type": "roll", "player": seat, "value": value},
     bot_player=cup_player,
-    routers=tuple(module.router for module in (corrections, third, status, rolling, hp, betting)),
-    jobs={"hp_late": hp.late_choice, "third_deadline": third.vote_deadline},
+    routers=tuple(module.router for module in (corrections, third, status, rolling, hidden_chat,
+                                               betting)),
+    hidden={"hp": hp.HP_INPUT},
+    jobs={hidden.LATE: hidden.late_clock, "third_deadline": third.vote_deadline},
     export_sections={"cup_standings": status.standings_export},
 )

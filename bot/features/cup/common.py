@@ -58,17 +58,6 @@ async def my_play(services: Services, tr: Translator, chat_id: int, user_id: int
     return tournament, await context_for(services, tr, tournament, match)
 
 
-async def my_play_anywhere(services: Services, user_id: int) -> MatchContext | None:
-    """The user's newest running Cup match in any group (for choices sent by DM), in the
-    language of its group."""
-    match = await services.repos.matches.newest_live_for_player(user_id, game="cup")
-    if match is None:
-        return None
-    tournament = await services.repos.tournaments.get(match.tournament_id)
-    tr = await services.translator_for_chat(tournament.chat_id)
-    return await context_for(services, tr, tournament, match)
-
-
 def _explain(tr: Translator, error: IllegalAction, match: MatchRow) -> str:
     return tr(f"cup.error.{error.code}", **error_params(error))
 

@@ -1,0 +1,88 @@
+"""Per-match clocks: a deadline that belongs to one match and to the position it was set in.
+
+A clock is a scheduled job whose payload carries the match id and the seq of the match's
+last logged action when the clock was set (``seq``). It is cancelled by match when the
+match moves on (:func:`stop`) and carried over when the match moves within the turn the
+clock times (:func:`keep`: one of two hidden choices is in, the other is still awaited).
+``/pause`` freezes the running clocks of a tournament with the time each had left and
+``/resume`` restarts them with that time (:func:`pause`, :func:`resume`).
+
+A timeout runs under the match's lock and re-reads the log first: if the match has moved on
+since the clock was set (another last seq, or the match no longer running) it does nothing,
+so a clock that nobody cancelled in time can never act on a later position. The handler
+runs inside the lock and must not :func:`~bot.play.perform.perform` on the same match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any
+
+from bot.play.context import MatchContext, context_for
+from bot.services import Services
+from storage.repositories.jobs import Job
+
+Timeout = Callable[[MatchContext, Job], Awaitable[None]]
+JobRunner = Callable[[Services, Job], Awaitable[None]]
+_kinds: set[str] = set()
+
+
+def timeout(kind: str, handler: Timeout) -> JobRunner:
+    """The job runner of the clock ``kind`` (for ``Game.jobs``): ``handler`` runs when the
+    clock is due and the match still stands where it stood when the clock was set."""
+    _kinds.add(kind)
+
+    async def run(services: Services, job: Job) -> None:
+        match = await services.repos.matches.get(job.payload["match_id"])
+        if match is None or match.status != "running":
+            return
+        async with services.matches.lock(match.id):
+            if await last_seq(services, match.id) != job.payload.get("seq"):
+                return  # the match moved on since the clock was set
+            tournament = await services.repos.tournaments.get(match.tournament_id)
+            tr = await services.translator_for_chat(tournament.chat_id)
+            await handler(await context_for(services, tr, tournament, match), job)
+    return run
+
+
+async def last_seq(services: Services, match_id: int) -> int:
+    """The seq of the match's last logged action (0 before the first): its position."""
+    logged = await services.repos.matches.actions(match_id)
+    return logged[-1].seq if logged else 0
+
+
+async def start(ctx: MatchContext, kind: str, delay: timedelta, **payload: Any) -> None:
+    """Set the match's clock ``kind`` (replacing one already running) to fire after
+    ``delay`` unless the match moves on first."""
+    services, match = ctx.services, ctx.match
+    await services.scheduler.cancel_for_match(match.id, (kind,))
+    await services.scheduler.add(kind, services.clock.now() + delay, ctx.tournament.id,
+                                 match_id=match.id, seq=await last_seq(services, match.id),
+                                 **payload)
+
+
+async def keep(ctx: MatchContext, kind: str) -> None:
+    """The match moved within the turn the clock ``kind`` times: it runs on, same deadline."""
+    services = ctx.services
+    seq = await last_seq(services, ctx.match.id)
+    for job in await services.repos.jobs.for_match(ctx.match.id, (kind,)):
+        await services.repos.jobs.note(job.id, seq=seq)
+
+
+async def stop(ctx: MatchContext, *kinds: str) -> None:
+    """Cancel the match's clocks (of ``kinds``, else all of them)."""
+    chosen = kinds or tuple(sorted(_kinds))
+    if chosen:
+        await ctx.services.scheduler.cancel_for_match(ctx.match.id, chosen)
+
+
+async def pause(services: Services, tournament_id: int) -> None:
+    """Freeze the tournament's running clocks; each keeps the time it had left."""
+    if _kinds:
+        await services.scheduler.freeze(tournament_id, tuple(sorted(_kinds)))
+
+
+async def resume(services: Services, tournament_id: int) -> None:
+    """Restart the tournament's frozen clocks with the time each had left."""
+    await services.scheduler.thaw(tournament_id)

@@ -1,0 +1,226 @@
+"""Hidden input by DM: every player's private panel of a match, for any game.
+
+A match kind that takes hidden input (the Cup's HP battle, a hand of cards) registers a
+:class:`HiddenInput`: which action types are hidden, how a typed word (or a panel button's
+word) reads as an action, what the panel shows a player, and how an action is described to
+the organisers who asked for copies (/hostcopy). The platform does the rest:
+
+- each player's panel is a DM message whose id is stored; it is edited in place when the
+  match changes, sent anew when it asks for something new (:func:`open_panels`) or when the
+  player asks for it again (``/hand``, ``/start m-<match id>``: :func:`resend`);
+- an action arrives from a panel button, a typed word in the DM, or an organiser's
+  ``/enter`` on a player's behalf, and always goes through :func:`submit` (the match-play
+  path, under the match's lock);
+- a late player is reminded and the group told after ``late_minutes``, by a per-match clock
+  (:mod:`bot.play.clock`) that /pause freezes.
+
+The chat side (typed words, buttons, /enter, /hostcopy) is :mod:`bot.play.hidden_chat`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import games
+from bot.i18n import Translator
+from bot.play import clock
+from bot.play.context import MatchContext, context_for
+from bot.play.perform import perform
+from bot.services import Services
+from storage.repositories.jobs import Job
+from storage.repositories.matches import MatchRow
+from storage.repositories.panels import PanelsRepo
+
+LATE = "hidden_late"  # the clock kind of a late hidden choice
+
+
+@dataclass(frozen=True)
+class Panel:
+    """What a player's private panel shows: a text and buttons, each carrying a word."""
+
+    text: str
+    buttons: tuple[tuple[str, str], ...] = ()  # (label, word read by HiddenInput.parse)
+
+
+@dataclass(frozen=True)
+class HiddenInput:
+    types: tuple[str, ...]
+    """The engine's action types that are hidden (``choose``)."""
+    parse: Callable[[str], dict[str, Any] | None]
+    """A typed word (or a button's word) → an action without ``player``; None: not one."""
+    panel: Callable[[MatchContext, int, Translator, Any], Panel]
+    """The panel of a seat, in that player's language, for the current state."""
+    describe: Callable[[Translator, dict[str, Any], Any], str]
+    """An accepted action (and the state before it) in words, for the organisers' copy."""
+    late_minutes: int = 5
+
+
+def _inputs() -> dict[str, HiddenInput]:
+    """Every match kind that takes hidden input, as its game declares (``Game.hidden``)."""
+    return {kind: hidden for game in games.all_games() for kind, hidden in game.hidden.items()}
+
+
+def input_of(kind: str) -> HiddenInput | None:
+    return _inputs().get(kind)
+
+
+def read_word(text: str) -> dict[str, Any] | None:
+    """The action some hidden-input kind reads in ``text`` (None: no such word)."""
+    return next((action for hidden in _inputs().values()
+                 if (action := hidden.parse(text)) is not None), None)
+
+
+class Pick(CallbackData, prefix="hid"):
+    """A panel button (``panel=1``: only on the newest panel) or an answer to "which
+    match is this word for?" (``panel=0``)."""
+
+    match_id: int
+    word: str
+    panel: int = 1
+
+
+def own_text(tr: Translator, key: str, kind: str, **params: Any) -> str:
+    """``key`` in the match kind's own words (``key.<kind>``) when the catalogs have them."""
+    return tr(f"{key}.{kind}" if tr.has(f"{key}.{kind}") else key, **params)
+
+
+def panels(services: Services) -> PanelsRepo:
+    return PanelsRepo(services.db)
+
+
+async def awaited(services: Services, match: MatchRow, seat: int) -> bool:
+    """Whether ``seat`` owes the match a hidden action now."""
+    hidden = input_of(match.kind)
+    if hidden is None or match.status not in ("running", "paused"):
+        return False
+    state = await services.matches.current(match)
+    return any(action["type"] in hidden.types for action in state.legal_actions(seat))
+
+
+async def open_panels(ctx: MatchContext) -> None:
+    """A new turn of hidden input: each player it awaits gets a fresh panel, and the late
+    clock starts."""
+    seats = [seat for seat in (0, 1) if await awaited(ctx.services, ctx.match, seat)]
+    if not seats:
+        return
+    await clock.start(ctx, LATE, timedelta(minutes=_inputs()[ctx.match.kind].late_minutes))
+    for seat in seats:
+        await show(ctx, seat, fresh=True)
+
+
+async def show(ctx: MatchContext, seat: int, *, fresh: bool = False) -> None:
+    """Show ``seat`` their panel: edit the stored one in place, or (``fresh``, or none yet)
+    send a new one; a player the bot cannot DM is told in the group, with a deep link."""
+    services, match = ctx.services, ctx.match
+    user_id = match.players[seat]
+    user_tr = await services.translator_for_chat(user_id)
+    panel = _inputs()[match.kind].panel(ctx, seat, user_tr, await services.matches.state(match))
+    markup = _keyboard(match.id, panel)
+    stored = await panels(services).get(match.id, user_id)
+    if stored is not None and not fresh:
+        message_id = await services.outbox.board(user_id, stored, panel.text, markup)
+    else:
+        sent = await services.outbox.dm(
+            user_id, panel.text, markup=markup, fallback_chat_id=ctx.tournament.chat_id,
+            fallback_text=own_text(ctx.tr, "play.hidden_cannot_dm", match.kind,
+                                   name=ctx.names[seat], match=match.id),
+            button_text=ctx.tr("dm.open_button"), payload=f"m-{match.id}")
+        if sent is None:
+            return
+        message_id = sent.message_id
+    await panels(services).put(match.id, user_id, message_id)
+
+
+def _keyboard(match_id: int, panel: Panel) -> InlineKeyboardMarkup | None:
+    if not panel.buttons:
+        return None
+    return InlineKeyboardMarkup(inline_keyboard=[[
+        InlineKeyboardButton(text=label, callback_data=Pick(match_id=match_id, word=word).pack())
+        for label, word in panel.buttons]])
+
+
+async def resend(services: Services, user_id: int, match_id: int) -> bool:
+    """Send the user's panel of a live hidden-input match again, below everything else
+    (the old copy is removed); False when they have no such panel."""
+    match = await services.repos.matches.get(match_id)
+    live = match is not None and match.status in ("running", "paused")
+    if not live or input_of(match.kind) is None or user_id not in match.players:
+        return False
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    tr = await services.translator_for_chat(tournament.chat_id)
+    ctx = await context_for(services, tr, tournament, match)
+    old = await panels(services).get(match.id, user_id)
+    await show(ctx, ctx.seat(user_id), fresh=True)
+    if old is not None and old != await panels(services).get(match.id, user_id):
+        with contextlib.suppress(TelegramBadRequest):
+            await services.bot.delete_message(user_id, old)
+    return True
+
+
+async def live_hidden_matches(services: Services, user_id: int) -> list[MatchRow]:
+    """The user's live matches of kinds that take hidden input, oldest first."""
+    rows = [await services.repos.matches.get(i)
+            for i in await panels(services).live_matches(user_id)]
+    return [row for row in rows if input_of(row.kind) is not None]
+
+
+async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_id: int,
+                 update_id: int | None) -> bool:
+    """Apply a hidden action of ``seat`` (their own, or entered by an organiser); True when
+    applied now. The panel is updated, the organisers' copies go out, the late clock runs
+    on for whoever is still awaited."""
+    services = ctx.services
+    before = await services.matches.state(ctx.match)
+    game = games.game_of(ctx.tournament.game)
+    change = await perform(ctx, game.playbook, [{**action, "player": seat}],
+                           actor_id=actor_id, update_id=update_id)
+    if change is None:
+        return False
+    await show(ctx, seat)
+    await _copy_to_hosts(ctx, seat, action, before)
+    still = [s for s in (0, 1) if await awaited(services, ctx.match, s)]
+    await (clock.keep(ctx, LATE) if still else clock.stop(ctx, LATE))
+    return True
+
+
+async def _copy_to_hosts(ctx: MatchContext, seat: int, action: dict[str, Any],
+                         before: Any) -> None:
+    """Organisers who opted in (/hostcopy) get each hidden action as it is made — except
+    the players of this very match: nobody learns an opponent's secret that way."""
+    hidden = _inputs()[ctx.match.kind]
+    for host in ctx.tournament.state.get("host_copy", []):
+        if host in ctx.match.players:
+            continue
+        host_tr = await ctx.services.translator_for_chat(host)
+        await ctx.services.outbox.dm(host, own_text(
+            host_tr, "play.hidden_host_copy", ctx.match.kind, name=ctx.names[seat],
+            match=ctx.match.id, choice=hidden.describe(host_tr, action, before)))
+
+
+async def _late(ctx: MatchContext, job: Job) -> None:
+    """The late clock ran out: remind each player still awaited, and tell the group (where
+    the organisers can act: /enter, /setresult, /dq)."""
+    services, kind = ctx.services, ctx.match.kind
+    state = await services.matches.state(ctx.match)
+    minutes = _inputs()[kind].late_minutes
+    for seat, user_id in enumerate(ctx.match.players):
+        if not await awaited(services, ctx.match, seat):
+            continue
+        user_tr = await services.translator_for_chat(user_id)
+        await services.outbox.dm(user_id, own_text(
+            user_tr, "play.hidden_reminder", kind, match=ctx.match.id,
+            round=getattr(state, "round", "")))
+        await ctx.say(own_text(ctx.tr, "play.hidden_late", kind, name=ctx.names[seat],
+                               minutes=minutes, match=ctx.match.id))
+
+
+late_clock = clock.timeout(LATE, _late)
+"""The runner of the late clock, for the ``jobs`` of a game that takes hidden input."""

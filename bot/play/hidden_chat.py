@@ -1,0 +1,220 @@
+"""Hidden input as the chat sees it (:mod:`bot.play.hidden` is the service):
+
+- a word typed in the DM goes to the one match that awaits it; a player with several such
+  matches is asked which one, with a button per match;
+- a panel button applies its word (only the newest panel's buttons count);
+- a hidden word typed in the group is not applied: it is deleted (when the bot may) and the
+  player told to use the DM;
+- ``/enter <match> @player <word> <reason>``: an organiser, in their own DM, enters a
+  player's hidden action on their behalf (logged with the reason; the organiser is the
+  action's actor). Not in a match they play in themselves;
+- ``/hostcopy [off]``: an organiser gets (or stops getting) a copy of each hidden action.
+
+A game that takes hidden input lists :data:`router` among its routers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from aiogram import F
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.filters import Command, CommandObject
+from aiogram.types import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+)
+
+from bot.features.access import command_target, is_organiser
+from bot.features.handlers import Handlers
+from bot.i18n import Translator, clip
+from bot.play.context import MatchContext, load_match
+from bot.play.hidden import (
+    Pick,
+    awaited,
+    input_of,
+    live_hidden_matches,
+    own_text,
+    panels,
+    read_word,
+    submit,
+)
+from bot.play.refusal import Refusal
+from bot.services import Services
+from storage.repositories.matches import MatchRow
+
+router = Handlers("play-hidden")
+MAX_WORD = 24  # a word carried in a button's callback data
+
+
+def _hidden_word(message: Message) -> dict | bool:
+    text = (message.text or "").strip()
+    return {"word": text} if text and read_word(text) is not None else False
+
+
+async def _context(services: Services, match: MatchRow) -> MatchContext:
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    tr = await services.translator_for_chat(tournament.chat_id)
+    return await load_match(services, tr, match.id)
+
+
+async def _apply(services: Services, match: MatchRow, user_id: int, word: str,
+                 update_id: int | None) -> bool:
+    """The sender's own word, for ``match``."""
+    action = input_of(match.kind).parse(word)
+    ctx = await _context(services, match)
+    seat = ctx.seat(user_id)
+    if action is None or seat is None:
+        raise Refusal("callback.stale")
+    return await submit(ctx, seat, action, actor_id=user_id, update_id=update_id)
+
+
+@router.message(_hidden_word, F.chat.type == "private")
+async def typed_word(message: Message, word: str, event_update: Update, services: Services,
+                     tr: Translator) -> None:
+    user_id = message.from_user.id
+    live = [m for m in await live_hidden_matches(services, user_id)
+            if input_of(m.kind).parse(word) is not None]
+    if not live:
+        raise Refusal("play.hidden_none")
+    waiting = [m for m in live if await awaited(services, m, m.players.index(user_id))]
+    if len(waiting) > 1:
+        await message.answer(tr("play.hidden_which", word=clip(word)),
+                             reply_markup=await _which(services, tr, waiting, word))
+        return
+    # No match awaits it: the newest one's engine says why (already chosen, roll first …).
+    target = waiting[0] if waiting else live[-1]
+    await _apply(services, target, user_id, word, event_update.update_id)
+
+
+async def _which(services: Services, tr: Translator, matches: list[MatchRow],
+                 word: str) -> InlineKeyboardMarkup:
+    rows = []
+    for match in matches:
+        ctx = await _context(services, match)
+        label = tr("play.hidden_which_button", match=match.id, title=ctx.tournament.title,
+                   a=ctx.names[0], b=ctx.names[1])
+        rows.append([InlineKeyboardButton(text=label, callback_data=Pick(
+            match_id=match.id, word=word[:MAX_WORD], panel=0).pack())])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+@router.callback_query(Pick.filter())
+async def pick(query: CallbackQuery, callback_data: Pick, services: Services) -> None:
+    match = await services.repos.matches.get(callback_data.match_id)
+    if match is None or input_of(match.kind) is None or match.status not in ("running",
+                                                                              "paused"):
+        raise Refusal("callback.stale")
+    if query.from_user.id not in match.players:
+        raise Refusal("play.not_in_match")
+    newest = await panels(services).get(match.id, query.from_user.id)
+    if callback_data.panel and query.message and query.message.message_id != newest:
+        raise Refusal("callback.stale")
+    await _apply(services, match, query.from_user.id, callback_data.word, None)
+    await query.answer()
+    if not callback_data.panel and query.message:  # the question is answered: close it
+        tr = await services.translator_for_chat(query.from_user.id)
+        with contextlib.suppress(TelegramBadRequest):
+            await query.message.edit_text(tr("play.hidden_which_done", word=clip(
+                callback_data.word), match=match.id))
+
+
+@router.message(_hidden_word, F.chat.type != "private")
+async def word_in_group(message: Message, word: str, services: Services,
+                        tr: Translator) -> None:
+    """A hidden word typed in the group: not applied, removed if the bot may delete."""
+    match = await services.repos.matches.live_for_player_in_chat(message.chat.id,
+                                                                 message.from_user.id)
+    hidden = None if match is None else input_of(match.kind)
+    if hidden is None or hidden.parse(word) is None:
+        return  # not a hidden word of the sender's match: ordinary chat
+    with contextlib.suppress(TelegramBadRequest):
+        await services.bot.delete_message(message.chat.id, message.message_id)
+    ctx = await _context(services, match)
+    await ctx.say(own_text(tr, "play.hidden_in_group", match.kind,
+                           name=ctx.names[ctx.seat(message.from_user.id)]))
+
+
+@router.message(Command("enter"))
+async def enter(message: Message, command: CommandObject, event_update: Update,
+                services: Services, tr: Translator) -> None:
+    """An organiser enters a player's hidden action on their behalf, in the DM only."""
+    if message.chat.type != "private":
+        with contextlib.suppress(TelegramBadRequest):  # it may carry the secret
+            await services.bot.delete_message(message.chat.id, message.message_id)
+        await message.answer(tr("play.enter_dm_only"))
+        return
+    ctx, seat, action, reason = await _entry(services, message.from_user.id, command.args)
+    if not await submit(ctx, seat, action, actor_id=message.from_user.id,
+                        update_id=event_update.update_id):
+        return
+    await services.repos.organiser_log.record(
+        message.from_user.id, "enter", services.clock.now(), tournament_id=ctx.tournament.id,
+        chat_id=ctx.tournament.chat_id, reason=reason, match_id=ctx.match.id,
+        player=ctx.match.players[seat], move=action)
+    await message.answer(tr("play.entered", name=ctx.names[seat], match=ctx.match.id,
+                            word=clip(" ".join(action_words(command.args)))))
+
+
+def action_words(args: str | None) -> list[str]:
+    """The words of ``/enter`` after the match and the player, before the reason."""
+    words = (args or "").split()[2:]
+    for end in range(len(words), 0, -1):
+        if read_word(" ".join(words[:end])) is not None:
+            return words[:end]
+    return []
+
+
+async def _entry(services: Services, organiser: int, args: str | None
+                 ) -> tuple[MatchContext, int, dict[str, Any], str]:
+    """Read and check ``/enter <match> @player <word> <reason>``; refused when wrong."""
+    words = (args or "").split()
+    if len(words) < 4 or not words[0].lstrip("#").isdecimal():
+        raise Refusal("play.enter_usage")
+    match = await services.repos.matches.get(int(words[0].lstrip("#")))
+    if match is None or input_of(match.kind) is None or match.status != "running":
+        raise Refusal("play.enter_no_match", match=clip(words[0]))
+    ctx = await _context(services, match)
+    if not await is_organiser(services, ctx.tournament.chat_id, organiser):
+        raise Refusal("access.organisers_only")
+    if organiser in match.players:
+        raise Refusal("play.enter_own_match")
+    seat = await _seat_named(services, ctx, words[1])
+    chosen = action_words(args)
+    reason = " ".join(words[2 + len(chosen):])
+    action = input_of(match.kind).parse(" ".join(chosen)) if chosen else None
+    if action is None or not reason:
+        raise Refusal("play.enter_usage")
+    return ctx, seat, action, reason
+
+
+async def _seat_named(services: Services, ctx: MatchContext, who: str) -> int:
+    """The seat of the player written as ``@username`` or as their shown name."""
+    user = await services.repos.users.by_username(who.lstrip("@"))
+    for seat, user_id in enumerate(ctx.match.players):
+        if (user is not None and user.id == user_id) or ctx.names[seat].lower() == who.lower():
+            return seat
+    raise Refusal("play.enter_not_player", name=clip(who), match=ctx.match.id)
+
+
+@router.message(Command("hostcopy"))
+async def host_copy(message: Message, command: CommandObject, services: Services,
+                    tr: Translator) -> None:
+    """An organiser opts in (or out) to get every hidden action in their DM (never those of
+    a match they play in themselves)."""
+    target = await command_target(message, services, tr, None, organiser=True)
+    if target is None:
+        return
+    tournament, wanted = target.tournament, (command.args or "on").strip().lower() != "off"
+    hosts = set(tournament.state.get("host_copy", []))
+    hosts = hosts | {message.from_user.id} if wanted else hosts - {message.from_user.id}
+    await services.repos.tournaments.set_state(tournament.id, "host_copy", sorted(hosts))
+    await services.repos.organiser_log.record(
+        message.from_user.id, "hostcopy", services.clock.now(), tournament_id=tournament.id,
+        chat_id=message.chat.id, on=wanted)
+    await message.answer(tr("play.hidden_host_on" if wanted else "play.hidden_host_off",
+                            name=message.from_user.first_name))

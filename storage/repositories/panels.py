@@ -1,0 +1,34 @@
+"""Private panels: which DM message shows a player's panel of a match."""
+
+from __future__ import annotations
+
+from storage.db import Database
+
+
+class PanelsRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def get(self, match_id: int, user_id: int) -> int | None:
+        """The message id of the player's panel of the match, if one was sent."""
+        row = await self.db.fetchone(
+            "SELECT message_id FROM match_panels WHERE match_id = ? AND user_id = ?",
+            (match_id, user_id))
+        return row["message_id"] if row else None
+
+    async def put(self, match_id: int, user_id: int, message_id: int) -> None:
+        async def work(tx):
+            await tx.execute(
+                "INSERT INTO match_panels (match_id, user_id, message_id) VALUES (?, ?, ?)"
+                " ON CONFLICT (match_id, user_id) DO UPDATE SET message_id = excluded.message_id",
+                (match_id, user_id, message_id))
+        await self.db.write(work)
+
+    async def live_matches(self, user_id: int) -> list[int]:
+        """The user's running (or paused) matches of running tournaments, oldest first:
+        the matches whose panels /hand may show."""
+        rows = await self.db.fetchall(
+            "SELECT m.id FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+            " WHERE t.status IN ('running', 'paused') AND m.status IN ('running', 'paused')"
+            " AND ? IN (m.player_a, m.player_b) ORDER BY m.id", (user_id,))
+        return [row["id"] for row in rows]

@@ -1,0 +1,152 @@
+"""Hidden input by DM and per-match clocks, in the sandbox, on the Cup's HP semi-finals
+(match 7: Alice_Smith — Dave_Jones, match 8: Bob_Stone — Carol_King; Alice administers
+the group and asked for copies of the choices)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.sandbox.runner import Sandbox
+from storage.timefmt import from_db
+
+SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "hidden_input.txt"
+SETUP = SCENARIO.read_text(encoding="utf-8").split("# Semi-finals")[0]
+
+
+@pytest.fixture
+async def sandbox(tmp_path: Path):
+    output: list[str] = []
+    box = Sandbox(seed=11, db_path=tmp_path / "hidden.sqlite3", language="ru",
+                  emit=output.append)
+    box.output = output
+    await box.start()
+    await box.run_lines(SETUP.splitlines())
+    yield box
+    await box.close()
+
+
+async def _run(box: Sandbox, script: str) -> list[str]:
+    start = len(box.output)
+    await box.run_lines(script.splitlines())
+    lines = box.output[start:]
+    assert not [line for line in lines if line.startswith("!! error")]
+    return lines
+
+
+async def _rows(box: Sandbox, sql: str) -> list[tuple]:
+    return [tuple(row) for row in await box.app.services.db.fetchall(sql)]
+
+
+async def _late_jobs(box: Sandbox) -> list[tuple[str, str, dict]]:
+    rows = await _rows(box, "SELECT status, run_at, payload FROM jobs WHERE kind = 'hidden_late'"
+                            " ORDER BY id")
+    return [(status, run_at, json.loads(payload)) for status, run_at, payload in rows]
+
+
+def _reminded(lines: list[str]) -> list[str]:
+    return [line.split(":")[0] for line in lines if "вы ещё не выбрали" in line]
+
+
+async def test_the_semi_finals_start_one_late_clock_per_match(sandbox):
+    jobs = await _late_jobs(sandbox)
+    assert [(status, payload["match_id"], payload["seq"]) for status, _, payload in jobs] == [
+        ("pending", 7, 0), ("pending", 8, 0)]
+
+
+async def test_pause_freezes_the_reminders_with_their_time_left_and_resume_restarts_them(
+        sandbox):
+    clock = sandbox.app.services.clock
+    dues = [from_db(run_at) for _, run_at, _ in await _late_jobs(sandbox)]
+    await _run(sandbox, "! advance 2m\norg@cup: /pause")
+    left = [due - clock.now() for due in dues]
+    assert timedelta(minutes=2) < left[0] <= left[1] <= timedelta(minutes=3)
+    assert [(status, payload["remaining"]) for status, _, payload in await _late_jobs(sandbox)
+            ] == [("frozen", left[0].seconds), ("frozen", left[1].seconds)]
+    assert _reminded(await _run(sandbox, "! advance 1h")) == []
+
+    await _run(sandbox, "org@cup: /resume")
+    resumed = clock.now()
+    assert [(status, from_db(run_at)) for status, run_at, _ in await _late_jobs(sandbox)] == [
+        ("pending", resumed + left[0]), ("pending", resumed + left[1])]
+    assert _reminded(await _run(sandbox, f"! advance {left[0].seconds - 1}s")) == []
+    assert _reminded(await _run(sandbox, "! advance 1s")) == ["→ alice@dm", "→ dave@dm"]
+    await _run(sandbox, f"! advance {(left[1] - left[0]).seconds}s")
+    assert [status for status, _, _ in await _late_jobs(sandbox)] == ["done", "done"]
+
+
+async def test_a_clock_set_before_the_match_moved_on_does_nothing(sandbox):
+    await _run(sandbox, "alice@dm: атака")
+    jobs = await _late_jobs(sandbox)
+    assert (jobs[0][0], jobs[0][2]["seq"]) == ("pending", 1)  # runs on for Dave, restamped
+    services = sandbox.app.services
+    tournament_id = (await services.repos.matches.get(7)).tournament_id
+    await services.scheduler.add("hidden_late", services.clock.now() + timedelta(minutes=1),
+                                 tournament_id, match_id=7, seq=0)  # a clock nobody cancelled
+    assert _reminded(await _run(sandbox, "! advance 1m")) == []
+    assert _reminded(await _run(sandbox, "! advance 4m")) == [
+        "→ dave@dm", "→ bob@dm", "→ carol@dm"]
+
+
+async def test_a_clock_is_cancelled_when_both_have_chosen(sandbox):
+    await _run(sandbox, "alice@dm: атака\ndave@dm: защита")
+    assert (await _late_jobs(sandbox))[0][0] == "cancelled"
+    assert _reminded(await _run(sandbox, "! advance 10m")) == ["→ bob@dm", "→ carol@dm"]
+
+
+async def test_hostcopy_never_sends_an_organiser_the_choices_of_their_own_match(sandbox):
+    lines = await _run(sandbox, "dave@dm: атака\nbob@dm: защита\ncarol@dm: атака")
+    copies = [line for line in lines if "Копия для ведущего" in line]
+    assert copies == [
+        "→ alice@dm: 🔒 Копия для ведущего: Bob_Stone, раунд 1 — 🛡 Защита.",
+        "→ alice@dm: 🔒 Копия для ведущего: Carol_King, раунд 1 — ⚔️ Атака."]
+
+
+async def test_an_organiser_enters_a_choice_logged_with_the_reason_and_as_its_actor(sandbox):
+    lines = await _run(sandbox, "org@dm: /enter 8 @carol защита сказала по телефону")
+    assert "✎ carol@dm#5: Принято: 🛡 защита. Соперник узнает после раунда." in lines
+    org = (await _rows(sandbox, "SELECT id FROM users WHERE username = 'org'"))[0][0]
+    carol = (await _rows(sandbox, "SELECT id FROM users WHERE username = 'carol'"))[0][0]
+    assert await _rows(sandbox, "SELECT actor_id, payload FROM match_actions WHERE match_id = 8"
+                       ) == [(org, json.dumps({"type": "choose", "choice": "defend",
+                                               "player": 1}))]
+    logged = await _rows(sandbox, "SELECT actor_id, action, reason, details FROM organiser_log"
+                                  " WHERE action = 'enter'")
+    assert [(actor, action, reason, json.loads(details)["player"])
+            for actor, action, reason, details in logged] == [
+        (org, "enter", "сказала по телефону", carol)]
+
+
+@pytest.mark.parametrize("line, answer", [
+    ("org@dm: /enter 8 @carol защита", "Как: /enter"),
+    ("org@dm: /enter 8 @alice защита по телефону", "@alice не играет в матче #8"),
+    ("org@dm: /enter 99 @carol защита по телефону", "Матч 99 не идёт"),
+    ("bob@dm: /enter 7 @dave атака он попросил", "только организаторы"),
+])
+async def test_enter_refusals(sandbox, line, answer):
+    lines = await _run(sandbox, line)
+    assert len(lines) == 1 and answer in lines[0]
+    assert await _rows(sandbox, "SELECT COUNT(*) FROM match_actions WHERE match_id IN (7, 8)"
+                       ) == [(0,)]
+
+
+async def test_enter_typed_in_the_group_is_deleted_and_not_applied(sandbox):
+    lines = await _run(sandbox, "org@cup: /enter 8 @carol защита по телефону")
+    assert lines[0].startswith("✗ cup#")
+    assert "только в личке" in lines[1]
+    assert await _rows(sandbox, "SELECT COUNT(*) FROM match_actions WHERE match_id = 8") == [(0,)]
+
+
+async def test_the_deep_link_of_a_match_not_ones_own_shows_no_panel(sandbox):
+    assert await _run(sandbox, "bob@dm: /start m-7") == [
+        "→ bob@dm: У вас нет открытой панели в матче #7."]
+    lines = await _run(sandbox, "bob@dm: /start m-8")
+    assert lines[0] == "→ bob@dm: Раунд 1 против Carol_King: атака или защита?"
+    assert lines[-1].startswith("✗ bob@dm#")  # the old copy of the panel is removed
+
+
+async def test_a_word_typed_in_the_group_by_someone_without_a_match_is_left_alone(sandbox):
+    assert await _run(sandbox, "org@cup: атака") == []
