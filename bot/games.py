@@ -69,6 +69,8 @@ class Game:
     """The formats' tie-break order when the organiser sets none (``tiebreaks=…``)."""
     check_score: Callable[[dict[str, Any], int, int], str | None] | None = None
     """Why a reported final score (winner's, loser's) cannot be, as a catalog key, or None."""
+    draws: bool = True
+    """False: no match of this game may end drawn, however entered (backgammon)."""
     match_hint: str = "formats.match.in_bot"
     """The catalog key /match uses to say where a match played in the bot is played."""
 

@@ -15,7 +15,9 @@ Actions (``player`` is the acting seat, None for someone outside the match):
 * ``{"type": "penalty", "player", "kind", "cube"}`` — against ``player``: a ``warning`` is
   recorded, a ``point`` goes to the opponent, a ``game`` awards the opponent the current game
   (single × ``cube``);
-* ``{"type": "forfeit", "winner"}`` — an organiser awards the match (a late start).
+* ``{"type": "forfeit", "winner"}`` — an organiser awards the match (a late start);
+* ``{"type": "grace_over"}`` — the late-start grace has passed (the clock's event, logged so
+  that a replay knows it): ``late`` and, while nothing is reported, ``silent``.
 
 Refusal codes: not_in_match, match_over, bad_value, bad_how, bad_cube, crawford_cube,
 passed_gammon, winner_reports, report_pending, already_reported, nothing_to_confirm,
@@ -49,6 +51,7 @@ class BoardMatch:
         self.disputed = False
         self.forfeit_winner: int | None = None
         self.final: list[int] | None = None
+        self.late = False
         self.match = self._rebuild(self.entries)
 
     # --- the engine contract -------------------------------------------------------------
@@ -68,6 +71,11 @@ class BoardMatch:
     @property
     def score(self) -> tuple[int, int]:
         return (self.final[0], self.final[1]) if self.final else self.match.score
+
+    @property
+    def silent(self) -> bool:
+        """Nothing has been reported in this match yet."""
+        return not self.entries and self.pending is None
 
     @property
     def crawford(self) -> bool:
@@ -100,7 +108,7 @@ class BoardMatch:
     def view(self, seat: int | None = None) -> dict[str, Any]:
         return {"length": self.length, "score": list(self.score), "crawford": self.crawford,
                 "games": copy.deepcopy(self.entries), "pending": copy.deepcopy(self.pending),
-                "disputed": self.disputed, "penalties": copy.deepcopy(self.penalties),
+                "disputed": self.disputed, "late": self.late, "penalties": copy.deepcopy(self.penalties),
                 "outcome": self.outcome.to_dict() if self.outcome else None}
 
     def apply(self, action: dict[str, Any]) -> None:
@@ -176,6 +184,9 @@ class BoardMatch:
 
     def _forfeit(self, action: dict[str, Any]) -> None:
         self.forfeit_winner = self._seat(action.get("winner"))
+
+    def _grace_over(self, action: dict[str, Any]) -> None:
+        self.late = True
 
     # --- helpers -----------------------------------------------------------------------------
 
@@ -255,4 +266,5 @@ class BoardMatch:
                 for value in VALUES for cube in sorted(CUBE_VALUES) for how in HOWS]
 
 
-_ACTIONS = ("report", "final", "confirm", "dispute", "correct", "penalty", "forfeit")
+_ACTIONS = ("report", "final", "confirm", "dispute", "correct", "penalty", "forfeit",
+            "grace_over")

@@ -149,3 +149,12 @@ def test_legal_actions_follow_the_protocol() -> None:
     match.apply(report(0))
     assert match.legal_actions() == [{"type": "confirm", "player": 1},
                                      {"type": "dispute", "player": 1}]
+
+
+def test_the_late_start_grace() -> None:
+    match = BoardMatch(5)
+    assert match.silent and not match.late
+    match.apply({"type": "grace_over"})
+    assert match.view()["late"] and match.silent
+    match.apply(report(1))
+    assert not match.silent
