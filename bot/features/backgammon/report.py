@@ -117,10 +117,14 @@ async def _answer(ctx: MatchContext, kind: str, user_id: int, update_id: int) ->
 
 
 async def _settle_hint(ctx: MatchContext, state) -> str:
-    """The organisers' command to settle it, with the claimed winner filled in."""
-    seat = state.pending.get("winner", state.pending["player"])
-    handle = (await handles_of(ctx.services, ctx.tournament.id))[ctx.match.players[seat]]
-    return f"/game {handle} single cube 1"
+    """The organisers' command that settles it: /game for a game, /setresult for a final
+    score, with the claim filled in."""
+    handle = await handles_of(ctx.services, ctx.tournament.id)
+    pending, users = state.pending, ctx.match.players
+    if "final" in pending:
+        score = pending["final"]
+        return f"/setresult {handle[users[0]]} {handle[users[1]]} {score[0]}:{score[1]}"
+    return f"/game {handle[users[pending['winner']]]} single cube 1"
 
 
 @router.message(Command("result"), GROUP)
