@@ -18,6 +18,7 @@ from bot.i18n import Translator
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
 from bot.services import Services
+from games.backgammon.protocol import BoardMatch
 
 router = Handlers("backgammon-report")
 GROUP = F.chat.type != "private"
@@ -116,7 +117,7 @@ async def _answer(ctx: MatchContext, kind: str, user_id: int, update_id: int) ->
                              hint=await _settle_hint(ctx, state)))
 
 
-async def _settle_hint(ctx: MatchContext, state) -> str:
+async def _settle_hint(ctx: MatchContext, state: BoardMatch) -> str:
     """The organisers' command that settles it: /game for a game, /setresult for a final
     score, with the claim filled in."""
     handle = await handles_of(ctx.services, ctx.tournament.id)
