@@ -9,7 +9,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.features.backgammon.settings import breaks
 from bot.i18n import Translator
-from bot.play.context import MatchContext
+from bot.play.context import LIVE, MatchContext
 from games.backgammon.protocol import VALUES, BoardMatch
 
 NO_CHOICE = "-"
@@ -69,6 +69,8 @@ def _status_line(ctx: MatchContext, state: BoardMatch) -> str:
     tr, names = ctx.tr, ctx.names
     if state.finished:
         return tr(f"backgammon.card.won_{state.outcome.how}", winner=names[state.winner])
+    if ctx.match.status not in LIVE:
+        return tr("backgammon.card.settled")
     pending = state.pending
     if pending is None:
         key = "backgammon.card.crawford" if state.crawford else "backgammon.card.playing"
@@ -98,7 +100,7 @@ def card_text(ctx: MatchContext, state: BoardMatch) -> str:
 
 def card_markup(ctx: MatchContext, state: BoardMatch) -> InlineKeyboardMarkup | None:
     tr, match_id = ctx.tr, ctx.match.id
-    if state.finished or state.disputed:
+    if state.finished or state.disputed or ctx.match.status not in LIVE:
         return None
     if state.pending is not None:
         return InlineKeyboardMarkup(inline_keyboard=[[

@@ -102,9 +102,13 @@ async def grace_passed(services: Services, job: Job) -> None:
 
 
 async def load(services: Services, tr: Translator, match_id: int) -> MatchContext:
-    """A live backgammon match by id (a button's), refused when it is over or unknown."""
+    """A live backgammon match by id (a button's), refused when it is over or unknown; a
+    card left with buttons by a result entered elsewhere loses them."""
     ctx = await load_match(services, tr, match_id, (KIND,))
-    if ctx is None or ctx.match.status not in LIVE:
+    if ctx is None:
+        raise Refusal("callback.stale")
+    if ctx.match.status not in LIVE:  # settled outside the card (/setresult, a withdrawal)
+        await show_card(ctx, await services.matches.state(ctx.match))
         raise Refusal("callback.stale")
     return ctx
 
