@@ -59,7 +59,8 @@ class Game:
     match_kind: str | None = None
     """The engine kind of the matches the tournament formats create for this game."""
     launch: MatchLauncher | None = None
-    """How a match starts in the chat; None: the game is played elsewhere and reported."""
+    """How a single match starts in the chat (a formats pairing, a friendly); None: the
+    game is played elsewhere and reported."""
     playbook: Playbook | None = None
     """What is said and done around an accepted action (see :mod:`bot.play.perform`)."""
     dice: DiceAction | None = None
@@ -79,6 +80,8 @@ class Game:
     """Why a reported final score (winner's, loser's) cannot be, as a catalog key, or None."""
     hidden: Mapping[str, HiddenInput] = field(default_factory=dict)
     """Match kind → the secret input its players give by DM (``bot/play/hidden.py``)."""
+    draws: bool = True
+    """False: no match of this game may end drawn, however entered (backgammon)."""
     match_hint: str = "formats.match.in_bot"
     """The catalog key /match uses to say where a match played in the bot is played."""
 

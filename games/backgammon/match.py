@@ -83,6 +83,18 @@ class Match:
             self._crawford_next = True
         return points
 
+    def award(self, player: int, points: int = 1) -> None:
+        """Points given outside a game (a penalty point, the seed's §11): capped at the
+        length like a game's; reaching ``length - 1`` this way starts the Crawford rule too."""
+        self._check_open(player)
+        if type(points) is not int or points < 1:
+            raise ValueError(f"points must be a positive int, not {points!r}")
+        self._score[player] = min(self.length, self._score[player] + points)
+        if self._score[player] == self.length:
+            self._winner = player
+        elif self.crawford_rule and not self._crawford_played and self.length - 1 in self._score:
+            self._crawford_next = True
+
     def forfeit(self, winner: int) -> None:
         """The match is not played and counts as "+" for ``winner``, "−" for the other."""
         self._check_open(winner)

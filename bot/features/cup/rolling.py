@@ -27,8 +27,11 @@ from bot.features.cup.playoff import on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.play.context import MatchContext
+from bot.play.launch import start_match
 from bot.services import Services
 from games.dice_cup.words import parse_draw_vote, parse_drop, parse_order
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
 
 router = Handlers("cup-rolling")
 ORDERS = ("123", "132", "213", "231", "312", "321")
@@ -174,3 +177,13 @@ async def start_rounds(play: MatchContext) -> None:
     await play.say(play.tr("cup.playoff_match", format=stage_title(play),
                            a=play.names[0], b=play.names[1]) + "\n" + text,
                    reply_markup=markup)
+
+
+async def launch_single_match(services: Services, tournament: Tournament,
+                              match: MatchRow) -> None:
+    """A Cup match outside the Cup's stages (a friendly): who plays, the score and whose
+    roll it is."""
+    ctx = await start_match(services, tournament, match)
+    state = await services.matches.state(ctx.match)
+    await ctx.say(ctx.tr("friendly.cup_start", a=ctx.names[0], b=ctx.names[1]) + "\n"
+                  + match_status(ctx, state))

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.features.formats.runner import proceed
 from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, log_event, save_record
+from bot.games import game_of
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
 from bot.registry import Registry
@@ -37,11 +38,13 @@ def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | N
     """Why a result cannot be entered for ``match`` now (a catalog key), or None.
 
     A bracket or Swiss-with-elimination result that changes who went through cannot be
-    undone once entered: later pairings were built on it. Draws need a format with a table.
+    undone once entered: later pairings were built on it. Draws need a format with a table
+    and a game that has them (``Game.draws``).
     """
     if match.status not in (*OPEN_STATUSES, "finished") or match.player_b is None:
         return "formats.error.not_playable"
-    if winner is None and run.phase not in ("round_robin", "swiss"):
+    if winner is None and (run.phase not in ("round_robin", "swiss")
+                           or not game_of(run.tournament.game).draws):
         return "formats.error.no_draws"
     if match.status == "finished" and run.engine() is not None and winner != match.winner:
         return "formats.error.decided"

@@ -35,7 +35,8 @@ async def practice(message: Message, command: CommandObject, services: Services,
     if message.chat.type == "private":
         raise Refusal("friendly.group_only")
     words = (command.args or "").split()
-    game = start.pick_game(tr, words[0] if words else None, usage="friendly.usage_practice")
+    game = start.pick_game(tr, words[0] if words else None, usage="friendly.usage_practice",
+                           bot_player=True)
     if game.bot_player is None:
         raise Refusal("friendly.no_bot_player", game=tr(f"game.{game.key}"), code=game.key,
                       games=", ".join(start.friendly_games(bot_player=True)))

@@ -11,34 +11,21 @@ from __future__ import annotations
 from typing import Any
 
 from bot import games
-from bot.features.cup.rolling import match_status
 from bot.game_settings import FORMAT_SETTINGS, parse_settings
 from bot.games import Game, MatchLauncher
 from bot.i18n import Translator
-from bot.play.launch import start_match
 from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 STAGE = "friendly"
-CUP_KIND = "group"
-
-
-async def launch_cup(services: Services, tournament: Tournament, match: MatchRow) -> None:
-    """Open a friendly Cup match: who plays, the score and whose roll it is."""
-    ctx = await start_match(services, tournament, match)
-    state = await services.matches.state(ctx.match)
-    await ctx.say(ctx.tr("friendly.cup_start", a=ctx.names[0], b=ctx.names[1]) + "\n"
-                  + match_status(ctx, state))
 
 
 def match_plan(game: Game) -> tuple[str, MatchLauncher] | None:
     """The match kind and launcher of ``game``'s friendly; None if it is not played here."""
     if game.launch is not None and game.match_kind is not None:
         return game.match_kind, game.launch
-    if game.key == "cup":
-        return CUP_KIND, launch_cup
     return None
 
 
@@ -47,16 +34,18 @@ def friendly_games(*, bot_player: bool = False) -> list[str]:
             and (game.bot_player is not None or not bot_player)]
 
 
-def pick_game(tr: Translator, key: str | None, *, usage: str) -> Game:
-    """The game named in a command, refused when it is missing, unknown or not played here."""
+def pick_game(tr: Translator, key: str | None, *, usage: str,
+              bot_player: bool = False) -> Game:
+    """The game named in a command, refused when it is missing, unknown or not played here
+    (``bot_player``: the games the bot itself plays, for /practice)."""
+    names = ", ".join(friendly_games(bot_player=bot_player))
     if not key:
-        raise Refusal(usage, games=", ".join(friendly_games()))
+        raise Refusal(usage, games=names)
     game = games.get(key.lower())
     if game is None:
-        raise Refusal("friendly.unknown_game", game=key, games=", ".join(friendly_games()))
+        raise Refusal("friendly.unknown_game", game=key, games=names)
     if match_plan(game) is None:
-        raise Refusal("friendly.not_in_bot", game=tr(f"game.{game.key}"),
-                      games=", ".join(friendly_games()))
+        raise Refusal("friendly.not_in_bot", game=tr(f"game.{game.key}"), games=names)
     return game
 
 

@@ -1,0 +1,136 @@
+"""The match card: one message per match, edited in place after every step — the games, the
+running score, the report waiting to be checked, the Crawford game, penalties and breaks —
+with the buttons that fit the moment."""
+
+from __future__ import annotations
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.features.backgammon.settings import breaks
+from bot.i18n import Translator
+from bot.play.context import LIVE, MatchContext
+from games.backgammon.protocol import VALUES, BoardMatch
+
+NO_CHOICE = "-"
+
+
+class Form(CallbackData, prefix="bgf"):
+    """A report being built with buttons: the value, then the cube, then how it ended."""
+    match_id: int
+    value: str
+    cube: int = 0
+    how: str = NO_CHOICE
+
+
+class Answer(CallbackData, prefix="bga"):
+    match_id: int
+    agree: bool
+
+
+class Forfeit(CallbackData, prefix="bgw"):
+    """An organiser awards the match to ``seat`` after the late-start grace."""
+    match_id: int
+    seat: int
+
+
+def game_words(tr: Translator, game: dict) -> str:
+    """"gammon ×2, played out" in the chat's language."""
+    words = tr(f"backgammon.value.{game['value']}")
+    if game["cube"] > 1:
+        words += f" ×{game['cube']}"
+    how = tr(f"backgammon.how.{game['how']}")
+    return f"{words}, {how}"
+
+
+def _game_lines(ctx: MatchContext, state: BoardMatch) -> list[str]:
+    lines, score, number = [], [0, 0], 0
+    for entry in state.entries:
+        score[entry["winner"]] = min(state.length, score[entry["winner"]]
+                                     + _points(entry))
+        name = ctx.names[entry["winner"]]
+        if entry["kind"] == "point":
+            lines.append(ctx.tr("backgammon.card.point", name=name, loser=ctx.names[
+                1 - entry["winner"]], a=score[0], b=score[1]))
+            continue
+        number += 1
+        key = "backgammon.card.game_corrected" if entry.get("corrected") else \
+            "backgammon.card.game"
+        lines.append(ctx.tr(key, number=number, name=name, game=game_words(ctx.tr, entry),
+                            a=score[0], b=score[1]))
+    return lines
+
+
+def _points(entry: dict) -> int:
+    return 1 if entry["kind"] == "point" else VALUES[entry["value"]] * entry["cube"]
+
+
+def _status_line(ctx: MatchContext, state: BoardMatch) -> str:
+    tr, names = ctx.tr, ctx.names
+    if state.finished:
+        return tr(f"backgammon.card.won_{state.outcome.how}", winner=names[state.winner])
+    if ctx.match.status not in LIVE:
+        return tr("backgammon.card.settled")
+    pending = state.pending
+    if pending is None:
+        key = "backgammon.card.crawford" if state.crawford else "backgammon.card.playing"
+        return tr(key, number=state.game_number)
+    reporter, checker = names[pending["player"]], names[1 - pending["player"]]
+    claim = tr("backgammon.card.final", a=names[0], b=names[1], sa=pending["final"][0],
+               sb=pending["final"][1]) if "final" in pending else tr("backgammon.card.claim", name=names[pending["winner"]],
+                                      game=game_words(tr, pending))
+    key = "backgammon.card.disputed" if state.disputed else "backgammon.card.waiting"
+    return tr(key, reporter=reporter, checker=checker, claim=claim)
+
+
+def card_text(ctx: MatchContext, state: BoardMatch) -> str:
+    tr, names = ctx.tr, ctx.names
+    lines = [tr("backgammon.card.header", match=ctx.match.id, a=names[0], b=names[1],
+                length=state.length),
+             tr("backgammon.card.score", a=names[0], b=names[1], sa=state.score[0],
+                sb=state.score[1])]
+    lines += _game_lines(ctx, state)
+    lines += [tr("backgammon.card.warning", name=names[p["player"]], number=p["game"])
+              for p in state.penalties if p["kind"] == "warning"]
+    lines.append(_status_line(ctx, state))
+    if (count := breaks(state.length)) and not state.finished:
+        lines.append(tr("backgammon.card.breaks", count=count))
+    return "\n".join(lines)
+
+
+def card_markup(ctx: MatchContext, state: BoardMatch) -> InlineKeyboardMarkup | None:
+    tr, match_id = ctx.tr, ctx.match.id
+    if state.finished or state.disputed or ctx.match.status not in LIVE:
+        return None
+    if state.pending is not None:
+        return InlineKeyboardMarkup(inline_keyboard=[[
+            InlineKeyboardButton(text=tr("backgammon.button.confirm"),
+                                 callback_data=Answer(match_id=match_id, agree=True).pack()),
+            InlineKeyboardButton(text=tr("backgammon.button.dispute"),
+                                 callback_data=Answer(match_id=match_id, agree=False).pack())]])
+    rows = [[InlineKeyboardButton(text=tr(f"backgammon.button.{value}"),
+                                  callback_data=Form(match_id=match_id, value=value).pack())
+             for value in VALUES]]
+    if state.late and state.silent:
+        rows.append([InlineKeyboardButton(
+            text=tr("backgammon.button.forfeit", name=ctx.names[seat]),
+            callback_data=Forfeit(match_id=match_id, seat=seat).pack()) for seat in (0, 1)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def form_markup(tr: Translator, form: Form, crawford: bool) -> InlineKeyboardMarkup:
+    """The next choice of a report form: the cube (only ×1 in the Crawford game), then how
+    the game ended (a passed double only for a single with a cube left to double)."""
+    if form.cube == 0:
+        cubes = (1,) if crawford else (1, 2, 4, 8, 16, 32, 64)
+        buttons = [InlineKeyboardButton(text=f"×{cube}", callback_data=Form(
+            match_id=form.match_id, value=form.value, cube=cube).pack()) for cube in cubes]
+        return InlineKeyboardMarkup(inline_keyboard=[buttons[:4], buttons[4:]] if
+                                    len(buttons) > 4 else [buttons])
+    hows = ["played", "resigned"]
+    if form.value == "single" and not crawford and form.cube < 64:
+        hows.append("passed")
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+        text=tr(f"backgammon.how.{how}"), callback_data=Form(
+            match_id=form.match_id, value=form.value, cube=form.cube, how=how).pack())
+        for how in hows]])

@@ -1,0 +1,105 @@
+"""The organisers' tools of the seed's §11 (``docs/backgammon.md``), each logged with a reason:
+``/penalty @user warning|point|game reason``, the card's "award by forfeit" after a late start,
+``/appeal text`` by a player (to the organisers by DM, the match named) and
+``/decide <match> text`` (logged and announced in the group)."""
+
+from __future__ import annotations
+
+from aiogram import F
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message, Update
+
+from bot.features.backgammon.card import Forfeit
+from bot.features.backgammon.play import act, load, log_decision, organiser_only, sender_match
+from bot.features.backgammon.settings import KIND
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.play.context import load_match
+from bot.play.refusal import Refusal
+from bot.services import Services
+from games.backgammon.protocol import PENALTIES
+
+router = Handlers("backgammon-organiser")
+GROUP = F.chat.type != "private"
+
+
+@router.message(Command("penalty"), GROUP)
+async def penalty(message: Message, command: CommandObject, services: Services,
+                  tr: Translator, event_update: Update) -> None:
+    """A warning is noted; a penalty point goes to the opponent; a game penalty gives the
+    opponent the current game (``cube N`` when the cube was turned)."""
+    words = (command.args or "").split()
+    if len(words) < 2 or not words[0].startswith("@") or words[1].lower() not in PENALTIES:
+        raise Refusal("backgammon.penalty_usage")
+    user = await services.repos.users.by_username(words[0])
+    match = None if user is None else \
+        await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id)
+    if match is None or match.kind != KIND:
+        raise Refusal("backgammon.error.no_such_match")
+    ctx = await load(services, tr, match.id)
+    await organiser_only(ctx, message.from_user.id)
+    rest, cube = words[2:], 1
+    if rest[:1] in (["cube"], ["куб"]) and len(rest) > 1 and rest[1].isdigit():
+        rest, cube = rest[2:], int(rest[1])
+    if not rest:
+        raise Refusal("formats.error.reason_required")
+    kind, reason, seat = words[1].lower(), " ".join(rest), ctx.seat(user.id)
+    action = {"type": "penalty", "player": seat, "kind": kind, "cube": cube}
+    if await act(ctx, [action], message.from_user.id, event_update.update_id) is None:
+        return
+    await log_decision(ctx, message.from_user.id, "penalty", reason, entry=action)
+    await ctx.say(tr(f"backgammon.penalty.{kind}", name=ctx.names[seat],
+                     opponent=ctx.names[1 - seat], reason=reason))
+
+
+@router.callback_query(Forfeit.filter())
+async def forfeit_button(query: CallbackQuery, callback_data: Forfeit, services: Services,
+                         tr: Translator, event_update: Update) -> None:
+    """A late start: an organiser awards the match to the player who was there."""
+    ctx = await load(services, tr, callback_data.match_id)
+    await organiser_only(ctx, query.from_user.id)
+    state = await services.matches.state(ctx.match)
+    if not (state.late and state.silent):
+        raise Refusal("callback.stale")
+    reason = tr("backgammon.late_start_reason")
+    await log_decision(ctx, query.from_user.id, "forfeit", reason, winner=ctx.match.players[
+        callback_data.seat])
+    await act(ctx, [{"type": "forfeit", "winner": callback_data.seat}], query.from_user.id,
+              event_update.update_id)
+    await query.answer()
+
+
+@router.message(Command("appeal"), GROUP)
+async def appeal(message: Message, command: CommandObject, services: Services,
+                 tr: Translator) -> None:
+    """A player's appeal reaches the tournament's organiser (and the bot's admins) by DM."""
+    text = (command.args or "").strip()
+    if not text:
+        raise Refusal("backgammon.appeal_usage")
+    ctx = await sender_match(message, services, tr)
+    user = message.from_user.id
+    await log_decision(ctx, user, "appeal", text)
+    organisers = dict.fromkeys([ctx.tournament.created_by, *services.settings.admin_ids])
+    seat = ctx.seat(user)
+    for organiser in organisers:
+        organiser_tr = await services.translator_for_chat(organiser)
+        await services.outbox.dm(organiser, organiser_tr(
+            "backgammon.appeal_dm", name=ctx.names[seat], match=ctx.match.id,
+            a=ctx.names[0], b=ctx.names[1], title=ctx.tournament.title, text=text))
+    await message.reply(tr("backgammon.appeal_sent", match=ctx.match.id))
+
+
+@router.message(Command("decide"), GROUP)
+async def decide(message: Message, command: CommandObject, services: Services,
+                 tr: Translator) -> None:
+    """An organiser's decision on an appeal: ``/decide 7 text`` — logged and announced."""
+    words = (command.args or "").split(maxsplit=1)
+    if len(words) < 2 or not words[0].lstrip("#").isdigit():
+        raise Refusal("backgammon.decide_usage")
+    ctx = await load_match(services, tr, int(words[0].lstrip("#")), (KIND,))
+    if ctx is None or ctx.tournament.chat_id != message.chat.id:
+        raise Refusal("backgammon.error.no_such_match")
+    await organiser_only(ctx, message.from_user.id)
+    await log_decision(ctx, message.from_user.id, "decide", words[1])
+    await message.answer(tr("backgammon.decided", match=ctx.match.id, a=ctx.names[0],
+                            b=ctx.names[1], text=words[1]))

@@ -1,0 +1,135 @@
+"""A backgammon match on a real board in the chat: the launch (the match card, the late-start
+timer), every accepted step redrawing the card, and the finished match into the tournament —
+the backgammon playbook of the match-play module (:mod:`bot.play`)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from aiogram.types import Message
+
+from bot.features.access import is_organiser
+from bot.features.backgammon.card import card_markup, card_text
+from bot.features.backgammon.settings import KIND
+from bot.features.formats.results import ResultRefused, record_played, record_result
+from bot.i18n import Translator
+from bot.match_service import Change
+from bot.play.context import LIVE, MatchContext, load_match
+from bot.play.launch import start_match
+from bot.play.perform import Playbook, error_params, perform
+from bot.play.refusal import Refusal
+from bot.services import Services
+from games.backgammon.protocol import BoardMatch
+from games.common.errors import IllegalAction
+from storage.repositories.jobs import Job
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
+
+GRACE_JOB = "backgammon_grace"
+
+
+def explain(tr: Translator, error: IllegalAction, match: MatchRow | None = None) -> str:
+    key = f"backgammon.error.{error.code}"
+    return tr(key, **error_params(error)) if tr.has(key) else tr("backgammon.error.other",
+                                                                  code=error.code)
+
+
+async def show_card(ctx: MatchContext, state: BoardMatch) -> None:
+    """Edit the match card in place (post it when there is none yet)."""
+    services = ctx.services
+    match = await services.repos.matches.get(ctx.match.id)
+    message_id = await services.outbox.board(ctx.tournament.chat_id, match.board_message_id,
+                                              card_text(ctx, state), card_markup(ctx, state))
+    if message_id != match.board_message_id:
+        await services.repos.matches.update(match.id, services.clock.now(),
+                                            board_message_id=message_id)
+    ctx.match = await services.repos.matches.get(match.id)
+
+
+async def _announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:
+    await show_card(ctx, change.after)
+
+
+async def _finish(ctx: MatchContext, state: BoardMatch, actor_id: int | None) -> None:
+    """Say who won and hand the result to the tournament (a forfeit as a forfeit)."""
+    names, outcome = ctx.names, state.outcome
+    loser = names[1 - outcome.winner]
+    if outcome.how == "forfeit":
+        await ctx.say(ctx.tr("backgammon.won_forfeit", winner=names[outcome.winner],
+                             loser=loser))
+        users = ctx.match.players
+        try:
+            await record_result(ctx.services, ctx.match.id, users[outcome.winner], None,
+                                forfeit=True, actor_id=actor_id,
+                                reason=ctx.tr("backgammon.late_start_reason"))
+        except ResultRefused as refused:
+            await ctx.say(ctx.tr(refused.args[0]))
+        return
+    await ctx.say(ctx.tr("backgammon.won", winner=names[outcome.winner], loser=loser,
+                         score=f"{max(outcome.score)}:{min(outcome.score)}"))
+    await record_played(ctx, outcome.winner, tuple(outcome.score), actor_id)
+
+
+PLAYBOOK = Playbook(explain=explain, announce=_announce, finish=_finish)
+
+
+async def act(ctx: MatchContext, actions: list[dict], actor_id: int | None,
+              update_id: int | None) -> BoardMatch | None:
+    """Apply ``actions`` through the match-play module; the new state, None if repeated."""
+    change = await perform(ctx, PLAYBOOK, actions, actor_id=actor_id, update_id=update_id)
+    return None if change is None else change.after
+
+
+async def launch(services: Services, tournament: Tournament, match: MatchRow) -> None:
+    """Post the match card; with a grace set, organisers are offered a forfeit once it has
+    passed with nothing reported."""
+    ctx = await start_match(services, tournament, match)
+    await show_card(ctx, await services.matches.state(ctx.match))
+    if minutes := tournament.settings.get("grace", 0):
+        await services.scheduler.add(GRACE_JOB, services.clock.now() + timedelta(
+            minutes=minutes), tournament.id, match=match.id)
+
+
+async def grace_passed(services: Services, job: Job) -> None:
+    """The late-start grace of a match is over: logged, and the card redrawn."""
+    match = await services.repos.matches.get(job.payload["match"])
+    if match is None or match.status != "running":
+        return
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    ctx = await load_match(services, await services.translator_for_chat(tournament.chat_id),
+                           match.id, (KIND,))
+    await act(ctx, [{"type": "grace_over"}], None, None)
+
+
+async def load(services: Services, tr: Translator, match_id: int) -> MatchContext:
+    """A live backgammon match by id (a button's), refused when it is over or unknown; a
+    card left with buttons by a result entered elsewhere loses them."""
+    ctx = await load_match(services, tr, match_id, (KIND,))
+    if ctx is None:
+        raise Refusal("callback.stale")
+    if ctx.match.status not in LIVE:  # settled outside the card (/setresult, a withdrawal)
+        await show_card(ctx, await services.matches.state(ctx.match))
+        raise Refusal("callback.stale")
+    return ctx
+
+
+async def sender_match(message: Message, services: Services, tr: Translator) -> MatchContext:
+    """The sender's live backgammon match in this chat, refused when there is none."""
+    match = await services.repos.matches.live_for_player_in_chat(message.chat.id,
+                                                                 message.from_user.id)
+    if match is None or match.kind != KIND:
+        raise Refusal("backgammon.error.no_live_match")
+    return await load(services, tr, match.id)
+
+
+async def organiser_only(ctx: MatchContext, user_id: int) -> None:
+    if not await is_organiser(ctx.services, ctx.tournament.chat_id, user_id):
+        raise Refusal("backgammon.error.organisers_only")
+
+
+async def log_decision(ctx: MatchContext, actor: int, kind: str, reason: str,
+                       **details) -> None:
+    """An organiser's step (or a player's appeal) in the organiser log, the match named."""
+    await ctx.services.repos.organiser_log.record(
+        actor, kind, ctx.services.clock.now(), tournament_id=ctx.tournament.id,
+        chat_id=ctx.tournament.chat_id, reason=reason, match_id=ctx.match.id, **details)

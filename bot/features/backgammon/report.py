@@ -1,0 +1,144 @@
+"""Players report and check games: the winner reports each game with the card's buttons or
+``/game gammon cube 2``; the loser answers Confirm / Dispute (or /confirm, /dispute); the
+final score may come in one step, ``/result 5:3``. An organiser settles a disputed or wrong
+entry with ``/game @winner single cube 2 reason`` (logged)."""
+
+from __future__ import annotations
+
+from aiogram import F
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message, Update
+
+from bot.features.backgammon.card import NO_CHOICE, Answer, Form, form_markup, game_words
+from bot.features.backgammon.play import act, load, log_decision, organiser_only, sender_match
+from bot.features.backgammon.words import parse_game
+from bot.features.formats.common import handles_of, parse_claim
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.play.context import MatchContext
+from bot.play.refusal import Refusal
+from bot.services import Services
+from games.backgammon.protocol import BoardMatch
+
+router = Handlers("backgammon-report")
+GROUP = F.chat.type != "private"
+
+
+@router.message(Command("game"), GROUP)
+async def game_command(message: Message, command: CommandObject, services: Services,
+                       tr: Translator, event_update: Update) -> None:
+    words = (command.args or "").split()
+    if words and words[0].startswith("@"):
+        await _settle(message, words, services, tr, event_update.update_id)
+        return
+    parsed = parse_game(words)
+    if parsed is None or parsed[1]:
+        raise Refusal("backgammon.game_usage")
+    ctx = await sender_match(message, services, tr)
+    seat = ctx.seat(message.from_user.id)
+    await act(ctx, [{"type": "report", "player": seat, "winner": seat, **parsed[0]}],
+              message.from_user.id, event_update.update_id)
+
+
+async def _settle(message: Message, words: list[str], services: Services, tr: Translator,
+                  update_id: int) -> None:
+    """``/game @winner single cube 2 reason``: an organiser settles the waiting report or
+    replaces the last confirmed game; logged with the reason."""
+    user = await services.repos.users.by_username(words[0])
+    match = None if user is None else \
+        await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id)
+    if match is None:
+        raise Refusal("backgammon.error.no_such_match")
+    ctx = await load(services, tr, match.id)
+    await organiser_only(ctx, message.from_user.id)
+    parsed = parse_game(words[1:])
+    if parsed is None:
+        raise Refusal("backgammon.settle_usage")
+    game, rest = parsed
+    if not rest:
+        raise Refusal("formats.error.reason_required")
+    action = {"type": "correct", "winner": ctx.seat(user.id), **game}
+    if await act(ctx, [action], message.from_user.id, update_id) is None:
+        return
+    await log_decision(ctx, message.from_user.id, "correct", " ".join(rest), entry=action)
+    await ctx.say(tr("backgammon.settled", name=ctx.names[action["winner"]],
+                     game=game_words(tr, game), reason=" ".join(rest)))
+
+
+@router.callback_query(Form.filter())
+async def form_button(query: CallbackQuery, callback_data: Form, services: Services,
+                      tr: Translator, event_update: Update) -> None:
+    """Each press of a report form picks one thing; the last one sends the report."""
+    ctx = await load(services, tr, callback_data.match_id)
+    seat = ctx.seat(query.from_user.id)
+    if seat is None:
+        raise Refusal("backgammon.error.not_in_match")
+    state = await services.matches.state(ctx.match)
+    if callback_data.how == NO_CHOICE:
+        await query.answer()
+        value = tr(f"backgammon.value.{callback_data.value}")
+        text = tr("backgammon.form_how", name=ctx.names[seat], value=value,
+                  cube=callback_data.cube) if callback_data.cube else \
+            tr("backgammon.form_cube", name=ctx.names[seat], value=value)
+        markup = form_markup(tr, callback_data, state.crawford)
+        if callback_data.cube == 0:
+            await ctx.say(text, reply_markup=markup)
+        else:
+            await query.message.edit_text(text, reply_markup=markup)
+        return
+    game = {"value": callback_data.value, "cube": callback_data.cube, "how": callback_data.how}
+    await act(ctx, [{"type": "report", "player": seat, "winner": seat, **game}],
+              query.from_user.id, event_update.update_id)
+    await query.answer()
+    await query.message.edit_text(tr("backgammon.form_sent", name=ctx.names[seat],
+                                     game=game_words(tr, game)))
+
+
+@router.callback_query(Answer.filter())
+async def answer_button(query: CallbackQuery, callback_data: Answer, services: Services,
+                        tr: Translator, event_update: Update) -> None:
+    ctx = await load(services, tr, callback_data.match_id)
+    kind = "confirm" if callback_data.agree else "dispute"
+    await _answer(ctx, kind, query.from_user.id, event_update.update_id)
+    await query.answer()
+
+
+@router.message(Command("confirm", "dispute"), GROUP)
+async def answer_command(message: Message, command: CommandObject, services: Services,
+                         tr: Translator, event_update: Update) -> None:
+    ctx = await sender_match(message, services, tr)
+    await _answer(ctx, command.command.lower(), message.from_user.id, event_update.update_id)
+
+
+async def _answer(ctx: MatchContext, kind: str, user_id: int, update_id: int) -> None:
+    state = await act(ctx, [{"type": kind, "player": ctx.seat(user_id)}], user_id, update_id)
+    if kind == "dispute" and state is not None:
+        await ctx.say(ctx.tr("backgammon.disputed", a=ctx.names[0], b=ctx.names[1],
+                             hint=await _settle_hint(ctx, state)))
+
+
+async def _settle_hint(ctx: MatchContext, state: BoardMatch) -> str:
+    """The organisers' command that settles it: /game for a game, /setresult for a final
+    score, with the claim filled in."""
+    handle = await handles_of(ctx.services, ctx.tournament.id)
+    pending, users = state.pending, ctx.match.players
+    if "final" in pending:
+        score = pending["final"]
+        return f"/setresult {handle[users[0]]} {handle[users[1]]} {score[0]}:{score[1]}"
+    return f"/game {handle[users[pending['winner']]]} single cube 1"
+
+
+@router.message(Command("result"), GROUP)
+async def result_command(message: Message, command: CommandObject, services: Services,
+                         tr: Translator, event_update: Update) -> None:
+    """The final score in one step (the sender's first), checked by the opponent."""
+    ctx = await sender_match(message, services, tr)
+    claim = parse_claim(command.args)
+    if claim is not None and claim.outcome == "draw":
+        raise Refusal("formats.error.no_draws")
+    if claim is None or claim.score is None:
+        raise Refusal("backgammon.result_usage")
+    seat = ctx.seat(message.from_user.id)
+    score = list(claim.score) if seat == 0 else [claim.score[1], claim.score[0]]
+    await act(ctx, [{"type": "final", "player": seat, "score": score}], message.from_user.id,
+              event_update.update_id)

@@ -1,0 +1,70 @@
+"""Backgammon on a real board through the sandbox: every game and penalty in /export, the
+organiser log, and no draw by any road."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from bot.sandbox.runner import Sandbox
+
+SCRIPT = """\
+org@bg: /new backgammon Board Night format=round_robin length=5
+alice@bg: /register
+bob@bg: /register
+org@bg: /begin
+bob@bg: /game gammon
+alice@bg: /confirm
+org@bg: /penalty @alice warning slow play
+org@bg: /setresult @alice @bob 2:2 agreed a draw
+alice@bg: /result 2:2
+org@bg: /penalty @bob point moved the opponent's checkers
+alice@bg: /game single cube 2
+bob@bg: /dispute
+org@bg: /game @alice single cube 1 the cube was still in the middle
+bob@bg: /game single cube 2 resigned
+alice@bg: /confirm
+bob@bg: /game single
+alice@bg: /confirm
+org@bg: /export
+"""
+
+
+async def _run(tmp_path: Path) -> list[str]:
+    output: list[str] = []
+    sandbox = Sandbox(seed=1, db_path=tmp_path / "db.sqlite3", language="en",
+                      out_dir=tmp_path / "out", emit=output.append)
+    await sandbox.start()
+    try:
+        await sandbox.run_lines(SCRIPT.splitlines())
+    finally:
+        await sandbox.close()
+    return output
+
+
+def _file(tmp_path: Path, suffix: str) -> Path:
+    return next(p for p in (tmp_path / "out").iterdir() if p.name.endswith(suffix))
+
+
+async def test_every_game_and_penalty_is_exported(tmp_path: Path) -> None:
+    text = "\n".join(await _run(tmp_path))
+    assert "!! error" not in text, text
+    assert text.count("This format has no draws") == 2, text  # /setresult 2:2 and /result 2:2
+    assert "🏆 Bob beats Alice 5:2." in text, text
+    data = json.loads(_file(tmp_path, "tournament-1.json").read_text(encoding="utf-8"))
+    (match,) = data["backgammon_games"]
+    assert match["score"] == [5, 2] and match["outcome"]["how"] == "played"
+    assert [(g["kind"], g.get("value"), g.get("cube"), g.get("how")) for g in match["games"]] \
+        == [("game", "gammon", 1, "played"), ("point", None, None, None),
+            ("game", "single", 1, "played"), ("game", "single", 2, "resigned"),
+            ("game", "single", 1, "played")]
+    assert match["games"][2]["corrected"] is True
+    assert [p["kind"] for p in match["penalties"]] == ["warning", "point"]
+    actions = [entry["action"] for entry in data["organiser_log"]]
+    assert actions.count("penalty") == 2 and "correct" in actions
+    rows = list(csv.DictReader(_file(tmp_path, "backgammon_games.csv").open(encoding="utf-8")))
+    assert [row["entry"] for row in rows] == ["game", "point", "game", "game", "game",
+                                              "penalty", "penalty"]
+    assert rows[3]["points"] == "2" and rows[3]["winner"] == "Bob"
+    assert rows[2]["corrected"] == "True" and rows[5]["penalised"] == "Alice"
