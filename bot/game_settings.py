@@ -67,6 +67,7 @@ COMMON_SETTINGS: dict[str, Callable[[str], Any]] = {
     "max_players": int_range(0, 512),
     "approval": choice("on", "off"),
     "checkin": int_range(0, 1440),
+    "topics": choice("on", "off"),
 }
 TIEBREAK_KEYS = ("h2h", "buchholz", "median_buchholz", "sonneborn_berger", "wins",
                  "vs_higher", "diff", "scored")

@@ -209,7 +209,8 @@ class Outbox:
         return None
 
     async def board(self, chat_id: int, message_id: int | None, text: str,
-                    markup: InlineKeyboardMarkup | None = None) -> int:
+                    markup: InlineKeyboardMarkup | None = None,
+                    thread_id: int | None = None) -> int:
         """Show a live board: edit it in place when it exists, else send it; return its id."""
         if message_id is not None:
             try:
@@ -221,5 +222,6 @@ class Outbox:
                     return message_id
                 if "not found" not in error.message and "can't be edited" not in error.message:
                     raise
-        sent = await self.bot.send_message(chat_id, text, reply_markup=markup)
+        sent = await self.bot.send_message(chat_id, text, reply_markup=markup,
+                                           message_thread_id=thread_id)
         return sent.message_id

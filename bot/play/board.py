@@ -23,7 +23,8 @@ async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup 
     if new and match.board_message_id is not None:
         await _retire(ctx, match.board_message_id)
     current = None if new else match.board_message_id
-    message_id = await services.outbox.board(chat_id, current, text, markup)
+    message_id = await services.outbox.board(chat_id, current, text, markup,
+                                             thread_id=match.thread_id)
     if message_id != match.board_message_id:
         await services.repos.matches.update(match.id, services.clock.now(),
                                             board_message_id=message_id)

@@ -36,7 +36,9 @@ class MatchContext:
         return self.tr(own if self.tr.has(own) else key, **params)
 
     async def say(self, text: str, **kwargs: Any) -> None:
-        await self.services.bot.send_message(self.tournament.chat_id, text, **kwargs)
+        """Post to the match's place: its forum topic (``topics=on``), else the group."""
+        await self.services.bot.send_message(self.tournament.chat_id, text,
+                                             message_thread_id=self.match.thread_id, **kwargs)
 
     async def refresh(self) -> None:
         """Read the match row again (its status or board may have changed)."""

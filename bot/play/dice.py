@@ -79,5 +79,6 @@ async def roll_command(message: Message, event_update: Update, services: Service
         trial.apply(game.dice(ctx.seat(message.from_user.id), 1))
     except IllegalAction as error:
         raise Refusal(text=game.playbook.explain(ctx.tr, error, ctx.match)) from None
-    sent = await services.bot.send_dice(message.chat.id, emoji="🎲")
+    sent = await services.bot.send_dice(message.chat.id, emoji="🎲",
+                                        message_thread_id=message.message_thread_id)
     await _roll(ctx, message, sent.dice.value, event_update.update_id)

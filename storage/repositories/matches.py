@@ -46,6 +46,8 @@ class MatchRow:
     winner: int | None
     result: dict[str, Any] = field(hash=False)
     board_message_id: int | None
+    thread_id: int | None = None
+    """The forum topic the match is played in (``topics=on``), else None."""
 
     @property
     def players(self) -> tuple[int | None, int | None]:
@@ -63,7 +65,7 @@ class LoggedAction:
 def _match(row) -> MatchRow:
     return MatchRow(row["id"], row["tournament_id"], row["stage"], row["round"], row["slot"],
                     row["kind"], row["player_a"], row["player_b"], row["status"], row["winner"],
-                    json.loads(row["result"]), row["board_message_id"])
+                    json.loads(row["result"]), row["board_message_id"], row["thread_id"])
 
 
 class MatchesRepo:
@@ -112,7 +114,7 @@ class MatchesRepo:
     async def update(self, match_id: int, now: datetime, **fields: Any) -> None:
         """Where a match stands in its tournament's flow (pending → running ⇄ paused, a
         bye) and its board message. Results and corrections go through :meth:`settle`."""
-        allowed = {"status", "board_message_id"}
+        allowed = {"status", "board_message_id", "thread_id"}
         assert set(fields) <= allowed and fields.get("status") in (
             None, "pending", "running", "paused", "bye"), fields
         async def work(tx):

@@ -107,7 +107,7 @@ class _BoardBot:
             raise TelegramBadRequest(method=EditMessageText(text=text), message=self.edit_error)
         self.edits.append((chat_id, message_id, text))
 
-    async def send_message(self, chat_id, text, reply_markup=None):
+    async def send_message(self, chat_id, text, reply_markup=None, message_thread_id=None):
         self.sent.append((chat_id, text))
 
         class Sent:

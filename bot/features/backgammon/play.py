@@ -14,6 +14,7 @@ from bot.features.backgammon.settings import KIND
 from bot.features.formats.results import ResultRefused, record_played, record_result
 from bot.i18n import Translator
 from bot.match_service import Change
+from bot.play.board import show_board
 from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.launch import start_match
 from bot.play.perform import Playbook, error_params, perform
@@ -35,15 +36,8 @@ def explain(tr: Translator, error: IllegalAction, match: MatchRow | None = None)
 
 
 async def show_card(ctx: MatchContext, state: BoardMatch) -> None:
-    """Edit the match card in place (post it when there is none yet)."""
-    services = ctx.services
-    match = await services.repos.matches.get(ctx.match.id)
-    message_id = await services.outbox.board(ctx.tournament.chat_id, match.board_message_id,
-                                              card_text(ctx, state), card_markup(ctx, state))
-    if message_id != match.board_message_id:
-        await services.repos.matches.update(match.id, services.clock.now(),
-                                            board_message_id=message_id)
-    ctx.match = await services.repos.matches.get(match.id)
+    """Edit the match card in place (post it when there is none yet): the match's live board."""
+    await show_board(ctx, card_text(ctx, state), card_markup(ctx, state))
 
 
 async def _announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from bot.features.cup.common import on_finish
 from bot.i18n import Markup, Translator
 from bot.play.context import MatchContext, context_for, names_of
+from bot.play.topics import open_topic
 from bot.registry import Registry
 from bot.services import Services
 from games.dice_cup import (
@@ -146,7 +147,9 @@ async def _open(services: Services, tr: Translator, tournament: Tournament, roun
                 slot: str, kind: str, a: int, b: int) -> None:
     match = await services.repos.matches.create(tournament.id, STAGE, round_no, slot, kind, a, b,
                                                 services.clock.now(), status="running")
-    await _start_announcers[kind](await context_for(services, tr, tournament, match))
+    ctx = await context_for(services, tr, tournament, match)
+    ctx.match = await open_topic(services, tournament, ctx.match, ctx.names)
+    await _start_announcers[kind](ctx)
 
 
 @on_finish(STAGE)

@@ -11,6 +11,7 @@ from bot.features.cup.common import on_finish
 from bot.features.cup.playoff import playoff_size, start_playoff
 from bot.i18n import Markup, Translator
 from bot.play.context import MatchContext, names_of
+from bot.play.topics import open_topic
 from bot.services import Services
 from games.dice_cup import GroupMatch
 from games.tournament import cross_seeded, round_robin, split_into_groups
@@ -59,6 +60,8 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
         else:
             await services.repos.matches.update(match.id, services.clock.now(),
                                                 status="running")
+            await open_topic(services, tournament, match,
+                             (label[match.player_a], label[match.player_b]))
             lines.append(tr("cup.round_pair", a=label[match.player_a],
                             b=label[match.player_b]))
     total = max(m.round for m in matches)
@@ -123,8 +126,9 @@ async def after_group_match(play: MatchContext, state) -> None:
     label = await names_of(services, tournament.id)
     group = group_of(play.match)
     rows = await group_table(services, tournament, group)
-    await play.say(tr("cup.table", title=table_title(tr, tournament, group),
-                      rows=Markup(render_table(tr, rows, label))))
+    await services.bot.send_message(tournament.chat_id, tr(  # the general topic: a table
+        "cup.table", title=table_title(tr, tournament, group),
+        rows=Markup(render_table(tr, rows, label))))
     await advance_groups(services, tr, tournament, play.match.round)
 
 

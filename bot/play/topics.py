@@ -1,0 +1,38 @@
+"""Forum groups: with ``topics=on`` each match gets a topic of its own (createForumTopic).
+
+The match's board, its announcements and its players' moves live in that topic
+(``MatchContext.say`` and the live board post there); the general topic keeps the
+tournament's announcements and tables. A group that is not a forum, or where the bot may not
+manage topics, plays every match in the main chat, as with ``topics=off``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram.exceptions import TelegramBadRequest
+
+from bot.services import Services
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
+
+log = logging.getLogger(__name__)
+TOPIC_NAME_LIMIT = 128  # Telegram's longest topic name
+
+
+async def open_topic(services: Services, tournament: Tournament, match: MatchRow,
+                     names: tuple[str, str]) -> MatchRow:
+    """The match with its own topic when the tournament asks for topics (once per match)."""
+    if tournament.settings.get("topics") != "on" or match.thread_id is not None:
+        return match
+    tr = await services.translator_for_chat(tournament.chat_id)
+    name = tr.plain("play.topic_name", match=match.id, a=names[0], b=names[1])
+    try:
+        topic = await services.bot.create_forum_topic(tournament.chat_id,
+                                                      name[:TOPIC_NAME_LIMIT])
+    except TelegramBadRequest as error:
+        log.warning("match %s plays in the main chat: %s", match.id, error.message)
+        return match
+    await services.repos.matches.update(match.id, services.clock.now(),
+                                        thread_id=topic.message_thread_id)
+    return await services.repos.matches.get(match.id)
