@@ -60,8 +60,9 @@ class SandboxSession(BaseSession):
         try:
             result = await handler(method)
         except strict.Refused as refusal:
-            target = self.world.chat_label(getattr(method, "chat_id", 0) or 0)
-            self.refused(f"Telegram refuses {_camel(name)} to {target}: {refusal}")
+            chat_id = getattr(method, "chat_id", None)
+            target = f" to {self.world.chat_label(chat_id)}" if chat_id else ""
+            self.refused(f"Telegram refuses {_camel(name)}{target}: {refusal}")
             raise TelegramBadRequest(method=method, message=f"Bad Request: {refusal}") from None
         finally:
             await self.world.flush()

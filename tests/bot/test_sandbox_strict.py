@@ -170,3 +170,10 @@ async def test_a_user_cannot_send_more_than_telegram_allows(sandbox) -> None:
         "!! error: Telegram lets a user send at most 4096 characters in a message",
         "!! error: Telegram lets a user write at most 1024 characters in a caption"]
     assert [f.kind for f in sandbox.failures] == ["line", "line"]
+
+
+async def test_a_toast_over_200_characters_is_refused(sandbox) -> None:
+    await sandbox.line("alice@cup: hi")
+    with pytest.raises(TelegramBadRequest, match="MESSAGE_TOO_LONG"):
+        await sandbox.app.bot.answer_callback_query("1", text="t" * 201)
+    assert sandbox.output == ["!! error: Telegram refuses answerCallbackQuery: MESSAGE_TOO_LONG"]

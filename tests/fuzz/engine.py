@@ -51,7 +51,7 @@ class Report:
 
 def signature(failure: Failure) -> str:
     if failure.kind == REFUSED:
-        text = re.sub(r"^Telegram refuses (\w+) to \S+:", r"\1:", failure.message)
+        text = re.sub(r"^Telegram refuses (\w+)(?: to \S+)?:", r"\1:", failure.message)
         return "refused: " + re.sub(r"\d+", "N", text)
     frames = [f"{frame.filename.split('/')[-1]}:{frame.name}"
               for frame in _frames(failure.trace)

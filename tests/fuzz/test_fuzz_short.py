@@ -5,9 +5,11 @@ would refuse. The long run is ``python -m tests.fuzz --minutes N`` (README)."""
 from __future__ import annotations
 
 import itertools
+import logging
 
 import bot.sandbox.strict
 from bot.sandbox.failures import REFUSED, UNHANDLED, Failure, trace_of
+from tests.fuzz.__main__ import main, parse_args
 from tests.fuzz.engine import Fuzzer, signature, write_findings
 from tests.fuzz.generate import GAMES
 
@@ -56,3 +58,18 @@ def test_errors_are_told_apart_by_where_they_happen() -> None:
     refused = [Failure(REFUSED, f"Telegram refuses sendMessage to g{n}: message is too long")
                for n in (1, 2)]
     assert signature(refused[0]) == signature(refused[1])
+
+
+async def test_the_command_prints_its_figures(tmp_path, capsys) -> None:
+    args = parse_args(["--minutes", "0.02", "--game", "armchair", "--seed", "3",
+                       "--steps", "30", "--out", str(tmp_path)])
+    loggers = logging.getLogger(), logging.getLogger("bot")
+    levels = [logger.level for logger in loggers]
+    try:
+        assert await main(args) == 0
+    finally:  # the command sets the levels for its process; this is the test's process
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("lines fed: ") and "armchair" in printed[1]
+    assert printed[3:] == ["unhandled errors: 0", "broken limits: 0"]
