@@ -102,6 +102,11 @@ def bracket_note(tr: Translator, settings: dict) -> str:
 
 async def start_playoff(services: Services, tr: Translator, tournament: Tournament,
                         ranking: list[int]) -> None:
+    """Seed and open the playoff; with fewer than two players left (disqualifications) the
+    Cup ends here: the one player left is its champion."""
+    if len(ranking) < 2:
+        await _end_without_playoff(services, tr, tournament, ranking)
+        return
     seeds = ranking[:playoff_size(len(ranking), tournament.settings.get("qualifiers", 8))]
     await services.repos.tournaments.set_state(tournament.id, "playoff_seeds", seeds)
     tournament = await services.repos.tournaments.get(tournament.id)
@@ -114,6 +119,19 @@ async def start_playoff(services: Services, tr: Translator, tournament: Tourname
         stage=round_title(tr, len(seeds), 1, tournament.settings.get("formats")),
         pairs=Markup("\n".join(lines))))
     await open_ready(services, tr, tournament)
+
+
+async def _end_without_playoff(services: Services, tr: Translator, tournament: Tournament,
+                               ranking: list[int]) -> None:
+    await services.repos.tournaments.set_status(tournament.id, "finished", services.clock.now())
+    if not ranking:
+        await services.bot.send_message(tournament.chat_id, tr("cup.nobody_left",
+                                                               title=tournament.title))
+        return
+    label = await names_of(services, tournament.id)
+    await services.bot.send_message(tournament.chat_id, tr(
+        "cup.champion", title=tournament.title,
+        places=Markup(tr("cup.place_1", name=label[ranking[0]]))))
 
 
 def bracket_of(tournament: Tournament, matches: list[MatchRow]) -> Bracket:

@@ -138,7 +138,7 @@ async def remove_player(services: Services, tournament_id: int, player: int,
         await _close_open_matches(services, run, player)
         if run.phase in BRACKETS:
             await log_event(services, run, {"type": how, "player": player})
-        elif run.phase == "swiss_elim":
+        elif run.phase == "swiss_elim" and player in run.swiss_elim().active:
             await log_event(services, run, {"type": "withdraw", "player": player})
         await proceed(services, tournament_id)
 
