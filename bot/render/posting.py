@@ -13,20 +13,22 @@ log = logging.getLogger(__name__)
 
 
 async def post_pictures(bot: Bot, chat_id: int, draw: Callable[[], list[bytes]],
-                        caption: str, fallback: Callable[[], str]) -> None:
-    """Send what ``draw`` makes (one photo, or an album captioned on its first picture);
-    when it cannot draw (no font, a bad size), send ``fallback()`` as text."""
+                        caption: str, fallback: Callable[[], str],
+                        thread_id: int | None = None, name: str = "picture") -> None:
+    """Send what ``draw`` makes (one photo, or an album captioned on its first picture) to
+    the chat (its forum topic ``thread_id``, when given); when it cannot draw (no font, a
+    bad size), send ``fallback()`` as text. Files are called ``name.png``."""
     try:
         pictures = draw()
     except (OSError, ValueError):
         log.exception("picture failed; sending the text")
-        await bot.send_message(chat_id, fallback())
+        await bot.send_message(chat_id, fallback(), message_thread_id=thread_id)
         return
     if len(pictures) == 1:
-        await bot.send_photo(chat_id, BufferedInputFile(pictures[0], "picture.png"),
-                             caption=caption)
+        await bot.send_photo(chat_id, BufferedInputFile(pictures[0], f"{name}.png"),
+                             caption=caption, message_thread_id=thread_id)
         return
     await bot.send_media_group(chat_id, [
-        InputMediaPhoto(media=BufferedInputFile(png, f"picture-{n}.png"),
+        InputMediaPhoto(media=BufferedInputFile(png, f"{name}-{n}.png"),
                         caption=caption if n == 0 else None)
-        for n, png in enumerate(pictures)])
+        for n, png in enumerate(pictures)], message_thread_id=thread_id)

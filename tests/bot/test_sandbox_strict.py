@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
-from aiogram.methods import SendMessage, SendPhoto
+from aiogram.methods import AnswerCallbackQuery, SendMessage, SendPhoto
 from aiogram.types import (
     BufferedInputFile,
     InlineKeyboardButton,
@@ -175,5 +175,6 @@ async def test_a_user_cannot_send_more_than_telegram_allows(sandbox) -> None:
 async def test_a_toast_over_200_characters_is_refused(sandbox) -> None:
     await sandbox.line("alice@cup: hi")
     with pytest.raises(TelegramBadRequest, match="MESSAGE_TOO_LONG"):
-        await sandbox.app.bot.answer_callback_query("1", text="t" * 201)
+        await _past_the_sending_layer(sandbox.app.bot,
+                                      AnswerCallbackQuery(callback_query_id="1", text="t" * 201))
     assert sandbox.output == ["!! error: Telegram refuses answerCallbackQuery: MESSAGE_TOO_LONG"]

@@ -47,7 +47,7 @@ def _game_lines(ctx: MatchContext, state: BoardMatch) -> list[str]:
     lines, score, number = [], [0, 0], 0
     for entry in state.entries:
         score[entry["winner"]] = min(state.length, score[entry["winner"]]
-                                     + _points(entry))
+                                     + points_of(entry))
         name = ctx.names[entry["winner"]]
         if entry["kind"] == "point":
             lines.append(ctx.tr("backgammon.card.point", name=name, loser=ctx.names[
@@ -61,7 +61,7 @@ def _game_lines(ctx: MatchContext, state: BoardMatch) -> list[str]:
     return lines
 
 
-def _points(entry: dict) -> int:
+def points_of(entry: dict) -> int:
     return 1 if entry["kind"] == "point" else VALUES[entry["value"]] * entry["cube"]
 
 

@@ -11,6 +11,7 @@ from aiogram.types import Message
 from bot.features.access import is_organiser
 from bot.features.backgammon.card import card_markup, card_text
 from bot.features.backgammon.settings import KIND
+from bot.features.backgammon.summary import post_summary
 from bot.features.formats.results import ResultRefused, record_played, record_result
 from bot.i18n import Translator
 from bot.match_service import Change
@@ -61,6 +62,7 @@ async def _finish(ctx: MatchContext, state: BoardMatch, actor_id: int | None) ->
         return
     await ctx.say(ctx.tr("backgammon.won", winner=names[outcome.winner], loser=loser,
                          score=f"{max(outcome.score)}:{min(outcome.score)}"))
+    await post_summary(ctx, state)
     await record_played(ctx, outcome.winner, tuple(outcome.score), actor_id)
 
 
