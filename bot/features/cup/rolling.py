@@ -111,7 +111,7 @@ async def announce_rounds(play: MatchContext, before, after, event: dict) -> Non
         lines.append(tr(f"cup.voted_{event['vote']}", name=name[event["player"]]))
     markup = None
     if after.finished:
-        lines.append(_result_text(tr, name, after, play.match.kind == "group"))
+        lines.append(_result_text(tr, name, after, play.match))
     elif not getattr(after, "voting", False):
         text, markup = _next_step(play, before, after)
         lines.append(text)
@@ -140,11 +140,17 @@ def _shown(record, player: int) -> str:
     return f"{'-'.join(map(str, dice))} → {record.values[player]}"
 
 
-def _result_text(tr: Translator, name: tuple[str, str], state, group_stage: bool) -> str:
+_RESULT_KEYS = {"groups": ("cup.match_won", "cup.match_drawn"),
+                "friendly": ("cup.friendly_won", "cup.friendly_drawn")}  # else the playoff's
+
+
+def _result_text(tr: Translator, name: tuple[str, str], state, match: MatchRow) -> str:
+    """The result in the words of the match's stage: points in the group stage, going
+    through in the playoff, neither in a friendly."""
+    won, drawn = _RESULT_KEYS.get(match.stage, ("cup.playoff_won", "cup.match_drawn"))
     if state.draw:
-        return tr("cup.match_drawn", a=name[0], b=name[1], sa=state.score[0],
-                  sb=state.score[1])
-    return tr("cup.match_won" if group_stage else "cup.playoff_won", winner=name[state.winner], loser=name[1 - state.winner],
+        return tr(drawn, a=name[0], b=name[1], sa=state.score[0], sb=state.score[1])
+    return tr(won, winner=name[state.winner], loser=name[1 - state.winner],
               sw=state.score[state.winner], sl=state.score[1 - state.winner])
 
 
