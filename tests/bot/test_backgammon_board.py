@@ -7,7 +7,7 @@ import csv
 import json
 from pathlib import Path
 
-from bot.sandbox.runner import Sandbox
+from tests.bot.sandbox_run import run_script
 
 SCRIPT = """\
 org@bg: /new backgammon Board Night format=round_robin length=5
@@ -32,15 +32,7 @@ org@bg: /export
 
 
 async def _run(tmp_path: Path) -> list[str]:
-    output: list[str] = []
-    sandbox = Sandbox(seed=1, db_path=tmp_path / "db.sqlite3", language="en",
-                      out_dir=tmp_path / "out", emit=output.append)
-    await sandbox.start()
-    try:
-        await sandbox.run_lines(SCRIPT.splitlines())
-    finally:
-        await sandbox.close()
-    return output
+    return await run_script(tmp_path, SCRIPT, files=True)
 
 
 def _file(tmp_path: Path, suffix: str) -> Path:

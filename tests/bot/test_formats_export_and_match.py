@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 from bot.features.formats.export import result_text
-from bot.sandbox.runner import Sandbox
 from storage.repositories.matches import MatchRow
+from tests.bot.sandbox_run import run_script
 
 SCRIPT = """\
 org@ex: /new armchair Export Night format=round_robin
@@ -28,15 +28,7 @@ org@ex: /export
 
 
 async def _run(tmp_path: Path, script: str) -> list[str]:
-    output: list[str] = []
-    sandbox = Sandbox(seed=1, db_path=tmp_path / "db.sqlite3", language="en",
-                      out_dir=tmp_path / "out", emit=output.append)
-    await sandbox.start()
-    try:
-        await sandbox.run_lines(script.splitlines())
-    finally:
-        await sandbox.close()
-    return output
+    return await run_script(tmp_path, script, files=True)
 
 
 def _file(tmp_path: Path, suffix: str) -> Path:

@@ -16,10 +16,10 @@ from bot.features.friendly.invite import opponent
 from bot.features.friendly.players import cup_player
 from bot.games import BOT_ROLLS
 from bot.play.refusal import Refusal
-from bot.sandbox.runner import Sandbox
 from bot.sandbox.world import BOT_ID
 from games.dice_cup import GroupMatch
 from storage.repositories.users import User
+from tests.bot.sandbox_run import run_script
 
 
 def _roll(state: GroupMatch, seat: int, value: int) -> None:
@@ -67,14 +67,7 @@ org@fx: /export
 
 
 async def test_friendlies_are_in_the_export_and_not_in_the_tournament(tmp_path: Path) -> None:
-    output: list[str] = []
-    sandbox = Sandbox(seed=2, db_path=tmp_path / "db.sqlite3", language="en",
-                      out_dir=tmp_path / "out", emit=output.append)
-    await sandbox.start()
-    try:
-        await sandbox.run_lines(SCRIPT.splitlines())
-    finally:
-        await sandbox.close()
+    output = await run_script(tmp_path, SCRIPT, seed=2, files=True)
     text = "\n".join(output)
     assert "!! error" not in text, text
     assert PLAYERS_REPLY in output  # /players is about the Cup, not a friendly
@@ -119,14 +112,7 @@ bob@hc: 🎲 6
 
 @pytest.mark.usefixtures("high_card_game")
 async def test_a_game_with_a_launch_plays_a_friendly(tmp_path: Path) -> None:
-    output: list[str] = []
-    sandbox = Sandbox(seed=1, db_path=tmp_path / "hc.sqlite3", language="en",
-                      emit=output.append)
-    await sandbox.start()
-    try:
-        await sandbox.run_lines(HIGH_CARD.splitlines())
-    finally:
-        await sandbox.close()
+    output = await run_script(tmp_path, HIGH_CARD, seed=1)
     text = "\n".join(output)
     assert "!! error" not in text, text
     assert "I cannot play High card myself" in text  # no bot player declared

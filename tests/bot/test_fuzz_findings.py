@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox.runner import Sandbox
+from tests.bot.sandbox_run import run_script
 
 CUP_OF_TWO_LOSES_ONE = """\
 org@cup: /new cup Two approval=off
@@ -34,16 +34,6 @@ org@g0: /dq @dave reason
 """
 
 
-async def _run(tmp_path: Path, script: str, seed: int) -> list[str]:
-    output: list[str] = []
-    sandbox = Sandbox(seed=seed, db_path=tmp_path / "db.sqlite3", language="en",
-                      emit=output.append)
-    await sandbox.start()
-    try:
-        await sandbox.run_lines(script.splitlines())
-    finally:
-        await sandbox.close()
-    return output
 
 
 @pytest.mark.parametrize(("script", "seed", "last"), [
@@ -52,6 +42,6 @@ async def _run(tmp_path: Path, script: str, seed: int) -> list[str]:
 ])
 async def test_fuzz_finding_is_answered(tmp_path: Path, script: str, seed: int,
                                         last: str) -> None:
-    output = await _run(tmp_path, script, seed)
+    output = await run_script(tmp_path, script, seed=seed)
     assert not [line for line in output if line.startswith("!! error")], output
     assert last in "\n".join(output[-3:])

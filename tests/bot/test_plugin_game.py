@@ -15,9 +15,9 @@ from bot.match_service import Change
 from bot.play.context import MatchContext
 from bot.play.launch import announce_match
 from bot.play.perform import Playbook, error_params
-from bot.sandbox.runner import Sandbox
 from games.common.errors import IllegalAction
 from games.common.outcome import Outcome
+from tests.bot.sandbox_run import run_script
 
 
 class HighCard:
@@ -143,14 +143,7 @@ alice@hc: 🎲 5
 
 async def test_a_game_declared_in_a_test_plays_a_round_robin(high_card_game,
                                                              tmp_path: Path) -> None:
-    output: list[str] = []
-    sandbox = Sandbox(seed=1, db_path=tmp_path / "hc.sqlite3", language="en",
-                      emit=output.append)
-    await sandbox.start()
-    try:
-        await sandbox.run_lines(SCRIPT.splitlines())
-    finally:
-        await sandbox.close()
+    output = await run_script(tmp_path, SCRIPT, seed=1)
     text = "\n".join(output)
     assert "!! error" not in text, text
     assert "High card: send 🎲" in text  # the game's own catalog
