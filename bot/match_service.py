@@ -1,9 +1,10 @@
-"""The one path every match action takes: lock → state → engine check → log → commit.
+"""Match state and its log: lock → state → engine check → log → commit.
 
 State is the replay of the match's action log through its engine. The last replayed state
 is kept in memory per match (dropped whenever an append fails), so a restart only costs one
-replay per match. ``act`` raises the engine's :class:`IllegalAction` (nothing is written)
-or :class:`DuplicateUpdate` (the update was applied before; nothing is written).
+replay per match. :meth:`MatchService.apply` (called by ``bot.play.perform``, which holds
+the lock) raises the engine's :class:`IllegalAction` or :class:`DuplicateUpdate` (the update
+was applied before); either way nothing is written.
 """
 
 from __future__ import annotations
@@ -98,13 +99,6 @@ class MatchService:
             raise
         self._states[match.id] = after
         return Change(before, after)
-
-    async def act(self, match: MatchRow, action: dict[str, Any], actor_id: int | None,
-                  update_id: int | None) -> ReplayableMatch:
-        """Apply one action under the match's lock and return the new state (a copy)."""
-        async with self.lock(match.id):
-            change = await self.apply(match, [action], actor_id, update_id)
-            return copy.deepcopy(change.after)
 
 
 def effective(logged: list) -> list:

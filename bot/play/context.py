@@ -40,10 +40,6 @@ class MatchContext:
         await self.services.bot.send_message(self.tournament.chat_id, text,
                                              message_thread_id=self.match.thread_id, **kwargs)
 
-    async def refresh(self) -> None:
-        """Read the match row again (its status or board may have changed)."""
-        self.match = await self.services.repos.matches.get(self.match.id)
-
 
 async def names_of(services: Services, tournament_id: int) -> dict[int, str]:
     """Every entrant's shown name, by user id."""

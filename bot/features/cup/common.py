@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiogram.types import Message
-
 from bot.i18n import Translator
 from bot.match_service import Change
 from bot.play.context import LIVE, MatchContext, context_for, load_match
@@ -105,15 +103,6 @@ async def close_match(play: MatchContext, winner: int | None, result: dict, stat
         finished = await services.repos.matches.get(match.id)
         await _finishers[finished.stage](
             MatchContext(services, play.tr, play.tournament, finished, play.names), state)
-
-
-async def refuse_outsider(message: Message, tr: Translator, tournament: Tournament | None,
-                          play: MatchContext | None) -> bool:
-    """Tell a sender with no match that they have none; True when they were refused."""
-    if tournament is not None and play is None:
-        await message.reply(tr("cup.not_in_match"))
-        return True
-    return play is None
 
 
 async def button_play(services: Services, tr: Translator, query, match_id: int,

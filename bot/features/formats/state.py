@@ -26,7 +26,6 @@ from storage.repositories.tournaments import Tournament
 
 STAGE = "main"
 OPEN_STATUSES = ("running", "paused")
-SETTLED = ("finished", "bye", "void")
 BRACKETS = ("single_elim", "double_elim", "reentry")
 TABLES = ("round_robin", "swiss")
 POINTS = Points(win=1, draw=0.5, loss=0)
