@@ -17,13 +17,12 @@ from bot import games
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.play.context import MatchContext, context_for
-from bot.play.perform import perform
+from bot.play.perform import DICE_ANIMATION_SECONDS, perform
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
 
 router = Handlers("play-dice")
-DICE_ANIMATION_SECONDS = 4  # Telegram's 🎲 animation, before the result is said
 
 
 def dice_games() -> list[str]:

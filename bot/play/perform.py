@@ -13,6 +13,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot import games
+from bot.games import BOT_ROLLS
 from bot.i18n import Translator
 from bot.match_service import Change
 from bot.play.context import MatchContext
@@ -21,6 +23,7 @@ from games.common.errors import IllegalAction
 from storage.repositories.matches import DuplicateUpdate, MatchRow
 
 Action = dict[str, Any]
+DICE_ANIMATION_SECONDS = 4  # Telegram's 🎲 animation, before the result is said
 
 
 @dataclass(frozen=True)
@@ -41,9 +44,10 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     """Apply ``actions`` together (all or none) and announce them.
 
     ``check`` sees the current state first and may raise a Refusal (a press on an old board);
-    ``wait`` seconds pass before the announcement (the dice animation). After the lock every
-    follower (:func:`after_each_step`) sees the change. Returns the change, or None when
-    this update was applied before (nothing is said twice).
+    ``wait`` seconds pass before the announcement (the dice animation). After the lock, when
+    the bot itself plays a seat of the match and it is its turn, it makes its move
+    (:func:`bot_moves`). Returns the change, or None when this update was applied before
+    (nothing is said twice).
     """
     services, match = ctx.services, ctx.match
     if match.status == "paused":
@@ -62,21 +66,26 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
         await playbook.announce(ctx, change, actions)
     if change.after.finished and not change.before.finished:
         await playbook.finish(ctx, change.after, actor_id)
-    for follow in _followers:
-        await follow(ctx, playbook, change)
+    await bot_moves(ctx, playbook, change.after)
     return change
 
 
-Follower = Callable[[MatchContext, Playbook, Change], Awaitable[None]]
-_followers: list[Follower] = []
-
-
-def after_each_step(follower: Follower) -> Follower:
-    """Decorator: ``follower`` runs after every accepted step, out of the match's lock, so it
-    may perform the next one itself (the bot's own move in a match against it)."""
-    if follower not in _followers:
-        _followers.append(follower)
-    return follower
+async def bot_moves(ctx: MatchContext, playbook: Playbook, state: Any) -> None:
+    """The bot's own move, when it plays a seat of this match (``/practice``) and the game's
+    ``bot_player`` says it is its turn; its die is a real 🎲, logged like a player's."""
+    game = games.game_of(ctx.tournament.game)
+    if game.bot_player is None or state.finished:
+        return
+    seat = ctx.seat((await ctx.services.bot.me()).id)
+    action = None if seat is None else game.bot_player(state, seat)
+    if action is None:
+        return
+    wait = 0
+    if action == BOT_ROLLS:
+        sent = await ctx.services.bot.send_dice(ctx.tournament.chat_id, emoji="🎲",
+                                                message_thread_id=ctx.match.thread_id)
+        action, wait = game.dice(seat, sent.dice.value), DICE_ANIMATION_SECONDS
+    await perform(ctx, playbook, [action], actor_id=None, update_id=None, wait=wait)
 
 
 def error_params(error: IllegalAction) -> dict[str, Any]:

@@ -9,20 +9,14 @@ bot to move, it moves at once through the same :func:`~bot.play.perform.perform`
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot import games
 from bot.features.friendly import start
 from bot.features.handlers import Handlers
-from bot.games import BOT_ROLLS
 from bot.i18n import Translator
-from bot.match_service import Change
-from bot.play.context import MatchContext, context_for
-from bot.play.dice import DICE_ANIMATION_SECONDS
-from bot.play.perform import Playbook, after_each_step, perform
+from bot.play.context import context_for
+from bot.play.perform import bot_moves
 from bot.play.refusal import Refusal
 from bot.services import Services
 
@@ -53,25 +47,3 @@ async def practice(message: Message, command: CommandObject, services: Services,
     match = await start.play(services, friendly)
     ctx = await context_for(services, tr, friendly, match)
     await bot_moves(ctx, game.playbook, await services.matches.state(match))
-
-
-@after_each_step
-async def _bot_follows(ctx: MatchContext, playbook: Playbook, change: Change) -> None:
-    if ctx.tournament.friendly:
-        await bot_moves(ctx, playbook, change.after)
-
-
-async def bot_moves(ctx: MatchContext, playbook: Playbook, state: Any) -> None:
-    """Make the bot's move if the match waits for it (each move is followed by the next)."""
-    game = games.game_of(ctx.tournament.game)
-    if game.bot_player is None or state.finished:
-        return
-    seat = ctx.seat((await ctx.services.bot.me()).id)
-    action = None if seat is None else game.bot_player(state, seat)
-    if action is None:
-        return
-    wait = 0
-    if action == BOT_ROLLS:
-        sent = await ctx.services.bot.send_dice(ctx.tournament.chat_id, emoji="🎲")
-        action, wait = game.dice(seat, sent.dice.value), DICE_ANIMATION_SECONDS
-    await perform(ctx, playbook, [action], actor_id=None, update_id=None, wait=wait)
