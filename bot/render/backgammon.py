@@ -1,0 +1,292 @@
+"""The backgammon board as a PNG picture (docs/backgammon.md, "The board picture").
+
+Pure: a :class:`BoardScene` in, PNG bytes out. The board is drawn from a fixed point of view:
+seat 0's home board is at the bottom right and seat 0 moves counter-clockwise from the top
+right to the bottom right; seat 1 mirrors it at the top. Each point carries both numberings
+(seat 0's next to the bottom strip, seat 1's next to the top strip), so either player can read
+the notation from their own side. Seat 1's strip is at the top, seat 0's at the bottom, each
+with the player's checker colour, name, score, pip count and clock; the player on roll's strip
+is highlighted. Fonts and PNG encoding come from :mod:`bot.render.pictures`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.render.pictures import _clean, _fit, _font, _png
+from games.backgammon.position import BAR, CHECKERS, Position
+
+__all__ = ["BoardScene", "board_png", "point_centre"]
+
+Colour = tuple[int, int, int]
+
+# Checker colours per seat (kept distinct from everything else drawn, tests look for them).
+CHECKER = ((238, 232, 214), (178, 34, 34))
+_CHECKER_EDGE = ((90, 84, 70), (92, 14, 14))
+_CHECKER_TEXT = ((28, 32, 38), (255, 255, 255))
+_BG = (250, 250, 247)
+_FRAME = (92, 62, 38)
+_FELT = (44, 110, 80)
+_POINT = ((214, 186, 140), (122, 82, 50))
+_TEXT = (28, 32, 38)
+_MUTED = (112, 119, 130)
+_HIGHLIGHT = (255, 226, 120)
+_CUBE = (250, 250, 250)
+
+PW = 60  # point width
+RADIUS = 27
+_MARGIN = 12
+_CUBE_W = 66  # the cube column, left of the board
+_FRAME_W = 10
+_LEFT = _MARGIN + _CUBE_W + _FRAME_W  # x of the first point column
+_BAR_X = _LEFT + 6 * PW  # the bar column
+_RIGHT = _BAR_X + PW  # x of the first column of the right half
+_TRAY_X = _RIGHT + 6 * PW + _FRAME_W  # the borne-off tray
+_TRAY_W = 70
+WIDTH = _TRAY_X + _TRAY_W + _FRAME_W + _MARGIN
+_STRIP_H = 60
+_NUMBERS_H = 34  # two lines of point numbers
+BOARD_TOP = _STRIP_H + _NUMBERS_H + _FRAME_W
+_HALF_H = 300
+BOARD_BOTTOM = BOARD_TOP + 2 * _HALF_H
+HEIGHT = BOARD_BOTTOM + _FRAME_W + _NUMBERS_H + _STRIP_H
+_TRIANGLE_H = 250
+_SHOWN = 5  # checkers drawn on a point; more are counted
+
+
+@dataclass(frozen=True, slots=True)
+class BoardScene:
+    """Everything the board picture shows; ``position`` is seen by ``on_roll``."""
+
+    position: Position
+    names: tuple[str, str]
+    on_roll: int
+    dice: tuple[int, int] | None
+    cube: int
+    cube_owner: int | None
+    cube_in_play: bool
+    score: tuple[int, int]
+    length: int
+    clocks: tuple[str, str] | None
+    words: Mapping[str, str]
+
+    def sides(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The checkers of seat 0 and seat 1, each in its own numbering."""
+        if self.on_roll == 0:
+            return self.position.player, self.position.opponent
+        return self.position.opponent, self.position.player
+
+
+def board_png(scene: BoardScene) -> bytes:
+    """The board of ``scene`` as PNG bytes (about 960 × 820 pixels)."""
+    image = _empty_board().copy()
+    draw = ImageDraw.Draw(image)
+    sides = scene.sides()
+    for seat in (0, 1):
+        _draw_points(draw, seat, sides[seat])
+        _draw_bar(draw, seat, sides[seat][BAR])
+        _draw_tray(draw, seat, CHECKERS - sum(sides[seat]))
+        _draw_strip(draw, scene, seat, sides[seat])
+    _draw_cube(image, draw, scene)
+    if scene.dice is not None:
+        _draw_dice(draw, scene.on_roll, scene.dice)
+    # A 64-colour palette keeps the PNG small and its encoding fast (a flat drawing).
+    return _png(image.quantize(colors=64, method=Image.Quantize.FASTOCTREE))
+
+
+@lru_cache(maxsize=1)
+def _empty_board() -> Image.Image:
+    """The frame, the points and their numbers: the same in every picture."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), _BG)
+    draw = ImageDraw.Draw(image)
+    _draw_board(draw)
+    _draw_numbers(draw)
+    return image
+
+
+def point_centre(seat: int, point: int) -> tuple[int, int]:
+    """The centre x of ``point`` (1–24, in ``seat``'s numbering) and the y of its edge."""
+    point0 = point if seat == 0 else 25 - point
+    if point0 <= 6:
+        return _RIGHT + (6 - point0) * PW + PW // 2, BOARD_BOTTOM
+    if point0 <= 12:
+        return _LEFT + (12 - point0) * PW + PW // 2, BOARD_BOTTOM
+    if point0 <= 18:
+        return _LEFT + (point0 - 13) * PW + PW // 2, BOARD_TOP
+    return _RIGHT + (point0 - 19) * PW + PW // 2, BOARD_TOP
+
+
+def _draw_board(draw: ImageDraw.ImageDraw) -> None:
+    outer = (_LEFT - _FRAME_W, BOARD_TOP - _FRAME_W, _TRAY_X + _TRAY_W + _FRAME_W,
+             BOARD_BOTTOM + _FRAME_W)
+    draw.rectangle(outer, fill=_FRAME)
+    for x0 in (_LEFT, _RIGHT):
+        draw.rectangle((x0, BOARD_TOP, x0 + 6 * PW - 1, BOARD_BOTTOM - 1), fill=_FELT)
+    draw.rectangle((_TRAY_X, BOARD_TOP, _TRAY_X + _TRAY_W - 1, BOARD_BOTTOM - 1), fill=_FELT)
+    draw.line((_TRAY_X, BOARD_TOP + _HALF_H, _TRAY_X + _TRAY_W, BOARD_TOP + _HALF_H),
+              fill=_FRAME, width=4)
+    for point in range(1, 25):
+        x, edge = point_centre(0, point)
+        tip = edge + _TRIANGLE_H if edge == BOARD_TOP else edge - _TRIANGLE_H
+        colour = _POINT[point % 2]
+        draw.polygon([(x - PW // 2 + 1, edge), (x + PW // 2 - 1, edge), (x, tip)], fill=colour)
+
+
+def _draw_numbers(draw: ImageDraw.ImageDraw) -> None:
+    """Seat 0's numbers on the line next to its strip (bottom), seat 1's next to the top."""
+    font = _font(14)
+    bold = _font(14, bold=True)
+    top_outer = _STRIP_H + 2
+    bottom_outer = BOARD_BOTTOM + _FRAME_W + _NUMBERS_H - 17
+    for point in range(1, 25):
+        x, edge = point_centre(0, point)
+        if edge == BOARD_TOP:
+            lines = ((top_outer, str(25 - point), bold), (top_outer + 15, str(point), font))
+        else:
+            lines = ((bottom_outer, str(point), bold), (bottom_outer - 15, str(25 - point), font))
+        for y, text, face in lines:
+            colour = _TEXT if face is bold else _MUTED
+            draw.text((x, y), text, fill=colour, font=face, anchor="mt")
+
+
+def _draw_points(draw: ImageDraw.ImageDraw, seat: int, side: tuple[int, ...]) -> None:
+    for point in range(1, 25):
+        count = side[point - 1]
+        if count:
+            x, edge = point_centre(seat, point)
+            step = 2 * RADIUS if edge == BOARD_TOP else -2 * RADIUS
+            first = edge + RADIUS + 1 if edge == BOARD_TOP else edge - RADIUS - 1
+            _draw_stack(draw, seat, x, first, step, count)
+
+
+def _draw_stack(draw: ImageDraw.ImageDraw, seat: int, x: int, first: int, step: int,
+                count: int) -> None:
+    """Up to five checkers from ``first`` by ``step``; the last one shows the count if more."""
+    for index in range(min(count, _SHOWN)):
+        _checker(draw, seat, x, first + index * step)
+    if count > _SHOWN:
+        y = first + (_SHOWN - 1) * step
+        draw.text((x, y), str(count), fill=_CHECKER_TEXT[seat], font=_font(24, bold=True),
+                  anchor="mm")
+
+
+def _checker(draw: ImageDraw.ImageDraw, seat: int, x: int, y: int) -> None:
+    box = (x - RADIUS, y - RADIUS, x + RADIUS, y + RADIUS)
+    draw.ellipse(box, fill=CHECKER[seat], outline=_CHECKER_EDGE[seat], width=2)
+
+
+def bar_centre(seat: int) -> tuple[int, int]:
+    """Where ``seat``'s first checker on the bar is drawn: seat 0 above the middle (it enters
+    at the top), seat 1 below."""
+    middle = BOARD_TOP + _HALF_H
+    return _BAR_X + PW // 2, middle - 2 * RADIUS if seat == 0 else middle + 2 * RADIUS
+
+
+def _draw_bar(draw: ImageDraw.ImageDraw, seat: int, count: int) -> None:
+    if not count:
+        return
+    x, y = bar_centre(seat)
+    step = -2 * RADIUS if seat == 0 else 2 * RADIUS
+    for index in range(min(count, 3)):
+        _checker(draw, seat, x, y + index * step)
+    if count > 1:
+        draw.text((x, y), str(count), fill=_CHECKER_TEXT[seat], font=_font(24, bold=True),
+                  anchor="mm")
+
+
+def _draw_tray(draw: ImageDraw.ImageDraw, seat: int, count: int) -> None:
+    """Borne-off checkers as thin slabs: seat 0's in the bottom tray, seat 1's in the top."""
+    slab = 12
+    x0, x1 = _TRAY_X + 8, _TRAY_X + _TRAY_W - 8
+    first, step = (BOARD_BOTTOM - 6 - slab, -slab) if seat == 0 else (BOARD_TOP + 6, slab)
+    for index in range(count):
+        y = first + index * step
+        draw.rectangle((x0, y, x1, y + slab - 2), fill=CHECKER[seat], outline=_CHECKER_EDGE[seat])
+    label_y = BOARD_TOP + _HALF_H + (26 if seat == 0 else -26)
+    draw.text((_TRAY_X + _TRAY_W // 2, label_y), str(count), fill=(255, 255, 255),
+              font=_font(24, bold=True), anchor="mm")
+
+
+def _draw_strip(draw: ImageDraw.ImageDraw, scene: BoardScene, seat: int,
+                side: tuple[int, ...]) -> None:
+    """One player's line: checker, name, score, pips, clock; highlighted when on roll."""
+    top = 0 if seat == 1 else HEIGHT - _STRIP_H
+    if seat == scene.on_roll:
+        draw.rectangle((0, top, WIDTH - 1, top + _STRIP_H - 1), fill=_HIGHLIGHT)
+    middle = top + _STRIP_H // 2
+    _checker(draw, seat, _MARGIN + RADIUS, middle)
+    pips = sum((index + 1) * count for index, count in enumerate(side))
+    words = scene.words
+    right = f"{words.get('pips', 'pips')}: {pips}"
+    if scene.clocks is not None:
+        right += f"   {_clean(scene.clocks[seat])}"
+    big = _font(26, bold=True)
+    small = _font(22)
+    draw.text((WIDTH - _MARGIN, middle), right, fill=_TEXT, font=small, anchor="rm")
+    score = f"{scene.score[seat]}/{scene.length}"
+    name_x = _MARGIN + 2 * RADIUS + 14
+    room = WIDTH - _MARGIN - small.getlength(right) - name_x - 40
+    label = f"{_clean(scene.names[seat])}  · {score}"
+    if seat == scene.on_roll:
+        label += f"  · {words.get('to_play', '')}"
+    draw.text((name_x, middle), _fit(label, big, room), fill=_TEXT, font=big, anchor="lm")
+
+
+def _draw_cube(image: Image.Image, draw: ImageDraw.ImageDraw, scene: BoardScene) -> None:
+    """The cube left of the board: at its owner's side or in the middle; in the Crawford
+    game the word for it instead. The match length is written below the middle."""
+    x = _MARGIN + _CUBE_W // 2
+    middle = BOARD_TOP + _HALF_H
+    match_to = f"{scene.words.get('match_to', '')} {scene.length}".strip()
+    draw.text((x, BOARD_BOTTOM + _FRAME_W + 4), _fit(match_to, _font(14), _CUBE_W + 10),
+              fill=_TEXT, font=_font(14), anchor="mt")
+    if not scene.cube_in_play:
+        word = _clean(scene.words.get("crawford", "Crawford"))
+        _vertical_word(image, word, x, middle)
+        return
+    if scene.cube_owner is None:
+        y = middle
+    else:
+        y = BOARD_BOTTOM - 40 if scene.cube_owner == 0 else BOARD_TOP + 40
+    size = 26
+    draw.rectangle((x - size, y - size, x + size, y + size), fill=_CUBE, outline=_TEXT, width=3)
+    draw.text((x, y), str(scene.cube), fill=_TEXT, font=_font(28, bold=True), anchor="mm")
+
+
+def _vertical_word(image: Image.Image, word: str, x: int, y: int) -> None:
+    """``word`` written bottom to top, centred on (x, y), in a box."""
+    font = _font(22, bold=True)
+    word = _fit(word, font, 2 * _HALF_H - 40)
+    width = int(font.getlength(word)) + 16
+    label = Image.new("RGB", (width, 34), _HIGHLIGHT)
+    ImageDraw.Draw(label).text((width // 2, 17), word, fill=_TEXT, font=font, anchor="mm")
+    rotated = label.rotate(90, expand=True)
+    image.paste(rotated, (x - rotated.width // 2, y - rotated.height // 2))
+
+
+_PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
+         4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+         5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+         6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1))}
+
+
+def dice_centres(on_roll: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Where the two dice are drawn: in the middle of the right half for seat 0, of the left
+    half for seat 1."""
+    x0 = _RIGHT if on_roll == 0 else _LEFT
+    y = BOARD_TOP + _HALF_H
+    return (x0 + 2 * PW, y), (x0 + 4 * PW, y)
+
+
+def _draw_dice(draw: ImageDraw.ImageDraw, on_roll: int, dice: tuple[int, int]) -> None:
+    size = 24
+    for (x, y), value in zip(dice_centres(on_roll), dice, strict=True):
+        draw.rounded_rectangle((x - size, y - size, x + size, y + size), radius=8,
+                               fill=CHECKER[on_roll], outline=_CHECKER_EDGE[on_roll], width=2)
+        for dx, dy in _PIPS.get(value, ()):
+            cx, cy = x + dx * 12, y + dy * 12
+            draw.ellipse((cx - 5, cy - 5, cx + 5, cy + 5), fill=_CHECKER_TEXT[on_roll])

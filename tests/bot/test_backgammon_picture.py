@@ -1,0 +1,166 @@
+"""The backgammon board picture: a valid, small PNG drawn quickly, with the checkers, bar,
+trays, cube, dice and the highlight where the scene puts them (docs/backgammon.md)."""
+
+from __future__ import annotations
+
+import io
+import time
+from dataclasses import replace
+
+from PIL import Image
+
+from bot.render import backgammon as picture
+from bot.render.backgammon import BoardScene, board_png
+from games.backgammon import Position
+
+WORDS = {"pips": "pips", "crawford": "Crawford", "to_play": "to play", "match_to": "Match to"}
+
+
+def _side(points: dict[int, int], bar: int = 0) -> tuple[int, ...]:
+    counts = [0] * 25
+    for point, count in points.items():
+        counts[point - 1] = count
+    counts[24] = bar
+    return tuple(counts)
+
+
+def _scene(position: Position | None = None, **changes: object) -> BoardScene:
+    scene = BoardScene(position=position or Position.start(), names=("Alice", "Борис"),
+                       on_roll=0, dice=(3, 1), cube=1, cube_owner=None, cube_in_play=True,
+                       score=(1, 2), length=5, clocks=("0:12 · 4:30", "0:30 · 5:00"),
+                       words=WORDS)
+    return replace(scene, **changes)
+
+
+def _image(scene: BoardScene) -> Image.Image:
+    png = board_png(scene)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert len(png) < 120_000
+    Image.open(io.BytesIO(png)).verify()
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    assert image.size == (picture.WIDTH, picture.HEIGHT)
+    return image
+
+
+def _near(colour: tuple[int, int, int], target: tuple[int, int, int], tolerance: int = 14) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, target, strict=True))
+
+
+def _count(image: Image.Image, box: tuple[int, int, int, int],
+           target: tuple[int, int, int]) -> int:
+    colours = image.crop(box).getcolors(maxcolors=1 << 16) or []
+    return sum(count for count, colour in colours if _near(colour, target))
+
+
+def _checker_at(image: Image.Image, seat: int, x: int, y: int) -> bool:
+    """Most of a small square left of (x, y), clear of a count written on the checker, has
+    ``seat``'s checker colour."""
+    box = (x - 20, y - 8, x - 10, y + 8)
+    return _count(image, box, picture.CHECKER[seat]) > 120
+
+
+def _stack_y(seat: int, point: int, index: int) -> tuple[int, int]:
+    x, edge = picture.point_centre(seat, point)
+    step = 2 * picture.RADIUS
+    if edge == picture.BOARD_TOP:
+        return x, edge + picture.RADIUS + 1 + index * step
+    return x, edge - picture.RADIUS - 1 - index * step
+
+
+def test_start_position_checkers_where_they_belong() -> None:
+    image = _image(_scene())
+    for seat in (0, 1):
+        for point, count in ((24, 2), (13, 5), (8, 3), (6, 5)):
+            assert _checker_at(image, seat, *_stack_y(seat, point, count - 1)), (seat, point)
+            if count < 5:
+                assert not _checker_at(image, seat, *_stack_y(seat, point, count)), (seat, point)
+        for point in (1, 2, 3, 4, 5, 7, 9, 10, 11, 12):
+            assert not _checker_at(image, seat, *_stack_y(seat, point, 0)), (seat, point)
+
+
+def test_fixed_point_of_view_whoever_is_on_roll() -> None:
+    """Seat 1 on roll with the same board: the checkers do not move, the highlight does."""
+    position = Position(_side({6: 4, 8: 1}, bar=0), _side({1: 3, 20: 2}))
+    first = _image(_scene(position))
+    second = _image(_scene(position.swapped(), on_roll=1))
+    for image in (first, second):
+        assert _checker_at(image, 0, *_stack_y(0, 6, 3))
+        assert _checker_at(image, 0, *_stack_y(0, 8, 0))
+        assert _checker_at(image, 1, *_stack_y(1, 1, 2))
+        assert _checker_at(image, 1, *_stack_y(1, 20, 1))
+        assert not _checker_at(image, 1, *_stack_y(1, 6, 0))
+    bottom = (0, picture.HEIGHT - 50, picture.WIDTH, picture.HEIGHT)
+    top = (0, 0, picture.WIDTH, 50)
+    assert _count(first, bottom, picture._HIGHLIGHT) > 1000 > _count(first, top, picture._HIGHLIGHT)
+    assert _count(second, top, picture._HIGHLIGHT) > 1000 > _count(second, bottom,
+                                                                   picture._HIGHLIGHT)
+
+
+def test_more_than_five_checkers_show_their_count() -> None:
+    five = _image(_scene(Position(_side({6: 5}), _side({6: 5}))))
+    eight = _image(_scene(Position(_side({6: 8}), _side({6: 5}))))
+    x, y = _stack_y(0, 6, 4)
+    box = (x - 14, y - 14, x + 14, y + 14)
+    assert _count(five, box, (28, 32, 38)) == 0
+    assert _count(eight, box, (28, 32, 38)) > 20
+
+
+def test_bar_and_borne_off_trays() -> None:
+    position = Position(_side({1: 3, 2: 2}, bar=1), _side({24: 1, 3: 4}, bar=2))
+    image = _image(_scene(position, dice=None))
+    assert _checker_at(image, 0, *picture.bar_centre(0))
+    assert _checker_at(image, 1, *picture.bar_centre(1))
+    start = _image(_scene())
+    assert not _checker_at(start, 0, *picture.bar_centre(0))
+    assert not _checker_at(start, 1, *picture.bar_centre(1))
+    tray_x = picture.WIDTH - 60
+    lower = (tray_x, picture.BOARD_BOTTOM - 200, tray_x + 30, picture.BOARD_BOTTOM)
+    upper = (tray_x, picture.BOARD_TOP, tray_x + 30, picture.BOARD_TOP + 200)
+    # seat 0 has borne off 9 checkers, seat 1 seven: slabs in each tray, none at the start
+    assert _count(image, lower, picture.CHECKER[0]) > 1500
+    assert _count(image, upper, picture.CHECKER[1]) > 1000
+    assert _count(start, lower, picture.CHECKER[0]) == 0
+    assert _count(start, upper, picture.CHECKER[1]) == 0
+
+
+def _dark_in_cube_column(image: Image.Image, top: int, bottom: int) -> int:
+    return _count(image, (12, top, 12 + 66, bottom), (28, 32, 38))
+
+
+def test_cube_at_its_owner_or_centred_or_crawford() -> None:
+    middle = picture.BOARD_TOP + 300
+    regions = {"top": (picture.BOARD_TOP, picture.BOARD_TOP + 100),
+               "middle": (middle - 40, middle + 40),
+               "bottom": (picture.BOARD_BOTTOM - 100, picture.BOARD_BOTTOM)}
+    expected = {None: "middle", 0: "bottom", 1: "top"}
+    for owner, where in expected.items():
+        image = _image(_scene(cube=1 if owner is None else 4, cube_owner=owner))
+        for name, (top, bottom) in regions.items():
+            dark = _dark_in_cube_column(image, top, bottom)
+            assert (dark > 100) == (name == where), (owner, name, dark)
+    crawford = _image(_scene(cube_in_play=False))
+    column = (12, middle - 60, 12 + 66, middle + 60)
+    assert _count(crawford, column, picture._HIGHLIGHT) > 1000
+    assert _count(_image(_scene()), column, picture._HIGHLIGHT) == 0
+
+
+def test_dice_on_the_side_of_the_player_on_roll() -> None:
+    for on_roll in (0, 1):
+        position = Position.start()
+        image = _image(_scene(position, on_roll=on_roll, dice=(6, 5)))
+        for x, y in picture.dice_centres(on_roll):
+            assert _count(image, (x - 20, y - 20, x + 20, y + 20), picture.CHECKER[on_roll]) > 300
+        for x, y in picture.dice_centres(1 - on_roll):
+            assert _count(image, (x - 20, y - 20, x + 20, y + 20), picture.CHECKER[on_roll]) == 0
+    no_dice = _image(_scene(dice=None))
+    for x, y in picture.dice_centres(0):
+        assert _count(no_dice, (x - 20, y - 20, x + 20, y + 20), picture.CHECKER[0]) == 0
+
+
+def test_drawn_quickly_with_awkward_names_and_no_clocks() -> None:
+    scene = _scene(names=("x" * 300, "\u202eЁж\u0000"), clocks=None, score=(0, 0), length=1)
+    board_png(scene)
+    started = time.perf_counter()
+    for _ in range(5):
+        board_png(scene)
+    assert (time.perf_counter() - started) / 5 < 0.25  # about 20 ms here; generous for CI
