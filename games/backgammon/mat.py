@@ -9,14 +9,14 @@ record").
 
      Game 1
      Alice : 0                         Bob : 0
-      1) 31: 8/5 6/5                   42: 24/20 13/11
+      1) 31: 8/5 6/5                    42: 8/4 6/4
       2)  Doubles => 2                  Takes
      ...
                                        Wins 2 points
 
 Player 0 is the left column, player 1 the right. Dice are written higher first (the opening
-roll too: the two players' dice, played by the higher). Every single-die move is written on its own
-(``24/21* 21/18``, ``6/3 6/3 6/3 6/3``), with ``bar``, ``off`` and ``*`` for hits: GNU
+roll too: the two players' dice, played by the higher). Every single-die move is written on
+its own (``24/21* 21/18``, ``6/3 6/3 6/3 6/3``), with ``bar``, ``off`` and ``*`` for hits: GNU
 Backgammon's importer reads exactly that (it rejects repeat counts such as ``(2)``). A roll
 that cannot be played is written ``62:``. A resigned game ends with the winner's ``Wins N
 points`` and no move (a roll made before resigning is left out, as it was not played); a
@@ -40,7 +40,7 @@ __all__ = ["MatEntry", "MatGame", "MatLine", "MatRecord", "mat_moves", "read_mat
 
 _GAME_ACTIONS = frozenset({"opening_roll", "roll", "move", "double", "take", "pass", "resign"})
 _MATCH_ENDINGS = frozenset({"resign_match", "timeout"})
-_LEFT_WIDTH = 28  # the left column's text; the right column starts at character 33
+_LEFT_WIDTH = 28  # the left column; with the number and two spaces the right starts at 35
 _POINT_NAMES = ("off", *(str(point) for point in range(1, 25)), "bar")
 
 

@@ -85,7 +85,7 @@ def test_avoids_a_blot_in_direct_range() -> None:
     assert evaluate(near.swapped()) < evaluate(far.swapped())
 
 
-def test_ties_broken_by_the_rng_and_quick() -> None:
+def test_every_roll_gives_a_legal_play_quickly() -> None:
     rng = random.Random(7)
     position = Position.start()
     started = time.perf_counter()
