@@ -146,6 +146,7 @@ SETUPS: dict[str, Setup] = {
     "shanghai": Setup("shanghai", 8, _plain_open("shanghai Дартс legs=3")),
     "rr": Setup("armchair", 6, _plain_open("armchair Круг")),
     "se": Setup("armchair", 8, _plain_open("armchair Сетка format=single_elim")),
+    "two": Setup("shanghai", 2, _plain_open("shanghai Долгий лег legs=1")),
 }
 """Tournament setups by name; a new game adds its own."""
 
@@ -211,7 +212,7 @@ def bet(bench: GameBench, table: Table, match: MatchRow, state: Any) -> list[str
 _DART_LABEL = re.compile(r"^([SDT]\d+|25|50)$")
 
 
-def _board_buttons(bench: GameBench, table: Table, match: MatchRow) -> list[str]:
+def board_buttons(bench: GameBench, table: Table, match: MatchRow) -> list[str]:
     """The labels on the match's live board (the darts keypad)."""
     group = bench.world.group(table.group)
     stored = bench.world.find(group.id, match.board_message_id or 0)
@@ -231,7 +232,7 @@ def darts_typed(bench: GameBench, table: Table, match: MatchRow,
                 state: Any) -> list[str] | None:
     """A whole visit typed in one message (``S20 T20 miss``), at the start of a visit."""
     who = _darts_player(bench, match, state)
-    labels = [b for b in _board_buttons(bench, table, match) if _DART_LABEL.match(b)]
+    labels = [b for b in board_buttons(bench, table, match) if _DART_LABEL.match(b)]
     if who is None or state.leg.pending or not labels:
         return None
     darts = [bench.rng.choice([*labels, "miss"]) for _ in range(3)]
@@ -242,7 +243,7 @@ def darts_keypad(bench: GameBench, table: Table, match: MatchRow,
                  state: Any) -> list[str] | None:
     """One press on the board's keypad: a dart, or «end of visit» after the third (before
     the first leg, the organiser presses who won the bull-off)."""
-    labels = _board_buttons(bench, table, match)
+    labels = board_buttons(bench, table, match)
     board = match.board_message_id
     if not getattr(state, "started", True):
         starts = [b for b in labels if b.startswith("🎯")]
