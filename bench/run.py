@@ -1,8 +1,11 @@
-"""Drive N synthetic updates through the real dispatcher and through a bare echo bot.
+"""Drive N synthetic updates through the real dispatcher and through a bare echo bot, then
+the game mix (match actions, pictures, reports, a scheduled start) through the sandbox.
 
-    python -m bench.run [--updates N] [--concurrency C[,C...]] [--warmup W] [--profile]
+    python -m bench.run [--updates N] [--games N] [--matches N] [--concurrency C[,C...]]
+                        [--warmup W] [--profile]
 
-Prints updates/s, p50 and p99 latency per run, the bot/echo ratios and the peak RSS.
+Prints updates/s, p50 and p99 latency per run and per kind of game update, the ratios to
+the echo bot of the same run and the peak RSS.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import time
 import traceback
 from pathlib import Path
 
+from bench.games import GameRun, run_games
 from bench.harness import BotTarget, EchoTarget, Options, Result, Target, drive
 from bench.workload import MIX, UpdateFactory, populate
 from bot.sandbox.runner import SANDBOX_EPOCH
@@ -50,6 +54,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--groups", type=int, default=50, help="sandbox groups (default 50)")
     parser.add_argument("--players", type=int, default=400, help="sandbox users (default 400)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, default=1000,
+                        help="measured updates of the game mix per concurrency level "
+                             "(default 1000; 0 skips it)")
+    parser.add_argument("--matches", type=int, default=40,
+                        help="darts matches kept live during the game mix (default 40)")
     parser.add_argument("--profile", action="store_true",
                         help="profile the bot's measured run at the first concurrency level "
                              "and print the top functions")
@@ -111,6 +120,36 @@ def _print_profile(profiler: cProfile.Profile) -> None:
     print("\n".join(out.getvalue().splitlines()[:45]))
 
 
+async def _games(args: argparse.Namespace, level: int, profile: bool) -> GameRun:
+    profiler = cProfile.Profile() if profile else None
+    run = await run_games(seed=args.seed, updates=args.games, warmup=max(100, args.games // 5),
+                          concurrency=level, matches=args.matches, profiler=profiler)
+    if profiler:
+        print("\n(the game mix's measured updates)")
+        _print_profile(profiler)
+    return run
+
+
+def print_games(run: GameRun, echo: Result) -> None:
+    """Per kind of game update: throughput (one after the other), p50, p99, ratio to echo."""
+    total = sum(len(v) for k, v in run.samples.items() if k != "scheduled_start")
+    print(f"\ngame mix at concurrency {run.concurrency}: {total} measured updates in "
+          f"{run.seconds:.2f} s wall ({total / run.seconds:.0f} updates/s, bench driver "
+          f"included), {run.live} matches live at the end; echo p50 "
+          f"{echo.percentile(50):.3f} ms, p99 {echo.percentile(99):.3f} ms")
+    head = (f"{'kind':<16}{'updates':>8}{'upd/s':>9}{'p50 ms':>9}{'p99 ms':>9}"
+            f"{'p50/echo':>10}{'p99/echo':>10}{'refused':>9}")
+    print(head)
+    print("-" * len(head))
+    for kind, samples in sorted(run.samples.items()):
+        as_result = Result(kind, run.concurrency, samples, sum(samples), 0, 0, 0)
+        print(f"{kind:<16}{len(samples):>8}{as_result.per_second:>9.0f}"
+              f"{as_result.percentile(50):>9.3f}{as_result.percentile(99):>9.3f}"
+              f"{as_result.percentile(50) / echo.percentile(50):>10.1f}"
+              f"{as_result.percentile(99) / echo.percentile(99):>10.1f}"
+              f"{run.failed.get(kind, 0):>9}")
+
+
 def _fmt(value: float | None, spec: str) -> str:
     return "-" if value is None else format(value, spec)
 
@@ -164,13 +203,19 @@ async def main(args: argparse.Namespace) -> int:
           "Telegram's limits. Latency = one feed_update, perf_counter.\n")
 
     results: list[Result] = []
+    games: list[GameRun] = []
     started = time.perf_counter()
     for i, level in enumerate(args.concurrency):
         for target in (EchoTarget(options), BotTarget(options)):
             profile = args.profile and i == 0 and isinstance(target, BotTarget)
             results.append(await run_target(target, streams, level, profile))
+        if args.games:
+            games.append(await _games(args, level, args.profile and i == 0))
     print_table(results)
     print_ratios(results)
+    echo = {r.concurrency: r for r in results if r.name == "echo"}
+    for run in games:
+        print_games(run, echo[run.concurrency])
     for r in results:
         if r.virtual_seconds is not None:
             print(f"{r.name} at concurrency {r.concurrency}: the rate limiter would have spread "

@@ -6,6 +6,7 @@ they all exercise the same routers, middlewares, storage and sending layer.
 
 from __future__ import annotations
 
+import gc
 import logging
 import random
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from bot.features.organiser import group_lost
 from bot.match_service import MatchService
 from bot.middlewares.context import ContextMiddleware
 from bot.middlewares.dedupe import DedupeMiddleware
+from bot.middlewares.filters import run_on_loop
 from bot.middlewares.scope import ScopeMiddleware
 from bot.play import refusal
 from bot.scheduler import LiveScheduler, Scheduler
@@ -73,6 +75,7 @@ def make_dispatcher(services: Services, dedupe: DedupeMiddleware) -> Dispatcher:
     dispatcher.include_routers(*routers())
     refusal.install(dispatcher)
     dispatcher.errors.register(_group_lost_in_handler, _lost_group)
+    run_on_loop(dispatcher)
     return dispatcher
 
 
@@ -130,6 +133,7 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
     dispatcher = make_dispatcher(services, dedupe)
     await dedupe.prune(services.repos.updates, clock.now())
     await services.scheduler.restore()
+    gc.freeze()  # what start-up built lives as long as the process: keep it out of collections
     return App(bot, dispatcher, services, dedupe)
 
 

@@ -1,8 +1,15 @@
 """Match state and its log: lock → state → engine check → log → commit.
 
 State is the replay of the match's action log through its engine. The last replayed state
-is kept in memory per match (dropped whenever an append fails), so a restart only costs one
-replay per match. :meth:`MatchService.apply` (called by ``bot.play.perform``, which holds
+is kept in memory per match (dropped whenever an append fails, and once the match is over),
+so a restart only costs one replay per match.
+
+An action never copies the state: engines apply in place and promise that a refused action
+changes nothing (``tests/games/test_refused_changes_nothing.py``). Each cached match keeps two
+replicas (:class:`_Replicas`): the one handed out as "after" the last change, and a spare one
+step behind. The next change first brings the spare up to date, then applies to it, so the
+"before" it reports is the untouched previous state — two applies per action, whatever the
+length of the match. :meth:`MatchService.apply` (called by ``bot.play.perform``, which holds
 the lock) raises the engine's :class:`IllegalAction` or :class:`DuplicateUpdate` (the update
 was applied before); either way nothing is written.
 """
@@ -15,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games import game_of
+from games.common.errors import IllegalAction
 from games.common.match import ReplayableMatch, replay
 from storage.repositories.matches import MatchRow
 
@@ -29,10 +37,27 @@ class Change:
     after: ReplayableMatch
 
 
+@dataclass
+class _Replicas:
+    """The state after the last change (``current``) and a replica that is ``pending``
+    actions behind it (``spare``; None until the first change needs it)."""
+
+    current: ReplayableMatch
+    spare: ReplayableMatch | None = None
+    pending: tuple[dict[str, Any], ...] = ()
+
+    def next_base(self) -> ReplayableMatch:
+        """A replica equal to ``current`` that nobody holds: the spare, brought up to date."""
+        if self.spare is None:
+            return copy.deepcopy(self.current)  # once per match (after a load), not per action
+        replay(self.spare, self.pending)
+        return self.spare
+
+
 class MatchService:
     def __init__(self, services) -> None:
         self.services = services
-        self._states: dict[int, ReplayableMatch] = {}
+        self._states: dict[int, _Replicas] = {}
 
     def lock(self, match_id: int) -> asyncio.Lock:
         """The lock every change of one match is made under."""
@@ -44,11 +69,22 @@ class MatchService:
 
     async def current(self, match: MatchRow) -> ReplayableMatch:
         """The cached state itself: read it, never change it (hold :meth:`lock` to rely on it)."""
-        if match.id not in self._states:
+        replicas = self._states.get(match.id)
+        if replicas is None:
             engine = await self._fresh_engine(match)
             logged = await self.services.repos.matches.actions(match.id)
-            self._states[match.id] = replay(engine, effective_actions(logged))
-        return self._states[match.id]
+            replicas = _Replicas(replay(engine, effective_actions(logged)))
+            self._states[match.id] = replicas
+        return replicas.current
+
+    def forget(self, match_id: int) -> None:
+        """Drop the cached state of a match (it is rebuilt from the log when next read)."""
+        self._states.pop(match_id, None)
+
+    @property
+    def cached(self) -> int:
+        """How many matches have their state in memory."""
+        return len(self._states)
 
     async def rewind(self, match: MatchRow, to_seq: int, actor_id: int | None) -> None:
         """Take the match back to how it stood after action ``to_seq`` (an organiser's
@@ -88,17 +124,38 @@ class MatchService:
         :class:`DuplicateUpdate`; either way nothing is written and the state is unchanged.
         """
         before = await self.current(match)
-        after = copy.deepcopy(before)
-        for action in actions:
-            after.apply(action)
+        replicas = self._states[match.id]
+        after = replicas.next_base()
+        replicas.spare, replicas.pending = None, ()  # in use: a failure below drops the cache
         try:
+            _apply_all(after, actions, replicas)
             await self.services.repos.matches.append_many(
                 match.id, actions, actor_id, self.services.clock.now(), update_id)
-        except BaseException:
-            self._states.pop(match.id, None)
+        except IllegalAction:
+            if replicas.spare is None:
+                self.forget(match.id)
             raise
-        self._states[match.id] = after
+        except BaseException:
+            self.forget(match.id)
+            raise
+        if after.finished:
+            self.forget(match.id)  # a finished match leaves the cache
+        else:
+            self._states[match.id] = _Replicas(after, before, tuple(actions))
         return Change(before, after)
+
+
+def _apply_all(state: ReplayableMatch, actions: list[dict[str, Any]],
+               replicas: _Replicas) -> None:
+    """Apply ``actions`` in place. When the first is refused nothing changed (the engine
+    contract), so ``state`` stays the spare; a later refusal leaves it half-applied."""
+    for number, action in enumerate(actions):
+        try:
+            state.apply(action)
+        except IllegalAction:
+            if number == 0:
+                replicas.spare = state
+            raise
 
 
 def effective(logged: list) -> list:

@@ -1,9 +1,15 @@
 """The SQLite connection: pragmas, numbered migrations and serialized write transactions.
 
 One process owns one connection. Reads run straight on it; every write runs inside
-:meth:`Database.transaction`, which holds an asyncio lock (aiosqlite shares one thread, so
-interleaved transactions from concurrent handlers would otherwise mix) and retries the whole
-unit of work when another process holds the file ("database is locked"), never dropping it.
+:meth:`Database.transaction`, which holds an asyncio lock (interleaved transactions from
+concurrent handlers would otherwise mix) and retries the whole unit of work when another
+process holds the file ("database is locked"), never dropping it.
+
+Statements run on the event loop itself (:class:`LoopConnection`): this bot's statements take
+microseconds, far less than handing each one to a worker thread and waiting for the answer
+(the hop cost more than the statement). The connection never waits for a lock inside SQLite
+(``busy_timeout=0``): a locked file raises at once and the unit is retried after an
+``asyncio.sleep``, so another process holding the file never blocks the loop.
 """
 
 from __future__ import annotations
@@ -11,13 +17,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
-
-import aiosqlite
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -27,24 +32,115 @@ LOCK_BACKOFF_SECONDS = 0.05
 
 
 def is_locked_error(error: BaseException) -> bool:
-    return isinstance(error, aiosqlite.OperationalError) and "locked" in str(error).lower()
+    return isinstance(error, sqlite3.OperationalError) and "locked" in str(error).lower()
+
+
+class Cursor:
+    """A finished statement's cursor, with the awaitable reads of an async driver."""
+
+    def __init__(self, cursor: sqlite3.Cursor) -> None:
+        self._cursor = cursor
+
+    @property
+    def rowcount(self) -> int:
+        return self._cursor.rowcount
+
+    @property
+    def lastrowid(self) -> int | None:
+        return self._cursor.lastrowid
+
+    async def fetchone(self) -> sqlite3.Row | None:
+        return self._cursor.fetchone()
+
+    async def fetchall(self) -> list[sqlite3.Row]:
+        return self._cursor.fetchall()
+
+    async def close(self) -> None:
+        self._cursor.close()
+
+
+class _Statement:
+    """What :meth:`LoopConnection.execute` returns: await it, or use it with ``async with``."""
+
+    def __init__(self, run: Callable[[], sqlite3.Cursor]) -> None:
+        self._run = run
+        self._cursor: Cursor | None = None
+
+    def __await__(self):
+        return self._start().__await__()
+
+    async def _start(self) -> Cursor:
+        self._cursor = Cursor(self._run())
+        return self._cursor
+
+    async def __aenter__(self) -> Cursor:
+        return await self._start()
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._cursor is not None:
+            await self._cursor.close()
+
+
+class LoopConnection:
+    """A sqlite3 connection used from the event loop with an async driver's interface
+    (``await execute(...)``, ``async with execute(...) as cursor``, ``commit`` …)."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.raw = connection
+
+    def execute(self, sql: str, params: Iterable[Any] = ()) -> _Statement:
+        return _Statement(lambda: self.raw.execute(sql, tuple(params)))
+
+    def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> _Statement:
+        return _Statement(lambda: self.raw.executemany(sql, rows))
+
+    async def execute_fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        return self.raw.execute(sql, tuple(params)).fetchall()
+
+    async def commit(self) -> None:
+        self.raw.commit() if self.raw.in_transaction else None
+
+    async def rollback(self) -> None:
+        self.raw.rollback() if self.raw.in_transaction else None
+
+    async def close(self) -> None:
+        self.raw.close()
+
+
+class RecentIds:
+    """The last ``size`` ids noted, in a bounded set (memory stays flat while running)."""
+
+    def __init__(self, size: int = 10_000) -> None:
+        self._ids: dict[int, None] = {}
+        self._size = size
+
+    def add(self, item: int) -> None:
+        self._ids[item] = None
+        if len(self._ids) > self._size:
+            del self._ids[next(iter(self._ids))]
+
+    def __contains__(self, item: int) -> bool:
+        return item in self._ids
 
 
 class Database:
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: LoopConnection) -> None:
         self.connection = connection
         self._write_lock = asyncio.Lock()
+        self.claimed = RecentIds()
+        """Update ids this process claimed in a committed transaction (a match action's):
+        the dedupe middleware need not claim them again."""
 
     @classmethod
     async def open(cls, path: Path | str) -> Database:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
-        connection.row_factory = aiosqlite.Row
-        await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA foreign_keys=ON")
-        await connection.execute("PRAGMA synchronous=NORMAL")
-        await connection.execute("PRAGMA busy_timeout=5000")
+        raw = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        raw.row_factory = sqlite3.Row
+        connection = LoopConnection(raw)
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL",
+                       "busy_timeout=0"):
+            await connection.execute(f"PRAGMA {pragma}")
         database = cls(connection)
         await database.migrate()
         return database
@@ -71,16 +167,26 @@ class Database:
             log.info("applied migration %03d", version)
         return applied
 
-    async def fetchone(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
-        async with self.connection.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+    async def fetchone(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Row | None:
+        return await self._read(lambda: self.connection.raw.execute(sql, params).fetchone())
 
-    async def fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
-        async with self.connection.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+    async def fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        return await self._read(lambda: self.connection.raw.execute(sql, params).fetchall())
+
+    async def _read(self, run: Callable[[], T]) -> T:
+        """A read outside a transaction; retried like a write if the file is locked (a
+        reader only meets that while another process recovers the WAL)."""
+        for attempt in range(LOCK_RETRIES):
+            try:
+                return run()
+            except sqlite3.OperationalError as error:
+                if not is_locked_error(error) or attempt == LOCK_RETRIES - 1:
+                    raise
+                await asyncio.sleep(LOCK_BACKOFF_SECONDS * (attempt + 1))
+        raise AssertionError("unreachable")
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[LoopConnection]:
         """One write transaction (BEGIN IMMEDIATE ... COMMIT), rolled back on error."""
         async with self._write_lock:
             await self._begin()
@@ -91,13 +197,13 @@ class Database:
                 raise
             await self.connection.commit()
 
-    async def write(self, work: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+    async def write(self, work: Callable[[LoopConnection], Awaitable[T]]) -> T:
         """Run ``work`` in a transaction, retrying the whole unit when the file is locked."""
         for attempt in range(LOCK_RETRIES):
             try:
                 async with self.transaction() as tx:
                     return await work(tx)
-            except aiosqlite.OperationalError as error:
+            except sqlite3.OperationalError as error:
                 if not is_locked_error(error) or attempt == LOCK_RETRIES - 1:
                     raise
                 await asyncio.sleep(LOCK_BACKOFF_SECONDS * (attempt + 1))
@@ -108,7 +214,7 @@ class Database:
             try:
                 await self.connection.execute("BEGIN IMMEDIATE")
                 return
-            except aiosqlite.OperationalError as error:
+            except sqlite3.OperationalError as error:
                 if not is_locked_error(error) or attempt == LOCK_RETRIES - 1:
                     raise
                 await asyncio.sleep(LOCK_BACKOFF_SECONDS * (attempt + 1))

@@ -18,6 +18,8 @@ from aiogram.client.session.middlewares.base import BaseRequestMiddleware
 from aiogram.methods import EditMessageText, SendMediaGroup, SendMessage, TelegramMethod
 from pydantic import BaseModel
 
+from bot.middlewares import responses
+
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
 ELLIPSIS = "…"
@@ -132,6 +134,7 @@ class LengthLimitMiddleware(BaseRequestMiddleware):
     """
 
     async def __call__(self, make_request, bot: Bot, method: TelegramMethod):
+        responses.pin(method)  # every call passes here once
         if isinstance(method, SendMessage) and size(method.text) > TEXT_LIMIT:
             return await self._send_parts(make_request, bot, method)
         if isinstance(method, EditMessageText) and size(method.text) > TEXT_LIMIT:

@@ -110,7 +110,7 @@ def _fit(text: str, font: Font, width: float) -> str:
 
 def _png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
+    image.save(buffer, format="PNG", compress_level=1)  # fast; size barely grows
     return buffer.getvalue()
 
 

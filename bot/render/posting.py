@@ -1,8 +1,12 @@
 """Sending pictures: one photo, or an album when a wide bracket is split, and the text
-instead when a picture cannot be drawn (no font, an impossible size)."""
+instead when a picture cannot be drawn (no font, an impossible size).
+
+Drawing runs in a worker thread (Pillow releases the GIL while it compresses), so a big
+bracket does not hold up the other updates."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 
@@ -19,7 +23,7 @@ async def post_pictures(bot: Bot, chat_id: int, draw: Callable[[], list[bytes]],
     the chat (its forum topic ``thread_id``, when given); when it cannot draw (no font, a
     bad size), send ``fallback()`` as text. Files are called ``name.png``."""
     try:
-        pictures = draw()
+        pictures = await asyncio.to_thread(draw)
     except (OSError, ValueError):
         log.exception("picture failed; sending the text")
         await bot.send_message(chat_id, fallback(), message_thread_id=thread_id)

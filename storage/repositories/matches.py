@@ -135,6 +135,11 @@ class MatchesRepo:
             await _append(tx, match_id, [entry], actor_id, now, update_id)
             await _set_columns(tx, match_id, fields)
         await self.db.write(work)
+        self._claimed(update_id)
+
+    def _claimed(self, update_id: int | None) -> None:
+        if update_id is not None:
+            self.db.claimed.add(update_id)
 
     async def actions(self, match_id: int) -> list[LoggedAction]:
         rows = await self.db.fetchall(
@@ -157,7 +162,9 @@ class MatchesRepo:
         """
         async def work(tx):
             return await _append(tx, match_id, payloads, actor_id, now, update_id)
-        return await self.db.write(work)
+        seqs = await self.db.write(work)
+        self._claimed(update_id)
+        return seqs
 
 
 async def _append(tx, match_id: int, payloads: list[dict[str, Any]], actor_id: int | None,

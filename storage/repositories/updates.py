@@ -15,12 +15,17 @@ class ProcessedUpdatesRepo:
         self.db = db
 
     async def seen(self, update_id: int) -> bool:
+        if update_id in self.db.claimed:
+            return True
         row = await self.db.fetchone(
             "SELECT 1 FROM processed_updates WHERE update_id = ?", (update_id,))
         return row is not None
 
     async def claim(self, update_id: int, now: datetime) -> bool:
-        """Record the update as handled; False when it already was."""
+        """Record the update as handled; False when it already was (also when this process
+        claimed it with a match action, without asking the database)."""
+        if update_id in self.db.claimed:
+            return False
         async def work(tx):
             cursor = await tx.execute(
                 "INSERT OR IGNORE INTO processed_updates (update_id, processed_at) VALUES (?, ?)",

@@ -91,7 +91,7 @@ async def typed(message: Message, darts: list[str], command: str | None,
             await message.reply(tr("darts.not_in_match"))
         return
     darts = _normalised(darts, play)
-    player = (await services.matches.state(play.match)).current
+    player = (await services.matches.current(play.match)).current  # read only: no copy
     actions = [{"type": "dart", "dart": dart, "player": player} for dart in darts]
     if command == "undo":
         actions.append({"type": "undo", "player": player})
@@ -122,7 +122,7 @@ async def pressed(query: CallbackQuery, event_update: Update, services: Services
     if press.is_coin:
         action = starter_action(services.rng.randrange(2), "coin")
     else:
-        action = press.action((await services.matches.state(play.match)).current)
+        action = press.action((await services.matches.current(play.match)).current)
     if await perform(play, [action], query.from_user.id, event_update.update_id,
                      expect=press.position):
         await query.answer()

@@ -1,0 +1,62 @@
+"""Do other updates wait while a big bracket is drawn?
+
+    python -m bench.bracket [--players 128] [--repeat 5]
+
+A single-elimination tournament of ``--players`` (reported results) and Shanghai matches in
+the same sandbox bot. One task asks ``/bracket`` ``--repeat`` times; meanwhile another plays
+darts keypad presses and Cup rolls without pause. Prints how long each /bracket took and the
+p50/p99 of the other updates handled while a bracket was being drawn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+from pathlib import Path
+
+from bench.games import KINDS, SETUPS, GameBench, Setup, _plain_open, open_tables, step
+
+
+async def main(args: argparse.Namespace) -> None:
+    SETUPS["big"] = Setup("armchair", args.players, _plain_open("armchair Большая format=single_elim"))
+    with tempfile.TemporaryDirectory(prefix="bench-bracket-") as folder:
+        bench = GameBench(seed=1, db_path=Path(folder) / "bracket.sqlite3")
+        await bench.start()
+        try:
+            await open_tables(bench, {"big": 1, "shanghai": 4, "cup": 4})
+            big = next(t for t in bench.tables if t.setup == "big")
+            others = [t for t in bench.tables if t is not big]
+            playing = [k for k in KINDS if k.name in ("darts_keypad", "cup_roll")]
+            drawing = True
+
+            async def play() -> None:
+                while drawing:
+                    for kind in playing:
+                        await step(bench, kind, others)
+                    await asyncio.sleep(0)
+
+            player = asyncio.create_task(play())
+            for _ in range(2):  # warm: states cached, models built
+                await asyncio.sleep(0.05)
+            bench.samples.clear()
+            await bench.run("bracket", [f"{big.organiser}@{big.group}: /bracket"] * args.repeat)
+            drawing = False
+            await player
+        finally:
+            await bench.close()
+    brackets = sorted(bench.samples["bracket"])
+    during = sorted(s for k, v in bench.samples.items() if k != "bracket" for s in v)
+    print(f"/bracket of {args.players}: {len(brackets)} times, median "
+          f"{brackets[len(brackets) // 2] * 1000:.0f} ms, max {brackets[-1] * 1000:.0f} ms")
+    if during:
+        p99 = during[min(len(during) - 1, round(0.99 * len(during)))]
+        print(f"other updates meanwhile: {len(during)}, p50 {during[len(during) // 2] * 1000:.2f}"
+              f" ms, p99 {p99 * 1000:.2f} ms, max {during[-1] * 1000:.2f} ms")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m bench.bracket", description=__doc__)
+    parser.add_argument("--players", type=int, default=128)
+    parser.add_argument("--repeat", type=int, default=5)
+    asyncio.run(main(parser.parse_args()))

@@ -1,0 +1,443 @@
+"""The game mix: match actions, pictures, reports and a scheduled start, through the sandbox.
+
+:class:`GameBench` is the sandbox (``bot.sandbox.runner``: the real bot from ``bot.app.build``,
+a real SQLite file, :class:`~bot.sandbox.session.SandboxSession`) with each update's
+``feed_update`` timed and filed under the kind of update it is. Tournaments are opened and
+filled by ordinary transcript lines (``org@cup00: /new cup …``); what is played next is read
+from the engines: for a live match, ``legal_actions()`` of its current state says who may do
+what, and the kind's ``line`` turns one of those actions into what a player types or presses.
+
+Adding a game is one :class:`Setup` (how a tournament of it is opened) and one :class:`Kind`
+per kind of update it brings (see :data:`KINDS`; backgammon played in the bot and the
+armchair card game add theirs there once they are played in the chat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import cProfile
+import re
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from aiogram.types import Update
+
+from bot.app import build
+from bot.config import load_settings
+from bot.sandbox.runner import Sandbox
+from bot.sandbox.session import SandboxSession
+from bot.scheduler import VirtualScheduler
+from storage.repositories.matches import MatchRow
+
+_KIND: contextvars.ContextVar[str] = contextvars.ContextVar("bench_kind", default="setup")
+_NAMES = ("Anna_Ivanova", "Boris_Petrov", "Clara_Smith", "Denis_Orlov", "Elena_Popova",
+          "Fedor_Laine", "Galina_Brown", "Hugo_Clark")
+BET_WORDS = {"check": "чек", "call": "колл", "fold": "фолд", "allin": "олл-ин"}
+HP_WORDS = {"attack": "атака", "defend": "защита"}
+
+
+class GameBench(Sandbox):
+    """The sandbox, silent, without a world file, timing each ``feed_update`` by kind."""
+
+    def __init__(self, *, seed: int, db_path: Path) -> None:
+        super().__init__(seed=seed, db_path=db_path, language="ru", emit=lambda line: None)
+        self.samples: dict[str, list[float]] = defaultdict(list)
+        self.failed: dict[str, int] = defaultdict(int)
+        self.tables: list[Table] = []
+        self.profiler: cProfile.Profile | None = None
+        """When set, profiles the measured ``feed_update`` calls (not set-up, not the driver)."""
+
+    async def start(self) -> None:
+        settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None)
+        session = SandboxSession(self.world, self.emit, None, refused=self._refused)
+        self.app = await build(settings, session, clock=self.clock, rng=self.rng,
+                               scheduler_factory=lambda jobs, run: VirtualScheduler(
+                                   jobs, run, self.clock))
+
+    def _refused(self, message: str) -> None:
+        self.failed[_KIND.get()] += 1
+
+    def _error(self, message: str, kind: str = "", trace: str = "") -> None:
+        self.failed[_KIND.get()] += 1
+        if trace and _KIND.get() != "setup":
+            print(f"bench: {_KIND.get()}: {message}\n{trace}")
+
+    async def _feed(self, update: dict[str, Any]) -> None:
+        app = self.app
+        self._last_update = update
+        parsed = Update.model_validate(update, context={"bot": app.bot})
+        profiler = self.profiler if _KIND.get() != "setup" else None
+        if profiler:
+            profiler.enable()
+        started = time.perf_counter()
+        await app.dispatcher.feed_update(app.bot, parsed)
+        self.samples[_KIND.get()].append(time.perf_counter() - started)
+        if profiler:
+            profiler.disable()
+
+    async def run(self, kind: str, lines: list[str]) -> None:
+        token = _KIND.set(kind)
+        try:
+            for line in lines:
+                await self.line(line)
+        finally:
+            _KIND.reset(token)
+
+    async def timed_directive(self, kind: str, directive: str, count: int) -> None:
+        """A directive (``! advance 2d``) whose jobs are ``count`` updates' worth of work."""
+        started = time.perf_counter()
+        await self.run(kind, [directive])
+        share = (time.perf_counter() - started) / max(count, 1)
+        self.samples[kind].extend([share] * count)
+
+
+# -- tournaments -------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """One bench tournament: its setup, group, organiser and players (sandbox handles)."""
+
+    setup: str
+    group: str
+    organiser: str
+    players: list[str]
+    tournament_id: int = 0
+    stuck: set[int] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """How a tournament of one game is opened and started by transcript lines."""
+
+    game: str
+    players: int
+    open: Callable[[Table], list[str]]
+
+
+def _cup_open(table: Table) -> list[str]:
+    org, g = table.organiser, table.group
+    lines = [f"{org}@{g}: /new cup Кубок {g} approval=off qualifiers=4"]
+    for handle, name in zip(table.players, _NAMES, strict=False):
+        lines += [f"{handle}@{g}: /register {name}", f"{handle}@{g}: [📝 Зарегистрироваться]",
+                  f"{handle}@dm: photo:"]
+    return [*lines, f"{org}@{g}: /begin"]
+
+
+def _plain_open(new: str) -> Callable[[Table], list[str]]:
+    def lines(table: Table) -> list[str]:
+        g = table.group
+        return [f"{table.organiser}@{g}: /new {new} {g}",
+                *(f"{handle}@{g}: /register" for handle in table.players),
+                f"{table.organiser}@{g}: /begin"]
+    return lines
+
+
+SETUPS: dict[str, Setup] = {
+    "cup": Setup("cup", 4, _cup_open),
+    "shanghai": Setup("shanghai", 8, _plain_open("shanghai Дартс legs=3")),
+    "rr": Setup("armchair", 6, _plain_open("armchair Круг")),
+    "se": Setup("armchair", 8, _plain_open("armchair Сетка format=single_elim")),
+    "two": Setup("shanghai", 2, _plain_open("shanghai Долгий лег legs=1")),
+}
+"""Tournament setups by name; a new game adds its own."""
+
+
+# -- kinds of update -----------------------------------------------------------------------
+
+Line = Callable[["GameBench", Table, MatchRow, Any], "list[str] | None"]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of measured update: its share of the mix, the setup whose tournaments it
+    plays in, and ``line``: the transcript line(s) of this kind for a live match (None when
+    this match offers none now). ``match_kinds`` limits the matches it looks at; ``table``
+    kinds (a command about the whole tournament) get no match."""
+
+    name: str
+    share: int
+    setup: str
+    line: Line
+    match_kinds: tuple[str, ...] = ()
+    table: bool = False
+
+
+def _handle(bench: GameBench, user_id: int | None) -> str | None:
+    user = bench.world.user_by_id(user_id) if user_id else None
+    return user.handle if user else None
+
+
+def _legal(state: Any, kind: str) -> list[dict[str, Any]]:
+    return [a for a in state.legal_actions() if a["type"] == kind]
+
+
+def cup_roll(bench: GameBench, table: Table, match: MatchRow, state: Any) -> list[str] | None:
+    rolls = _legal(state, "roll")
+    if not rolls:
+        return None
+    action = bench.rng.choice(rolls)
+    who = _handle(bench, match.players[action["player"]])
+    return [f"{who}@{table.group}: 🎲 {bench.rng.randint(1, 6)}"]
+
+
+def hp_choice(bench: GameBench, table: Table, match: MatchRow, state: Any) -> list[str] | None:
+    choices = _legal(state, "choose")
+    if not choices:
+        return None
+    action = bench.rng.choice(choices)
+    return [f"{_handle(bench, match.players[action['player']])}@dm: "
+            f"{HP_WORDS[action['choice']]}"]
+
+
+def bet(bench: GameBench, table: Table, match: MatchRow, state: Any) -> list[str] | None:
+    bets = _legal(state, "bet")
+    if not bets:
+        return None
+    calm = [a for a in bets if a["action"] in ("check", "call")]  # keep hands going
+    action = bench.rng.choice(calm if calm and bench.rng.random() < 0.8 else bets)
+    word = (f"рейз {action['amount']}" if action["action"] == "raise"
+            else BET_WORDS[action["action"]])
+    return [f"{_handle(bench, match.players[action['player']])}@{table.group}: {word}"]
+
+
+_DART_LABEL = re.compile(r"^([SDT]\d+|25|50)$")
+
+
+def board_buttons(bench: GameBench, table: Table, match: MatchRow) -> list[str]:
+    """The labels on the match's live board (the darts keypad)."""
+    group = bench.world.group(table.group)
+    stored = bench.world.find(group.id, match.board_message_id or 0)
+    rows = ((stored.payload.get("reply_markup") or {}).get("inline_keyboard", [])
+            if stored else [])
+    return [button["text"] for row in rows for button in row if "callback_data" in button]
+
+
+def _darts_player(bench: GameBench, match: MatchRow, state: Any) -> str | None:
+    darts = _legal(state, "dart")
+    if not darts or not getattr(state, "started", True):
+        return None
+    return _handle(bench, match.players[darts[0]["player"]])
+
+
+def darts_typed(bench: GameBench, table: Table, match: MatchRow,
+                state: Any) -> list[str] | None:
+    """A whole visit typed in one message (``S20 T20 miss``), at the start of a visit."""
+    who = _darts_player(bench, match, state)
+    labels = [b for b in board_buttons(bench, table, match) if _DART_LABEL.match(b)]
+    if who is None or state.leg.pending or not labels:
+        return None
+    darts = [bench.rng.choice([*labels, "miss"]) for _ in range(3)]
+    return [f"{who}@{table.group}: {' '.join(darts)}"]
+
+
+def darts_keypad(bench: GameBench, table: Table, match: MatchRow,
+                 state: Any) -> list[str] | None:
+    """One press on the board's keypad: a dart, or «end of visit» after the third (before
+    the first leg, the organiser presses who won the bull-off)."""
+    labels = board_buttons(bench, table, match)
+    board = match.board_message_id
+    if not getattr(state, "started", True):
+        starts = [b for b in labels if b.startswith("🎯")]
+        return [f"{table.organiser}@{table.group}: [{starts[0]}]#{board}"] if starts else None
+    who = _darts_player(bench, match, state)
+    if who is None or not labels:
+        return None
+    if len(state.leg.pending) == 3:
+        wanted = [b for b in labels if b.startswith("✅")]
+    else:
+        wanted = [b for b in labels if not b.startswith(("✅", "↩"))]
+    if not wanted:
+        return None
+    return [f"{who}@{table.group}: [{bench.rng.choice(wanted)}]#{board}"]
+
+
+def command(text: str, by_organiser: bool = False) -> Line:
+    def line(bench: GameBench, table: Table, match: Any, state: Any) -> list[str]:
+        who = table.organiser if by_organiser else bench.rng.choice(table.players)
+        return [f"{who}@{table.group}: {text}"]
+    return line
+
+
+def report(bench: GameBench, table: Table, match: MatchRow, state: Any) -> list[str] | None:
+    a, b = (_handle(bench, player) for player in match.players)
+    if a is None or b is None:
+        return None
+    return [f"{a}@{table.group}: /result {bench.rng.choice(('win', 'loss', '2:1', '1:2'))}",
+            f"{b}@{table.group}: /confirm"]
+
+
+KINDS: tuple[Kind, ...] = (
+    Kind("cup_roll", 24, "cup", cup_roll),
+    Kind("hp_choice", 8, "cup", hp_choice, ("hp",)),
+    Kind("bet", 8, "cup", bet, ("betting",)),
+    Kind("darts_typed", 18, "shanghai", darts_typed),
+    Kind("darts_keypad", 18, "shanghai", darts_keypad),
+    Kind("result", 8, "rr", report),
+    Kind("standings", 4, "rr", command("/standings"), table=True),
+    Kind("bracket", 4, "se", command("/bracket"), table=True),
+    # Backgammon played in the bot (board protocol) and the armchair card game: one Kind each
+    # here, with a Setup above, once they are played in the chat.
+)
+"""The measured mix: every kind, its share in percent of the game updates."""
+
+
+# -- driving the mix -----------------------------------------------------------------------
+
+
+async def open_tables(bench: GameBench, counts: dict[str, int]) -> None:
+    """Open ``counts[setup]`` tournaments of each setup (unmeasured)."""
+    for name, count in counts.items():
+        setup = SETUPS[name]
+        for number in range(count):
+            group = f"{name}{number:03d}"
+            table = Table(name, group, f"o{group}",
+                          [f"{group}p{k}" for k in range(setup.players)])
+            await bench.run("setup", setup.open(table))
+            active = await bench.app.services.repos.tournaments.active_in_chat(
+                bench.world.group(group).id)
+            if not active:
+                raise RuntimeError(f"bench: the {name} tournament in {group} did not open")
+            table.tournament_id = active[0].id
+            bench.tables.append(table)
+
+
+async def live_matches(bench: GameBench, table: Table) -> list[MatchRow]:
+    matches = await bench.app.services.repos.matches.for_tournament(table.tournament_id)
+    return [m for m in matches if m.status == "running"]
+
+
+async def lines_for(bench: GameBench, kind: Kind, table: Table) -> list[str] | None:
+    """Lines of ``kind`` in ``table`` now, or None when it offers none."""
+    if kind.table:
+        return kind.line(bench, table, None, None)
+    matches = await live_matches(bench, table)
+    bench.rng.shuffle(matches)
+    for match in matches:
+        if kind.match_kinds and match.kind not in kind.match_kinds:
+            continue
+        state = None if kind.setup in ENGINELESS else await bench.app.services.matches.current(
+            match)
+        lines = kind.line(bench, table, match, state)
+        if lines:
+            return lines
+    return None
+
+
+ENGINELESS = ("rr", "se")
+"""Setups whose matches are reported, not played: their kinds see no engine state."""
+
+
+async def step(bench: GameBench, kind: Kind, tables: list[Table]) -> bool:
+    """One measured update (or pair) of ``kind`` in one of ``tables``; False when none can."""
+    mine = [t for t in tables if t.setup == kind.setup]
+    bench.rng.shuffle(mine)
+    for table in mine:
+        lines = await lines_for(bench, kind, table)
+        if lines:
+            await bench.run(kind.name, lines)
+            return True
+    return False
+
+
+async def advance(bench: GameBench, table: Table, until: str, limit: int = 600) -> None:
+    """Play ``table`` (unmeasured) until one of its live matches is of kind ``until``."""
+    playing = [k for k in KINDS if k.setup == table.setup and not k.table]
+    for _ in range(limit):
+        if any(m.kind == until for m in await live_matches(bench, table)):
+            return
+        for kind in bench.rng.sample(playing, len(playing)):
+            lines = await lines_for(bench, kind, table)
+            if lines:
+                await bench.run("setup", lines)
+                break
+        else:
+            return
+
+
+async def drive(bench: GameBench, updates: int, concurrency: int) -> float:
+    """Run about ``updates`` measured steps from ``concurrency`` tasks, each on its own
+    tables (two updates of one match are never in flight together); returns seconds."""
+    kinds, weights = list(KINDS), [k.share for k in KINDS]
+    share = [bench.tables[n::concurrency] for n in range(concurrency)]
+
+    async def worker(tables: list[Table], count: int) -> None:
+        for _ in range(count):
+            for kind in bench.rng.choices(kinds, weights, k=8):
+                if await step(bench, kind, tables):
+                    break
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker(t, updates // concurrency) for t in share))
+    return time.perf_counter() - started
+
+
+async def scheduled_starts(bench: GameBench, count: int) -> None:
+    """``count`` tournaments scheduled for the same minute; the advance that starts them
+    is timed and shared between them (one sample each)."""
+    moscow = bench.clock.now().astimezone(ZoneInfo("Europe/Moscow"))
+    start = (moscow + timedelta(days=2)).replace(hour=20, minute=0, second=0, microsecond=0)
+    when = start.strftime("%Y-%m-%d %H:%M")
+    for number in range(count):
+        group = f"sched{number:03d}"
+        await bench.run("setup", [f"o{group}@{group}: /new shanghai Старт {group}",
+                                  f"{group}a@{group}: /register", f"{group}b@{group}: /register",
+                                  f"o{group}@{group}: /schedule {when} Europe/Moscow"])
+    before = int((start - bench.clock.now()).total_seconds() // 60) - 5
+    await bench.run("setup", [f"! advance {before}m"])  # the reminders go out first
+    await bench.timed_directive("scheduled_start", "! advance 10m", count)
+
+
+@dataclass
+class GameRun:
+    """The measured samples of one game-mix run, by kind (seconds per update)."""
+
+    concurrency: int
+    samples: dict[str, list[float]]
+    seconds: float
+    failed: dict[str, int]
+    live: int
+
+
+def table_counts(matches: int, updates: int) -> dict[str, int]:
+    """Enough tournaments for the mix: ``matches`` live darts matches (4 per tournament of
+    8), and reported matches for every ``/result`` the run will send."""
+    reports = updates * sum(k.share for k in KINDS if k.name == "result") // 100
+    return {"cup": 9, "shanghai": max(2, -(-matches // 4)), "rr": 2 + reports // 12, "se": 2}
+
+
+async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
+                    matches: int, scheduled: int = 10,
+                    profiler: cProfile.Profile | None = None) -> GameRun:
+    """A fresh database and world: set up, warm up, then ``updates`` measured steps."""
+    with tempfile.TemporaryDirectory(prefix="bench-games-") as folder:
+        bench = GameBench(seed=seed, db_path=Path(folder) / "games.sqlite3")
+        await bench.start()
+        try:
+            await scheduled_starts(bench, scheduled)
+            await open_tables(bench, table_counts(matches, updates + warmup))
+            cups = [t for t in bench.tables if t.setup == "cup"]
+            for table in cups[1::3]:
+                await advance(bench, table, "hp")
+            for table in cups[2::3]:
+                await advance(bench, table, "betting", limit=3000)
+            await drive(bench, warmup, concurrency)
+            kept = {"scheduled_start": bench.samples.pop("scheduled_start", [])}
+            bench.samples.clear()
+            bench.failed.clear()
+            bench.profiler = profiler
+            seconds = await drive(bench, updates, concurrency)
+            bench.profiler = None
+            live = sum([len(await live_matches(bench, t)) for t in bench.tables])
+            return GameRun(concurrency, dict(bench.samples) | kept, seconds,
+                           dict(bench.failed), live)
+        finally:
+            await bench.close()

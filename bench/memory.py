@@ -1,0 +1,89 @@
+"""The bot's memory on top of a bare aiogram bot, with N live matches.
+
+    python -m bench.memory [--matches 1000]
+
+Runs two fresh interpreters and prints the resident memory (VmRSS) of each after a
+collection: a bare aiogram bot (aiogram imported, one update handled), and the bot (sandbox, real
+SQLite file) with ``--matches`` live Shanghai matches whose states are loaded, one
+darts visit into each. The difference is what the bot itself costs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+async def _echo() -> float:
+    """aiogram alone: a Bot, a Dispatcher with one handler, one update handled."""
+    from aiogram import Bot, Dispatcher
+    from aiogram.types import Message, Update
+
+    bot = Bot("123456:bare-bare-bare-bare-bare-bare-bare")
+    dispatcher = Dispatcher()
+
+    @dispatcher.message()
+    async def echo(message: Message) -> None:
+        return None
+
+    update = Update.model_validate({"update_id": 1, "message": {
+        "message_id": 1, "date": 0, "chat": {"id": 1, "type": "private"},
+        "from": {"id": 1, "is_bot": False, "first_name": "A"}, "text": "hi"}})
+    await dispatcher.feed_update(bot, update)
+    await bot.session.close()
+    gc.collect()
+    return _rss_mb()
+
+
+async def _bot(matches: int) -> float:
+    from bench.games import GameBench, darts_keypad, live_matches, open_tables
+
+    with tempfile.TemporaryDirectory(prefix="bench-memory-") as folder:
+        bench = GameBench(seed=1, db_path=Path(folder) / "memory.sqlite3")
+        await bench.start()
+        try:
+            await open_tables(bench, {"shanghai": -(-matches // 4)})
+            for table in bench.tables:
+                for match in await live_matches(bench, table):
+                    state = await bench.app.services.matches.current(match)
+                    await bench.run("setup", darts_keypad(bench, table, match, state) or [])
+            gc.collect()
+            return _rss_mb()
+        finally:
+            await bench.close()
+
+
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS in /proc/self/status")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.memory", description=__doc__)
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--only", choices=("echo", "bot"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.only:
+        rss = asyncio.run(_echo() if args.only == "echo" else _bot(args.matches))
+        print(f"{rss:.1f}")
+        return
+    measured = {}
+    for which in ("echo", "bot"):
+        out = subprocess.run([sys.executable, "-m", "bench.memory", "--only", which,
+                              "--matches", str(args.matches)], capture_output=True, text=True,
+                             check=True).stdout
+        measured[which] = float(out.strip().splitlines()[-1])
+    print(f"bare aiogram echo bot: {measured['echo']:.1f} MB; the bot with {args.matches} live "
+          f"matches: {measured['bot']:.1f} MB; the bot's own: "
+          f"{measured['bot'] - measured['echo']:+.1f} MB")
+
+
+if __name__ == "__main__":
+    main()

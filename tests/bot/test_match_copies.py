@@ -1,0 +1,27 @@
+"""A match action does not copy the match's state: the engine applies in place on the
+service's spare replica. The only copies are made once per match (its launch reads the
+state, the first action makes the spare), never per action."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from bot import match_service
+from tests.bot.sandbox_run import run_script
+
+VISITS = 30
+
+
+@pytest.mark.asyncio
+async def test_actions_make_no_copy_of_the_state(tmp_path, monkeypatch) -> None:
+    copies, original = [], copy.deepcopy
+    monkeypatch.setattr(match_service.copy, "deepcopy",
+                        lambda value, *rest: copies.append(value) or original(value, *rest))
+    script = ["org@grp: /new shanghai Лег legs=1", "alice@grp: /register",
+              "bob@grp: /register", "org@grp: /begin", "org@grp: [🎯 Булл-офф: Alice]"]
+    script += [f"{who}@grp: miss miss miss" for _ in range(VISITS) for who in ("alice", "bob")]
+    output = await run_script(tmp_path, "\n".join(script), language="ru")
+    assert any(f"подход {2 * VISITS + 1}:" in line for line in output)  # every visit counted
+    assert len(copies) <= 3
