@@ -195,7 +195,8 @@ async def finish(play: DartsPlay, state: LegsMatch, actor_id: int | None) -> Non
     if len(state.legs) > 1:
         lines.extend(play.kind.match_stats(tr, state, p, names[p]) for p in (0, 1))
     await play.say("\n".join(lines))
-    await record_played(play, state.winner, won, actor_id)
+    stat = [[state.stats(p).marks, state.stats(p).visits] for p in (0, 1)]
+    await record_played(play, state.winner, won, actor_id, stat)
 
 
 PLAYBOOK = Playbook(explain=error_text, announce=_announce, finish=finish)
