@@ -41,8 +41,8 @@ async def start_format(services: Services, tournament: Tournament,
         rounds = run.settings.get("rounds", 5)
         if warning := swiss_rounds_warning(len(players), rounds):
             await _say(services, tournament, tr(
-                f"formats.warn.{warning}", rounds=tr("formats.n_rounds", count=rounds),
-                players=tr("formats.n_players", count=len(players))))
+                f"formats.warn.{warning}", rounds=Markup(tr("formats.n_rounds", count=rounds)),
+                players=Markup(tr("formats.n_players", count=len(players)))))
     if len(run.record["groups"]) > 1:
         await _announce_groups(services, tr, run)
     await proceed(services, tournament.id)

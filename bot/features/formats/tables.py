@@ -55,7 +55,7 @@ def _cells(rows: list[Row], label: dict[int, str], stats: dict[int, Fraction] | 
 
 def _text_row(tr: Translator, r: Row, label: dict[int, str],
               stats: dict[int, Fraction] | None) -> str:
-    points = tr("formats.n_points", count=r.points)
+    points = Markup(tr("formats.n_points", count=r.points))
     if stats is None:
         return tr("formats.table_row", place=r.place or "—", name=label[r.player],
                   points=points, wins=r.wins, draws=r.draws, losses=r.losses,
