@@ -319,8 +319,9 @@ def test_result_round_trip_and_validation():
             Result.from_dict(bad)
 
 
-# Head-to-head again for a smaller group (docs/rules.md, "Standings and tie-breaks"): A beat B, B beat C,
-# C beat A; D lost to all three. Points 6 each; the mini-league of A, B, C is level.
+# Head-to-head again for a smaller group (docs/rules.md, "Standings and tie-breaks"):
+# A beat B, B beat C, C beat A; D lost to all three. Points 6 each; the mini-league of
+# A, B, C is level.
 #   A: B 3:1 (+2), C 1:3 (−2), D 3:0 (+3)  diff +3, rounds won 7
 #   B: A 1:3 (−2), C 3:2 (+1), D 3:0 (+3)  diff +2, rounds won 7
 #   C: A 3:1 (+2), B 2:3 (−1), D 3:2 (+1)  diff +2, rounds won 8
