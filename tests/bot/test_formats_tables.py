@@ -12,7 +12,7 @@ from bot.features.formats import progress
 from bot.features.formats.state import Run
 from bot.features.formats.tables import legend, legs_layout, shared_lines
 from bot.i18n import Translator
-from games.tournament import standings
+from games.tournament import Result, standings
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 from tests.bot.sandbox_run import run_script
@@ -48,17 +48,21 @@ def test_darts_level_on_points_and_legs_are_ordered_by_marks_per_visit() -> None
     [(_, rows)] = progress.group_tables(run)
     assert [(r.player, r.place, r.points, r.diff, r.scored) for r in rows] == [
         (B, 1, 1, 0, 3), (A, 2, 1, 0, 3), (C, 3, 1, 0, 3)]
-    assert shared_lines(Translator("en"), rows, {A: "A", B: "B", C: "C"}) == []
+    assert shared_lines(Translator("en"), [("", rows)], {A: "A", B: "B", C: "C"}) == []
 
 
 def test_places_still_level_are_shared_and_said_so() -> None:
     [(_, rows)] = progress.group_tables(_run(stats=False))
     assert [r.place for r in rows] == [1, 1, 1]
-    assert shared_lines(Translator("en"), rows, {A: "Ann", B: "Bea", C: "Cid"}) == [
+    label = {A: "Ann", B: "Bea", C: "Cid", 4: "Dan", 5: "Eve"}
+    assert shared_lines(Translator("en"), [("", rows)], label) == [
         "= Level on every tie-break, sharing a place: 1 — Ann, Bea, Cid."]
-    two = standings([A, B, C], [], tiebreaks=("diff",))
-    assert shared_lines(Translator("ru"), two, {A: "Ann", B: "Bea", C: "Cid"}) == [
-        "= Равны по всем дополнительным показателям и делят место: 1 — Ann, Bea, Cid."]
+    other = standings([4, 5], [Result(4, 5, None, score=(1, 1))], tiebreaks=("diff",))
+    assert shared_lines(Translator("ru"), [("A", rows), ("B", other)], label) == [
+        "= Равны по всем дополнительным показателям и делят место: A 1 — Ann, Bea, Cid; "
+        "B 1 — Dan, Eve."]
+    # Before anyone has played, nothing is said.
+    assert shared_lines(Translator("en"), [("", standings([A, B, C], []))], label) == []
 
 
 def test_the_legs_layout_is_the_darts_games_own() -> None:

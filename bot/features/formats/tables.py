@@ -65,23 +65,34 @@ def _text_row(tr: Translator, r: Row, label: dict[int, str],
               lost=r.scored - r.diff, stat=_stat_text(stats.get(r.player)))
 
 
-def shared_lines(tr: Translator, rows: list[Row], label: dict[int, str]) -> list[str]:
-    """One line naming the places shared by players level on every tie-break (none when
-    every place is one player's)."""
-    place = {r.player: r.place for r in rows}
-    shared = [tr.plain("formats.table_shared_place", place=place[group[0]],
-                       names=", ".join(label[p] for p in group)) for group in tied_groups(rows)]
+def shared_lines(tr: Translator, tables: list[tuple[str, list[Row]]],
+                 label: dict[int, str]) -> list[str]:
+    """One line naming the places shared by players level on every tie-break, each with
+    its group's letter (""), or none; a table where nobody has played says nothing."""
+    shared = []
+    for letter, rows in tables:
+        if not any(r.played for r in rows):
+            continue
+        place = {r.player: r.place for r in rows}
+        shared += [tr.plain("formats.table_shared_place", place=f"{letter} {place[g[0]]}".strip(),
+                            names=", ".join(label[p] for p in g)) for g in tied_groups(rows)]
     return [tr("formats.table_shared", places="; ".join(shared))] if shared else []
+
+
+def _letters(tables: list[tuple[int, list[Row]]]) -> list[tuple[str, list[Row]]]:
+    many = len(tables) > 1
+    return [(GROUP_LETTERS[index] if many else "", rows) for index, rows in tables]
 
 
 def _text_tables(tr: Translator, title: str, tables: list[tuple[int, list[Row]]],
                  label: dict[int, str], stats: dict[int, Fraction] | None) -> str:
     blocks = []
     for index, rows in tables:
-        lines = [_text_row(tr, r, label, stats) for r in rows] + shared_lines(tr, rows, label)
+        lines = [_text_row(tr, r, label, stats) for r in rows]
         head = f"{GROUP_LETTERS[index]}:\n" if len(tables) > 1 else ""
         blocks.append(head + "\n".join(lines))
-    return tr("formats.table", title=title, rows=Markup("\n\n".join(blocks)))
+    notes = shared_lines(tr, _letters(tables), label)
+    return tr("formats.table", title=title, rows=Markup("\n\n".join(blocks + notes)))
 
 
 def qualifiers(run: Run) -> int:
@@ -105,7 +116,7 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
     header = tr.plain("formats.table_header_legs" if stats is not None
                       else "formats.table_header").split("|")
     many, bar = len(tables) > 1, qualifiers(run)
-    notes = [line for _, rows in tables for line in shared_lines(tr, rows, label)]
+    notes = shared_lines(tr, _letters(tables), label)
 
     def draw() -> list[bytes]:
         return [standings_png(f"{title} · {GROUP_LETTERS[i]}" if many else title, header,
