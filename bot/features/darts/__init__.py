@@ -13,7 +13,7 @@ from games.tournament import DARTS_TIEBREAKS
 
 _DARTS = {"launch": launch, "playbook": PLAYBOOK, "routers": (starter.router, entry.router),
           "export_sections": {"darts_stats": darts_stats}, "match_hint": "formats.match.on_board",
-          "tiebreaks": DARTS_TIEBREAKS}
+          "tiebreaks": DARTS_TIEBREAKS, "draws": False}
 
 SHANGHAI = formats_game(
     "shanghai",
