@@ -10,7 +10,7 @@ A text that depends on a number is a gettext plural entry, one ``msgstr[i]`` per
 the language (ru 3, en and fi 2); its ``msgid_plural`` names the parameter whose value
 chooses the form (``msgid "registration.full"`` / ``msgid_plural "max"``), so callers ask
 for it like any text. The form follows the language's plural rule, and a number that is
-not whole (half a point) takes the second form ("1.5 pts", «1,5 очка», "1,5 pistettä").
+not whole (half a point) takes the second form ("1.5 pts", «1.5 очка», "1.5 pistettä").
 """
 
 from __future__ import annotations
