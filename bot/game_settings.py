@@ -70,7 +70,7 @@ COMMON_SETTINGS: dict[str, Callable[[str], Any]] = {
     "topics": choice("on", "off"),
 }
 TIEBREAK_KEYS = ("h2h", "buchholz", "median_buchholz", "sonneborn_berger", "wins",
-                 "vs_higher", "diff", "scored")
+                 "vs_higher", "diff", "scored", "stat")
 # The formats' options (bot/features/formats); absent keys take the formats' defaults.
 FORMAT_SETTINGS: dict[str, Callable[[str], Any]] = {
     "format": choice(*FORMATS[:-1]),

@@ -5,16 +5,25 @@ Each feature keeps its texts in its own domain file (core, cup, …); a language
 all of its domain files together, and a key may appear in only one of them.
 Parameters are HTML-escaped when formatted (messages go out with parse_mode=HTML), so a
 user's name can never inject markup; wrap pre-built markup in :class:`Markup` to keep it.
+
+A text that depends on a number is a gettext plural entry, one ``msgstr[i]`` per form of
+the language (ru 3, en and fi 2); its ``msgid_plural`` names the parameter whose value
+chooses the form (``msgid "registration.full"`` / ``msgid_plural "max"``), so callers ask
+for it like any text. The form follows the language's plural rule, and a number that is
+not whole (half a point) takes the second form ("1.5 pts", «1.5 очка», "1.5 pistettä").
 """
 
 from __future__ import annotations
 
+import gettext
 import html
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 from bot.config import SUPPORTED_LANGUAGES
@@ -25,6 +34,18 @@ ECHO_LIMIT = 64  # characters of a user's input quoted back to them
 
 class Markup(str):
     """Text that is already valid HTML and must not be escaped again."""
+
+
+class Plural(tuple):
+    """The forms of a plural entry, in the catalog's order (``msgstr[0]``, ``[1]`` …);
+    ``by`` is the parameter that chooses the form."""
+
+    by: str
+
+    def __new__(cls, forms: tuple[str, ...], by: str) -> Plural:
+        made = super().__new__(cls, forms)
+        made.by = by
+        return made
 
 
 _extra_folders: list[Path] = []  # games' own catalogs (bot.games.Game.catalogs)
@@ -44,8 +65,8 @@ def clip(text: str, limit: int = ECHO_LIMIT) -> str:
 
 
 @cache
-def catalog(language: str) -> dict[str, str]:
-    texts: dict[str, str] = {}
+def catalog(language: str) -> dict[str, str | Plural]:
+    texts: dict[str, str | Plural] = {}
     folders = [resources.files("bot") / "locales" / language,
                *(folder / language for folder in _extra_folders)]
     for folder in folders:
@@ -54,7 +75,13 @@ def catalog(language: str) -> dict[str, str]:
     return texts
 
 
-def _read_folder(folder, language: str, texts: dict[str, str]) -> None:
+@cache
+def plural_rule(language: str) -> Callable[[int], int]:
+    """The language's gettext plural rule: a whole number → the index of its form."""
+    return gettext.c2py(get_plural(language).plural_expr)
+
+
+def _read_folder(folder, language: str, texts: dict[str, str | Plural]) -> None:
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
         if not path.name.endswith(".po"):
             continue
@@ -62,9 +89,11 @@ def _read_folder(folder, language: str, texts: dict[str, str]) -> None:
             parsed = read_po(handle, locale=language)
         for message in parsed:
             if message.id and message.string:
-                if message.id in texts:
-                    raise ValueError(f"{message.id!r} is in two {language} catalogs")
-                texts[message.id] = message.string
+                key = message.id[0] if message.pluralizable else message.id
+                if key in texts:
+                    raise ValueError(f"{key!r} is in two {language} catalogs")
+                texts[key] = (Plural(message.string, message.id[1]) if message.pluralizable
+                              else message.string)
 
 
 def _escape(value: Any) -> Any:
@@ -82,10 +111,25 @@ class Translator:
         self.language = language if language in SUPPORTED_LANGUAGES else FALLBACK
 
     def __call__(self, key: str, /, **params: Any) -> str:
+        template = self._template(key)
+        if isinstance(template, Plural):
+            template = self._form(key, template, params)
+        return template.format(**{name: _escape(v) for name, v in params.items()})
+
+    def _form(self, key: str, template: Plural, params: dict[str, Any]) -> str:
+        """The form of a plural entry for the value of its parameter (module docstring)."""
+        count = params.get(template.by)
+        if not isinstance(count, int | float):
+            raise KeyError(f"{key!r} needs a number {template.by!r} to choose its form")
+        language = self.language if key in catalog(self.language) else FALLBACK
+        index = plural_rule(language)(abs(int(count))) if float(count).is_integer() else 1
+        return template[min(index, len(template) - 1)]
+
+    def _template(self, key: str) -> str | Plural:
         template = catalog(self.language).get(key) or catalog(FALLBACK).get(key)
         if template is None:
             raise KeyError(f"no text {key!r} in the catalogs")
-        return template.format(**{name: _escape(v) for name, v in params.items()})
+        return template
 
     def plain(self, key: str, /, **params: Any) -> str:
         """The text for somewhere that is not HTML (a picture, a title fed back as a

@@ -10,12 +10,13 @@ from __future__ import annotations
 import io
 import math
 import unicodedata
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["bracket_png", "find_font", "standings_png"]
+__all__ = ["BAR_MARK", "bracket_png", "find_font", "standings_png"]
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
@@ -123,12 +124,14 @@ _CELL_PAD = 16
 
 
 def standings_png(title: str, header: list[str], rows: list[list[str]],
-                  highlight: int = 0) -> bytes:
+                  highlight: int = 0, legend: Sequence[str] = ()) -> bytes:
     """A standings table as one PNG.
 
     Columns: place (narrow, centred), name (wide, left), then right-aligned numbers.
     The first ``highlight`` rows (the qualifiers) get a coloured bar on the left.
     Rows that do not fit Telegram's size limit are summarised in a last "… +N" row.
+    ``legend`` lines (what the columns' short names and the bar mean) go under the table;
+    a line starting with ``BAR_MARK`` is drawn after a piece of the qualifiers' bar.
     """
     title = _clean(title)
     header = [_clean(cell) for cell in header or []]
@@ -155,12 +158,16 @@ def standings_png(title: str, header: list[str], rows: list[list[str]],
     head_h = round(size * 1.6) if any(header) else 0
     top = _PAD + (round(52 * 1.5) + 16 if title else 0)
 
-    room = max(1, (_STANDINGS_MAX_HEIGHT - top - head_h - _PAD) // row_h)
+    legend = [_clean(line) for line in legend if _clean(line)]
+    legend_size = max(20, size - 12)
+    legend_font, legend_h = _font(legend_size), round(legend_size * 1.5)
+    legend_block = (16 + len(legend) * legend_h) if legend else 0
+    room = max(1, (_STANDINGS_MAX_HEIGHT - top - head_h - _PAD - legend_block) // row_h)
     if len(rows) > room:
         hidden = len(rows) - room + 1
         rows = rows[: room - 1] + [["", f"{_ELLIPSIS} +{hidden}"] + [""] * (ncols - 2)]
         highlight = min(highlight, room - 1)
-    height = top + head_h + len(rows) * row_h + _PAD
+    height = top + head_h + len(rows) * row_h + _PAD + legend_block
 
     image = Image.new("RGB", (width, height), _BG)
     draw = ImageDraw.Draw(image)
@@ -197,7 +204,25 @@ def standings_png(title: str, header: list[str], rows: list[list[str]],
     if 0 < highlight < len(rows):
         line_y = top + head_h + highlight * row_h
         draw.line((left, line_y, right - 1, line_y), fill=_ACCENT, width=3)
+    _draw_legend(draw, legend, legend_font, left, right, y + 16, legend_h)
     return _png(image)
+
+
+BAR_MARK = "▌"  # a legend line about the qualifiers' bar starts with this
+
+
+def _draw_legend(draw: ImageDraw.ImageDraw, lines: list[str], font: Font, left: int,
+                 right: int, y: int, line_h: int) -> None:
+    """The legend under a table, one muted line each; the bar's line shows a piece of it."""
+    for line in lines:
+        x = left
+        if line.startswith(BAR_MARK):
+            draw.rectangle((x, y + line_h // 4, x + _BAR - 1, y + 3 * line_h // 4),
+                           fill=_ACCENT)
+            x, line = x + _BAR + 12, line[len(BAR_MARK):].strip()
+        draw.text((x, y + line_h // 2), _fit(line, font, right - x), font=font, fill=_MUTED,
+                  anchor="lm")
+        y += line_h
 
 
 
@@ -229,7 +254,9 @@ def _standings_columns(header: list[str], rows: list[list[str]], size: int, widt
 
 # --------------------------------------------------------------------------- bracket
 
-Match = tuple[str, str, str | None]
+Match = tuple[str, str, str | None] | tuple[str, str, str | None, tuple[str, str] | None]
+"""(player a, player b, winner or None[, (a's score, b's score) or None])"""
+_Clean = tuple[str, str, str | None, tuple[str, str] | None]
 
 _MAX_SIDE = 2560  # split the bracket rather than draw a bigger picture
 _MAX_ROUNDS = 4  # rounds per picture
@@ -242,11 +269,14 @@ _NAME_SIZE = 34
 _CHECK_W = 34
 
 
-def bracket_png(title: str, rounds: list[tuple[str, list[Match]]]) -> list[bytes]:
+def bracket_png(title: str, rounds: list[tuple[str, list[Match]]],
+                third: tuple[str, Match] | None = None) -> list[bytes]:
     """A single-elimination bracket as a list of PNGs (one, or several parts when large).
 
-    ``rounds`` go left to right: (round name, [(player a, player b, winner or None)]).
-    Match j of a round is fed by matches 2j and 2j+1 of the round before.
+    ``rounds`` go left to right: (round name, [(player a, player b, winner or None,
+    optionally the score as two texts)]); a score is written at the right of each name.
+    Match j of a round is fed by matches 2j and 2j+1 of the round before. ``third`` (the
+    round's name and its match) is the 3rd-place match, drawn under the last column.
     A bracket with more than four rounds, or taller than 2560 px, is split: the early
     rounds by parts of the bracket (halves, quarters...), then the last rounds, which
     repeat the round where the parts ended.
@@ -258,7 +288,7 @@ def bracket_png(title: str, rounds: list[tuple[str, list[Match]]]) -> list[bytes
     max_rows = max(1, (_MAX_SIDE - top - _PAD) // _SLOT)
     chunk = 1 << (max_rows.bit_length() - 1)  # whole sub-brackets per part
 
-    parts: list[tuple[list[tuple[str, list[Match]]], float, float]] = []
+    parts: list[tuple[list[tuple[str, list[_Clean]]], float, float]] = []
     for start, stop in _round_blocks(len(cleaned)):
         block = cleaned[start:stop]
         _, rows = _layout([len(matches) for _, matches in block])
@@ -268,14 +298,18 @@ def bracket_png(title: str, rounds: list[tuple[str, list[Match]]]) -> list[bytes
         for first in range(0, rows, chunk):
             parts.append((block, first, min(first + chunk, rows)))
     total = len(parts)
+    extra = None if third is None else (_clean(third[0]), _clean_match(third[1]))
     return [_draw_bracket(f"{title} ({n}/{total})" if total > 1 and title else title,
-                          block, first, last, top)
+                          block, first, last, top, extra if n == total else None)
             for n, (block, first, last) in enumerate(parts, start=1)]
 
 
-def _clean_match(match: Match) -> tuple[str, str, str | None]:
-    a, b, winner = (list(match) + [None, None, None])[:3]
-    return _clean(a), _clean(b), None if winner is None else _clean(winner)
+def _clean_match(match: Match) -> _Clean:
+    a, b, winner, score = (list(match) + [None, None, None, None])[:4]
+    shown = None
+    if isinstance(score, tuple | list) and len(score) == 2:
+        shown = (_clean(score[0])[:8], _clean(score[1])[:8])
+    return _clean(a), _clean(b), None if winner is None else _clean(winner), shown
 
 
 def _round_blocks(count: int) -> list[tuple[int, int]]:
@@ -313,13 +347,18 @@ def _paired(counts: list[int], r: int) -> bool:
     return counts[r - 1] > 0 and counts[r] == (counts[r - 1] + 1) // 2
 
 
-def _draw_bracket(title: str, block: list[tuple[str, list[Match]]], first: float,
-                  last: float, top: int) -> bytes:
+def _draw_bracket(title: str, block: list[tuple[str, list[_Clean]]], first: float,
+                  last: float, top: int, third: tuple[str, _Clean] | None = None) -> bytes:
     counts = [len(matches) for _, matches in block]
     centres, _ = _layout(counts)
     columns = max(1, len(block))
     box_w = max(_BOX_W, (_WIDTH - 2 * _PAD - (columns - 1) * _GAP) // columns)
     width = 2 * _PAD + columns * box_w + (columns - 1) * _GAP
+    third_centre = None
+    if third is not None:
+        final = centres[-1][-1] if centres and centres[-1] else first + 0.5
+        third_centre = max(final, first) + 1.3
+        last = max(last, third_centre + 0.5)
     height = top + round((last - first) * _SLOT) + _PAD
 
     image = Image.new("RGB", (width, height), _BG)
@@ -360,12 +399,17 @@ def _draw_bracket(title: str, block: list[tuple[str, list[Match]]], first: float
         for match, centre in zip(matches, centres[r], strict=True):
             if shown(centre):
                 _draw_match(draw, x_of(r), y_of(centre) - _BOX_H // 2, box_w, match)
+    if third is not None and third_centre is not None:
+        x, y = x_of(columns - 1), y_of(third_centre) - _BOX_H // 2
+        draw.text((x + box_w / 2, y - 24), _fit(third[0], round_font, box_w),
+                  font=round_font, fill=_MUTED, anchor="mm")
+        _draw_match(draw, x, y, box_w, third[1])
     return _png(image)
 
 
 def _draw_match(draw: ImageDraw.ImageDraw, x: int, y: int, box_w: int,
-                match: tuple[str, str, str | None]) -> None:
-    a, b, winner = match
+                match: _Clean) -> None:
+    a, b, winner, score = match
     won = 0 if winner is not None and winner == a else 1 if winner is not None and winner == b \
         else None
     right, bottom = x + box_w, y + _BOX_H
@@ -384,10 +428,15 @@ def _draw_match(draw: ImageDraw.ImageDraw, x: int, y: int, box_w: int,
         is_winner = won == index
         font = bold if is_winner else regular
         fill = _MUTED if won is not None and not is_winner else _TEXT
-        room = box_w - 2 * 18 - _CHECK_W - 10
+        number = score[index] if score else ""
+        number_w = math.ceil(_width(number, bold)) + 14 if number else 0
+        room = box_w - 2 * 18 - _CHECK_W - 10 - number_w
         text = _fit(label, font, room) if label else "—"
         draw.text((x + 18, centre_y), text, font=font,
                   fill=fill if label else _MUTED, anchor="lm")
+        if number:
+            draw.text((right - 18 - _CHECK_W - 10, centre_y), number, font=font, fill=fill,
+                      anchor="rm")
         if is_winner:
             _draw_check(draw, right - 18 - _CHECK_W, centre_y)
 

@@ -20,6 +20,7 @@ from games.tournament.round_robin import round_robin, split_into_groups
 from games.tournament.single_elimination import single_elimination
 from games.tournament.standings import (
     BACKGAMMON_TIEBREAKS,
+    DARTS_TIEBREAKS,
     DICE_CUP_TIEBREAKS,
     TIEBREAKS,
     Row,
@@ -38,6 +39,7 @@ __all__ = [
     "BACKGAMMON_POINTS",
     "BACKGAMMON_TIEBREAKS",
     "DICE_CUP_POINTS",
+    "DARTS_TIEBREAKS",
     "DICE_CUP_TIEBREAKS",
     "OPEN",
     "TIEBREAKS",

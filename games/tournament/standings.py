@@ -2,8 +2,10 @@
 
 Keys (:data:`TIEBREAKS`), applied after match points to the players still tied:
 
-``h2h``               points in the games among the tied players only; when that splits
-                      the group, it is applied again within each part still tied
+``h2h``               a mini-league: points in the games among the tied players only; when
+                      that splits the group, it is applied again within each part still
+                      tied, and again to any smaller group a later key leaves tied
+                      (``docs/rules.md``, "Standings and tie-breaks")
 ``buchholz``          sum of the opponents' points
 ``median_buchholz``   the same without the best and the worst opponent
 ``sonneborn_berger``  points of the opponents beaten plus half those of opponents drawn
@@ -11,6 +13,8 @@ Keys (:data:`TIEBREAKS`), applied after match points to the players still tied:
 ``vs_higher``         points scored against the players ranked above the tied group
 ``diff``              game/round/point difference of played matches (the ``score``)
 ``scored``            games/rounds/points won in played matches
+``stat``              a game's own statistic given by the caller (``stats``), higher first
+                      (darts: marks per visit)
 
 Opponents are everyone a player was paired with, forfeits included; a bye has no
 opponent. Players still tied after the keys share a place unless ``lot`` breaks the tie: a
@@ -40,7 +44,9 @@ TIEBREAKS = (
     "vs_higher",
     "diff",
     "scored",
+    "stat",
 )
+DARTS_TIEBREAKS = ("diff", "scored", "stat")
 DICE_CUP_TIEBREAKS = ("h2h", "diff", "scored")
 BACKGAMMON_TIEBREAKS = ("buchholz", "sonneborn_berger", "wins", "h2h", "vs_higher")
 
@@ -80,6 +86,7 @@ def standings(
     round_robin: bool = False,
     cycles: int = 1,
     lot: Lot | None = None,
+    stats: Mapping[Player, Fraction] | None = None,
 ) -> list[Row]:
     """The ranked table of ``players`` (one group) after ``results``.
 
@@ -88,7 +95,7 @@ def standings(
     count, byes do not) has all their results removed; otherwise their results stay and each match they did not play counts
     as a forfeit loss. In Swiss and elimination play their results simply stay.
     Disqualification annuls every result of the player. Removed players come last with
-    place None.
+    place None. ``stats`` are the values of the ``stat`` key (0 for a player missing).
     """
     unknown = [t for t in tiebreaks if t not in TIEBREAKS]
     if unknown:
@@ -100,10 +107,8 @@ def standings(
         kept, early = _apply_round_robin_withdrawals(field, kept, withdrawn, cycles, removed)
         removed |= early
     ranked_players = [p for p in field if p not in removed]
-    table = _Table(ranked_players, kept, points)
-    groups = [ranked_players]
-    for key in dict.fromkeys(("points", *tiebreaks)):
-        groups = table.split(groups, key)
+    table = _Table(ranked_players, kept, points, stats or {})
+    groups = table.rank(ranked_players, tuple(dict.fromkeys(("points", *tiebreaks))))
     groups = [_draw_lots(group, lot) if lot is not None else [group] for group in groups]
 
     rows: list[Row] = []
@@ -113,7 +118,7 @@ def standings(
     for p in field:
         if p in removed:
             status = "disqualified" if p in disqualified else "withdrawn"
-            rows.append(_Table([p], [], points).row(p, None, status))
+            rows.append(_Table([p], [], points, {}).row(p, None, status))
     return rows
 
 
@@ -161,8 +166,10 @@ _SB_SHARE = {"win": Fraction(1), "draw": Fraction(1, 2), "loss": Fraction(0)}
 class _Table:
     """Per-player figures of one table, computed once."""
 
-    def __init__(self, players: list[Player], results: list[Result], points: Points) -> None:
+    def __init__(self, players: list[Player], results: list[Result], points: Points,
+                 stats: Mapping[Player, Fraction]) -> None:
         self.points = points
+        self.stats = stats
         self.results: dict[Player, list[Result]] = {p: [] for p in players}
         for r in results:
             for p in r.players:
@@ -201,22 +208,38 @@ class _Table:
             return Fraction(sum(r.outcome(p) == "win" for r in self.results[p]))
         if key == "diff":
             return Fraction(sum(own - other for own, other in self._scores(p)))
+        if key == "stat":
+            return Fraction(self.stats.get(p, 0))
         return Fraction(sum(own for own, _ in self._scores(p)))  # "scored"
 
-    def split(self, groups: list[list[Player]], key: str) -> list[list[Player]]:
-        """Split every tied group by ``key``, best first, keeping the groups' order."""
-        result: list[list[Player]] = []
-        for group in groups:
-            if len(group) == 1:
-                result.append(group)
-            elif key == "h2h":
-                result += self._split_h2h(group)
-            elif key == "vs_higher":
-                above = {p for g in result for p in g}
-                result += _partition(group, {p: self._points_against(p, above) for p in group})
-            else:
-                result += _partition(group, {p: self.value(p, key) for p in group})
-        return result
+    def rank(self, group: list[Player], keys: tuple[str, ...],
+             above: frozenset[Player] = frozenset(), h2h_done: bool = False,
+             ) -> list[list[Player]]:
+        """``group`` split by ``keys`` in turn, best first; ``above`` are the players ranked
+        higher (for ``vs_higher``). Once ``h2h`` has been applied, any smaller group that a
+        later key leaves tied plays its own mini-league again before the next key."""
+        if len(group) == 1 or not keys:
+            return [group]
+        key, rest = keys[0], keys[1:]
+        parts = self._split_one(group, key, above)
+        h2h_now = h2h_done or key == "h2h"
+        if len(parts) == 1:
+            return self.rank(group, rest, above, h2h_now)
+        ranked: list[list[Player]] = []
+        for part in parts:
+            again = self._split_h2h(part) if h2h_done and len(part) > 1 else [part]
+            for piece in again:
+                placed = above | {p for done in ranked for p in done}
+                ranked += self.rank(piece, rest, placed, h2h_now)
+        return ranked
+
+    def _split_one(self, group: list[Player], key: str,
+                   above: frozenset[Player]) -> list[list[Player]]:
+        if key == "h2h":
+            return self._split_h2h(group)
+        if key == "vs_higher":
+            return _partition(group, {p: self._points_against(p, above) for p in group})
+        return _partition(group, {p: self.value(p, key) for p in group})
 
     def _split_h2h(self, group: list[Player]) -> list[list[Player]]:
         members = set(group)

@@ -6,10 +6,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.i18n import Markup, Translator, catalog
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.i18n import Markup, Plural, Translator, catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 _LITERAL_KEY = re.compile(r"""\btr\(\s*"([a-z_]+\.[a-z_.]+)\"""")
+
+
+def _forms(text: str | Plural) -> list[str]:
+    return list(text) if isinstance(text, Plural) else [text]
 
 
 def _keys_in_code() -> set[str]:
@@ -33,10 +40,58 @@ def test_catalogs_have_the_same_keys_and_placeholders() -> None:
     assert set(fi) <= set(en)
     placeholders = re.compile(r"\{(\w+)\}")
     for key in en:
+        wanted = {name for form in _forms(en[key]) for name in placeholders.findall(form)}
         for other in (ru, fi):
             if key in other:
-                assert set(placeholders.findall(other[key])) == set(
-                    placeholders.findall(en[key])), key
+                assert isinstance(other[key], Plural) == isinstance(en[key], Plural), key
+                for form in _forms(other[key]):
+                    assert set(placeholders.findall(form)) <= wanted, key
+                assert {name for form in _forms(other[key])
+                        for name in placeholders.findall(form)} == wanted, key
+
+
+def test_plural_entries_have_every_form_of_their_language() -> None:
+    for language, forms in (("ru", 3), ("en", 2), ("fi", 2)):
+        for key, text in catalog(language).items():
+            if isinstance(text, Plural):
+                assert len(text) == forms and all(text), (language, key)
+
+
+def test_plural_forms_follow_each_languages_rule() -> None:
+    ru, en, fi = Translator("ru"), Translator("en"), Translator("fi")
+    said = {n: ru("formats.n_players", count=n) for n in (1, 2, 5, 11, 21, 22, 25)}
+    assert said == {1: "1 игрок", 2: "2 игрока", 5: "5 игроков", 11: "11 игроков",
+                    21: "21 игрок", 22: "22 игрока", 25: "25 игроков"}
+    assert [en("formats.n_players", count=n) for n in (1, 2)] == ["1 player", "2 players"]
+    assert [fi("formats.n_players", count=n) for n in (1, 3)] == ["1 pelaaja", "3 pelaajaa"]
+    # Half a point takes the second form in every language.
+    assert en("formats.n_points", count=1.5) == "1.5 pts"
+    assert en("formats.n_points", count=1) == "1 pt"
+    assert ru("formats.n_points", count=1.5) == "1.5 очка"
+
+
+def test_a_plural_entry_names_the_number_that_chooses_its_form() -> None:
+    for language in ("ru", "en", "fi"):
+        for key, text in catalog(language).items():
+            if isinstance(text, Plural):
+                assert all("{" + text.by + "}" in form for form in text), (language, key)
+    with pytest.raises(KeyError):
+        Translator("en")("formats.n_players")
+    assert Translator("en")("registration.full", title="T", max=1).endswith("1 entrant.")
+
+
+def _own_keys(language: str) -> set[str]:
+    """The keys of the bot's own catalogs (a test's game may add catalogs of its own)."""
+    keys = set()
+    for path in (ROOT / "bot" / "locales" / language).glob("*.po"):
+        with path.open("rb") as handle:
+            keys |= {m.id[0] if m.pluralizable else m.id
+                     for m in read_po(handle, locale=language) if m.id}
+    return keys
+
+
+def test_finnish_is_complete() -> None:
+    assert _own_keys("fi") == _own_keys("en") == _own_keys("ru")
 
 
 def test_finnish_has_the_fincricket_texts() -> None:
@@ -59,5 +114,5 @@ def test_every_text_uses_only_tags_telegram_knows() -> None:
     allowed = {"b", "i", "u", "s", "code", "pre", "a", "tg-spoiler", "blockquote"}
     for language in ("ru", "en", "fi"):
         for key, text in catalog(language).items():
-            tags = set(re.findall(r"</?([^\s>/]+)", text))
+            tags = {tag for form in _forms(text) for tag in re.findall(r"</?([^\s>/]+)", form)}
             assert tags <= allowed, (language, key, tags - allowed)

@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image, ImageChops
 
-from bot.render import bracket_png, find_font, pictures, standings_png
+from bot.render import BAR_MARK, bracket_png, find_font, pictures, standings_png
 
 MISSING = "\u0378"  # an unassigned code point: every font draws its "missing glyph" box
 CYRILLIC = "Алиса Ёж"
@@ -168,3 +168,35 @@ def test_brackets_survive_awkward_input(rounds) -> None:
     assert pngs
     for png in pngs:
         _open(png)
+
+
+def test_the_legend_goes_under_the_table_with_a_piece_of_the_qualifiers_bar() -> None:
+    _needs_font()
+    plain = _open(standings_png("Группа A", HEADER, STANDINGS, highlight=2))
+    legend = ["Bh: Buchholz", f"{BAR_MARK} goes through"]
+    explained = _open(standings_png("Группа A", HEADER, STANDINGS, highlight=2, legend=legend))
+    assert explained.width == plain.width and explained.height > plain.height
+    below = explained.crop((0, plain.height - 40, explained.width, explained.height))
+    assert sum(below.convert("L").histogram()[:200]) > 500  # the legend's grey words
+    assert _green_pixels(below) > 0  # the bar's piece
+
+
+def test_a_bracket_shows_each_score_and_the_third_place_match() -> None:
+    _needs_font()
+    semis = [("A", "B", "A"), ("C", "D", "D")]
+    scored = [("A", "B", "A", ("2", "1")), ("C", "D", "D", ("0", "2"))]
+    final = ("Финал", [("A", "D", None)])
+    bare = _open(bracket_png("Кубок", [("1/2", semis), final])[0])
+    with_scores = _open(bracket_png("Кубок", [("1/2", scored), final])[0])
+    assert bare.size == with_scores.size
+    assert _dark_pixels(with_scores) > _dark_pixels(bare)
+    third = ("За 3-е место", ("B", "C", "C", ("1", "2")))
+    with_third = _open(bracket_png("Кубок", [("1/2", scored), final], third)[0])
+    assert with_third.height > with_scores.height
+    assert _green_pixels(with_third) > _green_pixels(with_scores)  # its winner's tick
+
+
+def test_a_two_player_bracket_has_room_for_the_third_place_match() -> None:
+    pngs = bracket_png("Кубок", [("Финал", [("A", "B", None)])], ("3", ("C", "D", None)))
+    assert len(pngs) == 1
+    _open(pngs[0])

@@ -9,9 +9,11 @@ from bot.features.darts.play import PLAYBOOK
 from bot.features.darts.stats import darts_stats
 from bot.features.formats.game import formats_game
 from bot.game_settings import choice, odd
+from games.tournament import DARTS_TIEBREAKS
 
 _DARTS = {"launch": launch, "playbook": PLAYBOOK, "routers": (starter.router, entry.router),
-          "export_sections": {"darts_stats": darts_stats}, "match_hint": "formats.match.on_board"}
+          "export_sections": {"darts_stats": darts_stats}, "match_hint": "formats.match.on_board",
+          "tiebreaks": DARTS_TIEBREAKS, "draws": False}
 
 SHANGHAI = formats_game(
     "shanghai",

@@ -30,6 +30,7 @@ from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
 from games.darts.notation import parse_dart
+from games.darts.turn import DARTS_PER_VISIT
 
 router = Handlers("darts")
 _DART_WORD = re.compile(r"^(?:[SDTСДТ]\d{1,2}|25|50|D?BULL|MISS|M|МИМО|ПРОМАХ|М|OHI|0)$",
@@ -91,6 +92,8 @@ async def typed(message: Message, darts: list[str], command: str | None,
             await message.reply(tr("darts.not_in_match"))
         return
     darts = _normalised(darts, play)
+    if len(darts) > DARTS_PER_VISIT:
+        raise Refusal(text=tr("darts.error.too_many_typed", count=len(darts)))
     player = (await services.matches.current(play.match)).current  # read only: no copy
     actions = [{"type": "dart", "dart": dart, "player": player} for dart in darts]
     if command == "undo":

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.features.darts.opening import Opening
-from bot.i18n import Translator
+from bot.i18n import Markup, Translator
 from games.darts.fincricket import MARK_SYMBOLS, NUMBERS, FinCricket, FinCricketMatch
 from games.darts.shanghai import ELEMENT_LABELS, TARGETS, ShanghaiLeg, ShanghaiMatch
 
@@ -66,8 +66,11 @@ def fincricket_board(tr: Translator, leg: FinCricket, names: tuple[str, str]) ->
     return lines
 
 
-def _basic(tr: Translator, stats, name: str) -> dict[str, Any]:
-    return {"name": name, "darts": stats.darts, "visits": stats.visits, "marks": stats.marks}
+def _basic(tr: Translator, stats, name: str, kind: str = "") -> dict[str, Any]:
+    """The name and the counted words (``kind`` ".fincricket" for its turns and marks)."""
+    return {"name": name, "darts": Markup(tr("darts.n_darts", count=stats.darts)),
+            "visits": Markup(tr(f"darts.n_visits{kind}", count=stats.visits)),
+            "marks": Markup(tr(f"darts.n_marks{kind}", count=stats.marks))}
 
 
 def shanghai_leg_stats(tr: Translator, leg: ShanghaiLeg, player: int, name: str) -> str:
@@ -88,8 +91,9 @@ def shanghai_match_stats(tr: Translator, match: ShanghaiMatch, player: int, name
 
 
 def _fincricket_stats(tr: Translator, stats, points: int, name: str) -> str:
-    return tr("darts.fincricket_stats", mpr=f"{stats.per_visit:.2f}", points=points,
-              **_basic(tr, stats, name))
+    return tr("darts.fincricket_stats", mpr=f"{stats.per_visit:.2f}",
+              points=Markup(tr("darts.n_points", count=points)),
+              **_basic(tr, stats, name, ".fincricket"))
 
 
 def fincricket_leg_stats(tr: Translator, leg: FinCricket, player: int, name: str) -> str:

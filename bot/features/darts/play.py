@@ -153,8 +153,9 @@ def _turn_line(play: DartsPlay, state: LegsMatch) -> str:
         return play.text("darts.board_opening")
     entered = [dart_label(tr, dart) for dart in leg.pending]
     darts = " · ".join(entered + ["—"] * (3 - len(entered)))
-    return tr("darts.board_turn", name=play.names[leg.current],
-              visit=len(leg.history) + 1, darts=darts)
+    own = sum(visit.player == leg.current for visit in leg.history) + 1
+    return play.text("darts.board_turn", name=play.names[leg.current], visit=own,
+                     number=len(leg.history) + 1, darts=darts)
 
 
 def leg_text(play: DartsPlay, state: LegsMatch, number: int) -> str:
@@ -195,7 +196,8 @@ async def finish(play: DartsPlay, state: LegsMatch, actor_id: int | None) -> Non
     if len(state.legs) > 1:
         lines.extend(play.kind.match_stats(tr, state, p, names[p]) for p in (0, 1))
     await play.say("\n".join(lines))
-    await record_played(play, state.winner, won, actor_id)
+    stat = [[state.stats(p).marks, state.stats(p).visits] for p in (0, 1)]
+    await record_played(play, state.winner, won, actor_id, stat)
 
 
 PLAYBOOK = Playbook(explain=error_text, announce=_announce, finish=finish)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from bot.features.formats.state import (
     BRACKETS,
@@ -203,8 +204,22 @@ def group_tables(run: Run) -> list[tuple[int, list[Row]]]:
         tables.append((index, standings(
             group, results_of(rows), points=POINTS, tiebreaks=run.tiebreaks(),
             withdrawn=[p for p in withdrawn if p in group],
-            disqualified=[p for p in disqualified if p in group], round_robin=is_rr)))
+            disqualified=[p for p in disqualified if p in group], round_robin=is_rr,
+            stats=table_stats(rows))))
     return tables
+
+
+def table_stats(rows: list[MatchRow]) -> dict[int, Fraction]:
+    """Each player's value of the ``stat`` tie-break: the sums of the [numerator,
+    denominator] pairs their finished matches stored (darts: marks per visit over the
+    table's matches, ``docs/rules.md``); players without any are left out (they count 0)."""
+    sums: dict[int, list[int]] = {}
+    for row in rows:
+        stat = row.result.get("stat") if row.status == "finished" else None
+        for player, (top, bottom) in zip(row.players, stat or (), strict=False):
+            total = sums.setdefault(player, [0, 0])
+            total[0], total[1] = total[0] + top, total[1] + bottom
+    return {p: Fraction(top, bottom) for p, (top, bottom) in sums.items() if bottom}
 
 
 def placings(run: Run) -> dict[int, int]:

@@ -53,10 +53,13 @@ def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | N
 
 async def record_result(services: Services, match_id: int, winner: int | None,
                         score: tuple[int, int] | None, *, forfeit: bool = False,
-                        actor_id: int | None = None, reason: str | None = None) -> None:
+                        actor_id: int | None = None, reason: str | None = None,
+                        stat: list[list[int]] | None = None) -> None:
     """Finish (or, with a ``reason``, correct) a match and advance the tournament.
 
-    ``winner`` is a user id, or None for a draw; ``score`` is (player_a's, player_b's).
+    ``winner`` is a user id, or None for a draw; ``score`` is (player_a's, player_b's);
+    ``stat`` is each side's [numerator, denominator] of the game's own tie-break statistic
+    (darts: [marks, visits]), kept when an organiser corrects the result.
     An organiser's entry or correction names ``actor_id`` and ``reason`` and is logged.
     Raises :class:`ResultRefused` when the result cannot be taken.
     """
@@ -73,10 +76,13 @@ async def record_result(services: Services, match_id: int, winner: int | None,
                 chat_id=run.tournament.chat_id, reason=reason, match_id=match.id,
                 winner=winner, score=list(score) if score else None, forfeit=forfeit,
                 before={"status": match.status, "winner": match.winner, **match.result})
+        result: dict[str, Any] = {"score": list(score) if score and not forfeit else None,
+                                  "forfeit": forfeit}
+        if (stat := stat or match.result.get("stat")) and not forfeit:
+            result["stat"] = stat
         await services.repos.matches.settle(match.id, {
-            "meta": "result", "winner": winner, "reason": reason,
-            "result": {"score": list(score) if score and not forfeit else None,
-                       "forfeit": forfeit}}, actor_id, now)
+            "meta": "result", "winner": winner, "reason": reason, "result": result},
+            actor_id, now)
         if match.status != "finished":
             await _tell_engine(services, run, match, winner, score, forfeit)
         await proceed(services, run.tournament.id)
@@ -94,7 +100,7 @@ async def _tell_engine(services: Services, run: Run, match: MatchRow, winner: in
 
 
 async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int, int] | None,
-                        actor_id: int | None) -> None:
+                        actor_id: int | None, stat: list[list[int]] | None = None) -> None:
     """A match played in the bot has ended (``winner`` a seat, None for a draw): its result
     into the tournament. A result the format cannot take (a draw in a bracket) is logged.
     A match of another stage than the formats' (a friendly) closes through its stage's hook."""
@@ -104,7 +110,8 @@ async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int,
     users = ctx.match.players
     try:
         await record_result(ctx.services, ctx.match.id,
-                            None if winner is None else users[winner], score, actor_id=actor_id)
+                            None if winner is None else users[winner], score, actor_id=actor_id,
+                            stat=stat)
     except ResultRefused as refused:
         log.warning("result of match %s refused: %s", ctx.match.id, refused.key)
 

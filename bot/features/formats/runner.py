@@ -40,8 +40,9 @@ async def start_format(services: Services, tournament: Tournament,
     if run.format == "swiss":
         rounds = run.settings.get("rounds", 5)
         if warning := swiss_rounds_warning(len(players), rounds):
-            await _say(services, tournament, tr(f"formats.warn.{warning}", rounds=rounds,
-                                                players=len(players)))
+            await _say(services, tournament, tr(
+                f"formats.warn.{warning}", rounds=Markup(tr("formats.n_rounds", count=rounds)),
+                players=Markup(tr("formats.n_players", count=len(players)))))
     if len(run.record["groups"]) > 1:
         await _announce_groups(services, tr, run)
     await proceed(services, tournament.id)
@@ -99,16 +100,21 @@ async def _table_after_round(services: Services, tr: Translator, before: Run,
 
 def slot_label(tr: Translator, run: Run, row: MatchRow) -> str:
     """A bracket match's name: round of the winners' or losers' bracket, final, 3rd place."""
-    head = row.slot.split("-")[0]
+    return round_name(tr, run, row.slot.split("-")[0], row.round)
+
+
+def round_name(tr: Translator, run: Run, head: str, round_no: int) -> str:
+    """The name of a bracket round (``head`` is its slots' prefix: W…, L…, 3P, GF, GF2),
+    the same in the round's announcement, /match and the bracket picture."""
     if head in ("3P", "GF", "GF2"):
         return tr(f"formats.slot.{head}")
     section = "L" if head.startswith("L") else "W"
     if run.phase == "double_elim":
-        return tr(f"formats.slot.{section}", round=row.round)
-    from_final = run.bracket().rounds - row.round
+        return tr(f"formats.slot.{section}", round=round_no)
+    from_final = run.bracket().rounds - round_no
     if from_final < 2:
         return tr("formats.slot.semi" if from_final else "formats.slot.final")
-    return tr("formats.slot.round", round=row.round)
+    return tr("formats.slot.round", round=round_no)
 
 
 def _round_heading(tr: Translator, run: Run, row: MatchRow) -> str:

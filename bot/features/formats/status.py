@@ -4,13 +4,15 @@ next. The Cup answers for its own tournaments (this router comes first and skips
 
 from __future__ import annotations
 
+import html
+
 from aiogram import F
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.features.access import target_tournament
 from bot.features.formats.common import describe
-from bot.features.formats.runner import placings_text, slot_label
+from bot.features.formats.runner import placings_text, round_name, slot_label
 from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, names_of
 from bot.features.formats.tables import post_tables
 from bot.features.handlers import Handlers
@@ -55,18 +57,37 @@ async def standings_command(message: Message, command: CommandObject, services: 
     await post_tables(services, tr, run, tr("formats.standings_caption", title=title))
 
 
-def _rounds(tr: Translator, bracket: Bracket, section: str, label: dict[int, str]
-            ) -> list[tuple[str, list[tuple[str, str, str | None]]]]:
+Match = tuple[str, str, str | None, tuple[str, str] | None]
+
+
+def _score(row: MatchRow | None) -> tuple[str, str] | None:
+    """A finished match's score in its slots' order ("+"/"−" for a forfeit), or None."""
+    if row is None or row.status != "finished" or row.player_b is None:
+        return None
+    if row.result.get("forfeit"):
+        return ("+", "−") if row.winner == row.player_a else ("−", "+")
+    score = row.result.get("score")
+    return (str(score[0]), str(score[1])) if score else None
+
+
+def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dict[int, str]
+            ) -> list[tuple[str, list[Match]]]:
+    """The section's rounds, named as everywhere else, each match with its score."""
+    rows = {row.slot: row for row in run.rows}
+
     def name(slot) -> str:
         if slot is None:
-            return tr("formats.bye_slot")
+            return tr.plain("formats.bye_slot")
         return label.get(slot, "?") if isinstance(slot, int) else "?"
     views = [v for v in bracket.matches if v.section == section and v.status != "void"]
     rounds = []
     for number in sorted({v.round for v in views}):
-        matches = [(name(v.slots[0]), name(v.slots[1]), label.get(v.winner) if v.winner
-                    else None) for v in views if v.round == number]
-        rounds.append((tr(f"formats.column.{section}", round=number), matches))
+        here = [v for v in views if v.round == number]
+        matches = [(name(v.slots[0]), name(v.slots[1]),
+                     label.get(v.winner) if v.winner else None, _score(rows.get(v.id)))
+                   for v in here]
+        head = here[0].id.split("-")[0]
+        rounds.append((html.unescape(round_name(tr, run, head, number)), matches))
     return rounds
 
 
@@ -81,20 +102,28 @@ async def bracket_command(message: Message, command: CommandObject, services: Se
                                 else "formats.no_bracket"))
         return
     bracket, label = run.bracket(), await names_of(services, run.tournament.id)
-    parts = [_rounds(tr, bracket, "W", label) + _rounds(tr, bracket, "3P", label)]
+    parts = [_rounds(tr, run, bracket, "W", label)]
+    third = next(iter(_rounds(tr, run, bracket, "3P", label)), None)
     if run.phase == "double_elim":
-        parts[0] += _rounds(tr, bracket, "GF", label)
-        parts.append(_rounds(tr, bracket, "L", label))
+        parts[0] += _rounds(tr, run, bracket, "GF", label)
+        parts.append(_rounds(tr, run, bracket, "L", label))
     title = run.tournament.title
-    await post_pictures(services.bot, run.tournament.chat_id,
-                        lambda: [png for rounds in parts for png in bracket_png(title, rounds)],
+    extra = None if third is None or not third[1] else (third[0], third[1][0])
+
+    def draw() -> list[bytes]:
+        return [png for n, rounds in enumerate(parts)
+                for png in bracket_png(title, rounds, extra if n == 0 else None)]
+    await post_pictures(services.bot, run.tournament.chat_id, draw,
                         tr("formats.bracket_caption", title=title),
-                        lambda: _text_bracket(tr, title, parts))
+                        lambda: _text_bracket(tr, title, parts + ([[third]] if third else [])),
+                        name=f"{run.tournament.game}-bracket")
 
 
 def _text_bracket(tr: Translator, title: str, parts: list) -> str:
-    lines = [f"{name}: {a} — {b}" + (f" → {winner}" if winner else "")
-             for rounds in parts for name, matches in rounds for a, b, winner in matches]
+    lines = [f"{name}: {a} — {b}" + (f" {score[0]}:{score[1]}" if score else "")
+             + (f" → {winner}" if winner else "")
+             for rounds in parts for name, matches in rounds
+             for a, b, winner, score in matches]
     return tr("formats.table", title=title, rows="\n".join(lines))
 
 

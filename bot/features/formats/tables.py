@@ -2,53 +2,128 @@
 picture cannot be drawn; used by /standings and /bracket and by the table posted after
 every completed round of a round robin or Swiss event.
 
-Pictures are sent with :func:`bot.render.posting.post_pictures`.
+A game whose declared tie-breaks use a statistic of its own (darts, ``docs/rules.md``)
+gets the legs layout: legs won and lost, their difference and the statistic instead of
+Buchholz and Sonneborn-Berger. Under the picture a legend says what the short column
+names and the qualifiers' bar mean; players level on every tie-break share a place, and
+the table says so.
+
+Pictures are sent with :func:`bot.render.posting.post_pictures`, named by what they show.
 """
 
 from __future__ import annotations
 
 import logging
+from fractions import Fraction
 
 from bot.features.formats import progress
 from bot.features.formats.state import Run, names_of
+from bot.games import game_of
 from bot.i18n import Markup, Translator
-from bot.render import standings_png
+from bot.render import BAR_MARK, standings_png
 from bot.render.posting import post_pictures
 from bot.services import Services
-from games.tournament import Row
+from games.tournament import Row, tied_groups
 
 log = logging.getLogger(__name__)
 GROUP_LETTERS = "ABCDEFGHIJKLMNOP"
 
 
-def _cells(rows: list[Row], label: dict[int, str]) -> list[list[str]]:
-    return [[str(r.place) if r.place else "—", label[r.player], str(r.points),
-             f"{r.wins}-{r.draws}-{r.losses}", str(r.buchholz), str(r.sonneborn_berger)]
-            for r in rows]
+def legs_layout(run: Run) -> bool:
+    """Does the game rank by legs and a statistic of its own (the darts layout)?"""
+    return "stat" in (game_of(run.tournament.game).tiebreaks or ())
+
+
+def _stat_text(value: Fraction | None) -> str:
+    return f"{float(value):.2f}" if value is not None else "—"
+
+
+def _cells(rows: list[Row], label: dict[int, str], stats: dict[int, Fraction] | None
+           ) -> list[list[str]]:
+    """One picture row per player: the common columns, then the layout's own."""
+    cells = []
+    for r in rows:
+        common = [str(r.place) if r.place else "—", label[r.player], str(r.points)]
+        if stats is None:
+            cells.append(common + [f"{r.wins}-{r.draws}-{r.losses}", str(r.buchholz),
+                                   str(r.sonneborn_berger)])
+        else:
+            cells.append(common + [f"{r.wins}-{r.losses}", f"{r.scored}:{r.scored - r.diff}",
+                                   f"{r.diff:+d}" if r.diff else "0", _stat_text(stats.get(r.player))])
+    return cells
+
+
+def _text_row(tr: Translator, r: Row, label: dict[int, str],
+              stats: dict[int, Fraction] | None) -> str:
+    points = Markup(tr("formats.n_points", count=r.points))
+    if stats is None:
+        return tr("formats.table_row", place=r.place or "—", name=label[r.player],
+                  points=points, wins=r.wins, draws=r.draws, losses=r.losses,
+                  buchholz=r.buchholz)
+    return tr("formats.table_row_legs", place=r.place or "—", name=label[r.player],
+              points=points, wins=r.wins, losses=r.losses, won=r.scored,
+              lost=r.scored - r.diff, stat=_stat_text(stats.get(r.player)))
+
+
+def shared_lines(tr: Translator, tables: list[tuple[str, list[Row]]],
+                 label: dict[int, str]) -> list[str]:
+    """One line naming the places shared by players level on every tie-break, each with
+    its group's letter (""), or none; a table where nobody has played says nothing."""
+    shared = []
+    for letter, rows in tables:
+        if not any(r.played for r in rows):
+            continue
+        place = {r.player: r.place for r in rows}
+        shared += [tr.plain("formats.table_shared_place", place=f"{letter} {place[g[0]]}".strip(),
+                            names=", ".join(label[p] for p in g)) for g in tied_groups(rows)]
+    return [tr("formats.table_shared", places="; ".join(shared))] if shared else []
+
+
+def _letters(tables: list[tuple[int, list[Row]]]) -> list[tuple[str, list[Row]]]:
+    many = len(tables) > 1
+    return [(GROUP_LETTERS[index] if many else "", rows) for index, rows in tables]
 
 
 def _text_tables(tr: Translator, title: str, tables: list[tuple[int, list[Row]]],
-                 label: dict[int, str]) -> str:
+                 label: dict[int, str], stats: dict[int, Fraction] | None) -> str:
     blocks = []
     for index, rows in tables:
-        lines = [tr("formats.table_row", place=r.place or "—", name=label[r.player],
-                    points=r.points, wins=r.wins, draws=r.draws, losses=r.losses,
-                    buchholz=r.buchholz) for r in rows]
+        lines = [_text_row(tr, r, label, stats) for r in rows]
         head = f"{GROUP_LETTERS[index]}:\n" if len(tables) > 1 else ""
         blocks.append(head + "\n".join(lines))
-    return tr("formats.table", title=title, rows=Markup("\n\n".join(blocks)))
+    notes = shared_lines(tr, _letters(tables), label)
+    return tr("formats.table", title=title, rows=Markup("\n\n".join(blocks + notes)))
+
+
+def qualifiers(run: Run) -> int:
+    """How many of each group's table go on (the bar), in a group stage with a playoff."""
+    return run.settings.get("top", 2) if run.format == "groups_playoff" else 0
+
+
+def legend(tr: Translator, legs: bool, bar: bool) -> list[str]:
+    """The legend lines under a table picture."""
+    lines = tr.plain("formats.legend.legs" if legs else "formats.legend.standard").split("\n")
+    return lines + ([f"{BAR_MARK} {tr.plain('formats.legend.bar')}"] if bar else [])
 
 
 async def post_tables(services: Services, tr: Translator, run: Run, caption: str) -> None:
-    """The round robin or Swiss table(s) of ``run``, one picture per group."""
+    """The round robin or Swiss table(s) of ``run``, one picture per group, with the
+    shared places said in the caption."""
     title = run.tournament.title
     label = await names_of(services, run.tournament.id)
     tables = progress.group_tables(run)
-    header = tr("formats.table_header").split("|")
-    many = len(tables) > 1
+    stats = progress.table_stats(run.rows) if legs_layout(run) else None
+    header = tr.plain("formats.table_header_legs" if stats is not None
+                      else "formats.table_header").split("|")
+    many, bar = len(tables) > 1, qualifiers(run)
+    notes = shared_lines(tr, _letters(tables), label)
 
     def draw() -> list[bytes]:
         return [standings_png(f"{title} · {GROUP_LETTERS[i]}" if many else title, header,
-                              _cells(rows, label)) for i, rows in tables]
-    await post_pictures(services.bot, run.tournament.chat_id, draw, caption,
-                        lambda: _text_tables(tr, title, tables, label))
+                              _cells(rows, label, stats), bar,
+                              legend(tr, stats is not None, bar > 0))
+                for i, rows in tables]
+    await post_pictures(services.bot, run.tournament.chat_id, draw,
+                        "\n".join([caption, *notes]),
+                        lambda: _text_tables(tr, title, tables, label, stats),
+                        name=f"{run.tournament.game}-standings")

@@ -1,6 +1,9 @@
 import random
+from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.common.errors import IllegalAction
 from games.tournament import (
@@ -314,3 +317,58 @@ def test_result_round_trip_and_validation():
     ):
         with pytest.raises(IllegalAction):
             Result.from_dict(bad)
+
+
+# Head-to-head again for a smaller group (docs/rules.md, "Standings and tie-breaks"):
+# A beat B, B beat C, C beat A; D lost to all three. Points 6 each; the mini-league of
+# A, B, C is level.
+#   A: B 3:1 (+2), C 1:3 (−2), D 3:0 (+3)  diff +3, rounds won 7
+#   B: A 1:3 (−2), C 3:2 (+1), D 3:0 (+3)  diff +2, rounds won 7
+#   C: A 3:1 (+2), B 2:3 (−1), D 3:2 (+1)  diff +2, rounds won 8
+CYCLE = [
+    Result(A, B, A, score=(3, 1)),
+    Result(B, C, B, score=(3, 2)),
+    Result(C, A, C, score=(3, 1)),
+    Result(A, D, A, score=(3, 0)),
+    Result(B, D, B, score=(3, 0)),
+    Result(C, D, C, score=(3, 2)),
+]
+
+
+def test_head_to_head_again_for_the_pair_a_later_key_leaves_tied():
+    rows = standings("ABCD", CYCLE, points=DICE_CUP_POINTS, tiebreaks=DICE_CUP_TIEBREAKS)
+    assert [(r.player, r.place, r.diff, r.scored) for r in rows] == [
+        (A, 1, 3, 7),
+        (B, 2, 2, 7),  # B beat C: above C although C won more rounds
+        (C, 3, 2, 8),
+        (D, 4, -7, 2),
+    ]
+    # Without head-to-head the rounds won put C above B.
+    assert table("ABCD", CYCLE, points=DICE_CUP_POINTS, tiebreaks=["diff", "scored"])[1:3] == [
+        (C, 2), (B, 3)]
+
+
+def test_stat_key_orders_by_the_callers_values_and_shares_what_stays_level():
+    # A beat B, B beat C, C beat A, all 1:0: level on points, legs difference, legs won.
+    results = [Result(A, B, A, score=(1, 0)), Result(B, C, B, score=(1, 0)),
+               Result(C, A, C, score=(1, 0))]
+    stats = {A: Fraction(5, 2), B: Fraction(3), C: Fraction(5, 2)}
+    rows = standings("ABC", results, tiebreaks=["diff", "scored", "stat"], stats=stats)
+    assert [(r.player, r.place) for r in rows] == [(B, 1), (A, 2), (C, 2)]
+    assert tied_groups(rows) == [[A, C]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=6, max_size=6))
+def test_a_pair_level_after_round_difference_is_ordered_by_their_match(losers):
+    """A beat B, B beat C, C beat A, all beat D: whenever exactly two of A, B, C are level on
+    round difference, the winner of their match is above, whatever the rounds won."""
+    pairs = [(A, B), (B, C), (C, A), (A, D), (B, D), (C, D)]
+    results = [Result(w, lo, w, score=(3, n)) for (w, lo), n in zip(pairs, losers, strict=True)]
+    rows = standings("ABCD", results, points=DICE_CUP_POINTS, tiebreaks=DICE_CUP_TIEBREAKS)
+    place = {r.player: r.place for r in rows}
+    diff = {r.player: r.diff for r in rows}
+    for winner, loser in pairs[:3]:
+        third = ({A, B, C} - {winner, loser}).pop()
+        if diff[winner] == diff[loser] != diff[third]:
+            assert place[winner] < place[loser]
