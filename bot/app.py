@@ -6,6 +6,7 @@ they all exercise the same routers, middlewares, storage and sending layer.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Callable
@@ -15,8 +16,9 @@ from datetime import datetime, timedelta
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.base import BaseSession
-from aiogram.exceptions import TelegramAPIError
-from aiogram.types import ErrorEvent
+from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
+from aiogram.methods import GetMe
+from aiogram.types import ErrorEvent, User
 
 from bot import catalogue
 from bot.clock import Clock
@@ -40,6 +42,12 @@ SANDBOX_TOKEN = "123456:SANDBOX-sandbox-sandbox-sandbox"
 
 
 DRAIN_SECONDS = 30
+RETRY_FIRST, RETRY_MAX = 1.0, 60.0
+"""Back-off of the start-up's first call while Telegram cannot be reached (seconds)."""
+
+
+class StartupError(Exception):
+    """Why the bot cannot start, in one line (``python -m bot`` prints it, no traceback)."""
 
 
 @dataclass
@@ -119,7 +127,7 @@ async def _resumed_at(db: Database, clock: Clock) -> datetime | None:
 
 async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: random.Random,
                 scheduler_factory: Callable[..., Scheduler] | None) -> App:
-    me = await bot.me()
+    me = await whoami(bot)
     services = Services(settings=settings, db=db, clock=clock, rng=rng, bot=bot,
                         bot_username=me.username, repos=Repos(db), outbox=None)
     services.outbox = Outbox(bot, services.deep_link)
@@ -131,6 +139,29 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
     await dedupe.prune(services.repos.updates, clock.now())
     await services.scheduler.restore()
     return App(bot, dispatcher, services, dedupe)
+
+
+async def whoami(bot: Bot, sleep: Callable[[float], object] = asyncio.sleep) -> User:
+    """Ask Telegram who the bot is. While Telegram cannot be reached, try again with back-off
+    (1, 2, 4 … up to 60 s), saying so once; a token Telegram refuses is a StartupError.
+    The first tries go through the bare session: the sending layer's own retries would log
+    every failed attempt."""
+    delay, said = RETRY_FIRST, False
+    while True:
+        try:
+            await bot.session.make_request(bot, GetMe())
+            return await bot.me()
+        except TelegramUnauthorizedError:
+            raise StartupError("Telegram refuses BOT_TOKEN (Unauthorized): copy the token"
+                               " from @BotFather into .env again") from None
+        except TelegramNetworkError as error:
+            if not said:
+                log.warning("Telegram cannot be reached (%s): trying again every %g–%g s"
+                            " until it answers; Ctrl+C stops", error.message, RETRY_FIRST,
+                            RETRY_MAX)
+                said = True
+        await sleep(delay)
+        delay = min(delay * 2, RETRY_MAX)
 
 
 def _job_dispatcher(services: Services):
