@@ -39,8 +39,10 @@ def _text_tables(tr: Translator, title: str, tables: list[tuple[int, list[Row]]]
     return tr("formats.table", title=title, rows=Markup("\n\n".join(blocks)))
 
 
-async def post_tables(services: Services, tr: Translator, run: Run, caption: str) -> None:
-    """The round robin or Swiss table(s) of ``run``, one picture per group."""
+async def post_tables(services: Services, tr: Translator, run: Run, caption: str,
+                      chat_id: int | None = None) -> None:
+    """The round robin or Swiss table(s) of ``run``, one picture per group, in its group
+    (or in ``chat_id``: a player's DM)."""
     title = run.tournament.title
     label = await names_of(services, run.tournament.id)
     tables = progress.group_tables(run)
@@ -50,5 +52,5 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
     def draw() -> list[bytes]:
         return [standings_png(f"{title} · {GROUP_LETTERS[i]}" if many else title, header,
                               _cells(rows, label)) for i, rows in tables]
-    await post_pictures(services.bot, run.tournament.chat_id, draw, caption,
+    await post_pictures(services.bot, chat_id or run.tournament.chat_id, draw, caption,
                         lambda: _text_tables(tr, title, tables, label))
