@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _go_live(settings) -> int:
     """Run against Telegram; a start-up problem is one line on stderr (README,
-    "Configuration")."""
+    "Running live")."""
     from bot.app import StartupError
     from bot.live import run_live
 

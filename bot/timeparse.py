@@ -1,4 +1,4 @@
-"""Reading a start time the way organisers type it (README, "/schedule"):
+"""Reading a start time the way organisers type it (README, "Commands": /schedule):
 ``2026-10-21 20:00 Europe/Moscow``, ``21.10.2026 20:00``, a bare ``19:00`` (its next
 occurrence), ``tomorrow 19:00`` (завтра, huomenna; today, сегодня, tänään), and a zone as an
 IANA name, an offset (``+03:00``, ``UTC+3``) or a common abbreviation (MSK, МСК, EET, CET …).

@@ -1,4 +1,4 @@
-"""Start-up problems end in one line, not a traceback (README, "Configuration"): a wrong
+"""Start-up problems end in one line, not a traceback (README, "Running live"): a wrong
 LOG_LEVEL, a token Telegram refuses; Telegram out of reach is retried with back-off and
 said once."""
 

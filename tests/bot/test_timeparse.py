@@ -1,4 +1,4 @@
-"""The /schedule forms organisers type (README, "/schedule"): dates, a bare time, day words
+"""The /schedule forms organisers type (README, "Commands": /schedule): dates, a bare time, day words
 of ru/en/fi and zone abbreviations."""
 
 from __future__ import annotations
