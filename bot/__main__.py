@@ -8,7 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
-from bot.config import SUPPORTED_LANGUAGES, SettingsError, load_settings
+from bot.config import SUPPORTED_LANGUAGES, Settings, SettingsError, load_settings
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def _go_live(settings) -> int:
+def _go_live(settings: Settings) -> int:
     """Run against Telegram; a start-up problem is one line on stderr (README,
     "Running live")."""
     from bot.app import StartupError

@@ -17,7 +17,6 @@ from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.base import BaseSession
 from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
-from aiogram.methods import GetMe
 from aiogram.types import ErrorEvent, User
 
 from bot import catalogue
@@ -143,13 +142,11 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
 
 async def whoami(bot: Bot, sleep: Callable[[float], object] = asyncio.sleep) -> User:
     """Ask Telegram who the bot is. While Telegram cannot be reached, try again with back-off
-    (1, 2, 4 … up to 60 s), saying so once; a token Telegram refuses is a StartupError.
-    The first tries go through the bare session: the sending layer's own retries would log
-    every failed attempt."""
+    (1, 2, 4 … up to 60 s), saying so once (the sending layer leaves getMe to this back-off);
+    a token Telegram refuses is a StartupError."""
     delay, said = RETRY_FIRST, False
     while True:
         try:
-            await bot.session.make_request(bot, GetMe())
             return await bot.me()
         except TelegramUnauthorizedError:
             raise StartupError("Telegram refuses BOT_TOKEN (Unauthorized): copy the token"
