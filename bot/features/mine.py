@@ -1,7 +1,7 @@
 """/match, /standings and /bracket in a private chat: about the sender's own tournaments
-(README, "Commands"). One tournament is answered at once; with several, the sender picks
-one with a button. Each game says what these commands show (:func:`dm_answer`), as its
-group handlers do in the group."""
+(README, "Commands"). One tournament (or the one named by ``#id``) is answered at once; with
+several, the sender picks one with a button. Each game says what these commands show
+(:func:`dm_answer`), as its group handlers do in the group."""
 
 from __future__ import annotations
 
@@ -61,6 +61,9 @@ async def in_dm(message: Message, command: CommandObject, services: Services,
     user_id = message.from_user.id
     mine = [t for t in await services.repos.tournaments.played_by(user_id)
             if _answer_for(t, command.command)]
+    named = (command.args or "").strip().removeprefix("#")
+    if named.isdigit():  # /match #2: that one of the sender's tournaments
+        mine = [t for t in mine if t.id == int(named)]
     if not mine:
         await message.answer(tr("mine.none"))
     elif len(mine) == 1:
