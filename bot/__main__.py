@@ -8,7 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
-from bot.config import SUPPORTED_LANGUAGES, SettingsError, load_settings
+from bot.config import SUPPORTED_LANGUAGES, Settings, SettingsError, load_settings
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -42,9 +42,23 @@ def main(argv: list[str] | None = None) -> int:
                   " from @BotFather into .env (BOT_TOKEN=...) and run `python -m bot` again.")
             args = parse_args(["sandbox"])
         return asyncio.run(run_sandbox(args))
+    try:
+        return _go_live(settings)
+    except KeyboardInterrupt:  # Ctrl+C before polling took over the signals
+        return 130
+
+
+def _go_live(settings: Settings) -> int:
+    """Run against Telegram; a start-up problem is one line on stderr (README,
+    "Running live")."""
+    from bot.app import StartupError
     from bot.live import run_live
 
-    return asyncio.run(run_live(settings))
+    try:
+        return asyncio.run(run_live(settings))
+    except StartupError as error:
+        print(error, file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

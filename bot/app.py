@@ -6,6 +6,7 @@ they all exercise the same routers, middlewares, storage and sending layer.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import random
@@ -16,8 +17,8 @@ from datetime import datetime, timedelta
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.base import BaseSession
-from aiogram.exceptions import TelegramAPIError
-from aiogram.types import ErrorEvent
+from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
+from aiogram.types import ErrorEvent, User
 
 from bot import catalogue
 from bot.clock import Clock
@@ -42,6 +43,12 @@ SANDBOX_TOKEN = "123456:SANDBOX-sandbox-sandbox-sandbox"
 
 
 DRAIN_SECONDS = 30
+RETRY_FIRST, RETRY_MAX = 1.0, 60.0
+"""Back-off of the start-up's first call while Telegram cannot be reached (seconds)."""
+
+
+class StartupError(Exception):
+    """Why the bot cannot start, in one line (``python -m bot`` prints it, no traceback)."""
 
 
 @dataclass
@@ -122,7 +129,7 @@ async def _resumed_at(db: Database, clock: Clock) -> datetime | None:
 
 async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: random.Random,
                 scheduler_factory: Callable[..., Scheduler] | None) -> App:
-    me = await bot.me()
+    me = await whoami(bot)
     services = Services(settings=settings, db=db, clock=clock, rng=rng, bot=bot,
                         bot_username=me.username, repos=Repos(db), outbox=None)
     services.outbox = Outbox(bot, services.deep_link)
@@ -135,6 +142,27 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
     await services.scheduler.restore()
     gc.freeze()  # what start-up built lives as long as the process: keep it out of collections
     return App(bot, dispatcher, services, dedupe)
+
+
+async def whoami(bot: Bot, sleep: Callable[[float], object] = asyncio.sleep) -> User:
+    """Ask Telegram who the bot is. While Telegram cannot be reached, try again with back-off
+    (1, 2, 4 … up to 60 s), saying so once (the sending layer leaves getMe to this back-off);
+    a token Telegram refuses is a StartupError."""
+    delay, said = RETRY_FIRST, False
+    while True:
+        try:
+            return await bot.me()
+        except TelegramUnauthorizedError:
+            raise StartupError("Telegram refuses BOT_TOKEN (Unauthorized): copy the token"
+                               " from @BotFather into .env again") from None
+        except TelegramNetworkError as error:
+            if not said:
+                log.warning("Telegram cannot be reached (%s): trying again every %g–%g s"
+                            " until it answers; Ctrl+C stops", error.message, RETRY_FIRST,
+                            RETRY_MAX)
+                said = True
+        await sleep(delay)
+        delay = min(delay * 2, RETRY_MAX)
 
 
 def _job_dispatcher(services: Services):

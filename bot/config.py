@@ -12,6 +12,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 SUPPORTED_LANGUAGES = ("ru", "en", "fi")
 _TOKEN_SHAPE = re.compile(r"^\d+:[\w-]{20,}$")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class Settings(BaseSettings):
@@ -80,6 +81,13 @@ class Settings(BaseSettings):
         if value not in SUPPORTED_LANGUAGES:
             raise ValueError(f"must be one of {', '.join(SUPPORTED_LANGUAGES)}")
         return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _level_known(cls, value: str) -> str:
+        if value.upper() not in LOG_LEVELS:
+            raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}")
+        return value.upper()
 
     @field_validator("webhook_secret")
     @classmethod

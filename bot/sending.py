@@ -29,7 +29,7 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import AnswerCallbackQuery, GetUpdates, TelegramMethod
+from aiogram.methods import AnswerCallbackQuery, GetMe, GetUpdates, TelegramMethod
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.clock import Clock
@@ -90,7 +90,8 @@ class RateLimitMiddleware(BaseRequestMiddleware):
     async def __call__(self, make_request, bot: Bot, method: TelegramMethod):
         chat_id = getattr(method, "chat_id", None)
         counted = isinstance(chat_id, int) and not type(method).__name__.startswith("Get")
-        faults = iter(() if isinstance(method, GetUpdates) else FAULT_DELAYS)
+        # polling and the start-up's getMe (bot.app.whoami) have back-offs of their own
+        faults = iter(() if isinstance(method, (GetUpdates, GetMe)) else FAULT_DELAYS)
         retries = 0
         while True:
             if counted:

@@ -8,7 +8,7 @@ from bot import games
 
 
 def routers() -> list[Router]:
-    from bot.features import common, export, organiser, registration, roster
+    from bot.features import common, export, mine, organiser, registration, roster
     from bot.features.friendly.routes import ROUTERS as friendly
     from bot.middlewares.scope import ForItsGame
     from bot.play import dice
@@ -18,7 +18,7 @@ def routers() -> list[Router]:
     formats = [table for table in unique if table.name.startswith("formats")]
     others = [table for table in unique if table not in formats]
     platform = [registration.router, roster.router, organiser.router, export.router,
-                dice.router]
+                dice.router, mine.router]
     games_first = [table.build(ForItsGame(table)) for table in formats]
     games_last = [table.build(ForItsGame(table)) for table in others]
     return [*(table.build() for table in friendly), *games_first,

@@ -14,6 +14,7 @@ from bot import games
 from bot.config import SUPPORTED_LANGUAGES
 from bot.features.access import is_organiser
 from bot.features.handlers import Handlers
+from bot.features.registration import prompt
 from bot.i18n import Translator, clip
 from bot.middlewares.scope import Scope
 from bot.play import hidden
@@ -37,6 +38,20 @@ async def start(message: Message, command: CommandObject, services: Services,
             await message.answer(tr("play.panel_none", match=found[1]))
         return
     await message.answer(tr("start.welcome", name=message.from_user.first_name))
+    await _pending(services, tr, message)
+
+
+async def _pending(services: Services, tr: Translator, message: Message) -> None:
+    """What the bot waits for from a user who opens the chat late (after "I cannot write
+    to you in private"): the next step of a registration form, and every private panel
+    awaiting their choice, with its buttons."""
+    user_id = message.from_user.id
+    if entry := await services.repos.entrants.awaiting_input(user_id):
+        await prompt(message, tr, await services.repos.tournaments.get(entry.tournament_id),
+                     entry)
+    for match in await hidden.live_hidden_matches(services, user_id):
+        if await hidden.awaited(services, match, match.players.index(user_id)):
+            await hidden.resend(services, user_id, match.id)
 
 
 @router.message(Command("hand"), F.chat.type == "private")
@@ -51,7 +66,8 @@ async def hand(message: Message, services: Services, tr: Translator) -> None:
 
 @router.message(Command("help"))
 async def help_(message: Message, tr: Translator) -> None:
-    await message.answer(tr("help.text"))
+    """The commands of a group; in a DM, what the private chat is for."""
+    await message.answer(tr("help.dm" if message.chat.type == "private" else "help.text"))
 
 
 @router.message(Command("rules"))

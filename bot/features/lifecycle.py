@@ -16,7 +16,7 @@ from bot.registry import Registry
 from bot.services import Services
 from bot.timeparse import parse_zone
 from storage.repositories.jobs import Job
-from storage.repositories.tournaments import Tournament
+from storage.repositories.tournaments import Entrant, Tournament
 
 START_JOBS = ("reminder", "checkin", "start")
 MIN_PLAYERS = 2
@@ -99,10 +99,13 @@ async def _remind(services: Services, tr: Translator, tournament: Tournament,
     hours, rest = divmod(minutes, 60)
     left = tr("time.hours", n=hours) if hours and not rest else tr("time.minutes", n=minutes)
     markup = register_keyboard(services, tr, tournament) if tournament.registration_open else None
-    await services.bot.send_message(
-        tournament.chat_id, tr("reminder.text", title=tournament.title, left=left,
-                               time=local_time(services, tournament), count=count),
-        reply_markup=markup)
+    text = tr("reminder.text", title=tournament.title, left=left,
+              time=local_time(services, tournament), count=count)
+    if minutes == min(services.settings.reminders):  # the last reminder
+        pending = await services.repos.entrants.list(tournament.id, ("pending",))
+        if pending:
+            text += "\n" + tr("reminder.pending", names=", ".join(e.label for e in pending))
+    await services.bot.send_message(tournament.chat_id, text, reply_markup=markup)
 
 
 async def start_tournament(services: Services, tournament_id: int,
@@ -130,6 +133,8 @@ async def start_tournament(services: Services, tournament_id: int,
         for entrant in approved:
             if entrant not in players:
                 await repos.entrants.update(tournament.id, entrant.user_id, now, status="noshow")
+        for entrant in await repos.entrants.list(tournament.id, ("pending",)):
+            await repos.entrants.update(tournament.id, entrant.user_id, now, status="lapsed")
         for seed, entrant in enumerate(players, start=1):
             await repos.entrants.update(tournament.id, entrant.user_id, now, seed=seed)
         await repos.tournaments.set_status(tournament.id, "running", now)
@@ -169,11 +174,27 @@ async def _opening_job(services: Services, job: Job) -> None:
             await services.bot.send_message(tournament.chat_id, tr(
                 "begin.no_shows", names=", ".join(no_shows)))
             await repos.jobs.note(job.id, no_shows=True)
+        lapsed = [e for e in entrants if e.status == "lapsed"]
+        if lapsed and not job.payload.get("lapsed"):
+            await _tell_lapsed(services, tr, tournament, lapsed)
+            await repos.jobs.note(job.id, lapsed=True)
         starter = game_of(tournament.game).start
         if starter and not job.payload.get("starter"):
             await repos.jobs.note(job.id, starter=True)
             await starter(services, tournament, players)
         await repos.jobs.note(job.id, opened=True)
+
+
+async def _tell_lapsed(services: Services, tr: Translator, tournament: Tournament,
+                       lapsed: list[Entrant]) -> None:
+    """Applications nobody approved before the start are out: the organisers read it in the
+    group, each applicant in a DM (when the bot may write to them)."""
+    await services.bot.send_message(tournament.chat_id, tr(
+        "begin.lapsed", names=", ".join(e.label for e in lapsed)))
+    for entrant in lapsed:
+        user_tr = await services.translator_for_chat(entrant.user_id)
+        await services.outbox.dm(entrant.user_id,
+                                 user_tr("registration.lapsed_dm", title=tournament.title))
 
 
 async def resume_opening(services: Services, tournament: Tournament) -> None:

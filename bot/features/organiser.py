@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
@@ -46,7 +48,7 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
     words = (command.args or "").split()
     game = games.get(words[0].lower()) if words else None
     if game is None:
-        await message.answer(tr("new.usage", games=", ".join(games.keys())))
+        await message.answer(_unknown_game(tr, words[0] if words else None))
         return
     title_words = [w for w in words[1:] if "=" not in w]
     title = " ".join(title_words).strip()
@@ -72,6 +74,19 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
         await message.answer(note)
     if warning := await _rights_problem(services, message.chat.id, tr):
         await message.answer(warning)
+
+
+def _unknown_game(tr: Translator, word: str | None) -> str:
+    """The usage of /new, after saying that ``word`` is no game and which game it is closest
+    to (a typo such as ``shangai``)."""
+    usage = tr("new.usage", games=", ".join(games.keys()))
+    if word is None:
+        return usage
+    close = difflib.get_close_matches(word.lower(), games.keys(), n=1, cutoff=0.6)
+    said = tr("new.unknown_game", game=clip(word))
+    if close:
+        said += " " + tr("new.did_you_mean", game=close[0])
+    return said + "\n" + usage
 
 
 async def _rights_problem(services: Services, chat_id: int, tr: Translator) -> str | None:
@@ -135,7 +150,9 @@ async def schedule(message: Message, command: CommandObject, services: Services,
         await message.answer(tr("schedule.already_started"))
         return
     try:
-        start, zone = parse_start(target.words, services.settings.timezone)
+        start, zone = parse_start(target.words,
+                                  tournament.timezone or services.settings.timezone,
+                                  services.clock.now())
     except ValueError as error:
         await message.answer(tr(error.args[0]) + "\n" + tr("schedule.usage"))
         return

@@ -118,7 +118,7 @@ async def start_from_link(message: Message, command: CommandObject, services: Se
         return
     entry = await services.repos.entrants.get(tournament.id, message.from_user.id)
     if entry and entry.status in ("name", "photo") and tournament.registration_open:
-        await _prompt(message, tr, tournament, entry)
+        await prompt(message, tr, tournament, entry)
         return
     if problem := await _open_for(services, tr, tournament, message.from_user.id):
         await message.answer(problem)
@@ -130,11 +130,12 @@ async def start_from_link(message: Message, command: CommandObject, services: Se
     await services.repos.entrants.put(tournament.id, message.from_user.id, "name",
                                       services.clock.now())
     entry = await services.repos.entrants.get(tournament.id, message.from_user.id)
-    await _prompt(message, tr, tournament, entry)
+    await prompt(message, tr, tournament, entry)
 
 
-async def _prompt(message: Message, tr: Translator, tournament: Tournament,
-                  entry: Entrant) -> None:
+async def prompt(message: Message, tr: Translator, tournament: Tournament,
+                 entry: Entrant) -> None:
+    """Ask for the next step of the form: the name, or the screenshot."""
     if entry.status == "name":
         await message.answer(tr("registration.ask_name", title=tournament.title))
     else:
@@ -155,7 +156,7 @@ async def register_in_dm(message: Message, services: Services, tr: Translator) -
     if entry is None:
         await message.answer(tr("registration.use_group"))
         return
-    await _prompt(message, tr, await services.repos.tournaments.get(entry.tournament_id), entry)
+    await prompt(message, tr, await services.repos.tournaments.get(entry.tournament_id), entry)
 
 
 @router.message(_awaiting, F.photo)

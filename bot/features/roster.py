@@ -14,18 +14,35 @@ from bot.games import game_of
 from bot.i18n import Markup, Translator, clip
 from bot.services import Services
 from storage.repositories.tournaments import ACTIVE_ENTRANT, Tournament
+from storage.repositories.users import User
 
 router = Handlers("roster")
 
 
-async def _person(services: Services, message: Message, words: list[str]):
-    """The user an organiser means: the replied-to author, else an @username word."""
+async def _person(services: Services, message: Message, words: list[str]
+                  ) -> tuple[User | None, list[str], str | None]:
+    """The user an organiser means: the replied-to author, else an @username word. With
+    nobody found, also the catalog key saying why: an @username the bot has never seen, a
+    first word without the @, or (None) no word at all."""
     reply = message.reply_to_message
     if reply and reply.from_user and not reply.from_user.is_bot:
-        return await services.repos.users.get(reply.from_user.id), words
-    if words and words[0].startswith("@"):
-        return await services.repos.users.by_username(words[0]), words[1:]
-    return None, words
+        return await services.repos.users.get(reply.from_user.id), words, None
+    if not words:
+        return None, words, None
+    if not words[0].startswith("@"):
+        return None, words, "roster.no_at"
+    user = await services.repos.users.by_username(words[0])
+    return user, words[1:], None if user else "roster.unknown_user"
+
+
+async def _nobody(message: Message, services: Services, tr: Translator, command: str,
+                  words: list[str], problem: str | None) -> None:
+    """Say why the command names no known user, and what to do instead."""
+    if problem is None:
+        await message.answer(tr(f"{command}.usage"))
+        return
+    await message.answer(tr(problem, word=clip(words[0]), command=command,
+                            bot=services.bot_username))
 
 
 @router.message(Command("add", "remove"))
@@ -34,9 +51,9 @@ async def add_or_remove(message: Message, command: CommandObject, services: Serv
     target = await command_target(message, services, tr, command.args, organiser=True)
     if target is None:
         return
-    user, words = await _person(services, message, target.words)
+    user, words, problem = await _person(services, message, target.words)
     if user is None:
-        await message.answer(tr(f"{command.command}.usage"))
+        await _nobody(message, services, tr, command.command, target.words, problem)
         return
     tournament = target.tournament
     if tournament.started:

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from aiogram.filters.callback_data import CallbackData
 from aiogram.types import Update
 
 from bot.app import App, build
@@ -262,11 +263,7 @@ class Sandbox:
     async def _press(self, user: SandboxUser, where: _Place, label: str,
                      message_id: int | None) -> None:
         if message_id is None:
-            try:
-                stored = self._newest(where.chat_id, lambda m: _button(m, label) is not None,
-                                      where.thread)
-            except SandboxError:
-                raise SandboxError(f"no button [{label}] in that chat") from None
+            stored = await self._pressable(user, where, label)
         else:
             stored = self.world.find(where.chat_id, message_id)
             if stored is None or not stored.from_bot or _button(stored, label) is None:
@@ -281,6 +278,28 @@ class Sandbox:
             await self._message(user, _Place(user.id, None), text=command)
         else:
             raise SandboxError(f"button [{label}] opens {button.get('url')}, outside the sandbox")
+
+    async def _pressable(self, user: SandboxUser, where: _Place, label: str) -> StoredMessage:
+        """The newest bot message with that label on which ``user`` may press it (a match's
+        button for one of its players), else the newest with that label at all, which the
+        bot then refuses as it refuses a stranger's press (docs/sandbox.md)."""
+        candidates = [m for m in reversed(self.world.messages.get(where.chat_id, []))
+                      if m.from_bot and where.thread in (None, m.thread)
+                      and _button(m, label) is not None]
+        if not candidates:
+            raise SandboxError(f"no button [{label}] in that chat")
+        for stored in candidates:
+            if await self._may_press(user, _button(stored, label)):
+                return stored
+        return candidates[0]
+
+    async def _may_press(self, user: SandboxUser, button: dict[str, Any]) -> bool:
+        """False for a button of a match ``user`` does not play in; True otherwise."""
+        match_id = match_of_callback(button.get("callback_data") or "")
+        if match_id is None:
+            return True
+        match = await self.app.services.repos.matches.get(match_id)
+        return match is None or user.id in match.players
 
     async def _callback(self, user: SandboxUser, chat_id: int, data: str,
                         stored: StoredMessage) -> None:
@@ -311,6 +330,25 @@ class _Place:
 def _is_step(line: str) -> bool:
     """A line that is carried out (not blank, not a comment)."""
     return bool(line.strip()) and not line.lstrip().startswith("#")
+
+
+def match_of_callback(data: str) -> int | None:
+    """The match a button's callback data names (any CallbackData with a ``match_id``)."""
+    for kind in _callback_kinds(CallbackData):
+        head = f"{kind.__prefix__}{kind.__separator__}"
+        if "match_id" in kind.model_fields and data.startswith(head):
+            try:
+                return kind.unpack(data).match_id
+            except (TypeError, ValueError):
+                continue
+    return None
+
+
+def _callback_kinds(base: type) -> list[type]:
+    found = []
+    for kind in base.__subclasses__():
+        found += [kind, *_callback_kinds(kind)]
+    return found
 
 
 def _button(stored: StoredMessage, label: str) -> dict[str, Any] | None:

@@ -132,6 +132,16 @@ class TournamentsRepo:
         row = await self.db.fetchone(sql + " ORDER BY t.id DESC LIMIT 1", params)
         return _tournament(row) if row else None
 
+    async def played_by(self, user_id: int, limit: int = 6) -> list[Tournament]:
+        """The started tournaments the user was seeded into (running, paused or finished),
+        newest first; friendly matches are not tournaments."""
+        rows = await self.db.fetchall(
+            _SELECT + " JOIN entrants e ON e.tournament_id = t.id WHERE e.user_id = ?"
+            " AND e.seed IS NOT NULL AND t.friendly = 0"
+            " AND t.status IN ('running', 'paused', 'finished') ORDER BY t.id DESC LIMIT ?",
+            (user_id, limit))
+        return [_tournament(r) for r in rows]
+
     async def set_status(self, tournament_id: int, status: str, now: datetime) -> None:
         column = {"running": "started_at", "finished": "finished_at"}.get(status)
         async def work(tx):

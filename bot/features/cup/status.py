@@ -15,6 +15,7 @@ from bot.features.cup.playoff import bracket_of, round_title
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import group_tables, render_table, table_title
 from bot.features.handlers import Handlers
+from bot.features.mine import dm_answer
 from bot.i18n import Markup, Translator
 from bot.play.context import names_of
 from bot.render import bracket_png, standings_png
@@ -27,16 +28,27 @@ router = Handlers("cup-status")
 
 @router.message(Command("match"), F.chat.type != "private")
 async def my_match(message: Message, services: Services, tr: Translator) -> None:
-    tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
+    await message.reply(await _match_text(services, tr, message.chat.id, message.from_user.id))
+
+
+@dm_answer(router, "match")
+async def _match_in_dm(services: Services, tr: Translator, tournament: Tournament,
+                       user_id: int, chat_id: int) -> None:
+    await services.bot.send_message(
+        chat_id, await _match_text(services, tr, tournament.chat_id, user_id))
+
+
+async def _match_text(services: Services, tr: Translator, chat_id: int, user_id: int) -> str:
+    tournament, play = await my_play(services, tr, chat_id, user_id)
     if play is None:
-        await message.reply(tr("cup.not_in_match"))
-        return
+        if tournament is None and (ended := await _latest_cup(services, chat_id)):
+            return tr("match.finished", title=ended.title)
+        return tr("cup.not_in_match")
     state = await services.matches.state(play.match)
     if hasattr(state, "round") and hasattr(state, "score"):
-        await message.reply(match_status(play, state))
-    else:
-        await message.reply(tr("cup.match_other", a=play.names[0], b=play.names[1],
-                               format=tr(f"cup.format.{play.match.kind}")))
+        return match_status(play, state)
+    return tr("cup.match_other", a=play.names[0], b=play.names[1],
+              format=tr(f"cup.format.{play.match.kind}"))
 
 
 async def _latest_cup(services: Services, chat_id: int) -> Tournament | None:
@@ -53,6 +65,13 @@ async def standings_command(message: Message, services: Services, tr: Translator
     if tournament is None:
         await message.answer(tr("standings.none"))
         return
+    await post_standings(services, tr, tournament, 0, message.chat.id)
+
+
+@dm_answer(router, "standings")
+async def post_standings(services: Services, tr: Translator, tournament: Tournament,
+                         user_id: int, chat_id: int) -> None:
+    """The group tables of ``tournament``, posted in ``chat_id``."""
     label = await names_of(services, tournament.id)
     header = tr("cup.table_header").split("|")
     qualifiers = len(tournament.state.get("playoff_seeds", [])) or \
@@ -64,7 +83,7 @@ async def standings_command(message: Message, services: Services, tr: Translator
                   f"{r.wins}-{r.draws}-{r.losses}", f"{r.scored}:{r.scored - r.diff}"]
                  for r in rows]
         await post_pictures(
-            services.bot, message.chat.id,
+            services.bot, chat_id,
             partial(_table_pictures, title, header, cells, max(1, qualifiers // len(tables))),
             tr("cup.standings_caption", title=title),
             partial(tr, "cup.table", title=title, rows=Markup(render_table(tr, rows, label))))
@@ -75,6 +94,16 @@ async def bracket_command(message: Message, services: Services, tr: Translator) 
     tournament = await _latest_cup(services, message.chat.id)
     if tournament is None or "playoff_seeds" not in tournament.state:
         await message.answer(tr("bracket.none"))
+        return
+    await post_bracket(services, tr, tournament, 0, message.chat.id)
+
+
+@dm_answer(router, "bracket")
+async def post_bracket(services: Services, tr: Translator, tournament: Tournament,
+                       user_id: int, chat_id: int) -> None:
+    """The playoff bracket of ``tournament``, posted in ``chat_id``."""
+    if "playoff_seeds" not in tournament.state:
+        await services.bot.send_message(chat_id, tr("bracket.none"))
         return
     seeds = tournament.state["playoff_seeds"]
     bracket = bracket_of(tournament,
@@ -89,7 +118,7 @@ async def bracket_command(message: Message, services: Services, tr: Translator) 
         rounds.append((round_title(tr, len(seeds), number, tournament.settings.get("formats")),
                        [(name(v.slots[0]), name(v.slots[1]),
                          label.get(v.winner) if v.winner else None) for v in views]))
-    await post_pictures(services.bot, message.chat.id,
+    await post_pictures(services.bot, chat_id,
                         lambda: bracket_png(tournament.title, rounds),
                         tr("cup.bracket_caption", title=tournament.title),
                         lambda: tr("cup.bracket_text", title=tournament.title,

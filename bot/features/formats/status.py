@@ -5,6 +5,8 @@ next. The Cup answers for its own tournaments (this router comes first and skips
 from __future__ import annotations
 
 import html
+from collections.abc import Awaitable, Callable
+from functools import partial
 
 from aiogram import F
 from aiogram.filters import Command, CommandObject
@@ -16,6 +18,7 @@ from bot.features.formats.runner import placings_text, round_name, slot_label
 from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, names_of
 from bot.features.formats.tables import post_tables
 from bot.features.handlers import Handlers
+from bot.features.mine import dm_answer
 from bot.games import game_of
 from bot.i18n import Markup, Translator
 from bot.render import bracket_png
@@ -23,6 +26,7 @@ from bot.render.posting import post_pictures
 from bot.services import Services
 from games.tournament import Bracket
 from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
 
 router = Handlers("formats-status")
 
@@ -46,15 +50,28 @@ async def standings_command(message: Message, command: CommandObject, services: 
     run = await _run_here(message, services, tr, command.args)
     if run is None:
         return
+    await _standings(services, tr, run, message.chat.id, message.answer)
+
+
+@dm_answer(router, "standings")
+async def _standings_in_dm(services: Services, tr: Translator, tournament: Tournament,
+                           user_id: int, chat_id: int) -> None:
+    await _standings(services, tr, await load(services, tournament.id), chat_id,
+                     partial(services.bot.send_message, chat_id))
+
+
+async def _standings(services: Services, tr: Translator, run: Run, chat_id: int,
+                     say: Callable[[str], Awaitable[object]]) -> None:
+    """Places so far (brackets) and the tables (round robin, Swiss, groups) in ``chat_id``."""
     title = run.tournament.title
     if run.phase in BRACKETS or run.phase == "swiss_elim":
         text = await placings_text(services, tr, run) or tr("formats.no_places_yet")
         key = "formats.final_placings" if run.tournament.status == "finished" \
             else "formats.placings_so_far"
-        await message.answer(tr(key, title=title, placings=Markup(text)))
+        await say(tr(key, title=title, placings=Markup(text)))
         if run.format != "groups_playoff":
             return
-    await post_tables(services, tr, run, tr("formats.standings_caption", title=title))
+    await post_tables(services, tr, run, tr("formats.standings_caption", title=title), chat_id)
 
 
 Match = tuple[str, str, str | None, tuple[str, str] | None]
@@ -97,9 +114,22 @@ async def bracket_command(message: Message, command: CommandObject, services: Se
     run = await _run_here(message, services, tr, command.args)
     if run is None:
         return
+    await _bracket(services, tr, run, message.chat.id, message.answer)
+
+
+@dm_answer(router, "bracket")
+async def _bracket_in_dm(services: Services, tr: Translator, tournament: Tournament,
+                         user_id: int, chat_id: int) -> None:
+    await _bracket(services, tr, await load(services, tournament.id), chat_id,
+                   partial(services.bot.send_message, chat_id))
+
+
+async def _bracket(services: Services, tr: Translator, run: Run, chat_id: int,
+                   say: Callable[[str], Awaitable[object]]) -> None:
+    """The bracket(s) of ``run`` in ``chat_id``, or why there is none."""
     if run.phase not in BRACKETS:
-        await message.answer(tr("bracket.none" if run.format == "groups_playoff"
-                                else "formats.no_bracket"))
+        await say(tr("bracket.none" if run.format == "groups_playoff"
+                     else "formats.no_bracket"))
         return
     bracket, label = run.bracket(), await names_of(services, run.tournament.id)
     parts = [_rounds(tr, run, bracket, "W", label)]
@@ -113,7 +143,7 @@ async def bracket_command(message: Message, command: CommandObject, services: Se
     def draw() -> list[bytes]:
         return [png for n, rounds in enumerate(parts)
                 for png in bracket_png(title, rounds, extra if n == 0 else None)]
-    await post_pictures(services.bot, run.tournament.chat_id, draw,
+    await post_pictures(services.bot, chat_id, draw,
                         tr("formats.bracket_caption", title=title),
                         lambda: _text_bracket(tr, title, parts + ([[third]] if third else [])),
                         name=f"{run.tournament.game}-bracket")
@@ -136,11 +166,21 @@ async def match_command(message: Message, command: CommandObject, services: Serv
     if target.tournament is None:
         await message.reply(tr(target.error, **(target.error_params or {})))
         return
+    if target.tournament.status == "finished":
+        await message.reply(tr("match.finished", title=target.tournament.title))
+        return
     if target.tournament.status not in ("running", "paused"):
         await message.reply(tr("formats.error.not_running"))
         return
     run = await load(services, target.tournament.id)
     await message.reply(await match_text(services, tr, run, message.from_user.id))
+
+
+@dm_answer(router, "match")
+async def _match_in_dm(services: Services, tr: Translator, tournament: Tournament,
+                       user_id: int, chat_id: int) -> None:
+    run = await load(services, tournament.id)
+    await services.bot.send_message(chat_id, await match_text(services, tr, run, user_id))
 
 
 async def match_text(services: Services, tr: Translator, run: Run, user: int) -> str:

@@ -106,8 +106,10 @@ def legend(tr: Translator, legs: bool, bar: bool) -> list[str]:
     return lines + ([f"{BAR_MARK} {tr.plain('formats.legend.bar')}"] if bar else [])
 
 
-async def post_tables(services: Services, tr: Translator, run: Run, caption: str) -> None:
-    """The round robin or Swiss table(s) of ``run``, one picture per group, with the
+async def post_tables(services: Services, tr: Translator, run: Run, caption: str,
+                      chat_id: int | None = None) -> None:
+    """The round robin or Swiss table(s) of ``run``, one picture per group, in its group
+    (or in ``chat_id``: a player's DM), with the
     shared places said in the caption."""
     title = run.tournament.title
     label = await names_of(services, run.tournament.id)
@@ -123,7 +125,7 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
                               _cells(rows, label, stats), bar,
                               legend(tr, stats is not None, bar > 0))
                 for i, rows in tables]
-    await post_pictures(services.bot, run.tournament.chat_id, draw,
+    await post_pictures(services.bot, chat_id or run.tournament.chat_id, draw,
                         "\n".join([caption, *notes]),
                         lambda: _text_tables(tr, title, tables, label, stats),
                         name=f"{run.tournament.game}-standings")

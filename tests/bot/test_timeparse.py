@@ -1,0 +1,62 @@
+"""The /schedule forms organisers type (README, "Commands": /schedule): dates, a bare time, day words
+of ru/en/fi and zone abbreviations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.timeparse import parse_start, zone_name
+
+MOSCOW = ZoneInfo("Europe/Moscow")
+NOW = datetime(2026, 10, 1, 12, 0, tzinfo=MOSCOW)
+
+
+def _start(text: str, zone: str = "Europe/Moscow", now: datetime = NOW) -> str:
+    start, found = parse_start(text.split(), zone, now)
+    return f"{start.isoformat()} {zone_name(found)}"
+
+
+def test_a_bare_time_is_its_next_occurrence_in_the_zone() -> None:
+    assert _start("19:00") == "2026-10-01T19:00:00+03:00 Europe/Moscow"
+    assert _start("11:00") == "2026-10-02T11:00:00+03:00 Europe/Moscow"
+    assert _start("12:00") == "2026-10-02T12:00:00+03:00 Europe/Moscow"  # now is not ahead
+    # 12:00 in Moscow is 11:00 in Berlin: 11:30 there is still today
+    assert _start("11:30", "Europe/Berlin") == "2026-10-01T11:30:00+02:00 Europe/Berlin"
+
+
+@pytest.mark.parametrize("word", ["tomorrow", "завтра", "huomenna", "Tomorrow", "ЗАВТРА"])
+def test_tomorrow_in_every_language(word: str) -> None:
+    assert _start(f"{word} 19:00") == "2026-10-02T19:00:00+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize("word", ["today", "сегодня", "tänään"])
+def test_today_in_every_language(word: str) -> None:
+    assert _start(f"{word} 19:30") == "2026-10-01T19:30:00+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize(("abbreviation", "zone", "offset"), [
+    ("MSK", "Europe/Moscow", "+03:00"), ("МСК", "Europe/Moscow", "+03:00"),
+    ("msk", "Europe/Moscow", "+03:00"), ("EET", "Europe/Helsinki", "+03:00"),
+    ("CET", "Europe/Berlin", "+02:00")])
+def test_zone_abbreviations(abbreviation: str, zone: str, offset: str) -> None:
+    assert _start(f"tomorrow 19:00 {abbreviation}") == f"2026-10-02T19:00:00{offset} {zone}"
+
+
+def test_dates_and_zones_as_before() -> None:
+    assert _start("2026-10-21 20:00 Europe/Helsinki") == \
+        "2026-10-21T20:00:00+03:00 Europe/Helsinki"
+    assert _start("21.10.2026 20:00") == "2026-10-21T20:00:00+03:00 Europe/Moscow"
+    assert _start("21.10.2026 20:00 +05:00") == "2026-10-21T20:00:00+05:00 UTC+05:00"
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("", "schedule.bad_time"), ("25:00", "schedule.bad_time"), ("tomorrow", "schedule.bad_time"),
+    ("someday 19:00", "schedule.bad_time"), ("19:00 Mars/Olympus", "schedule.bad_zone"),
+    ("19:00 MSK extra", "schedule.bad_zone")])
+def test_what_is_refused(text: str, key: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        parse_start(text.split(), "Europe/Moscow", NOW)
+    assert refused.value.args[0] == key
