@@ -9,12 +9,12 @@ from dataclasses import replace
 
 from bot.features.armchair import handlers
 from bot.features.armchair.hand import HAND
-from bot.features.armchair.play import PLAYBOOK, launch
+from bot.features.armchair.play import LATE, PLAYBOOK, late_clock, launch
 from bot.features.armchair.settings import DEFAULTS, KIND, PARSERS, engine, reported
 from bot.features.armchair.stats import armchair_stats
 from bot.features.formats.game import formats_game
 from bot.i18n import Translator
-from bot.play import hidden, hidden_chat
+from bot.play import hidden_chat
 from games.armchair_cricket import choose_action
 
 
@@ -23,9 +23,9 @@ def _bot_player(game, seat: int):
     return choose_action(game.state, seat)
 
 
-def _note(tr: Translator, settings: dict) -> str:
+def _note(tr: Translator, settings: dict) -> str | None:
     if reported(settings):
-        return tr("armchair.note_report")
+        return None  # played at a table: the formats' own words on reporting say it all
     return tr("armchair.note", deck_limit=settings.get("deck_limit", 27),
               wickets=settings.get("wickets", 3))
 
@@ -38,4 +38,4 @@ _FORMATS = formats_game(
     engines={KIND: engine}, match_kind=KIND, launch=launch, playbook=PLAYBOOK,
     hidden={KIND: HAND}, bot_player=_bot_player,
     setup_note=_note, reported_when=reported, match_hint="armchair.match_hint")
-GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, hidden.LATE: hidden.late_clock})
+GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, LATE: late_clock})

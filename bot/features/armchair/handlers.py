@@ -6,6 +6,7 @@ Cards themselves (buttons and typed) go through :mod:`bot.play.hidden_chat`."""
 from __future__ import annotations
 
 import contextlib
+import copy
 
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Update
@@ -13,7 +14,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Update
 from bot.features.access import is_organiser
 from bot.features.armchair.hand import confirm_rows
 from bot.features.armchair.keyboards import BatFirst, Declare, Toss
-from bot.features.armchair.play import PLAYBOOK
+from bot.features.armchair.play import PLAYBOOK, explain
 from bot.features.armchair.settings import KIND
 from bot.features.handlers import Handlers
 from bot.play import hidden
@@ -21,6 +22,7 @@ from bot.play.context import MatchContext, load_match
 from bot.play.perform import perform
 from bot.play.refusal import Refusal
 from bot.services import Services
+from games.common.errors import IllegalAction
 
 router = Handlers("armchair")
 
@@ -73,6 +75,16 @@ async def bat_first(query: CallbackQuery, callback_data: BatFirst, event_update:
     await query.answer()
 
 
+def _why_not_declare(game, seat: int) -> IllegalAction:
+    """The rules' own reason a declaration of ``seat`` is refused now."""
+    trial = copy.deepcopy(game)
+    try:
+        trial.apply({"type": "declare", "player": seat})
+    except IllegalAction as error:
+        return error
+    return IllegalAction("wrong_phase", phase=game.state.phase)
+
+
 @router.callback_query(Declare.filter())
 async def declare(query: CallbackQuery, callback_data: Declare, event_update: Update,
                   services: Services) -> None:
@@ -86,6 +98,8 @@ async def declare(query: CallbackQuery, callback_data: Declare, event_update: Up
     if game.position != callback_data.at:
         raise Refusal("callback.stale")
     user_tr = await services.translator_for_chat(user)
+    if not any(action["type"] == "declare" for action in game.legal_actions(seat)):
+        raise Refusal(text=explain(user_tr, _why_not_declare(game, seat)))
     if callback_data.step == 0:
         with contextlib.suppress(TelegramBadRequest):
             await query.message.edit_reply_markup(reply_markup=InlineKeyboardMarkup(

@@ -20,16 +20,19 @@ from bot.match_service import Change
 from bot.play import clock, hidden
 from bot.play.board import show_board
 from bot.play.context import MatchContext
+from bot.play.hidden import own_text
 from bot.play.launch import start_match
 from bot.play.perform import Playbook, draw_chance, error_params
 from bot.services import Services
 from games.armchair_cricket import chance_action
 from games.armchair_cricket.contract import ArmchairGame
 from games.common.errors import IllegalAction
+from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 TABLE_PHASES = ("round_robin", "swiss")  # formats that score a tie or a draw as such
+LATE = "armchair_late"  # the clock of the move a player owes
 
 
 def explain(tr: Translator, error: IllegalAction, match: MatchRow | None = None) -> str:
@@ -92,10 +95,15 @@ async def _bot_seat(ctx: MatchContext) -> int | None:
 
 
 async def refresh_panels(ctx: MatchContext, *, fresh: bool = False) -> None:
-    """Every human player's hand panel, edited in place (``fresh``: sent anew)."""
+    """Every human player's hand panel, edited in place (``fresh``: sent anew). A player
+    the bot could not write to yet is not tried again on every move: the group was told
+    how to open the chat, and /hand or the deep link brings the hand."""
     robot = await _bot_seat(ctx)
+    stored = hidden.panels(ctx.services)
     for seat in (0, 1):
-        if seat != robot:
+        if seat == robot:
+            continue
+        if fresh or await stored.get(ctx.match.id, ctx.match.players[seat]) is not None:
             await hidden.show(ctx, seat, fresh=fresh)
 
 
@@ -115,9 +123,9 @@ async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> No
     turn = after.to_act
     if turn is not None and turn.seat is not None and turn.seat != robot \
             and turn.kind in HAND.types:
-        await clock.start(ctx, hidden.LATE, timedelta(minutes=LATE_MINUTES))
+        await clock.start(ctx, LATE, timedelta(minutes=LATE_MINUTES), seat=turn.seat)
     else:
-        await clock.stop(ctx, hidden.LATE)
+        await clock.stop(ctx, LATE)
 
 
 def _news(ctx: MatchContext, before: ArmchairGame, after: ArmchairGame,
@@ -184,5 +192,24 @@ async def deal_again(ctx: MatchContext) -> None:
     await show_card(ctx, await services.matches.state(ctx.match), new=True)
     await refresh_panels(ctx, fresh=True)
 
+
+async def _late(ctx: MatchContext, job: Job) -> None:
+    """The player to move is late: remind them by DM — or, when the bot cannot write to
+    them (never started, blocked), tell the group how to open the bot's chat — and alert
+    the organisers in the group. The match waits."""
+    seat = job.payload["seat"]
+    user_id, kind = ctx.match.players[seat], ctx.match.kind
+    user_tr = await ctx.services.translator_for_chat(user_id)
+    await ctx.services.outbox.dm(
+        user_id, own_text(user_tr, "play.hidden_reminder", kind, match=ctx.match.id, round=""),
+        fallback_chat_id=ctx.tournament.chat_id, fallback_text=own_text(
+            ctx.tr, "play.hidden_cannot_dm", kind, name=ctx.names[seat], match=ctx.match.id),
+        button_text=ctx.tr("dm.open_button"), payload=f"m-{ctx.match.id}")
+    await ctx.say(own_text(ctx.tr, "play.hidden_late", kind, name=ctx.names[seat],
+                           minutes=LATE_MINUTES, match=ctx.match.id))
+
+
+late_clock = clock.timeout(LATE, _late)
+"""The runner of the late clock (the game's ``jobs``)."""
 
 PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish, chance=chance)

@@ -17,7 +17,10 @@ HEADER = ["match_id", "status", "innings", "side", "batting", "name", "runs", "w
           "result", "winner"]
 
 
-async def armchair_stats(services: Services, tournament: Tournament) -> tuple[Any, Table]:
+async def armchair_stats(services: Services,
+                         tournament: Tournament) -> tuple[Any, Table | None]:
+    """Every armchair match's scorecard; no CSV when none was played in the bot
+    (``play=report``)."""
     label = await names_of(services, tournament.id)
     data, rows = [], []
     for match in await services.repos.matches.for_tournament(tournament.id):
@@ -29,7 +32,7 @@ async def armchair_stats(services: Services, tournament: Tournament) -> tuple[An
                      "innings": public["innings"], "totals": public["totals"],
                      "outcome": public["outcome"]})
         rows.extend(_rows(match, public, label))
-    return data, (HEADER, rows)
+    return data, (HEADER, rows) if data else None
 
 
 def _rows(match, public: dict[str, Any], label: dict[int, str]) -> list[list]:
