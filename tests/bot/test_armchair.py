@@ -9,6 +9,7 @@ import json
 import re
 from pathlib import Path
 
+from bot.features.formats.results import record_result
 from bot.sandbox.runner import Sandbox
 from games.armchair_cricket import choose_action
 
@@ -178,3 +179,34 @@ async def test_a_drawn_bracket_match_is_dealt_again(tmp_path: Path) -> None:
     rewind = logged.index({"type": "rewind", "to": 0})
     assert [a["type"] for a in logged[rewind + 1:]] == ["shuffle"]  # the new deal
     assert logged[rewind + 1]["order"] != logged[0]["order"]
+
+
+async def test_a_tie_and_a_draw_score_half_a_point_in_columns_of_their_own(
+        tmp_path: Path) -> None:
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 1, output)
+    try:
+        await sandbox.run_lines((SETUP.format(options="format=round_robin")
+                                 .replace("bob@g: /register", "bob@g: /register\n"
+                                          "carol@g: /register")).splitlines())
+        services = sandbox.app.services
+        rows = await services.repos.matches.for_tournament(1)
+        first = next(row for row in rows if row.status == "running")
+        await record_result(services, first.id, None, (12, 12), tie=True)
+        rows = await services.repos.matches.for_tournament(1)
+        second = next(row for row in rows if row.status == "running")
+        await record_result(services, second.id, None, (3, 9))
+        await sandbox.line("org@g: /export")
+        tied = await services.repos.matches.get(first.id)
+        drawn = await services.repos.matches.get(second.id)
+    finally:
+        await sandbox.close()
+    assert tied.result.get("tie") is True and "tie" not in drawn.result
+    data = json.loads(next(p for p in (tmp_path / "out").iterdir()
+                           if p.name.endswith("tournament-1.json")).read_text())
+    by_player = {row["player"]: row for row in data["standings"]}
+    tie_players, draw_players = set(tied.players), set(drawn.players)
+    for player, row in by_player.items():
+        assert row["ties"] == (player in tie_players)
+        assert row["draws"] == (player in draw_players)
+        assert row["points"] == 0.5 * ((player in tie_players) + (player in draw_players))

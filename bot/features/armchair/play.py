@@ -165,7 +165,8 @@ async def finish(ctx: MatchContext, game: ArmchairGame, actor_id: int | None) ->
     if outcome.result != "win" and await _needs_winner(ctx):
         await deal_again(ctx)
         return
-    await record_played(ctx, outcome.winner, tuple(outcome.score), actor_id)
+    await record_played(ctx, outcome.winner, tuple(outcome.score), actor_id,
+                        tie=outcome.result == "tie")
 
 
 def tr_result(ctx: MatchContext, game: ArmchairGame) -> str:

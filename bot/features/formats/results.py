@@ -53,10 +53,13 @@ def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | N
 
 async def record_result(services: Services, match_id: int, winner: int | None,
                         score: tuple[int, int] | None, *, forfeit: bool = False,
-                        actor_id: int | None = None, reason: str | None = None) -> None:
+                        actor_id: int | None = None, reason: str | None = None,
+                        tie: bool = False) -> None:
     """Finish (or, with a ``reason``, correct) a match and advance the tournament.
 
-    ``winner`` is a user id, or None for a draw; ``score`` is (player_a's, player_b's).
+    ``winner`` is a user id, or None for a draw (``tie``: a game completed with equal
+    sides, scored as a draw and counted in a column of its own); ``score`` is (player_a's,
+    player_b's).
     An organiser's entry or correction names ``actor_id`` and ``reason`` and is logged.
     Raises :class:`ResultRefused` when the result cannot be taken.
     """
@@ -76,7 +79,8 @@ async def record_result(services: Services, match_id: int, winner: int | None,
         await services.repos.matches.settle(match.id, {
             "meta": "result", "winner": winner, "reason": reason,
             "result": {"score": list(score) if score and not forfeit else None,
-                       "forfeit": forfeit}}, actor_id, now)
+                       "forfeit": forfeit} | ({"tie": True} if tie and winner is None
+                                              else {})}, actor_id, now)
         if match.status != "finished":
             await _tell_engine(services, run, match, winner, score, forfeit)
         await proceed(services, run.tournament.id)
@@ -94,7 +98,7 @@ async def _tell_engine(services: Services, run: Run, match: MatchRow, winner: in
 
 
 async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int, int] | None,
-                        actor_id: int | None) -> None:
+                        actor_id: int | None, *, tie: bool = False) -> None:
     """A match played in the bot has ended (``winner`` a seat, None for a draw): its result
     into the tournament. A result the format cannot take (a draw in a bracket) is logged.
     A match of another stage than the formats' (a friendly) closes through its stage's hook."""
@@ -104,7 +108,8 @@ async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int,
     users = ctx.match.players
     try:
         await record_result(ctx.services, ctx.match.id,
-                            None if winner is None else users[winner], score, actor_id=actor_id)
+                            None if winner is None else users[winner], score, actor_id=actor_id,
+                            tie=tie)
     except ResultRefused as refused:
         log.warning("result of match %s refused: %s", ctx.match.id, refused.key)
 
@@ -112,7 +117,8 @@ async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int,
 async def finish_from_state(ctx: MatchContext, state: Any, actor_id: int | None) -> None:
     """The playbook's ``finish`` for a finished engine: its ``outcome`` into the tournament
     (a tie or a draw has no winner)."""
-    await record_played(ctx, state.outcome.winner, tuple(state.outcome.score), actor_id)
+    await record_played(ctx, state.outcome.winner, tuple(state.outcome.score), actor_id,
+                        tie=state.outcome.result == "tie")
 
 
 def half_played(run: Run, player: int) -> bool:
