@@ -7,9 +7,9 @@ from bot import games
 
 
 def builtin_games() -> tuple[games.Game, ...]:
-    from bot.features import backgammon, cup, darts, reported
+    from bot.features import armchair, backgammon, cup, darts
 
-    return (cup.GAME, darts.SHANGHAI, darts.FINCRICKET, backgammon.GAME, reported.ARMCHAIR)
+    return (cup.GAME, darts.SHANGHAI, darts.FINCRICKET, backgammon.GAME, armchair.GAME)
 
 
 def install() -> None:

@@ -84,10 +84,17 @@ class Game:
     """False: no match of this game may end drawn, however entered (backgammon)."""
     match_hint: str = "formats.match.in_bot"
     """The catalog key /match uses to say where a match played in the bot is played."""
+    reported_when: Callable[[dict[str, Any]], bool] | None = None
+    """For a game played in the bot that may also be played away from it: whether a
+    tournament's settings say its matches are played elsewhere and reported (``play=report``)."""
 
     @property
     def played_in_bot(self) -> bool:
         return self.launch is not None
+
+    def in_bot(self, settings: dict[str, Any]) -> bool:
+        """Whether a tournament with ``settings`` plays its matches in the bot."""
+        return self.played_in_bot and not (self.reported_when and self.reported_when(settings))
 
     @property
     def rules_key(self) -> str:

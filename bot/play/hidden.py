@@ -34,6 +34,7 @@ from bot.i18n import Translator
 from bot.play import clock
 from bot.play.context import MatchContext, context_for
 from bot.play.perform import perform
+from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
@@ -48,6 +49,13 @@ class Panel:
 
     text: str
     buttons: tuple[tuple[str, str], ...] = ()  # (label, word read by HiddenInput.parse)
+    columns: int = 0
+    """Buttons per keyboard row; 0: all in one row."""
+    extra: tuple[tuple[InlineKeyboardButton, ...], ...] = ()
+    """Rows of the game's own buttons below the words (a step with a confirmation)."""
+    position: int | None = None
+    """The match position the panel was drawn at (``HiddenInput.position``): its buttons
+    count only while the match is still there, so an old press changes nothing."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,11 @@ class HiddenInput:
     describe: Callable[[Translator, dict[str, Any], Any], str]
     """An accepted action (and the state before it) in words, for the organisers' copy."""
     late_minutes: int = 5
+    resolve: Callable[[Any, int, dict[str, Any]], dict[str, Any]] | None = None
+    """The parsed action of ``seat`` completed against the current state (a typed card
+    becomes the bowl, the bat or the discard the match waits for); None: as parsed."""
+    position: Callable[[Any], int] | None = None
+    """The state's position for the panels' buttons (see :attr:`Panel.position`)."""
 
 
 def _inputs() -> dict[str, HiddenInput]:
@@ -85,6 +98,7 @@ class Pick(CallbackData, prefix="hid"):
     match_id: int
     word: str
     panel: int = 1
+    at: int = -1  # the position the panel was drawn at (-1: any)
 
 
 def own_text(tr: Translator, key: str, kind: str, **params: Any) -> str:
@@ -140,11 +154,19 @@ async def show(ctx: MatchContext, seat: int, *, fresh: bool = False) -> None:
 
 
 def _keyboard(match_id: int, panel: Panel) -> InlineKeyboardMarkup | None:
-    if not panel.buttons:
+    if not panel.buttons and not panel.extra:
         return None
-    return InlineKeyboardMarkup(inline_keyboard=[[
-        InlineKeyboardButton(text=label, callback_data=Pick(match_id=match_id, word=word).pack())
-        for label, word in panel.buttons]])
+    at = -1 if panel.position is None else panel.position
+    buttons = [InlineKeyboardButton(text=label, callback_data=Pick(
+        match_id=match_id, word=word, at=at).pack()) for label, word in panel.buttons]
+    width = panel.columns or len(buttons) or 1
+    rows = [buttons[i:i + width] for i in range(0, len(buttons), width)]
+    return InlineKeyboardMarkup(inline_keyboard=rows + [list(row) for row in panel.extra])
+
+
+def stale_position(hidden: HiddenInput, at: int, state: Any) -> bool:
+    """Whether a panel drawn at position ``at`` no longer matches the match."""
+    return at >= 0 and hidden.position is not None and hidden.position(state) != at
 
 
 async def resend(services: Services, user_id: int, match_id: int) -> bool:
@@ -173,15 +195,25 @@ async def live_hidden_matches(services: Services, user_id: int) -> list[MatchRow
 
 
 async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_id: int,
-                 update_id: int | None) -> bool:
+                 update_id: int | None, at: int = -1) -> bool:
     """Apply a hidden action of ``seat`` (their own, or entered by an organiser); True when
-    applied now. The panel is updated, the organisers' copies go out, the late clock runs
+    applied now. ``at``: the position of the pressed panel (refused once the match has
+    moved on). The panel is updated, the organisers' copies go out, the late clock runs
     on for whoever is still awaited."""
     services = ctx.services
     before = await services.matches.state(ctx.match)
     game = games.game_of(ctx.tournament.game)
-    change = await perform(ctx, game.playbook, [{**action, "player": seat}],
-                           actor_id=actor_id, update_id=update_id)
+    action = {**action, "player": seat}
+    if (resolve := _inputs()[ctx.match.kind].resolve) is not None:
+        action = resolve(before, seat, action)
+    hidden = _inputs()[ctx.match.kind]
+
+    def check(state: Any) -> None:
+        if stale_position(hidden, at, state):
+            raise Refusal("callback.stale")
+
+    change = await perform(ctx, game.playbook, [action], actor_id=actor_id,
+                           update_id=update_id, check=check)
     if change is None:
         return False
     await show(ctx, seat)

@@ -63,14 +63,14 @@ async def _context(services: Services, match: MatchRow) -> MatchContext:
 
 
 async def _apply(services: Services, match: MatchRow, user_id: int, word: str,
-                 update_id: int | None) -> bool:
-    """The sender's own word, for ``match``."""
+                 update_id: int | None, at: int = -1) -> bool:
+    """The sender's own word, for ``match`` (``at``: the pressed panel's position)."""
     action = input_of(match.kind).parse(word)
     ctx = await _context(services, match)
     seat = ctx.seat(user_id)
     if action is None or seat is None:
         raise Refusal("callback.stale")
-    return await submit(ctx, seat, action, actor_id=user_id, update_id=update_id)
+    return await submit(ctx, seat, action, actor_id=user_id, update_id=update_id, at=at)
 
 
 @router.message(_hidden_word, F.chat.type == "private")
@@ -114,7 +114,8 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services) ->
     newest = await panels(services).get(match.id, query.from_user.id)
     if callback_data.panel and query.message and query.message.message_id != newest:
         raise Refusal("callback.stale")
-    await _apply(services, match, query.from_user.id, callback_data.word, None)
+    await _apply(services, match, query.from_user.id, callback_data.word, None,
+                 callback_data.at)
     await query.answer()
     if not callback_data.panel and query.message:  # the question is answered: close it
         tr = await services.translator_for_chat(query.from_user.id)

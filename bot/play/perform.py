@@ -9,6 +9,7 @@ as :class:`~bot.play.refusal.Refusal`, answered by the dispatcher's one error ha
 
 from __future__ import annotations
 
+import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,10 @@ class Playbook:
     """What the chat is told (boards redrawn …) after an accepted change; runs in the lock."""
     finish: Callable[[MatchContext, Any, int | None], Awaitable[None]]
     """What a match that has just ended does: its result into the tournament."""
+    chance: Callable[[Any, random.Random], Action | None] | None = None
+    """The bot's random draw the state waits for (a shuffle of cards), from the random
+    source passed in; None when it waits for none. Drawn and logged under the lock before
+    and after every accepted action, so a replay deals the same cards."""
 
 
 async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], *,
@@ -53,6 +58,7 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     if match.status == "paused":
         raise Refusal("play.paused")
     async with services.matches.lock(match.id):
+        await draw_chance(ctx, playbook)
         if check is not None:
             check(await services.matches.current(match))
         try:
@@ -61,6 +67,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
             raise Refusal(text=playbook.explain(ctx.tr, error, match)) from None
         except DuplicateUpdate:
             return None
+        if (drawn := await draw_chance(ctx, playbook)) is not None:
+            change = Change(change.before, drawn.after)
         if wait:
             await services.clock.sleep(wait)
         await playbook.announce(ctx, change, actions)
@@ -68,6 +76,19 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
         await playbook.finish(ctx, change.after, actor_id)
     await bot_moves(ctx, playbook, change.after)
     return change
+
+
+async def draw_chance(ctx: MatchContext, playbook: Playbook) -> Change | None:
+    """Draw and log (actor None) every random action the match waits for, the caller
+    holding the match's lock; the change they made together, or None when none was due."""
+    if playbook.chance is None:
+        return None
+    services, first, last = ctx.services, None, None
+    while (action := playbook.chance(await services.matches.current(ctx.match),
+                                     services.rng)) is not None:
+        last = await services.matches.apply(ctx.match, [action], None, None)
+        first = first or last
+    return None if first is None else Change(first.before, last.after)
 
 
 async def bot_moves(ctx: MatchContext, playbook: Playbook, state: Any) -> None:

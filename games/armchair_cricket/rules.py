@@ -28,7 +28,7 @@ def apply(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
         raise IllegalAction("finished")
     if any(state.owed) and kind != "shuffle":
         raise IllegalAction("shuffle_needed")
-    return settle(_HANDLERS[kind](state, action))
+    return settle(replace(_HANDLERS[kind](state, action), step=state.step + 1))
 
 
 def shuffle_size(state: ArmchairState) -> int:

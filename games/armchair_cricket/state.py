@@ -157,6 +157,7 @@ class ArmchairState:
     owed: tuple[int, int] = (0, 0)
     last: Delivery | None = None
     outcome: Outcome | None = None
+    step: int = 0  # accepted actions so far: the position a player's buttons were drawn at
 
     @property
     def batter(self) -> int | None:

@@ -12,7 +12,7 @@ from storage.repositories.matches import MatchRow
 from tests.bot.sandbox_run import run_script
 
 SCRIPT = """\
-org@ex: /new armchair Export Night format=round_robin
+org@ex: /new armchair Export Night format=round_robin play=report
 alice@ex: /register
 bob@ex: /register
 carol@ex: /register

@@ -113,7 +113,20 @@ def play(rng: random.Random, plan: Plan, world: World) -> str:
         return f"{who}@{g}: {rng.choice(CUP_WORDS)}"
     if plan.game in ("shanghai", "fincricket"):
         return f"{who}@{g}: {darts(rng)}"
+    if plan.game == "armchair" and rng.random() < 0.8:
+        return f"{who}@{'dm' if rng.random() < 0.9 else g}: {card_move(rng)}"
     return f"{who}@{g}: {rng.choice(RESULTS)}"
+
+
+def card_move(rng: random.Random) -> str:
+    """An armchair move typed in the DM: a card in any form, an exchange, /hand."""
+    pick = rng.random()
+    if pick < 0.15:
+        return rng.choice(("/hand", "keep", "оставить", "swap б3 п2", "обмен б1 б2 б3",
+                           "swap bat 12", "declare"))
+    suit = rng.choice(("bat", "BALL", "stumps", "gloves", "pads", "б", "м", "с", "п", "щ",
+                       "бита ", "maila ", "x"))
+    return f"{suit}{rng.choice(('', ' ', '-'))}{rng.randint(0, 12)}"
 
 
 RESULTS = ("/result 5:3", "/result 3:5", "/result win", "/result loss", "/result draw",

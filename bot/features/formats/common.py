@@ -85,7 +85,7 @@ async def my_open_match(message: Message, run: Run, tr: Translator, *,
                         reporting: bool = True) -> MatchRow | None:
     """The sender's match waiting for a result, or None after saying why there is none."""
     user = message.from_user.id
-    if reporting and game_of(run.tournament.game).played_in_bot:
+    if reporting and game_of(run.tournament.game).in_bot(run.tournament.settings):
         await message.reply(tr("formats.error.played_in_bot"))
         return None
     if user in run.removed:

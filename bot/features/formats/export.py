@@ -25,7 +25,7 @@ from storage.repositories.tournaments import Tournament
 
 TIEBREAK_VALUES = ("buchholz", "median_buchholz", "sonneborn_berger", "diff", "scored")
 STANDINGS_COLUMNS = ("place", "group", "player", "name", "points", "wins", "draws", "losses",
-                     *TIEBREAK_VALUES, "status")
+                     "ties", *TIEBREAK_VALUES, "status")
 PAIRINGS_COLUMNS = ("round", "match_id", "slot", "player_a", "name_a", "player_b", "name_b",
                     "result", "winner", "status")
 
@@ -67,10 +67,18 @@ async def _section(services: Services, tournament: Tournament, columns: tuple[st
                                    for column in columns] for item in data])
 
 
+def ties_of(run: Run, player: int) -> int:
+    """The player's finished matches that were ties (completed, equal sides): scored as
+    draws, shown in a column of their own."""
+    return sum(1 for row in run.rows if row.status == "finished" and player in row.players
+               and row.winner is None and row.result.get("tie"))
+
+
 def _standings_items(run: Run, label: dict[int, str]) -> list[dict]:
     return [{"place": row.place, "group": group or None, "player": row.player,
              "name": label.get(row.player, "?"), "points": row.points, "wins": row.wins,
-             "draws": row.draws, "losses": row.losses,
+             "draws": row.draws - ties_of(run, row.player), "losses": row.losses,
+             "ties": ties_of(run, row.player),
              **{name: getattr(row, name) for name in TIEBREAK_VALUES}, "status": row.status}
             for group, row in _ranked_rows(run)]
 

@@ -54,12 +54,13 @@ def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | N
 async def record_result(services: Services, match_id: int, winner: int | None,
                         score: tuple[int, int] | None, *, forfeit: bool = False,
                         actor_id: int | None = None, reason: str | None = None,
-                        stat: list[list[int]] | None = None) -> None:
+                        stat: list[list[int]] | None = None, tie: bool = False) -> None:
     """Finish (or, with a ``reason``, correct) a match and advance the tournament.
 
-    ``winner`` is a user id, or None for a draw; ``score`` is (player_a's, player_b's);
-    ``stat`` is each side's [numerator, denominator] of the game's own tie-break statistic
-    (darts: [marks, visits]), kept when an organiser corrects the result.
+    ``winner`` is a user id, or None for a draw (``tie``: a game completed with equal
+    sides, scored as a draw and counted in a column of its own); ``score`` is (player_a's,
+    player_b's); ``stat`` is each side's [numerator, denominator] of the game's own tie-break
+    statistic (darts: [marks, visits]), kept when an organiser corrects the result.
     An organiser's entry or correction names ``actor_id`` and ``reason`` and is logged.
     Raises :class:`ResultRefused` when the result cannot be taken.
     """
@@ -80,6 +81,8 @@ async def record_result(services: Services, match_id: int, winner: int | None,
                                   "forfeit": forfeit}
         if (stat := stat or match.result.get("stat")) and not forfeit:
             result["stat"] = stat
+        if tie and winner is None:
+            result["tie"] = True
         await services.repos.matches.settle(match.id, {
             "meta": "result", "winner": winner, "reason": reason, "result": result},
             actor_id, now)
@@ -100,7 +103,8 @@ async def _tell_engine(services: Services, run: Run, match: MatchRow, winner: in
 
 
 async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int, int] | None,
-                        actor_id: int | None, stat: list[list[int]] | None = None) -> None:
+                        actor_id: int | None, stat: list[list[int]] | None = None, *,
+                        tie: bool = False) -> None:
     """A match played in the bot has ended (``winner`` a seat, None for a draw): its result
     into the tournament. A result the format cannot take (a draw in a bracket) is logged.
     A match of another stage than the formats' (a friendly) closes through its stage's hook."""
@@ -111,7 +115,7 @@ async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int,
     try:
         await record_result(ctx.services, ctx.match.id,
                             None if winner is None else users[winner], score, actor_id=actor_id,
-                            stat=stat)
+                            stat=stat, tie=tie)
     except ResultRefused as refused:
         log.warning("result of match %s refused: %s", ctx.match.id, refused.key)
 
@@ -119,7 +123,8 @@ async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int,
 async def finish_from_state(ctx: MatchContext, state: Any, actor_id: int | None) -> None:
     """The playbook's ``finish`` for a finished engine: its ``outcome`` into the tournament
     (a tie or a draw has no winner)."""
-    await record_played(ctx, state.outcome.winner, tuple(state.outcome.score), actor_id)
+    await record_played(ctx, state.outcome.winner, tuple(state.outcome.score), actor_id,
+                        tie=state.outcome.result == "tie")
 
 
 def half_played(run: Run, player: int) -> bool:

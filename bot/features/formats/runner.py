@@ -147,7 +147,7 @@ async def _announce(services: Services, tr: Translator, run: Run, rows: list[Mat
     label = await names_of(services, run.tournament.id)
     lines = [match_line(tr, run, row, label) for row in rows]
     tail = []
-    if played and not game_of(run.tournament.game).played_in_bot:
+    if played and not game_of(run.tournament.game).in_bot(run.tournament.settings):
         tail.append(tr("formats.how_to_report"))
     minutes = run.settings.get("deadline", 0)
     if played and minutes:
@@ -166,9 +166,10 @@ def _local(services: Services, tournament: Tournament, moment) -> str:
 
 
 async def _launch(services: Services, run: Run, rows: list[MatchRow]) -> None:
-    launcher = game_of(run.tournament.game).launch
-    if launcher is None:
+    game = game_of(run.tournament.game)
+    if not game.in_bot(run.tournament.settings):
         return
+    launcher = game.launch
     for row in rows:
         if row.status == "running" and row.player_b is not None:
             await launcher(services, run.tournament, row)

@@ -207,7 +207,7 @@ def _next_step(tr: Translator, run: Run, row: MatchRow, user: int,
     """What the player does now: play on the board, report, confirm or wait."""
     if row.status == "paused":
         return tr("formats.error.paused")
-    if game_of(run.tournament.game).played_in_bot:
+    if game_of(run.tournament.game).in_bot(run.tournament.settings):
         return tr(game_of(run.tournament.game).match_hint)
     report = row.result.get("report")
     if row.result.get("dispute"):

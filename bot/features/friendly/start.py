@@ -58,13 +58,17 @@ def settings_for(tr: Translator, game: Game, pairs: list[str]) -> dict[str, Any]
     """The game's defaults with ``key=value`` pairs applied; refused with the allowed keys."""
     parsers = own_parsers(game)
     try:
-        return parse_settings(parsers, pairs, dict(game.defaults))
+        settings = parse_settings(parsers, pairs, dict(game.defaults))
     except ValueError as error:
         hints = ", ".join(f"{key}={getattr(parse, 'hint', '…')}"
                           for key, parse in parsers.items()) or "—"
         raise Refusal(text=tr(error.args[0], key=error.args[1]) + "\n"
                       + tr("friendly.settings_hint", game=tr(f"game.{game.key}"),
                            hints=hints)) from None
+    if not game.in_bot(settings):  # e.g. armchair with play=report: played at a table
+        raise Refusal("friendly.not_in_bot", game=tr(f"game.{game.key}"),
+                      games=", ".join(friendly_games()))
+    return settings
 
 
 def described(game: Game, settings: dict[str, Any]) -> str:

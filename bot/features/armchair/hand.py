@@ -1,0 +1,115 @@
+"""Each player's hand in their DM (``docs/armchair.md``, "What each player sees"): the
+hidden-input panel of :mod:`bot.play.hidden`, edited in place after every action and sent
+again by ``/hand`` or the match's deep link. Only the player's own cards are on it, with
+the ball in play for the batter to answer; its buttons play a card, swap after a wicket or
+declare (with a confirmation), and count only at the position they were drawn for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.features.armchair.keyboards import Declare
+from bot.features.armchair.texts import (
+    ball_result,
+    card,
+    hand_line,
+    innings_line,
+    result_line,
+)
+from bot.i18n import Translator
+from bot.play.context import MatchContext
+from bot.play.hidden import HiddenInput, Panel
+from games.armchair_cricket.cards import card_name
+from games.armchair_cricket.contract import ArmchairGame
+from games.armchair_cricket.words import parse_move, resolve
+
+CARD_KINDS = ("discard", "bowl", "bat")
+COLUMNS = 3
+LATE_MINUTES = 5
+
+
+def _kind_for(game: ArmchairGame, seat: int) -> str | None:
+    """What ``seat`` is asked for now (None: nothing)."""
+    turn = game.to_act
+    return turn.kind if turn is not None and turn.seat == seat else None
+
+
+def panel(ctx: MatchContext, seat: int, tr: Translator, game: ArmchairGame) -> Panel:
+    state = game.state
+    lines = [tr("armchair.panel_head", match=ctx.match.id, opponent=ctx.names[1 - seat])]
+    if state.innings:
+        lines.append(innings_line(tr, ctx.names, state.innings[-1]))
+    if state.last is not None:
+        lines.append(tr("armchair.panel_last", bowled=card(tr, state.last.bowled),
+                        played=card(tr, state.last.played),
+                        result=ball_result(tr, state.last)))
+    if state.bowled is not None and seat == state.batter:
+        lines.append(tr("armchair.panel_ball", card=card(tr, state.bowled)))
+    lines.append(tr("armchair.panel_hand", cards=hand_line(tr, state.hands[seat])))
+    lines.append(_ask(tr, ctx, game, seat))
+    return Panel("\n".join(lines), _buttons(tr, game, seat), columns=COLUMNS,
+                 extra=_declare_row(tr, ctx.match.id, game, seat), position=game.position)
+
+
+def _ask(tr: Translator, ctx: MatchContext, game: ArmchairGame, seat: int) -> str:
+    if game.finished:
+        return result_line(tr, ctx.names, game)
+    kind = _kind_for(game, seat)
+    if kind is None:
+        turn = game.to_act
+        who = ctx.names[turn.seat] if turn is not None and turn.seat is not None else ""
+        return tr("armchair.panel_wait" if who else "armchair.panel_wait_toss", name=who)
+    return tr(f"armchair.panel_ask_{kind}")
+
+
+def _buttons(tr: Translator, game: ArmchairGame, seat: int) -> tuple[tuple[str, str], ...]:
+    kind = _kind_for(game, seat)
+    cards = sorted(set(game.state.hands[seat]))
+    if kind in CARD_KINDS:
+        return tuple((card(tr, code), card_name(code)) for code in cards)
+    if kind == "exchange":
+        swaps = tuple((tr("armchair.swap_button", card=card(tr, code)),
+                       f"swap {card_name(code)}") for code in cards)
+        return (*swaps, (tr("armchair.keep_button"), "keep"))
+    return ()
+
+
+def _declare_row(tr: Translator, match_id: int, game: ArmchairGame,
+                 seat: int) -> tuple[tuple[InlineKeyboardButton, ...], ...]:
+    """The batting side may declare between deliveries: one button, then a confirmation."""
+    if not any(action["type"] == "declare" for action in game.legal_actions(seat)):
+        return ()
+    data = Declare(match_id=match_id, at=game.position).pack()
+    return ((InlineKeyboardButton(text=tr("armchair.declare_button"), callback_data=data),),)
+
+
+def confirm_rows(tr: Translator, match_id: int, at: int) -> list[list[InlineKeyboardButton]]:
+    """The declaration's confirmation, in place of the panel's buttons."""
+    return [[InlineKeyboardButton(text=tr("armchair.declare_yes"), callback_data=Declare(
+                match_id=match_id, at=at, step=1).pack()),
+             InlineKeyboardButton(text=tr("armchair.declare_no"), callback_data=Declare(
+                 match_id=match_id, at=at, step=2).pack())]]
+
+
+def _resolve(game: ArmchairGame, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    """A typed or pressed card is the move the match waits for now."""
+    turn = game.to_act
+    return resolve(turn.kind if turn is not None else None, action)
+
+
+def describe(tr: Translator, action: dict[str, Any], before: ArmchairGame) -> str:
+    """An organiser's copy of a hidden move (/hostcopy)."""
+    if action["type"] == "exchange":
+        cards = ", ".join(card(tr, text) for text in action["cards"])
+        return tr("armchair.copy_exchange", cards=cards or "—")
+    if action["type"] == "declare":
+        return tr("armchair.copy_declare")
+    return tr(f"armchair.copy_{action['type']}", card=card(tr, action["card"]))
+
+
+HAND = HiddenInput(types=("discard", "bowl", "bat", "exchange"), parse=parse_move,
+                   panel=panel, describe=describe, late_minutes=LATE_MINUTES,
+                   resolve=_resolve, position=lambda game: game.position)
+"""The hand of a match, by DM (declared in the game's ``Game.hidden``)."""

@@ -1,0 +1,216 @@
+"""One armchair match in the chat (``docs/armchair.md``): the launch (the deal, the score
+card with the toss button, each hand in its DM), what the group is told after every action
+(the delivery, the innings' end, a new deck), and the end of the match — its result into the
+tournament, or, where a bracket needs a winner, the same match dealt again."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.features.armchair.hand import HAND, LATE_MINUTES
+from bot.features.armchair.keyboards import BatFirst, Toss
+from bot.features.armchair.texts import delivery_line, innings_over, result_line, score_card
+from bot.features.formats.results import record_played
+from bot.features.formats.state import load
+from bot.i18n import Translator
+from bot.match_service import Change
+from bot.play import clock, hidden
+from bot.play.board import show_board
+from bot.play.context import MatchContext
+from bot.play.hidden import own_text
+from bot.play.launch import start_match
+from bot.play.perform import Playbook, draw_chance, error_params
+from bot.services import Services
+from games.armchair_cricket import chance_action
+from games.armchair_cricket.contract import ArmchairGame
+from games.common.errors import IllegalAction
+from storage.repositories.jobs import Job
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
+
+TABLE_PHASES = ("round_robin", "swiss")  # formats that score a tie or a draw as such
+LATE = "armchair_late"  # the clock of the move a player owes
+
+
+def explain(tr: Translator, error: IllegalAction, match: MatchRow | None = None) -> str:
+    key = f"armchair.error.{error.code}"
+    if not tr.has(key):
+        return tr("armchair.error.other", code=error.code)
+    params = error_params(error)
+    if error.code == "wrong_phase":
+        params["now"] = tr(f"armchair.phase_{params.get('phase', 'bowl')}")
+    return tr(key, **params)
+
+
+def chance(game: ArmchairGame, rng) -> dict[str, Any] | None:
+    """The shuffle the match waits for (the deal, a new deck), drawn by the bot. The toss is
+    not drawn here: a player asks for it with the score card's 🪙."""
+    turn = game.to_act
+    if turn is None or turn.seat is not None or turn.kind != "shuffle":
+        return None
+    return chance_action(game.state, rng)
+
+
+async def launch(services: Services, tournament: Tournament, match: MatchRow) -> None:
+    """Deal, post the score card (🪙 for the toss) and each player's hand in their DM."""
+    ctx = await start_match(services, tournament, match)
+    async with services.matches.lock(match.id):
+        await draw_chance(ctx, PLAYBOOK)
+    link = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+        text=ctx.tr("armchair.open_hand"), url=services.deep_link(f"m-{match.id}"))]])
+    await ctx.say(ctx.tr("armchair.match_start", match=match.id, a=ctx.names[0],
+                         b=ctx.names[1]), reply_markup=link)
+    game = await services.matches.state(ctx.match)
+    await show_card(ctx, game, new=True)
+    await refresh_panels(ctx, fresh=True)
+
+
+async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False) -> None:
+    """The match's one score card in the group, edited in place."""
+    await show_board(ctx, score_card(ctx.tr, ctx.match.id, ctx.names, game),
+                     _card_buttons(ctx, game), new=new)
+
+
+def _card_buttons(ctx: MatchContext, game: ArmchairGame) -> InlineKeyboardMarkup | None:
+    turn, tr, at, match_id = game.to_act, ctx.tr, game.position, ctx.match.id
+    if turn is not None and turn.kind == "toss":
+        return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+            text=tr("armchair.toss_button"), callback_data=Toss(match_id=match_id,
+                                                                at=at).pack())]])
+    if turn is not None and turn.kind == "choose":
+        name = ctx.names[turn.seat]
+        return InlineKeyboardMarkup(inline_keyboard=[[
+            InlineKeyboardButton(text=tr("armchair.bat_button", name=name), callback_data=BatFirst(
+                match_id=match_id, at=at, bats=1).pack()),
+            InlineKeyboardButton(text=tr("armchair.bowl_button", name=name), callback_data=BatFirst(
+                match_id=match_id, at=at, bats=0).pack())]])
+    return None
+
+
+async def _bot_seat(ctx: MatchContext) -> int | None:
+    return ctx.seat((await ctx.services.bot.me()).id)
+
+
+async def refresh_panels(ctx: MatchContext, *, fresh: bool = False) -> None:
+    """Every human player's hand panel, edited in place (``fresh``: sent anew). A player
+    the bot could not write to yet is not tried again on every move: the group was told
+    how to open the chat, and /hand or the deep link brings the hand."""
+    robot = await _bot_seat(ctx)
+    stored = hidden.panels(ctx.services)
+    for seat in (0, 1):
+        if seat == robot:
+            continue
+        if fresh or await stored.get(ctx.match.id, ctx.match.players[seat]) is not None:
+            await hidden.show(ctx, seat, fresh=fresh)
+
+
+async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:
+    """Tell the group what happened, redraw the score card and both hands, and set the
+    late clock for whoever must act now."""
+    before, after = change.before, change.after
+    lines = _news(ctx, before, after, actions)
+    if lines:
+        await ctx.say("\n".join(lines))
+    await show_card(ctx, after)
+    await refresh_panels(ctx)
+    if after.finished:
+        await clock.stop(ctx)
+        return
+    robot = await _bot_seat(ctx)
+    turn = after.to_act
+    if turn is not None and turn.seat is not None and turn.seat != robot \
+            and turn.kind in HAND.types:
+        await clock.start(ctx, LATE, timedelta(minutes=LATE_MINUTES), seat=turn.seat)
+    else:
+        await clock.stop(ctx, LATE)
+
+
+def _news(ctx: MatchContext, before: ArmchairGame, after: ArmchairGame,
+          actions: list[dict]) -> list[str]:
+    tr, names, old, new = ctx.tr, ctx.names, before.state, after.state
+    lines = []
+    if new.toss_winner is not None and old.toss_winner is None:
+        lines.append(tr("armchair.toss_won", name=names[new.toss_winner]))
+    if new.side_a is not None and old.side_a is None:
+        lines.append(tr("armchair.bats_first", name=names[new.side_a],
+                        bowler=names[1 - new.side_a]))
+    for action in actions:
+        if action.get("type") == "discard":
+            lines.append(tr("armchair.discarded", name=names[action["player"]]))
+        elif action.get("type") == "exchange":
+            count = len(action["cards"])
+            lines.append(tr("armchair.exchanged", name=names[action["player"]], count=count)
+                         if count else tr("armchair.kept", name=names[action["player"]]))
+    if new.last is not None and new.last != old.last:
+        innings = new.innings[new.last.innings - 1]
+        lines.append(delivery_line(tr, names, 1 - innings.batting, new.last, innings))
+    for innings in new.innings:
+        was = old.innings[innings.number - 1] if innings.number <= len(old.innings) else None
+        if innings.closed and (was is None or not was.closed):
+            lines.append(innings_over(tr, names, after, innings))
+    if new.deck > old.deck:
+        lines.append(tr("armchair.new_deck", deck=new.deck, limit=new.settings.deck_limit))
+    return lines
+
+
+async def finish(ctx: MatchContext, game: ArmchairGame, actor_id: int | None) -> None:
+    """Say the result; a tie or a draw where the format needs a winner is dealt again,
+    any other result goes into the tournament."""
+    await clock.stop(ctx)
+    outcome = game.outcome
+    await ctx.say(tr_result(ctx, game))
+    if outcome.result != "win" and await _needs_winner(ctx):
+        await deal_again(ctx)
+        return
+    await record_played(ctx, outcome.winner, tuple(outcome.score), actor_id,
+                        tie=outcome.result == "tie")
+
+
+def tr_result(ctx: MatchContext, game: ArmchairGame) -> str:
+    return ctx.tr("armchair.match_over", match=ctx.match.id,
+                  line=result_line(ctx.tr, ctx.names, game))
+
+
+async def _needs_winner(ctx: MatchContext) -> bool:
+    """A bracket (or Swiss with elimination) takes no tie or draw; a table or a friendly
+    does."""
+    if ctx.match.stage == "friendly":
+        return False
+    run = await load(ctx.services, ctx.tournament.id)
+    return run.phase not in TABLE_PHASES
+
+
+async def deal_again(ctx: MatchContext) -> None:
+    """The match starts over with a new deal; the played one stays in the log."""
+    services = ctx.services
+    await services.matches.rewind(ctx.match, 0, None)
+    async with services.matches.lock(ctx.match.id):
+        await draw_chance(ctx, PLAYBOOK)
+    await ctx.say(ctx.tr("armchair.replay", match=ctx.match.id))
+    await show_card(ctx, await services.matches.state(ctx.match), new=True)
+    await refresh_panels(ctx, fresh=True)
+
+
+async def _late(ctx: MatchContext, job: Job) -> None:
+    """The player to move is late: remind them by DM — or, when the bot cannot write to
+    them (never started, blocked), tell the group how to open the bot's chat — and alert
+    the organisers in the group. The match waits."""
+    seat = job.payload["seat"]
+    user_id, kind = ctx.match.players[seat], ctx.match.kind
+    user_tr = await ctx.services.translator_for_chat(user_id)
+    await ctx.services.outbox.dm(
+        user_id, own_text(user_tr, "play.hidden_reminder", kind, match=ctx.match.id, round=""),
+        fallback_chat_id=ctx.tournament.chat_id, fallback_text=own_text(
+            ctx.tr, "play.hidden_cannot_dm", kind, name=ctx.names[seat], match=ctx.match.id),
+        button_text=ctx.tr("dm.open_button"), payload=f"m-{ctx.match.id}")
+    await ctx.say(own_text(ctx.tr, "play.hidden_late", kind, name=ctx.names[seat],
+                           minutes=LATE_MINUTES, match=ctx.match.id))
+
+
+late_clock = clock.timeout(LATE, _late)
+"""The runner of the late clock (the game's ``jobs``)."""
+
+PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish, chance=chance)

@@ -1,0 +1,112 @@
+"""The words of a match (``docs/armchair.md``): cards in the reader's language, the score
+card the group sees, one line per delivery, the end of an innings and of the match. Built
+only from what everyone may see, except :func:`hand_line` (a player's own DM)."""
+
+from __future__ import annotations
+
+from bot.i18n import Markup, Translator
+from games.armchair_cricket import CARDS, Card, Delivery, Innings
+from games.armchair_cricket.contract import ArmchairGame
+
+ORDINAL_KEYS = ("armchair.innings_1", "armchair.innings_2", "armchair.innings_3",
+                "armchair.innings_4")
+
+
+def card(tr: Translator, value: Card | int | str) -> str:
+    """A card in ``tr``'s language: ``бита 8``, ``maila 8``, ``BAT 8``."""
+    if isinstance(value, int):
+        value = CARDS[value]
+    elif isinstance(value, str):
+        suit, number = value.split()
+        value = next(c for c in CARDS if c.suit.name == suit and c.value == int(number))
+    return value.display(tr.language)
+
+
+def innings_line(tr: Translator, names: tuple[str, str], innings: Innings) -> str:
+    key = "armchair.card_innings_declared" if innings.declared else "armchair.card_innings"
+    line = tr(key, number=tr(ORDINAL_KEYS[innings.number - 1]), name=names[innings.batting],
+              runs=innings.runs, wickets=innings.wickets, balls=innings.balls,
+              overs=innings.overs)
+    if innings.target is not None:
+        line += tr("armchair.card_target", target=innings.target,
+                   left=max(innings.target - innings.runs, 0))
+    return line
+
+
+def score_card(tr: Translator, match_id: int, names: tuple[str, str],
+               game: ArmchairGame) -> str:
+    """The match's one score card in the group (public view only)."""
+    state = game.state
+    lines = [tr("armchair.card_head", match=match_id, a=names[0], b=names[1], deck=state.deck,
+                limit=state.settings.deck_limit, pile=len(state.pile))]
+    if state.toss_winner is not None:
+        lines.append(_toss_line(tr, names, state.toss_winner, state.side_a))
+    lines.extend(innings_line(tr, names, innings) for innings in state.innings)
+    if len(state.innings) > 1:
+        lines.append(tr("armchair.card_totals", a=names[0], b=names[1], ra=state.totals[0],
+                        rb=state.totals[1]))
+    lines.append(turn_line(tr, names, game))
+    return "\n".join(lines)
+
+
+def _toss_line(tr: Translator, names: tuple[str, str], winner: int, side_a: int | None) -> str:
+    if side_a is None:
+        return tr("armchair.card_toss_won", name=names[winner])
+    return tr("armchair.card_toss_bats", name=names[winner], first=names[side_a])
+
+
+def turn_line(tr: Translator, names: tuple[str, str], game: ArmchairGame) -> str:
+    """Who is to act and what for (public: the bowled card is face up)."""
+    state, turn = game.state, game.to_act
+    if state.outcome is not None:
+        return result_line(tr, names, game)
+    if turn is None or turn.seat is None:
+        return tr("armchair.turn_toss")
+    if turn.kind == "bat":
+        return tr("armchair.turn_bat", name=names[turn.seat], card=card(tr, state.bowled))
+    return tr(f"armchair.turn_{turn.kind}", name=names[turn.seat])
+
+
+def delivery_line(tr: Translator, names: tuple[str, str], bowler: int, ball: Delivery,
+                  innings: Innings) -> str:
+    """One completed delivery, as the group is told it."""
+    over = f"{(ball.ball - 1) // 6}.{(ball.ball - 1) % 6 + 1}"
+    return tr("armchair.delivery", over=over, bowler=names[bowler],
+              batter=names[1 - bowler], bowled=card(tr, ball.bowled),
+              played=card(tr, ball.played), result=ball_result(tr, ball),
+              runs=innings.runs, wickets=innings.wickets)
+
+
+def ball_result(tr: Translator, ball: Delivery) -> Markup:
+    """What a delivery did: runs, safe or a wicket (markup of the catalog)."""
+    if ball.result == "runs":
+        return Markup(tr("armchair.ball_runs", runs=ball.runs))
+    return Markup(tr(f"armchair.ball_{ball.result}"))
+
+
+def innings_over(tr: Translator, names: tuple[str, str], game: ArmchairGame,
+                 innings: Innings) -> str:
+    """The end of an innings, and who bats next (with the target in the fourth)."""
+    lines = [tr("armchair.innings_over", number=tr(ORDINAL_KEYS[innings.number - 1]),
+                line=Markup(innings_line(tr, names, innings)))]
+    state = game.state
+    if state.outcome is None and len(state.innings) > innings.number:
+        following = state.innings[innings.number]
+        key = "armchair.next_target" if following.target is not None else "armchair.next_bats"
+        lines.append(tr(key, name=names[following.batting], target=following.target or 0,
+                        bowler=names[1 - following.batting]))
+    return "\n".join(lines)
+
+
+def result_line(tr: Translator, names: tuple[str, str], game: ArmchairGame) -> str:
+    outcome = game.outcome
+    ra, rb = outcome.score
+    if outcome.result == "win":
+        return tr(f"armchair.won_{outcome.how}", winner=names[outcome.winner],
+                  loser=names[1 - outcome.winner], a=names[0], b=names[1], ra=ra, rb=rb)
+    return tr(f"armchair.result_{outcome.result}", a=names[0], b=names[1], ra=ra, rb=rb)
+
+
+def hand_line(tr: Translator, hand: tuple[int, ...]) -> str:
+    """A player's own hand (their DM only)."""
+    return " · ".join(card(tr, code) for code in hand)

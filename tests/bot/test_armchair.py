@@ -1,0 +1,212 @@
+"""Армчер-крикет played in the bot (``bot/features/armchair``), through the sandbox: hands
+never reach the group or the export of an unfinished match, a double press plays one card,
+/practice plays a whole match against the bot player, and a drawn bracket match is dealt
+again (``docs/armchair.md``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from bot.features.formats.results import record_result
+from bot.sandbox.runner import Sandbox
+from games.armchair_cricket import choose_action
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+SETUP = """\
+org@g: /new armchair Test Night {options}
+! admin bot@g
+alice@g: /register
+bob@g: /register
+alice@dm: /start
+bob@dm: /start
+org@g: /begin
+"""
+
+
+def _script_lines(name: str) -> list[str]:
+    return (SCENARIOS / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+
+
+def _messages(output: list[str]) -> list[tuple[str, str]]:
+    """(chat, whole text) of every message sent or edited, continuation lines joined."""
+    found: list[tuple[str, str]] = []
+    for line in output:
+        head = re.match(r"^[→✎] ([a-z0-9_]+)(?:@dm)?[#:/]", line)
+        if head:
+            chat = "dm" if "@dm" in line.split(":")[0] else head.group(1)
+            found.append((chat, line))
+        elif line.startswith("  ") and found:
+            found[-1] = (found[-1][0], found[-1][1] + "\n" + line)
+    return found
+
+
+async def _sandbox(tmp_path: Path, seed: int, output: list[str]) -> Sandbox:
+    sandbox = Sandbox(seed=seed, db_path=tmp_path / "db.sqlite3", language="en",
+                      out_dir=tmp_path / "out", emit=output.append)
+    await sandbox.start()
+    return sandbox
+
+
+async def _play_on(sandbox: Sandbox, match_id: int, *, human: int | None = None,
+                   limit: int = 600) -> None:
+    """Feed each player's move as they would (typed cards, 🪙, the choice buttons), chosen
+    by the bot player from that player's own view, until the match ends (or is dealt
+    again)."""
+    for _ in range(limit):
+        services = sandbox.app.services
+        match = await services.repos.matches.get(match_id)
+        game = await services.matches.state(match)
+        logged = await services.repos.matches.actions(match_id)
+        if match.status != "running" or game.finished \
+                or any(a.payload.get("type") == "rewind" for a in logged):
+            return
+        turn = game.to_act
+        users = [await services.repos.users.get(u) for u in match.players]
+        if turn.kind == "toss":
+            await sandbox.line(f"{users[0 if human is None else human].username}@g: [🪙 Toss]")
+            continue
+        if human is not None and turn.seat != human:
+            raise AssertionError(f"the bot did not move: {turn}")
+        action = choose_action(game.state, turn.seat)
+        who = users[turn.seat]
+        if turn.kind == "choose":
+            word = "bats" if action["bat_first"] == turn.seat else "bowls"
+            button = "🏏" if word == "bats" else "🎯"
+            await sandbox.line(f"{who.username}@g: [{button} {who.first_name} {word} first]")
+        elif action["type"] == "exchange":
+            await sandbox.line(f"{who.username}@dm: swap {' '.join(action['cards'])}"
+                               if action["cards"] else f"{who.username}@dm: keep")
+        elif action["type"] == "declare":
+            await sandbox.line(f"{who.username}@dm: [🏳 Declare the innings closed]")
+            await sandbox.line(f"{who.username}@dm: [✅ Yes, declare]")
+        else:
+            await sandbox.line(f"{who.username}@dm: {action['card'].lower()}")
+    raise AssertionError("the match did not end")
+
+
+async def test_hands_never_reach_the_group_or_an_unfinished_export(tmp_path: Path) -> None:
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 5, output)
+    try:
+        await sandbox.run_lines(_script_lines("armchair_bad_input"))
+        services = sandbox.app.services
+        match = await services.repos.matches.get(1)
+        game = await services.matches.state(match)
+        hands = [game.view(seat)["hand"] for seat in (0, 1)]
+    finally:
+        await sandbox.close()
+    messages = _messages(output)
+    shown = {m.group(1) for chat, text in messages if chat == "dm"
+             for m in re.finditer(r"Your hand: ([^\n]+)", text)}
+    assert len(shown) > 5
+    group = "\n".join(text for chat, text in messages if chat == "g")
+    assert "Your hand" not in group and "Ball to answer" not in group
+    assert not any(hand in group for hand in shown)
+    data = json.loads(next(p for p in (tmp_path / "out").iterdir()
+                           if p.name.endswith("tournament-1.json")).read_text())
+    exported = data["matches"][0]
+    assert exported["status"] == "running" and exported["actions"] == []
+    assert exported["view"]["hand"] is None and "pile" not in exported["view"]
+    text = json.dumps(data)
+    assert '"order"' not in text and '"hands"' not in text
+    assert all(" · ".join(hand) not in text for hand in hands)
+    stats = data["armchair_stats"][0]
+    assert stats["innings"][0]["balls"] == 2 and stats["deck"] == 1
+
+
+async def test_a_double_press_plays_one_card(tmp_path: Path) -> None:
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 5, output)
+    try:
+        await sandbox.run_lines((SETUP.format(options="") + "bob@g: [🪙 Toss]\n"
+                                 "alice@g: [🏏 Alice bats first]\n"
+                                 "bob@dm: [BALL 5]\nalice@dm: [GLOVES 1]\n").splitlines())
+        services = sandbox.app.services
+        match = await services.repos.matches.get(1)
+        at = (await services.matches.state(match)).position
+        for _ in range(2):
+            await sandbox.line(f"bob@dm: callback hid:1:STUMPS 10:1:{at}")
+        logged = [a.payload for a in await services.repos.matches.actions(1)]
+    finally:
+        await sandbox.close()
+    assert [a["type"] for a in logged].count("bowl") == 1
+    assert output[-1] == "⚑ bob: This button is out of date."
+
+
+async def test_practice_against_the_bot_plays_a_whole_match(tmp_path: Path) -> None:
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 3, output)
+    try:
+        await sandbox.run_lines(["alice@g: hello", "alice@dm: /start",
+                                 "alice@g: /practice armchair wickets=1 deck_limit=2"])
+        services = sandbox.app.services
+        match = await services.repos.matches.get(1)
+        robot = (await services.bot.me()).id
+        human = next(seat for seat, user in enumerate(match.players) if user != robot)
+        await _play_on(sandbox, 1, human=human)
+        logged = await services.repos.matches.actions(1)
+        match = await services.repos.matches.get(1)
+    finally:
+        await sandbox.close()
+    assert not any(line.startswith("!!") for line in output), output
+    assert any(a.actor_id is None and a.payload.get("type") in ("bowl", "bat")
+               for a in logged)  # the bot's own cards
+    assert match.status == "finished"
+    assert any("🏁 Match #1 is over." in line for line in output)
+    assert not any("sandbox_tourney_bot@dm" in line for line in output)  # no panel for the bot
+
+
+async def test_a_drawn_bracket_match_is_dealt_again(tmp_path: Path) -> None:
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 1, output)
+    try:
+        await sandbox.run_lines(SETUP.format(options="deck_limit=1 format=single_elim")
+                                .splitlines())
+        await _play_on(sandbox, 1)
+        services = sandbox.app.services
+        match = await services.repos.matches.get(1)
+        game = await services.matches.state(match)
+        logged = [a.payload for a in await services.repos.matches.actions(1)]
+    finally:
+        await sandbox.close()
+    text = "\n".join(output)
+    assert "!! error" not in text
+    assert "Draw: the deck limit was reached" in text
+    assert "needs a winner: it is played again with a new deal" in text
+    assert match.status == "running" and not game.finished and game.state.innings == ()
+    rewind = logged.index({"type": "rewind", "to": 0})
+    assert [a["type"] for a in logged[rewind + 1:]] == ["shuffle"]  # the new deal
+    assert logged[rewind + 1]["order"] != logged[0]["order"]
+
+
+async def test_a_tie_and_a_draw_score_half_a_point_in_columns_of_their_own(
+        tmp_path: Path) -> None:
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 1, output)
+    try:
+        await sandbox.run_lines((SETUP.format(options="format=round_robin")
+                                 .replace("bob@g: /register", "bob@g: /register\n"
+                                          "carol@g: /register")).splitlines())
+        services = sandbox.app.services
+        rows = await services.repos.matches.for_tournament(1)
+        first = next(row for row in rows if row.status == "running")
+        await record_result(services, first.id, None, (12, 12), tie=True)
+        rows = await services.repos.matches.for_tournament(1)
+        second = next(row for row in rows if row.status == "running")
+        await record_result(services, second.id, None, (3, 9))
+        await sandbox.line("org@g: /export")
+        tied = await services.repos.matches.get(first.id)
+        drawn = await services.repos.matches.get(second.id)
+    finally:
+        await sandbox.close()
+    assert tied.result.get("tie") is True and "tie" not in drawn.result
+    data = json.loads(next(p for p in (tmp_path / "out").iterdir()
+                           if p.name.endswith("tournament-1.json")).read_text())
+    by_player = {row["player"]: row for row in data["standings"]}
+    tie_players, draw_players = set(tied.players), set(drawn.players)
+    for player, row in by_player.items():
+        assert row["ties"] == (player in tie_players)
+        assert row["draws"] == (player in draw_players)
+        assert row["points"] == 0.5 * ((player in tie_players) + (player in draw_players))
