@@ -23,5 +23,5 @@ async def test_actions_make_no_copy_of_the_state(tmp_path, monkeypatch) -> None:
               "bob@grp: /register", "org@grp: /begin", "org@grp: [🎯 Булл-офф: Alice]"]
     script += [f"{who}@grp: miss miss miss" for _ in range(VISITS) for who in ("alice", "bob")]
     output = await run_script(tmp_path, "\n".join(script), language="ru")
-    assert any(f"подход {2 * VISITS + 1}:" in line for line in output)  # every visit counted
+    assert any(f"(№{2 * VISITS + 1} в леге)" in line for line in output)  # every visit counted
     assert len(copies) <= 3
