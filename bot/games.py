@@ -84,6 +84,8 @@ class Game:
     """False: no match of this game may end drawn, however entered (backgammon)."""
     match_hint: str = "formats.match.in_bot"
     """The catalog key /match uses to say where a match played in the bot is played."""
+    rules: str | None = None
+    """The catalog key of the game's /rules text when it is not ``rules.<key>``."""
 
     @property
     def played_in_bot(self) -> bool:
@@ -92,7 +94,7 @@ class Game:
     @property
     def rules_key(self) -> str:
         """The catalog key of the game's /rules text."""
-        return f"rules.{self.key}"
+        return self.rules or f"rules.{self.key}"
 
     def all_parsers(self) -> dict[str, Callable[[str], Any]]:
         return COMMON_SETTINGS | dict(self.parsers)
