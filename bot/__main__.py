@@ -13,6 +13,8 @@ from bot.config import SUPPORTED_LANGUAGES, Settings, SettingsError, load_settin
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot")
+    parser.add_argument("--lang", choices=SUPPORTED_LANGUAGES, default="ru",
+                        help="the sandbox users' language when no BOT_TOKEN is set")
     sub = parser.add_subparsers(dest="mode")
     sandbox = sub.add_parser("sandbox", help="the offline chat sandbox")
     sandbox.add_argument("--script", type=Path, help="run this transcript and exit")
@@ -40,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.mode != "sandbox":
             print("No BOT_TOKEN is set: starting the offline sandbox. To go live, put the token"
                   " from @BotFather into .env (BOT_TOKEN=...) and run `python -m bot` again.")
-            args = parse_args(["sandbox"])
+            args = parse_args(["sandbox", "--lang", args.lang])
         return asyncio.run(run_sandbox(args))
     try:
         return _go_live(settings)

@@ -87,6 +87,8 @@ class Game:
     reported_when: Callable[[dict[str, Any]], bool] | None = None
     """For a game played in the bot that may also be played away from it: whether a
     tournament's settings say its matches are played elsewhere and reported (``play=report``)."""
+    rules: str | None = None
+    """The catalog key of the game's /rules text when it is not ``rules.<key>``."""
 
     @property
     def played_in_bot(self) -> bool:
@@ -99,7 +101,7 @@ class Game:
     @property
     def rules_key(self) -> str:
         """The catalog key of the game's /rules text."""
-        return f"rules.{self.key}"
+        return self.rules or f"rules.{self.key}"
 
     def all_parsers(self) -> dict[str, Callable[[str], Any]]:
         return COMMON_SETTINGS | dict(self.parsers)

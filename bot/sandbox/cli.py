@@ -11,7 +11,8 @@ from bot.sandbox.runner import Sandbox
 
 PROMPT = "> "
 INTRO = ("Sandbox: type lines such as `alice@cup: /new cup Test Cup` or `! advance 1h`"
-         " (see README, 'The sandbox'). Ctrl-D to quit.")
+         " (see README, 'The sandbox'). Language: {lang}; start with --lang ru|en|fi for"
+         " another, or type `alice@cup: /lang` to switch a group. Ctrl-D to quit.")
 
 
 async def run_sandbox(args: argparse.Namespace) -> int:
@@ -24,7 +25,7 @@ async def run_sandbox(args: argparse.Namespace) -> int:
             with args.script.open(encoding="utf-8") as handle:
                 errors = await sandbox.run_lines(handle, resume=args.resume)
             return 1 if errors else 0
-        print(INTRO, flush=True)
+        print(INTRO.format(lang=args.lang), flush=True)
         while True:
             line = await asyncio.to_thread(_read_line)
             if line is None:

@@ -43,4 +43,4 @@ async def test_a_roll_is_announced_after_the_dice_animation(tmp_path) -> None:
     waited = sandbox.clock.now() - before
     await sandbox.close()
     assert waited >= timedelta(seconds=4)
-    assert output[printed].startswith("→ cup: ") and output[printed].endswith(": 5.")
+    assert output[printed].startswith("→ cup: ") and output[printed + 1].endswith(": 5.")

@@ -33,4 +33,5 @@ GAME = Game(
     hidden={"hp": hp.HP_INPUT},
     jobs={hidden.LATE: hidden.late_clock, "third_deadline": third.vote_deadline},
     export_sections={"cup_standings": status.standings_export},
+    rules="cup.rules",  # the Cup's own catalog: its typed words in the chat's language
 )

@@ -14,7 +14,7 @@ from aiogram.types import (
 )
 
 from bot.features.cup.common import announcer, button_play, my_play, perform
-from bot.features.cup.playoff import on_match_start, stage_title
+from bot.features.cup.playoff import THIRD, on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.play.board import show_board
@@ -39,10 +39,7 @@ def _bet_word(message: Message) -> dict | bool:
 
 @on_match_start("betting")
 async def start_final(play: MatchContext) -> None:
-    await play.say(play.tr("cup.final_start", title=stage_title(play), a=play.names[0],
-                           b=play.names[1],
-                           chips=play.tournament.settings.get("chips", 20)))
-    await _show_board(play, await play.services.matches.state(play.match))
+    await _show_board(play, await play.services.matches.state(play.match), new=True)
 
 
 @router.message(_bet_word)
@@ -61,8 +58,8 @@ async def bet_button(query: CallbackQuery, callback_data: BetButton, services: S
     play, player = await button_play(services, tr, query, callback_data.match_id, ("betting",))
     if callback_data.action == "raise":
         limits = (await services.matches.state(play.match)).raise_limits or (1, 1)
-        await query.answer(tr("cup.raise_how_much", low=limits[0], high=limits[1]),
-                           show_alert=True)
+        key = "cup.raise_only" if limits[0] == limits[1] else "cup.raise_how_much"
+        await query.answer(tr(key, low=limits[0], high=limits[1]), show_alert=True)
         return
     action = {"type": "bet", "player": player, "action": callback_data.action}
     if await perform(play, action, query.from_user.id, None):
@@ -71,38 +68,36 @@ async def bet_button(query: CallbackQuery, callback_data: BetButton, services: S
 
 @announcer("betting")
 async def announce_betting(play: MatchContext, before, after, event: dict) -> None:
-    tr, name = play.tr, play.names
-    lines = []
-    if event["type"] == "try":
-        outcome = "success" if event["success"] else "failure"
-        lines.append(tr(f"cup.try_result_{outcome}",
-                        name=name[0], first=name[after.to_act] if after.to_act is not None
-                        else name[0]))
-    for record in after.hands[len(before.hands):]:
-        lines.append(_hand_text(tr, name, record))
-    if after.finished:
-        key = "cup.final_won_chips" if after.end_reason == "chips" else "cup.final_won"
-        lines.append(tr(key, winner=name[after.winner], loser=name[1 - after.winner],
-                        sw=after.wins[after.winner], sl=after.wins[1 - after.winner]))
-    if lines:
-        await play.say("\n".join(lines))
-    await _show_board(play, after)
+    """The board is edited in place; a hand's end or a /try (answered above it) posts it
+    anew below the chat, so the newest message always says who acts next."""
+    new = event["type"] == "try" or len(after.hands) > len(before.hands)
+    await _show_board(play, after, new=new)
 
 
-async def _show_board(play: MatchContext, state) -> None:
-    await show_board(play, _board_text(play, state), _board_keyboard(play, state))
+async def _show_board(play: MatchContext, state, *, new: bool = False) -> None:
+    await show_board(play, _board_text(play, state), _board_keyboard(play, state), new=new)
 
 
 def _board_text(play: MatchContext, state) -> str:
+    """The last hand's result (or the final's opening), the board, and whose turn it is (or
+    the final's result)."""
     tr, name = play.tr, play.names
+    lines = [_hand_text(tr, name, state.hands[-1]) if state.hands else tr(
+        "cup.final_start", title=stage_title(play), a=name[0], b=name[1],
+        chips=play.tournament.settings.get("chips", 20))]
     dice = [" ".join(map(str, d)) or "—" for d in state.dice]
-    text = tr("cup.board", hand=state.hand, a=name[0], b=name[1], wa=state.wins[0],
-              wb=state.wins[1], ca=state.chips[0], cb=state.chips[1], pot=state.pot,
-              sa=state.stakes[0], sb=state.stakes[1], da=dice[0], db=dice[1],
-              round=state.betting_round)
+    lines.append(tr("cup.board", hand=state.hand, a=name[0], b=name[1], wa=state.wins[0],
+                    wb=state.wins[1], ca=state.chips[0], cb=state.chips[1], pot=state.pot,
+                    sa=state.stakes[0], sb=state.stakes[1], da=dice[0], db=dice[1],
+                    round=state.betting_round))
     if state.finished:
-        return text
-    return text + "\n" + _waiting(tr, name, state)
+        key = "cup.final_won_chips" if state.end_reason == "chips" else "cup.final_won"
+        if play.match.slot == THIRD:  # betting chosen for the 3rd-place match
+            key = "cup.third_won"
+        return "\n".join(lines + [tr(key, winner=name[state.winner],
+                                     loser=name[1 - state.winner], sw=state.wins[state.winner],
+                                     sl=state.wins[1 - state.winner])])
+    return "\n".join(lines + [_waiting(tr, name, state)])
 
 
 def _waiting(tr: Translator, name: tuple[str, str], state) -> str:
@@ -135,6 +130,11 @@ def _hand_text(tr: Translator, name: tuple[str, str], record) -> str:
     if record.outcome == "split":
         return tr("cup.hand_split", number=record.number, a=name[0], ca=combos[0], b=name[1],
                   cb=combos[1])
-    return tr("cup.hand_won", number=record.number, a=name[0], ca=combos[0], b=name[1],
-              cb=combos[1], winner=name[record.winner], pot=sum(record.stakes),
-              extra=record.extra)
+    winner, loser = record.winner, 1 - record.winner
+    multiplier = record.combinations[winner][1]
+    owed = record.stakes[loser] * (multiplier - 1)
+    key = ("cup.hand_won" if not record.extra else
+           "cup.hand_won_extra" if record.extra == owed else "cup.hand_won_capped")
+    return tr(key, number=record.number, a=name[0], ca=combos[0], b=name[1], cb=combos[1],
+              winner=name[winner], loser=name[loser], pot=sum(record.stakes),
+              extra=record.extra, stake=record.stakes[loser], multiplier=multiplier, owed=owed)

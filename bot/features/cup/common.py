@@ -1,14 +1,22 @@
 """What every Cup match shares in the chat: finding the sender's match, its playbook for the
-match-play module (:mod:`bot.play`: refusals, announcements, closing a finished match).
+match-play module (:mod:`bot.play`: refusals, announcements, closing a finished match), and
+its status message (:func:`post`).
 
 Each match kind registers an announcer (what to say after an action) and, for the stage it
 belongs to, what happens when a match ends (:func:`on_finish`).
+
+A group allows a bot about 20 messages a minute, so a match says each thing once
+(``docs/rules.md``, "Messages in the group"): what ends a round, opens a question or ends the
+match is a new message; a die, a declaration or a choice that only moves a round on edits
+the match's newest message in place, which therefore always names who acts next.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from aiogram.types import InlineKeyboardMarkup
 
 from bot.i18n import Translator
 from bot.match_service import Change
@@ -57,7 +65,10 @@ async def my_play(services: Services, tr: Translator, chat_id: int, user_id: int
 
 
 def _explain(tr: Translator, error: IllegalAction, match: MatchRow) -> str:
-    return tr(f"cup.error.{error.code}", **error_params(error))
+    params = error_params(error)
+    if error.code == "bad_amount" and params.get("min") == params.get("max"):
+        return tr("cup.error.bad_amount_one", **params)  # not "a raise can be 1 to 1"
+    return tr(f"cup.error.{error.code}", **params)
 
 
 async def _announce(play: MatchContext, change: Change, actions: list[dict]) -> None:
@@ -82,6 +93,22 @@ async def perform(play: MatchContext, action: dict, actor_id: int, update_id: in
     change = await perform_action(play, PLAYBOOK, [action], actor_id=actor_id,
                                   update_id=update_id, wait=wait)
     return change is not None
+
+
+async def post(play: MatchContext, text: str, markup: InlineKeyboardMarkup | None = None, *,
+               new: bool = True) -> None:
+    """Show ``text`` as the match's status: a new message (``new``), else the match's newest
+    message edited in place (sent when the match has none yet). Its id is kept on the match
+    row, so a restart edits the same message."""
+    services = play.services
+    match = await services.repos.matches.get(play.match.id)
+    current = None if new else match.board_message_id
+    message_id = await services.outbox.board(play.tournament.chat_id, current, text, markup,
+                                             thread_id=match.thread_id)
+    if message_id != match.board_message_id:
+        await services.repos.matches.update(match.id, services.clock.now(),
+                                            board_message_id=message_id)
+    play.match = await services.repos.matches.get(match.id)
 
 
 def match_score(state: Any) -> list[int]:

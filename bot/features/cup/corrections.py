@@ -10,7 +10,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.features.access import Target, command_target
-from bot.features.cup.common import close_match
+from bot.features.cup.common import close_match, post
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import advance_groups
@@ -221,8 +221,8 @@ async def reopen(message: Message, command: CommandObject, services: Services,
     play: MatchContext = await context_for(services, tr, tournament, match)
     state = await services.matches.state(match)
     status = match_status(play, state) if hasattr(state, "score") else ""
-    await message.answer(tr("correction.reopened", a=play.names[0], b=play.names[1],
-                            reason=reason) + ("\n" + status if status else ""))
+    await post(play, tr("correction.reopened", a=play.names[0], b=play.names[1],  # the
+                        reason=reason) + ("\n" + status if status else ""))  # match's newest
 
 
 async def _reopenable_finished(services: Services, tournament_id: int, user_id: int):

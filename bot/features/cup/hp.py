@@ -9,8 +9,8 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.features.cup.common import announcer
-from bot.features.cup.playoff import on_match_start, stage_title
+from bot.features.cup.common import announcer, post
+from bot.features.cup.playoff import THIRD, on_match_start, stage_title
 from bot.i18n import Translator
 from bot.play import clock, hidden
 from bot.play.context import MatchContext
@@ -41,33 +41,62 @@ HP_INPUT = hidden.HiddenInput(types=("choose",), parse=parse_choice, panel=_pane
 
 @on_match_start("hp")
 async def start_battle(play: MatchContext) -> None:
-    tr = play.tr
-    link = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-        text=tr("cup.hp_open_dm"), url=play.services.deep_link(f"m-{play.match.id}"))]])
-    await play.say(tr("cup.hp_start", title=stage_title(play), a=play.names[0], b=play.names[1],
-                      hp=play.tournament.settings.get("hp", 20)), reply_markup=link)
+    text, markup = _status(play, await play.services.matches.state(play.match))
+    await post(play, text, markup)
     await hidden.open_panels(play)
 
 
 @announcer("hp")
 async def announce_hp(play: MatchContext, before, after, event: dict) -> None:
-    tr, name = play.tr, play.names
-    if event["type"] == "choose":
-        key = "cup.hp_both_chosen" if after.both_chosen else "cup.hp_has_chosen"
-        await play.say(tr(key, name=name[event["player"]]))
-        return
-    lines = []
-    if len(after.history) == len(before.history):
-        lines.append(tr("cup.rolled", name=name[event["player"]], value=event["value"]))
-    else:
-        lines.append(_round_text(tr, name, after.history[-1], len(after.history)))
-    if after.finished:
-        lines.append(tr("cup.hp_won", winner=name[after.winner], loser=name[1 - after.winner]))
-    await play.say("\n".join(lines))
+    """A resolved round is a new message; a choice or the first die edits the newest one."""
+    resolved = len(after.history) > len(before.history)
+    text, markup = _status(play, after)
+    await post(play, text, markup, new=resolved)
     if after.finished:
         await clock.stop(play)
-    elif len(after.history) > len(before.history):
+    elif resolved:
         await hidden.open_panels(play)
+
+
+def _status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The battle's newest message: the last round (or the opening), who has chosen or
+    rolled in this one, and who acts next — with the button to the private chat while a
+    choice is missing."""
+    tr, name = play.tr, play.names
+    if state.history:
+        lines = [_round_text(tr, name, state.history[-1], len(state.history))]
+        if max(state.hp) <= 0:  # both down: the margin decides, HP still shown from 0 up
+            lines.append(_both_down(tr, name, state))
+    else:
+        lines = [tr("cup.hp_start", title=stage_title(play), a=name[0], b=name[1],
+                    hp=state.start_hp)]
+    if state.finished:
+        key = "cup.third_won_hp" if play.match.slot == THIRD else "cup.hp_won"
+        return "\n".join(lines + [tr(key, winner=name[state.winner],
+                                     loser=name[1 - state.winner])]), None
+    choosing = [name[p] for p in (0, 1) if not state.has_chosen(p)]
+    if choosing:
+        lines += [tr("cup.hp_has_chosen", name=name[p]) for p in (0, 1) if state.has_chosen(p)]
+        lines.append(tr("cup.hp_to_choose", number=state.round, names=", ".join(choosing)))
+        return "\n".join(lines), _dm_button(play)
+    lines += [tr("cup.rolled", name=name[p], value=roll)
+              for p, roll in enumerate(state.rolls) if roll is not None]
+    rolling = [name[p] for p, roll in enumerate(state.rolls) if roll is None]
+    lines.append(tr("cup.hp_to_roll", number=state.round, names=", ".join(rolling)))
+    return "\n".join(lines), None
+
+
+def _both_down(tr: Translator, name: tuple[str, str], state) -> str:
+    """Both fell in the same round: the one less far below 0 wins, equal plays on."""
+    if state.winner is None:
+        return tr("cup.hp_both_down_level")
+    margin = state.hp[state.winner] - state.hp[1 - state.winner]
+    return tr("cup.hp_both_down", winner=name[state.winner], margin=margin)
+
+
+def _dm_button(play: MatchContext) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+        text=play.tr("cup.hp_open_dm"), url=play.services.deep_link(f"m-{play.match.id}"))]])
 
 
 def _round_text(tr: Translator, name: tuple[str, str], record, number: int) -> str:
@@ -80,4 +109,4 @@ def _round_text(tr: Translator, name: tuple[str, str], record, number: int) -> s
             parts.append(tr("cup.hp_defended", name=name[p], roll=record.rolls[p],
                             heal=record.heals[p]))
     return tr("cup.hp_round", number=number, first=parts[0], second=parts[1], a=name[0],
-              b=name[1], hpa=record.hp[0], hpb=record.hp[1])
+              b=name[1], hpa=max(0, record.hp[0]), hpb=max(0, record.hp[1]))

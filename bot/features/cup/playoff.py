@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from babel import Locale
+from babel.numbers import format_currency
+
 from bot.features.cup.common import on_finish
 from bot.i18n import Markup, Translator
 from bot.play.context import MatchContext, context_for, names_of
@@ -31,6 +34,7 @@ from storage.repositories.tournaments import Tournament
 STAGE = "playoff"
 FORMAT_BY_FIELD = {16: "order", 8: "drop", 4: "hp", 2: "betting"}
 THIRD_VOTE, THIRD = "3P-vote", "3P"
+PRIZE_FUND = 20_000_000  # dollars, the initial prize fund of the Cup document
 
 StartAnnouncer = Callable[[MatchContext], Awaitable[None]]
 _start_announcers: Registry[StartAnnouncer] = Registry()
@@ -131,7 +135,7 @@ async def _end_without_playoff(services: Services, tr: Translator, tournament: T
     label = await names_of(services, tournament.id)
     await services.bot.send_message(tournament.chat_id, tr(
         "cup.champion", title=tournament.title,
-        places=Markup(tr("cup.place_1", name=label[ranking[0]]))))
+        places=Markup(tr("cup.place_1", name=label[ranking[0]])), fund=prize_fund(tr.language)))
 
 
 def bracket_of(tournament: Tournament, matches: list[MatchRow]) -> Bracket:
@@ -174,8 +178,7 @@ async def _open(services: Services, tr: Translator, tournament: Tournament, roun
 async def after_playoff_match(play: MatchContext, state) -> None:
     services, tr, tournament = play.services, play.tr, play.tournament
     if play.match.slot == THIRD_VOTE:
-        kind = "group3" if state.result == "group" else state.result
-        await play.say(tr("cup.third_format", format=tr(f"cup.format.{state.result}")))
+        kind = "group3" if state.result == "group" else state.result  # its opening names it
         await _open(services, tr, tournament, play.match.round, THIRD, kind,
                     play.match.player_a, play.match.player_b)
         return
@@ -199,4 +202,12 @@ async def _finish_if_done(services: Services, tr: Translator, tournament: Tourna
     lines = [tr(f"cup.place_{n}", name=label[player]) for n, player in enumerate(podium, 1)]
     await services.repos.tournaments.set_status(tournament.id, "finished", services.clock.now())
     await services.bot.send_message(tournament.chat_id, tr(
-        "cup.champion", title=tournament.title, places=Markup("\n".join(lines))))
+        "cup.champion", title=tournament.title, places=Markup("\n".join(lines)),
+        fund=prize_fund(tr.language)))
+
+
+def prize_fund(language: str) -> str:
+    """The Cup document's initial prize fund, written as the language writes money."""
+    pattern = Locale.parse(language).currency_formats["standard"].pattern
+    return format_currency(PRIZE_FUND, "USD", pattern.replace(".00", ""), locale=language,
+                           currency_digits=False)

@@ -22,8 +22,9 @@ from bot.features.cup.common import (
     button_play,
     my_play,
     perform,
+    post,
 )
-from bot.features.cup.playoff import on_match_start, stage_title
+from bot.features.cup.playoff import THIRD, on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.play.context import MatchContext
@@ -95,27 +96,63 @@ def declaration_keyboard(match_id: int, kind: str) -> InlineKeyboardMarkup:
 
 @announcer("group", "group3", "order", "drop")
 async def announce_rounds(play: MatchContext, before, after, event: dict) -> None:
+    """A finished round (or match) is a new message; a die, a declaration or a vote that only
+    moves the round on edits the match's newest message."""
+    played = len(after.history) > len(before.history)
+    if after.finished and not played:  # a draw agreed: the result alone, below the vote
+        await post(play, _result_text(play.tr, play.names, after, play.match))
+        return
+    text, markup = _status(play, after, event)
+    await post(play, text, markup, new=played or after.finished)
+
+
+def _status(play: MatchContext, state, event: dict | None = None
+            ) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The match's newest message: the last round played (or the match's opening), what the
+    round being played has so far, and who acts next (or the vote, or the result)."""
     tr, name = play.tr, play.names
-    lines = []
-    if event["type"] == "roll" and len(after.history) == len(before.history):
-        dice = after.current_dice[event["player"]]
-        lines.append(tr("cup.rolled", name=name[event["player"]],
-                        value=", ".join(map(str, dice))))
-    elif event["type"] == "declare":
-        lines.append(_declared_text(tr, name[event["player"]], event))
-    for record in after.history[len(before.history):]:
-        lines.append(_round_text(tr, name, record, after))
-    if getattr(after, "voting", False) and not before.voting:
+    lines = [_round_text(tr, name, state.history[-1], state) if state.history
+             else _opening(play)]
+    if state.finished:
+        return "\n".join(lines + [_result_text(tr, name, state, play.match)]), None
+    if getattr(state, "voting", False):
         lines.append(tr("cup.vote_open"))
-    elif event["type"] == "draw_vote" and not after.finished:
-        lines.append(tr(f"cup.voted_{event['vote']}", name=name[event["player"]]))
-    markup = None
-    if after.finished:
-        lines.append(_result_text(tr, name, after, play.match))
-    elif not getattr(after, "voting", False):
-        text, markup = _next_step(play, before, after)
-        lines.append(text)
-    await play.say("\n".join(line for line in lines if line), reply_markup=markup)
+        lines += [tr("cup.voted_draw", name=name[p]) for p in (0, 1) if state.votes[p]]
+        return "\n".join(lines), None
+    if event and event["type"] == "draw_vote":
+        lines.append(tr("cup.voted_reroll", name=name[event["player"]]))
+    lines += _progress(tr, name, state)
+    text, markup = _next_step(play, state, state)
+    return "\n".join(lines + [text]), markup
+
+
+def _opening(play: MatchContext) -> str:
+    """What a match's first message says before any round is played."""
+    if play.match.stage == "playoff":
+        return play.tr("cup.playoff_match", format=stage_title(play), a=play.names[0],
+                       b=play.names[1])
+    return play.tr("cup.match_head", a=play.names[0], b=play.names[1])
+
+
+def _progress(tr: Translator, name: tuple[str, str], state) -> list[str]:
+    """The round being played so far: each player's declaration and dice, first roller
+    first."""
+    declared = getattr(state, "declarations", (None, None))
+    first = state.first_roller
+    lines = []
+    for player in (first, 1 - first):
+        parts = []
+        if declared[player] is not None:
+            parts.append(_declared_text(tr, name[player], _declaration(declared[player])))
+        if dice := state.current_dice[player]:
+            parts.append(tr("cup.rolled", name=name[player], value=", ".join(map(str, dice))))
+        lines += parts
+    return lines
+
+
+def _declaration(value) -> dict:
+    """A declaration as the engine keeps it, in the shape of a ``declare`` action."""
+    return {"order": list(value)} if isinstance(value, tuple | list) else {"drop": value}
 
 
 def _declared_text(tr: Translator, who: str, event: dict) -> str:
@@ -146,8 +183,10 @@ _RESULT_KEYS = {"groups": ("cup.match_won", "cup.match_drawn"),
 
 def _result_text(tr: Translator, name: tuple[str, str], state, match: MatchRow) -> str:
     """The result in the words of the match's stage: points in the group stage, going
-    through in the playoff, neither in a friendly."""
+    through in the playoff, 3rd place in its match, neither in a friendly."""
     won, drawn = _RESULT_KEYS.get(match.stage, ("cup.playoff_won", "cup.match_drawn"))
+    if match.slot == THIRD:
+        won = "cup.third_won"
     if state.draw:
         return tr(drawn, a=name[0], b=name[1], sa=state.score[0], sb=state.score[1])
     return tr(won, winner=name[state.winner], loser=name[1 - state.winner],
@@ -155,15 +194,16 @@ def _result_text(tr: Translator, name: tuple[str, str], state, match: MatchRow) 
 
 
 def _next_step(play: MatchContext, before, after) -> tuple[str, InlineKeyboardMarkup | None]:
+    """Who acts next; the declaration buttons stay while a declaration is still missing."""
     tr, name = play.tr, play.names
     waiting = [p for p, kind in after.expecting if kind == "declare"]
+    markup = declaration_keyboard(play.match.id, play.match.kind) if waiting else None
     if len(waiting) == 2:
-        return (tr(f"cup.declare_{play.match.kind}", number=after.round),
-                declaration_keyboard(play.match.id, play.match.kind))
+        return tr(f"cup.declare_{play.match.kind}", number=after.round), markup
     roller = after.roller
     if waiting and (roller is None or roller in waiting):
-        return tr("cup.waiting_declaration", name=name[waiting[0]]), None
-    return tr("cup.next_roll", name=name[roller], number=after.round), None
+        return tr("cup.waiting_declaration", name=name[waiting[0]]), markup
+    return tr("cup.next_roll", name=name[roller], number=after.round), markup
 
 
 def match_status(play: MatchContext, state) -> str:
@@ -178,11 +218,8 @@ def match_status(play: MatchContext, state) -> str:
 
 @on_match_start("order", "drop", "group3")
 async def start_rounds(play: MatchContext) -> None:
-    state = await play.services.matches.state(play.match)
-    text, markup = _next_step(play, state, state)
-    await play.say(play.tr("cup.playoff_match", format=stage_title(play),
-                           a=play.names[0], b=play.names[1]) + "\n" + text,
-                   reply_markup=markup)
+    text, markup = _status(play, await play.services.matches.state(play.match))
+    await post(play, text, markup)
 
 
 async def launch_single_match(services: Services, tournament: Tournament,
@@ -191,5 +228,5 @@ async def launch_single_match(services: Services, tournament: Tournament,
     roll it is."""
     ctx = await start_match(services, tournament, match)
     state = await services.matches.state(ctx.match)
-    await ctx.say(ctx.tr("friendly.cup_start", a=ctx.names[0], b=ctx.names[1]) + "\n"
-                  + match_status(ctx, state))
+    await post(ctx, ctx.tr("friendly.cup_start", a=ctx.names[0], b=ctx.names[1]) + "\n"
+               + match_status(ctx, state))

@@ -48,7 +48,9 @@ async def start_group_stage(services: Services, tournament: Tournament,
 
 
 async def open_round(services: Services, tr: Translator, tournament: Tournament,
-                     number: int) -> None:
+                     number: int, tables: str = "") -> None:
+    """Open round ``number``: its pairs in one message, after ``tables`` (the tables of the
+    round just finished) when given."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     label = await names_of(services, tournament.id)
     lines = []
@@ -65,8 +67,9 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
             lines.append(tr("cup.round_pair", a=label[match.player_a],
                             b=label[match.player_b]))
     total = max(m.round for m in matches)
-    await services.bot.send_message(tournament.chat_id, tr(
-        "cup.round_opened", number=number, total=total, pairs=Markup("\n".join(lines))))
+    opened = tr("cup.round_opened", number=number, total=total, pairs=Markup("\n".join(lines)))
+    await services.bot.send_message(tournament.chat_id,
+                                    f"{tables}\n\n{opened}" if tables else opened)
     await advance_groups(services, tr, tournament, number)
 
 
@@ -121,27 +124,34 @@ def render_table(tr: Translator, rows: list[Row], label: dict[int, str]) -> str:
 
 @on_finish(STAGE)
 async def after_group_match(play: MatchContext, state) -> None:
-    """Post the table, then move the stage on if this match completed its round."""
-    services, tr, tournament = play.services, play.tr, play.tournament
+    """Move the stage on: the tables come once the match's round is over."""
+    await advance_groups(play.services, play.tr, play.tournament, play.match.round)
+
+
+async def tables_text(services: Services, tr: Translator, tournament: Tournament) -> str:
+    """Every group's table as text, one after the other."""
     label = await names_of(services, tournament.id)
-    group = group_of(play.match)
-    rows = await group_table(services, tournament, group)
-    await services.bot.send_message(tournament.chat_id, tr(  # the general topic: a table
-        "cup.table", title=table_title(tr, tournament, group),
-        rows=Markup(render_table(tr, rows, label))))
-    await advance_groups(services, tr, tournament, play.match.round)
+    return "\n\n".join(
+        tr("cup.table", title=table_title(tr, tournament, group),
+           rows=Markup(render_table(tr, rows, label)))
+        for group, rows in enumerate(await group_tables(services, tournament), start=1))
 
 
 async def advance_groups(services: Services, tr: Translator, tournament: Tournament,
                          round_no: int) -> None:
-    """Open the next round once nothing of ``round_no`` is still being played, or close the
-    stage after the last round (ties for a place are drawn by lot and announced)."""
+    """Once nothing of ``round_no`` is still being played: the tables and the next round in
+    one message, or after the last round the tables and the playoff (ties for a place are
+    drawn by lot and announced)."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     if any(m.round == round_no and m.status in ("running", "paused") for m in matches):
         return
+    played = any(m.round == round_no and m.status == "finished" for m in matches)
+    tables = await tables_text(services, tr, tournament) if played else ""
     if any(m.round == round_no + 1 for m in matches):
-        await open_round(services, tr, tournament, round_no + 1)
+        await open_round(services, tr, tournament, round_no + 1, tables)
         return
+    if tables:
+        await services.bot.send_message(tournament.chat_id, tables)
     tied = [group for table in await group_tables(services, tournament)
             for group in tied_groups(table)]
     tables = await group_tables(services, tournament, lot=services.rng)

@@ -12,7 +12,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.features.access import is_organiser
-from bot.features.cup.common import announcer, button_play, my_play, perform
+from bot.features.cup.common import announcer, button_play, my_play, perform, post
 from bot.features.cup.playoff import formats_played, on_match_start
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
@@ -43,9 +43,8 @@ def _keyboard(tr: Translator, match_id: int, formats: list[str],
 async def start_vote(play: MatchContext) -> None:
     formats = formats_played(len(play.tournament.state["playoff_seeds"]),
                              play.tournament.settings.get("formats"))
-    await play.say(play.tr("cup.third_vote", a=play.names[0], b=play.names[1],
-                           minutes=VOTE_MINUTES),
-                   reply_markup=_keyboard(play.tr, play.match.id, formats))
+    await post(play, play.tr("cup.third_vote", a=play.names[0], b=play.names[1],
+                             minutes=VOTE_MINUTES), _keyboard(play.tr, play.match.id, formats))
     await play.services.scheduler.add(
         "third_deadline", play.services.clock.now() + timedelta(minutes=VOTE_MINUTES),
         play.tournament.id, match_id=play.match.id)
@@ -68,11 +67,19 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
 
 @announcer("third_choice")
 async def announce_vote(play: MatchContext, before, after, event: dict) -> None:
+    """A first pick edits the vote (its buttons stay for the other player); different
+    picks ask for the higher seed's /try in a new message."""
     tr, name = play.tr, play.names
     if event["type"] == "pick" and not after.finished and not after.needs_try:
-        await play.say(tr("cup.third_picked", name=name[event["player"]]))
+        formats = formats_played(len(play.tournament.state["playoff_seeds"]),
+                                 play.tournament.settings.get("formats"))
+        await post(play, "\n".join((
+            tr("cup.third_vote", a=name[0], b=name[1], minutes=VOTE_MINUTES),
+            tr("cup.third_picked", name=name[event["player"]],
+               other=name[1 - event["player"]]))),
+            _keyboard(tr, play.match.id, formats), new=False)
     elif after.needs_try:
-        await play.say(tr("cup.third_needs_try", name=name[0], a=tr(
+        await post(play, tr("cup.third_needs_try", name=name[0], a=tr(
             f"cup.format.{after.pick_of(0)}"), b=tr(f"cup.format.{after.pick_of(1)}")))
 
 
@@ -108,6 +115,6 @@ async def try_in_match(message: Message, play: MatchContext, player: int, servic
     """/try decides a tie the sender's match waits for."""
     success = services.rng.random() < 0.5
     await message.reply(tr("try.success" if success else "try.failure",
-                           name=message.from_user.first_name))
+                           name=play.names[player]))
     await perform(play, {"type": "try", "player": player, "success": success},
                   message.from_user.id, event_update.update_id)
