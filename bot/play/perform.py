@@ -9,6 +9,7 @@ as :class:`~bot.play.refusal.Refusal`, answered by the dispatcher's one error ha
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -67,8 +68,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
             raise Refusal(text=playbook.explain(ctx.tr, error, match)) from None
         except DuplicateUpdate:
             return None
-        if (drawn := await draw_chance(ctx, playbook)) is not None:
-            change = Change(change.before, drawn.after)
+        if (drawn := await draw_chance(ctx, playbook, change.before)) is not None:
+            change = drawn
         if wait:
             await services.clock.sleep(wait)
         await playbook.announce(ctx, change, actions)
@@ -78,17 +79,24 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     return change
 
 
-async def draw_chance(ctx: MatchContext, playbook: Playbook) -> Change | None:
+async def draw_chance(ctx: MatchContext, playbook: Playbook,
+                      before: Any = None) -> Change | None:
     """Draw and log (actor None) every random action the match waits for, the caller
-    holding the match's lock; the change they made together, or None when none was due."""
+    holding the match's lock; the change from ``before`` (default: the state now) to the
+    state after the draws, or None when none was due.
+
+    Applying reuses the cache's spare replica, which may be the very object ``before`` is,
+    so the start is copied once when a draw is due (rare: a shuffle), never otherwise."""
     if playbook.chance is None:
         return None
-    services, first, last = ctx.services, None, None
+    services, start, last = ctx.services, None, None
     while (action := playbook.chance(await services.matches.current(ctx.match),
                                      services.rng)) is not None:
+        if start is None:
+            start = copy.deepcopy(before if before is not None
+                                  else await services.matches.current(ctx.match))
         last = await services.matches.apply(ctx.match, [action], None, None)
-        first = first or last
-    return None if first is None else Change(first.before, last.after)
+    return None if last is None else Change(start, last.after)
 
 
 async def bot_moves(ctx: MatchContext, playbook: Playbook, state: Any) -> None:
