@@ -58,6 +58,9 @@ class Game:
     """What the game says about its settings at /new and /settings (a Translator, settings)."""
     match_kind: str | None = None
     """The engine kind of the matches the tournament formats create for this game."""
+    kind_for: Callable[[dict[str, Any]], str] | None = None
+    """The match kind by the tournament's settings, when it depends on them (backgammon:
+    ``play=bot`` or ``play=board``); None: always :attr:`match_kind`."""
     launch: MatchLauncher | None = None
     """How a single match starts in the chat (a formats pairing, a friendly); None: the
     game is played elsewhere and reported."""
@@ -88,6 +91,10 @@ class Game:
     @property
     def played_in_bot(self) -> bool:
         return self.launch is not None
+
+    def kind_of(self, settings: dict[str, Any]) -> str | None:
+        """The kind of the matches of a tournament of this game with ``settings``."""
+        return self.kind_for(settings) if self.kind_for is not None else self.match_kind
 
     @property
     def rules_key(self) -> str:

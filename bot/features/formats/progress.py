@@ -70,7 +70,7 @@ async def begin(services: Services, run: Run, players: list[int]) -> Run:
 
 
 async def _create_round_robin(services: Services, run: Run, groups: list[list[int]]) -> None:
-    now, kind = services.clock.now(), match_kind(run.tournament.game)
+    now, kind = services.clock.now(), match_kind(run.tournament)
     for number, group in enumerate(groups, start=1):
         prefix = f"G{number}-" if len(groups) > 1 else ""
         for round_no, pairs in enumerate(round_robin(group), start=1):
@@ -139,7 +139,7 @@ async def _swiss_step(services: Services, run: Run) -> Step:
 async def _create_pairs(services: Services, run: Run, round_no: int, prefix: str,
                         pairs: list[tuple[int, int | None]]) -> Step:
     """Rows for a freshly paired round (a bye is a win without play)."""
-    now, kind, existing = services.clock.now(), match_kind(run.tournament.game), \
+    now, kind, existing = services.clock.now(), match_kind(run.tournament), \
         {row.slot for row in run.rows}
     for index, (a, b) in enumerate(pairs, start=1):
         slot = f"{prefix}{round_no}-{index}"
@@ -165,7 +165,7 @@ async def _bracket_step(services: Services, run: Run) -> Step:
     bracket = run.bracket()
     if bracket.finished:
         return Step(run, finished=True)
-    now, kind, existing = services.clock.now(), match_kind(run.tournament.game), \
+    now, kind, existing = services.clock.now(), match_kind(run.tournament), \
         {row.slot for row in run.rows}
     for view in bracket.matches:
         if view.id in existing or view.status not in ("ready", "walkover"):

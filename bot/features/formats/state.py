@@ -112,8 +112,8 @@ async def log_event(services: Services, run: Run, event: dict[str, Any]) -> Run:
     return await save_record(services, run, log=[*run.record.get("log", []), event])
 
 
-def match_kind(game: str) -> str:
-    return game_of(game).match_kind or REPORTED_KIND
+def match_kind(tournament: Tournament) -> str:
+    return game_of(tournament.game).kind_of(tournament.settings) or REPORTED_KIND
 
 
 def result_of(row: MatchRow) -> Result | None:
