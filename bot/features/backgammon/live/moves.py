@@ -44,6 +44,7 @@ async def typed_move(message: Message, event_update: Update, services: Services,
     """A play typed in notation, checked against the legal plays."""
     ctx = await sender_match(message, services, tr)
     seat = ctx.seat(message.from_user.id)
+    check_turn(ctx, await services.matches.state(ctx.match), seat)
     await act(ctx, [{"type": "move", "player": seat, "play": message.text.strip()}],
               message.from_user.id, event_update.update_id)
 
@@ -63,6 +64,9 @@ async def _decision(ctx: MatchContext, word: str, seat: int) -> dict:
     state = await ctx.services.matches.state(ctx.match)
     if word in ("take", "pass") and state.phase != "doubled":
         raise Refusal("backgammon.live.error.no_double")
+    if word == "double":
+        _check_double(ctx, state, seat)
+    check_turn(ctx, state, seat)
     if word != "roll":
         return {"type": word, "player": seat}
     if state.to_act != seat or state.phase != "turn":
@@ -70,6 +74,25 @@ async def _decision(ctx: MatchContext, word: str, seat: int) -> dict:
         state.apply(trial)  # raises the engine's reason (not your turn, wrong phase …)
     rng = ctx.services.rng
     return {"type": "roll", "player": seat, "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
+
+
+def _check_double(ctx: MatchContext, state: LiveMatch, seat: int) -> None:
+    """Why ``seat`` may not double, most telling reason first (the Crawford game, the cube
+    at 64 or the opponent's, another player's turn); the engine checks the rest."""
+    game = state.game
+    if game.crawford:
+        raise Refusal("backgammon.live.error.no_cube_in_crawford_game")
+    if game.cube >= 64:
+        raise Refusal("backgammon.live.error.cube_at_maximum", cube=game.cube)
+    if game.cube_owner not in (None, seat):
+        raise Refusal("backgammon.live.error.not_cube_owner")
+    check_turn(ctx, state, seat)
+
+
+def check_turn(ctx: MatchContext, state: LiveMatch, seat: int) -> None:
+    """Refused with whose turn it is when it is not ``seat``'s."""
+    if state.to_act is not None and state.to_act != seat:
+        raise Refusal("backgammon.live.error.turn_of", name=ctx.names[state.to_act])
 
 
 @router.message(Command("resign"), GROUP)
@@ -99,8 +122,7 @@ async def press(query: CallbackQuery, callback_data: Press, event_update: Update
     seat = ctx.seat(query.from_user.id)
     if seat is None:
         raise Refusal("backgammon.error.not_in_match")
-    if state.to_act != seat:
-        raise Refusal("backgammon.live.error.not_your_turn", name=ctx.names[state.to_act])
+    check_turn(ctx, state, seat)
     act_ = callback_data.act
     steps = unpack_steps(callback_data.steps)
     if act_ in WORDS:
