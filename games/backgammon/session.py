@@ -138,7 +138,8 @@ class LiveMatch:
             self.match.record_game(outcome.winner, outcome.points_per_cube, outcome.cube,
                                    outcome.passed)
             self.games.append(self.game)
-            self.game = Game(crawford=self.match.crawford)
+            if not self.match.finished:  # the last game's board stays on show
+                self.game = Game(crawford=self.match.crawford)
 
     def _end_match(self, kind: str, player: int) -> None:
         self.match.resign_match(player)

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from bot.features.backgammon import organiser, report
 from bot.features.backgammon.export import backgammon_games
-from bot.features.backgammon.live import flow, moves, tools
+from bot.features.backgammon.live import flow, moves, record, tools
 from bot.features.backgammon.play import GRACE_JOB, PLAYBOOK, grace_passed, launch
 from bot.features.backgammon.settings import (
     DEFAULTS,
@@ -45,17 +45,22 @@ async def _launch(services, tournament, match) -> None:
     await (flow.launch if match.kind == LIVE_KIND else launch)(services, tournament, match)
 
 
+def _bot_player(state, seat: int):
+    """The bot plays backgammon only in the bot (a board match has nothing for it to do)."""
+    return flow.bot_player(state, seat)
+
+
 BOTH = Playbook(explain=lambda tr, error, match: _playbook(match.kind).explain(tr, error, match),
                 announce=_announce, finish=_finish)
 _FORMATS = formats_game(
     "backgammon",
     {"max_players": 0, "approval": "off", "checkin": 0, "format": "swiss", "rounds": 5,
      **DEFAULTS},
-    PARSERS, routers=(report.router, organiser.router, moves.router, tools.router),
+    PARSERS, routers=(report.router, organiser.router, moves.router, tools.router, record.router),
     export_sections={"backgammon_games": backgammon_games},
     engines={KIND: board_engine, LIVE_KIND: live_engine}, match_kind=KIND, kind_for=kind_for,
     launch=_launch, playbook=BOTH, setup_note=setup_note, tiebreaks=BACKGAMMON_TIEBREAKS,
-    draws=False, match_hint="backgammon.match_hint")
+    draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player)
 # Results are reported through the match card or played out here, not by the formats' /result.
 GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, GRACE_JOB: grace_passed, **flow.JOBS},
                routers=tuple(r for r in _FORMATS.routers if r is not formats_report.router))

@@ -6,11 +6,13 @@ clocks of whoever must act set; the end of the match into the tournament with it
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
 from bot.features.backgammon.live import clocks
 from bot.features.backgammon.live.board import dice_text, show
+from bot.features.backgammon.live.record import send_record
 from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.formats.results import record_played
 from bot.i18n import Translator
@@ -20,6 +22,7 @@ from bot.play.launch import start_match
 from bot.play.perform import Playbook, error_params, perform
 from bot.play.refusal import Refusal
 from bot.services import Services
+from games.backgammon.bot import choose_play, should_double, should_take
 from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN
 from games.backgammon.session import LiveMatch
 from games.common.errors import IllegalAction
@@ -48,7 +51,7 @@ async def announce(ctx: MatchContext, change: Change, actions: list[Action]) -> 
         line = _line(ctx, before, after, action)
         if line:
             await ctx.say(line)
-    if len(after.games) > len(before.games) and not after.finished:
+    if len(after.games) > len(before.games):
         await ctx.say(_game_over(ctx, after))
 
 
@@ -84,7 +87,7 @@ def _game_over(ctx: MatchContext, state: LiveMatch) -> str:
     line = tr("backgammon.live.game_won", number=len(state.games), name=names[outcome.winner],
               points=outcome.points, value=value, cube=outcome.cube, how=how,
               a=names[0], b=names[1], sa=state.score[0], sb=state.score[1])
-    if state.game.crawford:
+    if state.game.crawford and not state.finished:
         line += "\n" + tr("backgammon.live.crawford_next")
     return line
 
@@ -93,7 +96,9 @@ async def finish(ctx: MatchContext, state: LiveMatch, actor_id: int | None) -> N
     """The match is over: the winner said, the record sent, the result into the tournament."""
     names, winner = ctx.names, state.winner
     await ctx.say(ctx.tr(f"backgammon.live.match_{state.outcome.how}", winner=names[winner],
-                         loser=names[1 - winner], sa=state.score[0], sb=state.score[1]))
+                         loser=names[1 - winner], sa=max(state.score),
+                         sb=min(state.score)))
+    await send_record(ctx)
     await record_played(ctx, winner, tuple(state.score), actor_id)
 
 
@@ -144,6 +149,24 @@ async def automatic(ctx: MatchContext, state: LiveMatch) -> Action | None:
         plays = state.plays()
         if len(plays) == 1:
             return {"type": "move", "player": game.turn, "play": plays[0].notation}
+    return None
+
+
+def bot_player(state: LiveMatch, seat: int) -> Action | None:
+    """The bot's decision in ``/practice`` (``docs/backgammon.md``): double or not before
+    its roll, take or pass, the play it picks when there is a choice. Its dice and forced
+    moves come from :func:`automatic`, like anyone's."""
+    if not isinstance(state, LiveMatch) or state.finished or state.to_act != seat:
+        return None
+    game = state.game
+    if game.phase == TURN and state.may_double() and should_double(game, state.match):
+        return {"type": "double", "player": seat}
+    if game.phase == DOUBLED:
+        answer = "take" if should_take(game, state.match) else "pass"
+        return {"type": answer, "player": seat}
+    if game.phase == MOVE and len(state.plays()) > 1:
+        play = choose_play(game.position, game.dice, random.Random(state.steps))
+        return {"type": "move", "player": seat, "play": play.notation}
     return None
 
 
