@@ -58,6 +58,9 @@ class Game:
     """What the game says about its settings at /new and /settings (a Translator, settings)."""
     match_kind: str | None = None
     """The engine kind of the matches the tournament formats create for this game."""
+    kind_for: Callable[[dict[str, Any]], str] | None = None
+    """The match kind by the tournament's settings, when it depends on them (backgammon:
+    ``play=bot`` or ``play=board``); None: always :attr:`match_kind`."""
     launch: MatchLauncher | None = None
     """How a single match starts in the chat (a formats pairing, a friendly); None: the
     game is played elsewhere and reported."""
@@ -97,6 +100,13 @@ class Game:
     def in_bot(self, settings: dict[str, Any]) -> bool:
         """Whether a tournament with ``settings`` plays its matches in the bot."""
         return self.played_in_bot and not (self.reported_when and self.reported_when(settings))
+
+    def kind_of(self, settings: dict[str, Any]) -> str | None:
+        """The kind of the matches of a tournament of this game with ``settings``; None when
+        they are played away from the bot and reported."""
+        if not self.in_bot(settings):
+            return None
+        return self.kind_for(settings) if self.kind_for is not None else self.match_kind
 
     @property
     def rules_key(self) -> str:

@@ -46,6 +46,12 @@ def timeout(kind: str, handler: Timeout) -> JobRunner:
     return run
 
 
+def register(*kinds: str) -> None:
+    """Clocks of ``kinds`` run by a game's own job runners: /pause and /resume freeze and
+    restart them like the others, and :func:`stop` without kinds cancels them too."""
+    _kinds.update(kinds)
+
+
 async def last_seq(services: Services, match_id: int) -> int:
     """The seq of the match's last logged action (0 before the first): its position."""
     logged = await services.repos.matches.actions(match_id)

@@ -16,6 +16,7 @@ from aiogram.types import Message, Update
 from bot import games
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, context_for
 from bot.play.perform import DICE_ANIMATION_SECONDS, perform
 from bot.play.refusal import Refusal
@@ -66,7 +67,15 @@ async def dice(message: Message, event_update: Update, services: Services,
     await _roll(ctx, message, message.dice.value, event_update.update_id)
 
 
-@router.message(Command("roll"), F.chat.type != "private")
+async def _not_read_by_its_game(message: Message, scope: Scope) -> bool:
+    """Filter: /roll is left to a game that reads it itself and takes no 🎲 (backgammon
+    played in the bot, where the bot draws both dice)."""
+    game = await scope.game()
+    return game is None or game.dice is not None or not any(
+        "roll" in table.commands() for table in game.routers)
+
+
+@router.message(Command("roll"), F.chat.type != "private", _not_read_by_its_game)
 async def roll_command(message: Message, event_update: Update, services: Services,
                        tr: Translator) -> None:
     ctx = await _sender_match(message, services, tr)

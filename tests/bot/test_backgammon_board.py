@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.bot.sandbox_run import run_script
 
 SCRIPT = """\
-org@bg: /new backgammon Board Night format=round_robin length=5
+org@bg: /new backgammon Board Night play=board format=round_robin length=5
 alice@bg: /register
 bob@bg: /register
 org@bg: /begin

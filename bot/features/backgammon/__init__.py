@@ -1,28 +1,66 @@
-"""Backgammon (``docs/backgammon.md``): tournaments run by the formats, each match played on a
-real board with the bot as the match protocol (``play=board``) — a match card, every game
-reported by its winner and checked by the loser, organisers' corrections, penalties, late
-starts and appeals (the seed's §11), and every game in /export. ``play=bot`` is refused for
-now."""
+"""Backgammon (``docs/backgammon.md``): tournaments run by the formats. With ``play=bot`` (the
+default) each match is played in the bot — server dice, legal moves only, cube, clocks and a
+board picture (``bot/features/backgammon/live/``); with ``play=board`` it is played on a real
+board with the bot as the match protocol — a match card, every game reported by its winner
+and checked by the loser, organisers' corrections, penalties, late starts and appeals (the
+seed's §11). Every game is in /export."""
 
 from dataclasses import replace
 
 from bot.features.backgammon import organiser, report
 from bot.features.backgammon.export import backgammon_games
+from bot.features.backgammon.live import flow, moves, record, tools
 from bot.features.backgammon.play import GRACE_JOB, PLAYBOOK, grace_passed, launch
-from bot.features.backgammon.settings import DEFAULTS, KIND, PARSERS, board_engine, setup_note
+from bot.features.backgammon.settings import (
+    DEFAULTS,
+    KIND,
+    LIVE_KIND,
+    PARSERS,
+    board_engine,
+    kind_for,
+    live_engine,
+    setup_note,
+)
 from bot.features.formats import report as formats_report
 from bot.features.formats.game import formats_game
+from bot.match_service import Change
+from bot.play.context import MatchContext
+from bot.play.perform import Playbook
 from games.tournament.standings import BACKGAMMON_TIEBREAKS
 
+
+def _playbook(match_kind: str) -> Playbook:
+    return flow.PLAYBOOK if match_kind == LIVE_KIND else PLAYBOOK
+
+
+async def _announce(ctx: MatchContext, change: Change, actions: list) -> None:
+    await _playbook(ctx.match.kind).announce(ctx, change, actions)
+
+
+async def _finish(ctx: MatchContext, state, actor_id: int | None) -> None:
+    await _playbook(ctx.match.kind).finish(ctx, state, actor_id)
+
+
+async def _launch(services, tournament, match) -> None:
+    await (flow.launch if match.kind == LIVE_KIND else launch)(services, tournament, match)
+
+
+def _bot_player(state, seat: int):
+    """The bot plays backgammon only in the bot (a board match has nothing for it to do)."""
+    return flow.bot_player(state, seat)
+
+
+BOTH = Playbook(explain=lambda tr, error, match: _playbook(match.kind).explain(tr, error, match),
+                announce=_announce, finish=_finish)
 _FORMATS = formats_game(
     "backgammon",
     {"max_players": 0, "approval": "off", "checkin": 0, "format": "swiss", "rounds": 5,
      **DEFAULTS},
-    PARSERS, routers=(report.router, organiser.router),
+    PARSERS, routers=(report.router, organiser.router, moves.router, tools.router, record.router),
     export_sections={"backgammon_games": backgammon_games},
-    engines={KIND: board_engine}, match_kind=KIND, launch=launch, playbook=PLAYBOOK,
-    setup_note=setup_note, tiebreaks=BACKGAMMON_TIEBREAKS, draws=False,
-    match_hint="backgammon.match_hint")
-# Results are reported through the match card here, not by the formats' /result flow.
-GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, GRACE_JOB: grace_passed},
+    engines={KIND: board_engine, LIVE_KIND: live_engine}, match_kind=KIND, kind_for=kind_for,
+    launch=_launch, playbook=BOTH, setup_note=setup_note, tiebreaks=BACKGAMMON_TIEBREAKS,
+    draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player)
+# Results are reported through the match card or played out here, not by the formats' /result.
+GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, GRACE_JOB: grace_passed, **flow.JOBS},
                routers=tuple(r for r in _FORMATS.routers if r is not formats_report.router))

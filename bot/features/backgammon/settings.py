@@ -1,5 +1,6 @@
 """Backgammon's own settings (``docs/backgammon.md``): how matches are played (``play``), the
-match length and the late-start grace; the engine of a match and the breaks it allows."""
+match length, the late-start grace of a board match and the clocks of a match played in the
+bot (``clock``, ``idle``); the engine of a match and the breaks it allows."""
 
 from __future__ import annotations
 
@@ -9,23 +10,23 @@ from bot.game_settings import int_range
 from bot.i18n import Translator
 from games.backgammon.match import LENGTHS
 from games.backgammon.protocol import BoardMatch
+from games.backgammon.session import LiveMatch
 
 KIND = "bg_board"
+LIVE_KIND = "bg_live"
 PLAY_MODES = ("board", "bot")
 
 
 def play_mode(text: str) -> str:
-    """``board``: played on a real board, the bot keeps the protocol; ``bot`` is not yet
-    available and is refused with its own reason."""
+    """``bot``: played in the bot, which rolls, takes only legal moves and keeps the clocks;
+    ``board``: played on a real board, the bot keeps the protocol."""
     value = text.lower()
-    if value == "bot":
-        raise ValueError("backgammon.settings.play_bot_later")
     if value not in PLAY_MODES:
         raise ValueError("settings.bad_choice")
     return value
 
 
-play_mode.hint = "board"  # type: ignore[attr-defined]
+play_mode.hint = "bot|board"  # type: ignore[attr-defined]
 
 
 def match_length(text: str) -> int:
@@ -36,8 +37,38 @@ def match_length(text: str) -> int:
 
 
 match_length.hint = "1|3|5…15"  # type: ignore[attr-defined]
-PARSERS = {"play": play_mode, "length": match_length, "grace": int_range(0, 240)}
-DEFAULTS = {"play": "board", "length": 5, "grace": 15}
+def match_clock(text: str) -> str:
+    """``move_seconds+bank_minutes`` (``60+10``), or ``auto``: the preset for the length."""
+    value = text.lower()
+    if value == "auto":
+        return value
+    move, plus, bank = value.partition("+")
+    if not (plus and move.isdigit() and bank.isdigit() and 5 <= int(move) <= 3600
+            and 0 <= int(bank) <= 600):
+        raise ValueError("backgammon.settings.bad_clock")
+    return f"{int(move)}+{int(bank)}"
+
+
+match_clock.hint = "auto|60+10"  # type: ignore[attr-defined]
+PARSERS = {"play": play_mode, "length": match_length, "grace": int_range(0, 240),
+           "clock": match_clock, "idle": int_range(0, 1440)}
+DEFAULTS = {"play": "bot", "length": 5, "grace": 15}  # clock=auto and idle=0 when unset
+MOVE_SECONDS = 60  # the preset per-move (and double-answer) timer
+
+
+def clock_of(settings: dict[str, Any]) -> tuple[int, int]:
+    """(per-move seconds, match bank seconds): the ``clock`` setting, else the preset for
+    the match length — 60 s a move and 2 minutes of bank per point, at least 3."""
+    value = settings.get("clock", "auto")
+    if value != "auto":
+        move, _, bank = value.partition("+")
+        return int(move), int(bank) * 60
+    return MOVE_SECONDS, max(3, 2 * settings.get("length", 5)) * 60
+
+
+def kind_for(settings: dict[str, Any]) -> str:
+    """The match kind of a tournament: played in the bot or on a real board."""
+    return KIND if settings.get("play") == "board" else LIVE_KIND
 
 
 def breaks(length: int) -> int:
@@ -52,7 +83,14 @@ def board_engine(settings: dict[str, Any]) -> BoardMatch:
     return BoardMatch(settings.get("length", 5))
 
 
+def live_engine(settings: dict[str, Any]) -> LiveMatch:
+    return LiveMatch(settings.get("length", 5), clock_of(settings)[1])
+
+
 def setup_note(tr: Translator, settings: dict[str, Any]) -> str:
     length = settings.get("length", 5)
+    if settings.get("play") != "board":
+        move, bank = clock_of(settings)
+        return tr("backgammon.note_live", length=length, move=move, bank=bank // 60)
     return tr("backgammon.note", length=length, breaks=breaks(length),
               grace=settings.get("grace", 15))

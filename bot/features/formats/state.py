@@ -115,10 +115,7 @@ async def log_event(services: Services, run: Run, event: dict[str, Any]) -> Run:
 def match_kind(tournament: Tournament) -> str:
     """The kind of the matches the formats create: the game's own when it plays them in the
     bot for this tournament's settings, else reported ones."""
-    game = game_of(tournament.game)
-    if game.match_kind is None or not game.in_bot(tournament.settings):
-        return REPORTED_KIND
-    return game.match_kind
+    return game_of(tournament.game).kind_of(tournament.settings) or REPORTED_KIND
 
 
 def result_of(row: MatchRow) -> Result | None:

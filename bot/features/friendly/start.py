@@ -98,7 +98,8 @@ async def create(services: Services, chat_id: int, game: Game, title: str,
 async def play(services: Services, tournament: Tournament) -> MatchRow:
     """Create the friendly's one match and launch it in the chat."""
     game = games.game_of(tournament.game)
-    kind, launch = match_plan(game)
+    _, launch = match_plan(game)
+    kind = game.kind_of(tournament.settings)
     players = [e.user_id for e in await services.repos.entrants.list(tournament.id)]
     match = await services.repos.matches.create(
         tournament.id, STAGE, 1, "F", kind, players[0], players[1], services.clock.now())

@@ -1,0 +1,189 @@
+"""The board of a backgammon match played in the bot: one photo per match, edited in place
+(``editMessageMedia``) after every step, whose caption carries in text the GNU Backgammon
+Position ID, the dice to play, who is to act, the score and the clocks; its buttons fit the
+moment (Roll / Double, Take / Pass, the legal plays or the point-by-point picker)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+)
+
+from bot.play.context import MatchContext
+from bot.render.backgammon import BoardScene, board_png
+from games.backgammon.game import DOUBLED, MOVE, TURN
+from games.backgammon.session import LiveMatch
+from games.backgammon.steps import Step, next_steps, play_of
+
+log = logging.getLogger(__name__)
+PLAY_BUTTONS = 8  # up to this many legal plays are offered as buttons, else the picker
+NO_STEPS = "-"
+
+
+class Press(CallbackData, prefix="bgl"):
+    """A press on the board drawn at ``step`` (the match's step count): ``act`` is roll,
+    double, take, pass, a play's index (``p3``), a point picked (``s24``), a die for it
+    (``d5``), undo or confirm; ``steps`` is the play picked so far (``2403.1301``)."""
+
+    match_id: int
+    step: int
+    act: str
+    steps: str = NO_STEPS
+
+
+def pack_steps(steps: list[Step]) -> str:
+    return ".".join(f"{source:02d}{die}" for source, die in steps) or NO_STEPS
+
+
+def unpack_steps(text: str) -> list[Step]:
+    if text == NO_STEPS:
+        return []
+    return [(int(part[:2]), int(part[2:])) for part in text.split(".")]
+
+
+def dice_text(dice: tuple[int, int]) -> str:
+    """``🎲 5-2``: the higher die first, as players say it."""
+    return f"🎲 {max(dice)}-{min(dice)}"
+
+
+def clock_text(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def caption(ctx: MatchContext, state: LiveMatch) -> str:
+    """The board's text: match and score, Position ID, dice, who is to act, the banks."""
+    tr, names, game = ctx.tr, ctx.names, state.game
+    crawford = tr("backgammon.live.crawford") if game.crawford and not state.finished else ""
+    lines = [tr("backgammon.live.header", match=ctx.match.id, a=names[0], b=names[1],
+                sa=state.score[0], sb=state.score[1], length=state.length,
+                number=len(state.games) + 1 if not state.finished else len(state.games),
+                crawford=crawford),
+             f"Position ID: {game.position.id}"]
+    lines.append(_status(ctx, state))
+    if not state.finished:
+        lines.append(tr("backgammon.live.clocks", a=names[0], b=names[1],
+                        ta=clock_text(state.banks[0]), tb=clock_text(state.banks[1])))
+    return "\n".join(lines)
+
+
+def _status(ctx: MatchContext, state: LiveMatch) -> str:
+    tr, names, game = ctx.tr, ctx.names, state.game
+    if state.finished:
+        return tr(f"backgammon.live.won_{state.outcome.how}", winner=names[state.winner],
+                  loser=names[1 - state.winner])
+    name = names[game.turn]
+    if game.phase == MOVE:
+        return tr("backgammon.live.to_play", dice=dice_text(game.dice),
+                  name=name)
+    if game.phase == DOUBLED:
+        return tr("backgammon.live.doubled", name=name, cube=game.cube * 2,
+                  other=names[1 - game.turn])
+    if game.phase == TURN:
+        return tr("backgammon.live.to_roll", name=name)
+    return tr("backgammon.live.opening")
+
+
+def scene(ctx: MatchContext, state: LiveMatch) -> BoardScene:
+    game, tr = state.game, ctx.tr
+    words = {key: tr.plain(f"backgammon.live.word.{key}")
+             for key in ("pips", "crawford", "to_play", "match_to")}
+    return BoardScene(game.position, ctx.names, game.turn, game.dice, game.cube,
+                      game.cube_owner, not game.crawford, state.score, state.length,
+                      (clock_text(state.banks[0]), clock_text(state.banks[1])), words)
+
+
+def markup(ctx: MatchContext, state: LiveMatch, steps: list[Step] | None = None,
+           source: int | None = None) -> InlineKeyboardMarkup | None:
+    """The buttons for the moment; ``steps`` and ``source``: the picker's choice so far."""
+    game, tr = state.game, ctx.tr
+
+    def button(label: str, act: str, picked: list[Step] | None = None) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text=label, callback_data=Press(
+            match_id=ctx.match.id, step=state.steps, act=act,
+            steps=pack_steps(picked or [])).pack())
+
+    if state.finished:
+        return None
+    if game.phase == TURN and state.may_double():
+        return _rows([button(tr("backgammon.live.button.roll"), "roll"),
+                      button(tr("backgammon.live.button.double"), "double")])
+    if game.phase == DOUBLED:
+        return _rows([button(tr("backgammon.live.button.take"), "take"),
+                      button(tr("backgammon.live.button.pass"), "pass")])
+    if game.phase != MOVE:
+        return None
+    plays = state.plays()
+    if len(plays) <= PLAY_BUTTONS:
+        return _rows([button(play.notation, f"p{index}") for index, play in enumerate(plays)],
+                     width=2)
+    return _picker(tr, state, steps or [], source, button)
+
+
+def _picker(tr, state: LiveMatch, steps: list[Step], source: int | None, button):
+    """Pick a point, then the die to move its checker by; Undo and Confirm below."""
+    game = state.game
+    options = next_steps(game.position, game.dice, steps)
+    if source is None:
+        points = sorted({s for s, _ in options}, reverse=True)
+        row = [button(_point(tr, s), f"s{s}", steps) for s in points]
+    else:
+        row = [button(f"{_point(tr, source)}→{_point(tr, max(source - die, 0))}",
+                      f"d{source:02d}{die}", steps) for s, die in options if s == source]
+    control = []
+    if steps or source is not None:
+        control.append(button(tr("backgammon.live.button.undo"),
+                              "back" if source is not None else "undo", steps))
+    if steps and not options and (play := play_of(game.position, game.dice, steps)):
+        control.append(button(tr("backgammon.live.button.confirm", play=play.notation),
+                              "confirm", steps))
+    markup_ = _rows(row, width=6)
+    if control:
+        markup_.inline_keyboard.append(control)
+    return markup_
+
+
+def _point(tr, point: int) -> str:
+    if point == 25:
+        return tr.plain("backgammon.live.bar")
+    return tr.plain("backgammon.live.off") if point == 0 else str(point)
+
+
+def _rows(buttons: list[InlineKeyboardButton], width: int = 2) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[buttons[i:i + width]
+                                                 for i in range(0, len(buttons), width)])
+
+
+async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False) -> None:
+    """Edit the match's board in place (send it when there is none, or ``new``)."""
+    services = ctx.services
+    match = await services.repos.matches.get(ctx.match.id)
+    text, keys = caption(ctx, state), markup(ctx, state)
+    photo = BufferedInputFile(board_png(scene(ctx, state)), f"backgammon-{match.id}.png")
+    chat_id = ctx.tournament.chat_id
+    if match.board_message_id is not None and not new:
+        try:
+            await services.bot.edit_message_media(
+                InputMediaPhoto(media=photo, caption=text), chat_id=chat_id,
+                message_id=match.board_message_id, reply_markup=keys)
+            return
+        except TelegramBadRequest as error:
+            if "not modified" in error.message:
+                return
+            log.warning("board of match %s sent again: %s", match.id, error.message)
+    if match.board_message_id is not None:
+        with contextlib.suppress(TelegramBadRequest):
+            await services.bot.edit_message_reply_markup(
+                chat_id=chat_id, message_id=match.board_message_id, reply_markup=None)
+    sent = await services.bot.send_photo(chat_id, photo, caption=text, reply_markup=keys,
+                                         message_thread_id=match.thread_id)
+    await services.repos.matches.update(match.id, services.clock.now(),
+                                        board_message_id=sent.message_id)
+    ctx.match = await services.repos.matches.get(match.id)

@@ -1,0 +1,72 @@
+"""The clocks of a match played in the bot (the seed's §9, ``docs/backgammon.md``): each
+decision (roll or double, a move, the answer to a double) has a short timer, then the player's
+match time bank runs; the bank is not refilled between games. They live on the per-match
+clocks of :mod:`bot.play.clock`: jobs in the database (they survive a restart) that /pause
+freezes with the time left.
+
+- the turn clock fires when the timer and the bank are both spent: a pending double counts as
+  passed, otherwise the match is lost on time (the opponent gets the points needed);
+- a reminder a minute before the bank runs out;
+- with ``idle=N`` (minutes), a player who does nothing that long loses the current game.
+
+What a player spent is logged with their action as ``{"type": "clock", "player": p, "bank":
+seconds}``: the time left on the turn clock when they acted, capped at the bank.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from bot.features.backgammon.settings import clock_of
+from bot.play import clock
+from bot.play.context import MatchContext
+from games.backgammon.session import LiveMatch
+
+TURN_CLOCK, REMIND_CLOCK, IDLE_CLOCK = "bg_live_turn", "bg_live_remind", "bg_live_idle"
+KINDS = (TURN_CLOCK, REMIND_CLOCK, IDLE_CLOCK)
+REMIND_BEFORE = 60  # seconds before the bank runs out
+clock.register(*KINDS)
+
+
+async def bot_seat(ctx: MatchContext) -> int | None:
+    """The seat the bot itself plays in this match (``/practice``), else None."""
+    return ctx.seat((await ctx.services.bot.me()).id)
+
+
+async def arm(ctx: MatchContext, state: LiveMatch) -> None:
+    """Set the clocks of whoever must act now (none for the bot or a finished match)."""
+    await clock.stop(ctx, *KINDS)
+    seat = state.to_act
+    if seat is None or seat == await bot_seat(ctx):
+        return
+    move, _ = clock_of(ctx.tournament.settings)
+    total = move + state.banks[seat]
+    stamp: dict[str, Any] = {"seat": seat, "step": state.steps}
+    await clock.start(ctx, TURN_CLOCK, timedelta(seconds=total), **stamp)
+    remind_at = max(move, total - REMIND_BEFORE)
+    if remind_at < total:
+        await clock.start(ctx, REMIND_CLOCK, timedelta(seconds=remind_at),
+                          left=total - remind_at, **stamp)
+    idle = ctx.tournament.settings.get("idle", 0) * 60
+    if 0 < idle < total:
+        await clock.start(ctx, IDLE_CLOCK, timedelta(seconds=idle), **stamp)
+
+
+async def time_left(ctx: MatchContext, seat: int) -> int | None:
+    """Seconds left on ``seat``'s running turn clock (timer and bank), None if none runs."""
+    services = ctx.services
+    for job in await services.repos.jobs.for_match(ctx.match.id, (TURN_CLOCK,)):
+        if job.payload.get("seat") == seat:
+            return max(0, int((job.run_at - services.clock.now()).total_seconds()))
+    return None
+
+
+async def spent(ctx: MatchContext, state: LiveMatch, seat: int | None) -> list[dict]:
+    """The clock entry to log with ``seat``'s action: their bank after this decision."""
+    if seat is None or state.to_act != seat:
+        return []
+    left = await time_left(ctx, seat)
+    if left is None or left >= state.banks[seat]:
+        return []
+    return [{"type": "clock", "player": seat, "bank": left}]

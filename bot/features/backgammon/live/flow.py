@@ -1,0 +1,250 @@
+"""The flow of a match played in the bot (``play=bot``, ``docs/backgammon.md``): the launch,
+every accepted step followed by what the bot does itself — the dice it rolls (drawn once,
+logged, replayed, never rolled again), a roll at once when the player on roll may not double,
+a forced move or a turn with no move played with one line — then the board redrawn and the
+clocks of whoever must act set; the end of the match into the tournament with its record."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from bot.features.backgammon.live import clocks
+from bot.features.backgammon.live.board import dice_text, show
+from bot.features.backgammon.live.record import send_record
+from bot.features.backgammon.settings import LIVE_KIND
+from bot.features.formats.results import record_played
+from bot.i18n import Translator
+from bot.match_service import Change
+from bot.play.context import MatchContext, context_for
+from bot.play.launch import start_match
+from bot.play.perform import Playbook, error_params, perform
+from bot.play.refusal import Refusal
+from bot.services import Services
+from games.backgammon.bot import choose_play, should_double, should_take
+from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN
+from games.backgammon.session import LiveMatch
+from games.common.errors import IllegalAction
+from storage.repositories.jobs import Job
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
+
+Action = dict[str, Any]
+
+
+def explain(tr: Translator, error: IllegalAction, match: MatchRow | None = None) -> str:
+    """An engine's refusal in words: the live texts first, then the board protocol's."""
+    phase = error.params.get("phase")
+    for key in (f"backgammon.live.error.{error.code}.{phase}",
+                f"backgammon.live.error.{error.code}", f"backgammon.error.{error.code}"):
+        if tr.has(key):
+            return tr(key, **error_params(error))
+    return tr("backgammon.error.other", code=error.code)
+
+
+async def announce(ctx: MatchContext, change: Change, actions: list[Action]) -> None:
+    """One line for what the players should not miss; the board itself is redrawn once the
+    bot has played its own part (:func:`advance`)."""
+    before, after = change.before, change.after
+    for action in actions:
+        line = _line(ctx, before, after, action)
+        if line:
+            await ctx.say(line)
+    if len(after.games) > len(before.games):
+        await ctx.say(_game_over(ctx, after))
+
+
+def _line(ctx: MatchContext, before: LiveMatch, after: LiveMatch, action: Action) -> str:
+    tr, names, kind = ctx.tr, ctx.names, action["type"]
+    if kind == "opening_roll":
+        a, b = action["dice"]
+        if a == b:
+            return tr("backgammon.live.opening_again", a=names[0], b=names[1], die=a)
+        return tr("backgammon.live.opening_roll", a=names[0], b=names[1], da=a, db=b,
+                  first=names[0 if a > b else 1])
+    if kind == "move" and before.phase == MOVE and len(before.plays()) == 1:
+        dice = dice_text(before.game.dice)
+        name = names[before.game.turn]
+        if not action["play"]:
+            return tr("backgammon.live.no_move", name=name, dice=dice)
+        return tr("backgammon.live.forced", name=name, dice=dice, play=action["play"])
+    if kind == "double":
+        return tr("backgammon.live.double", name=names[action["player"]],
+                  other=names[1 - action["player"]], cube=before.game.cube * 2)
+    if kind == "take":
+        return tr("backgammon.live.take", name=names[action["player"]],
+                  cube=after.game.cube)
+    return ""
+
+
+def _game_over(ctx: MatchContext, state: LiveMatch) -> str:
+    """Who won the game just ended, how and the score (and the Crawford game, if next)."""
+    tr, names, game = ctx.tr, ctx.names, state.games[-1]
+    outcome = game.outcome
+    how = tr(f"backgammon.live.how.{outcome.reason}")
+    value = tr(f"backgammon.value.{('single', 'gammon', 'backgammon')[outcome.points_per_cube - 1]}")
+    line = tr("backgammon.live.game_won", number=len(state.games), name=names[outcome.winner],
+              points=outcome.points, value=value, cube=outcome.cube, how=how,
+              a=names[0], b=names[1], sa=state.score[0], sb=state.score[1])
+    if state.game.crawford and not state.finished:
+        line += "\n" + tr("backgammon.live.crawford_next")
+    return line
+
+
+async def finish(ctx: MatchContext, state: LiveMatch, actor_id: int | None) -> None:
+    """The match is over: the winner said, the record sent, the result into the tournament."""
+    names, winner = ctx.names, state.winner
+    await ctx.say(ctx.tr(f"backgammon.live.match_{state.outcome.how}", winner=names[winner],
+                         loser=names[1 - winner], sa=max(state.score),
+                         sb=min(state.score)))
+    await send_record(ctx)
+    await record_played(ctx, winner, tuple(state.score), actor_id)
+
+
+PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish)
+
+
+async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
+              update_id: int | None, check: Callable[[Any], None] | None = None
+              ) -> LiveMatch | None:
+    """Apply a player's ``actions`` (with the time they spent), then let the bot play its
+    part; the new state, or None when this update was applied before."""
+    state = await ctx.services.matches.state(ctx.match)
+    seat = ctx.seat(actor_id) if actor_id is not None else None
+    spent = await clocks.spent(ctx, state, seat)
+    change = await perform(ctx, PLAYBOOK, spent + actions, actor_id=actor_id,
+                           update_id=update_id, check=check)
+    if change is None:
+        return None
+    return await advance(ctx)
+
+
+async def advance(ctx: MatchContext) -> LiveMatch:
+    """What the bot does by itself until a player must decide: opening rolls, rolls, forced
+    moves; then the board and the clocks."""
+    while True:
+        state = await ctx.services.matches.state(ctx.match)
+        action = await automatic(ctx, state)
+        if action is None:
+            break
+        await perform(ctx, PLAYBOOK, [action], actor_id=None, update_id=None)
+    await show(ctx, state)
+    await clocks.arm(ctx, state)
+    return state
+
+
+async def automatic(ctx: MatchContext, state: LiveMatch) -> Action | None:
+    """The bot's own next step, or None when a player must act."""
+    if state.finished or ctx.match.status != "running":
+        return None
+    game, dice = state.game, ctx.services.rng
+    if game.phase == OPENING:
+        return {"type": "opening_roll", "dice": [dice.randint(1, 6), dice.randint(1, 6)]}
+    bot = await clocks.bot_seat(ctx)
+    if game.phase == TURN and (not state.may_double() or game.turn == bot):
+        return {"type": "roll", "player": game.turn,
+                "dice": [dice.randint(1, 6), dice.randint(1, 6)]}
+    if game.phase == MOVE:
+        plays = state.plays()
+        if len(plays) == 1:
+            return {"type": "move", "player": game.turn, "play": plays[0].notation}
+    return None
+
+
+def bot_player(state: LiveMatch, seat: int) -> Action | None:
+    """The bot's decision in ``/practice`` (``docs/backgammon.md``): double or not before
+    its roll, take or pass, the play it picks when there is a choice. Its dice and forced
+    moves come from :func:`automatic`, like anyone's."""
+    if not isinstance(state, LiveMatch) or state.finished or state.to_act != seat:
+        return None
+    game = state.game
+    if game.phase == TURN and state.may_double() and should_double(game, state.match):
+        return {"type": "double", "player": seat}
+    if game.phase == DOUBLED:
+        answer = "take" if should_take(game, state.match) else "pass"
+        return {"type": answer, "player": seat}
+    if game.phase == MOVE and len(state.plays()) > 1:
+        play = choose_play(game.position, game.dice, random.Random(state.steps))
+        return {"type": "move", "player": seat, "play": play.notation}
+    return None
+
+
+async def launch(services: Services, tournament: Tournament, match: MatchRow) -> None:
+    """Start the match: the opening roll, the board, the first player's clock."""
+    ctx = await start_match(services, tournament, match)
+    await ctx.say(ctx.tr("backgammon.live.start", match=match.id, a=ctx.names[0],
+                         b=ctx.names[1], length=tournament.settings.get("length", 5)))
+    await advance(ctx)
+
+
+async def _job_context(services: Services, job: Job) -> tuple[MatchContext, LiveMatch] | None:
+    """The match of a clock that still stands where the clock was set, else None."""
+    match = await services.repos.matches.get(job.payload["match_id"])
+    if match is None or match.status != "running" or match.kind != LIVE_KIND:
+        return None
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    tr = await services.translator_for_chat(tournament.chat_id)
+    ctx = await context_for(services, tr, tournament, match)
+    state = await services.matches.state(match)
+    if state.steps != job.payload.get("step") or state.to_act != job.payload.get("seat"):
+        return None
+    return ctx, state
+
+
+def _same_step(step: int) -> Callable[[LiveMatch], None]:
+    def check(state: LiveMatch) -> None:
+        if state.steps != step:
+            raise Refusal("callback.stale")
+    return check
+
+
+async def turn_over(services: Services, job: Job) -> None:
+    """Timer and bank both spent: a pending double counts as passed, otherwise the match is
+    lost on time."""
+    found = await _job_context(services, job)
+    if found is None:
+        return
+    ctx, state = found
+    seat = job.payload["seat"]
+    final = {"type": "pass", "player": seat} if state.phase == DOUBLED else \
+        {"type": "timeout", "player": seat}
+    await ctx.say(ctx.tr("backgammon.live.out_of_time_pass" if final["type"] == "pass" else
+                         "backgammon.live.out_of_time", name=ctx.names[seat]))
+    await _run(ctx, [{"type": "clock", "player": seat, "bank": 0}, final], job)
+
+
+async def idle_over(services: Services, job: Job) -> None:
+    """The tournament's inactivity limit passed: the current game is lost (a pending
+    double passed)."""
+    found = await _job_context(services, job)
+    if found is None:
+        return
+    ctx, state = found
+    seat = job.payload["seat"]
+    kind = "pass" if state.phase == DOUBLED else "resign"
+    await ctx.say(ctx.tr("backgammon.live.idle", name=ctx.names[seat],
+                         minutes=ctx.tournament.settings.get("idle", 0)))
+    await _run(ctx, [{"type": kind, "player": seat}], job)
+
+
+async def _run(ctx: MatchContext, actions: list[Action], job: Job) -> None:
+    try:
+        change = await perform(ctx, PLAYBOOK, actions, actor_id=None, update_id=None,
+                               check=_same_step(job.payload["step"]))
+    except Refusal:
+        return  # the match moved on (or was paused) in the meantime
+    if change is not None:
+        await advance(ctx)
+
+
+async def remind(services: Services, job: Job) -> None:
+    """A minute before the bank runs out: the player is told in the match's place."""
+    found = await _job_context(services, job)
+    if found is not None:
+        ctx, _ = found
+        await ctx.say(ctx.tr("backgammon.live.remind", name=ctx.names[job.payload["seat"]],
+                             seconds=job.payload.get("left", clocks.REMIND_BEFORE)))
+
+
+JOBS = {clocks.TURN_CLOCK: turn_over, clocks.REMIND_CLOCK: remind, clocks.IDLE_CLOCK: idle_over}

@@ -1,0 +1,174 @@
+"""What the players of a match played in the bot do (``docs/backgammon.md``): moves typed in
+notation (``24/18 13/10``, ``bar/22``, ``6/off``, ``13/7(2)``) or pressed on the board, Roll
+and Double (``/roll``, ``/double``), Take and Pass (``/take``, ``/pass``), ``/resign`` (the
+game, scored by the position) and ``/resign match``. Every action goes through
+:func:`~bot.features.backgammon.live.flow.act`; a refusal says why and changes nothing."""
+
+from __future__ import annotations
+
+import re
+
+from aiogram import F
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message, Update
+
+from bot.features.backgammon.live.board import Press, markup, unpack_steps
+from bot.features.backgammon.live.flow import act
+from bot.features.backgammon.settings import LIVE_KIND
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.play.context import LIVE, MatchContext, load_match
+from bot.play.refusal import Refusal
+from bot.services import Services
+from games.backgammon.session import LiveMatch
+from games.backgammon.steps import play_of
+
+router = Handlers("backgammon-live")
+GROUP = F.chat.type != "private"
+NOTATION = re.compile(r"^\s*(bar|b|\d{1,2})\s*[/-].*$", re.IGNORECASE)
+WORDS = {"roll": "roll", "double": "double", "take": "take", "pass": "pass"}
+
+
+async def sender_match(message: Message, services: Services, tr: Translator) -> MatchContext:
+    """The sender's live backgammon match played in the bot in this chat, else refused."""
+    match = await services.repos.matches.live_for_player_in_chat(message.chat.id,
+                                                                 message.from_user.id)
+    if match is None or match.kind != LIVE_KIND:
+        raise Refusal("backgammon.live.error.no_match")
+    return await load_match(services, tr, match.id)
+
+
+@router.message(GROUP, F.text.func(lambda text: NOTATION.match(text) is not None))
+async def typed_move(message: Message, event_update: Update, services: Services,
+                     tr: Translator) -> None:
+    """A play typed in notation, checked against the legal plays."""
+    ctx = await sender_match(message, services, tr)
+    seat = ctx.seat(message.from_user.id)
+    check_turn(ctx, await services.matches.state(ctx.match), seat)
+    await act(ctx, [{"type": "move", "player": seat, "play": message.text.strip()}],
+              message.from_user.id, event_update.update_id)
+
+
+@router.message(Command("roll", "double", "take", "pass"), GROUP)
+async def decision(message: Message, command: CommandObject, event_update: Update,
+                   services: Services, tr: Translator) -> None:
+    ctx = await sender_match(message, services, tr)
+    seat = ctx.seat(message.from_user.id)
+    await act(ctx, [await _decision(ctx, command.command.lower(), seat)],
+              message.from_user.id, event_update.update_id)
+
+
+async def _decision(ctx: MatchContext, word: str, seat: int) -> dict:
+    """The action of Roll, Double, Take or Pass; a roll carries the dice the bot draws
+    now (only once the engine would take it, so no die is drawn for nothing)."""
+    state = await ctx.services.matches.state(ctx.match)
+    if word in ("take", "pass") and state.phase != "doubled":
+        raise Refusal("backgammon.live.error.no_double")
+    if word == "double":
+        _check_double(ctx, state, seat)
+    check_turn(ctx, state, seat)
+    if word != "roll":
+        return {"type": word, "player": seat}
+    if state.to_act != seat or state.phase != "turn":
+        trial = {"type": "roll", "player": seat, "dice": [1, 2]}
+        state.apply(trial)  # raises the engine's reason (not your turn, wrong phase …)
+    rng = ctx.services.rng
+    return {"type": "roll", "player": seat, "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
+
+
+def _check_double(ctx: MatchContext, state: LiveMatch, seat: int) -> None:
+    """Why ``seat`` may not double, most telling reason first (the Crawford game, the cube
+    at 64 or the opponent's, another player's turn); the engine checks the rest."""
+    game = state.game
+    if game.crawford:
+        raise Refusal("backgammon.live.error.no_cube_in_crawford_game")
+    if game.cube >= 64:
+        raise Refusal("backgammon.live.error.cube_at_maximum", cube=game.cube)
+    if game.cube_owner not in (None, seat):
+        raise Refusal("backgammon.live.error.not_cube_owner")
+    check_turn(ctx, state, seat)
+
+
+def check_turn(ctx: MatchContext, state: LiveMatch, seat: int) -> None:
+    """Refused with whose turn it is when it is not ``seat``'s."""
+    if state.to_act is not None and state.to_act != seat:
+        raise Refusal("backgammon.live.error.turn_of", name=ctx.names[state.to_act])
+
+
+@router.message(Command("resign"), GROUP)
+async def resign(message: Message, command: CommandObject, event_update: Update,
+                 services: Services, tr: Translator) -> None:
+    """``/resign``: the game, scored by the position × cube; ``/resign match``."""
+    ctx = await sender_match(message, services, tr)
+    seat = ctx.seat(message.from_user.id)
+    word = (command.args or "").strip().lower()
+    if word and word not in ("match", "матч", "ottelu"):
+        raise Refusal("backgammon.live.error.resign_usage")
+    kind = "resign_match" if word else "resign"
+    await act(ctx, [{"type": kind, "player": seat}], message.from_user.id,
+              event_update.update_id)
+
+
+@router.callback_query(Press.filter())
+async def press(query: CallbackQuery, callback_data: Press, event_update: Update,
+                services: Services, tr: Translator) -> None:
+    """A press on the board: refused when the board is old or the presser not to act."""
+    ctx = await load_match(services, tr, callback_data.match_id, (LIVE_KIND,))
+    if ctx is None or ctx.match.status not in LIVE:
+        raise Refusal("callback.stale")
+    state = await services.matches.state(ctx.match)
+    if state.steps != callback_data.step:
+        raise Refusal("callback.stale")
+    seat = ctx.seat(query.from_user.id)
+    if seat is None:
+        raise Refusal("backgammon.error.not_in_match")
+    check_turn(ctx, state, seat)
+    act_ = callback_data.act
+    steps = unpack_steps(callback_data.steps)
+    if act_ in WORDS:
+        action = await _decision(ctx, act_, seat)
+    elif act_.startswith("p"):
+        action = _listed_play(state, int(act_[1:]), seat)
+    elif act_ == "confirm":
+        action = _picked_play(state, steps, seat)
+    else:
+        await _pick(query, ctx, state, act_, steps)
+        return
+    await act(ctx, [action], query.from_user.id, event_update.update_id,
+              check=_unchanged(callback_data.step))
+    await query.answer()
+
+
+def _unchanged(step: int):
+    def check(state: LiveMatch) -> None:
+        if state.steps != step:
+            raise Refusal("callback.stale")
+    return check
+
+
+def _listed_play(state: LiveMatch, index: int, seat: int) -> dict:
+    plays = state.plays()
+    if not 0 <= index < len(plays):
+        raise Refusal("callback.stale")
+    return {"type": "move", "player": seat, "play": plays[index].notation}
+
+
+def _picked_play(state: LiveMatch, steps: list, seat: int) -> dict:
+    play = play_of(state.game.position, state.game.dice, steps)
+    if play is None:
+        raise Refusal("callback.stale")
+    return {"type": "move", "player": seat, "play": play.notation}
+
+
+async def _pick(query: CallbackQuery, ctx: MatchContext, state: LiveMatch, act_: str,
+                steps: list) -> None:
+    """A point picked, a die for it, or Undo: only the board's buttons change."""
+    source = None
+    if act_.startswith("s"):
+        source = int(act_[1:])
+    elif act_.startswith("d"):
+        steps = [*steps, (int(act_[1:3]), int(act_[3:]))]
+    elif act_ == "undo":
+        steps = steps[:-1]  # "back" only puts the picked point down
+    await query.message.edit_reply_markup(reply_markup=markup(ctx, state, steps, source))
+    await query.answer()

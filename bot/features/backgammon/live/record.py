@@ -1,0 +1,44 @@
+"""The record of a match played in the bot (``docs/backgammon.md``): the whole match in the
+Jellyfish ``.mat`` text format that GNU Backgammon and XG import, written from the match log
+(:func:`games.backgammon.mat.write_mat`), sent when the match ends and on ``/mat``."""
+
+from __future__ import annotations
+
+from aiogram import F
+from aiogram.filters import Command
+from aiogram.types import BufferedInputFile, Message
+
+from bot.features.backgammon.settings import LIVE_KIND
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.match_service import effective_actions
+from bot.play.context import MatchContext, load_match
+from bot.play.refusal import Refusal
+from bot.services import Services
+from games.backgammon.mat import write_mat
+
+router = Handlers("backgammon-live-record")
+
+
+async def mat_text(ctx: MatchContext) -> str:
+    logged = effective_actions(await ctx.services.repos.matches.actions(ctx.match.id))
+    return write_mat(ctx.names, ctx.tournament.settings.get("length", 5), logged)
+
+
+async def send_record(ctx: MatchContext) -> None:
+    """Send the match's ``.mat`` file to the match's place."""
+    await ctx.services.bot.send_document(
+        ctx.tournament.chat_id,
+        BufferedInputFile((await mat_text(ctx)).encode(), f"match-{ctx.match.id}.mat"),
+        caption=ctx.tr("backgammon.live.record", match=ctx.match.id),
+        message_thread_id=ctx.match.thread_id)
+
+
+@router.message(Command("mat"), F.chat.type != "private")
+async def mat(message: Message, services: Services, tr: Translator) -> None:
+    """The sender's match record so far (their live match played in the bot)."""
+    match = await services.repos.matches.live_for_player_in_chat(message.chat.id,
+                                                                 message.from_user.id)
+    if match is None or match.kind != LIVE_KIND:
+        raise Refusal("backgammon.live.error.no_match")
+    await send_record(await load_match(services, tr, match.id))

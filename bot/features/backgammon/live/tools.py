@@ -1,0 +1,87 @@
+"""Around a match played in the bot (``docs/backgammon.md``): ``/position N`` (the board
+after move N, as a picture with its Position ID) and the organisers' ``/addtime @user 2m
+reason`` (time given back to a player's bank, the seed's §9 refund; logged with the reason)."""
+
+from __future__ import annotations
+
+import re
+
+from aiogram import F
+from aiogram.filters import Command, CommandObject
+from aiogram.types import BufferedInputFile, Message, Update
+
+from bot.features.access import is_organiser
+from bot.features.backgammon.live import clocks
+from bot.features.backgammon.live.board import caption, scene
+from bot.features.backgammon.live.flow import act
+from bot.features.backgammon.live.moves import sender_match
+from bot.features.backgammon.settings import LIVE_KIND
+from bot.features.handlers import Handlers
+from bot.i18n import Translator
+from bot.match_service import effective_actions
+from bot.play.context import load_match
+from bot.play.refusal import Refusal
+from bot.render.backgammon import board_png
+from bot.services import Services
+from games.backgammon.session import after_moves
+from games.common.errors import IllegalAction
+
+router = Handlers("backgammon-live-tools")
+GROUP = F.chat.type != "private"
+DURATION = re.compile(r"^(\d{1,4})(s|m|h|с|м|ч)?$", re.IGNORECASE)
+UNITS = {"s": 1, "с": 1, "m": 60, "м": 60, "h": 3600, "ч": 3600}
+
+
+@router.message(Command("position"), GROUP)
+async def position(message: Message, command: CommandObject, services: Services,
+                   tr: Translator) -> None:
+    """The board of the sender's match after its move N (0: before the first)."""
+    words = (command.args or "").split()
+    if len(words) != 1 or not words[0].isdigit():
+        raise Refusal("backgammon.live.error.position_usage")
+    ctx = await sender_match(message, services, tr)
+    logged = effective_actions(await services.repos.matches.actions(ctx.match.id))
+    try:
+        state = after_moves(logged, ctx.tournament.settings.get("length", 5), int(words[0]))
+    except IllegalAction:
+        state = None
+    if state is None:
+        current = await services.matches.state(ctx.match)
+        raise Refusal("backgammon.live.error.no_such_move", moves=current.moves)
+    text = tr("backgammon.live.position", number=words[0]) + "\n" + caption(ctx, state)
+    await services.bot.send_photo(
+        message.chat.id, BufferedInputFile(board_png(scene(ctx, state)),
+                                           f"backgammon-{ctx.match.id}-{words[0]}.png"),
+        caption=text, message_thread_id=message.message_thread_id)
+
+
+@router.message(Command("addtime"), GROUP)
+async def addtime(message: Message, command: CommandObject, event_update: Update,
+                  services: Services, tr: Translator) -> None:
+    """``/addtime @user 2m reason``: an organiser gives a player time back."""
+    words = (command.args or "").split()
+    found = DURATION.match(words[1]) if len(words) > 2 else None
+    if found is None or not words[0].startswith("@"):
+        raise Refusal("backgammon.live.error.addtime_usage")
+    seconds = int(found.group(1)) * UNITS[(found.group(2) or "m").lower()]
+    user = await services.repos.users.by_username(words[0].lstrip("@"))
+    match = None if user is None else \
+        await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id)
+    if match is None or match.kind != LIVE_KIND:
+        raise Refusal("backgammon.live.error.no_match_of", name=words[0])
+    if not await is_organiser(services, message.chat.id, message.from_user.id):
+        raise Refusal("backgammon.error.organisers_only")
+    ctx = await load_match(services, tr, match.id)
+    seat, reason = ctx.seat(user.id), " ".join(words[2:])
+    before = await services.matches.state(ctx.match)
+    spent = await clocks.spent(ctx, before, seat)  # the bank as it stands now, then more
+    state = await act(ctx, [*spent, {"type": "addtime", "player": seat, "seconds": seconds}],
+                      None, event_update.update_id)
+    if state is None:
+        return
+    await services.repos.organiser_log.record(
+        message.from_user.id, "addtime", services.clock.now(), tournament_id=ctx.tournament.id,
+        chat_id=message.chat.id, reason=reason, match_id=match.id, player=user.id,
+        seconds=seconds)
+    await ctx.say(tr("backgammon.live.time_added", name=ctx.names[seat],
+                     seconds=seconds, reason=reason))

@@ -1,0 +1,112 @@
+"""A play built checker by checker, die by die (``docs/backgammon.md``, "A match played in
+the bot"): the board's buttons let a player pick a point, then a die, and only offer a step
+that can still end in one of the legal plays.
+
+A step is ``(source, die)`` in the mover's numbering (25 is the bar); it lands on
+``source - die`` (0 or below: borne off). The legal plays decide what is legal: a sequence of
+steps counts only when it ends in the position of one of them, so the rules of
+``games/backgammon/movegen.py`` (use both dice, the larger die, bar first …) hold here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from games.backgammon.plays import Play, plays_of
+from games.backgammon.position import BAR, Position
+
+Step = tuple[int, int]  # (source point, die)
+
+
+def step(position: Position, source: int, die: int) -> Position | None:
+    """``position`` (the mover on roll) after moving a checker from ``source`` by ``die``,
+    or None when that single move is not possible."""
+    player, opponent = list(position.player), list(position.opponent)
+    if not 1 <= source <= 25 or not 1 <= die <= 6 or player[source - 1] == 0:
+        return None
+    if player[BAR] and source != 25:
+        return None
+    target = source - die
+    if target <= 0:
+        if any(player[6:]) or (target < 0 and any(player[source:6])):
+            return None
+    elif opponent[24 - target] >= 2:
+        return None
+    player[source - 1] -= 1
+    if target > 0:
+        player[target - 1] += 1
+        if opponent[24 - target] == 1:
+            opponent[24 - target] -= 1
+            opponent[BAR] += 1
+    return Position(tuple(player), tuple(opponent))
+
+
+def _dice_list(dice: Sequence[int]) -> tuple[int, ...]:
+    return (dice[0],) * 4 if dice[0] == dice[1] else (dice[0], dice[1])
+
+
+def walk(position: Position, dice: Sequence[int], steps: Sequence[Step]
+         ) -> tuple[Position, tuple[int, ...]] | None:
+    """The position after ``steps`` and the dice left, or None if a step is impossible."""
+    left = list(_dice_list(dice))
+    for source, die in steps:
+        if die not in left or (position := step(position, source, die)) is None:
+            return None
+        left.remove(die)
+    return position, tuple(sorted(left))
+
+
+def next_steps(position: Position, dice: Sequence[int], steps: Sequence[Step]) -> list[Step]:
+    """Every step that, after ``steps``, can still end in a legal play (none when the
+    steps already make one, or went astray)."""
+    plays = plays_of(position, dice)
+    needed = len(plays[0].moves)
+    walked = walk(position, dice, steps)
+    if walked is None or len(steps) >= needed:
+        return []
+    here, left = walked
+    targets = frozenset(_sides(p.after.swapped()) for p in plays)
+    found = []
+    for die in sorted(set(left), reverse=True):
+        for source in range(25, 0, -1):
+            moved = step(here, source, die)
+            if moved is not None and _completes(moved, _minus(left, die),
+                                                needed - len(steps) - 1, targets):
+                found.append((source, die))
+    return found
+
+
+def play_of(position: Position, dice: Sequence[int], steps: Sequence[Step]) -> Play | None:
+    """The legal play ``steps`` make, or None when they make none (yet)."""
+    walked = walk(position, dice, steps)
+    if walked is None:
+        return None
+    sides = _sides(walked[0])
+    for play in plays_of(position, dice):
+        if len(play.moves) == len(steps) and _sides(play.after.swapped()) == sides:
+            return play
+    return None
+
+
+def _sides(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return position.player, position.opponent
+
+
+def _minus(left: tuple[int, ...], die: int) -> tuple[int, ...]:
+    rest = list(left)
+    rest.remove(die)
+    return tuple(rest)
+
+
+@lru_cache(maxsize=4096)
+def _completes(position: Position, left: tuple[int, ...], count: int,
+               targets: frozenset) -> bool:
+    if count == 0:
+        return _sides(position) in targets
+    for die in set(left):
+        for source in range(25, 0, -1):
+            moved = step(position, source, die)
+            if moved is not None and _completes(moved, _minus(left, die), count - 1, targets):
+                return True
+    return False
