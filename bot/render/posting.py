@@ -17,11 +17,12 @@ log = logging.getLogger(__name__)
 
 
 async def post_pictures(bot: Bot, chat_id: int, draw: Callable[[], list[bytes]],
-                        caption: str, fallback: Callable[[], str],
-                        thread_id: int | None = None, name: str = "picture") -> None:
+                        caption: str, fallback: Callable[[], str], *, name: str,
+                        thread_id: int | None = None) -> None:
     """Send what ``draw`` makes (one photo, or an album captioned on its first picture) to
     the chat (its forum topic ``thread_id``, when given); when it cannot draw (no font, a
-    bad size), send ``fallback()`` as text. Files are called ``name.png``."""
+    bad size), send ``fallback()`` as text. Files are called ``name.png``, for what they
+    show (``cup-standings``)."""
     try:
         pictures = await asyncio.to_thread(draw)
     except (OSError, ValueError):

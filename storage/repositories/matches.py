@@ -53,6 +53,19 @@ class MatchRow:
     def players(self) -> tuple[int | None, int | None]:
         return (self.player_a, self.player_b)
 
+    def score_texts(self, first: int | None = None) -> tuple[str, str] | None:
+        """A finished match's score as two texts ("+"/"−" for a forfeit), ``first``'s side
+        first (default: player a's), for a bracket picture; None when there is none."""
+        if self.status != "finished" or self.player_b is None:
+            return None
+        if self.result.get("forfeit"):
+            texts = ("+", "−") if self.winner == self.player_a else ("−", "+")
+        elif score := self.result.get("score"):
+            texts = (str(score[0]), str(score[1]))
+        else:
+            return None
+        return texts[::-1] if first is not None and first == self.player_b else texts
+
 
 @dataclass(frozen=True)
 class LoggedAction:

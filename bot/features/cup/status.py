@@ -11,16 +11,17 @@ from aiogram.types import Message
 
 from bot.features.cup.common import my_play, running_cup
 from bot.features.cup.playoff import STAGE as PLAYOFF
-from bot.features.cup.playoff import bracket_of, round_title
+from bot.features.cup.playoff import THIRD, bracket_of, round_title
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import group_tables, render_table, table_title
 from bot.features.handlers import Handlers
 from bot.features.mine import dm_answer
 from bot.i18n import Markup, Translator
 from bot.play.context import names_of
-from bot.render import bracket_png, standings_png
+from bot.render import BAR_MARK, bracket_png, standings_png
 from bot.render.posting import post_pictures
 from bot.services import Services
+from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 router = Handlers("cup-status")
@@ -84,9 +85,11 @@ async def post_standings(services: Services, tr: Translator, tournament: Tournam
                  for r in rows]
         await post_pictures(
             services.bot, chat_id,
-            partial(_table_pictures, title, header, cells, max(1, qualifiers // len(tables))),
+            partial(_table_pictures, title, header, cells, max(1, qualifiers // len(tables)),
+                    [f"{BAR_MARK} {tr.plain('cup.legend.bar')}"]),
             tr("cup.standings_caption", title=title),
-            partial(tr, "cup.table", title=title, rows=Markup(render_table(tr, rows, label))))
+            partial(tr, "cup.table", title=title, rows=Markup(render_table(tr, rows, label))),
+            name="cup-standings")
 
 
 @router.message(Command("bracket"), F.chat.type != "private")
@@ -106,8 +109,8 @@ async def post_bracket(services: Services, tr: Translator, tournament: Tournamen
         await services.bot.send_message(chat_id, tr("bracket.none"))
         return
     seeds = tournament.state["playoff_seeds"]
-    bracket = bracket_of(tournament,
-                         await services.repos.matches.for_tournament(tournament.id, PLAYOFF))
+    matches = await services.repos.matches.for_tournament(tournament.id, PLAYOFF)
+    bracket, rows = bracket_of(tournament, matches), {m.slot: m for m in matches}
     label = await names_of(services, tournament.id)
 
     def name(slot) -> str:
@@ -117,17 +120,39 @@ async def post_bracket(services: Services, tr: Translator, tournament: Tournamen
         views = [v for v in bracket.matches if v.section == "W" and v.round == number]
         rounds.append((round_title(tr, len(seeds), number, tournament.settings.get("formats")),
                        [(name(v.slots[0]), name(v.slots[1]),
-                         label.get(v.winner) if v.winner else None) for v in views]))
+                         label.get(v.winner) if v.winner else None,
+                         _score(rows.get(v.id), v.slots[0])) for v in views]))
+    third = _third(tr, rows.get(THIRD), label)
     await post_pictures(services.bot, chat_id,
-                        lambda: bracket_png(tournament.title, rounds),
+                        lambda: bracket_png(tournament.title, rounds, third),
                         tr("cup.bracket_caption", title=tournament.title),
                         lambda: tr("cup.bracket_text", title=tournament.title,
-                                   rounds=_bracket_text(rounds)))
+                                   rounds=_bracket_text(
+                                       rounds + ([(third[0], [third[1]])] if third else []))),
+                        name="cup-bracket")
+
+
+def _score(row: MatchRow | None, first: object = None) -> tuple[str, str] | None:
+    """The score a bracket shows: rounds or hands won; an HP battle's remaining hit points
+    (below 0 when a player falls) say less than its check mark, so none is shown."""
+    if row is None or row.kind == "hp":
+        return None
+    return row.score_texts(first if isinstance(first, int) else None)
+
+
+def _third(tr: Translator, row: MatchRow | None, label: dict[int, str]
+           ) -> tuple[str, tuple] | None:
+    """The 3rd-place match as a bracket round of one match, once it has its players."""
+    if row is None:
+        return None
+    match = (label.get(row.player_a, "?"), label.get(row.player_b, "?"),
+             label.get(row.winner) if row.winner else None, _score(row))
+    return tr.plain("cup.bracket_third"), match
 
 
 def _table_pictures(title: str, header: list[str], cells: list[list[str]],
-                    highlight: int) -> list[bytes]:
-    return [standings_png(title, header, cells, highlight)]
+                    highlight: int, legend: list[str]) -> list[bytes]:
+    return [standings_png(title, header, cells, highlight, legend)]
 
 
 def _bracket_text(rounds: list) -> str:
@@ -135,7 +160,7 @@ def _bracket_text(rounds: list) -> str:
     for name, matches in rounds:
         lines.append(f"{name}:")
         lines += [f"  {a} — {b}" + (f" → {winner}" if winner else "")
-                  for a, b, winner in matches]
+                  for a, b, winner, *_ in matches]
     return "\n".join(lines)
 
 

@@ -77,14 +77,8 @@ async def _standings(services: Services, tr: Translator, run: Run, chat_id: int,
 Match = tuple[str, str, str | None, tuple[str, str] | None]
 
 
-def _score(row: MatchRow | None) -> tuple[str, str] | None:
-    """A finished match's score in its slots' order ("+"/"−" for a forfeit), or None."""
-    if row is None or row.status != "finished" or row.player_b is None:
-        return None
-    if row.result.get("forfeit"):
-        return ("+", "−") if row.winner == row.player_a else ("−", "+")
-    score = row.result.get("score")
-    return (str(score[0]), str(score[1])) if score else None
+def _score_of(row: MatchRow | None) -> tuple[str, str] | None:
+    return None if row is None else row.score_texts()
 
 
 def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dict[int, str]
@@ -101,7 +95,7 @@ def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dic
     for number in sorted({v.round for v in views}):
         here = [v for v in views if v.round == number]
         matches = [(name(v.slots[0]), name(v.slots[1]),
-                     label.get(v.winner) if v.winner else None, _score(rows.get(v.id)))
+                     label.get(v.winner) if v.winner else None, _score_of(rows.get(v.id)))
                    for v in here]
         head = here[0].id.split("-")[0]
         rounds.append((html.unescape(round_name(tr, run, head, number)), matches))
