@@ -9,7 +9,9 @@ import json
 import re
 from pathlib import Path
 
+from bot.features.formats import progress, tables
 from bot.features.formats.results import record_result
+from bot.features.formats.state import load, names_of
 from bot.sandbox.runner import Sandbox
 from games.armchair_cricket import choose_action
 
@@ -199,6 +201,9 @@ async def test_a_tie_and_a_draw_score_half_a_point_in_columns_of_their_own(
         await sandbox.line("org@g: /export")
         tied = await services.repos.matches.get(first.id)
         drawn = await services.repos.matches.get(second.id)
+        run, label = await load(services, 1), await names_of(services, 1)
+        groups = progress.group_tables(run)
+        cells = tables._cells(groups[0][1], label, None, tables._ties(run, groups))
     finally:
         await sandbox.close()
     assert tied.result.get("tie") is True and "tie" not in drawn.result
@@ -210,3 +215,9 @@ async def test_a_tie_and_a_draw_score_half_a_point_in_columns_of_their_own(
         assert row["ties"] == (player in tie_players)
         assert row["draws"] == (player in draw_players)
         assert row["points"] == 0.5 * ((player in tie_players) + (player in draw_players))
+    # the standings picture: W-D-L without the ties, then the ties' own column
+    player_of = {name: player for player, name in label.items()}
+    for cell in cells:
+        player = player_of[cell[1]]
+        assert cell[3].split("-")[1] == str(int(player in draw_players)), cell
+        assert cell[4] == str(int(player in tie_players)), cell

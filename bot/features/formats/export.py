@@ -15,7 +15,15 @@ from dataclasses import replace
 from typing import Any
 
 from bot.features.formats import progress
-from bot.features.formats.state import POINTS, TABLES, Run, load, names_of, results_of
+from bot.features.formats.state import (
+    POINTS,
+    TABLES,
+    Run,
+    load,
+    names_of,
+    results_of,
+    ties_of,
+)
 from bot.features.formats.tables import GROUP_LETTERS
 from bot.games import Table
 from bot.services import Services
@@ -65,13 +73,6 @@ async def _section(services: Services, tournament: Tournament, columns: tuple[st
     data = items(run, await names_of(services, tournament.id))
     return data, (list(columns), [["" if item[column] is None else item[column]
                                    for column in columns] for item in data])
-
-
-def ties_of(run: Run, player: int) -> int:
-    """The player's finished matches that were ties (completed, equal sides): scored as
-    draws, shown in a column of their own."""
-    return sum(1 for row in run.rows if row.status == "finished" and player in row.players
-               and row.winner is None and row.result.get("tie"))
 
 
 def _standings_items(run: Run, label: dict[int, str]) -> list[dict]:

@@ -112,6 +112,13 @@ async def log_event(services: Services, run: Run, event: dict[str, Any]) -> Run:
     return await save_record(services, run, log=[*run.record.get("log", []), event])
 
 
+def ties_of(run: Run, player: int) -> int:
+    """The player's finished matches that were ties (completed, equal sides): scored as
+    draws, shown in a column of their own."""
+    return sum(1 for row in run.rows if row.status == "finished" and player in row.players
+               and row.winner is None and row.result.get("tie"))
+
+
 def match_kind(tournament: Tournament) -> str:
     """The kind of the matches the formats create: the game's own when it plays them in the
     bot for this tournament's settings, else reported ones."""

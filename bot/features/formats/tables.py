@@ -17,7 +17,7 @@ import logging
 from fractions import Fraction
 
 from bot.features.formats import progress
-from bot.features.formats.state import Run, names_of
+from bot.features.formats.state import Run, names_of, ties_of
 from bot.games import game_of
 from bot.i18n import Markup, Translator
 from bot.render import BAR_MARK, standings_png
@@ -38,13 +38,18 @@ def _stat_text(value: Fraction | None) -> str:
     return f"{float(value):.2f}" if value is not None else "—"
 
 
-def _cells(rows: list[Row], label: dict[int, str], stats: dict[int, Fraction] | None
-           ) -> list[list[str]]:
-    """One picture row per player: the common columns, then the layout's own."""
+def _cells(rows: list[Row], label: dict[int, str], stats: dict[int, Fraction] | None,
+           ties: dict[int, int] | None = None) -> list[list[str]]:
+    """One picture row per player: the common columns, then the layout's own; ``ties``
+    (when any match was tied) takes the ties out of the draws into a column of its own."""
     cells = []
     for r in rows:
         common = [str(r.place) if r.place else "—", label[r.player], str(r.points)]
-        if stats is None:
+        if stats is None and ties is not None:
+            tied = ties.get(r.player, 0)
+            cells.append(common + [f"{r.wins}-{r.draws - tied}-{r.losses}", str(tied),
+                                   str(r.buchholz), str(r.sonneborn_berger)])
+        elif stats is None:
             cells.append(common + [f"{r.wins}-{r.draws}-{r.losses}", str(r.buchholz),
                                    str(r.sonneborn_berger)])
         else:
@@ -100,10 +105,18 @@ def qualifiers(run: Run) -> int:
     return run.settings.get("top", 2) if run.format == "groups_playoff" else 0
 
 
-def legend(tr: Translator, legs: bool, bar: bool) -> list[str]:
+def legend(tr: Translator, legs: bool, bar: bool, ties: bool = False) -> list[str]:
     """The legend lines under a table picture."""
     lines = tr.plain("formats.legend.legs" if legs else "formats.legend.standard").split("\n")
+    lines += [tr.plain("formats.legend.ties")] if ties else []
     return lines + ([f"{BAR_MARK} {tr.plain('formats.legend.bar')}"] if bar else [])
+
+
+def _ties(run: Run, tables: list[tuple[int, list[Row]]]) -> dict[int, int] | None:
+    """Each player's ties, when any finished match was a tie (armchair: equal totals)."""
+    if not any(row.result.get("tie") for row in run.rows if row.status == "finished"):
+        return None
+    return {r.player: ties_of(run, r.player) for _, rows in tables for r in rows}
 
 
 async def post_tables(services: Services, tr: Translator, run: Run, caption: str,
@@ -115,15 +128,17 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
     label = await names_of(services, run.tournament.id)
     tables = progress.group_tables(run)
     stats = progress.table_stats(run.rows) if legs_layout(run) else None
+    ties = None if stats is not None else _ties(run, tables)
     header = tr.plain("formats.table_header_legs" if stats is not None
+                      else "formats.table_header_ties" if ties is not None
                       else "formats.table_header").split("|")
     many, bar = len(tables) > 1, qualifiers(run)
     notes = shared_lines(tr, _letters(tables), label)
 
     def draw() -> list[bytes]:
         return [standings_png(f"{title} · {GROUP_LETTERS[i]}" if many else title, header,
-                              _cells(rows, label, stats), bar,
-                              legend(tr, stats is not None, bar > 0))
+                              _cells(rows, label, stats, ties), bar,
+                              legend(tr, stats is not None, bar > 0, ties is not None))
                 for i, rows in tables]
     await post_pictures(services.bot, chat_id or run.tournament.chat_id, draw,
                         "\n".join([caption, *notes]),
