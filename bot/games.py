@@ -20,6 +20,7 @@ from bot.game_settings import COMMON_SETTINGS, parse_settings
 
 if TYPE_CHECKING:
     from bot.features.handlers import Handlers
+    from bot.i18n import Translator
     from bot.play.hidden import HiddenInput
     from bot.play.perform import Playbook
     from bot.services import Services
@@ -34,6 +35,7 @@ MatchLauncher = Callable[["Services", "Tournament", "MatchRow"], Awaitable[None]
 JobRunner = Callable[["Services", "Job"], Awaitable[None]]
 Table = tuple[list[str], list[list]]  # an export's CSV: header, rows
 ExportSection = Callable[["Services", "Tournament"], Awaitable[tuple[Any, Table | None]]]
+StandingsNote = Callable[["Services", "Translator", "Tournament"], Awaitable[str | None]]
 DiceAction = Callable[[int, int], dict[str, Any]]  # (seat, die value) → the engine's action
 BotPlayer = Callable[[Any, int], "dict[str, Any] | None"]  # (state, seat) → the bot's action
 BOT_ROLLS: dict[str, Any] = {"bot": "roll"}
@@ -75,6 +77,8 @@ class Game:
     routers: tuple[Handlers, ...] = ()
     jobs: Mapping[str, JobRunner] = field(default_factory=dict)
     export_sections: Mapping[str, ExportSection] = field(default_factory=dict)
+    standings_note: StandingsNote | None = None
+    """A line the game adds to /standings (armchair: the leading run scorers), or None."""
     catalogs: Path | None = None
     """A folder of ``<lang>/<domain>.po`` catalogs with the game's own texts."""
     tiebreaks: tuple[str, ...] | None = None

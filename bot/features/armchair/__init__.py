@@ -11,7 +11,7 @@ from bot.features.armchair import handlers
 from bot.features.armchair.hand import HAND
 from bot.features.armchair.play import LATE, PLAYBOOK, late_clock, launch
 from bot.features.armchair.settings import DEFAULTS, KIND, PARSERS, engine, reported
-from bot.features.armchair.stats import armchair_stats
+from bot.features.armchair.stats import armchair_stats, leading_scorers
 from bot.features.formats.game import formats_game
 from bot.i18n import Translator
 from bot.play import hidden_chat
@@ -35,6 +35,7 @@ _FORMATS = formats_game(
     {"max_players": 0, "approval": "off", "checkin": 0, "format": "round_robin", **DEFAULTS},
     PARSERS, routers=(handlers.router, hidden_chat.router),
     export_sections={"armchair_stats": armchair_stats},
+    standings_note=leading_scorers,
     engines={KIND: engine}, match_kind=KIND, launch=launch, playbook=PLAYBOOK,
     hidden={KIND: HAND}, bot_player=_bot_player,
     setup_note=_note, reported_when=reported, match_hint="armchair.match_hint")

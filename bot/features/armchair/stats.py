@@ -1,6 +1,7 @@
 """Per-match statistics for /export (``docs/armchair.md``, "Statistics"): runs, wickets and
 balls of every innings, the decks used and the result — from the public view only, so an
-unfinished match shows no hand and no deck order."""
+unfinished match shows no hand and no deck order; and the leading run scorers for
+/standings."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from bot.features.armchair.settings import KIND
 from bot.games import Table
+from bot.i18n import Translator
 from bot.play.context import names_of
 from bot.services import Services
 from storage.repositories.tournaments import Tournament
@@ -46,3 +48,28 @@ def _rows(match, public: dict[str, Any], label: dict[int, str]) -> list[list]:
              inn["last_deck"], public["deck"], result,
              "" if winner is None else label.get(players[winner], "?")]
             for inn in public["innings"]]
+
+
+LEADERS = 5  # run scorers named under /standings
+
+
+async def leading_scorers(services: Services, tr: Translator,
+                          tournament: Tournament) -> str | None:
+    """The most runs over the tournament's matches played in the bot, with their innings
+    and wickets lost (public figures only); None before any ball is bowled."""
+    label = await names_of(services, tournament.id)
+    totals: dict[int, list[int]] = {}
+    for match in await services.repos.matches.for_tournament(tournament.id):
+        if match.kind != KIND or match.status == "pending":
+            continue
+        for inn in (await services.matches.current(match)).view(None)["innings"]:
+            total = totals.setdefault(match.players[inn["batting"]], [0, 0, 0])
+            total[0], total[1], total[2] = total[0] + inn["runs"], total[1] + 1, \
+                total[2] + inn["wickets"]
+    if not totals:
+        return None
+    leaders = sorted(totals.items(), key=lambda item: -item[1][0])[:LEADERS]
+    return tr("armchair.standings_runs", leaders=", ".join(
+        tr.plain("armchair.standings_runner", name=label.get(player, "?"), runs=runs,
+                 innings=innings, wickets=wickets)
+        for player, (runs, innings, wickets) in leaders))

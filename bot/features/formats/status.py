@@ -62,16 +62,22 @@ async def _standings_in_dm(services: Services, tr: Translator, tournament: Tourn
 
 async def _standings(services: Services, tr: Translator, run: Run, chat_id: int,
                      say: Callable[[str], Awaitable[object]]) -> None:
-    """Places so far (brackets) and the tables (round robin, Swiss, groups) in ``chat_id``."""
+    """Places so far (brackets) and the tables (round robin, Swiss, groups) in ``chat_id``,
+    with the game's own line (its statistics) under the last of them."""
     title = run.tournament.title
+    game = game_of(run.tournament.game)
+    note = await game.standings_note(services, tr, run.tournament) \
+        if game.standings_note else None
+    tables = run.format == "groups_playoff" or run.phase not in (*BRACKETS, "swiss_elim")
     if run.phase in BRACKETS or run.phase == "swiss_elim":
         text = await placings_text(services, tr, run) or tr("formats.no_places_yet")
         key = "formats.final_placings" if run.tournament.status == "finished" \
             else "formats.placings_so_far"
-        await say(tr(key, title=title, placings=Markup(text)))
-        if run.format != "groups_playoff":
-            return
-    await post_tables(services, tr, run, tr("formats.standings_caption", title=title), chat_id)
+        await say("\n\n".join(filter(None, [tr(key, title=title, placings=Markup(text)),
+                                             None if tables else note])))
+    if tables:
+        caption = tr("formats.standings_caption", title=title)
+        await post_tables(services, tr, run, "\n".join(filter(None, [caption, note])), chat_id)
 
 
 Match = tuple[str, str, str | None, tuple[str, str] | None]
