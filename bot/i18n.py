@@ -25,6 +25,7 @@ from typing import Any
 
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 from bot.config import SUPPORTED_LANGUAGES
 
@@ -114,7 +115,13 @@ class Translator:
         template = self._template(key)
         if isinstance(template, Plural):
             template = self._form(key, template, params)
-        return template.format(**{name: _escape(v) for name, v in params.items()})
+        return template.format(**{name: _escape(self._number(v)) for name, v in params.items()})
+
+    def _number(self, value: Any) -> Any:
+        """A fractional number written the language's way (1,5 in Russian and Finnish)."""
+        if isinstance(value, float):
+            return format_decimal(value, locale=self.language)
+        return value
 
     def _form(self, key: str, template: Plural, params: dict[str, Any]) -> str:
         """The form of a plural entry for the value of its parameter (module docstring)."""

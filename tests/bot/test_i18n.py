@@ -67,7 +67,7 @@ def test_plural_forms_follow_each_languages_rule() -> None:
     # Half a point takes the second form in every language.
     assert en("formats.n_points", count=1.5) == "1.5 pts"
     assert en("formats.n_points", count=1) == "1 pt"
-    assert ru("formats.n_points", count=1.5) == "1.5 очка"
+    assert ru("formats.n_points", count=1.5) == "1,5 очка"  # the decimal comma
 
 
 def test_a_plural_entry_names_the_number_that_chooses_its_form() -> None:
