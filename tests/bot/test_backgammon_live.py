@@ -4,6 +4,7 @@ through the engine to the match's final score."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from games.backgammon.mat import read_mat
@@ -26,3 +27,34 @@ async def test_the_match_record_replays_to_the_final_score(tmp_path: Path) -> No
     final = [line for line in output if " beats " in line]
     assert final and f"{max(match.score)}:{min(match.score)}" in final[-1]
     assert len(ids) > 20  # every move of every game was replayed
+
+
+def _export(tmp_path: Path) -> dict:
+    (path,) = [p for p in (tmp_path / "out").rglob("*") if p.name.endswith("tournament-1.json")]
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+async def test_export_holds_the_record_of_every_finished_match(tmp_path: Path) -> None:
+    script = (SCENARIOS / "backgammon_live_swiss.txt").read_text(encoding="utf-8")
+    output = await run_script(tmp_path, script, seed=int(options_of(script)["seed"]),
+                              files=True)
+    assert not any(line.startswith("!! error") for line in output)
+    records = _export(tmp_path)["backgammon_mat"]
+    assert [r["match_id"] for r in records] == [1, 2, 3, 4]
+    assert [r["round"] for r in records] == [1, 1, 2, 2]
+    sent = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "out").rglob("*.mat")}
+    for entry in records:
+        (text,) = [t for name, t in sent.items() if name.endswith(entry["file"])]
+        assert entry["mat"] == text  # the same record the match's end sent to the chat
+        match, _ = _replay(read_mat(entry["mat"]))
+        assert match.finished
+
+
+async def test_export_leaves_out_a_match_still_being_played(tmp_path: Path) -> None:
+    script = "\n".join([
+        "org@g: /new backgammon Evening length=1", "alice@g: /register", "bob@g: /register",
+        "org@g: /begin", "org@g: /export"])
+    output = await run_script(tmp_path, script, seed=1, files=True)
+    assert not any(line.startswith("!! error") for line in output)
+    assert any("Match 1" in line for line in output)  # the match is under way
+    assert _export(tmp_path)["backgammon_mat"] == []

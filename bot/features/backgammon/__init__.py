@@ -3,13 +3,15 @@ default) each match is played in the bot — server dice, legal moves only, cube
 board picture (``bot/features/backgammon/live/``); with ``play=board`` it is played on a real
 board with the bot as the match protocol — a match card, every game reported by its winner
 and checked by the loser, organisers' corrections, penalties, late starts and appeals (the
-seed's §11). Every game is in /export."""
+seed's §11). Every game is in /export,
+and the .mat record of every finished match played in the bot."""
 
 from dataclasses import replace
 
 from bot.features.backgammon import organiser, report
 from bot.features.backgammon.export import backgammon_games
 from bot.features.backgammon.live import flow, moves, record, tools
+from bot.features.backgammon.live.export import backgammon_mat
 from bot.features.backgammon.play import GRACE_JOB, PLAYBOOK, grace_passed, launch
 from bot.features.backgammon.settings import (
     DEFAULTS,
@@ -57,7 +59,7 @@ _FORMATS = formats_game(
     {"max_players": 0, "approval": "off", "checkin": 0, "format": "swiss", "rounds": 5,
      **DEFAULTS},
     PARSERS, routers=(report.router, organiser.router, moves.router, tools.router, record.router),
-    export_sections={"backgammon_games": backgammon_games},
+    export_sections={"backgammon_games": backgammon_games, "backgammon_mat": backgammon_mat},
     engines={KIND: board_engine, LIVE_KIND: live_engine}, match_kind=KIND, kind_for=kind_for,
     launch=_launch, playbook=BOTH, setup_note=setup_note, tiebreaks=BACKGAMMON_TIEBREAKS,
     draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player)

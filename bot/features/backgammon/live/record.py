@@ -20,9 +20,16 @@ from games.backgammon.mat import write_mat
 router = Handlers("backgammon-live-record")
 
 
+async def match_mat(services: Services, match_id: int, names: tuple[str, str],
+                    length: int) -> str:
+    """The ``.mat`` text of match ``match_id`` from its log, as far as it has been played."""
+    logged = effective_actions(await services.repos.matches.actions(match_id))
+    return write_mat(names, length, logged)
+
+
 async def mat_text(ctx: MatchContext) -> str:
-    logged = effective_actions(await ctx.services.repos.matches.actions(ctx.match.id))
-    return write_mat(ctx.names, ctx.tournament.settings.get("length", 5), logged)
+    return await match_mat(ctx.services, ctx.match.id, ctx.names,
+                           ctx.tournament.settings.get("length", 5))
 
 
 async def send_record(ctx: MatchContext) -> None:
