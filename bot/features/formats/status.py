@@ -53,13 +53,6 @@ async def standings_command(message: Message, command: CommandObject, services: 
     await _standings(services, tr, run, message.chat.id, message.answer)
 
 
-@dm_answer(router, "standings")
-async def _standings_in_dm(services: Services, tr: Translator, tournament: Tournament,
-                           user_id: int, chat_id: int) -> None:
-    await _standings(services, tr, await load(services, tournament.id), chat_id,
-                     partial(services.bot.send_message, chat_id))
-
-
 async def _standings(services: Services, tr: Translator, run: Run, chat_id: int,
                      say: Callable[[str], Awaitable[object]]) -> None:
     """Places so far (brackets) and the tables (round robin, Swiss, groups) in ``chat_id``,
@@ -115,13 +108,6 @@ async def bracket_command(message: Message, command: CommandObject, services: Se
     if run is None:
         return
     await _bracket(services, tr, run, message.chat.id, message.answer)
-
-
-@dm_answer(router, "bracket")
-async def _bracket_in_dm(services: Services, tr: Translator, tournament: Tournament,
-                         user_id: int, chat_id: int) -> None:
-    await _bracket(services, tr, await load(services, tournament.id), chat_id,
-                   partial(services.bot.send_message, chat_id))
 
 
 async def _bracket(services: Services, tr: Translator, run: Run, chat_id: int,
@@ -220,3 +206,20 @@ def _next_step(tr: Translator, run: Run, row: MatchRow, user: int,
     if report["by"] == user:
         return tr("formats.match.wait_confirm", result=result, opponent=opponent)
     return tr("formats.match.confirm", result=result, opponent=opponent)
+
+
+Show = Callable[[Services, Translator, Run, int, Callable[[str], Awaitable[object]]],
+                Awaitable[None]]
+
+
+def _in_dm(show: Show) -> Callable[..., Awaitable[None]]:
+    """The DM answer of a command that shows ``show`` of a tournament (``bot/features/mine.py``)."""
+    async def answer(services: Services, tr: Translator, tournament: Tournament,
+                     user_id: int, chat_id: int) -> None:
+        await show(services, tr, await load(services, tournament.id), chat_id,
+                   partial(services.bot.send_message, chat_id))
+    return answer
+
+
+dm_answer(router, "standings")(_in_dm(_standings))
+dm_answer(router, "bracket")(_in_dm(_bracket))
