@@ -148,6 +148,12 @@ class DartsLeg(ABC, Generic[G]):
         """Committed visits in order."""
         return self._state.history
 
+    def visits_of(self, player: int) -> int:
+        """How many visits ``player`` has committed (visits alternate from the starter, so
+        this is counted, not searched for: it costs the same however long the leg)."""
+        played = len(self._state.history)
+        return (played + (player == self.starter)) // 2
+
     @property
     def finished(self) -> bool:
         return self._state.finished

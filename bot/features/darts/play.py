@@ -153,7 +153,7 @@ def _turn_line(play: DartsPlay, state: LegsMatch) -> str:
         return play.text("darts.board_opening")
     entered = [dart_label(tr, dart) for dart in leg.pending]
     darts = " · ".join(entered + ["—"] * (3 - len(entered)))
-    own = sum(visit.player == leg.current for visit in leg.history) + 1
+    own = leg.visits_of(leg.current) + 1
     return play.text("darts.board_turn", name=play.names[leg.current], visit=own,
                      number=len(leg.history) + 1, darts=darts)
 

@@ -134,3 +134,14 @@ def test_stats_count_three_darts_a_visit_except_the_finish() -> None:
 def test_bad_starter() -> None:
     assert code_of(ShanghaiLeg, 2) == "bad_setting"
     assert code_of(FinCricket, True) == "bad_setting"
+
+
+@pytest.mark.parametrize("starter", [0, 1])
+def test_visits_of_counts_each_players_committed_visits(starter: int) -> None:
+    leg = ShanghaiLeg(starter=starter)
+    for _ in range(5):
+        assert [leg.visits_of(p) for p in (0, 1)] == [
+            sum(visit.player == p for visit in leg.history) for p in (0, 1)]
+        leg.throw("S20")
+        leg.end_turn()
+    assert leg.visits_of(starter) == 3 and leg.visits_of(1 - starter) == 2
