@@ -1,8 +1,10 @@
 """Match state and its log: lock → state → engine check → log → commit.
 
 State is the replay of the match's action log through its engine. The last replayed state
-is kept in memory per match (dropped whenever an append fails, and once the match is over),
-so a restart only costs one replay per match.
+is kept in memory per match (dropped whenever an append fails, and once the match is over).
+A cold start (after a restart, or once the state left the cache) starts from the match's
+latest snapshot (``bot.snapshots``: written every :data:`bot.snapshots.EVERY` actions, used
+only when its fingerprint still matches) and replays only the actions after it.
 
 An action never copies the state: engines apply in place and promise that a refused action
 changes nothing (``tests/games/test_refused_changes_nothing.py``). Each cached match keeps two
@@ -18,14 +20,18 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games import game_of
+from bot import snapshots
+from bot.games import EngineFactory, game_of
 from games.common.errors import IllegalAction
 from games.common.match import ReplayableMatch, replay
 from storage.repositories.matches import MatchRow
+from storage.repositories.snapshots import Snapshot
 
+log = logging.getLogger(__name__)
 REWIND = "rewind"
 
 
@@ -43,6 +49,8 @@ class _Replicas:
     actions behind it (``spare``; None until the first change needs it)."""
 
     current: ReplayableMatch
+    fingerprint: str | None
+    """What a snapshot of this match carries (:func:`bot.snapshots.fingerprint`)."""
     spare: ReplayableMatch | None = None
     pending: tuple[dict[str, Any], ...] = ()
 
@@ -71,11 +79,51 @@ class MatchService:
         """The cached state itself: read it, never change it (hold :meth:`lock` to rely on it)."""
         replicas = self._states.get(match.id)
         if replicas is None:
-            engine = await self._fresh_engine(match)
-            logged = await self.services.repos.matches.actions(match.id)
-            replicas = _Replicas(replay(engine, effective_actions(logged)))
+            replicas = await self._load(match)
             self._states[match.id] = replicas
         return replicas.current
+
+    async def _load(self, match: MatchRow) -> _Replicas:
+        """The state from the match's snapshot and the log after it, else from the log."""
+        factory, settings = await self._factory(match)
+        fresh = factory(settings)
+        fingerprint = snapshots.fingerprint(fresh, factory.__module__)
+        restored = await self._restore(match, fingerprint)
+        if restored is None:
+            logged = await self.services.repos.matches.actions(match.id)
+            restored = replay(fresh, effective_actions(logged))
+        return _Replicas(restored, fingerprint)
+
+    async def _restore(self, match: MatchRow, fingerprint: str | None
+                       ) -> ReplayableMatch | None:
+        """The latest snapshot with the log's tail replayed on it; None when there is no
+        snapshot this engine may use."""
+        if fingerprint is None:
+            return None
+        snapshot = await self.services.repos.snapshots.latest(match.id)
+        if snapshot is None or snapshot.fingerprint != fingerprint:
+            return None
+        tail = await self.services.repos.matches.actions(match.id, after=snapshot.seq)
+        if _rewound_before(tail, snapshot.seq):
+            return None
+        state = snapshots.load(snapshot.state)
+        try:
+            return None if state is None else replay(state, effective_actions(tail))
+        except IllegalAction:
+            log.warning("match %s: its snapshot does not take its log, replayed", match.id)
+            return None
+
+    async def _snapshot(self, match_id: int, seq: int, replicas: _Replicas) -> None:
+        """Keep the state after ``seq`` as the match's snapshot (a cache: a failure to
+        write it is logged and changes nothing else)."""
+        state = snapshots.dump(replicas.current) if replicas.fingerprint else None
+        if state is None:
+            return
+        try:
+            await self.services.repos.snapshots.save(
+                match_id, Snapshot(seq, replicas.fingerprint, state))
+        except Exception:
+            log.exception("match %s: snapshot not written", match_id)
 
     def forget(self, match_id: int) -> None:
         """Drop the cached state of a match (it is rebuilt from the log when next read)."""
@@ -91,6 +139,7 @@ class MatchService:
         correction). Nothing is deleted: a marker in the log says which actions stop counting."""
         async with self.lock(match.id):
             self._states.pop(match.id, None)
+            await self.services.repos.snapshots.drop(match.id)
             await self.services.repos.matches.append(
                 match.id, {"type": REWIND, "to": to_seq}, actor_id, self.services.clock.now())
 
@@ -107,11 +156,15 @@ class MatchService:
         return starts
 
     async def _fresh_engine(self, match: MatchRow) -> ReplayableMatch:
-        """A new engine for ``match``, from its game's declaration; the factory sees the
-        tournament's settings and its state together (the Cup's playoff seeds …)."""
+        factory, settings = await self._factory(match)
+        return factory(settings)
+
+    async def _factory(self, match: MatchRow) -> tuple[EngineFactory, dict[str, Any]]:
+        """How a new engine for ``match`` is made, from its game's declaration; the factory
+        sees the tournament's settings and its state together (the Cup's playoff seeds …)."""
         tournament = await self.services.repos.tournaments.get(match.tournament_id)
-        factory = game_of(tournament.game).engines[match.kind]
-        return factory(tournament.settings | tournament.state)
+        return (game_of(tournament.game).engines[match.kind],
+                tournament.settings | tournament.state)
 
     async def _effective_logged(self, match: MatchRow):
         return effective(await self.services.repos.matches.actions(match.id))
@@ -129,7 +182,7 @@ class MatchService:
         replicas.spare, replicas.pending = None, ()  # in use: a failure below drops the cache
         try:
             _apply_all(after, actions, replicas)
-            await self.services.repos.matches.append_many(
+            seqs = await self.services.repos.matches.append_many(
                 match.id, actions, actor_id, self.services.clock.now(), update_id)
         except IllegalAction:
             if replicas.spare is None:
@@ -141,7 +194,10 @@ class MatchService:
         if after.finished:
             self.forget(match.id)  # a finished match leaves the cache
         else:
-            self._states[match.id] = _Replicas(after, before, tuple(actions))
+            replicas = _Replicas(after, replicas.fingerprint, before, tuple(actions))
+            self._states[match.id] = replicas
+            if snapshots.due(seqs):
+                await self._snapshot(match.id, seqs[-1], replicas)
         return Change(before, after)
 
 
@@ -168,6 +224,13 @@ def effective(logged: list) -> list:
         elif "meta" not in action.payload:
             kept.append(action)
     return kept
+
+
+def _rewound_before(tail: list, seq: int) -> bool:
+    """Whether a rewind marker in the logged ``tail`` takes the match back before ``seq``
+    (a snapshot at ``seq`` then holds actions that no longer count)."""
+    return any(action.payload.get("type") == REWIND and action.payload["to"] < seq
+               for action in tail)
 
 
 def effective_actions(logged: list) -> list[dict[str, Any]]:

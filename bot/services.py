@@ -17,6 +17,7 @@ from storage.db import Database
 from storage.repositories.jobs import JobsRepo
 from storage.repositories.matches import MatchesRepo
 from storage.repositories.organiser_log import OrganiserLogRepo
+from storage.repositories.snapshots import SnapshotsRepo
 from storage.repositories.tournaments import EntrantsRepo, TournamentsRepo
 from storage.repositories.updates import ProcessedUpdatesRepo
 from storage.repositories.users import ChatsRepo, UsersRepo
@@ -32,6 +33,7 @@ class Repos:
         self.matches = MatchesRepo(db)
         self.jobs = JobsRepo(db)
         self.updates = ProcessedUpdatesRepo(db)
+        self.snapshots = SnapshotsRepo(db)
 
 
 @dataclass

@@ -154,10 +154,11 @@ class MatchesRepo:
         if update_id is not None:
             self.db.claimed.add(update_id)
 
-    async def actions(self, match_id: int) -> list[LoggedAction]:
+    async def actions(self, match_id: int, after: int = 0) -> list[LoggedAction]:
+        """The match's logged actions in order (only those after seq ``after`` if given)."""
         rows = await self.db.fetchall(
-            "SELECT seq, actor_id, payload, created_at FROM match_actions WHERE match_id = ?"
-            " ORDER BY seq", (match_id,))
+            "SELECT seq, actor_id, payload, created_at FROM match_actions"
+            " WHERE match_id = ? AND seq > ? ORDER BY seq", (match_id, after))
         return [LoggedAction(r["seq"], r["actor_id"], json.loads(r["payload"]), r["created_at"])
                 for r in rows]
 

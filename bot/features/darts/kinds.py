@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from bot.features.darts.opening import Opening
@@ -115,11 +116,18 @@ KINDS: dict[str, DartsKind] = {
 
 
 def shanghai_engine(settings: dict[str, Any]) -> Opening:
-    return Opening(lambda starter: ShanghaiMatch(legs=settings.get("legs", 3), starter=starter,
-                                                 bull=settings.get("bull", "visit")))
+    return Opening(partial(_shanghai, settings.get("legs", 3), settings.get("bull", "visit")))
 
 
 def fincricket_engine(settings: dict[str, Any]) -> Opening:
-    return Opening(lambda starter: FinCricketMatch(legs=settings.get("legs", 1),
-                                                   starter=starter))
+    return Opening(partial(_fincricket, settings.get("legs", 1)))
 
+
+def _shanghai(legs: int, bull: str, starter: int) -> ShanghaiMatch:
+    """Leg 1 of a Shanghai match started by ``starter`` (a named function, not a closure:
+    an engine state is pickled into the match's snapshots)."""
+    return ShanghaiMatch(legs=legs, starter=starter, bull=bull)
+
+
+def _fincricket(legs: int, starter: int) -> FinCricketMatch:
+    return FinCricketMatch(legs=legs, starter=starter)
