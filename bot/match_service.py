@@ -19,7 +19,6 @@ was applied before); either way nothing is written.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -57,7 +56,7 @@ class _Replicas:
     def next_base(self) -> ReplayableMatch:
         """A replica equal to ``current`` that nobody holds: the spare, brought up to date."""
         if self.spare is None:
-            return copy.deepcopy(self.current)  # once per match (after a load), not per action
+            return snapshots.replica(self.current)  # once per match (after a load)
         replay(self.spare, self.pending)
         return self.spare
 
@@ -73,7 +72,7 @@ class MatchService:
 
     async def state(self, match: MatchRow) -> ReplayableMatch:
         """The current engine state of ``match`` (a copy: callers cannot corrupt the cache)."""
-        return copy.deepcopy(await self.current(match))
+        return snapshots.replica(await self.current(match))
 
     async def current(self, match: MatchRow) -> ReplayableMatch:
         """The cached state itself: read it, never change it (hold :meth:`lock` to rely on it)."""

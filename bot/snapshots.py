@@ -12,6 +12,7 @@ it; otherwise the match is replayed from its first action, as without snapshots.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import importlib
 import logging
@@ -55,6 +56,13 @@ def dump(state: ReplayableMatch) -> bytes | None:
     except (pickle.PicklingError, TypeError, AttributeError) as error:
         log.debug("no snapshot of a %s: %s", type(state).__name__, error)
         return None
+
+
+def replica(state: ReplayableMatch) -> ReplayableMatch:
+    """An independent copy of ``state``: a pickle round trip, several times faster than
+    ``copy.deepcopy`` on a long match (deepcopy for an engine that cannot be pickled)."""
+    blob = dump(state)
+    return copy.deepcopy(state) if blob is None else pickle.loads(blob)
 
 
 def load(blob: bytes) -> ReplayableMatch | None:

@@ -4,8 +4,6 @@ state, the first action makes the spare), never per action."""
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
 from bot import match_service
@@ -16,9 +14,9 @@ VISITS = 30
 
 @pytest.mark.asyncio
 async def test_actions_make_no_copy_of_the_state(tmp_path, monkeypatch) -> None:
-    copies, original = [], copy.deepcopy
-    monkeypatch.setattr(match_service.copy, "deepcopy",
-                        lambda value, *rest: copies.append(value) or original(value, *rest))
+    copies, original = [], match_service.snapshots.replica
+    monkeypatch.setattr(match_service.snapshots, "replica",
+                        lambda value: copies.append(value) or original(value))
     script = ["org@grp: /new shanghai Лег legs=1", "alice@grp: /register",
               "bob@grp: /register", "org@grp: /begin", "org@grp: [🎯 Булл-офф: Alice]"]
     script += [f"{who}@grp: miss miss miss" for _ in range(VISITS) for who in ("alice", "bob")]
