@@ -47,8 +47,9 @@ HP_WORDS = {"attack": "атака", "defend": "защита"}
 class GameBench(Sandbox):
     """The sandbox, silent, without a world file, timing each ``feed_update`` by kind."""
 
-    def __init__(self, *, seed: int, db_path: Path) -> None:
-        super().__init__(seed=seed, db_path=db_path, language="ru", emit=lambda line: None)
+    def __init__(self, *, seed: int, db_path: Path, render_processes: int = 1) -> None:
+        super().__init__(seed=seed, db_path=db_path, language="ru", emit=lambda line: None,
+                         render_processes=render_processes)
         self.samples: dict[str, list[float]] = defaultdict(list)
         self.failed: dict[str, int] = defaultdict(int)
         self.tables: list[Table] = []
@@ -56,7 +57,8 @@ class GameBench(Sandbox):
         """When set, profiles the measured ``feed_update`` calls (not set-up, not the driver)."""
 
     async def start(self) -> None:
-        settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None)
+        settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None,
+                                 render_processes=self.render_processes)
         session = SandboxSession(self.world, self.emit, None, refused=self._refused)
         self.app = await build(settings, session, clock=self.clock, rng=self.rng,
                                scheduler_factory=lambda jobs, run: VirtualScheduler(
