@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -35,6 +36,16 @@ def draw(calls: Sequence[Call]) -> list[bytes]:
         drawn = function(*args)
         pictures.extend([drawn] if isinstance(drawn, bytes) else drawn)
     return pictures
+
+
+WORKER_NICENESS = 10
+"""Workers yield the CPU to the bot's own process: on a busy machine the event loop is
+served first and a picture waits instead."""
+
+
+def _worker_start() -> None:
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
 
 
 class Renderer:
@@ -79,7 +90,8 @@ class Renderer:
     def _started(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.processes,
-                                             mp_context=multiprocessing.get_context("spawn"))
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_worker_start)
         return self._pool
 
     def _stop(self, pool: ProcessPoolExecutor) -> None:
