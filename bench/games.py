@@ -8,8 +8,8 @@ from the engines: for a live match, ``legal_actions()`` of its current state say
 what, and the kind's ``line`` turns one of those actions into what a player types or presses.
 
 Adding a game is one :class:`Setup` (how a tournament of it is opened) and one :class:`Kind`
-per kind of update it brings (see :data:`KINDS`; backgammon played in the bot and the
-armchair card game add theirs there once they are played in the chat).
+per kind of update it brings (see :data:`KINDS`; the armchair card game played in the chat
+adds its own there).
 """
 
 from __future__ import annotations
@@ -149,6 +149,7 @@ SETUPS: dict[str, Setup] = {
     "rr": Setup("armchair", 6, _plain_open("armchair Круг")),
     "se": Setup("armchair", 8, _plain_open("armchair Сетка format=single_elim")),
     "two": Setup("shanghai", 2, _plain_open("shanghai Долгий лег legs=1")),
+    "bg": Setup("backgammon", 2, _plain_open("backgammon Нарды length=15")),
 }
 """Tournament setups by name; a new game adds its own."""
 
@@ -277,6 +278,25 @@ def report(bench: GameBench, table: Table, match: MatchRow, state: Any) -> list[
             f"{b}@{table.group}: /confirm"]
 
 
+def backgammon_roll(bench: GameBench, table: Table, match: MatchRow,
+                    state: Any) -> list[str] | None:
+    """The player on roll types ``/roll`` (the bot rolls, and plays a forced move)."""
+    rolls = _legal(state, "roll")
+    if not rolls:
+        return None
+    return [f"{_handle(bench, match.players[rolls[0]['player']])}@{table.group}: /roll"]
+
+
+def backgammon_move(bench: GameBench, table: Table, match: MatchRow,
+                    state: Any) -> list[str] | None:
+    """One of the legal plays of the roll, typed in notation (``24/18 13/11``)."""
+    moves = _legal(state, "move")
+    if not moves:
+        return None
+    action = bench.rng.choice(moves)
+    return [f"{_handle(bench, match.players[action['player']])}@{table.group}: {action['play']}"]
+
+
 KINDS: tuple[Kind, ...] = (
     Kind("cup_roll", 24, "cup", cup_roll),
     Kind("hp_choice", 8, "cup", hp_choice, ("hp",)),
@@ -286,8 +306,9 @@ KINDS: tuple[Kind, ...] = (
     Kind("result", 8, "rr", report),
     Kind("standings", 4, "rr", command("/standings"), table=True),
     Kind("bracket", 4, "se", command("/bracket"), table=True),
-    # Backgammon played in the bot (board protocol) and the armchair card game: one Kind each
-    # here, with a Setup above, once they are played in the chat.
+    Kind("backgammon_roll", 4, "bg", backgammon_roll),
+    Kind("backgammon_move", 4, "bg", backgammon_move),
+    # The armchair card game played in the chat: a Kind here, with a Setup above.
 )
 """The measured mix: every kind, its share in percent of the game updates."""
 
@@ -413,7 +434,8 @@ def table_counts(matches: int, updates: int) -> dict[str, int]:
     """Enough tournaments for the mix: ``matches`` live darts matches (4 per tournament of
     8), and reported matches for every ``/result`` the run will send."""
     reports = updates * sum(k.share for k in KINDS if k.name == "result") // 100
-    return {"cup": 9, "shanghai": max(2, -(-matches // 4)), "rr": 2 + reports // 12, "se": 2}
+    return {"cup": 9, "shanghai": max(2, -(-matches // 4)), "rr": 2 + reports // 12, "se": 2,
+            "bg": 2}
 
 
 async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
