@@ -143,6 +143,16 @@ def _plain_open(new: str) -> Callable[[Table], list[str]]:
     return lines
 
 
+def _armchair_open(table: Table) -> list[str]:
+    """An armchair tournament played in the chat: the bot is an admin, the players' DMs
+    are open (their hands are dealt there)."""
+    g = table.group
+    return [f"{table.organiser}@{g}: /new armchair Кресло {g}", f"! admin bot@{g}",
+            *(f"{handle}@{g}: /register" for handle in table.players),
+            *(f"{handle}@dm: /start" for handle in table.players),
+            f"{table.organiser}@{g}: /begin"]
+
+
 SETUPS: dict[str, Setup] = {
     "cup": Setup("cup", 4, _cup_open),
     "shanghai": Setup("shanghai", 8, _plain_open("shanghai Дартс legs=3")),
@@ -150,6 +160,7 @@ SETUPS: dict[str, Setup] = {
     "se": Setup("armchair", 8, _plain_open("armchair Сетка format=single_elim")),
     "two": Setup("shanghai", 2, _plain_open("shanghai Долгий лег legs=1")),
     "bg": Setup("backgammon", 2, _plain_open("backgammon Нарды length=15")),
+    "ac": Setup("armchair", 2, _armchair_open),
 }
 """Tournament setups by name; a new game adds its own."""
 
@@ -297,6 +308,37 @@ def backgammon_move(bench: GameBench, table: Table, match: MatchRow,
     return [f"{_handle(bench, match.players[action['player']])}@{table.group}: {action['play']}"]
 
 
+def armchair_card(bench: GameBench, table: Table, match: MatchRow,
+                  state: Any) -> list[str] | None:
+    """A card typed in the DM by the seat to act (a discard, a ball or a bat: ``bat 7``)."""
+    cards = [a for a in state.legal_actions() if "card" in a]
+    if not cards:
+        return None
+    action = bench.rng.choice(cards)
+    return [f"{_handle(bench, match.players[action['player']])}@dm: {action['card'].lower()}"]
+
+
+def armchair_between(bench: GameBench, table: Table, match: MatchRow,
+                     state: Any) -> list[str] | None:
+    """What comes between deliveries: the toss (🪙 on the score card), the toss winner's
+    choice (🏏) and the exchange after a wicket (``swap bat 2`` or ``keep``)."""
+    turn = state.to_act
+    if turn is None or turn.kind not in ("toss", "choose", "exchange"):
+        return None
+    if turn.kind == "exchange":
+        action = bench.rng.choice(_legal(state, "exchange"))
+        who = _handle(bench, match.players[action["player"]])
+        swap = " ".join(card.lower() for card in action["cards"])
+        return [f"{who}@dm: {'swap ' + swap if swap else 'keep'}"]
+    mark = "🪙" if turn.kind == "toss" else "🏏"
+    labels = [b for b in board_buttons(bench, table, match) if b.startswith(mark)]
+    seat = 0 if turn.seat is None else turn.seat
+    if not labels:
+        return None
+    return [f"{_handle(bench, match.players[seat])}@{table.group}: "
+            f"[{bench.rng.choice(labels)}]#{match.board_message_id}"]
+
+
 KINDS: tuple[Kind, ...] = (
     Kind("cup_roll", 24, "cup", cup_roll),
     Kind("hp_choice", 8, "cup", hp_choice, ("hp",)),
@@ -308,7 +350,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("bracket", 4, "se", command("/bracket"), table=True),
     Kind("backgammon_roll", 4, "bg", backgammon_roll),
     Kind("backgammon_move", 4, "bg", backgammon_move),
-    # The armchair card game played in the chat: a Kind here, with a Setup above.
+    Kind("armchair_card", 4, "ac", armchair_card),
+    Kind("armchair_between", 1, "ac", armchair_between),
 )
 """The measured mix: every kind, its share in percent of the game updates."""
 
@@ -435,7 +478,7 @@ def table_counts(matches: int, updates: int) -> dict[str, int]:
     8), and reported matches for every ``/result`` the run will send."""
     reports = updates * sum(k.share for k in KINDS if k.name == "result") // 100
     return {"cup": 9, "shanghai": max(2, -(-matches // 4)), "rr": 2 + reports // 12, "se": 2,
-            "bg": 2}
+            "bg": 2, "ac": 2}
 
 
 async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
