@@ -8,8 +8,8 @@ from the engines: for a live match, ``legal_actions()`` of its current state say
 what, and the kind's ``line`` turns one of those actions into what a player types or presses.
 
 Adding a game is one :class:`Setup` (how a tournament of it is opened) and one :class:`Kind`
-per kind of update it brings (see :data:`KINDS`; backgammon played in the bot and the
-armchair card game add theirs there once they are played in the chat).
+per kind of update it brings (see :data:`KINDS`; the armchair card game played in the chat
+adds its own there).
 """
 
 from __future__ import annotations
@@ -47,8 +47,9 @@ HP_WORDS = {"attack": "атака", "defend": "защита"}
 class GameBench(Sandbox):
     """The sandbox, silent, without a world file, timing each ``feed_update`` by kind."""
 
-    def __init__(self, *, seed: int, db_path: Path) -> None:
-        super().__init__(seed=seed, db_path=db_path, language="ru", emit=lambda line: None)
+    def __init__(self, *, seed: int, db_path: Path, render_processes: int = 1) -> None:
+        super().__init__(seed=seed, db_path=db_path, language="ru", emit=lambda line: None,
+                         render_processes=render_processes)
         self.samples: dict[str, list[float]] = defaultdict(list)
         self.failed: dict[str, int] = defaultdict(int)
         self.tables: list[Table] = []
@@ -56,7 +57,8 @@ class GameBench(Sandbox):
         """When set, profiles the measured ``feed_update`` calls (not set-up, not the driver)."""
 
     async def start(self) -> None:
-        settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None)
+        settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None,
+                                 render_processes=self.render_processes)
         session = SandboxSession(self.world, self.emit, None, refused=self._refused)
         self.app = await build(settings, session, clock=self.clock, rng=self.rng,
                                scheduler_factory=lambda jobs, run: VirtualScheduler(
@@ -141,12 +143,24 @@ def _plain_open(new: str) -> Callable[[Table], list[str]]:
     return lines
 
 
+def _armchair_open(table: Table) -> list[str]:
+    """An armchair tournament played in the chat: the bot is an admin, the players' DMs
+    are open (their hands are dealt there)."""
+    g = table.group
+    return [f"{table.organiser}@{g}: /new armchair Кресло {g}", f"! admin bot@{g}",
+            *(f"{handle}@{g}: /register" for handle in table.players),
+            *(f"{handle}@dm: /start" for handle in table.players),
+            f"{table.organiser}@{g}: /begin"]
+
+
 SETUPS: dict[str, Setup] = {
     "cup": Setup("cup", 4, _cup_open),
     "shanghai": Setup("shanghai", 8, _plain_open("shanghai Дартс legs=3")),
     "rr": Setup("armchair", 6, _plain_open("armchair Круг")),
     "se": Setup("armchair", 8, _plain_open("armchair Сетка format=single_elim")),
     "two": Setup("shanghai", 2, _plain_open("shanghai Долгий лег legs=1")),
+    "bg": Setup("backgammon", 2, _plain_open("backgammon Нарды length=15")),
+    "ac": Setup("armchair", 2, _armchair_open),
 }
 """Tournament setups by name; a new game adds its own."""
 
@@ -275,6 +289,56 @@ def report(bench: GameBench, table: Table, match: MatchRow, state: Any) -> list[
             f"{b}@{table.group}: /confirm"]
 
 
+def backgammon_roll(bench: GameBench, table: Table, match: MatchRow,
+                    state: Any) -> list[str] | None:
+    """The player on roll types ``/roll`` (the bot rolls, and plays a forced move)."""
+    rolls = _legal(state, "roll")
+    if not rolls:
+        return None
+    return [f"{_handle(bench, match.players[rolls[0]['player']])}@{table.group}: /roll"]
+
+
+def backgammon_move(bench: GameBench, table: Table, match: MatchRow,
+                    state: Any) -> list[str] | None:
+    """One of the legal plays of the roll, typed in notation (``24/18 13/11``)."""
+    moves = _legal(state, "move")
+    if not moves:
+        return None
+    action = bench.rng.choice(moves)
+    return [f"{_handle(bench, match.players[action['player']])}@{table.group}: {action['play']}"]
+
+
+def armchair_card(bench: GameBench, table: Table, match: MatchRow,
+                  state: Any) -> list[str] | None:
+    """A card typed in the DM by the seat to act (a discard, a ball or a bat: ``bat 7``)."""
+    cards = [a for a in state.legal_actions() if "card" in a]
+    if not cards:
+        return None
+    action = bench.rng.choice(cards)
+    return [f"{_handle(bench, match.players[action['player']])}@dm: {action['card'].lower()}"]
+
+
+def armchair_between(bench: GameBench, table: Table, match: MatchRow,
+                     state: Any) -> list[str] | None:
+    """What comes between deliveries: the toss (🪙 on the score card), the toss winner's
+    choice (🏏) and the exchange after a wicket (``swap bat 2`` or ``keep``)."""
+    turn = state.to_act
+    if turn is None or turn.kind not in ("toss", "choose", "exchange"):
+        return None
+    if turn.kind == "exchange":
+        action = bench.rng.choice(_legal(state, "exchange"))
+        who = _handle(bench, match.players[action["player"]])
+        swap = " ".join(card.lower() for card in action["cards"])
+        return [f"{who}@dm: {'swap ' + swap if swap else 'keep'}"]
+    mark = "🪙" if turn.kind == "toss" else "🏏"
+    labels = [b for b in board_buttons(bench, table, match) if b.startswith(mark)]
+    seat = 0 if turn.seat is None else turn.seat
+    if not labels:
+        return None
+    return [f"{_handle(bench, match.players[seat])}@{table.group}: "
+            f"[{bench.rng.choice(labels)}]#{match.board_message_id}"]
+
+
 KINDS: tuple[Kind, ...] = (
     Kind("cup_roll", 24, "cup", cup_roll),
     Kind("hp_choice", 8, "cup", hp_choice, ("hp",)),
@@ -284,8 +348,10 @@ KINDS: tuple[Kind, ...] = (
     Kind("result", 8, "rr", report),
     Kind("standings", 4, "rr", command("/standings"), table=True),
     Kind("bracket", 4, "se", command("/bracket"), table=True),
-    # Backgammon played in the bot (board protocol) and the armchair card game: one Kind each
-    # here, with a Setup above, once they are played in the chat.
+    Kind("backgammon_roll", 4, "bg", backgammon_roll),
+    Kind("backgammon_move", 4, "bg", backgammon_move),
+    Kind("armchair_card", 4, "ac", armchair_card),
+    Kind("armchair_between", 1, "ac", armchair_between),
 )
 """The measured mix: every kind, its share in percent of the game updates."""
 
@@ -411,7 +477,8 @@ def table_counts(matches: int, updates: int) -> dict[str, int]:
     """Enough tournaments for the mix: ``matches`` live darts matches (4 per tournament of
     8), and reported matches for every ``/result`` the run will send."""
     reports = updates * sum(k.share for k in KINDS if k.name == "result") // 100
-    return {"cup": 9, "shanghai": max(2, -(-matches // 4)), "rr": 2 + reports // 12, "se": 2}
+    return {"cup": 9, "shanghai": max(2, -(-matches // 4)), "rr": 2 + reports // 12, "se": 2,
+            "bg": 2, "ac": 2}
 
 
 async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,

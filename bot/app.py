@@ -32,6 +32,7 @@ from bot.middlewares.dedupe import DedupeMiddleware
 from bot.middlewares.filters import run_on_loop
 from bot.middlewares.scope import ScopeMiddleware
 from bot.play import refusal
+from bot.render.pool import Renderer
 from bot.scheduler import LiveScheduler, Scheduler
 from bot.sending import GROUP_LIMIT, Outbox, install, unreachable_group
 from bot.services import Repos, Services
@@ -62,6 +63,7 @@ class App:
         """Stop scheduling, let the updates in hand finish, then close the database."""
         self.services.scheduler.shutdown()
         await self.dedupe.drain(DRAIN_SECONDS)
+        self.services.renderer.close()
         await self.services.db.close()
         await self.bot.session.close()
 
@@ -133,6 +135,7 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
     services = Services(settings=settings, db=db, clock=clock, rng=rng, bot=bot,
                         bot_username=me.username, repos=Repos(db), outbox=None)
     services.outbox = Outbox(bot, services.deep_link)
+    services.renderer = Renderer(settings.render_processes)
     services.matches = MatchService(services)
     factory = scheduler_factory or (lambda jobs, run: LiveScheduler(jobs, run))
     services.scheduler = factory(services.repos.jobs, _job_dispatcher(services))

@@ -32,6 +32,7 @@ class Settings(BaseSettings):
     bot_api_url: str | None = None
     reminders: Annotated[tuple[int, ...], NoDecode] = (1440, 60, 10)
     log_level: str = "INFO"
+    render_processes: int = Field(default=1, ge=0, le=32)
 
     @field_validator("bot_token")
     @classmethod

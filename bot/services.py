@@ -12,6 +12,7 @@ from aiogram import Bot
 from bot.clock import Clock
 from bot.config import Settings
 from bot.i18n import Translator, pick_language
+from bot.render.pool import Renderer
 from bot.sending import Outbox
 from storage.db import Database
 from storage.repositories.jobs import JobsRepo
@@ -48,6 +49,7 @@ class Services:
     outbox: Outbox
     matches: object = None  # bot.match_service.MatchService, set by bot.app.build
     scheduler: object = None  # bot.scheduler.Scheduler, set once the dispatcher exists
+    renderer: Renderer = field(default_factory=Renderer)  # pictures; build sets its workers
     _locks: WeakValueDictionary = field(default_factory=WeakValueDictionary)
     _languages: dict[int, str] = field(default_factory=dict)
 

@@ -1,30 +1,35 @@
 """Sending pictures: one photo, or an album when a wide bracket is split, and the text
 instead when a picture cannot be drawn (no font, an impossible size).
 
-Drawing runs in a worker thread (Pillow releases the GIL while it compresses), so a big
-bracket does not hold up the other updates."""
+The pictures are drawn by the services' :class:`~bot.render.pool.Renderer` (worker
+processes), so a big bracket does not hold up the other updates."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from aiogram import Bot
 from aiogram.types import BufferedInputFile, InputMediaPhoto
+
+from bot.render.pool import Call
+
+if TYPE_CHECKING:
+    from bot.services import Services
 
 log = logging.getLogger(__name__)
 
 
-async def post_pictures(bot: Bot, chat_id: int, draw: Callable[[], list[bytes]],
+async def post_pictures(services: Services, chat_id: int, calls: Sequence[Call],
                         caption: str, fallback: Callable[[], str], *, name: str,
                         thread_id: int | None = None) -> None:
-    """Send what ``draw`` makes (one photo, or an album captioned on its first picture) to
-    the chat (its forum topic ``thread_id``, when given); when it cannot draw (no font, a
+    """Send what ``calls`` draw (one photo, or an album captioned on its first picture) to
+    the chat (its forum topic ``thread_id``, when given); when they cannot draw (no font, a
     bad size), send ``fallback()`` as text. Files are called ``name.png``, for what they
     show (``cup-standings``)."""
+    bot = services.bot
     try:
-        pictures = await asyncio.to_thread(draw)
+        pictures = await services.renderer.draw(calls)
     except (OSError, ValueError):
         log.exception("picture failed; sending the text")
         await bot.send_message(chat_id, fallback(), message_thread_id=thread_id)

@@ -50,13 +50,16 @@ class SandboxError(Exception):
 
 class Sandbox:
     def __init__(self, *, seed: int = 0, db_path: Path | None = None, language: str = "ru",
-                 out_dir: Path | None = None, emit: Callable[[str], None] = print) -> None:
+                 out_dir: Path | None = None, emit: Callable[[str], None] = print,
+                 render_processes: int = 0) -> None:
         self.rng = random.Random(seed)
         self.world = World(self.rng, language)
         self.clock = VirtualClock(SANDBOX_EPOCH)
         self.emit = emit
         self.errors = 0
         self.out_dir = out_dir
+        self.render_processes = render_processes
+        """Pictures are drawn in a thread (0) unless a caller asks for worker processes."""
         if db_path is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="sandbox-")
             db_path = Path(self._tmp.name) / "sandbox.sqlite3"
@@ -72,7 +75,8 @@ class Sandbox:
         """Take the world and the position a previous run left in the file, start the bot."""
         self._world_db = await Database.open(self.db_path)
         self._resume(await self.world.load(SandboxWorldRepo(self._world_db)))
-        settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None)
+        settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None,
+                                 render_processes=self.render_processes)
         session = SandboxSession(self.world, self.emit, self.out_dir,
                                  refused=lambda message: self._error(message, REFUSED))
         logging.getLogger("bot").addHandler(self._logged)

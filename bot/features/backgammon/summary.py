@@ -34,8 +34,8 @@ async def post_summary(ctx: MatchContext, state: BoardMatch) -> None:
     header = [tr.plain(f"backgammon.summary.{column}")
               for column in ("number", "winner", "how", "score")]
     rows = summary_rows(ctx, state)
-    await post_pictures(ctx.services.bot, ctx.tournament.chat_id,
-                        lambda: [standings_png(title, header, rows)],
+    await post_pictures(ctx.services, ctx.tournament.chat_id,
+                        [(standings_png, (title, header, rows))],
                         tr("backgammon.summary.caption", match=ctx.match.id),
                         lambda: card_text(ctx, state), thread_id=ctx.match.thread_id,
                         name=f"backgammon-match-{ctx.match.id}")

@@ -84,9 +84,9 @@ async def post_standings(services: Services, tr: Translator, tournament: Tournam
                   f"{r.wins}-{r.draws}-{r.losses}", f"{r.scored}:{r.scored - r.diff}"]
                  for r in rows]
         await post_pictures(
-            services.bot, chat_id,
-            partial(_table_pictures, title, header, cells, max(1, qualifiers // len(tables)),
-                    [f"{BAR_MARK} {tr.plain('cup.legend.bar')}"]),
+            services, chat_id,
+            [(standings_png, (title, header, cells, max(1, qualifiers // len(tables)),
+                              [f"{BAR_MARK} {tr.plain('cup.legend.bar')}"]))],
             tr("cup.standings_caption", title=title),
             partial(tr, "cup.table", title=title, rows=Markup(render_table(tr, rows, label))),
             name="cup-standings")
@@ -123,8 +123,7 @@ async def post_bracket(services: Services, tr: Translator, tournament: Tournamen
                          label.get(v.winner) if v.winner else None,
                          _score(rows.get(v.id), v.slots[0])) for v in views]))
     third = _third(tr, rows.get(THIRD), label)
-    await post_pictures(services.bot, chat_id,
-                        lambda: bracket_png(tournament.title, rounds, third),
+    await post_pictures(services, chat_id, [(bracket_png, (tournament.title, rounds, third))],
                         tr("cup.bracket_caption", title=tournament.title),
                         lambda: tr("cup.bracket_text", title=tournament.title,
                                    rounds=_bracket_text(
@@ -148,11 +147,6 @@ def _third(tr: Translator, row: MatchRow | None, label: dict[int, str]
     match = (label.get(row.player_a, "?"), label.get(row.player_b, "?"),
              label.get(row.winner) if row.winner else None, _score(row))
     return tr.plain("cup.bracket_third"), match
-
-
-def _table_pictures(title: str, header: list[str], cells: list[list[str]],
-                    highlight: int, legend: list[str]) -> list[bytes]:
-    return [standings_png(title, header, cells, highlight, legend)]
 
 
 def _bracket_text(rounds: list) -> str:

@@ -126,10 +126,9 @@ async def _bracket(services: Services, tr: Translator, run: Run, chat_id: int,
     title = run.tournament.title
     extra = None if third is None or not third[1] else (third[0], third[1][0])
 
-    def draw() -> list[bytes]:
-        return [png for n, rounds in enumerate(parts)
-                for png in bracket_png(title, rounds, extra if n == 0 else None)]
-    await post_pictures(services.bot, chat_id, draw,
+    calls = [(bracket_png, (title, rounds, extra if n == 0 else None))
+             for n, rounds in enumerate(parts)]
+    await post_pictures(services, chat_id, calls,
                         tr("formats.bracket_caption", title=title),
                         lambda: _text_bracket(tr, title, parts + ([[third]] if third else [])),
                         name=f"{run.tournament.game}-bracket")

@@ -135,12 +135,11 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
     many, bar = len(tables) > 1, qualifiers(run)
     notes = shared_lines(tr, _letters(tables), label)
 
-    def draw() -> list[bytes]:
-        return [standings_png(f"{title} · {GROUP_LETTERS[i]}" if many else title, header,
-                              _cells(rows, label, stats, ties), bar,
-                              legend(tr, stats is not None, bar > 0, ties is not None))
-                for i, rows in tables]
-    await post_pictures(services.bot, chat_id or run.tournament.chat_id, draw,
+    lines = legend(tr, stats is not None, bar > 0, ties is not None)
+    calls = [(standings_png, (f"{title} · {GROUP_LETTERS[i]}" if many else title, header,
+                              _cells(rows, label, stats, ties), bar, lines))
+             for i, rows in tables]
+    await post_pictures(services, chat_id or run.tournament.chat_id, calls,
                         "\n".join([caption, *notes]),
                         lambda: _text_tables(tr, title, tables, label, stats),
                         name=f"{run.tournament.game}-standings")

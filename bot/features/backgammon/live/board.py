@@ -166,7 +166,8 @@ async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False) -> Non
     services = ctx.services
     match = await services.repos.matches.get(ctx.match.id)
     text, keys = caption(ctx, state), markup(ctx, state)
-    photo = BufferedInputFile(board_png(scene(ctx, state)), f"backgammon-{match.id}.png")
+    png = await services.renderer.picture(board_png, scene(ctx, state))
+    photo = BufferedInputFile(png, f"backgammon-{match.id}.png")
     chat_id = ctx.tournament.chat_id
     if match.board_message_id is not None and not new:
         try:

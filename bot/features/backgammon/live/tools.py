@@ -49,9 +49,9 @@ async def position(message: Message, command: CommandObject, services: Services,
         current = await services.matches.state(ctx.match)
         raise Refusal("backgammon.live.error.no_such_move", moves=current.moves)
     text = tr("backgammon.live.position", number=words[0]) + "\n" + caption(ctx, state)
+    png = await services.renderer.picture(board_png, scene(ctx, state))
     await services.bot.send_photo(
-        message.chat.id, BufferedInputFile(board_png(scene(ctx, state)),
-                                           f"backgammon-{ctx.match.id}-{words[0]}.png"),
+        message.chat.id, BufferedInputFile(png, f"backgammon-{ctx.match.id}-{words[0]}.png"),
         caption=text, message_thread_id=message.message_thread_id)
 
 

@@ -1,0 +1,67 @@
+"""The picture renderer: worker processes and a thread draw the same bytes; the workers
+start with the first picture, stop with close(), and a dead worker costs no picture."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+import pytest
+
+from bot.render import bracket_png, standings_png
+from bot.render.backgammon import BoardScene, board_png
+from bot.render.pool import Renderer, draw
+from games.backgammon.position import Position
+
+HEADER = ["#", "Игрок", "Очки"]
+ROWS = [["1", "Алиса Ёж", "9"], ["2", "Bob", "6"]]
+ROUNDS = [("Полуфинал", [("A", "B", "A", ("2", "1")), ("C", "D", None)]),
+          ("Финал", [("A", "?", None)])]
+SCENE = BoardScene(Position.start(), ("Анна", "Борис"), 0, (3, 5), 2, 0, True, (1, 2), 5,
+                   ("5:00", "4:12"), {"pips": "пипсы"})
+CALLS = [(standings_png, ("Таблица", HEADER, ROWS, 1, ["▌ выходят"])),
+         (bracket_png, ("Кубок", ROUNDS, None)),
+         (board_png, (SCENE,))]
+
+
+def _dies_in_a_worker() -> bytes:
+    """Ends a worker process; in this process (the thread fallback) draws a table."""
+    if multiprocessing.parent_process() is not None:
+        os._exit(3)
+    return standings_png(*CALLS[0][1])
+
+
+async def test_processes_and_a_thread_draw_the_same_bytes() -> None:
+    direct = draw(CALLS)
+    assert len(direct) == 3 and all(png.startswith(b"\x89PNG") for png in direct)
+    threaded = await Renderer(0).draw(CALLS)
+    pooled = Renderer(1)
+    try:
+        assert not pooled.running  # nothing started before the first picture
+        assert await pooled.draw(CALLS) == threaded == direct
+        assert pooled.running
+        assert await pooled.picture(board_png, SCENE) == direct[2]
+    finally:
+        pooled.close()
+    assert not pooled.running
+
+
+async def test_a_drawing_error_comes_back_as_raised() -> None:
+    renderer = Renderer(1)
+    try:
+        with pytest.raises(ValueError):
+            await renderer.draw([(int, ("not a number",))])
+    finally:
+        renderer.close()
+
+
+async def test_a_dead_worker_is_replaced_and_the_picture_still_drawn(caplog) -> None:
+    renderer = Renderer(1)
+    try:
+        assert await renderer.draw([(_dies_in_a_worker, ())]) == draw(CALLS[:1])
+        assert "worker died" in caplog.text
+        assert not renderer.running
+        assert await renderer.draw(CALLS[:1]) == draw(CALLS[:1])
+        assert renderer.running
+    finally:
+        renderer.close()
