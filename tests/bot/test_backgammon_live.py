@@ -1,6 +1,7 @@
 """Backgammon played in the bot: the .mat record the bot sends at the end of the 3-point
 match of tests/scenarios/backgammon_live_match.txt is read back and every move replayed
-through the engine to the match's final score."""
+through the engine to the match's final score (3:1 on time), through the positions the board
+showed."""
 
 from __future__ import annotations
 
@@ -24,8 +25,12 @@ async def test_the_match_record_replays_to_the_final_score(tmp_path: Path) -> No
     assert record.names == ("Alice", "Bob") and record.length == 3
     match, ids = _replay(record)
     assert match.finished
-    final = [line for line in output if " beats " in line]
-    assert final and f"{max(match.score)}:{min(match.score)}" in final[-1]
+    assert match.score == (1, 3)  # Alice lost on time after the Crawford game's start
+    final = [line for line in output if line.startswith("→ g: 🏆")]
+    assert final and "Bob wins 3:1" in final[-1]
+    assert len(record.games) == 3
+    boards = [line for line in output if line.startswith("  Position ID: ")]
+    assert boards[-1] == f"  Position ID: {ids[-1]}"  # the record ends where the board did
     assert len(ids) > 20  # every move of every game was replayed
 
 
