@@ -13,7 +13,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, Update
 
 from bot.features.backgammon.live.board import Press, markup, unpack_steps
-from bot.features.backgammon.live.flow import act, same_step
+from bot.features.backgammon.live.flow import act, explain, same_step
 from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
@@ -22,6 +22,7 @@ from bot.play.refusal import Refusal
 from bot.services import Services
 from games.backgammon.session import LiveMatch
 from games.backgammon.steps import play_of
+from games.common.errors import IllegalAction
 
 router = Handlers("backgammon-live")
 GROUP = F.chat.type != "private"
@@ -74,7 +75,10 @@ async def _decision(ctx: MatchContext, word: str, seat: int) -> dict:
         return {"type": word, "player": seat}
     if state.to_act != seat or state.phase != "turn":
         trial = {"type": "roll", "player": seat, "dice": [1, 2]}
-        state.apply(trial)  # raises the engine's reason (not your turn, wrong phase …)
+        try:
+            state.apply(trial)
+        except IllegalAction as error:  # the engine's reason: not your turn, wrong phase …
+            raise Refusal(text=explain(ctx.tr, error, ctx.match)) from None
     rng = ctx.services.rng
     return {"type": "roll", "player": seat, "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
 
