@@ -60,13 +60,23 @@ class Scope:
 
     async def game(self) -> games.Game | None:
         """The game the update is about: the sender's live match's, else the command's
-        tournament's (``#id`` names another tournament explicitly)."""
+        tournament's (``#id`` names another tournament explicitly), else — in a chat with
+        no tournament of its own — the game of the sender's last match here (a friendly
+        that has ended: its game answers that the match is over)."""
         match = None if self.args and self.args.startswith("#") else await self.live_match()
         if match is not None:
             tournament = await self.services.repos.tournaments.get(match.tournament_id)
         else:
-            tournament = await self.tournament()
+            tournament = await self.tournament() or await self._last_friendly()
         return None if tournament is None else games.get(tournament.game)
+
+    async def _last_friendly(self) -> Tournament | None:
+        if not self.in_group or self.user is None or (self.args or "").startswith("#"):
+            return None
+        last = await self.services.repos.matches.last_for_player_in_chat(self.chat.id,
+                                                                          self.user.id)
+        return None if last is None else \
+            await self.services.repos.tournaments.get(last.tournament_id)
 
     async def organiser(self) -> bool:
         if self._organiser is None:

@@ -124,6 +124,14 @@ class MatchesRepo:
             " ORDER BY m.id LIMIT 1", (chat_id, user_id))
         return _match(row) if row else None
 
+    async def last_for_player_in_chat(self, chat_id: int, user_id: int) -> MatchRow | None:
+        """The user's newest match in a tournament (or friendly) of the chat, any status."""
+        row = await self.db.fetchone(
+            "SELECT m.* FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+            " WHERE t.chat_id = ? AND ? IN (m.player_a, m.player_b)"
+            " ORDER BY m.id DESC LIMIT 1", (chat_id, user_id))
+        return _match(row) if row else None
+
     async def update(self, match_id: int, now: datetime, **fields: Any) -> None:
         """Where a match stands in its tournament's flow (pending → running ⇄ paused, a
         bye) and its board message. Results and corrections go through :meth:`settle`."""

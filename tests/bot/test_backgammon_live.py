@@ -1,13 +1,16 @@
 """Backgammon played in the bot: the .mat record the bot sends at the end of the 3-point
 match of tests/scenarios/backgammon_live_match.txt is read back and every move replayed
-through the engine to the match's final score."""
+through the engine to the match's final score (3:1 on time), through the positions the board
+showed."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from bot.features.backgammon.live.board import game_number
 from games.backgammon.mat import read_mat
+from games.backgammon.session import LiveMatch
 from tests.bot.sandbox_run import run_script
 from tests.bot.test_scenarios import SCENARIOS, options_of
 from tests.games.backgammon.test_mat import _replay
@@ -24,8 +27,12 @@ async def test_the_match_record_replays_to_the_final_score(tmp_path: Path) -> No
     assert record.names == ("Alice", "Bob") and record.length == 3
     match, ids = _replay(record)
     assert match.finished
-    final = [line for line in output if " beats " in line]
-    assert final and f"{max(match.score)}:{min(match.score)}" in final[-1]
+    assert match.score == (1, 3)  # Alice lost on time after the Crawford game's start
+    final = [line for line in output if line.startswith("→ g: 🏆")]
+    assert final and "Bob wins 3:1" in final[-1]
+    assert len(record.games) == 3
+    boards = [line for line in output if line.startswith("  Position ID: ")]
+    assert boards[-1] == f"  Position ID: {ids[-1]}"  # the record ends where the board did
     assert len(ids) > 20  # every move of every game was replayed
 
 
@@ -58,3 +65,23 @@ async def test_export_leaves_out_a_match_still_being_played(tmp_path: Path) -> N
     assert not any(line.startswith("!! error") for line in output)
     assert any("Match 1" in line for line in output)  # the match is under way
     assert _export(tmp_path)["backgammon_mat"] == []
+
+
+def test_the_board_numbers_the_game_the_match_ended_in() -> None:
+    resigned_at_once = LiveMatch(5)
+    resigned_at_once.apply({"type": "resign_match", "player": 0})
+    assert game_number(resigned_at_once) == 1  # not "game 0"
+    one_game = LiveMatch(1)
+    one_game.apply({"type": "opening_roll", "dice": [3, 1]})
+    one_game.apply({"type": "resign", "player": 0})
+    assert one_game.finished and game_number(one_game) == 1
+    second_game = LiveMatch(3)
+    second_game.apply({"type": "opening_roll", "dice": [3, 1]})
+    second_game.apply({"type": "resign", "player": 0})  # a backgammon: 3 points, over
+    assert second_game.finished and game_number(second_game) == 1
+    running = LiveMatch(7)
+    running.apply({"type": "opening_roll", "dice": [3, 1]})
+    running.apply({"type": "resign", "player": 0})
+    assert not running.finished and game_number(running) == 2
+    running.apply({"type": "timeout", "player": 1})
+    assert running.finished and game_number(running) == 2  # the game it ended in

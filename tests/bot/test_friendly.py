@@ -146,7 +146,8 @@ class _Users:
 
 
 def _services(*known: User) -> SimpleNamespace:
-    return SimpleNamespace(bot_username="the_bot", repos=SimpleNamespace(users=_Users(*known)))
+    return SimpleNamespace(bot_username="the_bot", repos=SimpleNamespace(users=_Users(*known)),
+                           deep_link=lambda payload="": "https://t.me/the_bot")
 
 
 async def test_the_challenged_player_by_reply_or_handle() -> None:
@@ -165,3 +166,5 @@ async def test_the_challenged_player_by_reply_or_handle() -> None:
         with pytest.raises(Refusal) as refused:
             await opponent(message, services, words)
         assert refused.value.key == key
+        if key == "friendly.unknown_user":  # the group is told how to open the bot's chat
+            assert refused.value.params["link"] == "https://t.me/the_bot"

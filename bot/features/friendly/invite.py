@@ -78,7 +78,8 @@ async def opponent(message: Message, services: Services,
             raise Refusal("friendly.no_bots")
         user = await services.repos.users.by_username(handle)
         if user is None:
-            raise Refusal("friendly.unknown_user", name=f"@{handle}")
+            raise Refusal("friendly.unknown_user", name=f"@{handle}",
+                          link=services.deep_link())
         return user, words
     replied = message.reply_to_message
     if replied is None or replied.from_user is None:
@@ -87,7 +88,8 @@ async def opponent(message: Message, services: Services,
         raise Refusal("friendly.no_bots")
     user = await services.repos.users.get(replied.from_user.id)
     if user is None:
-        raise Refusal("friendly.unknown_user", name=replied.from_user.first_name)
+        raise Refusal("friendly.unknown_user", name=replied.from_user.first_name,
+                      link=services.deep_link())
     return user, words
 
 

@@ -58,20 +58,26 @@ def clock_text(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def caption(ctx: MatchContext, state: LiveMatch) -> str:
-    """The board's text: match and score, Position ID, dice, who is to act, the banks."""
+def caption(ctx: MatchContext, state: LiveMatch, *, banks: bool = True) -> str:
+    """The board's text: match and score, Position ID, dice, who is to act, the banks
+    (``banks`` False: a past position, whose banks are not known from its moves)."""
     tr, names, game = ctx.tr, ctx.names, state.game
     crawford = tr("backgammon.live.crawford") if game.crawford and not state.finished else ""
     lines = [tr("backgammon.live.header", match=ctx.match.id, a=names[0], b=names[1],
                 sa=state.score[0], sb=state.score[1], length=state.length,
-                number=len(state.games) + 1 if not state.finished else len(state.games),
-                crawford=crawford),
+                number=game_number(state), crawford=crawford),
              f"Position ID: {game.position.id}"]
     lines.append(_status(ctx, state))
-    if not state.finished:
+    if banks and not state.finished:
         lines.append(tr("backgammon.live.clocks", a=names[0], b=names[1],
                         ta=clock_text(state.banks[0]), tb=clock_text(state.banks[1])))
     return "\n".join(lines)
+
+
+def game_number(state: LiveMatch) -> int:
+    """The number of the game on the board: the one in play, or the last one when the
+    match is over (ended by its last game, or during one by a timeout or resignation)."""
+    return len(state.games) + (0 if state.game.finished else 1)
 
 
 def _status(ctx: MatchContext, state: LiveMatch) -> str:
@@ -91,13 +97,14 @@ def _status(ctx: MatchContext, state: LiveMatch) -> str:
     return tr("backgammon.live.opening")
 
 
-def scene(ctx: MatchContext, state: LiveMatch) -> BoardScene:
+def scene(ctx: MatchContext, state: LiveMatch, *, banks: bool = True) -> BoardScene:
     game, tr = state.game, ctx.tr
+    clocks = (clock_text(state.banks[0]), clock_text(state.banks[1])) if banks else None
     words = {key: tr.plain(f"backgammon.live.word.{key}")
              for key in ("pips", "crawford", "to_play", "match_to")}
     return BoardScene(game.position, ctx.names, game.turn, game.dice, game.cube,
                       game.cube_owner, not game.crawford, state.score, state.length,
-                      (clock_text(state.banks[0]), clock_text(state.banks[1])), words)
+                      clocks, words)
 
 
 def markup(ctx: MatchContext, state: LiveMatch, steps: list[Step] | None = None,

@@ -192,7 +192,9 @@ async def _job_context(services: Services, job: Job) -> tuple[MatchContext, Live
     return ctx, state
 
 
-def _same_step(step: int) -> Callable[[LiveMatch], None]:
+def same_step(step: int) -> Callable[[LiveMatch], None]:
+    """A check for :func:`act`: refused as out of date when the match has moved on from
+    ``step`` (a press on an old board, a clock set before)."""
     def check(state: LiveMatch) -> None:
         if state.steps != step:
             raise Refusal("callback.stale")
@@ -231,7 +233,7 @@ async def idle_over(services: Services, job: Job) -> None:
 async def _run(ctx: MatchContext, actions: list[Action], job: Job) -> None:
     try:
         change = await perform(ctx, PLAYBOOK, actions, actor_id=None, update_id=None,
-                               check=_same_step(job.payload["step"]))
+                               check=same_step(job.payload["step"]))
     except Refusal:
         return  # the match moved on (or was paused) in the meantime
     if change is not None:

@@ -13,7 +13,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, Update
 
 from bot.features.backgammon.live.board import Press, markup, unpack_steps
-from bot.features.backgammon.live.flow import act
+from bot.features.backgammon.live.flow import act, explain, same_step
 from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
@@ -22,6 +22,7 @@ from bot.play.refusal import Refusal
 from bot.services import Services
 from games.backgammon.session import LiveMatch
 from games.backgammon.steps import play_of
+from games.common.errors import IllegalAction
 
 router = Handlers("backgammon-live")
 GROUP = F.chat.type != "private"
@@ -31,10 +32,13 @@ WORDS = {"roll": "roll", "double": "double", "take": "take", "pass": "pass"}
 
 async def sender_match(message: Message, services: Services, tr: Translator) -> MatchContext:
     """The sender's live backgammon match played in the bot in this chat, else refused."""
-    match = await services.repos.matches.live_for_player_in_chat(message.chat.id,
-                                                                 message.from_user.id)
+    chat_id, user_id = message.chat.id, message.from_user.id
+    match = await services.repos.matches.live_for_player_in_chat(chat_id, user_id)
     if match is None or match.kind != LIVE_KIND:
-        raise Refusal("backgammon.live.error.no_match")
+        last = await services.repos.matches.last_for_player_in_chat(chat_id, user_id)
+        over = last is not None and last.kind == LIVE_KIND and last.status == "finished"
+        raise Refusal("backgammon.live.error.match_over" if over
+                      else "backgammon.live.error.no_match")
     return await load_match(services, tr, match.id)
 
 
@@ -71,7 +75,10 @@ async def _decision(ctx: MatchContext, word: str, seat: int) -> dict:
         return {"type": word, "player": seat}
     if state.to_act != seat or state.phase != "turn":
         trial = {"type": "roll", "player": seat, "dice": [1, 2]}
-        state.apply(trial)  # raises the engine's reason (not your turn, wrong phase …)
+        try:
+            state.apply(trial)
+        except IllegalAction as error:  # the engine's reason: not your turn, wrong phase …
+            raise Refusal(text=explain(ctx.tr, error, ctx.match)) from None
     rng = ctx.services.rng
     return {"type": "roll", "player": seat, "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
 
@@ -114,6 +121,8 @@ async def press(query: CallbackQuery, callback_data: Press, event_update: Update
                 services: Services, tr: Translator) -> None:
     """A press on the board: refused when the board is old or the presser not to act."""
     ctx = await load_match(services, tr, callback_data.match_id, (LIVE_KIND,))
+    if ctx is not None and ctx.match.status == "finished":
+        raise Refusal("backgammon.live.error.match_over")
     if ctx is None or ctx.match.status not in LIVE:
         raise Refusal("callback.stale")
     state = await services.matches.state(ctx.match)
@@ -135,15 +144,8 @@ async def press(query: CallbackQuery, callback_data: Press, event_update: Update
         await _pick(query, ctx, state, act_, steps)
         return
     await act(ctx, [action], query.from_user.id, event_update.update_id,
-              check=_unchanged(callback_data.step))
+              check=same_step(callback_data.step))
     await query.answer()
-
-
-def _unchanged(step: int):
-    def check(state: LiveMatch) -> None:
-        if state.steps != step:
-            raise Refusal("callback.stale")
-    return check
 
 
 def _listed_play(state: LiveMatch, index: int, seat: int) -> dict:

@@ -48,8 +48,9 @@ async def position(message: Message, command: CommandObject, services: Services,
     if state is None:
         current = await services.matches.state(ctx.match)
         raise Refusal("backgammon.live.error.no_such_move", moves=current.moves)
-    text = tr("backgammon.live.position", number=words[0]) + "\n" + caption(ctx, state)
-    png = await services.renderer.picture(board_png, scene(ctx, state))
+    text = tr("backgammon.live.position", number=words[0]) + "\n" + caption(ctx, state,
+                                                                               banks=False)
+    png = await services.renderer.picture(board_png, scene(ctx, state, banks=False))
     await services.bot.send_photo(
         message.chat.id, BufferedInputFile(png, f"backgammon-{ctx.match.id}-{words[0]}.png"),
         caption=text, message_thread_id=message.message_thread_id)
@@ -69,9 +70,11 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
         await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id)
     if match is None or match.kind != LIVE_KIND:
         raise Refusal("backgammon.live.error.no_match_of", name=words[0])
+    ctx = await load_match(services, tr, match.id)
+    if ctx.tournament.friendly:
+        raise Refusal("backgammon.live.error.addtime_friendly")
     if not await is_organiser(services, message.chat.id, message.from_user.id):
         raise Refusal("backgammon.error.organisers_only")
-    ctx = await load_match(services, tr, match.id)
     seat, reason = ctx.seat(user.id), " ".join(words[2:])
     before = await services.matches.state(ctx.match)
     spent = await clocks.spent(ctx, before, seat)  # the bank as it stands now, then more
