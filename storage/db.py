@@ -24,6 +24,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
+from storage.cache import ReadCache
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
@@ -130,6 +132,8 @@ class Database:
         self.claimed = RecentIds()
         """Update ids this process claimed in a committed transaction (a match action's):
         the dedupe middleware need not claim them again."""
+        self.reads = ReadCache()
+        """Hot reads remembered until their tables are written (``storage/cache.py``)."""
 
     @classmethod
     async def open(cls, path: Path | str) -> Database:
@@ -195,13 +199,20 @@ class Database:
             except BaseException:
                 await self.connection.rollback()
                 raise
-            await self.connection.commit()
+            else:
+                await self.connection.commit()
+            finally:
+                self.reads.settle()
 
-    async def write(self, work: Callable[[LoopConnection], Awaitable[T]]) -> T:
-        """Run ``work`` in a transaction, retrying the whole unit when the file is locked."""
+    async def write(self, work: Callable[[LoopConnection], Awaitable[T]],
+                    touches: tuple[str, ...] = ()) -> T:
+        """Run ``work`` in a transaction, retrying the whole unit when the file is locked;
+        ``touches`` names the :attr:`reads` regions it writes."""
         for attempt in range(LOCK_RETRIES):
             try:
                 async with self.transaction() as tx:
+                    for region in touches:
+                        self.reads.forget(region)
                     return await work(tx)
             except sqlite3.OperationalError as error:
                 if not is_locked_error(error) or attempt == LOCK_RETRIES - 1:

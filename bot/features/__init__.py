@@ -10,6 +10,7 @@ from bot import games
 def routers() -> list[Router]:
     from bot.features import common, export, mine, organiser, registration, roster
     from bot.features.friendly.routes import ROUTERS as friendly
+    from bot.features.handlers import Guarded, Handlers, dispatch_tree
     from bot.middlewares.scope import ForItsGame
     from bot.play import dice
 
@@ -19,7 +20,9 @@ def routers() -> list[Router]:
     others = [table for table in unique if table not in formats]
     platform = [registration.router, roster.router, organiser.router, export.router,
                 dice.router, mine.router]
-    games_first = [table.build(ForItsGame(table)) for table in formats]
-    games_last = [table.build(ForItsGame(table)) for table in others]
-    return [*(table.build() for table in friendly), *games_first,
-            *(table.build() for table in platform), *games_last, common.router.build()]
+    def for_its_game(table: Handlers) -> Guarded:
+        return Guarded(table, (ForItsGame(table),))
+
+    return dispatch_tree([*map(Guarded, friendly), *map(for_its_game, formats),
+                          *map(Guarded, platform), *map(for_its_game, others),
+                          Guarded(common.router)])

@@ -152,7 +152,7 @@ def _game_command(message: Message) -> dict | bool:
     return {"name": name} if name in commands else False
 
 
-@router.message(_game_command)
+@router.command_message(_game_command)
 async def not_for_this_game(message: Message, name: str, scope: Scope, tr: Translator) -> None:
     """Say why a game's command did nothing here: no tournament (or no such ``#id``), or
     the tournament's game has no such command."""

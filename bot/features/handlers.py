@@ -1,49 +1,98 @@
-"""Handler tables that build a fresh aiogram Router for every Dispatcher.
+"""Handler tables, and the two routers every Dispatcher gets from them.
 
 aiogram attaches a Router to one parent for life, but the sandbox's ``! restart`` (and the
 tests) build a new Dispatcher in the same process. Features therefore declare handlers on a
-:class:`Handlers` table with the usual decorator syntax, and each Dispatcher gets its own
-routers from :meth:`Handlers.build`.
+:class:`Handlers` table with the usual decorator syntax, and each Dispatcher gets fresh
+routers from :func:`dispatch_tree`.
+
+Why two routers and not one per table: aiogram pays for every router an update passes
+through (a copy of the handler data and the middleware chain, about 50 µs each here), and a
+game action used to pass some thirty of them before reaching its handler. The tree keeps the
+tables' order but groups the handlers by what they answer: **plays** (every button and every
+message that is not a command: dice, typed moves, words, DM text) and **commands** (messages
+starting with ``/``). A command never reaches a plays handler and a plain message never
+reaches a command handler, which is what the handlers' own filters said already.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import Router
 from aiogram.filters import Command
+from aiogram.types import Message
+
+
+@dataclass(frozen=True)
+class _Entry:
+    kind: str  # "message" or "callback_query"
+    filters: tuple
+    flags: dict[str, Any]
+    handler: Callable
+    answers_commands: bool = field(default=False)
 
 
 class Handlers:
     def __init__(self, name: str) -> None:
         self.name = name
-        self._entries: list[tuple[str, tuple, dict[str, Any], Callable]] = []
+        self._entries: list[_Entry] = []
 
     def message(self, *filters: Any, **flags: Any) -> Callable[[Callable], Callable]:
-        return self._add("message", filters, flags)
+        commands = any(isinstance(item, Command) for item in filters)
+        return self._add("message", filters, flags, commands)
+
+    def command_message(self, *filters: Any, **flags: Any) -> Callable[[Callable], Callable]:
+        """A message handler for commands that its own filters recognise (not ``Command``)."""
+        return self._add("message", filters, flags, True)
 
     def callback_query(self, *filters: Any, **flags: Any) -> Callable[[Callable], Callable]:
-        return self._add("callback_query", filters, flags)
+        return self._add("callback_query", filters, flags, False)
 
-    def _add(self, kind: str, filters: tuple, flags: dict[str, Any]):
+    def _add(self, kind: str, filters: tuple, flags: dict[str, Any], commands: bool):
         def register(handler: Callable) -> Callable:
-            self._entries.append((kind, filters, flags, handler))
+            self._entries.append(_Entry(kind, filters, flags, handler, commands))
             return handler
         return register
 
     def commands(self) -> set[str]:
         """The command names this table's message handlers answer."""
-        return {name for kind, filters, _, _ in self._entries if kind == "message"
-                for item in filters if isinstance(item, Command)
+        return {name for entry in self._entries if entry.kind == "message"
+                for item in entry.filters if isinstance(item, Command)
                 for name in item.commands if isinstance(name, str)}
 
-    def build(self, *message_filters: Any) -> Router:
-        """A new Router with these handlers. ``message_filters`` guard every message handler
-        of the router, checked after the handler's own filters (a cheap command or text
-        filter turns most messages away before the guard reads anything)."""
-        router = Router(name=self.name)
-        for kind, filters, flags, handler in self._entries:
-            guards = message_filters if kind == "message" else ()
-            getattr(router, kind).register(handler, *filters, *guards, **flags)
-        return router
+    def entries(self) -> list[_Entry]:
+        return list(self._entries)
+
+
+@dataclass(frozen=True)
+class Guarded:
+    """A table and the filters that guard each of its message handlers, checked after the
+    handler's own filters (a cheap command or text filter turns most messages away before
+    the guard reads anything)."""
+
+    table: Handlers
+    guards: tuple = ()
+
+
+def is_command(message: Message) -> bool:
+    return (message.text or message.caption or "").startswith("/")
+
+
+def is_not_command(message: Message) -> bool:
+    return not (message.text or "").startswith("/")
+
+
+def dispatch_tree(tables: Sequence[Guarded]) -> list[Router]:
+    """The plays router and the commands router, each holding its handlers in table order."""
+    plays, commands = Router(name="plays"), Router(name="commands")
+    plays.message.filter(is_not_command)
+    commands.message.filter(is_command)
+    for guarded in tables:
+        for entry in guarded.table.entries():
+            target = commands if entry.answers_commands else plays
+            guards = guarded.guards if entry.kind == "message" else ()
+            getattr(target, entry.kind).register(entry.handler, *entry.filters, *guards,
+                                                 **entry.flags)
+    return [plays, commands]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from storage.cache import ENTRANTS, TOURNAMENTS
 from storage.db import Database
 from storage.timefmt import from_db, to_db
 
@@ -81,6 +82,9 @@ class TournamentsRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
 
+    async def _write(self, work):
+        return await self.db.write(work, touches=(TOURNAMENTS,))
+
     async def create(self, chat_id: int, game: str, title: str, settings: dict[str, Any],
                      created_by: int, now: datetime) -> Tournament:
         async def work(tx):
@@ -89,7 +93,7 @@ class TournamentsRepo:
                 " created_at) VALUES (?, ?, ?, 'registration', ?, ?, ?)",
                 (chat_id, game, title, json.dumps(settings), created_by, to_db(now)))
             return cursor.lastrowid
-        tournament_id = await self.db.write(work)
+        tournament_id = await self._write(work)
         return await self.get(tournament_id)
 
     async def create_friendly(self, chat_id: int, game: str, title: str,
@@ -103,7 +107,7 @@ class TournamentsRepo:
                 (chat_id, game, title, status, json.dumps(settings), created_by, to_db(now),
                  to_db(now) if status == "running" else None))
             return cursor.lastrowid
-        return await self.get(await self.db.write(work))
+        return await self.get(await self._write(work))
 
     async def friendlies_in_chat(self, chat_id: int) -> list[Tournament]:
         """Every friendly match of the chat that was played or is being played, oldest first."""
@@ -113,13 +117,18 @@ class TournamentsRepo:
         return [_tournament(r) for r in rows]
 
     async def get(self, tournament_id: int) -> Tournament | None:
-        row = await self.db.fetchone(_SELECT + " WHERE t.id = ?", (tournament_id,))
-        return _tournament(row) if row else None
+        async def read() -> Tournament | None:
+            row = await self.db.fetchone(_SELECT + " WHERE t.id = ?", (tournament_id,))
+            return _tournament(row) if row else None
+        return await self.db.reads.get(TOURNAMENTS, ("id", tournament_id), read)
 
     async def active_in_chat(self, chat_id: int) -> list[Tournament]:
-        rows = await self.db.fetchall(
-            _SELECT + " WHERE t.chat_id = ? AND t.status IN (?, ?, ?, ?) ORDER BY t.id DESC", (chat_id, *OPEN_STATUSES))
-        return [_tournament(r) for r in rows]
+        async def read() -> list[Tournament]:
+            rows = await self.db.fetchall(
+                _SELECT + " WHERE t.chat_id = ? AND t.status IN (?, ?, ?, ?) ORDER BY t.id DESC",
+                (chat_id, *OPEN_STATUSES))
+            return [_tournament(r) for r in rows]
+        return list(await self.db.reads.get(TOURNAMENTS, ("active", chat_id), read))
 
     async def newest_in_chat(self, chat_id: int, *, game: str | None = None,
                              status: str | None = None) -> Tournament | None:
@@ -150,13 +159,13 @@ class TournamentsRepo:
             if column:
                 await tx.execute(f"UPDATE tournaments SET {column} = coalesce({column}, ?)"
                                  " WHERE id = ?", (to_db(now), tournament_id))
-        await self.db.write(work)
+        await self._write(work)
 
     async def set_settings(self, tournament_id: int, settings: dict[str, Any]) -> None:
         async def work(tx):
             await tx.execute("UPDATE tournaments SET settings = ? WHERE id = ?",
                              (json.dumps(settings), tournament_id))
-        await self.db.write(work)
+        await self._write(work)
 
     async def set_state(self, tournament_id: int, key: str, value: Any) -> None:
         async def work(tx):
@@ -164,19 +173,22 @@ class TournamentsRepo:
                 "INSERT INTO tournament_state (tournament_id, key, value) VALUES (?, ?, ?)"
                 " ON CONFLICT (tournament_id, key) DO UPDATE SET value = excluded.value",
                 (tournament_id, key, json.dumps(value, ensure_ascii=False)))
-        await self.db.write(work)
+        await self._write(work)
 
     async def set_start(self, tournament_id: int, starts_at: datetime | None,
                         timezone: str | None) -> None:
         async def work(tx):
             await tx.execute("UPDATE tournaments SET starts_at = ?, timezone = ? WHERE id = ?",
                              (to_db(starts_at) if starts_at else None, timezone, tournament_id))
-        await self.db.write(work)
+        await self._write(work)
 
 
 class EntrantsRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
+
+    async def _write(self, work) -> None:
+        await self.db.write(work, touches=(ENTRANTS,))
 
     _SELECT = ("SELECT e.*, u.username, u.first_name FROM entrants e"
                " JOIN users u ON u.id = e.user_id")
@@ -193,8 +205,10 @@ class EntrantsRepo:
         if statuses:
             sql += f" AND e.status IN ({','.join('?' * len(statuses))})"
             params += statuses
-        rows = await self.db.fetchall(sql + " ORDER BY e.created_at, e.rowid", params)
-        return [_entrant(r) for r in rows]
+        async def read() -> list[Entrant]:
+            rows = await self.db.fetchall(sql + " ORDER BY e.created_at, e.rowid", params)
+            return [_entrant(r) for r in rows]
+        return list(await self.db.reads.get(ENTRANTS, params, read))
 
     async def count(self, tournament_id: int, statuses: tuple[str, ...]) -> int:
         row = await self.db.fetchone(
@@ -220,7 +234,7 @@ class EntrantsRepo:
                 " photo_file_id = NULL, checked_in = 0, application_message_id = NULL,"
                 " updated_at = excluded.updated_at",
                 (tournament_id, user_id, display_name, status, to_db(now), to_db(now)))
-        await self.db.write(work)
+        await self._write(work)
 
     async def update(self, tournament_id: int, user_id: int, now: datetime,
                      **fields: Any) -> None:
@@ -233,7 +247,7 @@ class EntrantsRepo:
                 f"UPDATE entrants SET {assignments}, updated_at = ?"
                 " WHERE tournament_id = ? AND user_id = ?",
                 (*fields.values(), to_db(now), tournament_id, user_id))
-        await self.db.write(work)
+        await self._write(work)
 
     async def awaiting_input(self, user_id: int) -> Entrant | None:
         """The user's newest registration that waits for a name or a photo in the DM."""

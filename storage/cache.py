@@ -1,0 +1,66 @@
+"""Remembered answers of hot reads, forgotten whenever what they read is written.
+
+A game action reads its tournament and its entrants on almost every update, and both change
+only at a few moments of a tournament's life (registration, a start, a status, a setting).
+:class:`ReadCache` keeps such answers per *region* (a table, or tables read together); every
+write to a region forgets the whole region — at the write, and again when the write's
+transaction ends, because reads on the same connection see uncommitted rows and a rolled-back
+write must not leave its row remembered.
+
+Cached values are shared: callers must treat them as read-only (they are frozen dataclasses
+whose dicts nobody mutates). With :attr:`ReadCache.verify` set — the test suite sets it — every
+hit is compared with a fresh read, so a write that forgot its region, or a caller that mutated a
+cached value, fails a test instead of serving stale data.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+TOURNAMENTS = "tournaments"
+ENTRANTS = "entrants"
+"""Entrants joined with their users' names: entrant and user writes both forget it."""
+
+
+class StaleRead(AssertionError):
+    """A cached answer differs from the database (only raised when verifying)."""
+
+
+class ReadCache:
+    verify = False
+    """Compare every hit with a fresh read (tests)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._regions: dict[str, OrderedDict[Hashable, Any]] = {}
+        self._size = size
+        self._dirty: set[str] = set()
+
+    async def get(self, region: str, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
+        entries = self._regions.setdefault(region, OrderedDict())
+        if key in entries:
+            entries.move_to_end(key)
+            value = entries[key]
+            if self.verify and (fresh := await read()) != value:
+                raise StaleRead(f"{region} {key!r}: cached {value!r}, stored {fresh!r}")
+            return value
+        value = await read()
+        if region not in self._dirty:  # a transaction writing it is still open
+            entries[key] = value
+            if len(entries) > self._size:
+                entries.popitem(last=False)
+        return value
+
+    def forget(self, region: str) -> None:
+        """The open write transaction writes ``region``: forget it now and when it ends."""
+        self._regions.pop(region, None)
+        self._dirty.add(region)
+
+    def settle(self) -> None:
+        """The write transaction ended (committed or rolled back)."""
+        for region in self._dirty:
+            self._regions.pop(region, None)
+        self._dirty.clear()
