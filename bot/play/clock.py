@@ -54,8 +54,7 @@ def register(*kinds: str) -> None:
 
 async def last_seq(services: Services, match_id: int) -> int:
     """The seq of the match's last logged action (0 before the first): its position."""
-    logged = await services.repos.matches.actions(match_id)
-    return logged[-1].seq if logged else 0
+    return await services.repos.matches.last_seq(match_id)
 
 
 async def start(ctx: MatchContext, kind: str, delay: timedelta, **payload: Any) -> None:

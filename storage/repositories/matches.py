@@ -170,6 +170,12 @@ class MatchesRepo:
         return [LoggedAction(r["seq"], r["actor_id"], json.loads(r["payload"]), r["created_at"])
                 for r in rows]
 
+    async def last_seq(self, match_id: int) -> int:
+        """The seq of the match's last logged action (0 before the first)."""
+        row = await self.db.fetchone(
+            "SELECT coalesce(max(seq), 0) FROM match_actions WHERE match_id = ?", (match_id,))
+        return row[0]
+
     async def append(self, match_id: int, payload: dict[str, Any], actor_id: int | None,
                      now: datetime, update_id: int | None = None) -> int:
         """Append one action and return its sequence number (see :meth:`append_many`)."""
