@@ -46,6 +46,17 @@ class Scheduler(ABC):
         self._arm(job)
         return job
 
+    async def replace_for_match(self, match_id: int, kind: str, run_at: datetime,
+                                tournament_id: int | None = None, **payload) -> Job:
+        """Cancel the match's jobs of ``kind`` and add a new one (its clock set again), in
+        one write."""
+        cancelled, job = await self.jobs.replace_for_match(match_id, kind, run_at,
+                                                           tournament_id, **payload)
+        for job_id in cancelled:
+            self._disarm(job_id)
+        self._arm(job)
+        return job
+
     async def cancel(self, tournament_id: int, kinds: tuple[str, ...]) -> None:
         for job_id in await self.jobs.cancel_for(tournament_id, kinds):
             self._disarm(job_id)

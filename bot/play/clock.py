@@ -61,10 +61,10 @@ async def start(ctx: MatchContext, kind: str, delay: timedelta, **payload: Any) 
     """Set the match's clock ``kind`` (replacing one already running) to fire after
     ``delay`` unless the match moves on first."""
     services, match = ctx.services, ctx.match
-    await services.scheduler.cancel_for_match(match.id, (kind,))
-    await services.scheduler.add(kind, services.clock.now() + delay, ctx.tournament.id,
-                                 match_id=match.id, seq=await last_seq(services, match.id),
-                                 **payload)
+    await services.scheduler.replace_for_match(match.id, kind, services.clock.now() + delay,
+                                               ctx.tournament.id,
+                                               seq=await last_seq(services, match.id),
+                                               **payload)
 
 
 async def keep(ctx: MatchContext, kind: str) -> None:

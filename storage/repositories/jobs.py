@@ -32,12 +32,19 @@ class JobsRepo:
     async def add(self, kind: str, run_at: datetime, tournament_id: int | None = None,
                   **payload: Any) -> Job:
         async def work(tx):
-            cursor = await tx.execute(
-                "INSERT INTO jobs (kind, tournament_id, run_at, payload) VALUES (?, ?, ?, ?)",
-                (kind, tournament_id, to_db(run_at), json.dumps(payload)))
-            return cursor.lastrowid
-        job_id = await self.db.write(work)
-        return Job(job_id, kind, tournament_id, from_db(to_db(run_at)), payload)
+            return await _insert(tx, kind, run_at, tournament_id, payload)
+        return await self.db.write(work)
+
+    async def replace_for_match(self, match_id: int, kind: str, run_at: datetime,
+                                tournament_id: int | None, **payload: Any
+                                ) -> tuple[list[int], Job]:
+        """In one transaction, cancel the match's pending (or frozen) jobs of ``kind`` and
+        add a new one carrying ``match_id``; the cancelled ids and the new job."""
+        async def work(tx):
+            cancelled = await _cancel_for_match(tx, match_id, (kind,))
+            return cancelled, await _insert(tx, kind, run_at, tournament_id,
+                                            {"match_id": match_id, **payload})
+        return await self.db.write(work)
 
     async def pending(self) -> list[Job]:
         rows = await self.db.fetchall(
@@ -119,22 +126,15 @@ class JobsRepo:
     async def cancel_for_match(self, match_id: int, kinds: tuple[str, ...]) -> list[int]:
         """Cancel the pending (or frozen) jobs of ``kinds`` that carry ``match_id``."""
         async def work(tx):
-            marks = ",".join("?" * len(kinds))
-            where = (f"status IN ('pending', 'frozen') AND kind IN ({marks})"
-                     " AND json_extract(payload, '$.match_id') = ?")
-            rows = await (await tx.execute(
-                f"SELECT id FROM jobs WHERE {where}", (*kinds, match_id))).fetchall()
-            await tx.execute(f"UPDATE jobs SET status = 'cancelled' WHERE {where}",
-                             (*kinds, match_id))
-            return [r[0] for r in rows]
+            return await _cancel_for_match(tx, match_id, kinds)
         return await self.db.write(work)
 
     async def for_match(self, match_id: int, kinds: tuple[str, ...]) -> list[Job]:
         """The pending jobs of ``kinds`` that carry ``match_id``."""
         marks = ",".join("?" * len(kinds))
         rows = await self.db.fetchall(
-            f"SELECT * FROM jobs WHERE status = 'pending' AND kind IN ({marks})"
-            " AND json_extract(payload, '$.match_id') = ? ORDER BY id", (*kinds, match_id))
+            f"SELECT * FROM jobs WHERE match_id = ? AND status = 'pending'"
+            f" AND kind IN ({marks}) ORDER BY id", (match_id, *kinds))
         return [_job(r) for r in rows]
 
     async def freeze(self, tournament_id: int, kinds: tuple[str, ...],
@@ -172,3 +172,23 @@ class JobsRepo:
                                 from_db(to_db(run_at)), payload))
             return jobs
         return await self.db.write(work)
+
+
+async def _insert(tx, kind: str, run_at: datetime, tournament_id: int | None,
+                  payload: dict[str, Any]) -> Job:
+    cursor = await tx.execute(
+        "INSERT INTO jobs (kind, tournament_id, run_at, payload, match_id)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (kind, tournament_id, to_db(run_at), json.dumps(payload), payload.get("match_id")))
+    return Job(cursor.lastrowid, kind, tournament_id, from_db(to_db(run_at)), payload)
+
+
+async def _cancel_for_match(tx, match_id: int, kinds: tuple[str, ...]) -> list[int]:
+    marks = ",".join("?" * len(kinds))
+    where = f"match_id = ? AND status IN ('pending', 'frozen') AND kind IN ({marks})"
+    rows = await (await tx.execute(f"SELECT id FROM jobs WHERE {where}",
+                                   (match_id, *kinds))).fetchall()
+    if rows:
+        await tx.execute(f"UPDATE jobs SET status = 'cancelled' WHERE {where}",
+                         (match_id, *kinds))
+    return [r[0] for r in rows]
