@@ -24,6 +24,12 @@ T = TypeVar("T")
 TOURNAMENTS = "tournaments"
 ENTRANTS = "entrants"
 """Entrants joined with their users' names: entrant and user writes both forget it."""
+MATCH_ROWS = "match-rows"
+"""Match rows by id: a write to a match forgets its own row only (appending to its log
+does not)."""
+MATCH_LOOKUPS = "match-lookups"
+"""Which match is a player's live (or last) one: forgotten by every write that can change
+the answer — a match created, a match's status or players, a tournament's status."""
 
 
 class StaleRead(AssertionError):
@@ -38,6 +44,7 @@ class ReadCache:
         self._regions: dict[str, OrderedDict[Hashable, Any]] = {}
         self._size = size
         self._dirty: set[str] = set()
+        self._dirty_keys: set[tuple[str, Hashable]] = set()
 
     async def get(self, region: str, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
         entries = self._regions.setdefault(region, OrderedDict())
@@ -48,8 +55,8 @@ class ReadCache:
                 raise StaleRead(f"{region} {key!r}: cached {value!r}, stored {fresh!r}")
             return value
         value = await read()
-        if region not in self._dirty:  # a transaction writing it is still open
-            entries[key] = value
+        if region not in self._dirty and (region, key) not in self._dirty_keys:
+            entries[key] = value  # (else a transaction writing it is still open)
             if len(entries) > self._size:
                 entries.popitem(last=False)
         return value
@@ -59,8 +66,17 @@ class ReadCache:
         self._regions.pop(region, None)
         self._dirty.add(region)
 
+    def forget_key(self, region: str, key: Hashable) -> None:
+        """The open write transaction writes what ``key`` of ``region`` read: forget that
+        entry now and when the transaction ends."""
+        self._regions.get(region, {}).pop(key, None)
+        self._dirty_keys.add((region, key))
+
     def settle(self) -> None:
         """The write transaction ended (committed or rolled back)."""
         for region in self._dirty:
             self._regions.pop(region, None)
+        for region, key in self._dirty_keys:
+            self._regions.get(region, {}).pop(key, None)
         self._dirty.clear()
+        self._dirty_keys.clear()

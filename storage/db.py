@@ -18,13 +18,16 @@ import asyncio
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
 from storage.cache import ReadCache
+from storage.checkpoint import Checkpointer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -110,28 +113,48 @@ class LoopConnection:
 
 
 class RecentIds:
-    """The last ``size`` ids noted, in a bounded set (memory stays flat while running)."""
+    """The last ``size`` ids noted, in a bounded set (memory stays flat while running).
+
+    ``forgotten`` is the largest id that has left the set: an id above it that is not in
+    the set was never noted."""
 
     def __init__(self, size: int = 10_000) -> None:
         self._ids: dict[int, None] = {}
         self._size = size
+        self.forgotten = 0
 
     def add(self, item: int) -> None:
         self._ids[item] = None
         if len(self._ids) > self._size:
-            del self._ids[next(iter(self._ids))]
+            oldest = next(iter(self._ids))
+            del self._ids[oldest]
+            self.forgotten = max(self.forgotten, oldest)
 
     def __contains__(self, item: int) -> bool:
         return item in self._ids
 
 
+@dataclass
+class Writes:
+    """How many write transactions committed while it was being tracked."""
+
+    count: int = 0
+
+
+_TRACKED: ContextVar[Writes | None] = ContextVar("tracked_writes", default=None)
+
+
 class Database:
-    def __init__(self, connection: LoopConnection) -> None:
+    def __init__(self, connection: LoopConnection, checkpointer: Checkpointer | None = None
+                 ) -> None:
         self.connection = connection
+        self.checkpointer = checkpointer
+        """WAL checkpoints off the loop (``storage/checkpoint.py``); None for ``:memory:``."""
         self._write_lock = asyncio.Lock()
         self.claimed = RecentIds()
-        """Update ids this process claimed in a committed transaction (a match action's):
-        the dedupe middleware need not claim them again."""
+        """Update ids this process handled (claimed in a committed transaction, or answered
+        without writing anything): the dedupe middleware need not ask the database about
+        them, nor claim them again."""
         self.reads = ReadCache()
         """Hot reads remembered until their tables are written (``storage/cache.py``)."""
 
@@ -143,13 +166,16 @@ class Database:
         raw.row_factory = sqlite3.Row
         connection = LoopConnection(raw)
         for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL",
-                       "busy_timeout=0"):
+                       "busy_timeout=0", "wal_autocheckpoint=0"):
             await connection.execute(f"PRAGMA {pragma}")
-        database = cls(connection)
+        in_file = str(path) != ":memory:"
+        database = cls(connection, Checkpointer(str(path)) if in_file else None)
         await database.migrate()
         return database
 
     async def close(self) -> None:
+        if self.checkpointer is not None:
+            await self.checkpointer.close()
         await self.connection.close()
 
     async def migrate(self) -> list[int]:
@@ -197,28 +223,59 @@ class Database:
             try:
                 yield self.connection
             except BaseException:
-                await self.connection.rollback()
+                self._end(commit=False)
                 raise
             else:
-                await self.connection.commit()
-            finally:
-                self.reads.settle()
+                self._end(commit=True)
 
     async def write(self, work: Callable[[LoopConnection], Awaitable[T]],
                     touches: tuple[str, ...] = ()) -> T:
         """Run ``work`` in a transaction, retrying the whole unit when the file is locked;
-        ``touches`` names the :attr:`reads` regions it writes."""
+        ``touches`` names the :attr:`reads` regions it writes. (What :meth:`transaction`
+        does, without a context manager: this runs for every action.)"""
         for attempt in range(LOCK_RETRIES):
             try:
-                async with self.transaction() as tx:
-                    for region in touches:
-                        self.reads.forget(region)
-                    return await work(tx)
+                async with self._write_lock:
+                    await self._begin()
+                    try:
+                        for region in touches:
+                            self.reads.forget(region)
+                        result = await work(self.connection)
+                    except BaseException:
+                        self._end(commit=False)
+                        raise
+                    self._end(commit=True)
+                    return result
             except sqlite3.OperationalError as error:
                 if not is_locked_error(error) or attempt == LOCK_RETRIES - 1:
                     raise
                 await asyncio.sleep(LOCK_BACKOFF_SECONDS * (attempt + 1))
         raise AssertionError("unreachable")
+
+    def _end(self, *, commit: bool) -> None:
+        """Commit (or roll back) the open transaction; the cache forgets what it wrote."""
+        raw = self.connection.raw
+        try:
+            if raw.in_transaction:
+                raw.commit() if commit else raw.rollback()
+        finally:
+            self.reads.settle()
+        if commit:
+            if (writes := _TRACKED.get()) is not None:
+                writes.count += 1
+            if self.checkpointer is not None:
+                self.checkpointer.committed()
+
+    @contextmanager
+    def tracking_writes(self) -> Iterator[Writes]:
+        """Count the write transactions committed in this context (an update's handling,
+        and the tasks it starts) until the block ends."""
+        writes = Writes()
+        token = _TRACKED.set(writes)
+        try:
+            yield writes
+        finally:
+            _TRACKED.reset(token)
 
     async def _begin(self) -> None:
         for attempt in range(LOCK_RETRIES):

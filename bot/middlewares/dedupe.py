@@ -3,7 +3,9 @@ twice; a webhook retry can arrive while the first copy still runs).
 
 The update is recorded after its handler succeeds; a handler that appends to a match log
 records it inside that same transaction (see ``MatchesRepo.append``), so "applied once"
-holds across restarts too. The middleware also counts the handlers in flight, so a
+holds across restarts too. An update whose handling wrote nothing (a command that only
+answers, a refusal) is remembered in memory only: handled again after a restart it changes
+nothing either, and it costs no write transaction. The middleware also counts the handlers in flight, so a
 shutdown can wait for them before closing the database (:meth:`drain`), and forgets the ids
 older than ``REMEMBER_FOR`` once every ``PRUNE_EVERY`` while the bot runs.
 """
@@ -52,10 +54,13 @@ class DedupeMiddleware(BaseMiddleware):
             if await updates.seen(event.update_id):
                 log.info("update %s was handled before; dropped", event.update_id)
                 return None
-            result = await handler(event, data)
-            if result is not UNHANDLED:  # no handler took it: nothing to apply twice
+            with services.db.tracking_writes() as writes:
+                result = await handler(event, data)
+            if writes.count:  # it changed something: claimed for good, across restarts
                 await updates.claim(event.update_id, services.clock.now())
                 await self.prune(updates, services.clock.now())
+            elif result is not UNHANDLED:  # it only answered: a copy is dropped while we run
+                updates.remember(event.update_id)
             return result
         finally:
             self._in_flight.discard(event.update_id)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from storage.cache import MATCH_LOOKUPS, MATCH_ROWS
 from storage.db import Database
 from storage.timefmt import to_db
 
@@ -95,11 +96,30 @@ class MatchesRepo:
                 (tournament_id, stage, round_no, slot, kind, player_a, player_b, status,
                  to_db(now)))
             return cursor.lastrowid
-        return await self.get(await self.db.write(work))
+        return await self.get(await self.db.write(work, touches=(MATCH_LOOKUPS,)))
+
+    async def _write(self, match_id: int, fields: dict[str, Any], work) -> None:
+        """Run ``work`` (a write to match ``match_id`` setting ``fields``), forgetting that
+        match's row, and which match is whose when its status or players change."""
+        async def forgetting(tx):
+            self.db.reads.forget_key(MATCH_ROWS, match_id)
+            return await work(tx)
+        lookups = bool(fields.keys() & {"status", "player_a", "player_b"})
+        await self.db.write(forgetting, touches=(MATCH_LOOKUPS,) if lookups else ())
 
     async def get(self, match_id: int) -> MatchRow | None:
-        row = await self.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
-        return _match(row) if row else None
+        async def read() -> MatchRow | None:
+            row = await self.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+            return _match(row) if row else None
+        return await self.db.reads.get(MATCH_ROWS, match_id, read)
+
+    async def _found(self, key: tuple, sql: str, params: tuple) -> MatchRow | None:
+        """The match ``sql`` finds by its id (the id remembered under ``key``), or None."""
+        async def read() -> int | None:
+            row = await self.db.fetchone(sql, params)
+            return row[0] if row else None
+        match_id = await self.db.reads.get(MATCH_LOOKUPS, key, read)
+        return None if match_id is None else await self.get(match_id)
 
     async def for_tournament(self, tournament_id: int, stage: str | None = None
                              ) -> list[MatchRow]:
@@ -110,27 +130,27 @@ class MatchesRepo:
         return [_match(r) for r in rows]
 
     async def current_for_player(self, tournament_id: int, user_id: int) -> MatchRow | None:
-        row = await self.db.fetchone(
-            "SELECT * FROM matches WHERE tournament_id = ? AND status IN ('running', 'paused')"
+        return await self._found(
+            ("current", tournament_id, user_id),
+            "SELECT id FROM matches WHERE tournament_id = ? AND status IN ('running', 'paused')"
             " AND ? IN (player_a, player_b) ORDER BY id LIMIT 1", (tournament_id, user_id))
-        return _match(row) if row else None
 
     async def live_for_player_in_chat(self, chat_id: int, user_id: int) -> MatchRow | None:
         """The user's oldest running (or paused) match in a running tournament of the chat."""
-        row = await self.db.fetchone(
-            "SELECT m.* FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+        return await self._found(
+            ("live", chat_id, user_id),
+            "SELECT m.id FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
             " WHERE t.chat_id = ? AND t.status IN ('running', 'paused')"
             " AND m.status IN ('running', 'paused') AND ? IN (m.player_a, m.player_b)"
             " ORDER BY m.id LIMIT 1", (chat_id, user_id))
-        return _match(row) if row else None
 
     async def last_for_player_in_chat(self, chat_id: int, user_id: int) -> MatchRow | None:
         """The user's newest match in a tournament (or friendly) of the chat, any status."""
-        row = await self.db.fetchone(
-            "SELECT m.* FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+        return await self._found(
+            ("last", chat_id, user_id),
+            "SELECT m.id FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
             " WHERE t.chat_id = ? AND ? IN (m.player_a, m.player_b)"
             " ORDER BY m.id DESC LIMIT 1", (chat_id, user_id))
-        return _match(row) if row else None
 
     async def update(self, match_id: int, now: datetime, **fields: Any) -> None:
         """Where a match stands in its tournament's flow (pending → running ⇄ paused, a
@@ -140,7 +160,7 @@ class MatchesRepo:
             None, "pending", "running", "paused", "bye"), fields
         async def work(tx):
             await _set_columns(tx, match_id, fields)
-        await self.db.write(work)
+        await self._write(match_id, fields, work)
 
     async def settle(self, match_id: int, entry: dict[str, Any], actor_id: int | None,
                      now: datetime, update_id: int | None = None) -> None:
@@ -155,7 +175,7 @@ class MatchesRepo:
         async def work(tx):
             await _append(tx, match_id, [entry], actor_id, now, update_id)
             await _set_columns(tx, match_id, fields)
-        await self.db.write(work)
+        await self._write(match_id, fields, work)
         self._claimed(update_id)
 
     def _claimed(self, update_id: int | None) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from storage.cache import ENTRANTS, TOURNAMENTS
+from storage.cache import ENTRANTS, MATCH_LOOKUPS, TOURNAMENTS
 from storage.db import Database
 from storage.timefmt import from_db, to_db
 
@@ -83,7 +83,8 @@ class TournamentsRepo:
         self.db = db
 
     async def _write(self, work):
-        return await self.db.write(work, touches=(TOURNAMENTS,))
+        # a player's live match in a chat is read through its tournament's status
+        return await self.db.write(work, touches=(TOURNAMENTS, MATCH_LOOKUPS))
 
     async def create(self, chat_id: int, game: str, title: str, settings: dict[str, Any],
                      created_by: int, now: datetime) -> Tournament:

@@ -13,10 +13,22 @@ REMEMBER_FOR = timedelta(days=2)  # Telegram redelivers an update for 24 h at mo
 class ProcessedUpdatesRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._stored_before: int | None = None
+        """The largest id claimed before this process started (read once)."""
 
     async def seen(self, update_id: int) -> bool:
-        if update_id in self.db.claimed:
+        """Whether the update was handled before. Telegram numbers updates in increasing
+        order, so a new update is above every id claimed before this process started and
+        every id this process claimed: only an id at or below them (a redelivery) costs a
+        query."""
+        claimed = self.db.claimed
+        if update_id in claimed:
             return True
+        if self._stored_before is None:
+            row = await self.db.fetchone("SELECT coalesce(max(update_id), 0) FROM processed_updates")
+            self._stored_before = row[0]
+        if update_id > max(self._stored_before, claimed.forgotten):
+            return False
         row = await self.db.fetchone(
             "SELECT 1 FROM processed_updates WHERE update_id = ?", (update_id,))
         return row is not None
@@ -31,7 +43,13 @@ class ProcessedUpdatesRepo:
                 "INSERT OR IGNORE INTO processed_updates (update_id, processed_at) VALUES (?, ?)",
                 (update_id, to_db(now)))
             return cursor.rowcount == 1
-        return await self.db.write(work)
+        claimed = await self.db.write(work)
+        self.db.claimed.add(update_id)
+        return claimed
+
+    def remember(self, update_id: int) -> None:
+        """Note in memory that this process handled the update (one that wrote nothing)."""
+        self.db.claimed.add(update_id)
 
     async def forget_before(self, moment: datetime) -> int:
         """Drop ids handled before ``moment``: Telegram redelivers an update for a day at

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime
 
 import aiosqlite
@@ -10,7 +11,7 @@ import pytest
 
 from games.common.match import replay
 from games.dice_cup import GroupMatch
-from storage.db import Database, available_migrations
+from storage.db import Database, RecentIds, available_migrations
 from storage.repositories.jobs import JobsRepo
 from storage.repositories.matches import DuplicateUpdate, MatchesRepo
 from storage.repositories.tournaments import EntrantsRepo, TournamentsRepo
@@ -142,7 +143,42 @@ async def test_old_update_ids_are_forgotten(db: Database) -> None:
     await updates.claim(1, NOW - timedelta(days=3))
     await updates.claim(2, NOW)
     assert await updates.forget_before(NOW - timedelta(days=2)) == 1
-    assert not await updates.seen(1) and await updates.seen(2)
+    restarted = await Database.open(db_path(db))  # a new process knows only the file
+    try:
+        again = ProcessedUpdatesRepo(restarted)
+        assert not await again.seen(1) and await again.seen(2)
+    finally:
+        await restarted.close()
+
+
+def db_path(db: Database) -> str:
+    return db.connection.raw.execute("PRAGMA database_list").fetchone()["file"]
+
+
+async def test_a_new_update_costs_no_query_a_redelivered_one_is_found(tmp_path) -> None:
+    """Telegram numbers updates in increasing order: an id above every id claimed so far is
+    new without asking the database; an id at or below them is looked up (a redelivery
+    after a restart, or after this process's memory of recent ids moved on)."""
+    path = tmp_path / "u.sqlite3"
+    first = await Database.open(path)
+    await ProcessedUpdatesRepo(first).claim(10, NOW)
+    await first.close()
+    db = await Database.open(path)
+    statements: list[str] = []
+    db.connection.raw.set_trace_callback(statements.append)
+    updates = ProcessedUpdatesRepo(db)
+    assert await updates.seen(10)  # claimed by the process before: found in the file
+    assert not await updates.seen(9)
+    statements.clear()
+    assert not await updates.seen(11) and not await updates.seen(500)
+    assert statements == []
+    db.claimed = RecentIds(size=2)
+    for update_id in (11, 12, 13):
+        await updates.claim(update_id, NOW)
+    statements.clear()
+    assert await updates.seen(11)  # forgotten in memory (only 2 kept): asked of the file
+    assert statements and not await updates.seen(14)
+    await db.close()
 
 
 async def test_a_friendly_is_not_one_of_the_chats_tournaments(db: Database) -> None:
@@ -178,12 +214,41 @@ async def test_migration_006_turns_pending_hp_reminders_into_late_clocks(tmp_pat
     match_id = await database.write(insert)
     await MatchesRepo(database).append(match_id, {"type": "roll", "player": 0, "value": 6},
                                        actor_id=1, now=NOW)
+    async def old_jobs(tx):  # the jobs as the schema before migration 009 has them
+        for kind, payload in (("hp_late", {"match_id": match_id, "round": 2}),
+                              ("third_deadline", {"match_id": match_id})):
+            await tx.execute("INSERT INTO jobs (kind, tournament_id, run_at, payload)"
+                             " VALUES (?, 1, ?, ?)", (kind, NOW.isoformat(), json.dumps(payload)))
+    await database.write(old_jobs)
     jobs = JobsRepo(database)
-    await jobs.add("hp_late", NOW, 1, match_id=match_id, round=2)
-    await jobs.add("third_deadline", NOW, 1, match_id=match_id)
     monkeypatch.setattr(storage.db, "available_migrations", lambda: every)
     assert 6 in await database.migrate()
     assert [(job.kind, job.payload) for job in await jobs.pending()] == [
         ("hidden_late", {"match_id": match_id, "seq": 1}),
         ("third_deadline", {"match_id": match_id})]
+    await database.close()
+
+
+async def test_migration_009_finds_a_clock_stored_before_it_by_its_match(tmp_path,
+                                                                        monkeypatch) -> None:
+    import storage.db
+
+    every = available_migrations()
+    monkeypatch.setattr(storage.db, "available_migrations",
+                        lambda: [(v, sql) for v, sql in every if v < 9])
+    database = await Database.open(tmp_path / "old.sqlite3")
+    async def old_job(tx):
+        await tx.execute("INSERT INTO jobs (kind, run_at, payload) VALUES"
+                         " ('bg_turn', ?, '{\"match_id\": 7, \"seq\": 3}'), ('reminder', ?, '{}')",
+                         (NOW.isoformat(), NOW.isoformat()))
+    await database.write(old_job)
+    monkeypatch.setattr(storage.db, "available_migrations", lambda: every)
+    assert 9 in await database.migrate()
+    jobs = JobsRepo(database)
+    assert [job.payload for job in await jobs.for_match(7, ("bg_turn",))] == [
+        {"match_id": 7, "seq": 3}]
+    cancelled, new = await jobs.replace_for_match(7, "bg_turn", NOW, None, seq=4)
+    assert len(cancelled) == 1 and new.payload == {"match_id": 7, "seq": 4}
+    assert [job.id for job in await jobs.for_match(7, ("bg_turn",))] == [new.id]
+    assert len(await jobs.pending()) == 2  # the reminder and the new clock
     await database.close()
