@@ -30,10 +30,10 @@ from zoneinfo import ZoneInfo
 
 from aiogram.types import Update
 
+from bench.harness import CountingSession
 from bot.app import build
 from bot.config import load_settings
 from bot.sandbox.runner import Sandbox
-from bot.sandbox.session import SandboxSession
 from bot.scheduler import VirtualScheduler
 from storage.repositories.matches import MatchRow
 
@@ -59,7 +59,7 @@ class GameBench(Sandbox):
     async def start(self) -> None:
         settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None,
                                  render_processes=self.render_processes)
-        session = SandboxSession(self.world, self.emit, None, refused=self._refused)
+        session = CountingSession(self.world, emit=self.emit, refused=self._refused)
         self.app = await build(settings, session, clock=self.clock, rng=self.rng,
                                scheduler_factory=lambda jobs, run: VirtualScheduler(
                                    jobs, run, self.clock))
@@ -482,9 +482,10 @@ def table_counts(matches: int, updates: int) -> dict[str, int]:
 
 
 async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
-                    matches: int, scheduled: int = 10,
+                    matches: int, scheduled: int = 10, api_latency: float = 0.0,
                     profiler: cProfile.Profile | None = None) -> GameRun:
-    """A fresh database and world: set up, warm up, then ``updates`` measured steps."""
+    """A fresh database and world: set up, warm up, then ``updates`` measured steps (each
+    Bot API call answered after ``api_latency`` seconds of the measured steps)."""
     with tempfile.TemporaryDirectory(prefix="bench-games-") as folder:
         bench = GameBench(seed=seed, db_path=Path(folder) / "games.sqlite3")
         await bench.start()
@@ -501,7 +502,9 @@ async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
             bench.samples.clear()
             bench.failed.clear()
             bench.profiler = profiler
+            bench.app.bot.session.latency = api_latency
             seconds = await drive(bench, updates, concurrency)
+            bench.app.bot.session.latency = 0.0
             bench.profiler = None
             live = sum([len(await live_matches(bench, t)) for t in bench.tables])
             return GameRun(concurrency, dict(bench.samples) | kept, seconds,

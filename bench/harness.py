@@ -31,14 +31,19 @@ from bot.scheduler import VirtualScheduler
 
 
 class CountingSession(SandboxSession):
-    """The sandbox session, counting the Bot API calls that reach it."""
+    """The sandbox session, counting the Bot API calls that reach it; with ``latency``
+    (seconds) each call waits that long before it is answered, as a call to Telegram waits
+    for the network (0: answered at once, so the figures are the bot's own CPU work)."""
 
-    def __init__(self, world: World) -> None:
-        super().__init__(world, emit=lambda line: None)
+    def __init__(self, world: World, latency: float = 0.0, **options: Any) -> None:
+        super().__init__(world, **({"emit": lambda line: None} | options))
         self.calls = 0
+        self.latency = latency
 
     async def make_request(self, bot, method, timeout=None):
         self.calls += 1
+        if self.latency:
+            await asyncio.sleep(self.latency)
         return await super().make_request(bot, method, timeout)
 
 
@@ -47,6 +52,8 @@ class Options:
     seed: int = 1
     groups: int = 50
     players: int = 400
+    api_latency: float = 0.0
+    """Seconds each Bot API call waits for its answer (the network to Telegram)."""
 
 
 def make_world(options: Options) -> World:
@@ -87,7 +94,7 @@ class EchoTarget(Target):
         self.options = options
 
     async def start(self) -> None:
-        self.session = CountingSession(make_world(self.options))
+        self.session = CountingSession(make_world(self.options), self.options.api_latency)
         self.bot = Bot(SANDBOX_TOKEN, session=self.session)
         self.dispatcher = Dispatcher()
 
@@ -112,7 +119,7 @@ class BotTarget(Target):
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-")
         self.db_path = Path(self._tmp.name) / "bench.sqlite3"
         self.clock = VirtualClock(SANDBOX_EPOCH)
-        self.session = CountingSession(make_world(self.options))
+        self.session = CountingSession(make_world(self.options), self.options.api_latency)
         settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None,
                                  admin_ids=frozenset(), default_language="ru",
                                  timezone="Europe/Moscow")

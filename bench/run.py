@@ -2,7 +2,7 @@
 the game mix (match actions, pictures, reports, a scheduled start) through the sandbox.
 
     python -m bench.run [--updates N] [--games N] [--matches N] [--concurrency C[,C...]]
-                        [--warmup W] [--profile]
+                        [--warmup W] [--api-ms MS] [--profile]
 
 Prints updates/s, p50 and p99 latency per run and per kind of game update, the ratios to
 the echo bot of the same run and the peak RSS.
@@ -59,6 +59,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "(default 1000; 0 skips it)")
     parser.add_argument("--matches", type=int, default=40,
                         help="darts matches kept live during the game mix (default 40)")
+    parser.add_argument("--api-ms", type=float, default=0.0,
+                        help="milliseconds each Bot API call waits for its answer, as a call "
+                             "to Telegram waits for the network (default 0: the bot's own "
+                             "work only; with a wait, concurrency overlaps the waits)")
     parser.add_argument("--profile", action="store_true",
                         help="profile the bot's measured run at the first concurrency level "
                              "and print the top functions")
@@ -123,7 +127,8 @@ def _print_profile(profiler: cProfile.Profile) -> None:
 async def _games(args: argparse.Namespace, level: int, profile: bool) -> GameRun:
     profiler = cProfile.Profile() if profile else None
     run = await run_games(seed=args.seed, updates=args.games, warmup=max(100, args.games // 5),
-                          concurrency=level, matches=args.matches, profiler=profiler)
+                          concurrency=level, matches=args.matches,
+                          api_latency=args.api_ms / 1000, profiler=profiler)
     if profiler:
         print("\n(the game mix's measured updates)")
         _print_profile(profiler)
@@ -183,7 +188,8 @@ def print_ratios(results: list[Result]) -> None:
 
 async def main(args: argparse.Namespace) -> int:
     rss_at_start = current_rss_mb()
-    options = Options(seed=args.seed, groups=args.groups, players=args.players)
+    options = Options(seed=args.seed, groups=args.groups, players=args.players,
+                      api_latency=args.api_ms / 1000)
     world = World(random.Random(args.seed), "ru")
     population = populate(world, groups=args.groups, players=args.players, seed=args.seed)
     factory = UpdateFactory(world, population, seed=args.seed, date=SANDBOX_EPOCH)
@@ -197,6 +203,8 @@ async def main(args: argparse.Namespace) -> int:
     print(f"mix: {mix}")
     print("bot: bot.app.build() with SandboxSession, a real SQLite file (WAL) in a temp dir; "
           "echo: bare aiogram Dispatcher, one handler message.answer(text), same session")
+    if args.api_ms:
+        print(f"each Bot API call waits {args.api_ms:g} ms for its answer (the network)")
     print(f"rate limits ({GROUP_LIMIT[0]}/{GROUP_LIMIT[1]:.0f}s per group, {GLOBAL_LIMIT[0]}/"
           f"{GLOBAL_LIMIT[1]:.0f}s overall) wait on a VirtualClock: their waits advance virtual "
           "time instead of sleeping,\nso these figures are the bot's own handling cost, not "
