@@ -77,7 +77,7 @@ def make_bot(settings: Settings, session: BaseSession, clock: Clock,
 
 def make_dispatcher(services: Services, dedupe: DedupeMiddleware) -> Dispatcher:
     catalogue.install()
-    dispatcher = Dispatcher(services=services)
+    dispatcher = Dispatcher(services=services, disable_fsm=True)  # no handler keeps FSM state
     dispatcher.update.outer_middleware(dedupe)
     dispatcher.update.middleware(ContextMiddleware())
     dispatcher.update.middleware(ScopeMiddleware())

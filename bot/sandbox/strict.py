@@ -19,6 +19,7 @@ TAGS = {"a", "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span",
         "tg-emoji", "code", "pre", "blockquote"}
 _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 _ENTITY = re.compile(r"&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]+));")
+_PLAIN = re.compile(r"[^&<]+")
 _ATTRIBUTE = re.compile(r"""\s*([^\s=>]*)\s*(?:=\s*("[^"]*"|'[^']*'|[^\s>]*))?""")
 
 
@@ -37,8 +38,9 @@ def parse_html(text: str) -> str:
             decoded, i = _entity(text, i)
             out.append(decoded)
         elif char != "<":
-            out.append(char)
-            i += 1
+            plain = _PLAIN.match(text, i)  # a run of ordinary characters at once
+            out.append(plain.group())
+            i = plain.end()
         elif text.startswith("</", i):
             i = _end_tag(text, i, open_tags)
         else:
