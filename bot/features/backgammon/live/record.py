@@ -43,9 +43,11 @@ async def send_record(ctx: MatchContext) -> None:
 
 @router.message(Command("mat"), F.chat.type != "private")
 async def mat(message: Message, services: Services, tr: Translator) -> None:
-    """The sender's match record so far (their live match played in the bot)."""
-    match = await services.repos.matches.live_for_player_in_chat(message.chat.id,
-                                                                 message.from_user.id)
+    """The sender's match record: their live match played in the bot, so far; with none
+    live, their last match in the chat (a finished one's whole record, as sent at its end)."""
+    matches, chat_id, user_id = services.repos.matches, message.chat.id, message.from_user.id
+    match = (await matches.live_for_player_in_chat(chat_id, user_id)
+             or await matches.last_for_player_in_chat(chat_id, user_id))
     if match is None or match.kind != LIVE_KIND:
         raise Refusal("backgammon.live.error.no_match")
     await send_record(await load_match(services, tr, match.id))
