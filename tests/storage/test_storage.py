@@ -194,14 +194,22 @@ async def test_a_friendly_is_not_one_of_the_chats_tournaments(db: Database) -> N
     assert await repo.friendlies_in_chat(-100) == [played]  # an unanswered invitation is not
 
 
-async def test_migration_006_turns_pending_hp_reminders_into_late_clocks(tmp_path,
-                                                                         monkeypatch) -> None:
+async def database_before(version: int, tmp_path, monkeypatch) -> Database:
+    """A database at the schema before migration ``version``; ``migrate()`` then applies the
+    rest."""
     import storage.db
 
     every = available_migrations()
     monkeypatch.setattr(storage.db, "available_migrations",
-                        lambda: [(v, sql) for v, sql in every if v < 6])
+                        lambda: [(v, sql) for v, sql in every if v < version])
     database = await Database.open(tmp_path / "old.sqlite3")
+    monkeypatch.setattr(storage.db, "available_migrations", lambda: every)
+    return database
+
+
+async def test_migration_006_turns_pending_hp_reminders_into_late_clocks(tmp_path,
+                                                                         monkeypatch) -> None:
+    database = await database_before(6, tmp_path, monkeypatch)
     await ChatsRepo(database).upsert(-100, "supergroup", "cup", "ru")
     await UsersRepo(database).upsert(1, "org", "Org", "ru", NOW)
     tournament = await TournamentsRepo(database).create(-100, "cup", "Cup", {}, 1, NOW)
@@ -221,7 +229,6 @@ async def test_migration_006_turns_pending_hp_reminders_into_late_clocks(tmp_pat
                              " VALUES (?, 1, ?, ?)", (kind, NOW.isoformat(), json.dumps(payload)))
     await database.write(old_jobs)
     jobs = JobsRepo(database)
-    monkeypatch.setattr(storage.db, "available_migrations", lambda: every)
     assert 6 in await database.migrate()
     assert [(job.kind, job.payload) for job in await jobs.pending()] == [
         ("hidden_late", {"match_id": match_id, "seq": 1}),
@@ -231,18 +238,12 @@ async def test_migration_006_turns_pending_hp_reminders_into_late_clocks(tmp_pat
 
 async def test_migration_009_finds_a_clock_stored_before_it_by_its_match(tmp_path,
                                                                         monkeypatch) -> None:
-    import storage.db
-
-    every = available_migrations()
-    monkeypatch.setattr(storage.db, "available_migrations",
-                        lambda: [(v, sql) for v, sql in every if v < 9])
-    database = await Database.open(tmp_path / "old.sqlite3")
+    database = await database_before(9, tmp_path, monkeypatch)
     async def old_job(tx):
         await tx.execute("INSERT INTO jobs (kind, run_at, payload) VALUES"
                          " ('bg_turn', ?, '{\"match_id\": 7, \"seq\": 3}'), ('reminder', ?, '{}')",
                          (NOW.isoformat(), NOW.isoformat()))
     await database.write(old_job)
-    monkeypatch.setattr(storage.db, "available_migrations", lambda: every)
     assert 9 in await database.migrate()
     jobs = JobsRepo(database)
     assert [job.payload for job in await jobs.for_match(7, ("bg_turn",))] == [
