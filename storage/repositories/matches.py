@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from sys import intern
 from typing import Any
 
 from storage.cache import MATCH_LOOKUPS, MATCH_ROWS
@@ -77,9 +78,12 @@ class LoggedAction:
 
 
 def _match(row) -> MatchRow:
-    return MatchRow(row["id"], row["tournament_id"], row["stage"], row["round"], row["slot"],
-                    row["kind"], row["player_a"], row["player_b"], row["status"], row["winner"],
-                    json.loads(row["result"]), row["board_message_id"], row["thread_id"])
+    """A match row; its few distinct words (stage, slot, kind, status) are interned, as
+    thousands of rows stay in the read cache (``storage.cache``)."""
+    return MatchRow(row["id"], row["tournament_id"], intern(row["stage"]), row["round"],
+                    intern(row["slot"]), intern(row["kind"]), row["player_a"], row["player_b"],
+                    intern(row["status"]), row["winner"], json.loads(row["result"]),
+                    row["board_message_id"], row["thread_id"])
 
 
 class MatchesRepo:
