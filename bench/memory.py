@@ -9,9 +9,9 @@ darts visit into each. The difference is what the bot itself costs.
 
 Part of that difference is not the bot: the sandbox's stand-in for Telegram
 (:class:`bot.sandbox.world.World`) keeps every message the bot sent, with its buttons, in the
-same process. Its size (the objects it alone reaches, by ``sys.getsizeof``: a slight
-underestimate, allocator overhead is not counted) is printed beside the total, and the bot's
-own figure without it.
+same process. Its size (by ``sys.getsizeof``, of the objects only it reaches, none that
+the bot holds too: a slight underestimate, allocator overhead is not counted) is printed
+beside the total, and the bot's own figure without it.
 """
 
 from __future__ import annotations
@@ -61,23 +61,29 @@ async def _bot(matches: int) -> tuple[float, float]:
                     state = await bench.app.services.matches.current(match)
                     await bench.run("setup", darts_keypad(bench, table, match, state) or [])
             gc.collect()
-            return _rss_mb(), _reached_mb(bench.world)
+            return _rss_mb(), _alone_mb(bench.world, bench.app)
         finally:
             await bench.close()
 
 
-def _reached_mb(root: object) -> float:
-    """The size of the objects ``root`` reaches (not through a module, class or function:
-    code is not data)."""
-    seen, total, stack = set(), 0, [root]
+def _alone_mb(root: object, besides: object) -> float:
+    """The size of the objects ``root`` reaches that ``besides`` does not reach without going
+    through ``root`` (modules, classes and functions left out: code is not data)."""
+    shared = _reached(besides, {id(root)})
+    return sum(sys.getsizeof(thing) for thing in _reached(root, shared).values()) / 2**20
+
+
+def _reached(root: object, seen: set[int] | dict[int, object]) -> dict[int, object]:
+    """The objects ``root`` reaches, not through those whose ids are in ``seen``."""
+    found: dict[int, object] = {}
+    stack = [root]
     while stack:
         thing = stack.pop()
-        if id(thing) in seen or isinstance(thing, _CODE):
+        if id(thing) in seen or id(thing) in found or isinstance(thing, _CODE):
             continue
-        seen.add(id(thing))
-        total += sys.getsizeof(thing)
+        found[id(thing)] = thing
         stack.extend(gc.get_referents(thing))
-    return total / 2**20
+    return found
 
 
 _CODE = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, types.CodeType)
