@@ -14,11 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-
-from PIL import Image, ImageDraw
+from typing import TYPE_CHECKING
 
 from bot.render.pictures import _clean, _fit, _font, _png
 from games.backgammon.position import BAR, CHECKERS, Position
+
+if TYPE_CHECKING:
+    from PIL import Image, ImageDraw
 
 __all__ = ["BoardScene", "board_png", "point_centre"]
 
@@ -83,6 +85,8 @@ class BoardScene:
 
 def board_png(scene: BoardScene) -> bytes:
     """The board of ``scene`` as PNG bytes (about 960 × 820 pixels)."""
+    from PIL import Image, ImageDraw  # in the picture worker (see bot.render.pictures)
+
     image = _empty_board().copy()
     draw = ImageDraw.Draw(image)
     sides = scene.sides()
@@ -101,6 +105,8 @@ def board_png(scene: BoardScene) -> bytes:
 @lru_cache(maxsize=1)
 def _empty_board() -> Image.Image:
     """The frame, the points and their numbers: the same in every picture."""
+    from PIL import Image, ImageDraw
+
     image = Image.new("RGB", (WIDTH, HEIGHT), _BG)
     draw = ImageDraw.Draw(image)
     _draw_board(draw)
@@ -259,6 +265,8 @@ def _draw_cube(image: Image.Image, draw: ImageDraw.ImageDraw, scene: BoardScene)
 
 def _vertical_word(image: Image.Image, word: str, x: int, y: int) -> None:
     """``word`` written bottom to top, centred on (x, y), in a box."""
+    from PIL import Image, ImageDraw
+
     font = _font(22, bold=True)
     word = _fit(word, font, 2 * _HALF_H - 40)
     width = int(font.getlength(word)) + 16

@@ -3,6 +3,10 @@
 Pure functions: text in, PNG bytes out; nothing is sent or stored here. The pictures are
 made for a phone screen: about 1080 px wide, large dark text on a light background.
 Text is drawn literally, so pass plain names (not HTML-escaped ones).
+
+Pillow is imported by the functions that draw, not with the module: the bot's own process
+only names these functions for its picture workers (``bot.render.pool``), and Pillow's
+modules would cost it a few megabytes it never uses.
 """
 
 from __future__ import annotations
@@ -13,12 +17,15 @@ import unicodedata
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageDraw, ImageFont
+if TYPE_CHECKING:
+    from PIL import Image, ImageDraw, ImageFont
+
+    Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 __all__ = ["BAR_MARK", "bracket_png", "find_font", "standings_png"]
 
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 Colour = tuple[int, int, int]
 
 # Colours: dark text on a light background.
@@ -65,6 +72,8 @@ def find_font(bold: bool = False) -> str | None:
 
 @lru_cache(maxsize=64)
 def _font(size: int, bold: bool = False) -> Font:
+    from PIL import ImageFont
+
     path = find_font(bold)
     if path is not None:
         try:
@@ -139,6 +148,8 @@ def _blends(inks: Sequence[Colour], papers: Sequence[Colour], steps: int = 15) -
 
 @cache
 def _tables_palette() -> Image.Image:
+    from PIL import Image
+
     palette = Image.new("P", (1, 1))
     palette.putpalette(_blends((_TEXT, _MUTED, _ACCENT, _LINE),
                                (_BG, _ROW_ALT, _HEADER_BG, _WIN_BG)))
@@ -149,6 +160,8 @@ def _flat_png(image: Image.Image) -> bytes:
     """A table or bracket as a palette PNG: its few colours and their text edges are all in
     :func:`_tables_palette`, so each pixel maps to its nearest entry (no dithering, no
     colour counting) and the encoder compresses a byte a pixel instead of three."""
+    from PIL import Image
+
     return _png(image.quantize(palette=_tables_palette(), dither=Image.Dither.NONE))
 
 
@@ -205,6 +218,8 @@ def standings_png(title: str, header: list[str], rows: list[list[str]],
         rows = rows[: room - 1] + [["", f"{_ELLIPSIS} +{hidden}"] + [""] * (ncols - 2)]
         highlight = min(highlight, room - 1)
     height = top + head_h + len(rows) * row_h + _PAD + legend_block
+
+    from PIL import Image, ImageDraw
 
     image = Image.new("RGB", (width, height), _BG)
     draw = ImageDraw.Draw(image)
@@ -397,6 +412,8 @@ def _draw_bracket(title: str, block: list[tuple[str, list[_Clean]]], first: floa
         third_centre = max(final, first) + 1.3
         last = max(last, third_centre + 0.5)
     height = top + round((last - first) * _SLOT) + _PAD
+
+    from PIL import Image, ImageDraw
 
     image = Image.new("RGB", (width, height), _BG)
     draw = ImageDraw.Draw(image)

@@ -32,6 +32,9 @@ SECTORS = frozenset({15, 16, 17, 18, 19, 20, BULL})
 BULL_RULES = ("visit", "strict")
 
 Progress = dict[str, int]  # elements done (0-3) per target of TARGETS
+Board = tuple[int, ...]
+"""A leg's stored progress: elements done per target, in the order of TARGETS (a tuple: a
+live match keeps its state in memory, and a dict of seven costs four times as much)."""
 
 
 def score_visit(
@@ -84,7 +87,7 @@ def _check_bull_rule(bull: str) -> None:
         raise IllegalAction("bad_setting", name="bull", value=bull)
 
 
-class ShanghaiLeg(DartsLeg[tuple[Progress, Progress]]):
+class ShanghaiLeg(DartsLeg[tuple[Board, Board]]):
     """One leg; a visit's marks are the elements it made.
 
     A leg always has a winner (``how="played"``); its table score is the targets closed.
@@ -97,26 +100,27 @@ class ShanghaiLeg(DartsLeg[tuple[Progress, Progress]]):
         self.bull = bull
         super().__init__(starter)
 
-    def _initial(self) -> tuple[Progress, Progress]:
-        empty = dict.fromkeys(TARGETS, 0)
-        return empty, dict(empty)
+    def _initial(self) -> tuple[Board, Board]:
+        empty = (0,) * len(TARGETS)
+        return empty, empty
 
     def _commit(
-        self, game: tuple[Progress, Progress], player: int, darts: tuple[Dart, ...]
-    ) -> tuple[tuple[Progress, Progress], int]:
+        self, game: tuple[Board, Board], player: int, darts: tuple[Dart, ...]
+    ) -> tuple[tuple[Board, Board], int]:
         before = game[player]
-        after = score_visit(before, darts, self.bull)
+        after = tuple(score_visit(dict(zip(TARGETS, before, strict=True)), darts,
+                                  self.bull).values())
         boards = (after, game[1]) if player == 0 else (game[0], after)
-        return boards, sum(after.values()) - sum(before.values())
+        return boards, sum(after) - sum(before)
 
-    def _outcome(self, game: tuple[Progress, Progress], player: int) -> tuple[bool, int | None]:
-        closed = all(done == 3 for done in game[player].values())
+    def _outcome(self, game: tuple[Board, Board], player: int) -> tuple[bool, int | None]:
+        closed = all(done == 3 for done in game[player])
         return closed, player if closed else None
 
     @property
     def table_score(self) -> tuple[int, int]:
         """Targets closed by each player, as committed."""
-        closed = [sum(done == 3 for done in board.values()) for board in self._state.game]
+        closed = [sum(done == 3 for done in board) for board in self._state.game]
         return closed[0], closed[1]
 
     def _board_view(self) -> dict[str, Any]:
@@ -128,12 +132,12 @@ class ShanghaiLeg(DartsLeg[tuple[Progress, Progress]]):
 
     def board(self, player: int) -> Progress:
         """Elements done per target, as committed."""
-        return dict(self._state.game[player])
+        return dict(zip(TARGETS, self._state.game[player], strict=True))
 
     @property
     def preview(self) -> Progress:
         """The current player's board if the visit being entered ended now."""
-        return score_visit(self._state.game[self.current], self.pending, self.bull)
+        return score_visit(self.board(self.current), self.pending, self.bull)
 
     def closed_at(self, player: int) -> dict[str, int]:
         """For each closed target, the number of the player's visit (1-based) that closed it."""

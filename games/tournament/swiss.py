@@ -22,8 +22,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
-import networkx as nx
-
 from games.common.errors import IllegalAction
 from games.tournament.results import DEFAULT_POINTS, Pair, Player, Points, Result, as_fraction
 
@@ -166,6 +164,8 @@ def _min_cost_perfect_matching(
             total = total * radix[level] + cost[level]
         folded[edge] = total
     top = max(folded.values()) + 1
+    import networkx as nx  # ~11 MB of modules: loaded by the first Swiss round, not at start-up
+
     graph = nx.Graph()
     for (u, v), total in folded.items():
         graph.add_edge(u, v, weight=top - total)

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from sys import intern
 from typing import Any
 
 from storage.cache import MATCH_LOOKUPS, MATCH_ROWS
@@ -77,9 +78,12 @@ class LoggedAction:
 
 
 def _match(row) -> MatchRow:
-    return MatchRow(row["id"], row["tournament_id"], row["stage"], row["round"], row["slot"],
-                    row["kind"], row["player_a"], row["player_b"], row["status"], row["winner"],
-                    json.loads(row["result"]), row["board_message_id"], row["thread_id"])
+    """A match row; its few distinct words (stage, slot, kind, status) are interned, as
+    thousands of rows stay in the read cache (``storage.cache``)."""
+    return MatchRow(row["id"], row["tournament_id"], intern(row["stage"]), row["round"],
+                    intern(row["slot"]), intern(row["kind"]), row["player_a"], row["player_b"],
+                    intern(row["status"]), row["winner"], json.loads(row["result"]),
+                    row["board_message_id"], row["thread_id"])
 
 
 class MatchesRepo:
@@ -96,7 +100,10 @@ class MatchesRepo:
                 (tournament_id, stage, round_no, slot, kind, player_a, player_b, status,
                  to_db(now)))
             return cursor.lastrowid
-        return await self.get(await self.db.write(work, touches=(MATCH_LOOKUPS,)))
+        match_id = await self.db.write(work, touches=(MATCH_LOOKUPS,))
+        # Not remembered (as ``get`` would): a new match's row is written again (its start, its
+        # board) before it is read often, which forgets it; a later round's rows wait long.
+        return await self._read(match_id)
 
     async def _write(self, match_id: int, fields: dict[str, Any], work) -> None:
         """Run ``work`` (a write to match ``match_id`` setting ``fields``), forgetting that
@@ -108,10 +115,11 @@ class MatchesRepo:
         await self.db.write(forgetting, touches=(MATCH_LOOKUPS,) if lookups else ())
 
     async def get(self, match_id: int) -> MatchRow | None:
-        async def read() -> MatchRow | None:
-            row = await self.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
-            return _match(row) if row else None
-        return await self.db.reads.get(MATCH_ROWS, match_id, read)
+        return await self.db.reads.get(MATCH_ROWS, match_id, lambda: self._read(match_id))
+
+    async def _read(self, match_id: int) -> MatchRow | None:
+        row = await self.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+        return _match(row) if row else None
 
     async def _found(self, key: tuple, sql: str, params: tuple) -> MatchRow | None:
         """The match ``sql`` finds by its id (the id remembered under ``key``), or None."""
