@@ -135,6 +135,7 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
     services = Services(settings=settings, db=db, clock=clock, rng=rng, bot=bot,
                         bot_username=me.username, repos=Repos(db), outbox=None)
     services.outbox = Outbox(bot, services.deep_link)
+    bot.session.middleware(services.outbox.forget_changed)
     services.renderer = Renderer(settings.render_processes)
     services.matches = MatchService(services)
     factory = scheduler_factory or (lambda jobs, run: LiveScheduler(jobs, run))

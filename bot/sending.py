@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-from collections import defaultdict, deque
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable
 from datetime import datetime
 
@@ -179,10 +179,16 @@ def unreachable_group(error: BaseException) -> int | None:
     return chat_id if isinstance(chat_id, int) and chat_id < 0 else None
 
 
+BOARDS_REMEMBERED = 4096  # live boards whose last drawing the outbox keeps in mind
+
+
 class Outbox:
     def __init__(self, bot: Bot, deep_link: Callable[[str], str]) -> None:
         self.bot = bot
         self.deep_link = deep_link
+        self._shown: OrderedDict[tuple[int, int], int | None] = OrderedDict()
+        """What each live board this process drew shows now (a digest of its text and
+        buttons): an edit that would change nothing is not sent."""
 
     async def dm(self, user_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,
                  fallback_chat_id: int | None = None, fallback_text: str | None = None,
@@ -212,17 +218,49 @@ class Outbox:
     async def board(self, chat_id: int, message_id: int | None, text: str,
                     markup: InlineKeyboardMarkup | None = None,
                     thread_id: int | None = None) -> int:
-        """Show a live board: edit it in place when it exists, else send it; return its id."""
+        """Show a live board: edit it in place when it exists, else send it; return its id.
+        A board already showing ``text`` and ``markup`` (as this process drew it last) is
+        left as it is."""
+        drawing = _digest(text, markup)
         if message_id is not None:
+            if drawing is not None and self._shown.get((chat_id, message_id)) == drawing:
+                return message_id
             try:
                 await self.bot.edit_message_text(text=text, chat_id=chat_id,
                                                  message_id=message_id, reply_markup=markup)
-                return message_id
+                return self._drawn(chat_id, message_id, drawing)
             except TelegramBadRequest as error:
                 if "not modified" in error.message:
-                    return message_id
+                    return self._drawn(chat_id, message_id, drawing)
                 if "not found" not in error.message and "can't be edited" not in error.message:
                     raise
         sent = await self.bot.send_message(chat_id, text, reply_markup=markup,
                                            message_thread_id=thread_id)
-        return sent.message_id
+        return self._drawn(chat_id, sent.message_id, drawing)
+
+    async def forget_changed(self, make_request, bot: Bot, method: TelegramMethod):
+        """Request middleware (on the bot's session): a call naming a message (an edit by
+        another path, a deletion …) makes the outbox forget what it drew there, so its next
+        drawing is sent. The outbox notes its own drawing once its call succeeded."""
+        if (message_id := getattr(method, "message_id", None)) is not None:
+            self._shown.pop((getattr(method, "chat_id", None), message_id), None)
+        return await make_request(bot, method)
+
+    def _drawn(self, chat_id: int, message_id: int, drawing: int | None) -> int:
+        self._shown[chat_id, message_id] = drawing
+        self._shown.move_to_end((chat_id, message_id))
+        if len(self._shown) > BOARDS_REMEMBERED:
+            self._shown.popitem(last=False)
+        return message_id
+
+
+def _digest(text: str, markup: InlineKeyboardMarkup | None) -> int | None:
+    """A board's text and buttons (every field of every button) in one number; None when a
+    button holds an object (a web app …): such a board is always edited."""
+    keys = None if markup is None else tuple(
+        tuple(tuple(button.__dict__.values()) for button in row)
+        for row in markup.inline_keyboard)
+    try:
+        return hash((text, keys))
+    except TypeError:
+        return None

@@ -27,6 +27,12 @@ ENTRANTS = "entrants"
 MATCH_ROWS = "match-rows"
 """Match rows by id: a write to a match forgets its own row only (appending to its log
 does not)."""
+MATCH_LISTS = "match-lists"
+"""A tournament's match rows (of one stage, or all), keyed ``(tournament_id, stage or
+None)``: a write to one of its matches (created, a status, a result, a board message id)
+forgets the two lists that hold that match."""
+PANELS = "panels"
+"""Which DM message shows a player's panel of a match: a new panel forgets its own entry."""
 MATCH_LOOKUPS = "match-lookups"
 """Which match is a player's live (or last) one: forgotten by every write that can change
 the answer — a match created, a match's status or players, a tournament's status."""

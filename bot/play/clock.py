@@ -72,7 +72,8 @@ async def keep(ctx: MatchContext, kind: str) -> None:
     services = ctx.services
     seq = await last_seq(services, ctx.match.id)
     for job in await services.repos.jobs.for_match(ctx.match.id, (kind,)):
-        await services.repos.jobs.note(job.id, seq=seq)
+        if job.payload.get("seq") != seq:  # else it was set at this very position
+            await services.repos.jobs.note(job.id, seq=seq)
 
 
 async def stop(ctx: MatchContext, *kinds: str) -> None:

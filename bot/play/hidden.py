@@ -150,7 +150,8 @@ async def show(ctx: MatchContext, seat: int, *, fresh: bool = False) -> None:
         if sent is None:
             return
         message_id = sent.message_id
-    await panels(services).put(match.id, user_id, message_id)
+    if message_id != stored:
+        await panels(services).put(match.id, user_id, message_id)
 
 
 def _keyboard(match_id: int, panel: Panel) -> InlineKeyboardMarkup | None:

@@ -14,7 +14,7 @@ from datetime import datetime
 from sys import intern
 from typing import Any
 
-from storage.cache import MATCH_LOOKUPS, MATCH_ROWS
+from storage.cache import MATCH_LISTS, MATCH_LOOKUPS, MATCH_ROWS
 from storage.db import Database
 from storage.timefmt import to_db
 
@@ -94,6 +94,7 @@ class MatchesRepo:
                      player_a: int | None, player_b: int | None, now: datetime,
                      status: str = "pending") -> MatchRow:
         async def work(tx):
+            self._forget_lists(tournament_id, stage)
             cursor = await tx.execute(
                 "INSERT INTO matches (tournament_id, stage, round, slot, kind, player_a, player_b,"
                 " status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -107,12 +108,23 @@ class MatchesRepo:
 
     async def _write(self, match_id: int, fields: dict[str, Any], work) -> None:
         """Run ``work`` (a write to match ``match_id`` setting ``fields``), forgetting that
-        match's row, and which match is whose when its status or players change."""
+        match's row, its tournament's match lists, and which match is whose when its status
+        or players change."""
+        row = await self.get(match_id)
+
         async def forgetting(tx):
             self.db.reads.forget_key(MATCH_ROWS, match_id)
+            if row is not None:
+                self._forget_lists(row.tournament_id, row.stage)
             return await work(tx)
         lookups = bool(fields.keys() & {"status", "player_a", "player_b"})
         await self.db.write(forgetting, touches=(MATCH_LOOKUPS,) if lookups else ())
+
+    def _forget_lists(self, tournament_id: int, stage: str) -> None:
+        """The open write changes a match of the tournament in ``stage``: forget the
+        tournament's match lists that hold it (all stages, and that stage)."""
+        for key in ((tournament_id, None), (tournament_id, stage)):
+            self.db.reads.forget_key(MATCH_LISTS, key)
 
     async def get(self, match_id: int) -> MatchRow | None:
         return await self.db.reads.get(MATCH_ROWS, match_id, lambda: self._read(match_id))
@@ -134,8 +146,11 @@ class MatchesRepo:
         sql, params = "SELECT * FROM matches WHERE tournament_id = ?", (tournament_id,)
         if stage:
             sql, params = sql + " AND stage = ?", (*params, stage)
-        rows = await self.db.fetchall(sql + " ORDER BY round, id", params)
-        return [_match(r) for r in rows]
+
+        async def read() -> tuple[MatchRow, ...]:
+            return tuple(_match(r) for r in await self.db.fetchall(sql + " ORDER BY round, id",
+                                                                   params))
+        return list(await self.db.reads.get(MATCH_LISTS, (tournament_id, stage or None), read))
 
     async def current_for_player(self, tournament_id: int, user_id: int) -> MatchRow | None:
         return await self._found(

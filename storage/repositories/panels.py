@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from storage.cache import PANELS
 from storage.db import Database
 
 
@@ -11,13 +12,16 @@ class PanelsRepo:
 
     async def get(self, match_id: int, user_id: int) -> int | None:
         """The message id of the player's panel of the match, if one was sent."""
-        row = await self.db.fetchone(
-            "SELECT message_id FROM match_panels WHERE match_id = ? AND user_id = ?",
-            (match_id, user_id))
-        return row["message_id"] if row else None
+        async def read() -> int | None:
+            row = await self.db.fetchone(
+                "SELECT message_id FROM match_panels WHERE match_id = ? AND user_id = ?",
+                (match_id, user_id))
+            return row["message_id"] if row else None
+        return await self.db.reads.get(PANELS, (match_id, user_id), read)
 
     async def put(self, match_id: int, user_id: int, message_id: int) -> None:
         async def work(tx):
+            self.db.reads.forget_key(PANELS, (match_id, user_id))
             await tx.execute(
                 "INSERT INTO match_panels (match_id, user_id, message_id) VALUES (?, ?, ?)"
                 " ON CONFLICT (match_id, user_id) DO UPDATE SET message_id = excluded.message_id",

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from aiogram.exceptions import TelegramForbiddenError, TelegramRetryAfter
-from aiogram.methods import AnswerCallbackQuery, SendMessage
+from aiogram.methods import AnswerCallbackQuery, EditMessageReplyMarkup, SendMessage
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.clock import VirtualClock
 from bot.sending import Outbox, RateLimitMiddleware
@@ -130,3 +131,25 @@ async def test_board_unchanged_is_not_resent_and_a_lost_board_is_sent_anew() -> 
     assert lost.sent == [(-100, "score 1:0")]
     fresh = _BoardBot(None)
     assert await Outbox(fresh, str).board(-100, None, "new board") == 99
+
+
+async def test_a_board_drawn_again_unchanged_is_not_edited_until_another_call_touches_it(
+        ) -> None:
+    bot = _BoardBot(edit_error=None)
+    outbox = Outbox(bot, str)
+    keys = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="1",
+                                                                       callback_data="a")]])
+    for text in ("score 1:0", "score 1:0", "score 2:0"):
+        assert await outbox.board(-100, 17, text, keys) == 17
+    assert bot.edits == [(-100, 17, "score 1:0"), (-100, 17, "score 2:0")]
+    other = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="1",
+                                                                        callback_data="b")]])
+    await outbox.board(-100, 17, "score 2:0", other)
+    assert len(bot.edits) == 3  # the buttons changed
+
+    async def answered(bot, method):
+        return True
+    await outbox.forget_changed(answered, None, EditMessageReplyMarkup(chat_id=-100,
+                                                                       message_id=17))
+    await outbox.board(-100, 17, "score 2:0", other)
+    assert len(bot.edits) == 4  # changed by another call: drawn again

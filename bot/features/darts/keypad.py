@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -84,12 +85,24 @@ def opening_pad(tr: Translator, match_id: int, state: LegsMatch,
 
 def keypad(tr: Translator, kind: DartsKind, match_id: int,
            state: LegsMatch) -> InlineKeyboardMarkup:
-    button = _button(match_id, state)
+    prefix = f"{PREFIX}{match_id}:{'.'.join(map(str, position(state)))}:"
+    return InlineKeyboardMarkup(inline_keyboard=[
+        [key.model_copy(update={"callback_data": prefix + key.callback_data}) for key in row]
+        for row in _layout(tr.language, kind.sectors)])
 
-    rows = []
-    for start in range(0, len(kind.sectors), SECTORS_PER_ROW):
-        rows.append([button(f"{m}{sector}", f"{m}{sector}")
-                     for sector in kind.sectors[start:start + SECTORS_PER_ROW] for m in "SDT"])
-    rows.append([button("25", "25"), button("50", "50"), button(tr("darts.key_miss"), "MISS")])
-    rows.append([button(tr("darts.key_undo"), UNDO), button(tr("darts.key_end"), END)])
-    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+@lru_cache(maxsize=16)
+def _layout(language: str,
+            sectors: tuple[int, ...]) -> tuple[tuple[InlineKeyboardButton, ...], ...]:
+    """The keypad's keys of a language and kind, each with its code as its data (built
+    once: a copy with the data completed is much cheaper than building a key)."""
+    tr = Translator(language)
+
+    def key(text: str, code: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text=text, callback_data=code)
+    rows = [tuple(key(f"{m}{sector}", f"{m}{sector}")
+                  for sector in sectors[start:start + SECTORS_PER_ROW] for m in "SDT")
+            for start in range(0, len(sectors), SECTORS_PER_ROW)]
+    rows.append((key("25", "25"), key("50", "50"), key(tr("darts.key_miss"), "MISS")))
+    rows.append((key(tr("darts.key_undo"), UNDO), key(tr("darts.key_end"), END)))
+    return tuple(rows)

@@ -17,7 +17,7 @@ from bot.features.formats.results import record_played
 from bot.i18n import Translator
 from bot.match_service import Change
 from bot.play.board import show_board as show_live_board
-from bot.play.context import LIVE, MatchContext, load_match
+from bot.play.context import LIVE, MatchContext, context_for, load_match
 from bot.play.perform import Playbook, error_params
 from bot.play.perform import perform as perform_action
 from bot.play.refusal import Refusal
@@ -58,13 +58,14 @@ async def match_for(services: Services, tr: Translator, chat_id: int,
                     user_id: int) -> DartsPlay | None:
     """The sender's live match in the chat; for an organiser outside every match, the
     chat's only live match (with several, they use the buttons)."""
-    live: list[MatchRow] = []
-    for tournament in await running_tournaments(services, chat_id):
-        for match in await services.repos.matches.for_tournament(tournament.id):
-            if match.status in LIVE and match.kind in KINDS:
-                if user_id in match.players:
-                    return await load(services, tr, match.id)
-                live.append(match)
+    tournaments = await running_tournaments(services, chat_id)
+    for tournament in tournaments:
+        match = await services.repos.matches.current_for_player(tournament.id, user_id)
+        if match is not None and match.kind in KINDS:
+            return DartsPlay(**vars(await context_for(services, tr, tournament, match)))
+    live = [match for tournament in tournaments
+            for match in await services.repos.matches.for_tournament(tournament.id)
+            if match.status in LIVE and match.kind in KINDS]
     if len(live) == 1 and await is_organiser(services, chat_id, user_id):
         return await load(services, tr, live[0].id)
     return None
