@@ -57,10 +57,10 @@ async def _run_webhook(app: App, settings: Settings) -> None:
     await runner.setup()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
     try:
         await web.TCPSite(runner, settings.webhook_host, settings.webhook_port).start()
+        for sig in (signal.SIGTERM, signal.SIGINT):  # installed once the server listens
+            loop.add_signal_handler(sig, stop.set)
         await stop.wait()
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
