@@ -29,7 +29,7 @@ async def main(args: argparse.Namespace) -> None:
                           render_processes=args.processes)
         await bench.start()
         try:
-            await open_tables(bench, {"big": 1, "shanghai": 4, "cup": 4})
+            await open_tables(bench, {"big": 1, "shanghai": 12, "cup": 12})
             big = next(t for t in bench.tables if t.setup == "big")
             others = [t for t in bench.tables if t is not big]
             playing = [k for k in KINDS if k.name in ("darts_keypad", "cup_roll")]
@@ -37,9 +37,10 @@ async def main(args: argparse.Namespace) -> None:
 
             async def play() -> None:
                 while drawing:
-                    for kind in playing:
-                        await step(bench, kind, others)
-                    await asyncio.sleep(0)
+                    played = [await step(bench, kind, others) for kind in playing]
+                    # with every match over, wait instead of spinning: a loop that never
+                    # idles would hold the interpreter and slow the picture's hand-back
+                    await asyncio.sleep(0 if any(played) else 0.01)
 
             # The first picture starts the worker process(es): not measured, and before the
             # other task plays (it would play its matches to the end meanwhile).
