@@ -136,7 +136,8 @@ async def show(ctx: MatchContext, seat: int, *, fresh: bool = False) -> None:
     services, match = ctx.services, ctx.match
     user_id = match.players[seat]
     user_tr = await services.translator_for_chat(user_id)
-    panel = _inputs()[match.kind].panel(ctx, seat, user_tr, await services.matches.state(match))
+    # the cached state itself, not a copy: the panel is drawn from it before the next await
+    panel = _inputs()[match.kind].panel(ctx, seat, user_tr, await services.matches.current(match))
     markup = _keyboard(match.id, panel)
     stored = await panels(services).get(match.id, user_id)
     if stored is not None and not fresh:
