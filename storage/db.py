@@ -231,21 +231,13 @@ class Database:
     async def write(self, work: Callable[[LoopConnection], Awaitable[T]],
                     touches: tuple[str, ...] = ()) -> T:
         """Run ``work`` in a transaction, retrying the whole unit when the file is locked;
-        ``touches`` names the :attr:`reads` regions it writes. (What :meth:`transaction`
-        does, without a context manager: this runs for every action.)"""
+        ``touches`` names the :attr:`reads` regions it writes."""
         for attempt in range(LOCK_RETRIES):
             try:
-                async with self._write_lock:
-                    await self._begin()
-                    try:
-                        for region in touches:
-                            self.reads.forget(region)
-                        result = await work(self.connection)
-                    except BaseException:
-                        self._end(commit=False)
-                        raise
-                    self._end(commit=True)
-                    return result
+                async with self.transaction() as tx:
+                    for region in touches:
+                        self.reads.forget(region)
+                    return await work(tx)
             except sqlite3.OperationalError as error:
                 if not is_locked_error(error) or attempt == LOCK_RETRIES - 1:
                     raise
