@@ -17,7 +17,7 @@ from bot.features.formats.results import record_played
 from bot.i18n import Translator
 from bot.match_service import Change
 from bot.play.board import show_board as show_live_board
-from bot.play.context import LIVE, MatchContext, context_for, load_match
+from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import Playbook, error_params
 from bot.play.perform import perform as perform_action
 from bot.play.refusal import Refusal
@@ -62,7 +62,7 @@ async def match_for(services: Services, tr: Translator, chat_id: int,
     for tournament in tournaments:
         match = await services.repos.matches.current_for_player(tournament.id, user_id)
         if match is not None and match.kind in KINDS:
-            return DartsPlay(**vars(await context_for(services, tr, tournament, match)))
+            return await load(services, tr, match.id)
     live = [match for tournament in tournaments
             for match in await services.repos.matches.for_tournament(tournament.id)
             if match.status in LIVE and match.kind in KINDS]
