@@ -5,9 +5,9 @@ The update is recorded after its handler succeeds; a handler that appends to a m
 records it inside that same transaction (see ``MatchesRepo.append``), so "applied once"
 holds across restarts too. An update whose handling wrote nothing (a command that only
 answers, a refusal) is remembered in memory only: handled again after a restart it changes
-nothing either, and it costs no write transaction. The middleware also counts the handlers in flight, so a
-shutdown can wait for them before closing the database (:meth:`drain`), and forgets the ids
-older than ``REMEMBER_FOR`` once every ``PRUNE_EVERY`` while the bot runs.
+nothing either, and it costs no write transaction. The middleware also counts the handlers
+in flight, so a shutdown can wait for them before closing the database (:meth:`drain`), and
+forgets the ids older than ``REMEMBER_FOR`` once every ``PRUNE_EVERY`` while the bot runs.
 """
 
 from __future__ import annotations
