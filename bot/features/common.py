@@ -16,7 +16,7 @@ from bot.features.access import is_organiser
 from bot.features.handlers import Handlers
 from bot.features.registration import prompt
 from bot.i18n import Translator, clip
-from bot.middlewares.scope import Scope
+from bot.middlewares.scope import Scope, command_name, game_commands
 from bot.play import hidden
 from bot.services import Services
 
@@ -144,12 +144,10 @@ async def unknown_button(query: CallbackQuery, tr: Translator) -> None:
 
 def _game_command(message: Message) -> dict | bool:
     """Filter: a command of some game's router that no game's router took in this group."""
-    if message.chat.type == "private" or not message.text or not message.text.startswith("/"):
+    if message.chat.type == "private":
         return False
-    name = message.text.split()[0][1:].split("@")[0].lower()
-    commands = {command for game in games.all_games() for table in game.routers
-                for command in table.commands()}
-    return {"name": name} if name in commands else False
+    name = command_name(message.text)
+    return {"name": name} if name in game_commands() else False
 
 
 @router.command_message(_game_command)

@@ -8,6 +8,7 @@ reach exactly one handler, whatever the order of the routers.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from aiogram import BaseMiddleware
@@ -29,6 +30,7 @@ class Scope:
         self.services, self.chat, self.user = services, chat, user
         self.args = text.split(maxsplit=1)[1] if text and text.startswith("/") \
             and " " in text.strip() else None
+        self.command = command_name(text)
         self._target: Target | None = None
         self._match: Any = _UNSET
         self._organiser: bool | None = None
@@ -61,14 +63,21 @@ class Scope:
     async def game(self) -> games.Game | None:
         """The game the update is about: the sender's live match's, else the command's
         tournament's (``#id`` names another tournament explicitly), else — in a chat with
-        no tournament of its own — the game of the sender's last match here (a friendly
-        that has ended: its game answers that the match is over)."""
+        no tournament of its own, or whose tournament's game has no such command — the game
+        of the sender's last match here (a friendly that has ended: its game answers that
+        the match is over, or sends its record)."""
         match = None if self.args and self.args.startswith("#") else await self.live_match()
         if match is not None:
             tournament = await self.services.repos.tournaments.get(match.tournament_id)
         else:
-            tournament = await self.tournament() or await self._last_friendly()
+            tournament = await self.tournament()
+            if tournament is None or not self._answered_by(tournament.game):
+                tournament = await self._last_friendly() or tournament
         return None if tournament is None else games.get(tournament.game)
+
+    def _answered_by(self, game: str) -> bool:
+        """Whether the message is not a game's command, or one that game ``game`` answers."""
+        return self.command not in game_commands() or self.command in game_commands(game)
 
     async def _last_friendly(self) -> Tournament | None:
         if not self.in_group or self.user is None or (self.args or "").startswith("#"):
@@ -83,6 +92,22 @@ class Scope:
             self._organiser = self.user is not None and self.chat is not None and \
                 await is_organiser(self.services, self.chat.id, self.user.id)
         return self._organiser
+
+
+def command_name(text: str | None) -> str | None:
+    """The command a message starts with (``/Mat@TourneyBot #2`` → ``mat``), or None."""
+    if not text or not text.startswith("/"):
+        return None
+    return text.split()[0][1:].split("@")[0].lower()
+
+
+@cache
+def game_commands(key: str | None = None) -> frozenset[str]:
+    """The commands the routers of game ``key`` answer (every game's, when None); the
+    routers are complete once the bot is built, before the first update."""
+    chosen = games.all_games() if key is None else [games.get(key)]
+    return frozenset(command for game in chosen for table in game.routers
+                     for command in table.commands())
 
 
 class ScopeMiddleware(BaseMiddleware):
