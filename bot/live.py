@@ -13,6 +13,7 @@ import signal
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
+from bot import api_answers
 from bot.app import App, build
 from bot.config import Settings
 
@@ -22,8 +23,9 @@ WEBHOOK_PATH = "/telegram/webhook"
 
 def make_session(settings: Settings) -> AiohttpSession:
     if settings.bot_api_url:
-        return AiohttpSession(api=TelegramAPIServer.from_base(settings.bot_api_url))
-    return AiohttpSession()
+        return AiohttpSession(api=TelegramAPIServer.from_base(settings.bot_api_url),
+                              json_loads=api_answers.loads)
+    return AiohttpSession(json_loads=api_answers.loads)
 
 
 async def run_live(settings: Settings) -> int:

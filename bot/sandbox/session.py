@@ -20,6 +20,7 @@ from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from aiogram.methods import Response, TelegramMethod
 from aiogram.types import InputFile
 
+from bot.api_answers import lean_result
 from bot.sandbox import strict
 from bot.sandbox.world import BOT_ID, BOT_JSON, StoredMessage, World
 
@@ -67,7 +68,7 @@ class SandboxSession(BaseSession):
         finally:
             await self.world.flush()
         response = Response[method.__returning__].model_validate(
-            {"ok": True, "result": result}, context={"bot": bot})
+            {"ok": True, "result": lean_result(result)}, context={"bot": bot})
         return response.result
 
     def _default(self, value: Any) -> Any:

@@ -1,0 +1,37 @@
+"""Bot API answers parsed without the keyboards Telegram echoes back.
+
+Telegram answers a sent or edited message with the whole message, including the inline
+keyboard the bot has just sent. aiogram parses every button of it into a model, and nothing in
+the bot reads a sent message's keyboard (it built that keyboard itself): a darts board's 23 keys
+cost about a quarter of a keypad press to parse. So the keyboard is dropped from the message of
+an answer's result before aiogram parses it. Both sessions do this: the live one through its
+JSON loader (:func:`loads`), the sandbox's through :func:`lean_result`. Incoming updates are
+untouched: a pressed button's message keeps its keyboard.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+ECHOED = "reply_markup"
+
+
+def lean_result(result: Any) -> Any:
+    """A method's result with the keyboard left out of the message (or messages) in it; the
+    given objects are not changed."""
+    if isinstance(result, dict) and ECHOED in result:
+        return {key: value for key, value in result.items() if key != ECHOED}
+    if isinstance(result, list) and any(isinstance(item, dict) and ECHOED in item
+                                        for item in result):
+        return [lean_result(item) for item in result]
+    return result
+
+
+def loads(content: str | bytes) -> Any:
+    """The live session's JSON loader: a Bot API answer (``{"ok": …, "result": …}``) with its
+    result made lean; anything else (a webhook's update) as it is."""
+    data = json.loads(content)
+    if isinstance(data, dict) and "ok" in data and "result" in data:
+        data["result"] = lean_result(data["result"])
+    return data

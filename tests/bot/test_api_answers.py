@@ -1,0 +1,50 @@
+"""Bot API answers are parsed without the keyboard Telegram echoes back (bot/api_answers.py)."""
+
+import json
+
+from aiogram import Bot
+from aiogram.methods import EditMessageText, Response
+from aiogram.types import Message, Update
+
+from bot.api_answers import lean_result, loads
+from bot.config import Settings
+from bot.live import make_session
+
+KEYBOARD = {"inline_keyboard": [[{"text": "S20", "callback_data": "dt:1:1.0.0:S20"}]]}
+MESSAGE = {"message_id": 7, "date": 0, "chat": {"id": -5, "type": "group", "title": "g"},
+           "text": "board", "reply_markup": KEYBOARD}
+
+
+def test_a_sent_message_is_parsed_without_its_keyboard_and_the_original_is_kept():
+    answer = Response[EditMessageText.__returning__].model_validate(
+        {"ok": True, "result": lean_result(MESSAGE)}, context={"bot": Bot("1:a")})
+    assert isinstance(answer.result, Message)
+    assert answer.result.message_id == 7 and answer.result.text == "board"
+    assert answer.result.reply_markup is None
+    assert MESSAGE["reply_markup"] == KEYBOARD
+
+
+def test_every_message_of_a_list_loses_its_keyboard():
+    result = lean_result([MESSAGE, {"message_id": 8}])
+    assert [sorted(item) for item in result] == [
+        ["chat", "date", "message_id", "text"], ["message_id"]]
+
+
+def test_answers_without_a_message_are_unchanged():
+    assert lean_result(True) is True
+    assert lean_result({"status": "member"}) == {"status": "member"}
+
+
+def test_the_live_loader_leans_answers_only():
+    answer = loads(json.dumps({"ok": True, "result": MESSAGE}))
+    assert "reply_markup" not in answer["result"]
+    update = {"update_id": 1, "callback_query": {
+        "id": "q", "chat_instance": "c", "data": "x",
+        "from": {"id": 1, "is_bot": False, "first_name": "A"}, "message": MESSAGE}}
+    parsed = Update.model_validate(loads(json.dumps(update)))
+    assert parsed.callback_query.message.reply_markup is not None
+
+
+def test_the_live_session_parses_with_the_lean_loader():
+    session = make_session(Settings(bot_token=None))
+    assert session.json_loads is loads
