@@ -91,6 +91,10 @@ class World:
         self._saved: dict[str, tuple] = {}
         self._dirty: set[tuple[int, int]] = set()
         self._deleted: set[tuple[int, int]] = set()
+        self._user_ids: dict[int, SandboxUser] = {}
+        self._group_ids: dict[int, SandboxGroup] = {}
+        """Lookups by id, rebuilt from ``users`` / ``groups`` when they miss or are stale
+        (every API call looks its chat up: a scan of 400 users cost more than the call)."""
 
     def user(self, handle: str) -> SandboxUser:
         if handle not in self.users:
@@ -104,10 +108,18 @@ class World:
         return self.groups[name]
 
     def user_by_id(self, user_id: int) -> SandboxUser | None:
-        return next((u for u in self.users.values() if u.id == user_id), None)
+        user = self._user_ids.get(user_id)
+        if user is None or self.users.get(user.handle) is not user:
+            self._user_ids = {u.id: u for u in self.users.values()}
+            user = self._user_ids.get(user_id)
+        return user
 
     def group_by_id(self, chat_id: int) -> SandboxGroup | None:
-        return next((g for g in self.groups.values() if g.id == chat_id), None)
+        group = self._group_ids.get(chat_id)
+        if group is None or self.groups.get(group.name) is not group:
+            self._group_ids = {g.id: g for g in self.groups.values()}
+            group = self._group_ids.get(chat_id)
+        return group
 
     def chat_label(self, chat_id: int, thread: int | None = None) -> str:
         if group := self.group_by_id(chat_id):
