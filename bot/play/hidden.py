@@ -203,12 +203,13 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
     moved on). The panel is updated, the organisers' copies go out, the late clock runs
     on for whoever is still awaited."""
     services = ctx.services
-    before = await services.matches.state(ctx.match)
     game = games.game_of(ctx.tournament.game)
-    action = {**action, "player": seat}
-    if (resolve := _inputs()[ctx.match.kind].resolve) is not None:
-        action = resolve(before, seat, action)
     hidden = _inputs()[ctx.match.kind]
+    action = {**action, "player": seat}
+    if hidden.resolve is not None:  # reads the cached state itself, before the next await
+        action = hidden.resolve(await services.matches.current(ctx.match), seat, action)
+    hosts = _hosts(ctx)
+    before = await services.matches.state(ctx.match) if hosts else None  # a copy: kept
 
     def check(state: Any) -> None:
         if stale_position(hidden, at, state):
@@ -219,20 +220,24 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
     if change is None:
         return False
     await show(ctx, seat)
-    await _copy_to_hosts(ctx, seat, action, before)
+    await _copy_to_hosts(ctx, hosts, seat, action, before)
     still = [s for s in (0, 1) if await awaited(services, ctx.match, s)]
     await (clock.keep(ctx, LATE) if still else clock.stop(ctx, LATE))
     return True
 
 
-async def _copy_to_hosts(ctx: MatchContext, seat: int, action: dict[str, Any],
-                         before: Any) -> None:
-    """Organisers who opted in (/hostcopy) get each hidden action as it is made — except
+def _hosts(ctx: MatchContext) -> list[int]:
+    """Organisers who opted in (/hostcopy) to get each hidden action as it is made — except
     the players of this very match: nobody learns an opponent's secret that way."""
+    return [host for host in ctx.tournament.state.get("host_copy", [])
+            if host not in ctx.match.players]
+
+
+async def _copy_to_hosts(ctx: MatchContext, hosts: list[int], seat: int,
+                         action: dict[str, Any], before: Any) -> None:
+    """Each of ``hosts`` gets the hidden action, described from the state ``before`` it."""
     hidden = _inputs()[ctx.match.kind]
-    for host in ctx.tournament.state.get("host_copy", []):
-        if host in ctx.match.players:
-            continue
+    for host in hosts:
         host_tr = await ctx.services.translator_for_chat(host)
         await ctx.services.outbox.dm(host, own_text(
             host_tr, "play.hidden_host_copy", ctx.match.kind, name=ctx.names[seat],
