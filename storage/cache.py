@@ -33,6 +33,8 @@ None)``: a write to one of its matches (created, a status, a result, a board mes
 forgets the two lists that hold that match."""
 PANELS = "panels"
 """Which DM message shows a player's panel of a match: a new panel forgets its own entry."""
+LAST_SEQS = "last-seqs"
+"""The seq of a match's last logged action: an append forgets its match's entry."""
 MATCH_LOOKUPS = "match-lookups"
 """Which match is a player's live (or last) one: forgotten by every write that can change
 the answer — a match created, a match's status or players, a tournament's status."""
@@ -51,6 +53,7 @@ class ReadCache:
         self._size = size
         self._dirty: set[str] = set()
         self._dirty_keys: set[tuple[str, Hashable]] = set()
+        self._after: list[tuple[str, Hashable, Any]] = []
 
     async def get(self, region: str, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
         entries = self._regions.setdefault(region, OrderedDict())
@@ -62,10 +65,13 @@ class ReadCache:
             return value
         value = await read()
         if region not in self._dirty and (region, key) not in self._dirty_keys:
-            entries[key] = value  # (else a transaction writing it is still open)
-            if len(entries) > self._size:
-                entries.popitem(last=False)
+            self._store(entries, key, value)  # (else a transaction writing it is still open)
         return value
+
+    def _store(self, entries: OrderedDict[Hashable, Any], key: Hashable, value: Any) -> None:
+        entries[key] = value
+        if len(entries) > self._size:
+            entries.popitem(last=False)
 
     def forget(self, region: str) -> None:
         """The open write transaction writes ``region``: forget it now and when it ends."""
@@ -78,11 +84,22 @@ class ReadCache:
         self._regions.get(region, {}).pop(key, None)
         self._dirty_keys.add((region, key))
 
-    def settle(self) -> None:
-        """The write transaction ended (committed or rolled back)."""
+    def remember_after(self, region: str, key: Hashable, value: Any) -> None:
+        """The open write transaction makes ``value`` the answer of ``key`` (a write that
+        knows what the next read would find): remembered if the transaction commits."""
+        self.forget_key(region, key)
+        self._after.append((region, key, value))
+
+    def settle(self, *, committed: bool = False) -> None:
+        """The write transaction ended (committed, or rolled back or failed)."""
         for region in self._dirty:
             self._regions.pop(region, None)
         for region, key in self._dirty_keys:
             self._regions.get(region, {}).pop(key, None)
+        if committed:
+            for region, key, value in self._after:
+                if region not in self._dirty:
+                    self._store(self._regions.setdefault(region, OrderedDict()), key, value)
         self._dirty.clear()
         self._dirty_keys.clear()
+        self._after.clear()

@@ -247,11 +247,13 @@ class Database:
     def _end(self, *, commit: bool) -> None:
         """Commit (or roll back) the open transaction; the cache forgets what it wrote."""
         raw = self.connection.raw
+        committed = False
         try:
             if raw.in_transaction:
                 raw.commit() if commit else raw.rollback()
+            committed = commit
         finally:
-            self.reads.settle()
+            self.reads.settle(committed=committed)
         if commit:
             if (writes := _TRACKED.get()) is not None:
                 writes.count += 1

@@ -159,7 +159,7 @@ async def register_in_dm(message: Message, services: Services, tr: Translator) -
     await prompt(message, tr, await services.repos.tournaments.get(entry.tournament_id), entry)
 
 
-@router.message(_awaiting, F.photo)
+@router.message(F.photo, _awaiting)
 async def form_photo(message: Message, entry: Entrant, services: Services,
                      tr: Translator) -> None:
     if entry.status == "name":
@@ -178,7 +178,7 @@ async def form_photo(message: Message, entry: Entrant, services: Services,
                                 title=tournament.title))
 
 
-@router.message(_awaiting, F.text, ~F.text.startswith("/"))
+@router.message(F.text, ~F.text.startswith("/"), _awaiting)
 async def form_text(message: Message, entry: Entrant, services: Services,
                     tr: Translator) -> None:
     tournament = await services.repos.tournaments.get(entry.tournament_id)

@@ -70,10 +70,8 @@ async def start(ctx: MatchContext, kind: str, delay: timedelta, **payload: Any) 
 async def keep(ctx: MatchContext, kind: str) -> None:
     """The match moved within the turn the clock ``kind`` times: it runs on, same deadline."""
     services = ctx.services
-    seq = await last_seq(services, ctx.match.id)
-    for job in await services.repos.jobs.for_match(ctx.match.id, (kind,)):
-        if job.payload.get("seq") != seq:  # else it was set at this very position
-            await services.repos.jobs.note(job.id, seq=seq)
+    await services.repos.jobs.move_for_match(ctx.match.id, (kind,),
+                                             await last_seq(services, ctx.match.id))
 
 
 async def stop(ctx: MatchContext, *kinds: str) -> None:

@@ -137,6 +137,17 @@ class JobsRepo:
             f" AND kind IN ({marks}) ORDER BY id", (match_id, *kinds))
         return [_job(r) for r in rows]
 
+    async def move_for_match(self, match_id: int, kinds: tuple[str, ...], seq: int) -> None:
+        """Note ``seq`` (the match's new position) in the pending jobs of ``kinds`` that carry
+        ``match_id`` and were set at another one: one statement, not a read and a write."""
+        async def work(tx):
+            marks = ",".join("?" * len(kinds))
+            await tx.execute(
+                f"UPDATE jobs SET payload = json_set(payload, '$.seq', ?)"
+                f" WHERE match_id = ? AND status = 'pending' AND kind IN ({marks})"
+                f" AND json_extract(payload, '$.seq') IS NOT ?", (seq, match_id, *kinds, seq))
+        await self.db.write(work)
+
     async def freeze(self, tournament_id: int, kinds: tuple[str, ...],
                      now: datetime) -> list[int]:
         """Stop the pending jobs of ``kinds`` of a tournament: each keeps the seconds it had
@@ -186,9 +197,7 @@ async def _insert(tx, kind: str, run_at: datetime, tournament_id: int | None,
 async def _cancel_for_match(tx, match_id: int, kinds: tuple[str, ...]) -> list[int]:
     marks = ",".join("?" * len(kinds))
     where = f"match_id = ? AND status IN ('pending', 'frozen') AND kind IN ({marks})"
-    rows = await (await tx.execute(f"SELECT id FROM jobs WHERE {where}",
-                                   (match_id, *kinds))).fetchall()
-    if rows:
-        await tx.execute(f"UPDATE jobs SET status = 'cancelled' WHERE {where}",
-                         (match_id, *kinds))
-    return [r[0] for r in rows]
+    rows = await (await tx.execute(
+        f"UPDATE jobs SET status = 'cancelled' WHERE {where} RETURNING id",
+        (match_id, *kinds))).fetchall()
+    return sorted(r[0] for r in rows)

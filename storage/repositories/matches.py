@@ -14,7 +14,7 @@ from datetime import datetime
 from sys import intern
 from typing import Any
 
-from storage.cache import MATCH_LISTS, MATCH_LOOKUPS, MATCH_ROWS
+from storage.cache import LAST_SEQS, MATCH_LISTS, MATCH_LOOKUPS, MATCH_ROWS
 from storage.db import Database
 from storage.timefmt import to_db
 
@@ -196,7 +196,7 @@ class MatchesRepo:
         if fields.get("status") == "finished":
             fields["finished_at"] = to_db(now)
         async def work(tx):
-            await _append(tx, match_id, [entry], actor_id, now, update_id)
+            await _append(self.db, tx, match_id, [entry], actor_id, now, update_id)
             await _set_columns(tx, match_id, fields)
         await self._write(match_id, fields, work)
         self._claimed(update_id)
@@ -215,9 +215,7 @@ class MatchesRepo:
 
     async def last_seq(self, match_id: int) -> int:
         """The seq of the match's last logged action (0 before the first)."""
-        row = await self.db.fetchone(
-            "SELECT coalesce(max(seq), 0) FROM match_actions WHERE match_id = ?", (match_id,))
-        return row[0]
+        return await _last_seq(self.db, match_id)
 
     async def append(self, match_id: int, payload: dict[str, Any], actor_id: int | None,
                      now: datetime, update_id: int | None = None) -> int:
@@ -232,24 +230,34 @@ class MatchesRepo:
         Raises :class:`DuplicateUpdate` (and writes nothing) when ``update_id`` was handled.
         """
         async def work(tx):
-            return await _append(tx, match_id, payloads, actor_id, now, update_id)
+            return await _append(self.db, tx, match_id, payloads, actor_id, now, update_id)
         seqs = await self.db.write(work)
         self._claimed(update_id)
         return seqs
 
 
-async def _append(tx, match_id: int, payloads: list[dict[str, Any]], actor_id: int | None,
-                  now: datetime, update_id: int | None) -> list[int]:
+async def _last_seq(db: Database, match_id: int) -> int:
+    """The match's last seq (remembered: every append leaves its new last seq in the cache).
+    The same inside a write transaction: the connection reads its own writes."""
+    async def read() -> int:
+        row = await db.fetchone(
+            "SELECT coalesce(max(seq), 0) FROM match_actions WHERE match_id = ?", (match_id,))
+        return row[0]
+    return await db.reads.get(LAST_SEQS, match_id, read)
+
+
+async def _append(db: Database, tx, match_id: int, payloads: list[dict[str, Any]],
+                  actor_id: int | None, now: datetime, update_id: int | None) -> list[int]:
     if update_id is not None:
         cursor = await tx.execute(
             "INSERT OR IGNORE INTO processed_updates (update_id, processed_at) VALUES (?, ?)",
             (update_id, to_db(now)))
         if cursor.rowcount == 0:
             raise DuplicateUpdate(update_id)
-    row = await (await tx.execute(
-        "SELECT coalesce(max(seq), 0) FROM match_actions WHERE match_id = ?",
-        (match_id,))).fetchone()
-    seqs = list(range(row[0] + 1, row[0] + 1 + len(payloads)))
+    last = await _last_seq(db, match_id)
+    seqs = list(range(last + 1, last + 1 + len(payloads)))
+    if seqs:
+        db.reads.remember_after(LAST_SEQS, match_id, seqs[-1])
     await tx.executemany(
         "INSERT INTO match_actions (match_id, seq, actor_id, payload, update_id, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?)",

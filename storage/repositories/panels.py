@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from storage.cache import PANELS
+from storage.cache import MATCH_LOOKUPS, PANELS
 from storage.db import Database
 
 
@@ -31,8 +31,10 @@ class PanelsRepo:
     async def live_matches(self, user_id: int) -> list[int]:
         """The user's running (or paused) matches of running tournaments, oldest first:
         the matches whose panels /hand may show."""
-        rows = await self.db.fetchall(
-            "SELECT m.id FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
-            " WHERE t.status IN ('running', 'paused') AND m.status IN ('running', 'paused')"
-            " AND ? IN (m.player_a, m.player_b) ORDER BY m.id", (user_id,))
-        return [row["id"] for row in rows]
+        async def read() -> tuple[int, ...]:
+            rows = await self.db.fetchall(
+                "SELECT m.id FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+                " WHERE t.status IN ('running', 'paused') AND m.status IN ('running', 'paused')"
+                " AND ? IN (m.player_a, m.player_b) ORDER BY m.id", (user_id,))
+            return tuple(row["id"] for row in rows)
+        return list(await self.db.reads.get(MATCH_LOOKUPS, ("live-panels", user_id), read))

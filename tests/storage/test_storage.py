@@ -253,3 +253,19 @@ async def test_migration_009_finds_a_clock_stored_before_it_by_its_match(tmp_pat
     assert [job.id for job in await jobs.for_match(7, ("bg_turn",))] == [new.id]
     assert len(await jobs.pending()) == 2  # the reminder and the new clock
     await database.close()
+
+
+async def test_a_match_clock_moves_to_a_new_position_and_is_cancelled_in_one_statement(
+        db) -> None:
+    jobs = JobsRepo(db)
+    late = await jobs.add("hidden_late", NOW, None, match_id=7, seq=3, round=2)
+    other_kind = await jobs.add("bg_turn", NOW, None, match_id=7, seq=3)
+    other_match = await jobs.add("hidden_late", NOW, None, match_id=8, seq=3)
+    await jobs.move_for_match(7, ("hidden_late",), 5)
+    payloads = {job.id: job.payload for job in await jobs.pending()}
+    assert payloads == {late.id: {"match_id": 7, "seq": 5, "round": 2},
+                        other_kind.id: {"match_id": 7, "seq": 3},
+                        other_match.id: {"match_id": 8, "seq": 3}}
+    assert await jobs.cancel_for_match(7, ("hidden_late", "bg_turn")) == [late.id, other_kind.id]
+    assert [job.id for job in await jobs.pending()] == [other_match.id]
+    assert await jobs.cancel_for_match(7, ("hidden_late",)) == []

@@ -1,0 +1,66 @@
+"""The read cache (storage/cache.py): answers remembered until a write forgets them, and a
+write that knows the next answer remembers it only when its transaction commits."""
+
+from __future__ import annotations
+
+import pytest
+
+from storage.cache import ReadCache
+from storage.db import Database
+
+REGION = "test-region"
+
+
+@pytest.fixture
+async def db(tmp_path, monkeypatch):
+    monkeypatch.setattr(ReadCache, "verify", False)  # count the reads a hit saves
+    database = await Database.open(tmp_path / "cache.sqlite3")
+    await database.write(lambda tx: tx.execute("CREATE TABLE counter (n INTEGER)"))
+    await database.write(lambda tx: tx.execute("INSERT INTO counter VALUES (1)"))
+    yield database
+    await database.close()
+
+
+def reader(db: Database, calls: list[int]):
+    async def read() -> int:
+        calls.append(1)
+        return (await db.fetchone("SELECT n FROM counter"))[0]
+    return read
+
+
+async def set_counter(db: Database, value: int, *, remember: bool, fail: bool = False) -> None:
+    async def work(tx):
+        await tx.execute("UPDATE counter SET n = ?", (value,))
+        if remember:
+            db.reads.remember_after(REGION, "n", value)
+        else:
+            db.reads.forget_key(REGION, "n")
+        if fail:
+            raise RuntimeError("the unit of work fails")
+    await db.write(work)
+
+
+async def test_a_hit_costs_no_read_and_a_write_forgets_it(db) -> None:
+    calls: list[int] = []
+    assert await db.reads.get(REGION, "n", reader(db, calls)) == 1
+    assert await db.reads.get(REGION, "n", reader(db, calls)) == 1
+    assert len(calls) == 1
+    await set_counter(db, 2, remember=False)
+    assert await db.reads.get(REGION, "n", reader(db, calls)) == 2
+    assert len(calls) == 2
+
+
+async def test_a_committed_write_remembers_the_answer_it_knows(db) -> None:
+    calls: list[int] = []
+    await set_counter(db, 5, remember=True)
+    assert await db.reads.get(REGION, "n", reader(db, calls)) == 5
+    assert calls == []
+
+
+async def test_a_failed_write_remembers_nothing(db) -> None:
+    calls: list[int] = []
+    assert await db.reads.get(REGION, "n", reader(db, calls)) == 1
+    with pytest.raises(RuntimeError):
+        await set_counter(db, 9, remember=True, fail=True)
+    assert await db.reads.get(REGION, "n", reader(db, calls)) == 1
+    assert len(calls) == 2  # forgotten at the write, read again from the rolled-back table
