@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -14,10 +16,16 @@ class CheckIn(CallbackData, prefix="ci"):
     tournament_id: int
 
 
+@lru_cache(maxsize=1024)
+def link_keyboard(text: str, url: str) -> InlineKeyboardMarkup:
+    """One button that opens ``url`` (built once per text and link: a status message that
+    carries it is redrawn on every action)."""
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=text, url=url)]])
+
+
 def register_keyboard(services: Services, tr: Translator, tournament: Tournament
                       ) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-        text=tr("registration.button"), url=services.deep_link(f"reg-{tournament.id}"))]])
+    return link_keyboard(tr("registration.button"), services.deep_link(f"reg-{tournament.id}"))
 
 
 def checkin_keyboard(tr: Translator, tournament: Tournament) -> InlineKeyboardMarkup:

@@ -15,6 +15,7 @@ from bot.features.armchair.keyboards import BatFirst, Toss
 from bot.features.armchair.texts import delivery_line, innings_over, result_line, score_card
 from bot.features.formats.results import record_played
 from bot.features.formats.state import load
+from bot.features.keyboards import link_keyboard
 from bot.i18n import Translator
 from bot.match_service import Change
 from bot.play import clock, hidden
@@ -59,8 +60,7 @@ async def launch(services: Services, tournament: Tournament, match: MatchRow) ->
     ctx = await start_match(services, tournament, match)
     async with services.matches.lock(match.id):
         await draw_chance(ctx, PLAYBOOK)
-    link = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-        text=ctx.tr("armchair.open_hand"), url=services.deep_link(f"m-{match.id}"))]])
+    link = link_keyboard(ctx.tr("armchair.open_hand"), services.deep_link(f"m-{match.id}"))
     await ctx.say(ctx.tr("armchair.match_start", match=match.id, a=ctx.names[0],
                          b=ctx.names[1]), reply_markup=link)
     game = await services.matches.state(ctx.match)

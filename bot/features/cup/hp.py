@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardMarkup
 
 from bot.features.cup.common import announcer, post
 from bot.features.cup.playoff import THIRD, on_match_start, stage_title
+from bot.features.keyboards import link_keyboard
 from bot.i18n import Translator
 from bot.play import clock, hidden
 from bot.play.context import MatchContext
@@ -95,8 +96,7 @@ def _both_down(tr: Translator, name: tuple[str, str], state) -> str:
 
 
 def _dm_button(play: MatchContext) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-        text=play.tr("cup.hp_open_dm"), url=play.services.deep_link(f"m-{play.match.id}"))]])
+    return link_keyboard(play.tr("cup.hp_open_dm"), play.services.deep_link(f"m-{play.match.id}"))
 
 
 def _round_text(tr: Translator, name: tuple[str, str], record, number: int) -> str:
