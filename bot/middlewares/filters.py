@@ -6,9 +6,11 @@ context) for a check that takes a microsecond. These checks never block, so
 :func:`run_on_loop` marks each of them to be called directly.
 
 A message meets the ``Command`` filters of about twenty handlers before one takes it, and
-each of them splits and parses the text into a command object again. :func:`gate_commands`
-puts a cheap test in front of each: the first word's name is one of the filter's commands
-(else the filter says no without parsing); the filter itself still decides the rest.
+each of them splits and parses the text into a command object again; a button press meets
+several callback-data filters, each splitting the data and failing with an exception.
+:func:`gate_filters` puts a cheap test in front of each: the first word's name is one of the
+filter's commands, the data starts with the filter's prefix (else the filter says no without
+parsing); the filter itself still decides the rest.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from aiogram import Router
 from aiogram.dispatcher.event.handler import CallableObject
 from aiogram.filters import Command
+from aiogram.filters.callback_data import CallbackQueryFilter
 
 
 def run_on_loop(router: Router) -> int:
@@ -46,19 +49,33 @@ def _on_loop(callback: Any) -> Any:
     return call
 
 
-def gate_commands(router: Router) -> int:
-    """Put the name test in front of every ``Command`` filter with plain names (not
-    patterns) under ``router``; returns how many."""
+def gate_filters(router: Router) -> int:
+    """Put the cheap test in front of every ``Command`` filter with plain names (not
+    patterns) and every callback-data filter under ``router``; returns how many."""
     gated = 0
     for callable_object in _filters(router):
-        command = callable_object.callback
-        if isinstance(command, Command) and all(isinstance(c, str) for c in command.commands):
-            callable_object.callback = _gated(command)
-            gated += 1
+        found = callable_object.callback
+        if isinstance(found, Command) and all(isinstance(c, str) for c in found.commands):
+            callable_object.callback = _gated_command(found)
+        elif isinstance(found, CallbackQueryFilter):
+            callable_object.callback = _gated_data(found)
+        else:
+            continue
+        gated += 1
     return gated
 
 
-def _gated(command: Command) -> Any:
+def _gated_data(data_filter: CallbackQueryFilter) -> Any:
+    prefix, separator = data_filter.callback_data.__prefix__, data_filter.callback_data.__separator__
+
+    async def call(query: Any, *args: Any, **kwargs: Any) -> Any:
+        if (getattr(query, "data", None) or "").partition(separator)[0] != prefix:
+            return False
+        return await data_filter(query, *args, **kwargs)
+    return call
+
+
+def _gated_command(command: Command) -> Any:
     names, prefixes, fold = frozenset(command.commands), command.prefix, command.ignore_case
 
     async def call(message: Any, *args: Any, **kwargs: Any) -> Any:

@@ -1,14 +1,36 @@
 """The routers' filters made cheap (bot/middlewares/filters.py) still decide the same."""
 
-from aiogram import Bot, Dispatcher, Router
+from aiogram import Bot, Dispatcher, F, Router
 from aiogram.filters import Command, CommandObject
+from aiogram.filters.callback_data import CallbackData
 from aiogram.types import Update
 
-from bot.middlewares.filters import gate_commands
+from bot.middlewares.filters import gate_filters
+
+
+class Pick(CallbackData, prefix="pk"):
+    match_id: int
+    word: str
+
+
+class Refresh(CallbackData, prefix="rf"):
+    pass
 
 
 def _dispatcher() -> Dispatcher:
     router = Router()
+
+    @router.callback_query(Pick.filter(F.word != "no"))
+    async def pick(query, callback_data: Pick) -> str:
+        return f"pick {callback_data.match_id} {callback_data.word}"
+
+    @router.callback_query(Refresh.filter())
+    async def refresh(query) -> str:
+        return "refresh"
+
+    @router.callback_query()
+    async def other_press(query) -> str:
+        return "other press"
 
     @router.message(Command("help"))
     async def help_(message, command: CommandObject) -> str:
@@ -28,7 +50,7 @@ def _dispatcher() -> Dispatcher:
 
     dispatcher = Dispatcher()
     dispatcher.include_router(router)
-    assert gate_commands(dispatcher) == 3
+    assert gate_filters(dispatcher) == 5
     return dispatcher
 
 
@@ -58,3 +80,18 @@ async def test_what_is_not_one_of_the_commands_passes_on() -> None:
     dispatcher = _dispatcher()
     for text in ("/helpme", "help", "!help", "/", "/ help", "/HELP", "   "):
         assert await _answer(dispatcher, text) == "other", text
+
+
+async def _press(dispatcher: Dispatcher, data: str) -> str:
+    query = {"id": "q", "chat_instance": "c", "data": data,
+             "from": {"id": 5, "is_bot": False, "first_name": "A"}}
+    return await dispatcher.feed_update(Bot("123456789:AAAA"), Update.model_validate(
+        {"update_id": 2, "callback_query": query}))
+
+
+async def test_gated_callback_data_matches_as_before() -> None:
+    dispatcher = _dispatcher()
+    assert await _press(dispatcher, "pk:7:attack") == "pick 7 attack"
+    assert await _press(dispatcher, "rf") == "refresh"
+    for data in ("pk:7:no", "pk:x:attack", "pk:7", "pkx:7:attack", "rf:1", "dt:1:1.0.0:S20"):
+        assert await _press(dispatcher, data) == "other press", data
