@@ -108,6 +108,8 @@ class World:
         return self.groups[name]
 
     def user_by_id(self, user_id: int) -> SandboxUser | None:
+        if user_id < 0:  # a group's id (a chat label or JSON asks for either)
+            return None
         user = self._user_ids.get(user_id)
         if user is None or self.users.get(user.handle) is not user:
             self._user_ids = {u.id: u for u in self.users.values()}
@@ -115,6 +117,8 @@ class World:
         return user
 
     def group_by_id(self, chat_id: int) -> SandboxGroup | None:
+        if chat_id > 0:  # a user's private chat
+            return None
         group = self._group_ids.get(chat_id)
         if group is None or self.groups.get(group.name) is not group:
             self._group_ids = {g.id: g for g in self.groups.values()}
