@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.game_settings import COMMON_SETTINGS, parse_settings
 
@@ -125,7 +125,9 @@ class Game:
         return parse_settings(self.all_parsers(), pairs, current)
 
 
+T = TypeVar("T")
 _games: dict[str, Game] = {}
+_views: dict[Callable[[], Any], Any] = {}
 
 
 def register(game: Game) -> None:
@@ -133,12 +135,23 @@ def register(game: Game) -> None:
     from bot import i18n
 
     _games[game.key] = game
+    _views.clear()
     if game.catalogs is not None:
         i18n.add_catalogs(game.catalogs)
 
 
 def unregister(key: str) -> None:
     _games.pop(key, None)
+    _views.clear()
+
+
+def view(build: Callable[[], T]) -> T:
+    """What ``build`` makes of the registered games (every kind's hidden input, the dice
+    games …): built once, again after a game is registered or unregistered. Updates ask
+    for such views several times each; the games change only at start-up and in tests."""
+    if build not in _views:
+        _views[build] = build()
+    return _views[build]
 
 
 def get(key: str) -> Game | None:

@@ -26,8 +26,12 @@ from games.common.errors import IllegalAction
 router = Handlers("play-dice")
 
 
-def dice_games() -> list[str]:
-    return [game.key for game in games.all_games() if game.dice is not None]
+def dice_games() -> tuple[str, ...]:
+    return games.view(_collect_dice_games)
+
+
+def _collect_dice_games() -> tuple[str, ...]:
+    return tuple(game.key for game in games.all_games() if game.dice is not None)
 
 
 async def _sender_match(message: Message, services: Services,

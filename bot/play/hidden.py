@@ -78,6 +78,10 @@ class HiddenInput:
 
 def _inputs() -> dict[str, HiddenInput]:
     """Every match kind that takes hidden input, as its game declares (``Game.hidden``)."""
+    return games.view(_collect_inputs)
+
+
+def _collect_inputs() -> dict[str, HiddenInput]:
     return {kind: hidden for game in games.all_games() for kind, hidden in game.hidden.items()}
 
 
