@@ -33,6 +33,9 @@ None)``: a write to one of its matches (created, a status, a result, a board mes
 forgets the two lists that hold that match."""
 PANELS = "panels"
 """Which DM message shows a player's panel of a match: a new panel forgets its own entry."""
+AWAITING = "awaiting-input"
+"""A user's registration that waits for a name or a photo (it reads entrants, their users'
+names and the tournament's status): every entrant, user and tournament write forgets it."""
 LAST_SEQS = "last-seqs"
 """The seq of a match's last logged action: an append forgets its match's entry."""
 MATCH_LOOKUPS = "match-lookups"

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from storage.cache import ENTRANTS, MATCH_LOOKUPS, TOURNAMENTS
+from storage.cache import AWAITING, ENTRANTS, MATCH_LOOKUPS, TOURNAMENTS
 from storage.db import Database
 from storage.timefmt import from_db, to_db
 
@@ -84,7 +84,7 @@ class TournamentsRepo:
 
     async def _write(self, work):
         # a player's live match in a chat is read through its tournament's status
-        return await self.db.write(work, touches=(TOURNAMENTS, MATCH_LOOKUPS))
+        return await self.db.write(work, touches=(TOURNAMENTS, MATCH_LOOKUPS, AWAITING))
 
     async def create(self, chat_id: int, game: str, title: str, settings: dict[str, Any],
                      created_by: int, now: datetime) -> Tournament:
@@ -189,7 +189,7 @@ class EntrantsRepo:
         self.db = db
 
     async def _write(self, work) -> None:
-        await self.db.write(work, touches=(ENTRANTS,))
+        await self.db.write(work, touches=(ENTRANTS, AWAITING))
 
     _SELECT = ("SELECT e.*, u.username, u.first_name FROM entrants e"
                " JOIN users u ON u.id = e.user_id")
@@ -252,8 +252,11 @@ class EntrantsRepo:
 
     async def awaiting_input(self, user_id: int) -> Entrant | None:
         """The user's newest registration that waits for a name or a photo in the DM."""
-        row = await self.db.fetchone(
-            f"{self._SELECT} JOIN tournaments t ON t.id = e.tournament_id"
-            " WHERE e.user_id = ? AND e.status IN ('name', 'photo') AND t.status = 'registration'"
-            " ORDER BY e.updated_at DESC, e.rowid DESC LIMIT 1", (user_id,))
-        return _entrant(row) if row else None
+        async def read() -> Entrant | None:
+            row = await self.db.fetchone(
+                f"{self._SELECT} JOIN tournaments t ON t.id = e.tournament_id"
+                " WHERE e.user_id = ? AND e.status IN ('name', 'photo')"
+                " AND t.status = 'registration'"
+                " ORDER BY e.updated_at DESC, e.rowid DESC LIMIT 1", (user_id,))
+            return _entrant(row) if row else None
+        return await self.db.reads.get(AWAITING, user_id, read)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from storage.cache import ENTRANTS
+from storage.cache import AWAITING, ENTRANTS
 from storage.db import Database
 from storage.timefmt import to_db
 
@@ -48,7 +48,7 @@ class UsersRepo:
                 " telegram_language = excluded.telegram_language,"
                 " started = max(users.started, excluded.started), updated_at = excluded.updated_at",
                 (user_id, username, first_name, telegram_language, int(started), to_db(now)))
-        await self.db.write(work, touches=(ENTRANTS,))  # entrants' lists carry users' names
+        await self.db.write(work, touches=(ENTRANTS, AWAITING))  # entrants carry users' names
 
     async def get(self, user_id: int) -> User | None:
         row = await self.db.fetchone("SELECT * FROM users WHERE id = ?", (user_id,))
