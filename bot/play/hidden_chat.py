@@ -73,7 +73,7 @@ async def _apply(services: Services, match: MatchRow, user_id: int, word: str,
     return await submit(ctx, seat, action, actor_id=user_id, update_id=update_id, at=at)
 
 
-@router.message(_hidden_word, F.chat.type == "private")
+@router.message(F.chat.type == "private", _hidden_word)
 async def typed_word(message: Message, word: str, event_update: Update, services: Services,
                      tr: Translator) -> None:
     user_id = message.from_user.id

@@ -49,10 +49,11 @@ def score_visit(
     if len(darts) > DARTS_PER_VISIT:
         raise IllegalAction("visit_full")
     visit = [parse_dart(dart, SECTORS) for dart in darts]
+    hit = {dart.sector for dart in visit}  # a target no dart of the visit hit stays as it was
     return {
         target: _extend(
             before[target], CHAINS[target], visit, target == "BULL" and bull == "strict"
-        )
+        ) if CHAINS[target][0].sector in hit else before[target]
         for target in TARGETS
     }
 
