@@ -130,13 +130,25 @@ async def open_panels(ctx: MatchContext) -> None:
     if not seats:
         return
     await clock.start(ctx, LATE, timedelta(minutes=_inputs()[ctx.match.kind].late_minutes))
-    for seat in seats:
-        await show(ctx, seat, fresh=True)
+    sent: list[tuple[int, int]] = []
+    try:
+        for seat in seats:
+            if (new := await _draw(ctx, seat, fresh=True)) is not None:
+                sent.append(new)
+    finally:  # both new panels in one write, and what was sent even if a later send failed
+        await panels(ctx.services).put_many(ctx.match.id, sent)
 
 
 async def show(ctx: MatchContext, seat: int, *, fresh: bool = False) -> None:
     """Show ``seat`` their panel: edit the stored one in place, or (``fresh``, or none yet)
     send a new one; a player the bot cannot DM is told in the group, with a deep link."""
+    if (new := await _draw(ctx, seat, fresh=fresh)) is not None:
+        await panels(ctx.services).put_many(ctx.match.id, [new])
+
+
+async def _draw(ctx: MatchContext, seat: int, *, fresh: bool) -> tuple[int, int] | None:
+    """Draw ``seat``'s panel (see :func:`show`); the player and the message id to store when
+    the panel is now another message than the stored one, else None."""
     services, match = ctx.services, ctx.match
     user_id = match.players[seat]
     user_tr = await services.translator_for_chat(user_id)
@@ -153,10 +165,9 @@ async def show(ctx: MatchContext, seat: int, *, fresh: bool = False) -> None:
                                    name=ctx.names[seat], match=match.id),
             button_text=ctx.tr("dm.open_button"), payload=f"m-{match.id}")
         if sent is None:
-            return
+            return None
         message_id = sent.message_id
-    if message_id != stored:
-        await panels(services).put(match.id, user_id, message_id)
+    return (user_id, message_id) if message_id != stored else None
 
 
 def _keyboard(match_id: int, panel: Panel) -> InlineKeyboardMarkup | None:

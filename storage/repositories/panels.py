@@ -19,13 +19,19 @@ class PanelsRepo:
             return row["message_id"] if row else None
         return await self.db.reads.get(PANELS, (match_id, user_id), read)
 
-    async def put(self, match_id: int, user_id: int, message_id: int) -> None:
+    async def put_many(self, match_id: int, panels: list[tuple[int, int]]) -> None:
+        """Store each ``(user_id, message_id)`` as that player's panel of the match, in one
+        transaction (nothing when the list is empty)."""
+        if not panels:
+            return
+
         async def work(tx):
-            self.db.reads.forget_key(PANELS, (match_id, user_id))
-            await tx.execute(
+            for user_id, message_id in panels:
+                self.db.reads.remember_after(PANELS, (match_id, user_id), message_id)
+            await tx.executemany(
                 "INSERT INTO match_panels (match_id, user_id, message_id) VALUES (?, ?, ?)"
                 " ON CONFLICT (match_id, user_id) DO UPDATE SET message_id = excluded.message_id",
-                (match_id, user_id, message_id))
+                [(match_id, user_id, message_id) for user_id, message_id in panels])
         await self.db.write(work)
 
     async def live_matches(self, user_id: int) -> list[int]:
