@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo
 
 from aiogram.types import Update
 
-from bench.harness import CountingSession
+from bench.harness import CountingSession, EchoProbe, Options
 from bot.app import build
 from bot.config import load_settings
 from bot.sandbox.runner import Sandbox
@@ -55,6 +55,8 @@ class GameBench(Sandbox):
         self.tables: list[Table] = []
         self.profiler: cProfile.Profile | None = None
         """When set, profiles the measured ``feed_update`` calls (not set-up, not the driver)."""
+        self.echo: EchoProbe | None = None
+        """When set, fed one echo update after each update of the mix (not set-up)."""
 
     async def start(self) -> None:
         settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None,
@@ -84,6 +86,8 @@ class GameBench(Sandbox):
         self.samples[_KIND.get()].append(time.perf_counter() - started)
         if profiler:
             profiler.disable()
+        if self.echo is not None and _KIND.get() != "setup":
+            await self.echo.probe()
 
     async def run(self, kind: str, lines: list[str]) -> None:
         token = _KIND.set(kind)
@@ -471,6 +475,8 @@ class GameRun:
     seconds: float
     failed: dict[str, int]
     live: int
+    echo: list[float] = field(default_factory=list)
+    """The echo bot's latencies, one update after each of the mix's (:class:`EchoProbe`)."""
 
 
 def table_counts(matches: int, updates: int) -> dict[str, int]:
@@ -483,13 +489,18 @@ def table_counts(matches: int, updates: int) -> dict[str, int]:
 
 async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
                     matches: int, scheduled: int = 10, api_latency: float = 0.0,
-                    profiler: cProfile.Profile | None = None) -> GameRun:
+                    profiler: cProfile.Profile | None = None, echo: bool = True) -> GameRun:
     """A fresh database and world: set up, warm up, then ``updates`` measured steps (each
-    Bot API call answered after ``api_latency`` seconds of the measured steps)."""
+    Bot API call answered after ``api_latency`` seconds of the measured steps); with
+    ``echo`` (concurrency 1 only), the echo bot is fed beside the warm-up and the measured
+    steps, and its time is not counted in the mix's wall time."""
     with tempfile.TemporaryDirectory(prefix="bench-games-") as folder:
         bench = GameBench(seed=seed, db_path=Path(folder) / "games.sqlite3")
         await bench.start()
+        probe = EchoProbe(Options(seed=seed)) if echo and concurrency == 1 else None
         try:
+            if probe is not None:
+                await probe.start()
             await scheduled_starts(bench, scheduled)
             await open_tables(bench, table_counts(matches, updates + warmup))
             cups = [t for t in bench.tables if t.setup == "cup"]
@@ -497,17 +508,30 @@ async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
                 await advance(bench, table, "hp")
             for table in cups[2::3]:
                 await advance(bench, table, "betting", limit=3000)
+            bench.echo = probe
             await drive(bench, warmup, concurrency)
             kept = {"scheduled_start": bench.samples.pop("scheduled_start", [])}
             bench.samples.clear()
             bench.failed.clear()
             bench.profiler = profiler
-            bench.app.bot.session.latency = api_latency
+            _set_latency(bench, probe, api_latency)
+            if probe is not None:
+                probe.samples.clear()
             seconds = await drive(bench, updates, concurrency)
-            bench.app.bot.session.latency = 0.0
-            bench.profiler = None
+            if probe is not None:  # the mix's own wall time (one task: the probes ran apart)
+                seconds -= sum(probe.samples)
+            _set_latency(bench, probe, 0.0)
+            bench.profiler, bench.echo = None, None
             live = sum([len(await live_matches(bench, t)) for t in bench.tables])
             return GameRun(concurrency, dict(bench.samples) | kept, seconds,
-                           dict(bench.failed), live)
+                           dict(bench.failed), live, probe.samples if probe else [])
         finally:
+            if probe is not None:
+                await probe.close()
             await bench.close()
+
+
+def _set_latency(bench: GameBench, probe: EchoProbe | None, seconds: float) -> None:
+    bench.app.bot.session.latency = seconds
+    if probe is not None:
+        probe.target.session.latency = seconds

@@ -20,7 +20,7 @@ from aiogram import Bot, Dispatcher
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.types import Message, Update
 
-from bench.workload import populate
+from bench.workload import UpdateFactory, populate
 from bot.app import SANDBOX_TOKEN, App, build
 from bot.clock import VirtualClock
 from bot.config import load_settings
@@ -104,6 +104,46 @@ class EchoTarget(Target):
 
     async def close(self) -> None:
         await self.bot.session.close()
+
+
+class EchoProbe:
+    """The echo bot fed one plain group message right after each measured update of the game
+    mix, so each game kind is compared with echo updates handled at the same moments (the
+    machine's load moves between the phases of a run, and the registration phase's echo
+    may have met another load than the game mix)."""
+
+    BATCH = 500
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self.target = EchoTarget(options)
+        self.samples: list[float] = []
+        self._ready: list[Update] = []
+
+    async def start(self) -> None:
+        await self.target.start()
+        world = World(random.Random(self.options.seed), "ru")
+        population = populate(world, groups=self.options.groups, players=self.options.players,
+                              seed=self.options.seed)
+        self._factory = UpdateFactory(world, population, seed=self.options.seed,
+                                      date=SANDBOX_EPOCH)
+        self._speakers = [(player, group) for group in population.groups
+                          for player in population.players[:4]]
+
+    async def probe(self) -> None:
+        """Feed one echo update and keep its latency (its parsing is not timed)."""
+        if not self._ready:
+            self._ready = self.target.validate([
+                self._factory.message(user, group.id, f"echo {number}")
+                for number, (user, group) in zip(range(self.BATCH), self._speakers * 3,
+                                                 strict=False)])
+        update = self._ready.pop()
+        started = time.perf_counter()
+        await self.target.feed(update)
+        self.samples.append(time.perf_counter() - started)
+
+    async def close(self) -> None:
+        await self.target.close()
 
 
 class BotTarget(Target):

@@ -136,23 +136,34 @@ async def _games(args: argparse.Namespace, level: int, profile: bool) -> GameRun
 
 
 def print_games(run: GameRun, echo: Result) -> None:
-    """Per kind of game update: throughput (one after the other), p50, p99, ratio to echo."""
+    """Per kind of game update: throughput (one after the other), p50, p99 and their ratios
+    to the echo run of the same level; at concurrency 1 also the p50 ratio to the echo fed
+    beside the mix (:class:`bench.harness.EchoProbe`)."""
     total = sum(len(v) for k, v in run.samples.items() if k != "scheduled_start")
     print(f"\ngame mix at concurrency {run.concurrency}: {total} measured updates in "
           f"{run.seconds:.2f} s wall ({total / run.seconds:.0f} updates/s, bench driver "
-          f"included), {run.live} matches live at the end; echo p50 "
+          f"included), {run.live} matches live at the end; echo run p50 "
           f"{echo.percentile(50):.3f} ms, p99 {echo.percentile(99):.3f} ms")
+    beside = Result("echo", run.concurrency, run.echo, sum(run.echo), 0, 0, 0) \
+        if run.echo else None
+    if beside is not None:
+        print(f"echo beside the mix (one echo update after each of the mix's, {len(run.echo)}):"
+              f" p50 {beside.percentile(50):.3f} ms, p99 {beside.percentile(99):.3f} ms "
+              f"(column p50/beside)")
     head = (f"{'kind':<16}{'updates':>8}{'upd/s':>9}{'p50 ms':>9}{'p99 ms':>9}"
-            f"{'p50/echo':>10}{'p99/echo':>10}{'refused':>9}")
+            f"{'p50/echo':>10}{'p99/echo':>10}" + (f"{'p50/beside':>12}" if beside else "")
+            + f"{'refused':>9}")
     print(head)
     print("-" * len(head))
     for kind, samples in sorted(run.samples.items()):
         as_result = Result(kind, run.concurrency, samples, sum(samples), 0, 0, 0)
+        p50 = as_result.percentile(50)
         print(f"{kind:<16}{len(samples):>8}{as_result.per_second:>9.0f}"
-              f"{as_result.percentile(50):>9.3f}{as_result.percentile(99):>9.3f}"
-              f"{as_result.percentile(50) / echo.percentile(50):>10.1f}"
+              f"{p50:>9.3f}{as_result.percentile(99):>9.3f}"
+              f"{p50 / echo.percentile(50):>10.1f}"
               f"{as_result.percentile(99) / echo.percentile(99):>10.1f}"
-              f"{run.failed.get(kind, 0):>9}")
+              + (f"{p50 / beside.percentile(50):>12.1f}" if beside else "")
+              + f"{run.failed.get(kind, 0):>9}")
 
 
 def _fmt(value: float | None, spec: str) -> str:
