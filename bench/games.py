@@ -489,7 +489,7 @@ def table_counts(matches: int, updates: int) -> dict[str, int]:
 
 async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
                     matches: int, scheduled: int = 10, api_latency: float = 0.0,
-                    profiler: cProfile.Profile | None = None, echo: bool = True) -> GameRun:
+                    profiler: cProfile.Profile | None = None, echo: bool = False) -> GameRun:
     """A fresh database and world: set up, warm up, then ``updates`` measured steps (each
     Bot API call answered after ``api_latency`` seconds of the measured steps); with
     ``echo`` (concurrency 1 only), the echo bot is fed beside the warm-up and the measured

@@ -2,7 +2,7 @@
 the game mix (match actions, pictures, reports, a scheduled start) through the sandbox.
 
     python -m bench.run [--updates N] [--games N] [--matches N] [--concurrency C[,C...]]
-                        [--warmup W] [--api-ms MS] [--profile]
+                        [--warmup W] [--api-ms MS] [--beside] [--profile]
 
 Prints updates/s, p50 and p99 latency per run and per kind of game update, the ratios to
 the echo bot of the same run and the peak RSS.
@@ -63,6 +63,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="milliseconds each Bot API call waits for its answer, as a call "
                              "to Telegram waits for the network (default 0: the bot's own "
                              "work only; with a wait, concurrency overlaps the waits)")
+    parser.add_argument("--beside", action="store_true",
+                        help="at concurrency 1, also feed the echo bot one update after each "
+                             "update of the game mix and give each kind's p50 against it")
     parser.add_argument("--profile", action="store_true",
                         help="profile the bot's measured run at the first concurrency level "
                              "and print the top functions")
@@ -128,7 +131,8 @@ async def _games(args: argparse.Namespace, level: int, profile: bool) -> GameRun
     profiler = cProfile.Profile() if profile else None
     run = await run_games(seed=args.seed, updates=args.games, warmup=max(100, args.games // 5),
                           concurrency=level, matches=args.matches,
-                          api_latency=args.api_ms / 1000, profiler=profiler)
+                          api_latency=args.api_ms / 1000, profiler=profiler,
+                          echo=args.beside)
     if profiler:
         print("\n(the game mix's measured updates)")
         _print_profile(profiler)

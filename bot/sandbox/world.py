@@ -8,10 +8,13 @@ sandbox_world.py``), so a second sandbox run on the same file continues the firs
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from storage.repositories.sandbox_world import SandboxWorldRepo, WorldRows
+
+T = TypeVar("T")
 
 BOT_ID = 123456
 BOT_USERNAME = "sandbox_tourney_bot"
@@ -74,6 +77,23 @@ class StoredMessage:
 BOT_JSON = {"id": BOT_ID, "is_bot": True, "first_name": BOT_NAME, "username": BOT_USERNAME}
 
 
+class _ById(Generic[T]):
+    """Lookups by id into a dict keyed by name (``World.users``, ``World.groups``), rebuilt
+    when they miss or find an entry the dict no longer holds: every API call looks its chat
+    up, and a scan of 400 users cost more than the call."""
+
+    def __init__(self, name_of: Callable[[T], str]) -> None:
+        self._name_of = name_of
+        self._index: dict[int, T] = {}
+
+    def find(self, items: dict[str, T], item_id: int) -> T | None:
+        found = self._index.get(item_id)
+        if found is None or items.get(self._name_of(found)) is not found:
+            self._index = {item.id: item for item in items.values()}
+            found = self._index.get(item_id)
+        return found
+
+
 class World:
     def __init__(self, rng: random.Random, language: str) -> None:
         self.rng = rng
@@ -91,10 +111,8 @@ class World:
         self._saved: dict[str, tuple] = {}
         self._dirty: set[tuple[int, int]] = set()
         self._deleted: set[tuple[int, int]] = set()
-        self._user_ids: dict[int, SandboxUser] = {}
-        self._group_ids: dict[int, SandboxGroup] = {}
-        """Lookups by id, rebuilt from ``users`` / ``groups`` when they miss or are stale
-        (every API call looks its chat up: a scan of 400 users cost more than the call)."""
+        self._user_ids: _ById[SandboxUser] = _ById(lambda user: user.handle)
+        self._group_ids: _ById[SandboxGroup] = _ById(lambda group: group.name)
 
     def user(self, handle: str) -> SandboxUser:
         if handle not in self.users:
@@ -108,22 +126,12 @@ class World:
         return self.groups[name]
 
     def user_by_id(self, user_id: int) -> SandboxUser | None:
-        if user_id < 0:  # a group's id (a chat label or JSON asks for either)
-            return None
-        user = self._user_ids.get(user_id)
-        if user is None or self.users.get(user.handle) is not user:
-            self._user_ids = {u.id: u for u in self.users.values()}
-            user = self._user_ids.get(user_id)
-        return user
+        # a negative id is a group's (a chat label or JSON asks for either)
+        return None if user_id < 0 else self._user_ids.find(self.users, user_id)
 
     def group_by_id(self, chat_id: int) -> SandboxGroup | None:
-        if chat_id > 0:  # a user's private chat
-            return None
-        group = self._group_ids.get(chat_id)
-        if group is None or self.groups.get(group.name) is not group:
-            self._group_ids = {g.id: g for g in self.groups.values()}
-            group = self._group_ids.get(chat_id)
-        return group
+        # a positive id is a user's private chat
+        return None if chat_id > 0 else self._group_ids.find(self.groups, chat_id)
 
     def chat_label(self, chat_id: int, thread: int | None = None) -> str:
         if group := self.group_by_id(chat_id):

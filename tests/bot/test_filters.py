@@ -54,16 +54,22 @@ def _dispatcher() -> Dispatcher:
     return dispatcher
 
 
+SENDER = {"id": 5, "is_bot": False, "first_name": "A"}
+
+
+async def _feed(dispatcher: Dispatcher, **update: dict) -> str:
+    return await dispatcher.feed_update(Bot("123456789:AAAA"), Update.model_validate(
+        {"update_id": 1, **update}))
+
+
 async def _answer(dispatcher: Dispatcher, text: str | None, caption: str | None = None) -> str:
-    message = {"message_id": 1, "date": 0, "chat": {"id": 5, "type": "private"},
-               "from": {"id": 5, "is_bot": False, "first_name": "A"}}
+    message = {"message_id": 1, "date": 0, "chat": {"id": 5, "type": "private"}, "from": SENDER}
     if text is not None:
         message["text"] = text
     if caption is not None:
         message["caption"] = caption
         message["photo"] = [{"file_id": "p", "file_unique_id": "p", "width": 1, "height": 1}]
-    return await dispatcher.feed_update(Bot("123456789:AAAA"), Update.model_validate(
-        {"update_id": 1, "message": message}))
+    return await _feed(dispatcher, message=message)
 
 
 async def test_gated_commands_match_as_before() -> None:
@@ -83,10 +89,8 @@ async def test_what_is_not_one_of_the_commands_passes_on() -> None:
 
 
 async def _press(dispatcher: Dispatcher, data: str) -> str:
-    query = {"id": "q", "chat_instance": "c", "data": data,
-             "from": {"id": 5, "is_bot": False, "first_name": "A"}}
-    return await dispatcher.feed_update(Bot("123456789:AAAA"), Update.model_validate(
-        {"update_id": 2, "callback_query": query}))
+    return await _feed(dispatcher, callback_query={
+        "id": "q", "chat_instance": "c", "data": data, "from": SENDER})
 
 
 async def test_gated_callback_data_matches_as_before() -> None:
