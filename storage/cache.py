@@ -32,12 +32,14 @@ MATCH_LISTS = "match-lists"
 None)``: a write to one of its matches (created, a status, a result, a board message id)
 forgets the two lists that hold that match."""
 PANELS = "panels"
-"""Which DM message shows a player's panel of a match: a new panel forgets its own entry."""
+"""Which DM message shows a player's panel of a match: storing a new panel leaves its id
+here once the write commits."""
 AWAITING = "awaiting-input"
 """A user's registration that waits for a name or a photo (it reads entrants, their users'
 names and the tournament's status): every entrant, user and tournament write forgets it."""
 LAST_SEQS = "last-seqs"
-"""The seq of a match's last logged action: an append forgets its match's entry."""
+"""The seq of a match's last logged action: an append leaves its match's new last seq here
+once the write commits."""
 MATCH_LOOKUPS = "match-lookups"
 """Which match is a player's live (or last) one: forgotten by every write that can change
 the answer — a match created, a match's status or players, a tournament's status."""
