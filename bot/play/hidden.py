@@ -74,6 +74,9 @@ class HiddenInput:
     becomes the bowl, the bat or the discard the match waits for); None: as parsed."""
     position: Callable[[Any], int] | None = None
     """The state's position for the panels' buttons (see :attr:`Panel.position`)."""
+    redrawn_by_announce: bool = False
+    """The game's announcement redraws every stored panel after each action (the armchair
+    hand): :func:`submit` then draws the actor's panel only when none is stored yet."""
 
 
 def _inputs() -> dict[str, HiddenInput]:
@@ -234,7 +237,9 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
                            update_id=update_id, check=check)
     if change is None:
         return False
-    await show(ctx, seat)
+    if not hidden.redrawn_by_announce or await panels(services).get(
+            ctx.match.id, ctx.match.players[seat]) is None:
+        await show(ctx, seat)
     await _copy_to_hosts(ctx, hosts, seat, action, before)
     still = [s for s in (0, 1) if await awaited(services, ctx.match, s)]
     await (clock.keep(ctx, LATE) if still else clock.stop(ctx, LATE))

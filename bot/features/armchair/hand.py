@@ -111,5 +111,6 @@ def describe(tr: Translator, action: dict[str, Any], before: ArmchairGame) -> st
 
 HAND = HiddenInput(types=("discard", "bowl", "bat", "exchange"), parse=parse_move,
                    panel=panel, describe=describe, late_minutes=LATE_MINUTES,
-                   resolve=_resolve, position=lambda game: game.position)
+                   resolve=_resolve, position=lambda game: game.position,
+                   redrawn_by_announce=True)  # play.refresh_panels
 """The hand of a match, by DM (declared in the game's ``Game.hidden``)."""
