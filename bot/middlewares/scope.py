@@ -8,7 +8,6 @@ reach exactly one handler, whatever the order of the routers.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from aiogram import BaseMiddleware
@@ -101,13 +100,19 @@ def command_name(text: str | None) -> str | None:
     return text.split()[0][1:].split("@")[0].lower()
 
 
-@cache
 def game_commands(key: str | None = None) -> frozenset[str]:
-    """The commands the routers of game ``key`` answer (every game's, when None); the
-    routers are complete once the bot is built, before the first update."""
-    chosen = games.all_games() if key is None else [games.get(key)]
-    return frozenset(command for game in chosen for table in game.routers
-                     for command in table.commands())
+    """The commands the routers of game ``key`` answer (every game's, when None)."""
+    return games.view(_commands_by_game).get(key, frozenset())
+
+
+def _commands_by_game() -> dict[str | None, frozenset[str]]:
+    """Built at the first update (the routers are complete once the bot is built) and again
+    after a game is registered, like the other views of the registered games."""
+    by_game: dict[str | None, frozenset[str]] = {
+        game.key: frozenset(command for table in game.routers for command in table.commands())
+        for game in games.all_games()}
+    by_game[None] = frozenset().union(*by_game.values())
+    return by_game
 
 
 class ScopeMiddleware(BaseMiddleware):
