@@ -19,7 +19,7 @@ class CheckIn(CallbackData, prefix="ci"):
 @lru_cache(maxsize=1024)
 def link_keyboard(text: str, url: str) -> InlineKeyboardMarkup:
     """One button that opens ``url`` (built once per text and link: a status message that
-    carries it is redrawn on every action)."""
+    carries it is redrawn on every action). The markup is shared: nobody changes it."""
     return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=text, url=url)]])
 
 
