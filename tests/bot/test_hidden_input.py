@@ -151,3 +151,29 @@ async def test_the_deep_link_of_a_match_not_ones_own_shows_no_panel(sandbox):
 
 async def test_a_word_typed_in_the_group_by_someone_without_a_match_is_left_alone(sandbox):
     assert await _run(sandbox, "org@cup: атака") == []
+
+
+async def test_a_new_turns_panels_are_stored_and_one_sent_before_a_failed_send_is_kept(
+        sandbox, monkeypatch):
+    from bot.i18n import Translator
+    from bot.play import hidden
+    from bot.play.context import load_match
+
+    panels = "SELECT match_id, user_id, message_id FROM match_panels ORDER BY match_id, user_id"
+    before = await _rows(sandbox, panels)
+    assert [match_id for match_id, _, _ in before] == [7, 7, 8, 8]
+    draw, drawn = hidden._draw, []
+
+    async def second_send_fails(ctx, seat, *, fresh):
+        if drawn:
+            raise RuntimeError("the second panel could not be sent")
+        drawn.append(await draw(ctx, seat, fresh=fresh))
+        return drawn[-1]
+    monkeypatch.setattr(hidden, "_draw", second_send_fails)
+    ctx = await load_match(sandbox.app.services, Translator("ru"), 7)
+    with pytest.raises(RuntimeError):
+        await hidden.open_panels(ctx)
+    after = await _rows(sandbox, panels)
+    user_id, message_id = drawn[0]
+    assert len(after) == len(before)
+    assert set(after) - set(before) == {(7, user_id, message_id)}  # the new panel, stored

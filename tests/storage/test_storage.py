@@ -261,11 +261,21 @@ async def test_a_match_clock_moves_to_a_new_position_and_is_cancelled_in_one_sta
     late = await jobs.add("hidden_late", NOW, None, match_id=7, seq=3, round=2)
     other_kind = await jobs.add("bg_turn", NOW, None, match_id=7, seq=3)
     other_match = await jobs.add("hidden_late", NOW, None, match_id=8, seq=3)
-    await jobs.move_for_match(7, ("hidden_late",), 5)
+    async def one_statement(write):
+        statements: list[str] = []
+        db.connection.raw.set_trace_callback(statements.append)
+        try:
+            return await write
+        finally:
+            db.connection.raw.set_trace_callback(None)
+            assert [text.split()[0] for text in statements] == ["BEGIN", "UPDATE", "COMMIT"]
+
+    await one_statement(jobs.move_for_match(7, ("hidden_late",), 5))
     payloads = {job.id: job.payload for job in await jobs.pending()}
     assert payloads == {late.id: {"match_id": 7, "seq": 5, "round": 2},
                         other_kind.id: {"match_id": 7, "seq": 3},
                         other_match.id: {"match_id": 8, "seq": 3}}
-    assert await jobs.cancel_for_match(7, ("hidden_late", "bg_turn")) == [late.id, other_kind.id]
+    assert await one_statement(jobs.cancel_for_match(7, ("hidden_late", "bg_turn"))) == [
+        late.id, other_kind.id]
     assert [job.id for job in await jobs.pending()] == [other_match.id]
     assert await jobs.cancel_for_match(7, ("hidden_late",)) == []
