@@ -57,9 +57,16 @@ class Options:
 
 
 def make_world(options: Options) -> World:
+    return make_factory(options).world
+
+
+def make_factory(options: Options) -> UpdateFactory:
+    """Updates from the users of a new populated world (each target's world is made the same
+    way from the same seed, so they know the same chats and users)."""
     world = World(random.Random(options.seed), "ru")
-    populate(world, groups=options.groups, players=options.players, seed=options.seed)
-    return world
+    population = populate(world, groups=options.groups, players=options.players,
+                          seed=options.seed)
+    return UpdateFactory(world, population, seed=options.seed, date=SANDBOX_EPOCH)
 
 
 class Target:
@@ -122,11 +129,8 @@ class EchoProbe:
 
     async def start(self) -> None:
         await self.target.start()
-        world = World(random.Random(self.options.seed), "ru")
-        population = populate(world, groups=self.options.groups, players=self.options.players,
-                              seed=self.options.seed)
-        self._factory = UpdateFactory(world, population, seed=self.options.seed,
-                                      date=SANDBOX_EPOCH)
+        self._factory = make_factory(self.options)
+        population = self._factory.pop
         self._speakers = [(player, group) for group in population.groups
                           for player in population.players[:4]]
 

@@ -17,7 +17,6 @@ import gc
 import io
 import os
 import pstats
-import random
 import resource
 import sys
 import time
@@ -25,10 +24,8 @@ import traceback
 from pathlib import Path
 
 from bench.games import GameRun, run_games
-from bench.harness import BotTarget, EchoTarget, Options, Result, Target, drive
-from bench.workload import MIX, UpdateFactory, populate
-from bot.sandbox.runner import SANDBOX_EPOCH
-from bot.sandbox.world import World
+from bench.harness import BotTarget, EchoTarget, Options, Result, Target, drive, make_factory
+from bench.workload import MIX
 from bot.sending import GLOBAL_LIMIT, GROUP_LIMIT
 
 
@@ -205,9 +202,7 @@ async def main(args: argparse.Namespace) -> int:
     rss_at_start = current_rss_mb()
     options = Options(seed=args.seed, groups=args.groups, players=args.players,
                       api_latency=args.api_ms / 1000)
-    world = World(random.Random(args.seed), "ru")
-    population = populate(world, groups=args.groups, players=args.players, seed=args.seed)
-    factory = UpdateFactory(world, population, seed=args.seed, date=SANDBOX_EPOCH)
+    factory = make_factory(options)
     streams = {"setup": factory.setup(), "warmup": factory.mixed(args.warmup),
                "measured": factory.mixed(args.updates)}
 
