@@ -15,7 +15,7 @@ parsing); the filter itself still decides the rest.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from aiogram import Router
@@ -56,35 +56,35 @@ def gate_filters(router: Router) -> int:
     for callable_object in _filters(router):
         found = callable_object.callback
         if isinstance(found, Command) and all(isinstance(c, str) for c in found.commands):
-            callable_object.callback = _gated_command(found)
+            callable_object.callback = _gated(found, _names_command(found))
         elif isinstance(found, CallbackQueryFilter):
-            callable_object.callback = _gated_data(found)
+            callable_object.callback = _gated(found, _has_prefix(found))
         else:
             continue
         gated += 1
     return gated
 
 
-def _gated_data(data_filter: CallbackQueryFilter) -> Any:
-    prefix, separator = data_filter.callback_data.__prefix__, data_filter.callback_data.__separator__
-
-    async def call(query: Any, *args: Any, **kwargs: Any) -> Any:
-        if (getattr(query, "data", None) or "").partition(separator)[0] != prefix:
-            return False
-        return await data_filter(query, *args, **kwargs)
+def _gated(real: Any, passes: Callable[[Any], bool]) -> Any:
+    """``real``, asked only about an event that ``passes``; any other is turned away."""
+    async def call(event: Any, *args: Any, **kwargs: Any) -> Any:
+        return await real(event, *args, **kwargs) if passes(event) else False
     return call
 
 
-def _gated_command(command: Command) -> Any:
+def _has_prefix(data_filter: CallbackQueryFilter) -> Callable[[Any], bool]:
+    prefix, separator = data_filter.callback_data.__prefix__, data_filter.callback_data.__separator__
+    return lambda query: (getattr(query, "data", None) or "").partition(separator)[0] == prefix
+
+
+def _names_command(command: Command) -> Callable[[Any], bool]:
     names, prefixes, fold = frozenset(command.commands), command.prefix, command.ignore_case
 
-    async def call(message: Any, *args: Any, **kwargs: Any) -> Any:
+    def passes(message: Any) -> bool:
         text = getattr(message, "text", None) or getattr(message, "caption", None)
         words = text.split(maxsplit=1) if text else ()
         if not words or words[0][0] not in prefixes:
             return False
         name = words[0][1:].partition("@")[0]
-        if (name.casefold() if fold else name) not in names:
-            return False
-        return await command(message, *args, **kwargs)
-    return call
+        return (name.casefold() if fold else name) in names
+    return passes
