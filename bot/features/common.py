@@ -16,7 +16,7 @@ from bot.features.access import is_organiser
 from bot.features.handlers import Handlers
 from bot.features.registration import prompt
 from bot.i18n import Translator, clip
-from bot.middlewares.scope import Scope, command_name, game_commands
+from bot.middlewares.scope import Scope, game_commands
 from bot.play import hidden
 from bot.services import Services
 
@@ -142,12 +142,11 @@ async def unknown_button(query: CallbackQuery, tr: Translator) -> None:
     await query.answer(tr("callback.stale"), show_alert=True)
 
 
-def _game_command(message: Message) -> dict | bool:
+def _game_command(message: Message, scope: Scope) -> dict | bool:
     """Filter: a command of some game's router that no game's router took in this group."""
     if message.chat.type == "private":
         return False
-    name = command_name(message.text)
-    return {"name": name} if name in game_commands() else False
+    return {"name": scope.command} if scope.command in game_commands() else False
 
 
 @router.command_message(_game_command)
