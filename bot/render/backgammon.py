@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from bot.render.pictures import _clean, _fit, _font, _png
+from bot.render.pictures import _blends, _clean, _fit, _flat_png, _font, _palette
 from games.backgammon.position import BAR, CHECKERS, Position
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ class BoardScene:
 
 def board_png(scene: BoardScene) -> bytes:
     """The board of ``scene`` as PNG bytes (about 960 × 820 pixels)."""
-    from PIL import Image, ImageDraw  # in the picture worker (see bot.render.pictures)
+    from PIL import ImageDraw  # in the picture worker (see bot.render.pictures)
 
     image = _empty_board().copy()
     draw = ImageDraw.Draw(image)
@@ -98,8 +98,16 @@ def board_png(scene: BoardScene) -> bytes:
     _draw_cube(image, draw, scene)
     if scene.dice is not None:
         _draw_dice(draw, scene.on_roll, scene.dice)
-    # A 64-colour palette keeps the PNG small and its encoding fast (a flat drawing).
-    return _png(image.quantize(colors=64, method=Image.Quantize.FASTOCTREE))
+    return _flat_png(image, _board_palette())
+
+
+@lru_cache(maxsize=1)
+def _board_palette() -> Image.Image:
+    """Every colour the board is drawn in, and the edges of its letters: the text colours
+    on each colour text is written on (8 steps are enough for letters this size)."""
+    return _palette(_blends((_TEXT, _MUTED, _CHECKER_TEXT[1]),
+                            (_BG, _HIGHLIGHT, _CUBE, *CHECKER, _FELT), steps=8,
+                            solids=(_FRAME, *_POINT, *_CHECKER_EDGE)))
 
 
 @lru_cache(maxsize=1)
