@@ -29,7 +29,7 @@ from bot.features.organiser import group_lost
 from bot.match_service import MatchService
 from bot.middlewares.context import ContextMiddleware
 from bot.middlewares.dedupe import DedupeMiddleware
-from bot.middlewares.filters import gate_filters, run_on_loop
+from bot.middlewares.filters import run_on_loop
 from bot.middlewares.scope import ScopeMiddleware
 from bot.play import refusal
 from bot.render.pool import Renderer
@@ -85,7 +85,6 @@ def make_dispatcher(services: Services, dedupe: DedupeMiddleware) -> Dispatcher:
     refusal.install(dispatcher)
     dispatcher.errors.register(_group_lost_in_handler, _lost_group)
     run_on_loop(dispatcher)
-    gate_filters(dispatcher)
     return dispatcher
 
 

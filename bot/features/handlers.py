@@ -11,7 +11,9 @@ game action used to pass some thirty of them before reaching its handler. The tr
 tables' order but groups the handlers by what they answer: **plays** (every button and every
 message that is not a command: dice, typed moves, words, DM text) and **commands** (messages
 starting with ``/``). A command never reaches a plays handler and a plain message never
-reaches a command handler, which is what the handlers' own filters said already.
+reaches a command handler, which is what the handlers' own filters said already. Within each,
+an update is shown only to the handlers that could take it (``IndexedRouter``: by command, by
+the prefix of a button's data).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from typing import Any
 from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
+
+from bot.middlewares.filters import IndexedRouter
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,7 @@ def is_not_command(message: Message) -> bool:
 
 def dispatch_tree(tables: Sequence[Guarded]) -> list[Router]:
     """The plays router and the commands router, each holding its handlers in table order."""
-    plays, commands = Router(name="plays"), Router(name="commands")
+    plays, commands = IndexedRouter(name="plays"), IndexedRouter(name="commands")
     plays.message.filter(is_not_command)
     commands.message.filter(is_command)
     for guarded in tables:

@@ -1,11 +1,13 @@
-"""The routers' filters made cheap (bot/middlewares/filters.py) still decide the same."""
+"""A router that asks only the handlers that could take an event (bot/middlewares/filters.py)
+sends every event to the same handler as aiogram's own router."""
 
+import pytest
 from aiogram import Bot, Dispatcher, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import Update
+from aiogram.types import CallbackQuery, Message, Update
 
-from bot.middlewares.filters import gate_filters
+from bot.middlewares.filters import IndexedRouter
 
 
 class Pick(CallbackData, prefix="pk"):
@@ -17,8 +19,11 @@ class Refresh(CallbackData, prefix="rf"):
     pass
 
 
-def _dispatcher() -> Dispatcher:
-    router = Router()
+ROUTERS = pytest.mark.parametrize("kind", [Router, IndexedRouter])
+
+
+def _dispatcher(kind: type[Router] = IndexedRouter) -> Dispatcher:
+    router = kind()
 
     @router.callback_query(Pick.filter(F.word != "no"))
     async def pick(query, callback_data: Pick) -> str:
@@ -50,7 +55,6 @@ def _dispatcher() -> Dispatcher:
 
     dispatcher = Dispatcher()
     dispatcher.include_router(router)
-    assert gate_filters(dispatcher) == 5
     return dispatcher
 
 
@@ -72,8 +76,9 @@ async def _answer(dispatcher: Dispatcher, text: str | None, caption: str | None 
     return await _feed(dispatcher, message=message)
 
 
-async def test_gated_commands_match_as_before() -> None:
-    dispatcher = _dispatcher()
+@ROUTERS
+async def test_commands_go_to_the_same_handlers(kind: type[Router]) -> None:
+    dispatcher = _dispatcher(kind)
     assert await _answer(dispatcher, "/help me now") == "help me now"
     assert await _answer(dispatcher, "/START x") == "start START"
     assert await _answer(dispatcher, "/Go") == "start Go"
@@ -82,20 +87,39 @@ async def test_gated_commands_match_as_before() -> None:
     assert await _answer(dispatcher, None, caption="/help with a photo") == "help with a photo"
 
 
-async def test_what_is_not_one_of_the_commands_passes_on() -> None:
-    dispatcher = _dispatcher()
+@ROUTERS
+async def test_what_is_not_one_of_the_commands_passes_on(kind: type[Router]) -> None:
+    dispatcher = _dispatcher(kind)
     for text in ("/helpme", "help", "!help", "/", "/ help", "/HELP", "   "):
         assert await _answer(dispatcher, text) == "other", text
 
 
+def _query(data: str) -> dict:
+    return {"id": "q", "chat_instance": "c", "data": data, "from": SENDER}
+
+
 async def _press(dispatcher: Dispatcher, data: str) -> str:
-    return await _feed(dispatcher, callback_query={
-        "id": "q", "chat_instance": "c", "data": data, "from": SENDER})
+    return await _feed(dispatcher, callback_query=_query(data))
 
 
-async def test_gated_callback_data_matches_as_before() -> None:
-    dispatcher = _dispatcher()
+@ROUTERS
+async def test_presses_go_to_the_same_handlers(kind: type[Router]) -> None:
+    dispatcher = _dispatcher(kind)
     assert await _press(dispatcher, "pk:7:attack") == "pick 7 attack"
     assert await _press(dispatcher, "rf") == "refresh"
     for data in ("pk:7:no", "pk:x:attack", "pk:7", "pkx:7:attack", "rf:1", "dt:1:1.0.0:S20"):
         assert await _press(dispatcher, data) == "other press", data
+
+
+def test_only_the_handlers_that_could_take_an_event_are_asked() -> None:
+    router = _dispatcher().sub_routers[0]
+    message = Message.model_validate({"message_id": 1, "date": 0, "text": "/HELP@bot me",
+                                      "chat": {"id": 5, "type": "private"}, "from": SENDER})
+    asked = [handler.callback.__name__ for handler in router.message.candidates(message)]
+    assert asked == ["help_", "score", "anything"]  # "score" has another prefix: always asked
+    plain = message.model_copy(update={"text": "hello"})
+    assert [h.callback.__name__ for h in router.message.candidates(plain)] == ["score",
+                                                                               "anything"]
+    press = CallbackQuery.model_validate(_query("rf"))
+    assert [h.callback.__name__ for h in router.callback_query.candidates(press)] == [
+        "refresh", "other_press"]
