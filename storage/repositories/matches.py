@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from sys import intern
 from typing import Any
@@ -106,16 +106,20 @@ class MatchesRepo:
         # board) before it is read often, which forgets it; a later round's rows wait long.
         return await self._read(match_id)
 
-    async def _write(self, match_id: int, fields: dict[str, Any], work) -> None:
+    async def _write(self, match_id: int, fields: dict[str, Any], work, known: bool = False
+                     ) -> None:
         """Run ``work`` (a write to match ``match_id`` setting ``fields``), forgetting that
         match's row, its tournament's match lists, and which match is whose when its status
-        or players change."""
+        or players change. ``known``: ``fields`` are the row's new values as they are, so
+        the row after the write is remembered instead of read again."""
         row = await self.get(match_id)
 
         async def forgetting(tx):
             self.db.reads.forget_key(MATCH_ROWS, match_id)
             if row is not None:
                 self._forget_lists(row.tournament_id, row.stage)
+                if known:
+                    self.db.reads.remember_after(MATCH_ROWS, match_id, replace(row, **fields))
             return await work(tx)
         lookups = bool(fields.keys() & {"status", "player_a", "player_b"})
         await self.db.write(forgetting, touches=(MATCH_LOOKUPS,) if lookups else ())
@@ -183,7 +187,7 @@ class MatchesRepo:
             None, "pending", "running", "paused", "bye"), fields
         async def work(tx):
             await _set_columns(tx, match_id, fields)
-        await self._write(match_id, fields, work)
+        await self._write(match_id, fields, work, known=True)
 
     async def settle(self, match_id: int, entry: dict[str, Any], actor_id: int | None,
                      now: datetime, update_id: int | None = None) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from games.common.match import replay
 from games.dice_cup import GroupMatch
+from storage.cache import ReadCache
 from storage.db import Database, RecentIds, available_migrations
 from storage.repositories.jobs import JobsRepo
 from storage.repositories.matches import DuplicateUpdate, MatchesRepo
@@ -279,3 +280,19 @@ async def test_a_match_clock_moves_to_a_new_position_and_is_cancelled_in_one_sta
         late.id, other_kind.id]
     assert [job.id for job in await jobs.pending()] == [other_match.id]
     assert await jobs.cancel_for_match(7, ("hidden_late",)) == []
+
+
+async def test_a_matchs_new_board_is_known_without_reading_the_row_again(db, monkeypatch
+                                                                         ) -> None:
+    monkeypatch.setattr(ReadCache, "verify", False)  # count the reads a hit saves
+    match_id = await _match(db)
+    repo = MatchesRepo(db)
+    before = await repo.get(match_id)
+    statements: list[str] = []
+    db.connection.raw.set_trace_callback(statements.append)
+    await repo.update(match_id, NOW, board_message_id=77)
+    after = await repo.get(match_id)
+    db.connection.raw.set_trace_callback(None)
+    assert [text.split()[0] for text in statements] == ["BEGIN", "UPDATE", "COMMIT"]
+    assert after.board_message_id == 77 and after.status == before.status
+    assert after == await repo._read(match_id)  # the row in the file
