@@ -17,6 +17,7 @@ instead of the bot ignoring the message. Case, «ё», surrounding spaces and a 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 LANGUAGES = ("ru", "en", "fi")
@@ -97,8 +98,12 @@ _DIGIT_ENDINGS = ("я", "ю", "й", "ой", "ий", "ья", "ью", ".")
 _NUMBERED_POSITION = re.compile(rf"(\d)-?(?:{'|'.join(map(re.escape, _DIGIT_ENDINGS))})?")
 
 
+@lru_cache(maxsize=256)
 def _clean(text: str) -> str:
-    """Lower case, «ё» as «е», single spaces, no surrounding spaces or final «!»/«.»."""
+    """Lower case, «ё» as «е», single spaces, no surrounding spaces or final «!»/«.».
+
+    Remembered: a message is read for each kind of word it might be (a vote, a bet, a
+    choice, a raise …), each reading starting here."""
     text = " ".join(text.lower().replace("ё", "е").split())
     return text.rstrip("!.").strip()
 
