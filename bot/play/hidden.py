@@ -68,7 +68,10 @@ class HiddenInput:
     """The panel of a seat, in that player's language, for the current state."""
     describe: Callable[[Translator, dict[str, Any], Any], str]
     """An accepted action (and the state before it) in words, for the organisers' copy."""
-    late_minutes: int = 5
+    late_minutes: int | None = 5
+    """After how long a player still awaited is reminded (the platform's late clock); None
+    when the game keeps a late clock of its own (the armchair's, per turn), so the platform's
+    is neither started nor moved."""
     resolve: Callable[[Any, int, dict[str, Any]], dict[str, Any]] | None = None
     """The parsed action of ``seat`` completed against the current state (a typed card
     becomes the bowl, the bat or the discard the match waits for); None: as parsed."""
@@ -128,11 +131,12 @@ async def awaited(services: Services, match: MatchRow, seat: int) -> bool:
 
 async def open_panels(ctx: MatchContext) -> None:
     """A new turn of hidden input: each player it awaits gets a fresh panel, and the late
-    clock starts."""
+    clock starts (unless the game keeps its own)."""
     seats = [seat for seat in (0, 1) if await awaited(ctx.services, ctx.match, seat)]
     if not seats:
         return
-    await clock.start(ctx, LATE, timedelta(minutes=_inputs()[ctx.match.kind].late_minutes))
+    if (minutes := _inputs()[ctx.match.kind].late_minutes) is not None:
+        await clock.start(ctx, LATE, timedelta(minutes=minutes))
     sent: list[tuple[int, int]] = []
     try:
         for seat in seats:
@@ -241,8 +245,9 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
             ctx.match.id, ctx.match.players[seat]) is None:
         await show(ctx, seat)
     await _copy_to_hosts(ctx, hosts, seat, action, before)
-    still = [s for s in (0, 1) if await awaited(services, ctx.match, s)]
-    await (clock.keep(ctx, LATE) if still else clock.stop(ctx, LATE))
+    if hidden.late_minutes is not None:
+        still = [s for s in (0, 1) if await awaited(services, ctx.match, s)]
+        await (clock.keep(ctx, LATE) if still else clock.stop(ctx, LATE))
     return True
 
 

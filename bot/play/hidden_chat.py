@@ -104,7 +104,8 @@ async def _which(services: Services, tr: Translator, matches: list[MatchRow],
 
 
 @router.callback_query(Pick.filter())
-async def pick(query: CallbackQuery, callback_data: Pick, services: Services) -> None:
+async def pick(query: CallbackQuery, callback_data: Pick, event_update: Update,
+               services: Services) -> None:
     match = await services.repos.matches.get(callback_data.match_id)
     if match is None or input_of(match.kind) is None or match.status not in ("running",
                                                                               "paused"):
@@ -114,8 +115,8 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services) ->
     newest = await panels(services).get(match.id, query.from_user.id)
     if callback_data.panel and query.message and query.message.message_id != newest:
         raise Refusal("callback.stale")
-    await _apply(services, match, query.from_user.id, callback_data.word, None,
-                 callback_data.at)
+    await _apply(services, match, query.from_user.id, callback_data.word,
+                 event_update.update_id, callback_data.at)
     await query.answer()
     if not callback_data.panel and query.message:  # the question is answered: close it
         tr = await services.translator_for_chat(query.from_user.id)

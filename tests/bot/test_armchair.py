@@ -221,3 +221,30 @@ async def test_a_tie_and_a_draw_score_half_a_point_in_columns_of_their_own(
         player = player_of[cell[1]]
         assert cell[3].split("-")[1] == str(int(player in draw_players)), cell
         assert cell[4] == str(int(player in tie_players)), cell
+
+
+
+async def test_a_pressed_card_writes_itself_and_the_next_turns_clock_only(tmp_path: Path
+                                                                          ) -> None:
+    """A card pressed on the hand claims its update in the card's own transaction, and the
+    hand keeps the game's own late clock (one per turn): the platform's hidden-input clock,
+    which the armchair never sets, is not moved either."""
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 5, output)
+    try:
+        await sandbox.run_lines((SETUP.format(options="") + "bob@g: [🪙 Toss]\n"
+                                 "alice@g: [🏏 Alice bats first]\n"
+                                 "bob@dm: [BALL 5]\n").splitlines())
+        db = sandbox.app.services.db
+        statements: list[str] = []
+        db.connection.raw.set_trace_callback(statements.append)
+        await sandbox.line("alice@dm: [GLOVES 1]")
+        db.connection.raw.set_trace_callback(None)
+        last = (await db.fetchone("SELECT max(seq) FROM match_actions WHERE match_id = 1"))[0]
+        clocks = await db.fetchall("SELECT kind, payload FROM jobs WHERE status = 'pending'")
+    finally:
+        await sandbox.close()
+    assert [(kind, json.loads(payload)) for kind, payload in clocks] == [
+        ("armchair_late", {"match_id": 1, "seq": last, "seat": 0})]  # who acts next
+    assert statements.count("BEGIN IMMEDIATE") == 2, statements  # the card; the clock
+    assert sum("processed_updates" in s for s in statements) == 1, statements
