@@ -26,6 +26,13 @@ bob@dm: /start
 org@g: /begin
 """
 
+FIRST_BALL = SETUP.format(options="") + """\
+bob@g: [🪙 Toss]
+alice@g: [🏏 Alice bats first]
+bob@dm: [BALL 5]
+"""
+"""The match under way: Bob has bowled the first ball, Alice is to answer it."""
+
 
 def _script_lines(name: str) -> list[str]:
     return (SCENARIOS / f"{name}.txt").read_text(encoding="utf-8").splitlines()
@@ -122,9 +129,7 @@ async def test_a_double_press_plays_one_card(tmp_path: Path) -> None:
     output: list[str] = []
     sandbox = await _sandbox(tmp_path, 5, output)
     try:
-        await sandbox.run_lines((SETUP.format(options="") + "bob@g: [🪙 Toss]\n"
-                                 "alice@g: [🏏 Alice bats first]\n"
-                                 "bob@dm: [BALL 5]\nalice@dm: [GLOVES 1]\n").splitlines())
+        await sandbox.run_lines((FIRST_BALL + "alice@dm: [GLOVES 1]\n").splitlines())
         services = sandbox.app.services
         match = await services.repos.matches.get(1)
         at = (await services.matches.state(match)).position
@@ -232,9 +237,7 @@ async def test_a_pressed_card_writes_itself_and_the_next_turns_clock_only(tmp_pa
     output: list[str] = []
     sandbox = await _sandbox(tmp_path, 5, output)
     try:
-        await sandbox.run_lines((SETUP.format(options="") + "bob@g: [🪙 Toss]\n"
-                                 "alice@g: [🏏 Alice bats first]\n"
-                                 "bob@dm: [BALL 5]\n").splitlines())
+        await sandbox.run_lines(FIRST_BALL.splitlines())
         db = sandbox.app.services.db
         statements: list[str] = []
         db.connection.raw.set_trace_callback(statements.append)
