@@ -110,7 +110,7 @@ def describe(tr: Translator, action: dict[str, Any], before: ArmchairGame) -> st
 
 
 HAND = HiddenInput(types=("discard", "bowl", "bat", "exchange"), parse=parse_move,
-                   panel=panel, describe=describe, late_minutes=None,  # its own clock, per turn: play.LATE
+                   panel=panel, describe=describe, late_minutes=None,  # play.LATE instead
                    resolve=_resolve, position=lambda game: game.position,
                    redrawn_by_announce=True)  # play.refresh_panels
 """The hand of a match, by DM (declared in the game's ``Game.hidden``)."""
