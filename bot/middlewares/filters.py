@@ -110,14 +110,18 @@ class IndexedRouter(Router):
             self, "callback_query", data_key, data_prefixes)
 
 
-def command_key(message: Any) -> str | None:
-    """The command the message starts with, as aiogram's ``Command`` reads it (the first word
-    of the text or caption, without ``/`` and ``@bot``), case-folded; None for no command."""
-    text = getattr(message, "text", None) or getattr(message, "caption", None)
+def command_name(text: str | None) -> str | None:
+    """The command a text starts with, as aiogram's ``Command`` reads it (its first word,
+    without ``/`` and ``@bot``: ``/Mat@TourneyBot #2`` → ``mat``), case-folded; None."""
     words = text.split(maxsplit=1) if text else ()
     if not words or not words[0].startswith("/"):
         return None
     return words[0][1:].partition("@")[0].casefold()
+
+
+def command_key(message: Any) -> str | None:
+    """The command of a message's text or caption (a photo's caption can be a command)."""
+    return command_name(getattr(message, "text", None) or getattr(message, "caption", None))
 
 
 def command_names(handler: HandlerObject) -> frozenset[str] | None:

@@ -16,6 +16,7 @@ from aiogram.types import Chat, Message, TelegramObject, Update, User
 
 from bot import games
 from bot.features.access import Target, is_organiser, target_tournament
+from bot.middlewares.filters import command_name
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
@@ -91,13 +92,6 @@ class Scope:
             self._organiser = self.user is not None and self.chat is not None and \
                 await is_organiser(self.services, self.chat.id, self.user.id)
         return self._organiser
-
-
-def command_name(text: str | None) -> str | None:
-    """The command a message starts with (``/Mat@TourneyBot #2`` → ``mat``), or None."""
-    if not text or not text.startswith("/"):
-        return None
-    return text.split()[0][1:].split("@")[0].lower()
 
 
 def game_commands(key: str | None = None) -> frozenset[str]:
