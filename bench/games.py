@@ -52,6 +52,8 @@ class GameBench(Sandbox):
                          render_processes=render_processes)
         self.samples: dict[str, list[float]] = defaultdict(list)
         self.failed: dict[str, int] = defaultdict(int)
+        self.unchanged: dict[str, int] = defaultdict(int)
+        """Updates of each kind that changed no row of the database (refused or read-only)."""
         self.tables: list[Table] = []
         self.profiler: cProfile.Profile | None = None
         """When set, profiles the measured ``feed_update`` calls (not set-up, not the driver)."""
@@ -81,9 +83,12 @@ class GameBench(Sandbox):
         profiler = self.profiler if _KIND.get() != "setup" else None
         if profiler:
             profiler.enable()
+        changes = app.services.db.connection.raw.total_changes
         started = time.perf_counter()
         await app.dispatcher.feed_update(app.bot, parsed)
         self.samples[_KIND.get()].append(time.perf_counter() - started)
+        if app.services.db.connection.raw.total_changes == changes:
+            self.unchanged[_KIND.get()] += 1
         if profiler:
             profiler.disable()
         if self.echo is not None and _KIND.get() != "setup":
@@ -160,8 +165,8 @@ def _armchair_open(table: Table) -> list[str]:
 SETUPS: dict[str, Setup] = {
     "cup": Setup("cup", 4, _cup_open),
     "shanghai": Setup("shanghai", 8, _plain_open("shanghai Дартс legs=3")),
-    "rr": Setup("armchair", 6, _plain_open("armchair Круг")),
-    "se": Setup("armchair", 8, _plain_open("armchair Сетка format=single_elim")),
+    "rr": Setup("armchair", 6, _plain_open("armchair Круг play=report")),
+    "se": Setup("armchair", 8, _plain_open("armchair Сетка format=single_elim play=report")),
     "two": Setup("shanghai", 2, _plain_open("shanghai Долгий лег legs=1")),
     "bg": Setup("backgammon", 2, _plain_open("backgammon Нарды length=15")),
     "ac": Setup("armchair", 2, _armchair_open),
@@ -477,6 +482,8 @@ class GameRun:
     live: int
     echo: list[float] = field(default_factory=list)
     """The echo bot's latencies, one update after each of the mix's (:class:`EchoProbe`)."""
+    unchanged: dict[str, int] = field(default_factory=dict)
+    """By kind, the measured updates that changed no row of the database."""
 
 
 def table_counts(matches: int, updates: int) -> dict[str, int]:
@@ -513,6 +520,7 @@ async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
             kept = {"scheduled_start": bench.samples.pop("scheduled_start", [])}
             bench.samples.clear()
             bench.failed.clear()
+            bench.unchanged.clear()
             bench.profiler = profiler
             _set_latency(bench, probe, api_latency)
             if probe is not None:
@@ -524,7 +532,8 @@ async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
             bench.profiler, bench.echo = None, None
             live = sum([len(await live_matches(bench, t)) for t in bench.tables])
             return GameRun(concurrency, dict(bench.samples) | kept, seconds,
-                           dict(bench.failed), live, probe.samples if probe else [])
+                           dict(bench.failed), live, probe.samples if probe else [],
+                           dict(bench.unchanged))
         finally:
             if probe is not None:
                 await probe.close()

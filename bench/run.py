@@ -153,7 +153,7 @@ def print_games(run: GameRun, echo: Result) -> None:
               f"(column p50/beside)")
     head = (f"{'kind':<16}{'updates':>8}{'upd/s':>9}{'p50 ms':>9}{'p99 ms':>9}"
             f"{'p50/echo':>10}{'p99/echo':>10}" + (f"{'p50/beside':>12}" if beside else "")
-            + f"{'refused':>9}")
+            + f"{'refused':>9}{'unchanged':>11}")
     print(head)
     print("-" * len(head))
     for kind, samples in sorted(run.samples.items()):
@@ -164,7 +164,7 @@ def print_games(run: GameRun, echo: Result) -> None:
               f"{p50 / echo.percentile(50):>10.1f}"
               f"{as_result.percentile(99) / echo.percentile(99):>10.1f}"
               + (f"{p50 / beside.percentile(50):>12.1f}" if beside else "")
-              + f"{run.failed.get(kind, 0):>9}")
+              + f"{run.failed.get(kind, 0):>9}{run.unchanged.get(kind, 0):>11}")
 
 
 def _fmt(value: float | None, spec: str) -> str:
