@@ -99,7 +99,11 @@ def _clean(text: object) -> str:
     return " ".join("".join(kept).split())[:_MAX_TEXT]
 
 
+@lru_cache(maxsize=8192)
 def _width(text: str, font: Font) -> float:
+    """``text``'s advance in ``font`` (12 µs a call): remembered, since a picture measures
+    each cell in two fonts to size its columns and again to fit it, and the next picture of
+    the same tournament shows the same names."""
     return font.getlength(text) if text else 0.0
 
 
