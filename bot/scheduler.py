@@ -18,14 +18,14 @@ from __future__ import annotations
 import contextlib
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
 from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.clock import VirtualClock
-from storage.repositories.jobs import Job, JobsRepo
+from storage.repositories.jobs import Job, JobsRepo, NewJob
 
 log = logging.getLogger(__name__)
 JobHandler = Callable[[Job], Awaitable[None]]
@@ -46,16 +46,18 @@ class Scheduler(ABC):
         self._arm(job)
         return job
 
-    async def replace_for_match(self, match_id: int, kind: str, run_at: datetime,
-                                tournament_id: int | None = None, **payload) -> Job:
-        """Cancel the match's jobs of ``kind`` and add a new one (its clock set again), in
-        one write."""
-        cancelled, job = await self.jobs.replace_for_match(match_id, kind, run_at,
-                                                           tournament_id, **payload)
+    async def replace_for_match(self, match_id: int, kinds: tuple[str, ...],
+                                new: Sequence[NewJob], tournament_id: int | None = None
+                                ) -> list[Job]:
+        """Cancel the match's jobs of ``kinds`` and add the ``new`` ones (its clocks set
+        again), in one write."""
+        cancelled, jobs = await self.jobs.replace_for_match(match_id, kinds, new,
+                                                            tournament_id)
         for job_id in cancelled:
             self._disarm(job_id)
-        self._arm(job)
-        return job
+        for job in jobs:
+            self._arm(job)
+        return jobs
 
     async def cancel(self, tournament_id: int, kinds: tuple[str, ...]) -> None:
         for job_id in await self.jobs.cancel_for(tournament_id, kinds):

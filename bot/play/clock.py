@@ -60,11 +60,18 @@ async def last_seq(services: Services, match_id: int) -> int:
 async def start(ctx: MatchContext, kind: str, delay: timedelta, **payload: Any) -> None:
     """Set the match's clock ``kind`` (replacing one already running) to fire after
     ``delay`` unless the match moves on first."""
+    await reset(ctx, (kind,), (kind, delay, payload))
+
+
+async def reset(ctx: MatchContext, kinds: tuple[str, ...],
+                *clocks: tuple[str, timedelta, dict[str, Any]]) -> None:
+    """Cancel the match's clocks of ``kinds`` and set ``clocks`` (each a kind, its delay and
+    its payload), in one write: a turn that runs on several clocks sets them all at once."""
     services, match = ctx.services, ctx.match
-    await services.scheduler.replace_for_match(match.id, kind, services.clock.now() + delay,
-                                               ctx.tournament.id,
-                                               seq=await last_seq(services, match.id),
-                                               **payload)
+    now, seq = services.clock.now(), await last_seq(services, match.id)
+    await services.scheduler.replace_for_match(
+        match.id, kinds, [(kind, now + delay, {"seq": seq, **payload})
+                          for kind, delay, payload in clocks], ctx.tournament.id)
 
 
 async def keep(ctx: MatchContext, kind: str) -> None:

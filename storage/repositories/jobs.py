@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -20,6 +21,10 @@ class Job:
     payload: dict[str, Any]
 
 
+NewJob = tuple[str, datetime, dict[str, Any]]
+"""A job to add: its kind, when it runs, its payload."""
+
+
 def _job(row) -> Job:
     return Job(row["id"], row["kind"], row["tournament_id"], from_db(row["run_at"]),
                json.loads(row["payload"]))
@@ -35,15 +40,16 @@ class JobsRepo:
             return await _insert(tx, kind, run_at, tournament_id, payload)
         return await self.db.write(work)
 
-    async def replace_for_match(self, match_id: int, kind: str, run_at: datetime,
-                                tournament_id: int | None, **payload: Any
-                                ) -> tuple[list[int], Job]:
-        """In one transaction, cancel the match's pending (or frozen) jobs of ``kind`` and
-        add a new one carrying ``match_id``; the cancelled ids and the new job."""
+    async def replace_for_match(self, match_id: int, kinds: tuple[str, ...],
+                                new: Sequence[NewJob], tournament_id: int | None
+                                ) -> tuple[list[int], list[Job]]:
+        """In one transaction, cancel the match's pending (or frozen) jobs of ``kinds`` and
+        add the ``new`` ones carrying ``match_id``; the cancelled ids and the new jobs."""
         async def work(tx):
-            cancelled = await _cancel_for_match(tx, match_id, (kind,))
-            return cancelled, await _insert(tx, kind, run_at, tournament_id,
-                                            {"match_id": match_id, **payload})
+            cancelled = await _cancel_for_match(tx, match_id, kinds)
+            return cancelled, [await _insert(tx, kind, run_at, tournament_id,
+                                             {"match_id": match_id, **payload})
+                               for kind, run_at, payload in new]
         return await self.db.write(work)
 
     async def pending(self) -> list[Job]:

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from bot.features.backgammon.live.board import game_number
+from bot.sandbox.runner import Sandbox
 from games.backgammon.mat import read_mat
 from games.backgammon.session import LiveMatch
 from tests.bot.sandbox_run import run_script
@@ -85,3 +86,28 @@ def test_the_board_numbers_the_game_the_match_ended_in() -> None:
     assert not running.finished and game_number(running) == 2
     running.apply({"type": "timeout", "player": 1})
     assert running.finished and game_number(running) == 2  # the game it ended in
+
+
+async def test_a_move_writes_itself_and_the_next_turns_clocks_in_two_transactions(
+        tmp_path: Path) -> None:
+    """The clocks of the player who must act next (the turn clock and its reminder) replace
+    the mover's in one write, after the move's own."""
+    script = (SCENARIOS / "backgammon_live_clocks.txt").read_text(encoding="utf-8")
+    opening = script[:script.index("alice@g: 24/22 24/21")].splitlines()
+    sandbox = Sandbox(seed=7, db_path=tmp_path / "db.sqlite3", language="en",
+                      emit=lambda line: None)
+    await sandbox.start()
+    try:
+        await sandbox.run_lines(opening)
+        db = sandbox.app.services.db
+        statements: list[str] = []
+        db.connection.raw.set_trace_callback(statements.append)
+        await sandbox.line("alice@g: 24/22 24/21")
+        db.connection.raw.set_trace_callback(None)
+        clocks = await db.fetchall("SELECT kind, payload FROM jobs WHERE status = 'pending'"
+                                   " ORDER BY id")
+    finally:
+        await sandbox.close()
+    assert [(kind, json.loads(payload)["seat"]) for kind, payload in clocks] == [
+        ("bg_live_turn", 1), ("bg_live_remind", 1)]
+    assert statements.count("BEGIN IMMEDIATE") == 2, statements

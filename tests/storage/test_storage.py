@@ -249,7 +249,8 @@ async def test_migration_009_finds_a_clock_stored_before_it_by_its_match(tmp_pat
     jobs = JobsRepo(database)
     assert [job.payload for job in await jobs.for_match(7, ("bg_turn",))] == [
         {"match_id": 7, "seq": 3}]
-    cancelled, new = await jobs.replace_for_match(7, "bg_turn", NOW, None, seq=4)
+    cancelled, (new,) = await jobs.replace_for_match(7, ("bg_turn",),
+                                                     [("bg_turn", NOW, {"seq": 4})], None)
     assert len(cancelled) == 1 and new.payload == {"match_id": 7, "seq": 4}
     assert [job.id for job in await jobs.for_match(7, ("bg_turn",))] == [new.id]
     assert len(await jobs.pending()) == 2  # the reminder and the new clock

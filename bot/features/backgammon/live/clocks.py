@@ -35,22 +35,24 @@ async def bot_seat(ctx: MatchContext) -> int | None:
 
 
 async def arm(ctx: MatchContext, state: LiveMatch) -> None:
-    """Set the clocks of whoever must act now (none for the bot or a finished match)."""
-    await clock.stop(ctx, *KINDS)
+    """Set the clocks of whoever must act now (none for the bot or a finished match), in
+    place of the ones running."""
     seat = state.to_act
     if seat is None or seat == await bot_seat(ctx):
+        await clock.reset(ctx, KINDS)
         return
     move, _ = clock_of(ctx.tournament.settings)
     total = move + state.banks[seat]
     stamp: dict[str, Any] = {"seat": seat, "step": state.steps}
-    await clock.start(ctx, TURN_CLOCK, timedelta(seconds=total), **stamp)
+    clocks = [(TURN_CLOCK, timedelta(seconds=total), stamp)]
     remind_at = max(move, total - REMIND_BEFORE)
     if remind_at < total:
-        await clock.start(ctx, REMIND_CLOCK, timedelta(seconds=remind_at),
-                          left=total - remind_at, **stamp)
+        clocks.append((REMIND_CLOCK, timedelta(seconds=remind_at),
+                       {"left": total - remind_at, **stamp}))
     idle = ctx.tournament.settings.get("idle", 0) * 60
     if 0 < idle < total:
-        await clock.start(ctx, IDLE_CLOCK, timedelta(seconds=idle), **stamp)
+        clocks.append((IDLE_CLOCK, timedelta(seconds=idle), stamp))
+    await clock.reset(ctx, KINDS, *clocks)
 
 
 async def time_left(ctx: MatchContext, seat: int) -> int | None:
