@@ -8,7 +8,7 @@ carried it in the same transaction, so a redelivered update can never be applied
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from sys import intern
@@ -190,17 +190,20 @@ class MatchesRepo:
         await self._write(match_id, fields, work, known=True)
 
     async def settle(self, match_id: int, entry: dict[str, Any], actor_id: int | None,
-                     now: datetime, update_id: int | None = None) -> None:
+                     now: datetime, update_id: int | None = None,
+                     actions: Sequence[dict[str, Any]] = ()) -> None:
         """Append a settling entry (a result, a void, a reopening, the players' claims, a
         replaced player …, see :data:`ROW_CHANGES`) to the match's log and derive the row
-        from it, in one transaction. Raises :class:`DuplicateUpdate` like :meth:`append`."""
+        from it, in one transaction; ``actions`` (a player's report that leads to it) are
+        logged first, in the same transaction. Raises :class:`DuplicateUpdate` like
+        :meth:`append`."""
         fields = ROW_CHANGES[entry["meta"]](entry)
         if "result" in fields:
             fields["result"] = json.dumps(fields["result"], ensure_ascii=False)
         if fields.get("status") == "finished":
             fields["finished_at"] = to_db(now)
         async def work(tx):
-            await _append(self.db, tx, match_id, [entry], actor_id, now, update_id)
+            await _append(self.db, tx, match_id, [*actions, entry], actor_id, now, update_id)
             await _set_columns(tx, match_id, fields)
         await self._write(match_id, fields, work)
         self._claimed(update_id)

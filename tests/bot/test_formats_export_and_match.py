@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from bot.features.formats.export import result_text
+from bot.sandbox.runner import Sandbox
 from storage.repositories.matches import MatchRow
 from tests.bot.sandbox_run import run_script
 
@@ -80,3 +81,25 @@ def test_result_text() -> None:
     assert result_text(_row(winner=2)) == "0:1"
     assert result_text(_row(status="bye", player_b=None)) == "bye"
     assert result_text(_row(status="running", winner=None)) == ""
+
+
+async def test_a_first_report_is_logged_with_its_claims_in_one_write(tmp_path: Path) -> None:
+    """/result writes the report and the claims it makes on the match row together (and the
+    report's message id after sending it); a redelivered /result is applied once."""
+    sandbox = Sandbox(seed=1, db_path=tmp_path / "db.sqlite3", language="en",
+                      emit=lambda line: None)
+    await sandbox.start()
+    try:
+        await sandbox.run_lines(SCRIPT[:SCRIPT.index("bob@ex: /result")].splitlines())
+        db = sandbox.app.services.db
+        statements: list[str] = []
+        db.connection.raw.set_trace_callback(statements.append)
+        await sandbox.line("bob@ex: /result 3:1")
+        db.connection.raw.set_trace_callback(None)
+        await sandbox.line("! replay")
+        logged = await db.fetchall("SELECT payload FROM match_actions ORDER BY match_id, seq")
+    finally:
+        await sandbox.close()
+    assert statements.count("BEGIN IMMEDIATE") == 2, statements  # the report; its message
+    assert [json.loads(row[0]).get("type") or json.loads(row[0])["meta"] for row in logged
+            ] == ["report", "claims"]

@@ -25,7 +25,7 @@ from bot.features.formats.state import OPEN_STATUSES, Run, load, names_of
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.services import Services
-from storage.repositories.matches import MatchRow
+from storage.repositories.matches import DuplicateUpdate, MatchRow
 
 router = Handlers("formats-report")
 
@@ -65,21 +65,26 @@ async def report(message: Message, command: CommandObject, services: Services, t
         await message.reply(tr("formats.error.already_reported"))
         return
     claimed = {"by": user, "winner": winner, "score": list(score) if score else None}
-    if not await log_action(services, match, {"type": "report", **claimed}, user,
-                            event_update.update_id):
-        return
-    if earlier and (earlier["winner"], earlier["score"]) == (winner, claimed["score"]):
-        await _confirm(services, tr, run, match)
-    elif earlier:
-        await _dispute(services, tr, run, match, claimed)
-    else:
-        await _store_report(services, tr, run, match, claimed)
+    if not earlier:
+        await _store_report(services, tr, run, match, claimed, event_update.update_id)
+    elif await log_action(services, match, {"type": "report", **claimed}, user,
+                          event_update.update_id):
+        if (earlier["winner"], earlier["score"]) == (winner, claimed["score"]):
+            await _confirm(services, tr, run, match)
+        else:
+            await _dispute(services, tr, run, match, claimed)
 
 
 async def _store_report(services: Services, tr: Translator, run: Run, match: MatchRow,
-                        claimed: dict) -> None:
-    await services.repos.matches.settle(match.id, {"meta": "claims", "result": {
-        "report": claimed}}, claimed["by"], services.clock.now())
+                        claimed: dict, update_id: int) -> None:
+    """The first report: logged with the claims it makes (one write), then shown with the
+    opponent's Confirm and Dispute buttons."""
+    try:
+        await services.repos.matches.settle(
+            match.id, {"meta": "claims", "result": {"report": claimed}}, claimed["by"],
+            services.clock.now(), update_id, actions=[{"type": "report", **claimed}])
+    except DuplicateUpdate:
+        return
     label = await names_of(services, run.tournament.id)
     opponent = match.player_b if claimed["by"] == match.player_a else match.player_a
     sent = await services.bot.send_message(run.tournament.chat_id, tr(
