@@ -13,6 +13,7 @@ from bot.clock import Clock
 from bot.config import Settings
 from bot.i18n import Translator, pick_language
 from bot.render.pool import Renderer
+from bot.render.posting import Posted
 from bot.sending import Outbox
 from storage.db import Database
 from storage.repositories.jobs import JobsRepo
@@ -50,6 +51,7 @@ class Services:
     matches: object = None  # bot.match_service.MatchService, set by bot.app.build
     scheduler: object = None  # bot.scheduler.Scheduler, set once the dispatcher exists
     renderer: Renderer = field(default_factory=Renderer)  # pictures; build sets its workers
+    posted: Posted = field(default_factory=Posted)  # file ids of pictures posted before
     _locks: WeakValueDictionary = field(default_factory=WeakValueDictionary)
     _languages: dict[int, str] = field(default_factory=dict)
 

@@ -2,15 +2,22 @@
 instead when a picture cannot be drawn (no font, an impossible size).
 
 The pictures are drawn by the services' :class:`~bot.render.pool.Renderer` (worker
-processes), so a big bracket does not hold up the other updates."""
+processes), so a big bracket does not hold up the other updates. A picture this process has
+posted before (the same calls, so the same bytes) is posted again by the file ids Telegram
+gave it (:class:`Posted`): a `/standings` asked twice between two results, or a bracket
+nobody has played on since, is neither drawn nor uploaded again."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import pickle
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from aiogram.types import BufferedInputFile, InputMediaPhoto
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.types import BufferedInputFile, InputMediaPhoto, Message
 
 from bot.render.pool import Call
 
@@ -18,6 +25,42 @@ if TYPE_CHECKING:
     from bot.services import Services
 
 log = logging.getLogger(__name__)
+POSTED_REMEMBERED = 256  # pictures whose file ids this process keeps
+
+
+class Posted:
+    """The file ids of the pictures this process has posted, by what drew them."""
+
+    def __init__(self, size: int = POSTED_REMEMBERED) -> None:
+        self.size = size
+        self._ids: OrderedDict[bytes, tuple[str, ...]] = OrderedDict()
+
+    @staticmethod
+    def key(calls: Sequence[Call]) -> bytes:
+        """What identifies a picture: a digest of its drawing calls (the function, by name,
+        and its arguments), which pickle the same way they are sent to a worker."""
+        return hashlib.blake2b(pickle.dumps(list(calls)), digest_size=16).digest()
+
+    def get(self, key: bytes) -> tuple[str, ...] | None:
+        ids = self._ids.get(key)
+        if ids is not None:
+            self._ids.move_to_end(key)
+        return ids
+
+    def remember(self, key: bytes, sent: Sequence[Message]) -> None:
+        ids = tuple(message.photo[-1].file_id for message in sent if message.photo)
+        if len(ids) != len(sent):
+            return
+        self._ids[key] = ids
+        self._ids.move_to_end(key)
+        if len(self._ids) > self.size:
+            self._ids.popitem(last=False)
+
+    def forget(self, key: bytes) -> None:
+        self._ids.pop(key, None)
+
+    def clear(self) -> None:
+        self._ids.clear()
 
 
 async def post_pictures(services: Services, chat_id: int, calls: Sequence[Call],
@@ -27,18 +70,32 @@ async def post_pictures(services: Services, chat_id: int, calls: Sequence[Call],
     the chat (its forum topic ``thread_id``, when given); when they cannot draw (no font, a
     bad size), send ``fallback()`` as text. Files are called ``name.png``, for what they
     show (``cup-standings``)."""
-    bot = services.bot
+    key = Posted.key(calls)
+    if (ids := services.posted.get(key)) is not None:
+        try:
+            await _send(services, chat_id, list(ids), caption, thread_id)
+            return
+        except TelegramBadRequest as error:  # the file is gone at Telegram: draw it again
+            log.info("a posted picture could not be sent again (%s); drawing it", error.message)
+            services.posted.forget(key)
     try:
         pictures = await services.renderer.draw(calls)
     except (OSError, ValueError):
         log.exception("picture failed; sending the text")
-        await bot.send_message(chat_id, fallback(), message_thread_id=thread_id)
+        await services.bot.send_message(chat_id, fallback(), message_thread_id=thread_id)
         return
-    if len(pictures) == 1:
-        await bot.send_photo(chat_id, BufferedInputFile(pictures[0], f"{name}.png"),
-                             caption=caption, message_thread_id=thread_id)
-        return
-    await bot.send_media_group(chat_id, [
-        InputMediaPhoto(media=BufferedInputFile(png, f"{name}-{n}.png"),
-                        caption=caption if n == 0 else None)
-        for n, png in enumerate(pictures)], message_thread_id=thread_id)
+    files = [BufferedInputFile(png, f"{name}-{n}.png" if len(pictures) > 1 else f"{name}.png")
+             for n, png in enumerate(pictures)]
+    services.posted.remember(key, await _send(services, chat_id, files, caption, thread_id))
+
+
+async def _send(services: Services, chat_id: int, photos: list[str | BufferedInputFile],
+                caption: str, thread_id: int | None) -> list[Message]:
+    """One photo, or an album captioned on its first picture; the messages sent."""
+    bot = services.bot
+    if len(photos) == 1:
+        return [await bot.send_photo(chat_id, photos[0], caption=caption,
+                                     message_thread_id=thread_id)]
+    return await bot.send_media_group(chat_id, [
+        InputMediaPhoto(media=photo, caption=caption if n == 0 else None)
+        for n, photo in enumerate(photos)], message_thread_id=thread_id)

@@ -1,0 +1,75 @@
+"""A picture posted before is posted again by its Telegram file id (bot/render/posting.py):
+an unchanged /standings is neither drawn nor uploaded again, a changed one is (the table
+after a round), /standings right after it shows that picture, and a file id Telegram no
+longer knows makes the picture drawn and uploaded anew."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from aiogram.exceptions import TelegramBadRequest
+
+from bot.sandbox.runner import Sandbox
+
+SETUP = """\
+org@t: /new armchair Table Night format=round_robin play=report
+alice@t: /register
+bob@t: /register
+carol@t: /register
+org@t: /begin
+"""
+
+
+async def _sandbox(tmp_path: Path, output: list[str]) -> Sandbox:
+    sandbox = Sandbox(seed=1, db_path=tmp_path / "db.sqlite3", language="en",
+                      out_dir=tmp_path / "out", emit=output.append)
+    await sandbox.start()
+    await sandbox.run_lines(SETUP.splitlines())
+    return sandbox
+
+
+def _uploads(tmp_path: Path) -> int:
+    return sum(1 for path in (tmp_path / "out").iterdir() if path.name.endswith(".png"))
+
+
+async def test_an_unchanged_table_is_sent_again_by_its_file_id(tmp_path: Path) -> None:
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, output)
+    try:
+        await sandbox.run_lines(["alice@t: /standings"])
+        first = _uploads(tmp_path)
+        await sandbox.run_lines(["bob@t: /standings"])
+        again = _uploads(tmp_path)
+        await sandbox.run_lines(["bob@t: /result 2:1", "carol@t: /confirm"])
+        after_result = _uploads(tmp_path)
+        await sandbox.run_lines(["carol@t: /standings"])
+        changed = _uploads(tmp_path)
+    finally:
+        await sandbox.close()
+    photos = [line for line in output if ": photo " in line]
+    assert len(photos) >= 3 and not any(line.startswith("!!") for line in output)
+    assert first >= 1 and again == first  # shown, not drawn or uploaded again
+    assert after_result == again + 1  # the round ended: its new table drawn and posted
+    assert changed == after_result  # and /standings then shows that very picture
+
+
+async def test_a_file_id_telegram_refuses_is_drawn_and_uploaded_again(tmp_path: Path,
+                                                                      monkeypatch) -> None:
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, output)
+    session = sandbox.app.bot.session
+    send_photo = session._send_photo
+    refused: list[str] = []
+
+    async def forgetful(method):
+        if isinstance(method.photo, str):
+            refused.append(method.photo)
+            raise TelegramBadRequest(method=method, message="Bad Request: wrong file identifier")
+        return await send_photo(method)
+    monkeypatch.setattr(session, "_send_photo", forgetful)
+    try:
+        await sandbox.run_lines(["alice@t: /standings", "alice@t: /standings"])
+    finally:
+        await sandbox.close()
+    assert len(refused) == 1 and _uploads(tmp_path) == 2
+    assert len([line for line in output if ": photo " in line]) == 2
