@@ -4,7 +4,7 @@ instead when a picture cannot be drawn (no font, an impossible size).
 The pictures are drawn by the services' :class:`~bot.render.pool.Renderer` (worker
 processes), so a big bracket does not hold up the other updates. A picture this process has
 posted before (the same calls, so the same bytes) is posted again by the file ids Telegram
-gave it (:class:`Posted`): a `/standings` asked twice between two results, or a bracket
+gave it (:class:`Posted`): a ``/standings`` asked twice between two results, or a bracket
 nobody has played on since, is neither drawn nor uploaded again."""
 
 from __future__ import annotations
