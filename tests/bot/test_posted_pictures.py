@@ -10,14 +10,9 @@ from pathlib import Path
 from aiogram.exceptions import TelegramBadRequest
 
 from bot.sandbox.runner import Sandbox
+from tests.bot.test_formats_export_and_match import SCRIPT
 
-SETUP = """\
-org@t: /new armchair Table Night format=round_robin play=report
-alice@t: /register
-bob@t: /register
-carol@t: /register
-org@t: /begin
-"""
+SETUP = SCRIPT[:SCRIPT.index("bob@ex: /match")]  # a round robin of three, played at a table
 
 
 async def _sandbox(tmp_path: Path, output: list[str]) -> Sandbox:
@@ -36,13 +31,13 @@ async def test_an_unchanged_table_is_sent_again_by_its_file_id(tmp_path: Path) -
     output: list[str] = []
     sandbox = await _sandbox(tmp_path, output)
     try:
-        await sandbox.run_lines(["alice@t: /standings"])
+        await sandbox.run_lines(["alice@ex: /standings"])
         first = _uploads(tmp_path)
-        await sandbox.run_lines(["bob@t: /standings"])
+        await sandbox.run_lines(["bob@ex: /standings"])
         again = _uploads(tmp_path)
-        await sandbox.run_lines(["bob@t: /result 2:1", "carol@t: /confirm"])
+        await sandbox.run_lines(["bob@ex: /result 2:1", "carol@ex: /confirm"])
         after_result = _uploads(tmp_path)
-        await sandbox.run_lines(["carol@t: /standings"])
+        await sandbox.run_lines(["carol@ex: /standings"])
         changed = _uploads(tmp_path)
     finally:
         await sandbox.close()
@@ -68,7 +63,7 @@ async def test_a_file_id_telegram_refuses_is_drawn_and_uploaded_again(tmp_path: 
         return await send_photo(method)
     monkeypatch.setattr(session, "_send_photo", forgetful)
     try:
-        await sandbox.run_lines(["alice@t: /standings", "alice@t: /standings"])
+        await sandbox.run_lines(["alice@ex: /standings", "alice@ex: /standings"])
     finally:
         await sandbox.close()
     assert len(refused) == 1 and _uploads(tmp_path) == 2
