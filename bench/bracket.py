@@ -50,7 +50,7 @@ async def main(args: argparse.Namespace) -> None:
                 await asyncio.sleep(0.05)
             bench.samples.clear()
             for _ in range(args.repeat):  # each drawn: an unchanged bracket posted before
-                bench.app.services.posted.clear()  # would be sent again by its file ids
+                bench.app.services.posted.ids.clear()  # would be sent again by its file ids
                 await bench.run("bracket", [f"{big.organiser}@{big.group}: /bracket"])
             drawing = False
             await player

@@ -419,7 +419,7 @@ async def step(bench: GameBench, kind: Kind, tables: list[Table]) -> bool:
         lines = await lines_for(bench, kind, table)
         if lines:
             if kind.table:  # a picture measured as drawn, not sent again by its file id
-                bench.app.services.posted.clear()
+                bench.app.services.posted.ids.clear()
             await bench.run(kind.name, lines)
             return True
     return False

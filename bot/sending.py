@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-from collections import OrderedDict, defaultdict, deque
+from collections import defaultdict, deque
 from collections.abc import Callable
 from datetime import datetime
 
@@ -34,6 +34,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.clock import Clock
 from bot.middlewares.limits import LengthLimitMiddleware
+from storage.cache import Recent
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +187,7 @@ class Outbox:
     def __init__(self, bot: Bot, deep_link: Callable[[str], str]) -> None:
         self.bot = bot
         self.deep_link = deep_link
-        self._shown: OrderedDict[tuple[int, int], int | None] = OrderedDict()
+        self._shown: Recent = Recent(BOARDS_REMEMBERED)
         """What each live board this process drew shows now (a digest of its text and
         buttons): an edit that would change nothing is not sent."""
 
@@ -248,9 +249,6 @@ class Outbox:
 
     def _drawn(self, chat_id: int, message_id: int, drawing: int | None) -> int:
         self._shown[chat_id, message_id] = drawing
-        self._shown.move_to_end((chat_id, message_id))
-        if len(self._shown) > BOARDS_REMEMBERED:
-            self._shown.popitem(last=False)
         return message_id
 
 

@@ -45,6 +45,28 @@ MATCH_LOOKUPS = "match-lookups"
 the answer — a match created, a match's status or players, a tournament's status."""
 
 
+class Recent(OrderedDict):
+    """A mapping of at most ``size`` entries: setting one more forgets the one least
+    recently set or read with :meth:`use`."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key: Hashable, value: Any) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        if len(self) > self.size:
+            self.popitem(last=False)
+
+    def use(self, key: Hashable, default: Any = None) -> Any:
+        """The entry of ``key``, now the most recently used one; ``default`` if none."""
+        if key not in self:
+            return default
+        self.move_to_end(key)
+        return self[key]
+
+
 class StaleRead(AssertionError):
     """A cached answer differs from the database (only raised when verifying)."""
 
@@ -54,29 +76,24 @@ class ReadCache:
     """Compare every hit with a fresh read (tests)."""
 
     def __init__(self, size: int = 4096) -> None:
-        self._regions: dict[str, OrderedDict[Hashable, Any]] = {}
+        self._regions: dict[str, Recent] = {}
         self._size = size
         self._dirty: set[str] = set()
         self._dirty_keys: set[tuple[str, Hashable]] = set()
         self._after: list[tuple[str, Hashable, Any]] = []
 
     async def get(self, region: str, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
-        entries = self._regions.setdefault(region, OrderedDict())
+        entries = self._regions.get(region) or self._regions.setdefault(region,
+                                                                       Recent(self._size))
         if key in entries:
-            entries.move_to_end(key)
-            value = entries[key]
+            value = entries.use(key)
             if self.verify and (fresh := await read()) != value:
                 raise StaleRead(f"{region} {key!r}: cached {value!r}, stored {fresh!r}")
             return value
         value = await read()
         if region not in self._dirty and (region, key) not in self._dirty_keys:
-            self._store(entries, key, value)  # (else a transaction writing it is still open)
+            entries[key] = value  # (else a transaction writing it is still open)
         return value
-
-    def _store(self, entries: OrderedDict[Hashable, Any], key: Hashable, value: Any) -> None:
-        entries[key] = value
-        if len(entries) > self._size:
-            entries.popitem(last=False)
 
     def forget(self, region: str) -> None:
         """The open write transaction writes ``region``: forget it now and when it ends."""
@@ -104,7 +121,7 @@ class ReadCache:
         if committed:
             for region, key, value in self._after:
                 if region not in self._dirty:
-                    self._store(self._regions.setdefault(region, OrderedDict()), key, value)
+                    self._regions.setdefault(region, Recent(self._size))[key] = value
         self._dirty.clear()
         self._dirty_keys.clear()
         self._after.clear()

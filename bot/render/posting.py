@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import pickle
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,7 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import BufferedInputFile, InputMediaPhoto, Message
 
 from bot.render.pool import Call
+from storage.cache import Recent
 
 if TYPE_CHECKING:
     from bot.services import Services
@@ -32,8 +32,7 @@ class Posted:
     """The file ids of the pictures this process has posted, by what drew them."""
 
     def __init__(self, size: int = POSTED_REMEMBERED) -> None:
-        self.size = size
-        self._ids: OrderedDict[bytes, tuple[str, ...]] = OrderedDict()
+        self.ids = Recent(size)
 
     @staticmethod
     def key(calls: Sequence[Call]) -> bytes:
@@ -41,26 +40,11 @@ class Posted:
         and its arguments), which pickle the same way they are sent to a worker."""
         return hashlib.blake2b(pickle.dumps(list(calls)), digest_size=16).digest()
 
-    def get(self, key: bytes) -> tuple[str, ...] | None:
-        ids = self._ids.get(key)
-        if ids is not None:
-            self._ids.move_to_end(key)
-        return ids
-
     def remember(self, key: bytes, sent: Sequence[Message]) -> None:
+        """Note the file ids of the photos just sent (all of them, or none)."""
         ids = tuple(message.photo[-1].file_id for message in sent if message.photo)
-        if len(ids) != len(sent):
-            return
-        self._ids[key] = ids
-        self._ids.move_to_end(key)
-        if len(self._ids) > self.size:
-            self._ids.popitem(last=False)
-
-    def forget(self, key: bytes) -> None:
-        self._ids.pop(key, None)
-
-    def clear(self) -> None:
-        self._ids.clear()
+        if len(ids) == len(sent):
+            self.ids[key] = ids
 
 
 async def post_pictures(services: Services, chat_id: int, calls: Sequence[Call],
@@ -71,13 +55,13 @@ async def post_pictures(services: Services, chat_id: int, calls: Sequence[Call],
     bad size), send ``fallback()`` as text. Files are called ``name.png``, for what they
     show (``cup-standings``)."""
     key = Posted.key(calls)
-    if (ids := services.posted.get(key)) is not None:
+    if (ids := services.posted.ids.use(key)) is not None:
         try:
             await _send(services, chat_id, list(ids), caption, thread_id)
             return
         except TelegramBadRequest as error:  # the file is gone at Telegram: draw it again
             log.info("a posted picture could not be sent again (%s); drawing it", error.message)
-            services.posted.forget(key)
+            services.posted.ids.pop(key, None)
     try:
         pictures = await services.renderer.draw(calls)
     except (OSError, ValueError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.cache import ReadCache
+from storage.cache import ReadCache, Recent
 from storage.db import Database
 
 REGION = "test-region"
@@ -64,3 +64,14 @@ async def test_a_failed_write_remembers_nothing(db) -> None:
         await set_counter(db, 9, remember=True, fail=True)
     assert await db.reads.get(REGION, "n", reader(db, calls)) == 1
     assert len(calls) == 2  # forgotten at the write, read again from the rolled-back table
+
+
+def test_recent_forgets_the_entry_least_recently_set_or_used() -> None:
+    recent = Recent(2)
+    recent["a"], recent["b"] = 1, 2
+    assert recent.use("a") == 1  # "b" is now the oldest
+    recent["c"] = 3
+    assert list(recent) == ["a", "c"] and recent.use("b", "gone") == "gone"
+    recent["a"] = 4  # set again: the newest
+    recent["d"] = 5
+    assert dict(recent) == {"a": 4, "d": 5}
