@@ -24,6 +24,7 @@ players and returns them in order (for a roll-off the players play out in the ch
 
 from __future__ import annotations
 
+import math
 import random
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -160,50 +161,59 @@ def _apply_round_robin_withdrawals(
     return kept, early
 
 
-_SB_SHARE = {"win": Fraction(1), "draw": Fraction(1, 2), "loss": Fraction(0)}
+_SB_HALVES = {"win": 2, "draw": 1, "loss": 0}
+"""Sonneborn-Berger: the share of an opponent's points a result earns, in halves."""
 
 
 class _Table:
-    """Per-player figures of one table, computed once."""
+    """Per-player figures of one table, each computed once.
+
+    Points are counted in whole *units* (1/``unit`` of a point, ``unit`` the least common
+    denominator of the win, draw and loss points): sums of integers, made one exact
+    ``Fraction`` per figure, instead of a Fraction added per result."""
 
     def __init__(self, players: list[Player], results: list[Result], points: Points,
                  stats: Mapping[Player, Fraction]) -> None:
-        self.points = points
         self.stats = stats
+        exact = {outcome: points[outcome] for outcome in _SB_HALVES}
+        self.unit = math.lcm(*(value.denominator for value in exact.values()))
+        self.units_of = {outcome: int(value * self.unit) for outcome, value in exact.items()}
         self.results: dict[Player, list[Result]] = {p: [] for p in players}
         for r in results:
             for p in r.players:
                 if p in self.results:
                     self.results[p].append(r)
-        self.score = {
-            p: sum((points[r.outcome(p)] for r in rs), Fraction(0))
-            for p, rs in self.results.items()
-        }
+        self.units = {p: sum(self.units_of[r.outcome(p)] for r in rs)
+                      for p, rs in self.results.items()}
+        self.score = {p: Fraction(units, self.unit) for p, units in self.units.items()}
+        self._values: dict[tuple[Player, str], Fraction] = {}
 
     def _opponents(self, p: Player) -> list[tuple[Player, Result]]:
         return [(r.opponent(p), r) for r in self.results[p] if not r.is_bye]
 
     def _points_against(self, p: Player, opponents: Collection[Player]) -> Fraction:
-        return sum(
-            (self.points[r.outcome(p)] for o, r in self._opponents(p) if o in opponents),
-            Fraction(0),
-        )
+        return Fraction(sum(self.units_of[r.outcome(p)] for o, r in self._opponents(p)
+                            if o in opponents), self.unit)
 
     def _scores(self, p: Player) -> list[tuple[int, int]]:
         return [s for r in self.results[p] if (s := r.own_and_opponent_score(p)) is not None]
 
     def value(self, p: Player, key: str) -> Fraction:
+        if (p, key) not in self._values:
+            self._values[p, key] = self._value(p, key)
+        return self._values[p, key]
+
+    def _value(self, p: Player, key: str) -> Fraction:
         if key == "points":
             return self.score[p]
         if key in ("buchholz", "median_buchholz", "sonneborn_berger"):
-            opponents = [
-                (self.score.get(o, Fraction(0)), r.outcome(p)) for o, r in self._opponents(p)
-            ]
+            opponents = [(self.units.get(o, 0), r.outcome(p)) for o, r in self._opponents(p)]
             if key == "buchholz":
-                return sum((s for s, _ in opponents), Fraction(0))
+                return Fraction(sum(units for units, _ in opponents), self.unit)
             if key == "median_buchholz":
-                return sum(sorted(s for s, _ in opponents)[1:-1], Fraction(0))
-            return sum((s * _SB_SHARE[outcome] for s, outcome in opponents), Fraction(0))
+                return Fraction(sum(sorted(units for units, _ in opponents)[1:-1]), self.unit)
+            return Fraction(sum(units * _SB_HALVES[outcome] for units, outcome in opponents),
+                            2 * self.unit)
         if key == "wins":
             return Fraction(sum(r.outcome(p) == "win" for r in self.results[p]))
         if key == "diff":

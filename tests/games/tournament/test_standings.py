@@ -372,3 +372,36 @@ def test_a_pair_level_after_round_difference_is_ordered_by_their_match(losers):
         third = ({A, B, C} - {winner, loser}).pop()
         if diff[winner] == diff[loser] != diff[third]:
             assert place[winner] < place[loser]
+
+
+def _by_hand(players, results, points):
+    """Each player's points, Buchholz, median Buchholz and Sonneborn-Berger, added up in
+    Fractions result by result (the definitions in the module's docstring)."""
+    share = {"win": Fraction(1), "draw": Fraction(1, 2), "loss": Fraction(0)}
+    mine = {p: [r for r in results if p in r.players] for p in players}
+    score = {p: sum((points[r.outcome(p)] for r in mine[p]), Fraction(0)) for p in players}
+    figures = {}
+    for p in players:
+        met = [(score.get(r.opponent(p), Fraction(0)), r.outcome(p)) for r in mine[p]
+               if not r.is_bye]
+        figures[p] = (score[p], sum((s for s, _ in met), Fraction(0)),
+                      sum(sorted(s for s, _ in met)[1:-1], Fraction(0)),
+                      sum((s * share[o] for s, o in met), Fraction(0)))
+    return figures
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "draw", "forfeit"]), min_size=10, max_size=10),
+       st.sampled_from([Points(), CHESS, DICE_CUP_POINTS, Points(win=2, draw=0.5, loss=0.1)]))
+def test_the_tie_break_figures_are_the_sums_of_their_definitions(outcomes, points):
+    """Points and the opponents' tie-breaks, counted in whole units of a point, equal the
+    same sums made in Fractions result by result, whatever the scoring."""
+    pairs = [(a, b) for n, a in enumerate("ABCDE") for b in "ABCDE"[n + 1:]]
+    results = [Result(a, b, {"a": a, "b": b}.get(o), forfeit=o == "forfeit")
+               for (a, b), o in zip(pairs, outcomes, strict=True)] + [Result(A, None, A)]
+    rows = standings("ABCDE", results, points=points,
+                     tiebreaks=["buchholz", "median_buchholz", "sonneborn_berger"])
+    for row in rows:
+        figures = _by_hand("ABCDE", results, points)[row.player]
+        assert (row.points, row.buchholz, row.median_buchholz, row.sonneborn_berger) == \
+            tuple(float(f) if f.denominator > 1 else int(f) for f in figures)
