@@ -9,6 +9,8 @@ from pathlib import Path
 
 from aiogram.exceptions import TelegramBadRequest
 
+from bot.render.pictures import bracket_png
+from bot.render.posting import post_pictures
 from bot.sandbox.runner import Sandbox
 from tests.bot.test_formats_export_and_match import SCRIPT
 
@@ -68,3 +70,28 @@ async def test_a_file_id_telegram_refuses_is_drawn_and_uploaded_again(tmp_path: 
         await sandbox.close()
     assert len(refused) == 1 and _uploads(tmp_path) == 2
     assert len([line for line in output if ": photo " in line]) == 2
+
+
+async def test_an_album_posted_before_is_sent_again_by_its_file_ids(tmp_path: Path) -> None:
+    """A bracket too big for one picture goes out as an album; asked again unchanged, the
+    album is sent by the file ids of its photos, each caption where it was."""
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, output)
+    services = sandbox.app.services
+    names = [f"P{n}" for n in range(32)]
+    rounds, field = [], names
+    while len(field) > 1:
+        pairs = [(field[k], field[k + 1], None) for k in range(0, len(field), 2)]
+        rounds.append((f"R{len(rounds) + 1}", pairs))
+        field = [f"W{len(rounds)}-{k}" for k in range(len(pairs))]
+    calls = [(bracket_png, ("Big", rounds, None))]
+    chat = sandbox.world.group("ex").id
+    try:
+        for _ in range(2):
+            await post_pictures(services, chat, calls, "Bracket", lambda: "text", name="bracket")
+    finally:
+        await sandbox.close()
+    photos = [line for line in output if ": photo " in line]
+    assert len(photos) >= 4 and len(photos) % 2 == 0  # the same album twice
+    assert photos[:len(photos) // 2] == photos[len(photos) // 2:]
+    assert _uploads(tmp_path) == len(photos) // 2
