@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.sandbox.runner import Sandbox
+
+
+@asynccontextmanager
+async def opened(tmp_path: Path, *, seed: int = 1, language: str = "en", files: bool = False,
+                 emit: Callable[[str], None] = lambda line: None) -> AsyncIterator[Sandbox]:
+    """A started sandbox on a fresh database in ``tmp_path`` (its pictures and files saved
+    under ``tmp_path / "out"`` when ``files``), closed after the block."""
+    sandbox = Sandbox(seed=seed, db_path=tmp_path / "db.sqlite3", language=language,
+                      out_dir=tmp_path / "out" if files else None, emit=emit)
+    await sandbox.start()
+    try:
+        yield sandbox
+    finally:
+        await sandbox.close()
 
 
 async def run_script(tmp_path: Path, script: str, *, seed: int = 1, language: str = "en",
@@ -12,11 +28,7 @@ async def run_script(tmp_path: Path, script: str, *, seed: int = 1, language: st
     """What the bot printed for ``script`` on a fresh database in ``tmp_path`` (its pictures
     and files saved under ``tmp_path / "out"`` when ``files``)."""
     output: list[str] = []
-    sandbox = Sandbox(seed=seed, db_path=tmp_path / "db.sqlite3", language=language,
-                      out_dir=tmp_path / "out" if files else None, emit=output.append)
-    await sandbox.start()
-    try:
+    async with opened(tmp_path, seed=seed, language=language, files=files,
+                      emit=output.append) as sandbox:
         await sandbox.run_lines(script.splitlines())
-    finally:
-        await sandbox.close()
     return output

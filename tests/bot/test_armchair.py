@@ -14,6 +14,7 @@ from bot.features.formats.results import record_result
 from bot.features.formats.state import load, names_of
 from bot.sandbox.runner import Sandbox
 from games.armchair_cricket import choose_action
+from tests.sql_trace import sql_trace
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 SETUP = """\
@@ -239,10 +240,8 @@ async def test_a_pressed_card_writes_itself_and_the_next_turns_clock_only(tmp_pa
     try:
         await sandbox.run_lines(FIRST_BALL.splitlines())
         db = sandbox.app.services.db
-        statements: list[str] = []
-        db.connection.raw.set_trace_callback(statements.append)
-        await sandbox.line("alice@dm: [GLOVES 1]")
-        db.connection.raw.set_trace_callback(None)
+        with sql_trace(db) as statements:
+            await sandbox.line("alice@dm: [GLOVES 1]")
         last = (await db.fetchone("SELECT max(seq) FROM match_actions WHERE match_id = 1"))[0]
         clocks = await db.fetchall("SELECT kind, payload FROM jobs WHERE status = 'pending'")
     finally:

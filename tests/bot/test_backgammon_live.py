@@ -9,12 +9,12 @@ import json
 from pathlib import Path
 
 from bot.features.backgammon.live.board import game_number
-from bot.sandbox.runner import Sandbox
 from games.backgammon.mat import read_mat
 from games.backgammon.session import LiveMatch
-from tests.bot.sandbox_run import run_script
+from tests.bot.sandbox_run import opened, run_script
 from tests.bot.test_scenarios import SCENARIOS, options_of
 from tests.games.backgammon.test_mat import _replay
+from tests.sql_trace import sql_trace
 
 
 async def test_the_match_record_replays_to_the_final_score(tmp_path: Path) -> None:
@@ -94,20 +94,13 @@ async def test_a_move_writes_itself_and_the_next_turns_clocks_in_two_transaction
     the mover's in one write, after the move's own."""
     script = (SCENARIOS / "backgammon_live_clocks.txt").read_text(encoding="utf-8")
     opening = script[:script.index("alice@g: 24/22 24/21")].splitlines()
-    sandbox = Sandbox(seed=7, db_path=tmp_path / "db.sqlite3", language="en",
-                      emit=lambda line: None)
-    await sandbox.start()
-    try:
+    async with opened(tmp_path, seed=7) as sandbox:
         await sandbox.run_lines(opening)
         db = sandbox.app.services.db
-        statements: list[str] = []
-        db.connection.raw.set_trace_callback(statements.append)
-        await sandbox.line("alice@g: 24/22 24/21")
-        db.connection.raw.set_trace_callback(None)
+        with sql_trace(db) as statements:
+            await sandbox.line("alice@g: 24/22 24/21")
         clocks = await db.fetchall("SELECT kind, payload FROM jobs WHERE status = 'pending'"
                                    " ORDER BY id")
-    finally:
-        await sandbox.close()
     assert [(kind, json.loads(payload)["seat"]) for kind, payload in clocks] == [
         ("bg_live_turn", 1), ("bg_live_remind", 1)]
     assert statements.count("BEGIN IMMEDIATE") == 2, statements

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 from bot.features.formats.export import result_text
-from bot.sandbox.runner import Sandbox
 from storage.repositories.matches import MatchRow
-from tests.bot.sandbox_run import run_script
+from tests.bot.sandbox_run import opened, run_script
+from tests.sql_trace import sql_trace
 
 SCRIPT = """\
 org@ex: /new armchair Export Night format=round_robin play=report
@@ -86,20 +86,13 @@ def test_result_text() -> None:
 async def test_a_first_report_is_logged_with_its_claims_in_one_write(tmp_path: Path) -> None:
     """/result writes the report and the claims it makes on the match row together (and the
     report's message id after sending it); a redelivered /result is applied once."""
-    sandbox = Sandbox(seed=1, db_path=tmp_path / "db.sqlite3", language="en",
-                      emit=lambda line: None)
-    await sandbox.start()
-    try:
+    async with opened(tmp_path) as sandbox:
         await sandbox.run_lines(SCRIPT[:SCRIPT.index("bob@ex: /result")].splitlines())
         db = sandbox.app.services.db
-        statements: list[str] = []
-        db.connection.raw.set_trace_callback(statements.append)
-        await sandbox.line("bob@ex: /result 3:1")
-        db.connection.raw.set_trace_callback(None)
+        with sql_trace(db) as statements:
+            await sandbox.line("bob@ex: /result 3:1")
         await sandbox.line("! replay")
         logged = await db.fetchall("SELECT payload FROM match_actions ORDER BY match_id, seq")
-    finally:
-        await sandbox.close()
     assert statements.count("BEGIN IMMEDIATE") == 2, statements  # the report; its message
     assert [json.loads(row[0]).get("type") or json.loads(row[0])["meta"] for row in logged
             ] == ["report", "claims"]

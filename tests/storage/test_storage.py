@@ -18,6 +18,7 @@ from storage.repositories.matches import DuplicateUpdate, MatchesRepo
 from storage.repositories.tournaments import EntrantsRepo, TournamentsRepo
 from storage.repositories.updates import ProcessedUpdatesRepo
 from storage.repositories.users import ChatsRepo, UsersRepo
+from tests.sql_trace import sql_trace
 
 NOW = datetime(2026, 10, 21, 17, 0, tzinfo=UTC)
 
@@ -264,13 +265,10 @@ async def test_a_match_clock_moves_to_a_new_position_and_is_cancelled_in_one_sta
     other_kind = await jobs.add("bg_turn", NOW, None, match_id=7, seq=3)
     other_match = await jobs.add("hidden_late", NOW, None, match_id=8, seq=3)
     async def one_statement(write):
-        statements: list[str] = []
-        db.connection.raw.set_trace_callback(statements.append)
-        try:
-            return await write
-        finally:
-            db.connection.raw.set_trace_callback(None)
-            assert [text.split()[0] for text in statements] == ["BEGIN", "UPDATE", "COMMIT"]
+        with sql_trace(db) as statements:
+            done = await write
+        assert [text.split()[0] for text in statements] == ["BEGIN", "UPDATE", "COMMIT"]
+        return done
 
     await one_statement(jobs.move_for_match(7, ("hidden_late",), 5))
     payloads = {job.id: job.payload for job in await jobs.pending()}
@@ -289,11 +287,9 @@ async def test_a_matchs_new_board_is_known_without_reading_the_row_again(db, mon
     match_id = await _match(db)
     repo = MatchesRepo(db)
     before = await repo.get(match_id)
-    statements: list[str] = []
-    db.connection.raw.set_trace_callback(statements.append)
-    await repo.update(match_id, NOW, board_message_id=77)
-    after = await repo.get(match_id)
-    db.connection.raw.set_trace_callback(None)
+    with sql_trace(db) as statements:
+        await repo.update(match_id, NOW, board_message_id=77)
+        after = await repo.get(match_id)
     assert [text.split()[0] for text in statements] == ["BEGIN", "UPDATE", "COMMIT"]
     assert after.board_message_id == 77 and after.status == before.status
     assert after == await repo._read(match_id)  # the row in the file
