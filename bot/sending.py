@@ -15,8 +15,9 @@ import asyncio
 import html
 import logging
 from collections import defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import TypeVar
 
 from aiogram import Bot
 from aiogram.client.session.base import BaseSession
@@ -37,12 +38,35 @@ from bot.middlewares.limits import LengthLimitMiddleware
 from storage.cache import Recent
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 GROUP_LIMIT = (20, 60.0)  # messages per seconds in one group
 GLOBAL_LIMIT = (30, 1.0)  # messages per second overall
 MAX_RETRIES = 5
 FAULT_DELAYS = (0.5, 1.0, 2.0, 4.0)  # seconds before each new try after a 5xx or lost link
 TOAST_LIMIT = 200
+
+
+async def settled(*conversations: Awaitable[T]) -> list[T | BaseException]:
+    """Run ``conversations`` with different chats (a group's board, each player's DM) at
+    the same time, so that their waits for Telegram overlap: a card played redraws the score
+    card and both hands in one round trip instead of three. Each runs to its end whether or
+    not another fails; a failure is returned in its place. Calls to one chat stay in one
+    conversation, in their order."""
+    return await asyncio.gather(*conversations, return_exceptions=True)
+
+
+def raise_failure(results: list[T | BaseException]) -> list[T]:
+    """The results of :func:`settled`, or its first failure raised."""
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return results
+
+
+async def at_once(*conversations: Awaitable[T]) -> list[T]:
+    """:func:`settled`, then its first failure raised."""
+    return raise_failure(await settled(*conversations))
 
 
 class _Window:

@@ -35,6 +35,7 @@ from bot.play import clock
 from bot.play.context import MatchContext, context_for
 from bot.play.perform import perform
 from bot.play.refusal import Refusal
+from bot.sending import raise_failure, settled
 from bot.services import Services
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
@@ -137,20 +138,18 @@ async def open_panels(ctx: MatchContext) -> None:
         return
     if (minutes := _inputs()[ctx.match.kind].late_minutes) is not None:
         await clock.start(ctx, LATE, timedelta(minutes=minutes))
-    sent: list[tuple[int, int]] = []
-    try:
-        for seat in seats:
-            if (new := await _draw(ctx, seat, fresh=True)) is not None:
-                sent.append(new)
-    finally:  # both new panels in one write, and what was sent even if a later send failed
-        await panels(ctx.services).put_many(ctx.match.id, sent)
+    await show(ctx, *seats, fresh=True)
 
 
-async def show(ctx: MatchContext, seat: int, *, fresh: bool = False) -> None:
-    """Show ``seat`` their panel: edit the stored one in place, or (``fresh``, or none yet)
-    send a new one; a player the bot cannot DM is told in the group, with a deep link."""
-    if (new := await _draw(ctx, seat, fresh=fresh)) is not None:
-        await panels(ctx.services).put_many(ctx.match.id, [new])
+async def show(ctx: MatchContext, *seats: int, fresh: bool = False) -> None:
+    """Show each of ``seats`` their panel: edit the stored one in place, or (``fresh``, or
+    none yet) send a new one; a player the bot cannot DM is told in the group, with a deep
+    link. The players' DMs are written at once (:func:`~bot.sending.settled`); the new
+    panels are stored in one write, also when another seat's send failed."""
+    drawn = await settled(*(_draw(ctx, seat, fresh=fresh) for seat in seats))
+    await panels(ctx.services).put_many(
+        ctx.match.id, [panel for panel in drawn if isinstance(panel, tuple)])
+    raise_failure(drawn)
 
 
 async def _draw(ctx: MatchContext, seat: int, *, fresh: bool) -> tuple[int, int] | None:

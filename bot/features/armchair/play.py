@@ -24,6 +24,7 @@ from bot.play.context import MatchContext
 from bot.play.hidden import own_text
 from bot.play.launch import start_match
 from bot.play.perform import Playbook, draw_chance, error_params
+from bot.sending import at_once
 from bot.services import Services
 from games.armchair_cricket import chance_action
 from games.armchair_cricket.contract import ArmchairGame
@@ -100,11 +101,10 @@ async def refresh_panels(ctx: MatchContext, *, fresh: bool = False) -> None:
     how to open the chat, and /hand or the deep link brings the hand."""
     robot = await _bot_seat(ctx)
     stored = hidden.panels(ctx.services)
-    for seat in (0, 1):
-        if seat == robot:
-            continue
-        if fresh or await stored.get(ctx.match.id, ctx.match.players[seat]) is not None:
-            await hidden.show(ctx, seat, fresh=fresh)
+    await hidden.show(ctx, *[
+        seat for seat in (0, 1) if seat != robot and (
+            fresh or await stored.get(ctx.match.id, ctx.match.players[seat]) is not None)],
+        fresh=fresh)
 
 
 async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:
@@ -112,10 +112,13 @@ async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> No
     late clock for whoever must act now."""
     before, after = change.before, change.after
     lines = _news(ctx, before, after, actions)
-    if lines:
-        await ctx.say("\n".join(lines))
-    await show_card(ctx, after)
-    await refresh_panels(ctx)
+
+    async def group() -> None:
+        if lines:
+            await ctx.say("\n".join(lines))
+        await show_card(ctx, after)
+
+    await at_once(group(), refresh_panels(ctx))
     if after.finished:
         await clock.stop(ctx)
         return

@@ -15,6 +15,7 @@ from bot.features.keyboards import link_keyboard
 from bot.i18n import Translator
 from bot.play import clock, hidden
 from bot.play.context import MatchContext
+from bot.sending import at_once
 from games.dice_cup.words import parse_choice
 
 CHOICE_MINUTES = 5  # after this a late chooser is reminded and the organisers alerted
@@ -43,8 +44,7 @@ HP_INPUT = hidden.HiddenInput(types=("choose",), parse=parse_choice, panel=_pane
 @on_match_start("hp")
 async def start_battle(play: MatchContext) -> None:
     text, markup = _status(play, await play.services.matches.state(play.match))
-    await post(play, text, markup)
-    await hidden.open_panels(play)
+    await at_once(post(play, text, markup), hidden.open_panels(play))
 
 
 @announcer("hp")
@@ -52,11 +52,13 @@ async def announce_hp(play: MatchContext, before, after, event: dict) -> None:
     """A resolved round is a new message; a choice or the first die edits the newest one."""
     resolved = len(after.history) > len(before.history)
     text, markup = _status(play, after)
-    await post(play, text, markup, new=resolved)
     if after.finished:
+        await post(play, text, markup, new=resolved)
         await clock.stop(play)
-    elif resolved:
-        await hidden.open_panels(play)
+    elif resolved:  # the new round's message and both panels in one round trip
+        await at_once(post(play, text, markup), hidden.open_panels(play))
+    else:
+        await post(play, text, markup, new=False)
 
 
 def _status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]:

@@ -1,0 +1,84 @@
+"""Bot API calls to different chats that one action causes (the group's board, each player's
+panel) wait for Telegram together: with a network delay on every call, an armchair card
+and a new HP round cost one round trip for the DMs, not one per player."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.sandbox.runner import Sandbox
+from bot.sending import at_once
+from tests.bot.sandbox_run import opened
+from tests.bot.test_armchair import FIRST_BALL
+from tests.bot.test_hidden_input import SETUP as HP_SEMI_FINALS
+
+NETWORK_SECONDS = 0.02
+
+
+class Network:
+    """The sandbox's Telegram behind a network: every call waits ``NETWORK_SECONDS``; the
+    chats of the calls in flight at the same moment are noted."""
+
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.in_flight: list[int | str | None] = []
+        self.together: list[set[int | str | None]] = []
+        session = sandbox.app.bot.session
+        self._answer = session.make_request
+        session.make_request = self._call
+
+    async def _call(self, bot, method, timeout=None):
+        self.in_flight.append(getattr(method, "chat_id", None))
+        self.together.append(set(self.in_flight))
+        try:
+            await asyncio.sleep(NETWORK_SECONDS)
+            return await self._answer(bot, method, timeout)
+        finally:
+            self.in_flight.remove(getattr(method, "chat_id", None))
+
+    def most_at_once(self) -> set[int | str | None]:
+        return max(self.together, key=len)
+
+
+async def test_a_played_card_redraws_the_score_card_and_both_hands_at_once(tmp_path: Path
+                                                                           ) -> None:
+    async with opened(tmp_path, seed=5) as sandbox:
+        await sandbox.run_lines(FIRST_BALL.splitlines())
+        network = Network(sandbox)
+        await sandbox.line("alice@dm: [GLOVES 1]")
+        world = sandbox.world
+    assert network.most_at_once() == {world.group("g").id, world.user("alice").id,
+                                      world.user("bob").id}
+
+
+async def test_a_new_hp_round_posts_its_message_and_both_panels_at_once(tmp_path: Path
+                                                                        ) -> None:
+    async with opened(tmp_path, seed=11, language="ru") as sandbox:
+        await sandbox.run_lines(HP_SEMI_FINALS.splitlines() + [
+            "bob@dm: [⚔️ Атака]", "org@dm: /enter 8 @carol защита по телефону",
+            "bob@cup: 🎲 4"])
+        network = Network(sandbox)
+        await sandbox.line("carol@cup: 🎲 3")  # round 1 of match 8 resolved: round 2 asked
+        world = sandbox.world
+    assert network.most_at_once() == {world.group("cup").id, world.user("bob").id,
+                                      world.user("carol").id}
+
+
+async def test_at_once_runs_every_conversation_to_its_end_then_raises_the_first_failure(
+        ) -> None:
+    finished: list[str] = []
+
+    async def conversation(name: str, fails: bool) -> str:
+        await asyncio.sleep(0)
+        if fails:
+            raise RuntimeError(name)
+        finished.append(name)
+        return name
+
+    assert await at_once(conversation("a", False), conversation("b", False)) == ["a", "b"]
+    with pytest.raises(RuntimeError, match="first"):
+        await at_once(conversation("first", True), conversation("c", False),
+                      conversation("second", True))
+    assert finished == ["a", "b", "c"]
