@@ -23,6 +23,7 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from aiogram.exceptions import TelegramBadRequest
@@ -236,13 +237,13 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
         if stale_position(hidden, at, state):
             raise Refusal("callback.stale")
 
+    redrawn = hidden.redrawn_by_announce and await panels(services).get(
+        ctx.match.id, ctx.match.players[seat]) is not None
     change = await perform(ctx, game.playbook, [action], actor_id=actor_id,
-                           update_id=update_id, check=check)
+                           update_id=update_id, check=check,
+                           alongside=None if redrawn else partial(show, ctx, seat))
     if change is None:
         return False
-    if not hidden.redrawn_by_announce or await panels(services).get(
-            ctx.match.id, ctx.match.players[seat]) is None:
-        await show(ctx, seat)
     await _copy_to_hosts(ctx, hosts, seat, action, before)
     if hidden.late_minutes is not None:
         still = [s for s in (0, 1) if await awaited(services, ctx.match, s)]

@@ -21,6 +21,7 @@ from bot.i18n import Translator
 from bot.match_service import Change
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
+from bot.sending import at_once
 from games.common.errors import IllegalAction
 from storage.repositories.matches import DuplicateUpdate, MatchRow
 
@@ -46,11 +47,14 @@ class Playbook:
 
 async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], *,
                   actor_id: int | None, update_id: int | None, wait: float = 0,
-                  check: Callable[[Any], None] | None = None) -> Change | None:
+                  check: Callable[[Any], None] | None = None,
+                  alongside: Callable[[], Awaitable[None]] | None = None) -> Change | None:
     """Apply ``actions`` together (all or none) and announce them.
 
     ``check`` sees the current state first and may raise a Refusal (a press on an old board);
-    ``wait`` seconds pass before the announcement (the dice animation). After the lock, when
+    ``wait`` seconds pass before the announcement (the dice animation); ``alongside`` is said
+    in other chats at the same time as the announcement (the actor's own panel in their DM:
+    :func:`~bot.sending.at_once`). After the lock, when
     the bot itself plays a seat of the match and it is its turn, it makes its move
     (:func:`bot_moves`). Returns the change, or None when this update was applied before
     (nothing is said twice).
@@ -72,7 +76,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
             change = drawn
         if wait:
             await services.clock.sleep(wait)
-        await playbook.announce(ctx, change, actions)
+        announcement = playbook.announce(ctx, change, actions)
+        await (announcement if alongside is None else at_once(announcement, alongside()))
     if change.after.finished and not change.before.finished:
         await playbook.finish(ctx, change.after, actor_id)
     await bot_moves(ctx, playbook, change.after)

@@ -1,6 +1,6 @@
 """Bot API calls to different chats that one action causes (the group's board, each player's
-panel) wait for Telegram together: with a network delay on every call, an armchair card
-and a new HP round cost one round trip for the DMs, not one per player."""
+panel) wait for Telegram together: with a network delay on every call, an armchair card,
+a new HP round and an HP choice cost one round trip, not one per chat."""
 
 from __future__ import annotations
 
@@ -64,6 +64,16 @@ async def test_a_new_hp_round_posts_its_message_and_both_panels_at_once(tmp_path
         world = sandbox.world
     assert network.most_at_once() == {world.group("cup").id, world.user("bob").id,
                                       world.user("carol").id}
+
+
+async def test_an_hp_choice_edits_the_round_message_and_the_choosers_panel_at_once(
+        tmp_path: Path) -> None:
+    async with opened(tmp_path, seed=11, language="ru") as sandbox:
+        await sandbox.run_lines(HP_SEMI_FINALS.splitlines())
+        network = Network(sandbox)
+        await sandbox.line("bob@dm: [⚔️ Атака]")
+        world = sandbox.world
+    assert network.most_at_once() == {world.group("cup").id, world.user("bob").id}
 
 
 async def test_at_once_runs_every_conversation_to_its_end_then_raises_the_first_failure(
