@@ -52,8 +52,13 @@ async def settled(*conversations: Awaitable[T]) -> list[T | BaseException]:
     the same time, so that their waits for Telegram overlap: a card played redraws the score
     card and both hands in one round trip instead of three. Each runs to its end whether or
     not another fails; a failure is returned in its place. Calls to one chat stay in one
-    conversation, in their order."""
-    return await asyncio.gather(*conversations, return_exceptions=True)
+    conversation, in their order. Any awaitable will do (a method of aiogram's objects,
+    ``query.answer()``, is awaitable but no coroutine, and ``gather`` would hash it)."""
+    return await asyncio.gather(*map(_awaited, conversations), return_exceptions=True)
+
+
+async def _awaited(awaitable: Awaitable[T]) -> T:
+    return await awaitable
 
 
 def raise_failure(results: list[T | BaseException]) -> list[T]:

@@ -34,7 +34,7 @@ from bot import games
 from bot.i18n import Translator
 from bot.play import clock
 from bot.play.context import MatchContext, context_for
-from bot.play.perform import perform
+from bot.play.perform import Alongside, perform
 from bot.play.refusal import Refusal
 from bot.sending import raise_failure, settled
 from bot.services import Services
@@ -219,11 +219,12 @@ async def live_hidden_matches(services: Services, user_id: int) -> list[MatchRow
 
 
 async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_id: int,
-                 update_id: int | None, at: int = -1) -> bool:
+                 update_id: int | None, at: int = -1,
+                 alongside: Alongside = ()) -> bool:
     """Apply a hidden action of ``seat`` (their own, or entered by an organiser); True when
     applied now. ``at``: the position of the pressed panel (refused once the match has
-    moved on). The panel is updated, the organisers' copies go out, the late clock runs
-    on for whoever is still awaited."""
+    moved on); ``alongside``: as :func:`~bot.play.perform.perform`'s. The panel is updated,
+    the organisers' copies go out, the late clock runs on for whoever is still awaited."""
     services = ctx.services
     game = games.game_of(ctx.tournament.game)
     hidden = _inputs()[ctx.match.kind]
@@ -241,7 +242,8 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
         ctx.match.id, ctx.match.players[seat]) is not None
     change = await perform(ctx, game.playbook, [action], actor_id=actor_id,
                            update_id=update_id, check=check,
-                           alongside=None if redrawn else partial(show, ctx, seat))
+                           alongside=[*alongside] if redrawn else [*alongside,
+                                                                   partial(show, ctx, seat)])
     if change is None:
         return False
     await _copy_to_hosts(ctx, hosts, seat, action, before)

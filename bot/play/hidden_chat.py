@@ -43,6 +43,7 @@ from bot.play.hidden import (
     read_word,
     submit,
 )
+from bot.play.perform import Alongside
 from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.matches import MatchRow
@@ -63,14 +64,17 @@ async def _context(services: Services, match: MatchRow) -> MatchContext:
 
 
 async def _apply(services: Services, match: MatchRow, user_id: int, word: str,
-                 update_id: int | None, at: int = -1) -> bool:
-    """The sender's own word, for ``match`` (``at``: the pressed panel's position)."""
+                 update_id: int | None, at: int = -1,
+                 alongside: Alongside = ()) -> bool:
+    """The sender's own word, for ``match`` (``at``: the pressed panel's position;
+    ``alongside``: said at the same time as the announcement, once accepted)."""
     action = input_of(match.kind).parse(word)
     ctx = await _context(services, match)
     seat = ctx.seat(user_id)
     if action is None or seat is None:
         raise Refusal("callback.stale")
-    return await submit(ctx, seat, action, actor_id=user_id, update_id=update_id, at=at)
+    return await submit(ctx, seat, action, actor_id=user_id, update_id=update_id, at=at,
+                        alongside=alongside)
 
 
 @router.message(F.chat.type == "private", _hidden_word)
@@ -116,8 +120,7 @@ async def pick(query: CallbackQuery, callback_data: Pick, event_update: Update,
     if callback_data.panel and query.message and query.message.message_id != newest:
         raise Refusal("callback.stale")
     await _apply(services, match, query.from_user.id, callback_data.word,
-                 event_update.update_id, callback_data.at)
-    await query.answer()
+                 event_update.update_id, callback_data.at, alongside=[query.answer])
     if not callback_data.panel and query.message:  # the question is answered: close it
         tr = await services.translator_for_chat(query.from_user.id)
         with contextlib.suppress(TelegramBadRequest):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,8 @@ from games.common.errors import IllegalAction
 from storage.repositories.matches import DuplicateUpdate, MatchRow
 
 Action = dict[str, Any]
+Alongside = Sequence[Callable[[], Awaitable[Any]]]
+"""What else is said once an action is accepted, at the same time as its announcement."""
 DICE_ANIMATION_SECONDS = 4  # Telegram's 🎲 animation, before the result is said
 
 
@@ -48,13 +50,14 @@ class Playbook:
 async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], *,
                   actor_id: int | None, update_id: int | None, wait: float = 0,
                   check: Callable[[Any], None] | None = None,
-                  alongside: Callable[[], Awaitable[None]] | None = None) -> Change | None:
+                  alongside: Alongside = ()) -> Change | None:
     """Apply ``actions`` together (all or none) and announce them.
 
     ``check`` sees the current state first and may raise a Refusal (a press on an old board);
-    ``wait`` seconds pass before the announcement (the dice animation); ``alongside`` is said
-    in other chats at the same time as the announcement (the actor's own panel in their DM:
-    :func:`~bot.sending.at_once`). After the lock, when
+    ``wait`` seconds pass before the announcement (the dice animation); ``alongside`` is what
+    is said elsewhere once the action is accepted (the answer to the pressed button, the
+    actor's own panel in their DM), at the same time as the announcement
+    (:func:`~bot.sending.at_once`). After the lock, when
     the bot itself plays a seat of the match and it is its turn, it makes its move
     (:func:`bot_moves`). Returns the change, or None when this update was applied before
     (nothing is said twice).
@@ -76,8 +79,7 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
             change = drawn
         if wait:
             await services.clock.sleep(wait)
-        announcement = playbook.announce(ctx, change, actions)
-        await (announcement if alongside is None else at_once(announcement, alongside()))
+        await at_once(playbook.announce(ctx, change, actions), *(say() for say in alongside))
     if change.after.finished and not change.before.finished:
         await playbook.finish(ctx, change.after, actor_id)
     await bot_moves(ctx, playbook, change.after)

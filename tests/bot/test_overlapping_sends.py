@@ -1,6 +1,7 @@
 """Bot API calls to different chats that one action causes (the group's board, each player's
 panel) wait for Telegram together: with a network delay on every call, an armchair card,
-a new HP round and an HP choice cost one round trip, not one per chat."""
+a new HP round, an HP choice and a darts keypad press cost one round trip, not one per chat; a pressed button is
+answered in that same round trip."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tests.bot.test_armchair import FIRST_BALL
 from tests.bot.test_hidden_input import SETUP as HP_SEMI_FINALS
 
 NETWORK_SECONDS = 0.02
+PRESS_ANSWERED = None  # answerCallbackQuery names no chat
 
 
 class Network:
@@ -50,7 +52,7 @@ async def test_a_played_card_redraws_the_score_card_and_both_hands_at_once(tmp_p
         await sandbox.line("alice@dm: [GLOVES 1]")
         world = sandbox.world
     assert network.most_at_once() == {world.group("g").id, world.user("alice").id,
-                                      world.user("bob").id}
+                                      world.user("bob").id, PRESS_ANSWERED}
 
 
 async def test_a_new_hp_round_posts_its_message_and_both_panels_at_once(tmp_path: Path
@@ -73,7 +75,19 @@ async def test_an_hp_choice_edits_the_round_message_and_the_choosers_panel_at_on
         network = Network(sandbox)
         await sandbox.line("bob@dm: [⚔️ Атака]")
         world = sandbox.world
-    assert network.most_at_once() == {world.group("cup").id, world.user("bob").id}
+    assert network.most_at_once() == {world.group("cup").id, world.user("bob").id,
+                                      PRESS_ANSWERED}
+
+
+async def test_a_keypad_press_edits_the_board_and_is_answered_at_once(tmp_path: Path) -> None:
+    async with opened(tmp_path, language="ru") as sandbox:
+        await sandbox.run_lines(["org@grp: /new shanghai Кубок legs=1", "bob@grp: /register",
+                                 "alice@grp: /register", "org@grp: /begin",
+                                 "org@grp: [🎯 Булл-офф: Alice]"])
+        network = Network(sandbox)
+        await sandbox.line("alice@grp: [T20]")
+        group = sandbox.world.group("grp").id
+    assert network.most_at_once() == {group, PRESS_ANSWERED}
 
 
 async def test_at_once_runs_every_conversation_to_its_end_then_raises_the_first_failure(

@@ -56,8 +56,7 @@ async def toss(query: CallbackQuery, callback_data: Toss, event_update: Update,
         raise Refusal("armchair.error.not_player")
     action = {"type": "toss", "winner": services.rng.randrange(2)}
     await perform(ctx, PLAYBOOK, [action], actor_id=user, update_id=event_update.update_id,
-                  check=_at(callback_data.at))
-    await query.answer()
+                  check=_at(callback_data.at), alongside=[query.answer])
 
 
 @router.callback_query(BatFirst.filter())
@@ -71,8 +70,7 @@ async def bat_first(query: CallbackQuery, callback_data: BatFirst, event_update:
     first = seat if callback_data.bats else 1 - seat
     await perform(ctx, PLAYBOOK, [{"type": "choose", "player": seat, "bat_first": first}],
                   actor_id=query.from_user.id, update_id=event_update.update_id,
-                  check=_at(callback_data.at))
-    await query.answer()
+                  check=_at(callback_data.at), alongside=[query.answer])
 
 
 def _why_not_declare(game, seat: int) -> IllegalAction:

@@ -62,8 +62,7 @@ async def bet_button(query: CallbackQuery, callback_data: BetButton, services: S
         await query.answer(tr(key, low=limits[0], high=limits[1]), show_alert=True)
         return
     action = {"type": "bet", "player": player, "action": callback_data.action}
-    if await perform(play, action, query.from_user.id, None):
-        await query.answer()
+    await perform(play, action, query.from_user.id, None, alongside=[query.answer])
 
 
 @announcer("betting")

@@ -21,7 +21,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.i18n import Translator
 from bot.match_service import Change
 from bot.play.context import LIVE, MatchContext, context_for, load_match
-from bot.play.perform import Playbook, error_params
+from bot.play.perform import Alongside, Playbook, error_params
 from bot.play.perform import perform as perform_action
 from bot.play.refusal import Refusal
 from bot.registry import Registry
@@ -88,10 +88,12 @@ PLAYBOOK = Playbook(explain=_explain, announce=_announce, finish=_finish)
 
 
 async def perform(play: MatchContext, action: dict, actor_id: int, update_id: int | None,
-                  wait: float = 0) -> bool:
-    """Apply ``action`` through the match-play module; True when it was applied now."""
+                  wait: float = 0, alongside: Alongside = ()
+                  ) -> bool:
+    """Apply ``action`` through the match-play module; True when it was applied now.
+    ``alongside``: said with the announcement once accepted (a pressed button answered)."""
     change = await perform_action(play, PLAYBOOK, [action], actor_id=actor_id,
-                                  update_id=update_id, wait=wait)
+                                  update_id=update_id, wait=wait, alongside=alongside)
     return change is not None
 
 

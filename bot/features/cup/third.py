@@ -61,8 +61,7 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
         action = {"type": "organiser_pick", "format": callback_data.format}
     else:
         action = {"type": "pick", "player": player, "format": callback_data.format}
-    if await perform(play, action, query.from_user.id, None):
-        await query.answer()
+    await perform(play, action, query.from_user.id, None, alongside=[query.answer])
 
 
 @announcer("third_choice")

@@ -126,9 +126,8 @@ async def pressed(query: CallbackQuery, event_update: Update, services: Services
         action = starter_action(services.rng.randrange(2), "coin")
     else:
         action = press.action((await services.matches.current(play.match)).current)
-    if await perform(play, [action], query.from_user.id, event_update.update_id,
-                     expect=press.position):
-        await query.answer()
+    await perform(play, [action], query.from_user.id, event_update.update_id,
+                  expect=press.position, alongside=[query.answer])
 
 
 @router.message(Command("board"), F.chat.type != "private")

@@ -18,7 +18,7 @@ from bot.i18n import Translator
 from bot.match_service import Change
 from bot.play.board import show_board as show_live_board
 from bot.play.context import LIVE, MatchContext, load_match
-from bot.play.perform import Playbook, error_params
+from bot.play.perform import Alongside, Playbook, error_params
 from bot.play.perform import perform as perform_action
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -83,14 +83,15 @@ def error_text(tr: Translator, error: IllegalAction, match: MatchRow | None = No
 
 
 async def perform(play: DartsPlay, actions: list[dict], actor_id: int,
-                  update_id: int | None,
-                  expect: tuple[int, int, int] | None = None) -> LegsMatch | None:
+                  update_id: int | None, expect: tuple[int, int, int] | None = None,
+                  alongside: Alongside = ()) -> LegsMatch | None:
     """Apply ``actions`` together through the match-play module.
 
     ``expect`` is the position the pressed board showed: the press only counts when the
-    match is still there. Returns the new state, or None when nothing changed."""
+    match is still there; ``alongside``: said with the announcement once accepted (the
+    press answered). Returns the new state, or None when nothing changed."""
     change = await perform_action(play, PLAYBOOK, actions, actor_id=actor_id,
-                                  update_id=update_id,
+                                  update_id=update_id, alongside=alongside,
                                   check=partial(_refuse_stale, play, expect))
     return None if change is None else change.after
 

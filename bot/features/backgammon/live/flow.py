@@ -19,7 +19,7 @@ from bot.i18n import Translator
 from bot.match_service import Change
 from bot.play.context import MatchContext, context_for
 from bot.play.launch import start_match
-from bot.play.perform import Playbook, error_params, perform
+from bot.play.perform import Alongside, Playbook, error_params, perform
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.backgammon.bot import choose_play, should_double, should_take
@@ -106,15 +106,16 @@ PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish)
 
 
 async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
-              update_id: int | None, check: Callable[[Any], None] | None = None
-              ) -> LiveMatch | None:
+              update_id: int | None, check: Callable[[Any], None] | None = None,
+              alongside: Alongside = ()) -> LiveMatch | None:
     """Apply a player's ``actions`` (with the time they spent), then let the bot play its
-    part; the new state, or None when this update was applied before."""
+    part; the new state, or None when this update was applied before. ``alongside``: said
+    with the announcement once accepted (a pressed button answered)."""
     state = await ctx.services.matches.state(ctx.match)
     seat = ctx.seat(actor_id) if actor_id is not None else None
     spent = await clocks.spent(ctx, state, seat)
     change = await perform(ctx, PLAYBOOK, spent + actions, actor_id=actor_id,
-                           update_id=update_id, check=check)
+                           update_id=update_id, check=check, alongside=alongside)
     if change is None:
         return None
     return await advance(ctx)

@@ -144,8 +144,7 @@ async def press(query: CallbackQuery, callback_data: Press, event_update: Update
         await _pick(query, ctx, state, act_, steps)
         return
     await act(ctx, [action], query.from_user.id, event_update.update_id,
-              check=same_step(callback_data.step))
-    await query.answer()
+              check=same_step(callback_data.step), alongside=[query.answer])
 
 
 def _listed_play(state: LiveMatch, index: int, seat: int) -> dict:
