@@ -54,7 +54,16 @@ async def settled(*conversations: Awaitable[T]) -> list[T | BaseException]:
     not another fails; a failure is returned in its place. Calls to one chat stay in one
     conversation, in their order. Any awaitable will do (a method of aiogram's objects,
     ``query.answer()``, is awaitable but no coroutine, and ``gather`` would hash it)."""
-    return await asyncio.gather(*map(_awaited, conversations), return_exceptions=True)
+    if len(conversations) == 1:  # nothing to overlap: no task to make
+        try:
+            return [await conversations[0]]
+        except Exception as error:
+            return [error]
+    return await asyncio.gather(*map(_coroutine, conversations), return_exceptions=True)
+
+
+def _coroutine(awaitable: Awaitable[T]) -> Awaitable[T]:
+    return awaitable if asyncio.iscoroutine(awaitable) else _awaited(awaitable)
 
 
 async def _awaited(awaitable: Awaitable[T]) -> T:
@@ -71,6 +80,8 @@ def raise_failure(results: list[T | BaseException]) -> list[T]:
 
 async def at_once(*conversations: Awaitable[T]) -> list[T]:
     """:func:`settled`, then its first failure raised."""
+    if len(conversations) == 1:
+        return [await conversations[0]]
     return raise_failure(await settled(*conversations))
 
 

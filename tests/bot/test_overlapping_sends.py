@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox.runner import Sandbox
-from bot.sending import at_once
+from bot.sending import at_once, settled
 from tests.bot.sandbox_run import opened
 from tests.bot.test_armchair import FIRST_BALL
 from tests.bot.test_hidden_input import SETUP as HP_SEMI_FINALS
@@ -106,3 +106,8 @@ async def test_at_once_runs_every_conversation_to_its_end_then_raises_the_first_
         await at_once(conversation("first", True), conversation("c", False),
                       conversation("second", True))
     assert finished == ["a", "b", "c"]
+    with pytest.raises(RuntimeError, match="alone"):
+        await at_once(conversation("alone", True))
+    [failure] = await settled(conversation("alone", True))
+    assert isinstance(failure, RuntimeError)
+    assert await settled(conversation("d", False)) == ["d"]
