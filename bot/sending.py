@@ -52,22 +52,24 @@ async def settled(*conversations: Awaitable[T]) -> list[T | BaseException]:
     the same time, so that their waits for Telegram overlap: a card played redraws the score
     card and both hands in one round trip instead of three. Each runs to its end whether or
     not another fails; a failure is returned in its place. Calls to one chat stay in one
-    conversation, in their order. Any awaitable will do (a method of aiogram's objects,
-    ``query.answer()``, is awaitable but no coroutine, and ``gather`` would hash it)."""
-    if len(conversations) == 1:  # nothing to overlap: no task to make
-        try:
-            return [await conversations[0]]
-        except Exception as error:
-            return [error]
-    return await asyncio.gather(*map(_coroutine, conversations), return_exceptions=True)
+    conversation, in their order.
 
-
-def _coroutine(awaitable: Awaitable[T]) -> Awaitable[T]:
-    return awaitable if asyncio.iscoroutine(awaitable) else _awaited(awaitable)
-
-
-async def _awaited(awaitable: Awaitable[T]) -> T:
-    return await awaitable
+    The first runs in the caller's own task and starts first (the others are tasks that start
+    when it first waits), so the sandbox, whose Telegram never makes a call wait, prints
+    them in the order given."""
+    if not conversations:
+        return []
+    first, *rest = conversations
+    others = [asyncio.ensure_future(other) for other in rest]
+    try:
+        results: list[T | BaseException] = [await first]
+    except Exception as error:
+        results = [error]
+    except BaseException:  # cancelled: so are the others
+        for other in others:
+            other.cancel()
+        raise
+    return results + await asyncio.gather(*others, return_exceptions=True)
 
 
 def raise_failure(results: list[T | BaseException]) -> list[T]:
@@ -80,8 +82,6 @@ def raise_failure(results: list[T | BaseException]) -> list[T]:
 
 async def at_once(*conversations: Awaitable[T]) -> list[T]:
     """:func:`settled`, then its first failure raised."""
-    if len(conversations) == 1:
-        return [await conversations[0]]
     return raise_failure(await settled(*conversations))
 
 

@@ -240,10 +240,10 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
 
     redrawn = hidden.redrawn_by_announce and await panels(services).get(
         ctx.match.id, ctx.match.players[seat]) is not None
+    own_panel = () if redrawn else (partial(show, ctx, seat),)
     change = await perform(ctx, game.playbook, [action], actor_id=actor_id,
                            update_id=update_id, check=check,
-                           alongside=[*alongside] if redrawn else [*alongside,
-                                                                   partial(show, ctx, seat)])
+                           alongside=[*alongside, *own_panel])
     if change is None:
         return False
     await _copy_to_hosts(ctx, hosts, seat, action, before)

@@ -111,3 +111,23 @@ async def test_at_once_runs_every_conversation_to_its_end_then_raises_the_first_
     [failure] = await settled(conversation("alone", True))
     assert isinstance(failure, RuntimeError)
     assert await settled(conversation("d", False)) == ["d"]
+
+
+async def test_the_first_conversation_starts_first_and_a_cancel_reaches_the_others() -> None:
+    started: list[str] = []
+    release = asyncio.Event()
+
+    async def waiting(name: str) -> str:
+        started.append(name)
+        await release.wait()
+        return name
+
+    task = asyncio.ensure_future(settled(waiting("first"), waiting("second")))
+    await asyncio.sleep(0.01)
+    assert started == ["first", "second"]
+    [second] = [t for t in asyncio.all_tasks() if "waiting" in repr(t.get_coro())]
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await asyncio.sleep(0)
+    assert second.cancelled()
