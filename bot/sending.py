@@ -69,7 +69,9 @@ async def settled(*conversations: Awaitable[T]) -> list[T | BaseException]:
         for other in others:
             other.cancel()
         raise
-    return results + await asyncio.gather(*others, return_exceptions=True)
+    if others:  # (an announcement alone, the common case, makes no gather)
+        results += await asyncio.gather(*others, return_exceptions=True)
+    return results
 
 
 def raise_failure(results: list[T | BaseException]) -> list[T]:

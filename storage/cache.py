@@ -83,8 +83,7 @@ class ReadCache:
         self._after: list[tuple[str, Hashable, Any]] = []
 
     async def get(self, region: str, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
-        entries = self._regions.get(region) or self._regions.setdefault(region,
-                                                                       Recent(self._size))
+        entries = self._region(region)
         if key in entries:
             value = entries.use(key)
             if self.verify and (fresh := await read()) != value:
@@ -94,6 +93,12 @@ class ReadCache:
         if region not in self._dirty and (region, key) not in self._dirty_keys:
             entries[key] = value  # (else a transaction writing it is still open)
         return value
+
+    def _region(self, region: str) -> Recent:
+        """The entries of ``region`` (made empty on first use)."""
+        if (entries := self._regions.get(region)) is None:
+            entries = self._regions[region] = Recent(self._size)
+        return entries
 
     def forget(self, region: str) -> None:
         """The open write transaction writes ``region``: forget it now and when it ends."""
@@ -121,7 +126,7 @@ class ReadCache:
         if committed:
             for region, key, value in self._after:
                 if region not in self._dirty:
-                    self._regions.setdefault(region, Recent(self._size))[key] = value
+                    self._region(region)[key] = value
         self._dirty.clear()
         self._dirty_keys.clear()
         self._after.clear()

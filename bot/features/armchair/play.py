@@ -101,10 +101,9 @@ async def refresh_panels(ctx: MatchContext, *, fresh: bool = False) -> None:
     how to open the chat, and /hand or the deep link brings the hand."""
     robot = await _bot_seat(ctx)
     stored = hidden.panels(ctx.services)
-    await hidden.show(ctx, *[
-        seat for seat in (0, 1) if seat != robot and (
-            fresh or await stored.get(ctx.match.id, ctx.match.players[seat]) is not None)],
-        fresh=fresh)
+    seats = [seat for seat in (0, 1) if seat != robot and (
+        fresh or await stored.get(ctx.match.id, ctx.match.players[seat]) is not None)]
+    await hidden.show(ctx, *seats, fresh=fresh)
 
 
 async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:
