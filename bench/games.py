@@ -24,12 +24,14 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from aiogram.types import Update
 
+from bench.anatomy import Anatomy
 from bench.harness import CountingSession, EchoProbe, Options
 from bot.app import build
 from bot.config import load_settings
@@ -486,6 +488,8 @@ class GameRun:
     """The echo bot's latencies, one update after each of the mix's (:class:`EchoProbe`)."""
     unchanged: dict[str, int] = field(default_factory=dict)
     """By kind, the measured updates that changed no row of the database."""
+    anatomy: Anatomy | None = None
+    """Where each kind's time went (``anatomy=True``)."""
 
 
 def table_counts(matches: int, updates: int) -> dict[str, int]:
@@ -498,11 +502,13 @@ def table_counts(matches: int, updates: int) -> dict[str, int]:
 
 async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
                     matches: int, scheduled: int = 10, api_latency: float = 0.0,
-                    profiler: cProfile.Profile | None = None, echo: bool = False) -> GameRun:
+                    profiler: cProfile.Profile | None = None, echo: bool = False,
+                    anatomy: bool = False) -> GameRun:
     """A fresh database and world: set up, warm up, then ``updates`` measured steps (each
     Bot API call answered after ``api_latency`` seconds of the measured steps); with
     ``echo`` (concurrency 1 only), the echo bot is fed beside the warm-up and the measured
-    steps, and its time is not counted in the mix's wall time."""
+    steps, and its time is not counted in the mix's wall time; with ``anatomy``, the
+    measured steps' Bot API calls and write transactions are timed (:mod:`bench.anatomy`)."""
     with tempfile.TemporaryDirectory(prefix="bench-games-") as folder:
         bench = GameBench(seed=seed, db_path=Path(folder) / "games.sqlite3")
         await bench.start()
@@ -518,6 +524,7 @@ async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
             for table in cups[2::3]:
                 await advance(bench, table, "betting", limit=3000)
             bench.echo = probe
+            parts = _watch(bench, probe) if anatomy else None
             await drive(bench, warmup, concurrency)
             kept = {"scheduled_start": bench.samples.pop("scheduled_start", [])}
             bench.samples.clear()
@@ -527,7 +534,11 @@ async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
             _set_latency(bench, probe, api_latency)
             if probe is not None:
                 probe.samples.clear()
+            if parts is not None:
+                parts.measuring = True
             seconds = await drive(bench, updates, concurrency)
+            if parts is not None:
+                parts.measuring = False
             if probe is not None:  # the mix's own wall time (one task: the probes ran apart)
                 seconds -= sum(probe.samples)
             _set_latency(bench, probe, 0.0)
@@ -535,11 +546,21 @@ async def run_games(*, seed: int, updates: int, warmup: int, concurrency: int,
             live = sum([len(await live_matches(bench, t)) for t in bench.tables])
             return GameRun(concurrency, dict(bench.samples) | kept, seconds,
                            dict(bench.failed), live, probe.samples if probe else [],
-                           dict(bench.unchanged))
+                           dict(bench.unchanged), parts)
         finally:
             if probe is not None:
                 await probe.close()
             await bench.close()
+
+
+def _watch(bench: GameBench, probe: EchoProbe | None) -> Anatomy:
+    """An :class:`Anatomy` told of the bot's (and the echo probe's) calls and writes."""
+    parts = Anatomy(kind=_KIND.get)
+    bench.app.bot.session.on_call = parts.call_done
+    parts.watch_writes(bench.app.services.db)
+    if probe is not None:
+        probe.target.session.on_call = partial(parts.call_done, kind="echo")
+    return parts
 
 
 def _set_latency(bench: GameBench, probe: EchoProbe | None, seconds: float) -> None:

@@ -12,6 +12,7 @@ import random
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,18 @@ class CountingSession(SandboxSession):
         super().__init__(world, **({"emit": lambda line: None} | options))
         self.calls = 0
         self.latency = latency
+        self.on_call: Callable[[float], None] | None = None
+        """When set, told the seconds of each call from the session's entry: the bot's
+        request middlewares (rate limiter, sending layer), the answer and its parsing."""
+
+    async def __call__(self, bot, method, timeout=None):
+        if self.on_call is None:
+            return await super().__call__(bot, method, timeout)
+        started = time.perf_counter()
+        try:
+            return await super().__call__(bot, method, timeout)
+        finally:
+            self.on_call(time.perf_counter() - started)
 
     async def make_request(self, bot, method, timeout=None):
         self.calls += 1

@@ -2,7 +2,7 @@
 the game mix (match actions, pictures, reports, a scheduled start) through the sandbox.
 
     python -m bench.run [--updates N] [--games N] [--matches N] [--concurrency C[,C...]]
-                        [--warmup W] [--api-ms MS] [--beside] [--profile]
+                        [--warmup W] [--api-ms MS] [--beside] [--anatomy] [--profile]
 
 Prints updates/s, p50 and p99 latency per run and per kind of game update, the ratios to
 the echo bot of the same run and the peak RSS.
@@ -23,6 +23,7 @@ import time
 import traceback
 from pathlib import Path
 
+from bench.anatomy import print_anatomy
 from bench.games import GameRun, run_games
 from bench.harness import BotTarget, EchoTarget, Options, Result, Target, drive, make_factory
 from bench.workload import MIX
@@ -63,6 +64,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--beside", action="store_true",
                         help="at concurrency 1, also feed the echo bot one update after each "
                              "update of the game mix and give each kind's p50 against it")
+    parser.add_argument("--anatomy", action="store_true",
+                        help="at concurrency 1, also say where each kind of the game mix spends"
+                             " its time: Bot API calls, write transactions, the rest")
     parser.add_argument("--profile", action="store_true",
                         help="profile the bot's measured run at the first concurrency level "
                              "and print the top functions")
@@ -129,7 +133,7 @@ async def _games(args: argparse.Namespace, level: int, profile: bool) -> GameRun
     run = await run_games(seed=args.seed, updates=args.games, warmup=max(100, args.games // 5),
                           concurrency=level, matches=args.matches,
                           api_latency=args.api_ms / 1000, profiler=profiler,
-                          echo=args.beside)
+                          echo=args.beside, anatomy=args.anatomy and level == 1)
     if profiler:
         print("\n(the game mix's measured updates)")
         _print_profile(profiler)
@@ -234,6 +238,8 @@ async def main(args: argparse.Namespace) -> int:
     echo = {r.concurrency: r for r in results if r.name == "echo"}
     for run in games:
         print_games(run, echo[run.concurrency])
+        if run.anatomy is not None:
+            print_anatomy(run.anatomy, run.samples, run.echo)
     for r in results:
         if r.virtual_seconds is not None:
             print(f"{r.name} at concurrency {r.concurrency}: the rate limiter would have spread "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench.anatomy import print_anatomy
 from bench.games import KINDS, run_games
 
 
@@ -20,3 +21,23 @@ async def test_every_kind_of_the_mix_is_measured_and_does_its_work() -> None:
         unchanged = run.unchanged.get(kind.name, 0)
         assert unchanged == (measured if kind.table else 0), f"{kind.name}: {unchanged} unchanged"
     assert not run.failed
+
+
+@pytest.mark.asyncio
+async def test_the_anatomy_files_each_call_and_write_under_its_kind(capsys) -> None:
+    run = await run_games(seed=2, updates=200, warmup=20, concurrency=1, matches=8,
+                          scheduled=2, echo=True, anatomy=True)
+    parts = run.anatomy
+    assert parts is not None and not parts.measuring
+    assert parts.calls["echo"].count == len(run.echo)  # one answer per echo update
+    for kind in KINDS:
+        samples = run.samples[kind.name]
+        calls, writes = parts.calls[kind.name], parts.writes[kind.name]
+        assert calls.count >= len(samples), f"{kind.name}: an update that said nothing"
+        assert (writes.count >= len(samples)) != kind.table, f"{kind.name}: {writes.count}"
+        assert 0 < calls.seconds + writes.seconds < sum(samples)
+    print_anatomy(parts, run.samples, run.echo)
+    lines = capsys.readouterr().out.splitlines()
+    rows = lines[[set(line) for line in lines].index({"-"}) + 1:]
+    assert rows[0].split()[:2] == ["echo", "(beside)"]
+    assert {row.split()[0] for row in rows[1:]} == {kind.name for kind in KINDS}
