@@ -72,9 +72,10 @@ class Handlers:
 
 @dataclass(frozen=True)
 class Guarded:
-    """A table and the filters that guard each of its message handlers, checked after the
-    handler's own filters (a cheap command or text filter turns most messages away before
-    the guard reads anything)."""
+    """A table and the filters that guard each of its message handlers, checked before the
+    handler's own filters: a group's plain text is read as a word of the chat's own game
+    only (a darts visit is not first tried as a Cup word, a bet and a hidden choice), and
+    the guard's answer is found once per update (``Scope.game``)."""
 
     table: Handlers
     guards: tuple = ()
@@ -97,6 +98,6 @@ def dispatch_tree(tables: Sequence[Guarded]) -> list[Router]:
         for entry in guarded.table.entries():
             target = commands if entry.answers_commands else plays
             guards = guarded.guards if entry.kind == "message" else ()
-            getattr(target, entry.kind).register(entry.handler, *entry.filters, *guards,
+            getattr(target, entry.kind).register(entry.handler, *guards, *entry.filters,
                                                  **entry.flags)
     return [plays, commands]

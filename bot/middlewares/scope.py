@@ -33,6 +33,7 @@ class Scope:
         self.command = command_name(text)
         self._target: Target | None = None
         self._match: Any = _UNSET
+        self._game: Any = _UNSET
         self._organiser: bool | None = None
 
     @property
@@ -65,7 +66,13 @@ class Scope:
         tournament's (``#id`` names another tournament explicitly), else — in a chat with
         no tournament of its own, or whose tournament's game has no such command — the game
         of the sender's last match here (a friendly that has ended: its game answers that
-        the match is over, or sends its record)."""
+        the match is over, or sends its record). Found once per update: every game's
+        handlers ask (:class:`ForItsGame`)."""
+        if self._game is _UNSET:
+            self._game = await self._find_game()
+        return self._game
+
+    async def _find_game(self) -> games.Game | None:
         match = None if self.args and self.args.startswith("#") else await self.live_match()
         if match is not None:
             tournament = await self.services.repos.tournaments.get(match.tournament_id)

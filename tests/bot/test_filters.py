@@ -123,3 +123,37 @@ def test_only_the_handlers_that_could_take_an_event_are_asked() -> None:
     press = CallbackQuery.model_validate(_query("rf"))
     assert [h.callback.__name__ for h in router.callback_query.candidates(press)] == [
         "refresh", "other_press"]
+
+
+async def test_a_tables_guard_turns_a_message_away_before_the_tables_own_filters() -> None:
+    """A group's plain text is read only by its own game's handlers: another game's (costly)
+    word filter is not asked at all (``dispatch_tree`` puts the guards first)."""
+    from bot.features.handlers import Guarded, Handlers, dispatch_tree
+
+    asked: list[str] = []
+
+    def words(name: str):
+        def read(message: Message) -> bool:
+            asked.append(name)
+            return message.text == name
+        return read
+
+    tables = {name: Handlers(name) for name in ("cup", "darts")}
+    for name, table in tables.items():
+        @table.message(words(name))
+        async def handled(message, name: str = name) -> str:
+            return name
+
+    def of_game(name: str):
+        async def guard(message: Message) -> bool:
+            return message.chat.title == name  # the game of this chat
+        return guard
+
+    dispatcher = Dispatcher()
+    for router in dispatch_tree([Guarded(table, (of_game(name),))
+                                 for name, table in tables.items()]):
+        dispatcher.include_router(router)
+    message = {"message_id": 1, "date": 0, "text": "darts", "from": SENDER,
+               "chat": {"id": -5, "type": "supergroup", "title": "darts"}}
+    assert await _feed(dispatcher, message=message) == "darts"
+    assert asked == ["darts"]
