@@ -19,9 +19,11 @@ from aiogram.types import (
 
 from bot.play.context import MatchContext
 from bot.render.backgammon import BoardScene, board_png
+from bot.sending import at_once
 from games.backgammon.game import DOUBLED, MOVE, TURN
 from games.backgammon.session import LiveMatch
 from games.backgammon.steps import Step, next_steps, play_of
+from storage.repositories.matches import MatchRow
 
 log = logging.getLogger(__name__)
 PLAY_BUTTONS = 8  # up to this many legal plays are offered as buttons, else the picker
@@ -169,11 +171,16 @@ def _rows(buttons: list[InlineKeyboardButton], width: int = 2) -> InlineKeyboard
 
 
 async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False) -> None:
-    """Edit the match's board in place (send it when there is none, or ``new``)."""
+    """Edit the match's board in place (send it when there is none, or ``new``). The
+    caption and the buttons are made while the worker draws the picture."""
     services = ctx.services
-    match = await services.repos.matches.get(ctx.match.id)
-    text, keys = caption(ctx, state), markup(ctx, state)
-    png = await services.renderer.picture(board_png, scene(ctx, state))
+
+    async def words() -> tuple[MatchRow, str, InlineKeyboardMarkup]:
+        return (await services.repos.matches.get(ctx.match.id), caption(ctx, state),
+                markup(ctx, state))
+
+    png, (match, text, keys) = await at_once(
+        services.renderer.picture(board_png, scene(ctx, state)), words())
     photo = BufferedInputFile(png, f"backgammon-{match.id}.png")
     chat_id = ctx.tournament.chat_id
     if match.board_message_id is not None and not new:

@@ -21,6 +21,7 @@ from bot.play.context import MatchContext, context_for
 from bot.play.launch import start_match
 from bot.play.perform import Alongside, Playbook, error_params, perform
 from bot.play.refusal import Refusal
+from bot.sending import at_once
 from bot.services import Services
 from games.backgammon.bot import choose_play, should_double, should_take
 from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN
@@ -130,8 +131,7 @@ async def advance(ctx: MatchContext) -> LiveMatch:
         if action is None:
             break
         await perform(ctx, PLAYBOOK, [action], actor_id=None, update_id=None)
-    await show(ctx, state)
-    await clocks.arm(ctx, state)
+    await at_once(show(ctx, state), clocks.arm(ctx, state))  # the clocks set while drawing
     return state
 
 
