@@ -1,7 +1,7 @@
 """Bot API calls to different chats that one action causes (the group's board, each player's
 panel) wait for Telegram together: with a network delay on every call, an armchair card,
 a new HP round, an HP choice and a darts keypad press cost one round trip, not one per chat; a pressed button is
-answered in that same round trip."""
+answered in that same round trip. A backgammon turn's clocks are set while its board is drawn."""
 
 from __future__ import annotations
 
@@ -131,3 +131,30 @@ async def test_the_first_conversation_starts_first_and_a_cancel_reaches_the_othe
         await task
     await asyncio.sleep(0)
     assert second.cancelled()
+
+
+async def test_a_backgammon_turns_clocks_are_set_while_its_board_is_drawn(tmp_path: Path
+                                                                          ) -> None:
+    """The picture worker's time is not added to the clocks' write: the write happens while
+    the board is being drawn (and the caption and buttons are made then too)."""
+    async with opened(tmp_path, seed=3) as sandbox:
+        await sandbox.run_lines(["alice@grp: /practice backgammon"])
+        renderer, scheduler = sandbox.app.services.renderer, sandbox.app.services.scheduler
+        drawing, seen = [], []
+        draw, replace = renderer.draw, scheduler.replace_for_match
+
+        async def slow_draw(calls):
+            drawing.append(True)
+            try:
+                await asyncio.sleep(NETWORK_SECONDS)
+                return await draw(calls)
+            finally:
+                drawing.pop()
+
+        async def noted_replace(*args, **kwargs):
+            seen.append(bool(drawing))
+            return await replace(*args, **kwargs)
+
+        renderer.draw, scheduler.replace_for_match = slow_draw, noted_replace
+        await sandbox.line("alice@grp: /roll")
+    assert seen and all(seen)
