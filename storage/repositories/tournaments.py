@@ -134,13 +134,17 @@ class TournamentsRepo:
     async def newest_in_chat(self, chat_id: int, *, game: str | None = None,
                              status: str | None = None) -> Tournament | None:
         """The chat's newest tournament (of ``game``, in ``status``, when given); friendly
-        matches are not the chat's tournaments."""
+        matches are not the chat's tournaments. Remembered until a tournament is written: a
+        group's chatter asks it when no tournament is open there (``Scope.game``)."""
         sql, params = _SELECT + " WHERE t.chat_id = ? AND t.friendly = 0", (chat_id,)
         for column, value in (("game", game), ("status", status)):
             if value is not None:
                 sql, params = f"{sql} AND t.{column} = ?", (*params, value)
-        row = await self.db.fetchone(sql + " ORDER BY t.id DESC LIMIT 1", params)
-        return _tournament(row) if row else None
+
+        async def read() -> Tournament | None:
+            row = await self.db.fetchone(sql + " ORDER BY t.id DESC LIMIT 1", params)
+            return _tournament(row) if row else None
+        return await self.db.reads.get(TOURNAMENTS, ("newest", chat_id, game, status), read)
 
     async def played_by(self, user_id: int, limit: int = 6) -> list[Tournament]:
         """The started tournaments the user was seeded into (running, paused or finished),

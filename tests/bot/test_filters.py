@@ -157,3 +157,25 @@ async def test_a_tables_guard_turns_a_message_away_before_the_tables_own_filters
                "chat": {"id": -5, "type": "supergroup", "title": "darts"}}
     assert await _feed(dispatcher, message=message) == "darts"
     assert asked == ["darts"]
+
+
+async def test_a_groups_chatter_reads_nothing_once_its_chat_is_known(tmp_path,
+                                                                     monkeypatch) -> None:
+    """Every game's guard asks what the chat plays: with a tournament open, none, or only a
+    finished one, a second plain message there reads nothing from the database."""
+    from storage.cache import ReadCache
+    from tests.bot.sandbox_run import opened
+    from tests.sql_trace import sql_trace
+
+    monkeypatch.setattr(ReadCache, "verify", False)  # (the tests read again on every hit)
+
+    async with opened(tmp_path) as sandbox:
+        await sandbox.run_lines(["org@open: /new shanghai Open", "alice@open: /register",
+                                 "org@done: /new shanghai Done", "org@done: /cancel"])
+        db = sandbox.app.services.db
+        for chat in ("open", "none", "done"):
+            await sandbox.line(f"carol@{chat}: hello")
+            with sql_trace(db) as statements:
+                await sandbox.line(f"carol@{chat}: how are you")
+            assert [s for s in statements if "processed_updates" not in s
+                    and s not in ("BEGIN IMMEDIATE", "COMMIT")] == [], chat
