@@ -50,8 +50,9 @@ TOAST_LIMIT = 200
 async def settled(*conversations: Awaitable[T]) -> list[T | BaseException]:
     """Run ``conversations`` with different chats (a group's board, each player's DM) at
     the same time, so that their waits for Telegram overlap: a card played redraws the score
-    card and both hands in one round trip instead of three. Each runs to its end whether or
-    not another fails; a failure is returned in its place. Calls to one chat stay in one
+    card and both hands in one round trip instead of three (and other work that waits, such
+    as a picture in the worker, beside what is made meanwhile). Each runs to its end whether
+    or not another fails; a failure is returned in its place. Calls to one chat stay in one
     conversation, in their order.
 
     The first runs in the caller's own task and starts first (the others are tasks that start
