@@ -136,8 +136,9 @@ class RecentIds:
 
 @dataclass
 class Writes:
-    """How many write transactions committed while it was being tracked."""
+    """How many write transactions ``database`` committed while it was being tracked."""
 
+    database: Database
     count: int = 0
 
 
@@ -255,16 +256,18 @@ class Database:
         finally:
             self.reads.settle(committed=committed)
         if commit:
-            if (writes := _TRACKED.get()) is not None:
+            if (writes := _TRACKED.get()) is not None and writes.database is self:
                 writes.count += 1
             if self.checkpointer is not None:
                 self.checkpointer.committed()
 
     @contextmanager
     def tracking_writes(self) -> Iterator[Writes]:
-        """Count the write transactions committed in this context (an update's handling,
-        and the tasks it starts) until the block ends."""
-        writes = Writes()
+        """Count this database's write transactions committed in this context (an update's
+        handling, and the tasks it starts) until the block ends; another database's (the
+        sandbox keeps its Telegram in the same file, through a connection of its own) are
+        not the update's."""
+        writes = Writes(self)
         token = _TRACKED.set(writes)
         try:
             yield writes

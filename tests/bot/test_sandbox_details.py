@@ -44,3 +44,20 @@ async def test_a_roll_is_announced_after_the_dice_animation(tmp_path) -> None:
     await sandbox.close()
     assert waited >= timedelta(seconds=4)
     assert output[printed].startswith("→ cup: ") and output[printed + 1].endswith(": 5.")
+
+
+async def test_the_sandboxs_own_telegram_is_not_the_updates_write(tmp_path) -> None:
+    """The sandbox keeps its Telegram (the messages sent) in the same file through another
+    connection; those writes are not the update's, so a command that only answers is
+    remembered in memory, as the deployed bot does, instead of claimed in a transaction."""
+    from tests.sql_trace import sql_trace
+
+    sandbox, output = await _run(tmp_path, ("org@g: /new shanghai Test",))
+    before = len(output)
+    try:
+        with sql_trace(sandbox.app.services.db) as statements:
+            await sandbox.line("org@g: /help")
+    finally:
+        await sandbox.close()
+    assert len(output) > before  # it answered
+    assert "BEGIN IMMEDIATE" not in statements, statements
