@@ -41,8 +41,23 @@ LAST_SEQS = "last-seqs"
 """The seq of a match's last logged action: an append leaves its match's new last seq here
 once the write commits."""
 MATCH_LOOKUPS = "match-lookups"
-"""Which match is a player's live (or last) one: forgotten by every write that can change
-the answer — a match created, a match's status or players, a tournament's status."""
+"""A player's live matches in every chat (``("live-panels", user_id)``): a write to a match
+(created, a status, its players) forgets its players' entries, a tournament's status all."""
+TOURNAMENT_CHATS = "tournament-chats"
+"""The chat of each tournament (it never changes)."""
+
+
+def chat_tournaments(chat_id: int) -> str:
+    """The region of one chat's tournament lists (its open ones, its newest): a write to a
+    tournament forgets its own chat's region only."""
+    return f"{TOURNAMENTS}@{chat_id}"
+
+
+def chat_lookups(chat_id: int) -> str:
+    """The region of which match is a player's live (or last, or current) one in one chat:
+    forgotten by every write there that can change the answer — a match created, a match's
+    status or players, a tournament's status."""
+    return f"{MATCH_LOOKUPS}@{chat_id}"
 
 
 class Recent(OrderedDict):

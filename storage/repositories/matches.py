@@ -14,7 +14,14 @@ from datetime import datetime
 from sys import intern
 from typing import Any
 
-from storage.cache import LAST_SEQS, MATCH_LISTS, MATCH_LOOKUPS, MATCH_ROWS
+from storage.cache import (
+    LAST_SEQS,
+    MATCH_LISTS,
+    MATCH_LOOKUPS,
+    MATCH_ROWS,
+    TOURNAMENT_CHATS,
+    chat_lookups,
+)
 from storage.db import Database
 from storage.timefmt import to_db
 
@@ -93,15 +100,18 @@ class MatchesRepo:
     async def create(self, tournament_id: int, stage: str, round_no: int, slot: str, kind: str,
                      player_a: int | None, player_b: int | None, now: datetime,
                      status: str = "pending") -> MatchRow:
+        chat_id = await self._chat_of(tournament_id)
+
         async def work(tx):
             self._forget_lists(tournament_id, stage)
+            self._forget_live(player_a, player_b)
             cursor = await tx.execute(
                 "INSERT INTO matches (tournament_id, stage, round, slot, kind, player_a, player_b,"
                 " status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (tournament_id, stage, round_no, slot, kind, player_a, player_b, status,
                  to_db(now)))
             return cursor.lastrowid
-        match_id = await self.db.write(work, touches=(MATCH_LOOKUPS,))
+        match_id = await self.db.write(work, touches=(chat_lookups(chat_id),))
         # Not remembered (as ``get`` would): a new match's row is written again (its start, its
         # board) before it is read often, which forgets it; a later round's rows wait long.
         return await self._read(match_id)
@@ -113,6 +123,8 @@ class MatchesRepo:
         or players change. ``known``: ``fields`` are the row's new values as they are, so
         the row after the write is remembered instead of read again."""
         row = await self.get(match_id)
+        lookups = row is not None and bool(fields.keys() & {"status", "player_a", "player_b"})
+        chat = (chat_lookups(await self._chat_of(row.tournament_id)),) if lookups else ()
 
         async def forgetting(tx):
             self.db.reads.forget_key(MATCH_ROWS, match_id)
@@ -120,9 +132,24 @@ class MatchesRepo:
                 self._forget_lists(row.tournament_id, row.stage)
                 if known:
                     self.db.reads.remember_after(MATCH_ROWS, match_id, replace(row, **fields))
+            if lookups:
+                self._forget_live(row.player_a, row.player_b, fields.get("player_a"),
+                                  fields.get("player_b"))
             return await work(tx)
-        lookups = bool(fields.keys() & {"status", "player_a", "player_b"})
-        await self.db.write(forgetting, touches=(MATCH_LOOKUPS,) if lookups else ())
+        await self.db.write(forgetting, touches=chat)
+
+    def _forget_live(self, *players: int | None) -> None:
+        """The open write changes which matches ``players`` play live: forget their lists."""
+        for player in players:
+            if player is not None:
+                self.db.reads.forget_key(MATCH_LOOKUPS, ("live-panels", player))
+
+    async def _chat_of(self, tournament_id: int) -> int:
+        async def read() -> int:
+            row = await self.db.fetchone("SELECT chat_id FROM tournaments WHERE id = ?",
+                                         (tournament_id,))
+            return row[0]
+        return await self.db.reads.get(TOURNAMENT_CHATS, tournament_id, read)
 
     def _forget_lists(self, tournament_id: int, stage: str) -> None:
         """The open write changes a match of the tournament in ``stage``: forget the
@@ -137,12 +164,14 @@ class MatchesRepo:
         row = await self.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
         return _match(row) if row else None
 
-    async def _found(self, key: tuple, sql: str, params: tuple) -> MatchRow | None:
-        """The match ``sql`` finds by its id (the id remembered under ``key``), or None."""
+    async def _found(self, chat_id: int, key: tuple, sql: str, params: tuple
+                     ) -> MatchRow | None:
+        """The match ``sql`` finds by its id (the id remembered under ``key`` among the
+        lookups of chat ``chat_id``), or None."""
         async def read() -> int | None:
             row = await self.db.fetchone(sql, params)
             return row[0] if row else None
-        match_id = await self.db.reads.get(MATCH_LOOKUPS, key, read)
+        match_id = await self.db.reads.get(chat_lookups(chat_id), key, read)
         return None if match_id is None else await self.get(match_id)
 
     async def for_tournament(self, tournament_id: int, stage: str | None = None
@@ -158,14 +187,14 @@ class MatchesRepo:
 
     async def current_for_player(self, tournament_id: int, user_id: int) -> MatchRow | None:
         return await self._found(
-            ("current", tournament_id, user_id),
+            await self._chat_of(tournament_id), ("current", tournament_id, user_id),
             "SELECT id FROM matches WHERE tournament_id = ? AND status IN ('running', 'paused')"
             " AND ? IN (player_a, player_b) ORDER BY id LIMIT 1", (tournament_id, user_id))
 
     async def live_for_player_in_chat(self, chat_id: int, user_id: int) -> MatchRow | None:
         """The user's oldest running (or paused) match in a running tournament of the chat."""
         return await self._found(
-            ("live", chat_id, user_id),
+            chat_id, ("live", user_id),
             "SELECT m.id FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
             " WHERE t.chat_id = ? AND t.status IN ('running', 'paused')"
             " AND m.status IN ('running', 'paused') AND ? IN (m.player_a, m.player_b)"
@@ -174,7 +203,7 @@ class MatchesRepo:
     async def last_for_player_in_chat(self, chat_id: int, user_id: int) -> MatchRow | None:
         """The user's newest match in a tournament (or friendly) of the chat, any status."""
         return await self._found(
-            ("last", chat_id, user_id),
+            chat_id, ("last", user_id),
             "SELECT m.id FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
             " WHERE t.chat_id = ? AND ? IN (m.player_a, m.player_b)"
             " ORDER BY m.id DESC LIMIT 1", (chat_id, user_id))

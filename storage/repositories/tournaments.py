@@ -7,7 +7,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from storage.cache import AWAITING, ENTRANTS, MATCH_LOOKUPS, TOURNAMENTS
+from storage.cache import (
+    AWAITING,
+    ENTRANTS,
+    MATCH_LOOKUPS,
+    TOURNAMENTS,
+    chat_lookups,
+    chat_tournaments,
+)
 from storage.db import Database
 from storage.timefmt import from_db, to_db
 
@@ -82,9 +89,27 @@ class TournamentsRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def _write(self, work):
-        # a player's live match in a chat is read through its tournament's status
-        return await self.db.write(work, touches=(TOURNAMENTS, MATCH_LOOKUPS, AWAITING))
+    async def _write(self, work, chat_id: int | None, tournament_id: int | None = None, *,
+                     status: bool = False):
+        """Run ``work`` (a write to a tournament of chat ``chat_id``), forgetting that chat's
+        tournament lists and the tournament's own row; a ``status`` change also forgets what
+        is read through a tournament's status (a player's live match, a registration that
+        waits for a name): nothing else there reads a tournament."""
+        async def forgetting(tx):
+            if tournament_id is not None:
+                self.db.reads.forget_key(TOURNAMENTS, ("id", tournament_id))
+            return await work(tx)
+        regions = [] if chat_id is None else [chat_tournaments(chat_id)]
+        if status:
+            regions += [MATCH_LOOKUPS, AWAITING, *([] if chat_id is None
+                                                   else [chat_lookups(chat_id)])]
+        return await self.db.write(forgetting, touches=tuple(regions))
+
+    async def _write_to(self, tournament_id: int, work, *, status: bool = False) -> None:
+        """:meth:`_write` to the tournament ``tournament_id`` (of the chat it belongs to)."""
+        tournament = await self.get(tournament_id)
+        await self._write(work, tournament.chat_id if tournament else None, tournament_id,
+                          status=status)
 
     async def create(self, chat_id: int, game: str, title: str, settings: dict[str, Any],
                      created_by: int, now: datetime) -> Tournament:
@@ -94,7 +119,7 @@ class TournamentsRepo:
                 " created_at) VALUES (?, ?, ?, 'registration', ?, ?, ?)",
                 (chat_id, game, title, json.dumps(settings), created_by, to_db(now)))
             return cursor.lastrowid
-        tournament_id = await self._write(work)
+        tournament_id = await self._write(work, chat_id)
         return await self.get(tournament_id)
 
     async def create_friendly(self, chat_id: int, game: str, title: str,
@@ -108,7 +133,7 @@ class TournamentsRepo:
                 (chat_id, game, title, status, json.dumps(settings), created_by, to_db(now),
                  to_db(now) if status == "running" else None))
             return cursor.lastrowid
-        return await self.get(await self._write(work))
+        return await self.get(await self._write(work, chat_id))
 
     async def friendlies_in_chat(self, chat_id: int) -> list[Tournament]:
         """Every friendly match of the chat that was played or is being played, oldest first."""
@@ -129,13 +154,14 @@ class TournamentsRepo:
                 _SELECT + " WHERE t.chat_id = ? AND t.status IN (?, ?, ?, ?) ORDER BY t.id DESC",
                 (chat_id, *OPEN_STATUSES))
             return [_tournament(r) for r in rows]
-        return list(await self.db.reads.get(TOURNAMENTS, ("active", chat_id), read))
+        return list(await self.db.reads.get(chat_tournaments(chat_id), "active", read))
 
     async def newest_in_chat(self, chat_id: int, *, game: str | None = None,
                              status: str | None = None) -> Tournament | None:
         """The chat's newest tournament (of ``game``, in ``status``, when given); friendly
-        matches are not the chat's tournaments. Remembered until a tournament is written: a
-        group's chatter asks it when no tournament is open there (``Scope.game``)."""
+        matches are not the chat's tournaments. Remembered until a tournament of the chat is
+        written: a group's chatter asks it when no tournament is open there
+        (``Scope.game``)."""
         sql, params = _SELECT + " WHERE t.chat_id = ? AND t.friendly = 0", (chat_id,)
         for column, value in (("game", game), ("status", status)):
             if value is not None:
@@ -144,7 +170,7 @@ class TournamentsRepo:
         async def read() -> Tournament | None:
             row = await self.db.fetchone(sql + " ORDER BY t.id DESC LIMIT 1", params)
             return _tournament(row) if row else None
-        return await self.db.reads.get(TOURNAMENTS, ("newest", chat_id, game, status), read)
+        return await self.db.reads.get(chat_tournaments(chat_id), ("newest", game, status), read)
 
     async def played_by(self, user_id: int, limit: int = 6) -> list[Tournament]:
         """The started tournaments the user was seeded into (running, paused or finished),
@@ -164,13 +190,13 @@ class TournamentsRepo:
             if column:
                 await tx.execute(f"UPDATE tournaments SET {column} = coalesce({column}, ?)"
                                  " WHERE id = ?", (to_db(now), tournament_id))
-        await self._write(work)
+        await self._write_to(tournament_id, work, status=True)
 
     async def set_settings(self, tournament_id: int, settings: dict[str, Any]) -> None:
         async def work(tx):
             await tx.execute("UPDATE tournaments SET settings = ? WHERE id = ?",
                              (json.dumps(settings), tournament_id))
-        await self._write(work)
+        await self._write_to(tournament_id, work)
 
     async def set_state(self, tournament_id: int, key: str, value: Any) -> None:
         async def work(tx):
@@ -178,14 +204,14 @@ class TournamentsRepo:
                 "INSERT INTO tournament_state (tournament_id, key, value) VALUES (?, ?, ?)"
                 " ON CONFLICT (tournament_id, key) DO UPDATE SET value = excluded.value",
                 (tournament_id, key, json.dumps(value, ensure_ascii=False)))
-        await self._write(work)
+        await self._write_to(tournament_id, work)
 
     async def set_start(self, tournament_id: int, starts_at: datetime | None,
                         timezone: str | None) -> None:
         async def work(tx):
             await tx.execute("UPDATE tournaments SET starts_at = ?, timezone = ? WHERE id = ?",
                              (to_db(starts_at) if starts_at else None, timezone, tournament_id))
-        await self._write(work)
+        await self._write_to(tournament_id, work)
 
 
 class EntrantsRepo:

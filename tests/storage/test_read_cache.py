@@ -75,3 +75,49 @@ def test_recent_forgets_the_entry_least_recently_set_or_used() -> None:
     recent["a"] = 4  # set again: the newest
     recent["d"] = 5
     assert dict(recent) == {"a": 4, "d": 5}
+
+
+async def test_a_write_in_one_chat_leaves_another_chats_lookups_remembered(tmp_path,
+                                                                           monkeypatch) -> None:
+    """Which tournaments a chat has and which match is a player's there are remembered per
+    chat: a state saved, a status set or a match started in one chat does not make another
+    chat read them again; in its own chat it does."""
+    from datetime import UTC, datetime
+
+    from storage.repositories.matches import MatchesRepo
+    from storage.repositories.tournaments import TournamentsRepo
+    from storage.repositories.users import ChatsRepo, UsersRepo
+    from tests.sql_trace import sql_trace
+
+    monkeypatch.setattr(ReadCache, "verify", False)
+    now = datetime(2026, 10, 21, 17, 0, tzinfo=UTC)
+    db = await Database.open(tmp_path / "chats.sqlite3")
+    tournaments, matches = TournamentsRepo(db), MatchesRepo(db)
+    try:
+        await UsersRepo(db).upsert(1, "org", "Org", "ru", now)
+        chats = {}
+        for chat in (-100, -200):
+            await ChatsRepo(db).upsert(chat, "supergroup", "cup", "ru")
+            chats[chat] = await tournaments.create(chat, "cup", "Cup", {}, 1, now)
+            await tournaments.set_status(chats[chat].id, "running", now)
+
+        async def read_all(chat: int) -> None:
+            await tournaments.active_in_chat(chat)
+            await tournaments.get(chats[chat].id)
+            await matches.live_for_player_in_chat(chat, 1)
+            await matches.current_for_player(chats[chat].id, 1)
+
+        for chat in chats:
+            await read_all(chat)
+        first = chats[-100].id
+        await tournaments.set_state(first, "round", 2)
+        await tournaments.set_status(first, "paused", now)
+        await matches.create(first, "groups", 1, "G1", "group", 1, 2, now, status="running")
+        with sql_trace(db) as other:
+            await read_all(-200)
+        with sql_trace(db) as own:
+            await read_all(-100)
+    finally:
+        await db.close()
+    assert other == []
+    assert len(own) == 5, own  # its list, its row, both lookups and the new match's row
