@@ -145,6 +145,8 @@ class MatchesRepo:
                 self.db.reads.forget_key(MATCH_LOOKUPS, ("live-panels", player))
 
     async def _chat_of(self, tournament_id: int) -> int:
+        """The chat of a tournament (remembered: it never changes), whose lookups a write
+        to one of its matches forgets."""
         async def read() -> int:
             row = await self.db.fetchone("SELECT chat_id FROM tournaments WHERE id = ?",
                                          (tournament_id,))
