@@ -52,13 +52,12 @@ async def announce_hp(play: MatchContext, before, after, event: dict) -> None:
     """A resolved round is a new message; a choice or the first die edits the newest one."""
     resolved = len(after.history) > len(before.history)
     text, markup = _status(play, after)
-    if after.finished:
-        await post(play, text, markup, new=resolved)
-        await clock.stop(play)
-    elif resolved:  # the new round's message and both panels in one round trip
+    if resolved and not after.finished:  # the new round's message and both panels at once
         await at_once(post(play, text, markup), hidden.open_panels(play))
-    else:
-        await post(play, text, markup, new=False)
+        return
+    await post(play, text, markup, new=resolved)
+    if after.finished:
+        await clock.stop(play)
 
 
 def _status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]:
