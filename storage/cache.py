@@ -90,8 +90,11 @@ class ReadCache:
     verify = False
     """Compare every hit with a fresh read (tests)."""
 
-    def __init__(self, size: int = 4096) -> None:
-        self._regions: dict[str, Recent] = {}
+    def __init__(self, size: int = 4096, regions: int = 1024) -> None:
+        self._regions = Recent(regions)
+        """At most ``regions`` regions of at most ``size`` entries each: with a region per
+        chat (:func:`chat_tournaments`, :func:`chat_lookups`) the least recently used one is
+        dropped whole, which only costs reads."""
         self._size = size
         self._dirty: set[str] = set()
         self._dirty_keys: set[tuple[str, Hashable]] = set()
@@ -111,7 +114,7 @@ class ReadCache:
 
     def _region(self, region: str) -> Recent:
         """The entries of ``region`` (made empty on first use)."""
-        if (entries := self._regions.get(region)) is None:
+        if (entries := self._regions.use(region)) is None:
             entries = self._regions[region] = Recent(self._size)
         return entries
 

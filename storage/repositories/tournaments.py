@@ -149,12 +149,19 @@ class TournamentsRepo:
         return await self.db.reads.get(TOURNAMENTS, ("id", tournament_id), read)
 
     async def active_in_chat(self, chat_id: int) -> list[Tournament]:
-        async def read() -> list[Tournament]:
+        async def read() -> tuple[int, ...]:
             rows = await self.db.fetchall(
-                _SELECT + " WHERE t.chat_id = ? AND t.status IN (?, ?, ?, ?) ORDER BY t.id DESC",
-                (chat_id, *OPEN_STATUSES))
-            return [_tournament(r) for r in rows]
-        return list(await self.db.reads.get(chat_tournaments(chat_id), "active", read))
+                "SELECT id FROM tournaments WHERE chat_id = ? AND status IN (?, ?, ?, ?)"
+                " ORDER BY id DESC", (chat_id, *OPEN_STATUSES))
+            return tuple(row[0] for row in rows)
+        return await self._rows(
+            await self.db.reads.get(chat_tournaments(chat_id), "active", read))
+
+    async def _rows(self, ids: tuple[int, ...]) -> list[Tournament]:
+        """The tournaments of ``ids``, in order. A chat's lists remember ids, so each
+        tournament is one object in the read cache (:meth:`get`), not one per list."""
+        return [tournament for tournament_id in ids
+                if (tournament := await self.get(tournament_id)) is not None]
 
     async def newest_in_chat(self, chat_id: int, *, game: str | None = None,
                              status: str | None = None) -> Tournament | None:
@@ -162,15 +169,17 @@ class TournamentsRepo:
         matches are not the chat's tournaments. Remembered until a tournament of the chat is
         written: a group's chatter asks it when no tournament is open there
         (``Scope.game``)."""
-        sql, params = _SELECT + " WHERE t.chat_id = ? AND t.friendly = 0", (chat_id,)
+        sql, params = "SELECT id FROM tournaments WHERE chat_id = ? AND friendly = 0", (chat_id,)
         for column, value in (("game", game), ("status", status)):
             if value is not None:
-                sql, params = f"{sql} AND t.{column} = ?", (*params, value)
+                sql, params = f"{sql} AND {column} = ?", (*params, value)
 
-        async def read() -> Tournament | None:
-            row = await self.db.fetchone(sql + " ORDER BY t.id DESC LIMIT 1", params)
-            return _tournament(row) if row else None
-        return await self.db.reads.get(chat_tournaments(chat_id), ("newest", game, status), read)
+        async def read() -> tuple[int, ...]:
+            row = await self.db.fetchone(sql + " ORDER BY id DESC LIMIT 1", params)
+            return (row[0],) if row else ()
+        found = await self._rows(
+            await self.db.reads.get(chat_tournaments(chat_id), ("newest", game, status), read))
+        return found[0] if found else None
 
     async def played_by(self, user_id: int, limit: int = 6) -> list[Tournament]:
         """The started tournaments the user was seeded into (running, paused or finished),

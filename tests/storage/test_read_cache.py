@@ -121,3 +121,13 @@ async def test_a_write_in_one_chat_leaves_another_chats_lookups_remembered(tmp_p
         await db.close()
     assert other == []
     assert len(own) == 5, own  # its list, its row, both lookups and the new match's row
+
+
+async def test_the_least_recently_used_region_is_dropped_whole(db) -> None:
+    """A region per chat stays bounded: past ``regions`` regions the one least recently
+    read is forgotten (it is read again), the others are kept."""
+    cache = ReadCache(regions=2)
+    calls: list[int] = []
+    for region in ("chat-a", "chat-b", "chat-a", "chat-c", "chat-a", "chat-b"):
+        await cache.get(region, "n", reader(db, calls))
+    assert len(calls) == 4  # a, b, c, then b again: dropped when c came (a was read later)
