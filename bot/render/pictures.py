@@ -11,13 +11,14 @@ modules would cost it a few megabytes it never uses.
 
 from __future__ import annotations
 
-import io
 import math
 import unicodedata
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from bot.render.png import palette_png
 
 if TYPE_CHECKING:
     from PIL import Image, ImageDraw, ImageFont
@@ -123,18 +124,6 @@ def _fit(text: str, font: Font, width: float) -> str:
     return text[:lo].rstrip() + _ELLIPSIS
 
 
-def _png(image: Image.Image) -> bytes:
-    """PNG bytes of ``image`` (a palette image encodes a third of an RGB one's bytes)."""
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=_COMPRESS_LEVEL)
-    return buffer.getvalue()
-
-
-_COMPRESS_LEVEL = 3
-"""zlib level: on these flat pictures 3 takes about as long as 1 and is 10% smaller; 6 is
-a third smaller again but takes twice as long."""
-
-
 def _blends(inks: Sequence[Colour], papers: Sequence[Colour], steps: int = 15,
             solids: Sequence[Colour] = ()) -> list[int]:
     """A flat palette (r, g, b, r, g, b …): every paper, ink and other solid colour, and
@@ -170,10 +159,10 @@ def _flat_png(image: Image.Image, palette: Image.Image) -> bytes:
     """A flat drawing as a palette PNG: its few colours and their text edges are all in
     ``palette``, so each pixel maps to its nearest entry (no dithering, no colour counting:
     a sixth of the time an adaptive 64-colour palette takes) and the encoder compresses a
-    byte a pixel instead of three."""
+    byte a pixel instead of three (:mod:`bot.render.png`)."""
     from PIL import Image
 
-    return _png(image.quantize(palette=palette, dither=Image.Dither.NONE))
+    return palette_png(image.quantize(palette=palette, dither=Image.Dither.NONE))
 
 
 # --------------------------------------------------------------------------- standings
