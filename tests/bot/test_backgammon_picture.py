@@ -164,3 +164,24 @@ def test_drawn_quickly_with_awkward_names_and_no_clocks() -> None:
     for _ in range(5):
         board_png(scene)
     assert (time.perf_counter() - started) / 5 < 0.25  # about 20 ms here; generous for CI
+
+
+def test_drawn_in_the_boards_own_colours_with_smooth_letters() -> None:
+    """The board is a palette picture of its own colours: no shape brings a colour the
+    palette lacks, and letters keep their anti-aliased edges (the blends of ink and paper
+    that the palette holds), on the highlighted strip as on the plain one."""
+    own = picture._board_palette().getpalette()
+    scenes = (_scene(), _scene(on_roll=1, dice=None, cube_in_play=False),
+              _scene(Position(_side({6: 9}, bar=2), _side({1: 3}, bar=1)), cube_owner=1))
+    for scene in scenes:
+        png = Image.open(io.BytesIO(board_png(scene)))
+        assert png.mode == "P"
+        assert png.getpalette() == own
+        image = png.convert("RGB")
+        for top, paper in ((0, picture._BG), (picture.HEIGHT - 60, picture._HIGHLIGHT)):
+            if scene.on_roll == 1:
+                paper = picture._HIGHLIGHT if top == 0 else picture._BG
+            letters = image.crop((picture.WIDTH // 2, top + 10, picture.WIDTH - 12, top + 50))
+            shades = {colour for _, colour in letters.getcolors(maxcolors=1 << 16)}
+            edges = shades - {paper, (28, 32, 38)}
+            assert len(edges) >= 4, (scene.on_roll, top, shades)
