@@ -6,14 +6,9 @@ right to the bottom right; seat 1 mirrors it at the top. Each point carries both
 (seat 0's next to the bottom strip, seat 1's next to the top strip), so either player can read
 the notation from their own side. Seat 1's strip is at the top, seat 0's at the bottom, each
 with the player's checker colour, name, score, pip count and clock; the player on roll's strip
-is highlighted. Fonts and the palette come from :mod:`bot.render.pictures`.
-
-The board is drawn straight onto a palette picture (``P``: a byte a pixel, indices into the
-board's own colours) rather than drawn in RGB and mapped to the palette afterwards: shapes take
-their colour's index, and each piece of text is drawn once in RGB on its own paper, mapped to
-the palette and kept (:func:`_label`), so a board is a copy of the empty board, some shapes and
-pasted labels. That took the board from about 6.5 ms to 3 ms; the file is written by
-:mod:`bot.render.png`.
+is highlighted. Fonts come from :mod:`bot.render.pictures`; the board is drawn on a
+:class:`~bot.render.canvas.Canvas` of its own palette: a copy of the empty board, the
+checkers and dice, and labels kept from board to board.
 """
 
 from __future__ import annotations
@@ -23,8 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from bot.render.pictures import _blends, _clean, _fit, _font, _palette
-from bot.render.png import palette_png
+from bot.render.canvas import Canvas, Palette, blends
+from bot.render.pictures import _clean, _fit, _font
 from games.backgammon.position import BAR, CHECKERS, Position
 
 if TYPE_CHECKING:
@@ -67,9 +62,6 @@ BOARD_BOTTOM = BOARD_TOP + 2 * _HALF_H
 HEIGHT = BOARD_BOTTOM + _FRAME_W + _NUMBERS_H + _STRIP_H
 _TRIANGLE_H = 250
 _SHOWN = 5  # checkers drawn on a point; more are counted
-_COUNT_FONT = (24, True)  # (size, bold), as _font takes them
-_BIG_FONT = (26, True)
-_SMALL_FONT = (22, False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +89,7 @@ class BoardScene:
 
 def board_png(scene: BoardScene) -> bytes:
     """The board of ``scene`` as PNG bytes (about 960 × 820 pixels)."""
-    canvas = _Canvas(_empty_board().copy())
+    canvas = Canvas(_empty_board().copy(), _board_palette())
     sides = scene.sides()
     for seat in (0, 1):
         _draw_points(canvas, seat, sides[seat])
@@ -107,62 +99,24 @@ def board_png(scene: BoardScene) -> bytes:
     _draw_cube(canvas, scene)
     if scene.dice is not None:
         _draw_dice(canvas.draw, scene.on_roll, scene.dice)
-    return palette_png(canvas.image)
-
-
-class _Canvas:
-    """A palette picture being drawn on: shapes through ``draw`` (RGB colours are looked up
-    in the picture's palette, so each must be one of :func:`_board_palette`'s), text through
-    :meth:`write`."""
-
-    def __init__(self, image: Image.Image) -> None:
-        from PIL import ImageDraw  # in the picture worker (see bot.render.pictures)
-
-        self.image = image
-        self.draw = ImageDraw.Draw(image)
-
-    def write(self, xy: tuple[int, int], text: str, font: tuple[int, bool], ink: Colour,
-              paper: Colour, anchor: str) -> None:
-        """``text`` in ``font`` (size, bold) anchored at ``xy``, on a spot of ``paper``."""
-        label, (left, top) = _label(text, font, ink, paper, anchor)
-        self.image.paste(label, (xy[0] + left, xy[1] + top))
-
-
-@lru_cache(maxsize=256)
-def _label(text: str, font: tuple[int, bool], ink: Colour, paper: Colour,
-           anchor: str) -> tuple[Image.Image, tuple[int, int]]:
-    """``text`` drawn anti-aliased on ``paper`` and mapped to the board's palette (whose
-    blends of each ink on each paper give its edges), with its offset from the anchor point.
-    Kept: names, scores and counts repeat from move to move."""
-    from PIL import Image, ImageDraw
-
-    face = _font(*font)
-    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
-    label = Image.new("RGB", (max(right - left, 1), max(bottom - top, 1)), paper)
-    ImageDraw.Draw(label).text((-left, -top), text, fill=ink, font=face, anchor=anchor)
-    return label.quantize(palette=_board_palette(), dither=Image.Dither.NONE), (left, top)
+    return canvas.png()
 
 
 @lru_cache(maxsize=1)
-def _board_palette() -> Image.Image:
+def _board_palette() -> Palette:
     """Every colour the board is drawn in, and the edges of its letters: the text colours
     on each colour text is written on (8 steps are enough for letters this size)."""
-    return _palette(_blends((_TEXT, _MUTED, _CHECKER_TEXT[1]),
-                            (_BG, _HIGHLIGHT, _CUBE, *CHECKER, _FELT), steps=8,
-                            solids=(_FRAME, *_POINT, *_CHECKER_EDGE)))
+    return blends((_TEXT, _MUTED, _CHECKER_TEXT[1]), (_BG, _HIGHLIGHT, _CUBE, *CHECKER, _FELT),
+                  steps=8, solids=(_FRAME, *_POINT, *_CHECKER_EDGE))
 
 
 @lru_cache(maxsize=1)
 def _empty_board() -> Image.Image:
-    """The frame, the points and their numbers: the same in every picture (a palette
-    picture, see :func:`_board_palette`)."""
-    from PIL import Image, ImageDraw
-
-    image = Image.new("RGB", (WIDTH, HEIGHT), _BG)
-    draw = ImageDraw.Draw(image)
-    _draw_board(draw)
-    _draw_numbers(draw)
-    return image.quantize(palette=_board_palette(), dither=Image.Dither.NONE)
+    """The frame, the points and their numbers: the same in every picture."""
+    canvas = Canvas.blank((WIDTH, HEIGHT), _BG, _board_palette())
+    _draw_board(canvas.draw)
+    _draw_numbers(canvas)
+    return canvas.image
 
 
 def point_centre(seat: int, point: int) -> tuple[int, int]:
@@ -193,7 +147,7 @@ def _draw_board(draw: ImageDraw.ImageDraw) -> None:
         draw.polygon([(x - PW // 2 + 1, edge), (x + PW // 2 - 1, edge), (x, tip)], fill=colour)
 
 
-def _draw_numbers(draw: ImageDraw.ImageDraw) -> None:
+def _draw_numbers(canvas: Canvas) -> None:
     """Seat 0's numbers on the line next to its strip (bottom), seat 1's next to the top."""
     font = _font(14)
     bold = _font(14, bold=True)
@@ -207,10 +161,10 @@ def _draw_numbers(draw: ImageDraw.ImageDraw) -> None:
             lines = ((bottom_outer, str(point), bold), (bottom_outer - 15, str(25 - point), font))
         for y, text, face in lines:
             colour = _TEXT if face is bold else _MUTED
-            draw.text((x, y), text, fill=colour, font=face, anchor="mt")
+            canvas.write((x, y), text, face, colour, _BG, "mt")
 
 
-def _draw_points(canvas: _Canvas, seat: int, side: tuple[int, ...]) -> None:
+def _draw_points(canvas: Canvas, seat: int, side: tuple[int, ...]) -> None:
     for point in range(1, 25):
         count = side[point - 1]
         if count:
@@ -220,7 +174,7 @@ def _draw_points(canvas: _Canvas, seat: int, side: tuple[int, ...]) -> None:
             _draw_stack(canvas, seat, x, first, step, count)
 
 
-def _draw_stack(canvas: _Canvas, seat: int, x: int, first: int, step: int,
+def _draw_stack(canvas: Canvas, seat: int, x: int, first: int, step: int,
                 count: int) -> None:
     """Up to five checkers from ``first`` by ``step``; the last one shows the count if more."""
     for index in range(min(count, _SHOWN)):
@@ -229,8 +183,9 @@ def _draw_stack(canvas: _Canvas, seat: int, x: int, first: int, step: int,
         _count_on_checker(canvas, seat, x, first + (_SHOWN - 1) * step, count)
 
 
-def _count_on_checker(canvas: _Canvas, seat: int, x: int, y: int, count: int) -> None:
-    canvas.write((x, y), str(count), _COUNT_FONT, _CHECKER_TEXT[seat], CHECKER[seat], "mm")
+def _count_on_checker(canvas: Canvas, seat: int, x: int, y: int, count: int) -> None:
+    canvas.write((x, y), str(count), _font(24, bold=True), _CHECKER_TEXT[seat], CHECKER[seat],
+                 "mm")
 
 
 def _checker(draw: ImageDraw.ImageDraw, seat: int, x: int, y: int) -> None:
@@ -245,7 +200,7 @@ def bar_centre(seat: int) -> tuple[int, int]:
     return _BAR_X + PW // 2, middle - 2 * RADIUS if seat == 0 else middle + 2 * RADIUS
 
 
-def _draw_bar(canvas: _Canvas, seat: int, count: int) -> None:
+def _draw_bar(canvas: Canvas, seat: int, count: int) -> None:
     if not count:
         return
     x, y = bar_centre(seat)
@@ -256,7 +211,7 @@ def _draw_bar(canvas: _Canvas, seat: int, count: int) -> None:
         _count_on_checker(canvas, seat, x, y, count)
 
 
-def _draw_tray(canvas: _Canvas, seat: int, count: int) -> None:
+def _draw_tray(canvas: Canvas, seat: int, count: int) -> None:
     """Borne-off checkers as thin slabs: seat 0's in the bottom tray, seat 1's in the top."""
     slab = 12
     x0, x1 = _TRAY_X + 8, _TRAY_X + _TRAY_W - 8
@@ -266,11 +221,11 @@ def _draw_tray(canvas: _Canvas, seat: int, count: int) -> None:
         canvas.draw.rectangle((x0, y, x1, y + slab - 2), fill=CHECKER[seat],
                               outline=_CHECKER_EDGE[seat])
     label_y = BOARD_TOP + _HALF_H + (26 if seat == 0 else -26)
-    canvas.write((_TRAY_X + _TRAY_W // 2, label_y), str(count), _COUNT_FONT, _WHITE, _FELT,
-                 "mm")
+    canvas.write((_TRAY_X + _TRAY_W // 2, label_y), str(count), _font(24, bold=True), _WHITE,
+                 _FELT, "mm")
 
 
-def _draw_strip(canvas: _Canvas, scene: BoardScene, seat: int, side: tuple[int, ...]) -> None:
+def _draw_strip(canvas: Canvas, scene: BoardScene, seat: int, side: tuple[int, ...]) -> None:
     """One player's line: checker, name, score, pips, clock; highlighted when on roll."""
     top = 0 if seat == 1 else HEIGHT - _STRIP_H
     paper = _BG
@@ -284,28 +239,29 @@ def _draw_strip(canvas: _Canvas, scene: BoardScene, seat: int, side: tuple[int, 
     right = f"{words.get('pips', 'pips')}: {pips}"
     if scene.clocks is not None:
         right += f"   {_clean(scene.clocks[seat])}"
-    canvas.write((WIDTH - _MARGIN, middle), right, _SMALL_FONT, _TEXT, paper, "rm")
+    big = _font(26, bold=True)
+    small = _font(22)
+    canvas.write((WIDTH - _MARGIN, middle), right, small, _TEXT, paper, "rm")
     score = f"{scene.score[seat]}/{scene.length}"
     name_x = _MARGIN + 2 * RADIUS + 14
-    room = WIDTH - _MARGIN - _font(*_SMALL_FONT).getlength(right) - name_x - 40
+    room = WIDTH - _MARGIN - small.getlength(right) - name_x - 40
     label = f"{_clean(scene.names[seat])}  · {score}"
     if seat == scene.on_roll:
         label += f"  · {words.get('to_play', '')}"
-    canvas.write((name_x, middle), _fit(label, _font(*_BIG_FONT), room), _BIG_FONT, _TEXT,
-                 paper, "lm")
+    canvas.write((name_x, middle), _fit(label, big, room), big, _TEXT, paper, "lm")
 
 
-def _draw_cube(canvas: _Canvas, scene: BoardScene) -> None:
+def _draw_cube(canvas: Canvas, scene: BoardScene) -> None:
     """The cube left of the board: at its owner's side or in the middle; in the Crawford
     game the word for it instead. The match length is written below the middle."""
     x = _MARGIN + _CUBE_W // 2
     middle = BOARD_TOP + _HALF_H
     match_to = f"{scene.words.get('match_to', '')} {scene.length}".strip()
     canvas.write((x, BOARD_BOTTOM + _FRAME_W + 4), _fit(match_to, _font(14), _CUBE_W + 10),
-                 (14, False), _TEXT, _BG, "mt")
+                 _font(14), _TEXT, _BG, "mt")
     if not scene.cube_in_play:
         word = _clean(scene.words.get("crawford", "Crawford"))
-        _vertical_word(canvas.image, word, x, middle)
+        _vertical_word(canvas, word, x, middle)
         return
     if scene.cube_owner is None:
         y = middle
@@ -314,10 +270,10 @@ def _draw_cube(canvas: _Canvas, scene: BoardScene) -> None:
     size = 26
     canvas.draw.rectangle((x - size, y - size, x + size, y + size), fill=_CUBE, outline=_TEXT,
                           width=3)
-    canvas.write((x, y), str(scene.cube), (28, True), _TEXT, _CUBE, "mm")
+    canvas.write((x, y), str(scene.cube), _font(28, bold=True), _TEXT, _CUBE, "mm")
 
 
-def _vertical_word(image: Image.Image, word: str, x: int, y: int) -> None:
+def _vertical_word(canvas: Canvas, word: str, x: int, y: int) -> None:
     """``word`` written bottom to top, centred on (x, y), in a box."""
     from PIL import Image, ImageDraw
 
@@ -326,9 +282,8 @@ def _vertical_word(image: Image.Image, word: str, x: int, y: int) -> None:
     width = int(font.getlength(word)) + 16
     label = Image.new("RGB", (width, 34), _HIGHLIGHT)
     ImageDraw.Draw(label).text((width // 2, 17), word, fill=_TEXT, font=font, anchor="mm")
-    rotated = label.quantize(palette=_board_palette(), dither=Image.Dither.NONE).rotate(
-        90, expand=True)
-    image.paste(rotated, (x - rotated.width // 2, y - rotated.height // 2))
+    rotated = label.rotate(90, expand=True)
+    canvas.paste(rotated, (x - rotated.width // 2, y - rotated.height // 2))
 
 
 _PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),

@@ -18,10 +18,10 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.render.png import palette_png
+from bot.render.canvas import Canvas, Palette, blends
 
 if TYPE_CHECKING:
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import ImageDraw, ImageFont
 
     Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
@@ -124,45 +124,9 @@ def _fit(text: str, font: Font, width: float) -> str:
     return text[:lo].rstrip() + _ELLIPSIS
 
 
-def _blends(inks: Sequence[Colour], papers: Sequence[Colour], steps: int = 15,
-            solids: Sequence[Colour] = ()) -> list[int]:
-    """A flat palette (r, g, b, r, g, b …): every paper, ink and other solid colour, and
-    ``steps - 1`` mixtures of each ink on each paper, the shades an anti-aliased letter's
-    edge takes."""
-    colours = list(dict.fromkeys([*papers, *inks, *solids]))
-    for ink in inks:
-        for paper in papers:
-            colours += [tuple(round(p + (i - p) * k / steps) for i, p in zip(ink, paper,
-                                                                             strict=True))
-                        for k in range(1, steps)]
-    colours = list(dict.fromkeys(colours))
-    if len(colours) > 256:
-        raise ValueError(f"a palette of {len(colours)} colours")
-    return [value for colour in colours for value in colour]
-
-
-def _palette(colours: list[int]) -> Image.Image:
-    """A one-pixel palette image of ``colours`` (from :func:`_blends`), for :func:`_flat_png`."""
-    from PIL import Image
-
-    palette = Image.new("P", (1, 1))
-    palette.putpalette(colours)
-    return palette
-
-
 @cache
-def _tables_palette() -> Image.Image:
-    return _palette(_blends((_TEXT, _MUTED, _ACCENT, _LINE), (_BG, _ROW_ALT, _HEADER_BG, _WIN_BG)))
-
-
-def _flat_png(image: Image.Image, palette: Image.Image) -> bytes:
-    """A flat drawing as a palette PNG: its few colours and their text edges are all in
-    ``palette``, so each pixel maps to its nearest entry (no dithering, no colour counting:
-    a sixth of the time an adaptive 64-colour palette takes) and the encoder compresses a
-    byte a pixel instead of three (:mod:`bot.render.png`)."""
-    from PIL import Image
-
-    return palette_png(image.quantize(palette=palette, dither=Image.Dither.NONE))
+def _tables_palette() -> Palette:
+    return blends((_TEXT, _MUTED, _ACCENT, _LINE), (_BG, _ROW_ALT, _HEADER_BG, _WIN_BG))
 
 
 # --------------------------------------------------------------------------- standings
@@ -219,61 +183,57 @@ def standings_png(title: str, header: list[str], rows: list[list[str]],
         highlight = min(highlight, room - 1)
     height = top + head_h + len(rows) * row_h + _PAD + legend_block
 
-    from PIL import Image, ImageDraw
-
-    image = Image.new("RGB", (width, height), _BG)
-    draw = ImageDraw.Draw(image)
+    canvas = Canvas.blank((width, height), _BG, _tables_palette())
+    draw = canvas.draw
     left, right = _PAD, width - _PAD
     if title:
-        draw.text((left, _PAD), _fit(title, title_font, right - left), font=title_font,
-                  fill=_TEXT, anchor="lt")
+        canvas.write((left, _PAD), _fit(title, title_font, right - left), title_font, _TEXT,
+                     _BG, "lt")
 
-    def cells(y: int, values: list[str], cell_font: Font, fill: tuple[int, int, int]) -> None:
+    def cells(y: int, values: list[str], cell_font: Font, ink: Colour, paper: Colour) -> None:
         x = left + _BAR
         for col, (value, col_w) in enumerate(zip(values, widths, strict=True)):
             text = _fit(value, cell_font, col_w - 2 * _CELL_PAD)
             if col == 0:
-                draw.text((x + col_w / 2, y), text, font=cell_font, fill=fill, anchor="mm")
+                canvas.write((x + col_w / 2, y), text, cell_font, ink, paper, "mm")
             elif col == 1:
-                draw.text((x + _CELL_PAD, y), text, font=cell_font, fill=fill, anchor="lm")
+                canvas.write((x + _CELL_PAD, y), text, cell_font, ink, paper, "lm")
             else:
-                draw.text((x + col_w - _CELL_PAD, y), text, font=cell_font, fill=fill,
-                          anchor="rm")
+                canvas.write((x + col_w - _CELL_PAD, y), text, cell_font, ink, paper, "rm")
             x += col_w
 
     if head_h:
         draw.rectangle((left, top, right - 1, top + head_h - 1), fill=_HEADER_BG)
-        cells(top + head_h // 2, header, head_font, _MUTED)
+        cells(top + head_h // 2, header, head_font, _MUTED, _HEADER_BG)
     y = top + head_h
     for index, row in enumerate(rows):
-        if index % 2:
-            draw.rectangle((left, y, right - 1, y + row_h - 1), fill=_ROW_ALT)
+        paper = _ROW_ALT if index % 2 else _BG
+        draw.rectangle((left, y, right - 1, y + row_h - 1), fill=paper)
         qualified = index < highlight
         if qualified:
             draw.rectangle((left, y, left + _BAR - 1, y + row_h - 1), fill=_ACCENT)
-        cells(y + row_h // 2, row, bold if qualified else font, _TEXT)
+        cells(y + row_h // 2, row, bold if qualified else font, _TEXT, paper)
         y += row_h
     if 0 < highlight < len(rows):
         line_y = top + head_h + highlight * row_h
         draw.line((left, line_y, right - 1, line_y), fill=_ACCENT, width=3)
-    _draw_legend(draw, legend, legend_font, left, right, y + 16, legend_h)
-    return _flat_png(image, _tables_palette())
+    _draw_legend(canvas, legend, legend_font, left, right, y + 16, legend_h)
+    return canvas.png()
 
 
 BAR_MARK = "▌"  # a legend line about the qualifiers' bar starts with this
 
 
-def _draw_legend(draw: ImageDraw.ImageDraw, lines: list[str], font: Font, left: int,
-                 right: int, y: int, line_h: int) -> None:
+def _draw_legend(canvas: Canvas, lines: list[str], font: Font, left: int, right: int, y: int,
+                 line_h: int) -> None:
     """The legend under a table, one muted line each; the bar's line shows a piece of it."""
     for line in lines:
         x = left
         if line.startswith(BAR_MARK):
-            draw.rectangle((x, y + line_h // 4, x + _BAR - 1, y + 3 * line_h // 4),
-                           fill=_ACCENT)
+            canvas.draw.rectangle((x, y + line_h // 4, x + _BAR - 1, y + 3 * line_h // 4),
+                                  fill=_ACCENT)
             x, line = x + _BAR + 12, line[len(BAR_MARK):].strip()
-        draw.text((x, y + line_h // 2), _fit(line, font, right - x), font=font, fill=_MUTED,
-                  anchor="lm")
+        canvas.write((x, y + line_h // 2), _fit(line, font, right - x), font, _MUTED, _BG, "lm")
         y += line_h
 
 
@@ -413,14 +373,12 @@ def _draw_bracket(title: str, block: list[tuple[str, list[_Clean]]], first: floa
         last = max(last, third_centre + 0.5)
     height = top + round((last - first) * _SLOT) + _PAD
 
-    from PIL import Image, ImageDraw
-
-    image = Image.new("RGB", (width, height), _BG)
-    draw = ImageDraw.Draw(image)
+    canvas = Canvas.blank((width, height), _BG, _tables_palette())
+    draw = canvas.draw
     title_font, round_font = _font(52, True), _font(30, True)
     if title:
-        draw.text((_PAD, _PAD), _fit(title, title_font, width - 2 * _PAD), font=title_font,
-                  fill=_TEXT, anchor="lt")
+        canvas.write((_PAD, _PAD), _fit(title, title_font, width - 2 * _PAD), title_font, _TEXT,
+                     _BG, "lt")
 
     def x_of(r: int) -> int:
         return _PAD + r * (box_w + _GAP)
@@ -432,8 +390,8 @@ def _draw_bracket(title: str, block: list[tuple[str, list[_Clean]]], first: floa
         return first <= centre < last
 
     for r, (name, _) in enumerate(block):
-        draw.text((x_of(r) + box_w / 2, top - 36), _fit(name, round_font, box_w),
-                  font=round_font, fill=_MUTED, anchor="mm")
+        canvas.write((x_of(r) + box_w / 2, top - 36), _fit(name, round_font, box_w), round_font,
+                     _MUTED, _BG, "mm")
     # Connectors first, boxes drawn over them.
     for r in range(1, len(block)):
         if not _paired(counts, r):
@@ -452,21 +410,21 @@ def _draw_bracket(title: str, block: list[tuple[str, list[_Clean]]], first: floa
     for r, (_, matches) in enumerate(block):
         for match, centre in zip(matches, centres[r], strict=True):
             if shown(centre):
-                _draw_match(draw, x_of(r), y_of(centre) - _BOX_H // 2, box_w, match)
+                _draw_match(canvas, x_of(r), y_of(centre) - _BOX_H // 2, box_w, match)
     if third is not None and third_centre is not None:
         x, y = x_of(columns - 1), y_of(third_centre) - _BOX_H // 2
-        draw.text((x + box_w / 2, y - 24), _fit(third[0], round_font, box_w),
-                  font=round_font, fill=_MUTED, anchor="mm")
-        _draw_match(draw, x, y, box_w, third[1])
-    return _flat_png(image, _tables_palette())
+        canvas.write((x + box_w / 2, y - 24), _fit(third[0], round_font, box_w), round_font,
+                     _MUTED, _BG, "mm")
+        _draw_match(canvas, x, y, box_w, third[1])
+    return canvas.png()
 
 
-def _draw_match(draw: ImageDraw.ImageDraw, x: int, y: int, box_w: int,
-                match: _Clean) -> None:
+def _draw_match(canvas: Canvas, x: int, y: int, box_w: int, match: _Clean) -> None:
     a, b, winner, score = match
     won = 0 if winner is not None and winner == a else 1 if winner is not None and winner == b \
         else None
     right, bottom = x + box_w, y + _BOX_H
+    draw = canvas.draw
     draw.rounded_rectangle((x, y, right, bottom), radius=12, fill=_BG)
     if won is not None:
         line_top = y + won * _LINE_H
@@ -486,11 +444,10 @@ def _draw_match(draw: ImageDraw.ImageDraw, x: int, y: int, box_w: int,
         number_w = math.ceil(_width(number, bold)) + 14 if number else 0
         room = box_w - 2 * 18 - _CHECK_W - 10 - number_w
         text = _fit(label, font, room) if label else "—"
-        draw.text((x + 18, centre_y), text, font=font,
-                  fill=fill if label else _MUTED, anchor="lm")
+        paper = _WIN_BG if is_winner else _BG
+        canvas.write((x + 18, centre_y), text, font, fill if label else _MUTED, paper, "lm")
         if number:
-            draw.text((right - 18 - _CHECK_W - 10, centre_y), number, font=font, fill=fill,
-                      anchor="rm")
+            canvas.write((right - 18 - _CHECK_W - 10, centre_y), number, font, fill, paper, "rm")
         if is_winner:
             _draw_check(draw, right - 18 - _CHECK_W, centre_y)
 

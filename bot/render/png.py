@@ -1,7 +1,7 @@
 """PNG files of palette pictures, deflated with ISA-L (the ``isal`` package).
 
-Every picture the bot draws is flat and mapped to a palette of its own colours before it is
-encoded (:func:`bot.render.pictures._flat_png`). Pillow's PNG encoder deflates with zlib, and
+Every picture the bot draws is flat and drawn on a palette of its own colours
+(:mod:`bot.render.canvas`). Pillow's PNG encoder deflates with zlib, and
 on these pictures deflate is most of the work: about 3 ms of a 960 × 820 backgammon board,
 against 0.25 ms for ISA-L's level 1, whose file is also smaller (15 KB against 26 KB at
 zlib's level 3). The file is PNG's plainest form, which every decoder reads: 8-bit palette

@@ -170,7 +170,7 @@ def test_drawn_in_the_boards_own_colours_with_smooth_letters() -> None:
     """The board is a palette picture of its own colours: no shape brings a colour the
     palette lacks, and letters keep their anti-aliased edges (the blends of ink and paper
     that the palette holds), on the highlighted strip as on the plain one."""
-    own = picture._board_palette().getpalette()
+    own = list(picture._board_palette().colours)
     scenes = (_scene(), _scene(on_roll=1, dice=None, cube_in_play=False),
               _scene(Position(_side({6: 9}, bar=2), _side({1: 3}, bar=1)), cube_owner=1))
     for scene in scenes:

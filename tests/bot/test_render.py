@@ -200,3 +200,20 @@ def test_a_two_player_bracket_has_room_for_the_third_place_match() -> None:
     pngs = bracket_png("Кубок", [("Финал", [("A", "B", None)])], ("3", ("C", "D", None)))
     assert len(pngs) == 1
     _open(pngs[0])
+
+
+def test_drawn_in_the_tables_own_colours_with_smooth_letters() -> None:
+    """Tables and brackets are palette pictures of their kind's colours (no shape brings a
+    colour the palette lacks), and letters keep their anti-aliased edges: the blends of ink
+    and paper the palette holds, on every paper a letter is written on."""
+    own = list(pictures._tables_palette().colours)
+    rows = [["1", "Алиса Ёж", "3", "9"], ["2", "Bob", "3", "6"], ["3", "Carol", "3", "0"]]
+    standings = standings_png("Кубок", ["#", "Игрок", "И", "О"], rows, highlight=1,
+                              legend=[f"{BAR_MARK} выходят дальше"])
+    bracket = bracket_png("Кубок", [("Финал", [("Алиса Ёж", "Bob", "Bob", ("1", "2"))])])
+    for png in (standings, *bracket):
+        picture = Image.open(io.BytesIO(png))
+        assert picture.mode == "P"
+        assert picture.getpalette() == own
+        shades = {colour for _, colour in picture.convert("RGB").getcolors(maxcolors=1 << 16)}
+        assert len(shades) > 30, len(shades)  # the papers, inks and lines are fewer than 12

@@ -1,0 +1,133 @@
+"""Flat pictures drawn straight onto a palette of their own colours.
+
+Every picture the bot draws is flat: a few colours, and the edges of its letters. Each kind
+of picture has a :class:`Palette` of exactly those (:func:`blends`): its papers, its inks and
+the mixtures of each ink on each paper that an anti-aliased letter's edge takes. A
+:class:`Canvas` is a ``P`` picture of that palette (a byte a pixel): shapes are drawn through
+``canvas.draw`` in RGB colours, each looked up in the palette; text through
+:meth:`Canvas.write`, which pastes a label drawn once in RGB on its paper and mapped to the
+palette (:func:`_label`, kept: names, scores and numbers repeat from picture to picture).
+
+Drawing in RGB and mapping the whole picture to the palette afterwards cost a full-size copy
+and a nearest-colour lookup of every pixel, and every letter was rendered again for each
+picture: a backgammon board took 6.5 ms that way, 2.5–3 ms on a canvas. The file is written by
+:mod:`bot.render.png`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from bot.render.png import palette_png
+
+if TYPE_CHECKING:
+    from PIL import Image, ImageDraw, ImageFont
+
+    Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+__all__ = ["Canvas", "Palette", "blends"]
+
+Colour = tuple[int, int, int]
+
+
+def blends(inks: Sequence[Colour], papers: Sequence[Colour], steps: int = 15,
+           solids: Sequence[Colour] = ()) -> Palette:
+    """A palette of every paper, ink and other solid colour, and ``steps - 1`` mixtures of
+    each ink on each paper, the shades an anti-aliased letter's edge takes."""
+    colours = list(dict.fromkeys([*papers, *inks, *solids]))
+    for ink in inks:
+        for paper in papers:
+            colours += [tuple(round(p + (i - p) * k / steps) for i, p in zip(ink, paper,
+                                                                             strict=True))
+                        for k in range(1, steps)]
+    colours = list(dict.fromkeys(colours))
+    if len(colours) > 256:
+        raise ValueError(f"a palette of {len(colours)} colours")
+    return Palette(tuple(value for colour in colours for value in colour))
+
+
+@dataclass(frozen=True, eq=False)
+class Palette:
+    """A picture kind's colours, flat (r, g, b, r, g, b …). Compared by identity: each kind
+    makes its palette once, and labels are kept per palette."""
+
+    colours: tuple[int, ...]
+
+    def image(self) -> Image.Image:
+        """A one-pixel picture of this palette, for ``Image.quantize``."""
+        return _palette_image(self)
+
+
+@lru_cache(maxsize=8)
+def _palette_image(palette: Palette) -> Image.Image:
+    from PIL import Image  # in the picture worker (see bot.render.pictures)
+
+    image = Image.new("P", (1, 1))
+    image.putpalette(palette.colours)
+    return image
+
+
+class Canvas:
+    """A palette picture being drawn on. Shapes go through ``draw``: every colour must be one
+    of the palette's (a missing one would be added to the picture's palette unnoticed; the
+    tests check that a picture's palette is its kind's). Text goes through :meth:`write`."""
+
+    def __init__(self, image: Image.Image, palette: Palette) -> None:
+        from PIL import ImageDraw
+
+        self.image = image
+        self.palette = palette
+        self.draw: ImageDraw.ImageDraw = ImageDraw.Draw(image)
+
+    @classmethod
+    def blank(cls, size: tuple[int, int], paper: Colour, palette: Palette) -> Canvas:
+        """A new picture of ``size`` filled with ``paper``."""
+        from PIL import Image
+
+        image = Image.new("P", size)
+        image.putpalette(palette.colours)
+        canvas = cls(image, palette)
+        canvas.draw.rectangle((0, 0, size[0] - 1, size[1] - 1), fill=paper)
+        return canvas
+
+    def write(self, xy: tuple[float, float], text: str, font: Font, ink: Colour,
+              paper: Colour, anchor: str) -> None:
+        """``text`` anchored at ``xy`` (rounded to a pixel) on a spot of ``paper``: its box is
+        painted ``paper``, so it must not cover anything else."""
+        if not text:
+            return
+        label, (left, top) = _label(text, font, ink, paper, anchor, self.palette)
+        self.image.paste(label, (round(xy[0]) + left, round(xy[1]) + top))
+
+    def paste(self, drawing: Image.Image, xy: tuple[int, int]) -> None:
+        """A small RGB ``drawing`` (in this palette's colours) mapped to the palette and
+        pasted with its top left corner at ``xy``."""
+        self.image.paste(_mapped(drawing, self.palette), xy)
+
+    def png(self) -> bytes:
+        return palette_png(self.image)
+
+
+@lru_cache(maxsize=512)
+def _label(text: str, font: Font, ink: Colour, paper: Colour, anchor: str,
+           palette: Palette) -> tuple[Image.Image, tuple[int, int]]:
+    """``text`` drawn anti-aliased on ``paper`` and mapped to ``palette``, and its offset from
+    the anchor point. ``font`` is one of ``bot.render.pictures._font``'s, which are kept, so
+    the same font is the same key."""
+    from PIL import Image, ImageDraw
+
+    left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
+    label = Image.new("RGB", (max(right - left, 1), max(bottom - top, 1)), paper)
+    ImageDraw.Draw(label).text((-left, -top), text, fill=ink, font=font, anchor=anchor)
+    return _mapped(label, palette), (left, top)
+
+
+def _mapped(drawing: Image.Image, palette: Palette) -> Image.Image:
+    """An RGB drawing as a picture of ``palette``: each pixel its nearest colour (no
+    dithering: the drawing's colours and their blends are all in the palette)."""
+    from PIL import Image
+
+    return drawing.quantize(palette=palette.image(), dither=Image.Dither.NONE)
