@@ -17,7 +17,7 @@ from games.tournament.results import (
     Result,
 )
 from games.tournament.round_robin import round_robin, split_into_groups
-from games.tournament.single_elimination import single_elimination
+from games.tournament.single_elimination import round_count, single_elimination
 from games.tournament.standings import (
     BACKGAMMON_TIEBREAKS,
     DARTS_TIEBREAKS,
@@ -55,6 +55,7 @@ __all__ = [
     "cross_seeded",
     "double_elimination",
     "round_robin",
+    "round_count",
     "single_elimination",
     "split_into_groups",
     "standings",

@@ -14,6 +14,12 @@ def bracket_size(players: int) -> int:
     return 1 << max(players - 1, 1).bit_length()
 
 
+def round_count(players: int) -> int:
+    """The number of rounds of a knockout of ``players`` (the last is the final): what
+    ``single_elimination(...).rounds`` says, without building the bracket."""
+    return bracket_size(players).bit_length() - 1
+
+
 def seed_positions(size: int) -> list[int]:
     """Seed numbers in bracket order: each pair sums to ``size + 1`` (1 v last) and the top
     seeds can only meet as late as possible (1 and 2 in the final, 1–4 in the semis).

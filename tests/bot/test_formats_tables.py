@@ -8,14 +8,14 @@ from fractions import Fraction
 from pathlib import Path
 
 from bot import catalogue
-from bot.features.formats import progress
+from bot.features.formats import progress, state
 from bot.features.formats.state import Run
 from bot.features.formats.tables import legend, legs_layout, shared_lines
 from bot.i18n import Translator
 from games.tournament import Result, standings
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
-from tests.bot.sandbox_run import run_script
+from tests.bot.sandbox_run import opened, run_script
 
 A, B, C = 1, 2, 3
 catalogue.install()
@@ -106,3 +106,21 @@ async def test_darts_pictures_are_named_and_a_three_way_tie_is_shared(tmp_path: 
     assert [n for n in names if n.endswith("-fincricket-standings.png")]
     assert not [name for name in names if name.endswith("picture.png")]
     assert "Level on every tie-break, sharing a place: 1 — Alice, Bob, Carol." in text
+
+
+async def test_a_bracket_is_built_once_for_its_picture(tmp_path: Path, monkeypatch) -> None:
+    """/bracket replays the bracket's log once, not once more for each round's name (with
+    128 players the repeats held the event loop for about 15 ms)."""
+    lines = SCRIPT.split("org@ndl: /bracket")[0].splitlines()
+    built = []
+    elimination = state.single_elimination
+
+    def counted(*args, **kwargs):
+        built.append(args)
+        return elimination(*args, **kwargs)
+
+    async with opened(tmp_path, emit=lambda line: None) as sandbox:
+        await sandbox.run_lines(lines)
+        monkeypatch.setattr(state, "single_elimination", counted)
+        await sandbox.run_lines(["org@ndl: /bracket"])
+    assert len(built) == 1

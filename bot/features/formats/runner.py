@@ -21,7 +21,7 @@ from bot.games import game_of
 from bot.i18n import Markup, Translator
 from bot.services import Services
 from bot.timeparse import parse_zone
-from games.tournament import swiss_rounds_warning
+from games.tournament import round_count, swiss_rounds_warning
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Entrant, Tournament
@@ -111,7 +111,7 @@ def round_name(tr: Translator, run: Run, head: str, round_no: int) -> str:
     section = "L" if head.startswith("L") else "W"
     if run.phase == "double_elim":
         return tr(f"formats.slot.{section}", round=round_no)
-    from_final = run.bracket().rounds - round_no
+    from_final = round_count(len(run.seeds)) - round_no  # a bracket is not built for a name
     if from_final < 2:
         return tr("formats.slot.semi" if from_final else "formats.slot.final")
     return tr("formats.slot.round", round=round_no)

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.common.errors import IllegalAction
-from games.tournament import Ref, single_elimination
+from games.tournament import Ref, round_count, single_elimination
 from games.tournament.single_elimination import bracket_size, seed_positions
 
 from .helpers import assert_consistent_places, play_out, played_losses
@@ -15,6 +15,14 @@ def test_seed_positions():
     assert seed_positions(2) == [1, 2]
     assert seed_positions(8) == [1, 8, 4, 5, 2, 7, 3, 6]
     assert [bracket_size(n) for n in (2, 3, 4, 5, 8, 9, 64)] == [2, 4, 4, 8, 8, 16, 64]
+
+
+@pytest.mark.parametrize("reentry", [False, True])
+def test_round_count_is_the_brackets_without_building_it(reentry):
+    for players in range(2, 140):
+        bracket = single_elimination(list(range(1, players + 1)), third_place=True,
+                                     reentry=reentry)
+        assert round_count(players) == bracket.rounds, players
 
 
 def test_five_players_by_hand():
