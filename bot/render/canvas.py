@@ -111,12 +111,13 @@ class Canvas:
         return palette_png(self.image)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def _label(text: str, font: Font, ink: Colour, paper: Colour, anchor: str,
            palette: Palette) -> tuple[Image.Image, tuple[int, int]]:
     """``text`` drawn anti-aliased on ``paper`` and mapped to ``palette``, and its offset from
     the anchor point. ``font`` is one of ``bot.render.pictures._font``'s, which are kept, so
-    the same font is the same key."""
+    the same font is the same key. At most 256 are kept, about 4 MB in the picture worker
+    when every one is a table's name (512 took 8 MB)."""
     from PIL import Image, ImageDraw
 
     left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
