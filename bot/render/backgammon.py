@@ -32,7 +32,8 @@ Colour = tuple[int, int, int]
 # Checker colours per seat (kept distinct from everything else drawn, tests look for them).
 CHECKER = ((238, 232, 214), (178, 34, 34))
 _CHECKER_EDGE = ((90, 84, 70), (92, 14, 14))
-_CHECKER_TEXT = ((28, 32, 38), (255, 255, 255))
+_WHITE = (255, 255, 255)
+_CHECKER_TEXT = ((28, 32, 38), _WHITE)
 _BG = (250, 250, 247)
 _FRAME = (92, 62, 38)
 _FELT = (44, 110, 80)
@@ -41,7 +42,6 @@ _TEXT = (28, 32, 38)
 _MUTED = (112, 119, 130)
 _HIGHLIGHT = (255, 226, 120)
 _CUBE = (250, 250, 250)
-_WHITE = (255, 255, 255)
 
 PW = 60  # point width
 RADIUS = 27
