@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 
 from games.backgammon.keys import Move, decode_key
 from games.backgammon.movegen import generate
@@ -52,14 +54,24 @@ def plays_of(position: Position, dice: Sequence[int]) -> list[Play]:
     return list(plays_by_key(position, dice).values())
 
 
-def plays_by_key(position: Position, dice: Sequence[int]) -> dict[int, Play]:
-    """The legal plays by the move generator's key of their result."""
-    rolled = check_dice(dice)
+def plays_by_key(position: Position, dice: Sequence[int]) -> Mapping[int, Play]:
+    """The legal plays by the move generator's key of their result (read-only: the mapping
+    is remembered and shared, see :func:`_plays_by_key`)."""
+    return _plays_by_key(position, check_dice(dice))
+
+
+@lru_cache(maxsize=8)
+def _plays_by_key(position: Position, rolled: Dice) -> Mapping[int, Play]:
+    """Remembered for the last few rolls: one turn asks for the same plays several times
+    (the typed play is looked up among them, its announcement asks whether it was forced,
+    the board's buttons list them). Few are kept, as a roll's can be large (356 plays,
+    about 270 KB, for a 1-1 seen in sampled games); a live match asks for one roll at a
+    time."""
     found = generate(position.player, position.opponent, *rolled)
-    return {
+    return MappingProxyType({
         key: Play(position, rolled, moves, format_play(moves), after(position, key))
         for key, moves in found.items()
-    }
+    })
 
 
 def after(position: Position, key: int) -> Position:

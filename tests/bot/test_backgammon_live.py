@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from bot.features.backgammon.live.board import game_number
+from games.backgammon import plays
 from games.backgammon.mat import read_mat
 from games.backgammon.session import LiveMatch
 from tests.bot.sandbox_run import opened, run_script
@@ -104,3 +105,27 @@ async def test_a_move_writes_itself_and_the_next_turns_clocks_in_two_transaction
     assert [(kind, json.loads(payload)["seat"]) for kind, payload in clocks] == [
         ("bg_live_turn", 1), ("bg_live_remind", 1)]
     assert statements.count("BEGIN IMMEDIATE") == 2, statements
+
+
+async def test_a_turn_generates_its_rolls_plays_once(tmp_path: Path, monkeypatch) -> None:
+    """The plays of a roll are generated once per turn: the bot's roll (is the move forced?
+    the board's buttons) and the typed move (which play is it? was it forced?) all ask for
+    the same ones."""
+    script = (SCENARIOS / "backgammon_live_clocks.txt").read_text(encoding="utf-8")
+    opening = script[:script.index("alice@g: 24/22 24/21")].splitlines()
+    generated = []
+    generate = plays.generate
+
+    def counted(*args):
+        generated.append(args)
+        return generate(*args)
+
+    async with opened(tmp_path, seed=7) as sandbox:
+        await sandbox.run_lines(opening)
+        plays._plays_by_key.cache_clear()
+        monkeypatch.setattr(plays, "generate", counted)
+        await sandbox.line("alice@g: 24/22 24/21")
+        assert len(generated) == 1
+        generated.clear()
+        await sandbox.line("bob@g: /roll")
+        assert len(generated) == 1
