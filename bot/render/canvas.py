@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from bot.render.png import palette_png
@@ -56,18 +56,14 @@ class Palette:
 
     colours: tuple[int, ...]
 
+    @cached_property
     def image(self) -> Image.Image:
         """A one-pixel picture of this palette, for ``Image.quantize``."""
-        return _palette_image(self)
+        from PIL import Image  # in the picture worker (see bot.render.pictures)
 
-
-@lru_cache(maxsize=8)
-def _palette_image(palette: Palette) -> Image.Image:
-    from PIL import Image  # in the picture worker (see bot.render.pictures)
-
-    image = Image.new("P", (1, 1))
-    image.putpalette(palette.colours)
-    return image
+        image = Image.new("P", (1, 1))
+        image.putpalette(self.colours)
+        return image
 
 
 class Canvas:
@@ -131,4 +127,4 @@ def _mapped(drawing: Image.Image, palette: Palette) -> Image.Image:
     dithering: the drawing's colours and their blends are all in the palette)."""
     from PIL import Image
 
-    return drawing.quantize(palette=palette.image(), dither=Image.Dither.NONE)
+    return drawing.quantize(palette=palette.image, dither=Image.Dither.NONE)
