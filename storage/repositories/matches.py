@@ -19,10 +19,10 @@ from storage.cache import (
     MATCH_LISTS,
     MATCH_LOOKUPS,
     MATCH_ROWS,
-    TOURNAMENT_CHATS,
     chat_lookups,
 )
 from storage.db import Database
+from storage.repositories.tournaments import chat_of
 from storage.timefmt import to_db
 
 ROW_CHANGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -145,13 +145,11 @@ class MatchesRepo:
                 self.db.reads.forget_key(MATCH_LOOKUPS, ("live-panels", player))
 
     async def _chat_of(self, tournament_id: int) -> int:
-        """The chat of a tournament (remembered: it never changes), whose lookups a write
-        to one of its matches forgets."""
-        async def read() -> int:
-            row = await self.db.fetchone("SELECT chat_id FROM tournaments WHERE id = ?",
-                                         (tournament_id,))
-            return row[0]
-        return await self.db.reads.get(TOURNAMENT_CHATS, tournament_id, read)
+        """The chat of a tournament, whose lookups a write to one of its matches forgets."""
+        chat_id = await chat_of(self.db, tournament_id)
+        if chat_id is None:
+            raise LookupError(f"no tournament {tournament_id}")
+        return chat_id
 
     def _forget_lists(self, tournament_id: int, stage: str) -> None:
         """The open write changes a match of the tournament in ``stage``: forget the

@@ -11,6 +11,7 @@ from storage.cache import (
     AWAITING,
     ENTRANTS,
     MATCH_LOOKUPS,
+    TOURNAMENT_CHATS,
     TOURNAMENTS,
     chat_lookups,
     chat_tournaments,
@@ -85,6 +86,16 @@ def _entrant(row) -> Entrant:
                    row["first_name"] if "first_name" in keys else None)
 
 
+async def chat_of(db: Database, tournament_id: int) -> int | None:
+    """The chat of a tournament (None if there is none), remembered: it never changes. A
+    write to a tournament or to one of its matches forgets its chat's reads, so it asks
+    this first, and reading the whole row for it would read it again after every write."""
+    async def read() -> int | None:
+        row = await db.fetchone("SELECT chat_id FROM tournaments WHERE id = ?", (tournament_id,))
+        return row[0] if row else None
+    return await db.reads.get(TOURNAMENT_CHATS, tournament_id, read)
+
+
 class TournamentsRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -107,9 +118,14 @@ class TournamentsRepo:
 
     async def _write_to(self, tournament_id: int, work, *, status: bool = False) -> None:
         """:meth:`_write` to the tournament ``tournament_id`` (of the chat it belongs to)."""
-        tournament = await self.get(tournament_id)
-        await self._write(work, tournament.chat_id if tournament else None, tournament_id,
+        await self._write(work, await chat_of(self.db, tournament_id), tournament_id,
                           status=status)
+
+    def _created(self, cursor, chat_id: int) -> int:
+        """The id of the tournament ``cursor`` inserted in ``chat_id``, whose chat is then
+        known (:func:`chat_of`)."""
+        self.db.reads.remember_after(TOURNAMENT_CHATS, cursor.lastrowid, chat_id)
+        return cursor.lastrowid
 
     async def create(self, chat_id: int, game: str, title: str, settings: dict[str, Any],
                      created_by: int, now: datetime) -> Tournament:
@@ -118,7 +134,7 @@ class TournamentsRepo:
                 "INSERT INTO tournaments (chat_id, game, title, status, settings, created_by,"
                 " created_at) VALUES (?, ?, ?, 'registration', ?, ?, ?)",
                 (chat_id, game, title, json.dumps(settings), created_by, to_db(now)))
-            return cursor.lastrowid
+            return self._created(cursor, chat_id)
         tournament_id = await self._write(work, chat_id)
         return await self.get(tournament_id)
 
@@ -132,7 +148,7 @@ class TournamentsRepo:
                 " created_at, started_at, friendly) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)",
                 (chat_id, game, title, status, json.dumps(settings), created_by, to_db(now),
                  to_db(now) if status == "running" else None))
-            return cursor.lastrowid
+            return self._created(cursor, chat_id)
         return await self.get(await self._write(work, chat_id))
 
     async def friendlies_in_chat(self, chat_id: int) -> list[Tournament]:

@@ -3,10 +3,16 @@ write that knows the next answer remembers it only when its transaction commits.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from storage.cache import ReadCache, Recent
 from storage.db import Database
+from storage.repositories.matches import MatchesRepo
+from storage.repositories.tournaments import TournamentsRepo
+from storage.repositories.users import ChatsRepo, UsersRepo
+from tests.sql_trace import sql_trace
 
 REGION = "test-region"
 
@@ -82,12 +88,6 @@ async def test_a_write_in_one_chat_leaves_another_chats_lookups_remembered(tmp_p
     """Which tournaments a chat has and which match is a player's there are remembered per
     chat: a state saved, a status set or a match started in one chat does not make another
     chat read them again; in its own chat it does."""
-    from datetime import UTC, datetime
-
-    from storage.repositories.matches import MatchesRepo
-    from storage.repositories.tournaments import TournamentsRepo
-    from storage.repositories.users import ChatsRepo, UsersRepo
-    from tests.sql_trace import sql_trace
 
     monkeypatch.setattr(ReadCache, "verify", False)
     now = datetime(2026, 10, 21, 17, 0, tzinfo=UTC)
@@ -131,3 +131,26 @@ async def test_the_least_recently_used_region_is_dropped_whole(db) -> None:
     for region in ("chat-a", "chat-b", "chat-a", "chat-c", "chat-a", "chat-b"):
         await cache.get(region, "n", reader(db, calls))
     assert len(calls) == 4  # a, b, c, then b again: dropped when c came (a was read later)
+
+
+async def test_a_tournaments_chat_is_read_once_for_all_its_writes(tmp_path, monkeypatch) -> None:
+    """A write to a tournament or to one of its matches forgets its chat's reads, so it
+    must know the chat: read once (a new tournament's is known), never the whole row again
+    after each write forgot it."""
+    monkeypatch.setattr(ReadCache, "verify", False)
+    now = datetime(2026, 12, 2, tzinfo=UTC)
+    db = await Database.open(tmp_path / "chat-of.sqlite3")
+    tournaments, matches = TournamentsRepo(db), MatchesRepo(db)
+    try:
+        await UsersRepo(db).upsert(1, "org", "Org", "ru", now)
+        await ChatsRepo(db).upsert(-100, "supergroup", "cup", "ru")
+        cup = await tournaments.create(-100, "cup", "Cup", {}, 1, now)
+        with sql_trace(db) as statements:
+            for round_no in range(3):
+                await tournaments.set_state(cup.id, "round", round_no)
+            await tournaments.set_status(cup.id, "running", now)
+            await matches.create(cup.id, "groups", 1, "G1", "group", 1, 2, now)
+    finally:
+        await db.close()
+    reads = [s for s in statements if s.startswith("SELECT") and "tournaments" in s]
+    assert reads == [], reads
