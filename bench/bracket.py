@@ -53,7 +53,7 @@ async def main(args: argparse.Namespace) -> None:
                 await asyncio.sleep(0.05)
             bench.samples.clear()
             asked = 0
-            while asked < args.repeat or _others(bench) < args.others:
+            while asked < args.repeat or len(_meanwhile(bench)) < args.others:
                 # each drawn: an unchanged bracket posted before would be sent again by its
                 # file ids
                 bench.app.services.posted.ids.clear()
@@ -64,8 +64,7 @@ async def main(args: argparse.Namespace) -> None:
         finally:
             await bench.close()
     brackets = sorted(bench.samples["bracket"])
-    during = sorted(s for k, v in bench.samples.items() if k not in ("bracket", "warm")
-                    for s in v)  # the same updates _others counts
+    during = sorted(_meanwhile(bench))
     print(f"/bracket of {args.players}: {len(brackets)} times, median "
           f"{brackets[len(brackets) // 2] * 1000:.0f} ms, max {brackets[-1] * 1000:.0f} ms")
     if during:
@@ -75,8 +74,10 @@ async def main(args: argparse.Namespace) -> None:
     draw_alone(args.players)
 
 
-def _others(bench: GameBench) -> int:
-    return sum(len(v) for k, v in bench.samples.items() if k not in ("bracket", "warm"))
+def _meanwhile(bench: GameBench) -> list[float]:
+    """The latencies of the other task's updates (not the brackets, not the warm-up)."""
+    return [s for kind, samples in bench.samples.items() if kind not in ("bracket", "warm")
+            for s in samples]
 
 
 def draw_alone(players: int) -> None:
