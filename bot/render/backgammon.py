@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from bot.render.canvas import Canvas, Palette, blends
-from bot.render.pictures import _clean, _fit, _font
+from bot.render.canvas import Canvas, Palette, Stamp, blends
+from bot.render.pictures import _clean, _fit, _font, _width
 from games.backgammon.position import BAR, CHECKERS, Position
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def board_png(scene: BoardScene) -> bytes:
         _draw_strip(canvas, scene, seat, sides[seat])
     _draw_cube(canvas, scene)
     if scene.dice is not None:
-        _draw_dice(canvas.draw, scene.on_roll, scene.dice)
+        _draw_dice(canvas, scene.on_roll, scene.dice)
     return canvas.png()
 
 
@@ -178,7 +178,7 @@ def _draw_stack(canvas: Canvas, seat: int, x: int, first: int, step: int,
                 count: int) -> None:
     """Up to five checkers from ``first`` by ``step``; the last one shows the count if more."""
     for index in range(min(count, _SHOWN)):
-        _checker(canvas.draw, seat, x, first + index * step)
+        _checker(canvas, seat, x, first + index * step)
     if count > _SHOWN:
         _count_on_checker(canvas, seat, x, first + (_SHOWN - 1) * step, count)
 
@@ -188,9 +188,16 @@ def _count_on_checker(canvas: Canvas, seat: int, x: int, y: int, count: int) -> 
                  "mm")
 
 
-def _checker(draw: ImageDraw.ImageDraw, seat: int, x: int, y: int) -> None:
-    box = (x - RADIUS, y - RADIUS, x + RADIUS, y + RADIUS)
-    draw.ellipse(box, fill=CHECKER[seat], outline=_CHECKER_EDGE[seat], width=2)
+def _checker(canvas: Canvas, seat: int, x: int, y: int) -> None:
+    canvas.stamp(_checker_stamp(seat), (x - RADIUS, y - RADIUS))
+
+
+@lru_cache(maxsize=2)
+def _checker_stamp(seat: int) -> Stamp:
+    def shape(draw: ImageDraw.ImageDraw) -> None:
+        draw.ellipse((0, 0, 2 * RADIUS, 2 * RADIUS), fill=CHECKER[seat],
+                     outline=_CHECKER_EDGE[seat], width=2)
+    return Stamp.drawn((2 * RADIUS + 1, 2 * RADIUS + 1), _board_palette(), _FELT, shape)
 
 
 def bar_centre(seat: int) -> tuple[int, int]:
@@ -206,7 +213,7 @@ def _draw_bar(canvas: Canvas, seat: int, count: int) -> None:
     x, y = bar_centre(seat)
     step = -2 * RADIUS if seat == 0 else 2 * RADIUS
     for index in range(min(count, 3)):
-        _checker(canvas.draw, seat, x, y + index * step)
+        _checker(canvas, seat, x, y + index * step)
     if count > 1:
         _count_on_checker(canvas, seat, x, y, count)
 
@@ -233,7 +240,7 @@ def _draw_strip(canvas: Canvas, scene: BoardScene, seat: int, side: tuple[int, .
         paper = _HIGHLIGHT
         canvas.draw.rectangle((0, top, WIDTH - 1, top + _STRIP_H - 1), fill=paper)
     middle = top + _STRIP_H // 2
-    _checker(canvas.draw, seat, _MARGIN + RADIUS, middle)
+    _checker(canvas, seat, _MARGIN + RADIUS, middle)
     pips = sum((index + 1) * count for index, count in enumerate(side))
     words = scene.words
     right = f"{words.get('pips', 'pips')}: {pips}"
@@ -244,7 +251,7 @@ def _draw_strip(canvas: Canvas, scene: BoardScene, seat: int, side: tuple[int, .
     canvas.write((WIDTH - _MARGIN, middle), right, small, _TEXT, paper, "rm")
     score = f"{scene.score[seat]}/{scene.length}"
     name_x = _MARGIN + 2 * RADIUS + 14
-    room = WIDTH - _MARGIN - small.getlength(right) - name_x - 40
+    room = WIDTH - _MARGIN - _width(right, small) - name_x - 40
     label = f"{_clean(scene.names[seat])}  · {score}"
     if seat == scene.on_roll:
         label += f"  · {words.get('to_play', '')}"
@@ -300,11 +307,20 @@ def dice_centres(on_roll: int) -> tuple[tuple[int, int], tuple[int, int]]:
     return (x0 + 2 * PW, y), (x0 + 4 * PW, y)
 
 
-def _draw_dice(draw: ImageDraw.ImageDraw, on_roll: int, dice: tuple[int, int]) -> None:
-    size = 24
+def _draw_dice(canvas: Canvas, on_roll: int, dice: tuple[int, int]) -> None:
     for (x, y), value in zip(dice_centres(on_roll), dice, strict=True):
-        draw.rounded_rectangle((x - size, y - size, x + size, y + size), radius=8,
-                               fill=CHECKER[on_roll], outline=_CHECKER_EDGE[on_roll], width=2)
+        canvas.stamp(_die_stamp(on_roll, value), (x - _DIE, y - _DIE))
+
+
+_DIE = 24  # half a die's side
+
+
+@lru_cache(maxsize=12)
+def _die_stamp(seat: int, value: int) -> Stamp:
+    def shape(draw: ImageDraw.ImageDraw) -> None:
+        draw.rounded_rectangle((0, 0, 2 * _DIE, 2 * _DIE), radius=8, fill=CHECKER[seat],
+                               outline=_CHECKER_EDGE[seat], width=2)
         for dx, dy in _PIPS.get(value, ()):
-            cx, cy = x + dx * 12, y + dy * 12
-            draw.ellipse((cx - 5, cy - 5, cx + 5, cy + 5), fill=_CHECKER_TEXT[on_roll])
+            cx, cy = _DIE + dx * 12, _DIE + dy * 12
+            draw.ellipse((cx - 5, cy - 5, cx + 5, cy + 5), fill=_CHECKER_TEXT[seat])
+    return Stamp.drawn((2 * _DIE + 1, 2 * _DIE + 1), _board_palette(), _FELT, shape)

@@ -16,7 +16,7 @@ picture: a backgammon board took 6.5 ms that way, 2.5–3 ms on a canvas. The fi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
-__all__ = ["Canvas", "Palette", "blends"]
+__all__ = ["Canvas", "Palette", "Stamp", "blends"]
 
 Colour = tuple[int, int, int]
 
@@ -98,6 +98,12 @@ class Canvas:
         label, (left, top) = _label(text, font, ink, paper, anchor, self.palette)
         self.image.paste(label, (round(xy[0]) + left, round(xy[1]) + top))
 
+    def stamp(self, stamp: Stamp, xy: tuple[int, int]) -> None:
+        """``stamp`` with its top left corner at ``xy``; only its own pixels are covered."""
+        width, height = stamp.image.size
+        self.image.im.paste(stamp.image.im, (*xy, xy[0] + width, xy[1] + height),
+                            stamp.mask.im)
+
     def paste(self, drawing: Image.Image, xy: tuple[int, int]) -> None:
         """A small RGB ``drawing`` (in this palette's colours) mapped to the palette and
         pasted with its top left corner at ``xy``."""
@@ -105,6 +111,28 @@ class Canvas:
 
     def png(self) -> bytes:
         return palette_png(self.image)
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """A small shape drawn once in a palette and stamped wherever it goes: drawing a checker
+    (two ellipses, each colour looked up in the palette) cost about 20 µs, stamping it 3."""
+
+    image: Image.Image
+    mask: Image.Image
+
+    @classmethod
+    def drawn(cls, size: tuple[int, int], palette: Palette, ground: Colour,
+              shape: Callable[[ImageDraw.ImageDraw], None]) -> Stamp:
+        """The pixels ``shape`` draws on a ``size`` canvas; ``ground`` is a colour of the
+        palette that the shape does not use (its pixels are left out)."""
+        from PIL import Image
+
+        canvas = Canvas.blank(size, ground, palette)
+        ground_index = canvas.image.getpixel((0, 0))
+        shape(canvas.draw)
+        mask = bytes(0 if pixel == ground_index else 255 for pixel in canvas.image.tobytes())
+        return cls(canvas.image, Image.frombytes("L", size, mask))
 
 
 @lru_cache(maxsize=256)

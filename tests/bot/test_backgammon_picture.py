@@ -185,3 +185,18 @@ def test_drawn_in_the_boards_own_colours_with_smooth_letters() -> None:
             shades = {colour for _, colour in letters.getcolors(maxcolors=1 << 16)}
             edges = shades - {paper, (28, 32, 38)}
             assert len(edges) >= 4, (scene.on_roll, top, shades)
+
+
+def test_a_stamped_checker_covers_only_its_disc() -> None:
+    """A checker on the 6-point: its centre and edge are the checker's, the corners of its
+    square still show the point's triangle and the felt beside it (a stamp pastes its own
+    pixels only)."""
+    empty = _image(_scene(Position(_side({}), _side({})), dice=None, clocks=None))
+    board = _image(_scene(Position(_side({6: 1}), _side({})), dice=None, clocks=None))
+    x, edge = picture.point_centre(0, 6)
+    y = edge - picture.RADIUS - 1
+    assert _near(board.getpixel((x, y)), picture.CHECKER[0], 0)
+    assert _near(board.getpixel((x, y + picture.RADIUS - 1)), picture._CHECKER_EDGE[0], 0)
+    for dx, dy in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
+        corner = (x + dx * (picture.RADIUS - 1), y + dy * (picture.RADIUS - 1))
+        assert board.getpixel(corner) == empty.getpixel(corner)
