@@ -3,6 +3,7 @@ start with the first picture, stop with close(), and a dead worker costs no pict
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 
@@ -63,5 +64,54 @@ async def test_a_dead_worker_is_replaced_and_the_picture_still_drawn(caplog) -> 
         assert not renderer.running
         assert await renderer.draw(CALLS[:1]) == draw(CALLS[:1])
         assert renderer.running
+    finally:
+        renderer.close()
+
+
+def _slow_table(seconds: float) -> bytes:
+    import time
+
+    time.sleep(seconds)
+    return standings_png(*CALLS[0][1])
+
+
+async def test_pictures_at_once_share_the_workers_and_never_start_more() -> None:
+    for processes in (1, 2):
+        renderer = Renderer(processes)
+        try:
+            drawn = await asyncio.gather(*(renderer.picture(_slow_table, 0.05)
+                                           for _ in range(4)))
+            assert drawn == [draw(CALLS[:1])[0]] * 4
+            assert len(renderer._workers) == processes
+        finally:
+            renderer.close()
+
+
+async def test_a_picture_given_up_midway_leaves_the_next_one_its_own_answer() -> None:
+    renderer = Renderer(1)
+    try:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(renderer.picture(_slow_table, 1.0), 0.3)
+        assert not renderer.running  # its worker would answer the next picture with this one
+        assert await renderer.picture(board_png, SCENE) == draw(CALLS[2:])[0]
+    finally:
+        renderer.close()
+
+
+class _Unpicklable(ValueError):
+    def __reduce__(self):
+        raise TypeError("not picklable")
+
+
+def _fails_oddly() -> bytes:
+    raise _Unpicklable("bad size")
+
+
+async def test_an_error_that_does_not_pickle_comes_back_by_its_text() -> None:
+    renderer = Renderer(1)
+    try:
+        with pytest.raises(RuntimeError, match="_Unpicklable: bad size"):
+            await renderer.draw([(_fails_oddly, ())])
+        assert await renderer.picture(board_png, SCENE) == draw(CALLS[2:])[0]
     finally:
         renderer.close()
