@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from bot.render.canvas import Canvas, Palette, Stamp, blends
-from bot.render.pictures import _clean, _fit, _font, _width
+from bot.render.canvas import Canvas, Palette, Stamp, blends, text_width
+from bot.render.pictures import _clean, _fit, _font
 from games.backgammon.position import BAR, CHECKERS, Position
 
 if TYPE_CHECKING:
@@ -248,10 +248,10 @@ def _draw_strip(canvas: Canvas, scene: BoardScene, seat: int, side: tuple[int, .
         right += f"   {_clean(scene.clocks[seat])}"
     big = _font(26, bold=True)
     small = _font(22)
-    canvas.write((WIDTH - _MARGIN, middle), right, small, _TEXT, paper, "rm")
+    canvas.write_pieces((WIDTH - _MARGIN, middle), right, small, _TEXT, paper, "rm")
     score = f"{scene.score[seat]}/{scene.length}"
     name_x = _MARGIN + 2 * RADIUS + 14
-    room = WIDTH - _MARGIN - _width(right, small) - name_x - 40
+    room = WIDTH - _MARGIN - text_width(right, small) - name_x - 40
     label = f"{_clean(scene.names[seat])}  · {score}"
     if seat == scene.on_roll:
         label += f"  · {words.get('to_play', '')}"

@@ -16,6 +16,7 @@ picture: a backgammon board took 6.5 ms that way, 2.5–3 ms on a canvas. The fi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
     Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
-__all__ = ["Canvas", "Palette", "Stamp", "blends"]
+__all__ = ["Canvas", "Palette", "Stamp", "blends", "text_width"]
 
 Colour = tuple[int, int, int]
 
@@ -98,6 +99,19 @@ class Canvas:
         label, (left, top) = _label(text, font, ink, paper, anchor, self.palette)
         self.image.paste(label, (round(xy[0]) + left, round(xy[1]) + top))
 
+    def write_pieces(self, xy: tuple[float, float], text: str, font: Font, ink: Colour,
+                     paper: Colour, anchor: str) -> None:
+        """``text`` as :meth:`write` would, written a digit at a time and the rest in runs:
+        for a text whose numbers change from picture to picture (a clock, a pip count). Its
+        pieces are all kept, so a new value draws no letters (drawing a whole new label took
+        about 0.5 ms). Kerning across the pieces is lost, which digits do not use."""
+        pieces = _PIECES.findall(text)
+        widths = [text_width(piece, font) for piece in pieces]
+        x = xy[0] - sum(widths) * {"l": 0, "m": 0.5, "r": 1}[anchor[0]]
+        for piece, width in zip(pieces, widths, strict=True):
+            self.write((x, xy[1]), piece, font, ink, paper, "l" + anchor[1])
+            x += width
+
     def stamp(self, stamp: Stamp, xy: tuple[int, int]) -> None:
         """``stamp`` with its top left corner at ``xy``; only its own pixels are covered."""
         width, height = stamp.image.size
@@ -111,6 +125,17 @@ class Canvas:
 
     def png(self) -> bytes:
         return palette_png(self.image)
+
+
+_PIECES = re.compile(r"\d|\D+")
+
+
+@lru_cache(maxsize=8192)
+def text_width(text: str, font: Font) -> float:
+    """``text``'s advance in ``font`` (12 µs a call): remembered, since a table measures
+    each cell in two fonts to size its columns and again to fit it, and the next picture of
+    the same tournament shows the same names."""
+    return font.getlength(text) if text else 0.0
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.render.canvas import Canvas, Palette, blends
+from bot.render.canvas import text_width as _width
 
 if TYPE_CHECKING:
     from PIL import ImageDraw, ImageFont
@@ -98,14 +99,6 @@ def _clean(text: object) -> str:
         else:
             kept.append(ch)
     return " ".join("".join(kept).split())[:_MAX_TEXT]
-
-
-@lru_cache(maxsize=8192)
-def _width(text: str, font: Font) -> float:
-    """``text``'s advance in ``font`` (12 µs a call): remembered, since a picture measures
-    each cell in two fonts to size its columns and again to fit it, and the next picture of
-    the same tournament shows the same names."""
-    return font.getlength(text) if text else 0.0
 
 
 def _fit(text: str, font: Font, width: float) -> str:

@@ -200,3 +200,35 @@ def test_a_stamped_checker_covers_only_its_disc() -> None:
     for dx, dy in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
         corner = (x + dx * (picture.RADIUS - 1), y + dy * (picture.RADIUS - 1))
         assert board.getpixel(corner) == empty.getpixel(corner)
+
+
+def test_a_new_clock_draws_no_new_letters() -> None:
+    """The strip's pips and clocks are written digit by digit, so once every digit has been
+    drawn, a board with new times and pip counts draws no new label."""
+    from bot.render import canvas
+
+    _image(_scene(clocks=("0:12 · 3:45", "6:78 · 9:01")))
+    _image(_scene(clocks=("0:12 · 3:45", "6:78 · 9:01"), on_roll=1))
+    before = canvas._label.cache_info().misses
+    _image(_scene(Position(_side({6: 5, 8: 3, 13: 5, 20: 2}), Position.start().opponent),
+                  clocks=("9:59 · 0:07", "1:38 · 4:26")))
+    _image(_scene(clocks=("2:22 · 5:55", "8:80 · 3:33"), on_roll=1))
+    assert canvas._label.cache_info().misses == before
+
+
+def test_pieces_are_written_where_the_whole_text_would_be() -> None:
+    from bot.render.canvas import Canvas
+
+    palette = picture._board_palette()
+    font = picture._font(22)
+    spans = []
+    for write in ("write", "write_pieces"):
+        board = Canvas.blank((400, 60), picture._BG, palette)
+        getattr(board, write)((390, 30), "pips: 167   0:12 · 4:30", font, picture._TEXT,
+                              picture._BG, "rm")
+        grey = board.image.convert("L")
+        ink = grey.point(lambda value: 255 if value < 128 else 0)
+        spans.append((ink.getbbox(), ink.histogram()[255]))
+    (whole_box, whole_ink), (pieces_box, pieces_ink) = spans
+    assert all(abs(a - b) <= 2 for a, b in zip(whole_box, pieces_box, strict=True))
+    assert abs(whole_ink - pieces_ink) <= whole_ink // 20
