@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import ctypes.util
 import logging
 import multiprocessing
 import os
@@ -57,6 +59,7 @@ def _serve(connection: Connection) -> None:
     ``(False, the error)``, until the bot closes its end."""
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
+    _keep_freed_memory()
     while True:
         try:
             calls = pickle.loads(connection.recv_bytes())
@@ -70,6 +73,24 @@ def _serve(connection: Connection) -> None:
             connection.send_bytes(answer)
         except OSError:  # the bot gave up on this picture and closed its end
             return
+
+
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
+_KEPT_BYTES = 64 << 20
+
+
+def _keep_freed_memory() -> None:
+    """Let the worker keep the memory a picture frees for the next one. glibc hands every
+    block over 128 KB back to the system when it is freed, so each picture's full-size
+    buffers (a board's rows are ~800 KB, several times over) came back as new pages to be
+    faulted in: about 1 ms of a 3 ms board. Blocks up to 64 MB now come from the heap, and
+    up to 64 MB freed at its top stays there. Elsewhere than glibc nothing changes."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+        libc.mallopt(_M_MMAP_THRESHOLD, _KEPT_BYTES)
+        libc.mallopt(_M_TRIM_THRESHOLD, _KEPT_BYTES)
+    except (OSError, AttributeError, TypeError):
+        log.info("picture worker: mallopt is not available, freed memory is given back")
 
 
 def _pickled_error(error: Exception) -> bytes:
