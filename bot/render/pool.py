@@ -30,6 +30,7 @@ import os
 import pickle
 import socket
 import struct
+from collections import deque
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
@@ -105,13 +106,21 @@ class _WorkerLost(Exception):
 
 
 class _Worker:
-    """One drawing process and the bot's end of its socket pair."""
+    """One drawing process and the bot's end of its socket pair. A picture's request is
+    written as soon as it is asked for, so the worker finds the next one waiting when it
+    finishes a picture (a busy event loop would otherwise leave it idle between two); the
+    answers come back in the order of the requests and one task reads them, handing each to
+    its request's future. A request given up meanwhile still takes its answer: the stream
+    stays in step."""
 
     def __init__(self, process: multiprocessing.process.BaseProcess,
                  reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.process = process
         self.reader = reader
         self.writer = writer
+        self.waiting: deque[asyncio.Future[tuple[bool, Any]]] = deque()
+        self.lost = False
+        self._answers = asyncio.get_running_loop().create_task(self._read_answers())
 
     @classmethod
     async def start(cls) -> _Worker:
@@ -128,19 +137,42 @@ class _Worker:
 
     async def draw(self, message: bytes) -> tuple[bool, Any]:
         """Send pickled calls; the worker's answer. Raises :class:`_WorkerLost`."""
+        if self.lost:
+            raise _WorkerLost
+        answer: asyncio.Future[tuple[bool, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting.append(answer)
         try:
             self.writer.write(struct.pack("!i", len(message)) + message)
             await self.writer.drain()
-            (size,) = struct.unpack("!i", await self.reader.readexactly(4))
-            if size == -1:  # multiprocessing's header of a message over 2 GB
-                (size,) = struct.unpack("!Q", await self.reader.readexactly(8))
-            return pickle.loads(await self.reader.readexactly(size))
-        except (OSError, asyncio.IncompleteReadError) as error:
+        except OSError as error:
+            answer.cancel()  # no answer is coming: the reader sees the broken stream too
             raise _WorkerLost from error
+        return await answer
+
+    async def _read_answers(self) -> None:
+        try:
+            while True:
+                (size,) = struct.unpack("!i", await self.reader.readexactly(4))
+                if size == -1:  # multiprocessing's header of a message over 2 GB
+                    (size,) = struct.unpack("!Q", await self.reader.readexactly(8))
+                answer = pickle.loads(await self.reader.readexactly(size))
+                request = self.waiting.popleft()
+                if not request.done():
+                    request.set_result(answer)
+        except (OSError, EOFError, asyncio.IncompleteReadError):
+            pass  # the worker ended: said by the requests that were waiting
+        except Exception:  # noqa: BLE001 - a garbled answer ends this worker like a death
+            log.exception("a picture worker's answer could not be read")
+        finally:
+            self.lost = True
+            while self.waiting:
+                if not (request := self.waiting.popleft()).done():
+                    request.set_exception(_WorkerLost())
 
     def stop(self) -> None:
         """End the socket (the worker then ends) and wait a moment for the process. The
         stream's close only takes effect on the loop's next turn, so the socket is shut now."""
+        self._answers.cancel()
         with contextlib.suppress(OSError):
             self.writer.get_extra_info("socket").shutdown(socket.SHUT_RDWR)
         self.writer.close()
@@ -156,10 +188,8 @@ class Renderer:
 
     def __init__(self, processes: int = 0) -> None:
         self.processes = processes
-        self._workers: set[_Worker] = set()
-        self._idle: list[_Worker] = []
-        self._slots = asyncio.Semaphore(max(processes, 1))
-        """One slot per worker: a picture that finds every worker busy waits for one."""
+        self._workers: list[_Worker] = []
+        self._starting = asyncio.Lock()
 
     async def draw(self, calls: Sequence[Call]) -> list[bytes]:
         """The PNGs of ``calls``, in order. A drawing error (``OSError``: no font;
@@ -168,11 +198,7 @@ class Renderer:
         if not self.processes:
             return await asyncio.to_thread(draw, calls)
         message = pickle.dumps(calls)
-        async with self._slots:
-            return await self._draw_in_worker(message, calls)
-
-    async def _draw_in_worker(self, message: bytes, calls: list[Call]) -> list[bytes]:
-        worker = self._idle.pop() if self._idle else await self._start()
+        worker = await self._worker()
         try:
             drawn, value = await worker.draw(message)
         except _WorkerLost:
@@ -180,11 +206,6 @@ class Renderer:
                         " ones in a new worker")
             self._stop(worker)
             return await asyncio.to_thread(draw, calls)
-        except BaseException:  # cancelled mid-answer: the worker's stream is out of step
-            worker.process.kill()
-            self._stop(worker)
-            raise
-        self._idle.append(worker)
         if not drawn:
             raise value
         return value
@@ -200,18 +221,20 @@ class Renderer:
         return bool(self._workers)
 
     def close(self) -> None:
-        """Stop the workers (a picture being drawn is then drawn in a thread); the next
-        picture starts a new one."""
+        """Stop the workers (the pictures they were drawing are then drawn in a thread); the
+        next picture starts a new one."""
         for worker in list(self._workers):
             self._stop(worker)
 
-    async def _start(self) -> _Worker:
-        worker = await _Worker.start()
-        self._workers.add(worker)
-        return worker
+    async def _worker(self) -> _Worker:
+        """An idle worker; else a new one while fewer than ``processes`` run; else the one
+        with the fewest pictures waiting."""
+        async with self._starting:
+            if len(self._workers) < self.processes and all(w.waiting for w in self._workers):
+                self._workers.append(await _Worker.start())
+        return min(self._workers, key=lambda worker: len(worker.waiting))
 
     def _stop(self, worker: _Worker) -> None:
-        self._workers.discard(worker)
-        if worker in self._idle:
-            self._idle.remove(worker)
-        worker.stop()
+        if worker in self._workers:  # once, whoever notices first
+            self._workers.remove(worker)
+            worker.stop()
