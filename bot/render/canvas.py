@@ -97,7 +97,7 @@ class Canvas:
         if not text:
             return
         label, (left, top) = _label(text, font, ink, paper, anchor, self.palette)
-        self.image.paste(label, (round(xy[0]) + left, round(xy[1]) + top))
+        self._paste(label, (round(xy[0]) + left, round(xy[1]) + top))
 
     def write_pieces(self, xy: tuple[float, float], text: str, font: Font, ink: Colour,
                      paper: Colour, anchor: str) -> None:
@@ -114,14 +114,24 @@ class Canvas:
 
     def stamp(self, stamp: Stamp, xy: tuple[int, int]) -> None:
         """``stamp`` with its top left corner at ``xy``; only its own pixels are covered."""
-        width, height = stamp.image.size
-        self.image.im.paste(stamp.image.im, (*xy, xy[0] + width, xy[1] + height),
-                            stamp.mask.im)
+        self._paste(stamp.image, xy, stamp.mask)
 
     def paste(self, drawing: Image.Image, xy: tuple[int, int]) -> None:
         """A small RGB ``drawing`` (in this palette's colours) mapped to the palette and
         pasted with its top left corner at ``xy``."""
-        self.image.paste(_mapped(drawing, self.palette), xy)
+        self._paste(_mapped(drawing, self.palette), xy)
+
+    def _paste(self, picture: Image.Image, xy: tuple[int, int],
+               mask: Image.Image | None = None) -> None:
+        """``Image.paste`` of a palette picture without its checks and conversions (a third
+        of a table's drawing went into them: 75 labels): the picture is ours, in our
+        palette, and the canvas was made for drawing on."""
+        width, height = picture.size
+        box = (xy[0], xy[1], xy[0] + width, xy[1] + height)
+        if mask is None:
+            self.image.im.paste(picture.im, box)
+        else:
+            self.image.im.paste(picture.im, box, mask.im)
 
     def png(self) -> bytes:
         return palette_png(self.image)
