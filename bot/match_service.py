@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import snapshots
 from bot.games import EngineFactory, game_of
@@ -30,8 +31,13 @@ from games.common.match import ReplayableMatch, replay
 from storage.repositories.matches import MatchRow
 from storage.repositories.snapshots import Snapshot
 
+if TYPE_CHECKING:
+    from bot.play.clock import Onward
+
 log = logging.getLogger(__name__)
 REWIND = "rewind"
+Clocks = Callable[[ReplayableMatch], "Onward | None"]
+"""What an action's new state does to its match's clocks (``bot.play.clock.Onward``)."""
 
 
 @dataclass(frozen=True)
@@ -169,8 +175,10 @@ class MatchService:
         return effective(await self.services.repos.matches.actions(match.id))
 
     async def apply(self, match: MatchRow, actions: list[dict[str, Any]],
-                    actor_id: int | None, update_id: int | None) -> Change:
-        """Check ``actions`` together with the engine and append them in one transaction.
+                    actor_id: int | None, update_id: int | None,
+                    clocks: Clocks | None = None) -> Change:
+        """Check ``actions`` together with the engine and append them in one transaction,
+        with what ``clocks`` says the new state does to the match's clocks.
 
         The caller holds :meth:`lock`. Raises the engine's :class:`IllegalAction` or
         :class:`DuplicateUpdate`; either way nothing is written and the state is unchanged.
@@ -179,10 +187,17 @@ class MatchService:
         replicas = self._states[match.id]
         after = replicas.next_base()
         replicas.spare, replicas.pending = None, ()  # in use: a failure below drops the cache
+        now, jobs = self.services.clock.now(), ([], [])
         try:
             _apply_all(after, actions, replicas)
+            onward = None if clocks is None else clocks(after)
+
+            async def with_clocks(tx, seqs: list[int]) -> None:
+                nonlocal jobs
+                jobs = await onward.write(tx, match, seqs[-1], now)
             seqs = await self.services.repos.matches.append_many(
-                match.id, actions, actor_id, self.services.clock.now(), update_id)
+                match.id, actions, actor_id, now, update_id,
+                also=None if onward is None else with_clocks)
         except IllegalAction:
             if replicas.spare is None:
                 self.forget(match.id)
@@ -190,6 +205,7 @@ class MatchService:
         except BaseException:
             self.forget(match.id)
             raise
+        self.services.scheduler.settle(*jobs)
         if after.finished:
             self.forget(match.id)  # a finished match leaves the cache
         else:

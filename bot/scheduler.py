@@ -53,10 +53,7 @@ class Scheduler(ABC):
         again), in one write."""
         cancelled, jobs = await self.jobs.replace_for_match(match_id, kinds, new,
                                                             tournament_id)
-        for job_id in cancelled:
-            self._disarm(job_id)
-        for job in jobs:
-            self._arm(job)
+        self.settle(cancelled, jobs)
         return jobs
 
     async def cancel(self, tournament_id: int, kinds: tuple[str, ...]) -> None:
@@ -65,8 +62,15 @@ class Scheduler(ABC):
 
     async def cancel_for_match(self, match_id: int, kinds: tuple[str, ...]) -> None:
         """Cancel the jobs of ``kinds`` that belong to one match (its clocks)."""
-        for job_id in await self.jobs.cancel_for_match(match_id, kinds):
+        self.settle(await self.jobs.cancel_for_match(match_id, kinds))
+
+    def settle(self, cancelled: Sequence[int], added: Sequence[Job] = ()) -> None:
+        """Drop the jobs cancelled and arm the jobs added in a transaction written elsewhere
+        (an action's, with its clocks), once it has committed."""
+        for job_id in cancelled:
             self._disarm(job_id)
+        for job in added:
+            self._arm(job)
 
     async def freeze(self, tournament_id: int, kinds: tuple[str, ...]) -> None:
         """Stop a tournament's pending jobs of ``kinds``, keeping the time each had left."""

@@ -16,12 +16,15 @@ runs inside the lock and must not :func:`~bot.play.perform.perform` on the same 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.play.context import MatchContext, context_for
 from bot.services import Services
-from storage.repositories.jobs import Job
+from storage.db import LoopConnection
+from storage.repositories.jobs import Job, move_match_jobs, replace_match_jobs
+from storage.repositories.matches import MatchRow
 
 Timeout = Callable[[MatchContext, Job], Awaitable[None]]
 JobRunner = Callable[[Services, Job], Awaitable[None]]
@@ -74,10 +77,46 @@ async def reset(ctx: MatchContext, kinds: tuple[str, ...],
                           for kind, delay, payload in clocks], ctx.tournament.id)
 
 
-async def keep(ctx: MatchContext, kind: str) -> None:
-    """The match moved within the turn the clock ``kind`` times: it runs on, same deadline."""
+@dataclass(frozen=True)
+class Onward:
+    """What an accepted action does to the match's clocks of ``kinds``: they run on from
+    the new position (``keep``), or stop and the ``start`` ones are set (each a kind, its
+    delay and its payload, as :func:`reset` takes them). Given to ``perform(...,
+    clocks=…)``, it is written in the action's own transaction: an action is never
+    committed without its clocks' new position (a restart in between left a clock that
+    could never fire), and it costs no transaction of its own."""
+
+    kinds: tuple[str, ...]
+    keep: bool = False
+    start: tuple[tuple[str, timedelta, dict[str, Any]], ...] = ()
+
+    async def write(self, tx: LoopConnection, match: MatchRow, seq: int,
+                    now: datetime) -> tuple[list[int], list[Job]]:
+        """Its statements in ``tx``, the match now at ``seq``: the jobs it cancelled and
+        the jobs it added, for the scheduler once the transaction commits."""
+        if self.keep:
+            await move_match_jobs(tx, match.id, self.kinds, seq)
+            return [], []
+        return await replace_match_jobs(
+            tx, match.id, self.kinds, [(kind, now + delay, {"seq": seq, **payload})
+                                       for kind, delay, payload in self.start],
+            match.tournament_id)
+
+
+async def carry(ctx: MatchContext, onward: Onward) -> None:
+    """``onward`` in a write of its own (the match moved again after the action that
+    carried it: a random draw logged after it)."""
+    if onward.keep:
+        await keep(ctx, *onward.kinds)
+    else:
+        await reset(ctx, onward.kinds, *onward.start)
+
+
+async def keep(ctx: MatchContext, *kinds: str) -> None:
+    """The match moved within the turn the clocks of ``kinds`` time: they run on, same
+    deadline."""
     services = ctx.services
-    await services.repos.jobs.move_for_match(ctx.match.id, (kind,),
+    await services.repos.jobs.move_for_match(ctx.match.id, kinds,
                                              await last_seq(services, ctx.match.id))
 
 

@@ -127,8 +127,16 @@ async def awaited(services: Services, match: MatchRow, seat: int) -> bool:
     hidden = input_of(match.kind)
     if hidden is None or match.status not in ("running", "paused"):
         return False
-    state = await services.matches.current(match)
+    return _owes(hidden, await services.matches.current(match), seat)
+
+
+def _owes(hidden: HiddenInput, state: Any, seat: int) -> bool:
     return any(action["type"] in hidden.types for action in state.legal_actions(seat))
+
+
+def _late_clock(hidden: HiddenInput, state: Any) -> clock.Onward:
+    """The late clock runs on while a player still owes a choice, and stops once none does."""
+    return clock.Onward((LATE,), keep=any(_owes(hidden, state, seat) for seat in (0, 1)))
 
 
 async def open_panels(ctx: MatchContext) -> None:
@@ -241,15 +249,13 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
     redrawn = hidden.redrawn_by_announce and await panels(services).get(
         ctx.match.id, ctx.match.players[seat]) is not None
     own_panel = () if redrawn else (partial(show, ctx, seat),)
+    late = None if hidden.late_minutes is None else partial(_late_clock, hidden)
     change = await perform(ctx, game.playbook, [action], actor_id=actor_id,
                            update_id=update_id, check=check,
-                           alongside=[*alongside, *own_panel])
+                           alongside=[*alongside, *own_panel], clocks=late)
     if change is None:
         return False
     await _copy_to_hosts(ctx, hosts, seat, action, before)
-    if hidden.late_minutes is not None:
-        still = [s for s in (0, 1) if await awaited(services, ctx.match, s)]
-        await (clock.keep(ctx, LATE) if still else clock.stop(ctx, LATE))
     return True
 
 

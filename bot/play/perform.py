@@ -18,7 +18,8 @@ from typing import Any
 from bot import games
 from bot.games import BOT_ROLLS
 from bot.i18n import Translator
-from bot.match_service import Change
+from bot.match_service import Change, Clocks
+from bot.play import clock
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
 from bot.sending import at_once
@@ -45,44 +46,53 @@ class Playbook:
     """The bot's random draw the state waits for (a shuffle of cards), from the random
     source passed in; None when it waits for none. Drawn and logged under the lock before
     and after every accepted action, so a replay deals the same cards."""
+    clocks: Callable[[MatchContext], Awaitable[Clocks]] | None = None
+    """What the game's actions do to its clocks (the ``clocks`` of :func:`perform` when the
+    caller gives none), resolved once per action (it may ask which seat the bot plays)."""
 
 
 async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], *,
                   actor_id: int | None, update_id: int | None, wait: float = 0,
                   check: Callable[[Any], None] | None = None,
-                  alongside: Alongside = ()) -> Change | None:
+                  alongside: Alongside = (), clocks: Clocks | None = None) -> Change | None:
     """Apply ``actions`` together (all or none) and announce them.
 
     ``check`` sees the current state first and may raise a Refusal (a press on an old board);
+    ``clocks`` says what the new state does to the match's clocks, written with the actions
+    (:class:`~bot.play.clock.Onward`; again on its own when a random draw followed them);
     ``wait`` seconds pass before the announcement (the dice animation); ``alongside`` is what
     is said elsewhere once the action is accepted (the answer to the pressed button, the
     actor's own panel in their DM), at the same time as the announcement
     (:func:`~bot.sending.at_once`). After the lock, when
     the bot itself plays a seat of the match and it is its turn, it makes its move
-    (:func:`bot_moves`). Returns the change, or None when this update was applied before
-    (nothing is said twice).
+    (:func:`bot_moves`, with the same ``clocks``). Returns the change, or None when this
+    update was applied before (nothing is said twice).
     """
     services, match = ctx.services, ctx.match
     if match.status == "paused":
         raise Refusal("play.paused")
+    if clocks is None and playbook.clocks is not None:
+        clocks = await playbook.clocks(ctx)
     async with services.matches.lock(match.id):
         await draw_chance(ctx, playbook)
         if check is not None:
             check(await services.matches.current(match))
         try:
-            change = await services.matches.apply(match, actions, actor_id, update_id)
+            change = await services.matches.apply(match, actions, actor_id, update_id, clocks)
         except IllegalAction as error:
             raise Refusal(text=playbook.explain(ctx.tr, error, match)) from None
         except DuplicateUpdate:
             return None
         if (drawn := await draw_chance(ctx, playbook, change.before)) is not None:
             change = drawn
+            if clocks is not None and (onward := clocks(change.after)) is not None:
+                await clock.carry(ctx, onward)
         if wait:
             await services.clock.sleep(wait)
         await at_once(playbook.announce(ctx, change, actions), *(say() for say in alongside))
     if change.after.finished and not change.before.finished:
         await playbook.finish(ctx, change.after, actor_id)
-    await bot_moves(ctx, playbook, change.after)
+    await bot_moves(ctx, playbook, change.after, clocks)
     return change
 
 
@@ -106,7 +116,8 @@ async def draw_chance(ctx: MatchContext, playbook: Playbook,
     return None if last is None else Change(start, last.after)
 
 
-async def bot_moves(ctx: MatchContext, playbook: Playbook, state: Any) -> None:
+async def bot_moves(ctx: MatchContext, playbook: Playbook, state: Any,
+                    clocks: Clocks | None = None) -> None:
     """The bot's own move, when it plays a seat of this match (``/practice``) and the game's
     ``bot_player`` says it is its turn; its die is a real 🎲, logged like a player's."""
     game = games.game_of(ctx.tournament.game)
@@ -121,7 +132,8 @@ async def bot_moves(ctx: MatchContext, playbook: Playbook, state: Any) -> None:
         sent = await ctx.services.bot.send_dice(ctx.tournament.chat_id, emoji="🎲",
                                                 message_thread_id=ctx.match.thread_id)
         action, wait = game.dice(seat, sent.dice.value), DICE_ANIMATION_SECONDS
-    await perform(ctx, playbook, [action], actor_id=None, update_id=None, wait=wait)
+    await perform(ctx, playbook, [action], actor_id=None, update_id=None, wait=wait,
+                  clocks=clocks)
 
 
 def error_params(error: IllegalAction) -> dict[str, Any]:

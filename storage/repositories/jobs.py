@@ -46,10 +46,7 @@ class JobsRepo:
         """In one transaction, cancel the match's pending (or frozen) jobs of ``kinds`` and
         add the ``new`` ones carrying ``match_id``; the cancelled ids and the new jobs."""
         async def work(tx):
-            cancelled = await _cancel_for_match(tx, match_id, kinds)
-            return cancelled, [await _insert(tx, kind, run_at, tournament_id,
-                                             {"match_id": match_id, **payload})
-                               for kind, run_at, payload in new]
+            return await replace_match_jobs(tx, match_id, kinds, new, tournament_id)
         return await self.db.write(work)
 
     async def pending(self) -> list[Job]:
@@ -132,7 +129,7 @@ class JobsRepo:
     async def cancel_for_match(self, match_id: int, kinds: tuple[str, ...]) -> list[int]:
         """Cancel the pending (or frozen) jobs of ``kinds`` that carry ``match_id``."""
         async def work(tx):
-            return await _cancel_for_match(tx, match_id, kinds)
+            return await cancel_match_jobs(tx, match_id, kinds)
         return await self.db.write(work)
 
     async def for_match(self, match_id: int, kinds: tuple[str, ...]) -> list[Job]:
@@ -147,11 +144,7 @@ class JobsRepo:
         """Note ``seq`` (the match's new position) in the pending jobs of ``kinds`` that carry
         ``match_id`` and were set at another one: one statement, not a read and a write."""
         async def work(tx):
-            marks = ",".join("?" * len(kinds))
-            await tx.execute(
-                f"UPDATE jobs SET payload = json_set(payload, '$.seq', ?)"
-                f" WHERE match_id = ? AND status = 'pending' AND kind IN ({marks})"
-                f" AND json_extract(payload, '$.seq') IS NOT ?", (seq, match_id, *kinds, seq))
+            await move_match_jobs(tx, match_id, kinds, seq)
         await self.db.write(work)
 
     async def freeze(self, tournament_id: int, kinds: tuple[str, ...],
@@ -200,10 +193,31 @@ async def _insert(tx, kind: str, run_at: datetime, tournament_id: int | None,
     return Job(cursor.lastrowid, kind, tournament_id, from_db(to_db(run_at)), payload)
 
 
-async def _cancel_for_match(tx, match_id: int, kinds: tuple[str, ...]) -> list[int]:
+async def cancel_match_jobs(tx, match_id: int, kinds: tuple[str, ...]) -> list[int]:
+    """In the transaction ``tx``: cancel the match's pending (or frozen) jobs of ``kinds``;
+    their ids."""
     marks = ",".join("?" * len(kinds))
     where = f"match_id = ? AND status IN ('pending', 'frozen') AND kind IN ({marks})"
     rows = await (await tx.execute(
         f"UPDATE jobs SET status = 'cancelled' WHERE {where} RETURNING id",
         (match_id, *kinds))).fetchall()
     return sorted(r[0] for r in rows)
+
+
+async def replace_match_jobs(tx, match_id: int, kinds: tuple[str, ...],
+                             new: Sequence[NewJob], tournament_id: int | None
+                             ) -> tuple[list[int], list[Job]]:
+    """In the transaction ``tx``: :meth:`JobsRepo.replace_for_match`."""
+    cancelled = await cancel_match_jobs(tx, match_id, kinds)
+    return cancelled, [await _insert(tx, kind, run_at, tournament_id,
+                                     {"match_id": match_id, **payload})
+                       for kind, run_at, payload in new]
+
+
+async def move_match_jobs(tx, match_id: int, kinds: tuple[str, ...], seq: int) -> None:
+    """In the transaction ``tx``: :meth:`JobsRepo.move_for_match`'s one statement."""
+    marks = ",".join("?" * len(kinds))
+    await tx.execute(
+        f"UPDATE jobs SET payload = json_set(payload, '$.seq', ?)"
+        f" WHERE match_id = ? AND status = 'pending' AND kind IN ({marks})"
+        f" AND json_extract(payload, '$.seq') IS NOT ?", (seq, match_id, *kinds, seq))

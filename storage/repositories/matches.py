@@ -8,7 +8,7 @@ carried it in the same transaction, so a redelivered update can never be applied
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from sys import intern
@@ -21,9 +21,12 @@ from storage.cache import (
     MATCH_ROWS,
     chat_lookups,
 )
-from storage.db import Database
+from storage.db import Database, LoopConnection
 from storage.repositories.tournaments import chat_of
 from storage.timefmt import to_db
+
+Also = Callable[[LoopConnection, list[int]], Awaitable[None]]
+"""What is written with appended actions, in their transaction, given their seqs."""
 
 ROW_CHANGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "result": lambda e: {"status": "finished", "winner": e["winner"], "result": e["result"]},
@@ -259,14 +262,18 @@ class MatchesRepo:
         return (await self.append_many(match_id, [payload], actor_id, now, update_id))[-1]
 
     async def append_many(self, match_id: int, payloads: list[dict[str, Any]],
-                          actor_id: int | None, now: datetime,
-                          update_id: int | None = None) -> list[int]:
-        """Append actions in one transaction and return their sequence numbers.
+                          actor_id: int | None, now: datetime, update_id: int | None = None,
+                          also: Also | None = None) -> list[int]:
+        """Append actions in one transaction and return their sequence numbers; ``also``
+        writes what goes with them (their clocks) in the same transaction, given the seqs.
 
         Raises :class:`DuplicateUpdate` (and writes nothing) when ``update_id`` was handled.
         """
         async def work(tx):
-            return await _append(self.db, tx, match_id, payloads, actor_id, now, update_id)
+            seqs = await _append(self.db, tx, match_id, payloads, actor_id, now, update_id)
+            if also is not None:
+                await also(tx, seqs)
+            return seqs
         seqs = await self.db.write(work)
         self._claimed(update_id)
         return seqs

@@ -230,11 +230,11 @@ async def test_a_tie_and_a_draw_score_half_a_point_in_columns_of_their_own(
 
 
 
-async def test_a_pressed_card_writes_itself_and_the_next_turns_clock_only(tmp_path: Path
-                                                                          ) -> None:
-    """A card pressed on the hand claims its update in the card's own transaction, and the
-    hand keeps the game's own late clock (one per turn): the platform's hidden-input clock,
-    which the armchair never sets, is not moved either."""
+async def test_a_pressed_card_writes_itself_and_the_next_turns_clock_in_one_transaction(
+        tmp_path: Path) -> None:
+    """A card pressed on the hand claims its update and sets the late clock of whoever acts
+    next in the card's own transaction (the game keeps its own late clock, one per turn:
+    the platform's hidden-input clock, which the armchair never sets, is not moved)."""
     output: list[str] = []
     sandbox = await _sandbox(tmp_path, 5, output)
     try:
@@ -248,5 +248,34 @@ async def test_a_pressed_card_writes_itself_and_the_next_turns_clock_only(tmp_pa
         await sandbox.close()
     assert [(kind, json.loads(payload)) for kind, payload in clocks] == [
         ("armchair_late", {"match_id": 1, "seq": last, "seat": 0})]  # who acts next
-    assert statements.count("BEGIN IMMEDIATE") == 2, statements  # the card; the clock
+    assert statements.count("BEGIN IMMEDIATE") == 1, statements
     assert sum("processed_updates" in s for s in statements) == 1, statements
+
+
+async def test_the_late_clock_stands_at_the_latest_position_through_a_reshuffle(
+        tmp_path: Path) -> None:
+    """Set with each action in its own transaction, the late clock must still be set, at
+    the match's last seq, when the bot logs a reshuffle right after the action (the action
+    alone left the bot, not a player, to act): line by line through a match whose first
+    deck runs out."""
+    script = (Path(__file__).resolve().parent.parent / "scenarios"
+              / "armchair_deck_limit_draw.txt").read_text(encoding="utf-8")
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 1, output)
+    reshuffled_at = []
+    try:
+        for line in script.splitlines():
+            await sandbox.line(line)
+            db = sandbox.app.services.db  # a new one after the script's restart
+            last, kind = await db.fetchone(
+                "SELECT seq, json_extract(payload, '$.type') FROM match_actions"
+                " WHERE match_id = 1 ORDER BY seq DESC LIMIT 1") or (0, None)
+            clocks = [json.loads(payload)["seq"] for (payload,) in await db.fetchall(
+                "SELECT payload FROM jobs WHERE status = 'pending' AND kind = 'armchair_late'")]
+            assert all(seq == last for seq in clocks), line
+            if kind == "shuffle" and last > 1:  # not the deal: a reshuffle mid-match
+                reshuffled_at.append(last)
+                assert clocks == [last], line
+    finally:
+        await sandbox.close()
+    assert reshuffled_at  # the first deck ran out

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.play import clock
 from bot.sandbox.runner import Sandbox
 from storage.timefmt import from_db
+from tests.sql_trace import sql_trace
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "hidden_input.txt"
 SETUP = SCENARIO.read_text(encoding="utf-8").split("# Semi-finals")[0]
@@ -90,6 +92,40 @@ async def test_a_clock_set_before_the_match_moved_on_does_nothing(sandbox):
     assert _reminded(await _run(sandbox, "! advance 1m")) == []
     assert _reminded(await _run(sandbox, "! advance 4m")) == [
         "→ dave@dm", "→ bob@dm", "→ carol@dm"]
+
+
+async def test_a_choice_and_its_late_clock_are_one_transaction(sandbox):
+    """The first choice of a turn moves the late clock on (the other player still owes one)
+    in the choice's own transaction."""
+    db = sandbox.app.services.db
+    with sql_trace(db) as statements:
+        await _run(sandbox, "alice@dm: атака")
+    assert statements.count("BEGIN IMMEDIATE") == 1, statements
+    last = (await db.fetchone("SELECT max(seq) FROM match_actions WHERE match_id = 7"))[0]
+    assert [(status, payload["seq"]) for status, _, payload in await _late_jobs(sandbox)
+            if payload["match_id"] == 7] == [("pending", last)]
+
+
+async def test_a_choice_whose_clock_cannot_be_written_is_not_taken(sandbox, monkeypatch):
+    """The action and its clock commit together or not at all: a choice is never logged
+    with its turn's late clock left at a position it can no longer fire at."""
+    async def broken(*args, **kwargs) -> None:
+        raise OSError("disk I/O error")
+
+    monkeypatch.setattr(clock, "move_match_jobs", broken)
+    lines = await _run_allowing_errors(sandbox, "alice@dm: атака")
+    assert any(line.startswith("!! error") for line in lines)
+    assert await _rows(sandbox, "SELECT count(*) FROM match_actions WHERE match_id = 7") == [(0,)]
+    monkeypatch.undo()
+    await _run(sandbox, "alice@dm: атака\ndave@dm: защита")  # taken now, from the same state
+    assert await _rows(sandbox, "SELECT count(*) FROM match_actions WHERE match_id = 7"
+                       " AND actor_id IS NOT NULL") == [(2,)]
+
+
+async def _run_allowing_errors(box: Sandbox, script: str) -> list[str]:
+    start = len(box.output)
+    await box.run_lines(script.splitlines())
+    return box.output[start:]
 
 
 async def test_a_clock_is_cancelled_when_both_have_chosen(sandbox):

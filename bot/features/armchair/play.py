@@ -6,6 +6,7 @@ tournament, or, where a bracket needs a winner, the same match dealt again."""
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -17,7 +18,7 @@ from bot.features.formats.results import record_played
 from bot.features.formats.state import load
 from bot.features.keyboards import link_keyboard
 from bot.i18n import Translator
-from bot.match_service import Change
+from bot.match_service import Change, Clocks
 from bot.play import clock, hidden
 from bot.play.board import show_board
 from bot.play.context import MatchContext
@@ -107,8 +108,7 @@ async def refresh_panels(ctx: MatchContext, *, fresh: bool = False) -> None:
 
 
 async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:
-    """Tell the group what happened, redraw the score card and both hands, and set the
-    late clock for whoever must act now."""
+    """Tell the group what happened, redraw the score card and both hands."""
     before, after = change.before, change.after
     lines = _news(ctx, before, after, actions)
 
@@ -118,16 +118,21 @@ async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> No
         await show_card(ctx, after)
 
     await at_once(group(), refresh_panels(ctx))
-    if after.finished:
-        await clock.stop(ctx)
-        return
-    robot = await _bot_seat(ctx)
-    turn = after.to_act
-    if turn is not None and turn.seat is not None and turn.seat != robot \
-            and turn.kind in HAND.types:
-        await clock.start(ctx, LATE, timedelta(minutes=LATE_MINUTES), seat=turn.seat)
-    else:
-        await clock.stop(ctx, LATE)
+
+
+async def clocks(ctx: MatchContext) -> Clocks:
+    """The late clock of whoever must act next (a card from a human's hand), set with each
+    action; none while the bot, the toss or nobody is awaited."""
+    return partial(_late_clock, await _bot_seat(ctx))
+
+
+def _late_clock(robot: int | None, game: ArmchairGame) -> clock.Onward:
+    turn = game.to_act
+    if game.finished or turn is None or turn.seat is None or turn.seat == robot \
+            or turn.kind not in HAND.types:
+        return clock.Onward((LATE,))
+    return clock.Onward((LATE,), start=((LATE, timedelta(minutes=LATE_MINUTES),
+                                         {"seat": turn.seat}),))
 
 
 def _news(ctx: MatchContext, before: ArmchairGame, after: ArmchairGame,
@@ -215,4 +220,5 @@ async def _late(ctx: MatchContext, job: Job) -> None:
 late_clock = clock.timeout(LATE, _late)
 """The runner of the late clock (the game's ``jobs``)."""
 
-PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish, chance=chance)
+PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish, chance=chance,
+                    clocks=clocks)
