@@ -89,10 +89,10 @@ def test_the_board_numbers_the_game_the_match_ended_in() -> None:
     assert running.finished and game_number(running) == 2  # the game it ended in
 
 
-async def test_a_move_writes_itself_and_the_next_turns_clocks_in_two_transactions(
+async def test_a_move_writes_itself_and_the_next_turns_clocks_in_one_transaction(
         tmp_path: Path) -> None:
     """The clocks of the player who must act next (the turn clock and its reminder) replace
-    the mover's in one write, after the move's own."""
+    the mover's in the move's own transaction."""
     script = (SCENARIOS / "backgammon_live_clocks.txt").read_text(encoding="utf-8")
     opening = script[:script.index("alice@g: 24/22 24/21")].splitlines()
     async with opened(tmp_path, seed=7) as sandbox:
@@ -104,7 +104,7 @@ async def test_a_move_writes_itself_and_the_next_turns_clocks_in_two_transaction
                                    " ORDER BY id")
     assert [(kind, json.loads(payload)["seat"]) for kind, payload in clocks] == [
         ("bg_live_turn", 1), ("bg_live_remind", 1)]
-    assert statements.count("BEGIN IMMEDIATE") == 2, statements
+    assert statements.count("BEGIN IMMEDIATE") == 1, statements
 
 
 async def test_a_turn_generates_its_rolls_plays_once(tmp_path: Path, monkeypatch) -> None:

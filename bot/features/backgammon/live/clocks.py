@@ -16,9 +16,11 @@ seconds}``: the time left on the turn clock when they acted, capped at the bank.
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from bot.features.backgammon.settings import clock_of
+from bot.match_service import Clocks
 from bot.play import clock
 from bot.play.context import MatchContext
 from games.backgammon.session import LiveMatch
@@ -34,14 +36,19 @@ async def bot_seat(ctx: MatchContext) -> int | None:
     return ctx.seat((await ctx.services.bot.me()).id)
 
 
-async def arm(ctx: MatchContext, state: LiveMatch) -> None:
-    """Set the clocks of whoever must act now (none for the bot or a finished match), in
-    place of the ones running."""
+async def for_actions(ctx: MatchContext) -> Clocks:
+    """What each action of the match does to its clocks (the playbook's ``clocks``): set
+    those of whoever must act next, written with the action."""
+    return partial(onward, await bot_seat(ctx), ctx.tournament.settings)
+
+
+def onward(robot: int | None, settings: dict[str, Any], state: LiveMatch) -> clock.Onward:
+    """The clocks of whoever must act in ``state`` (none for the bot or a finished match),
+    in place of the ones running."""
     seat = state.to_act
-    if seat is None or seat == await bot_seat(ctx):
-        await clock.reset(ctx, KINDS)
-        return
-    move, _ = clock_of(ctx.tournament.settings)
+    if seat is None or seat == robot:
+        return clock.Onward(KINDS)
+    move, _ = clock_of(settings)
     total = move + state.banks[seat]
     stamp: dict[str, Any] = {"seat": seat, "step": state.steps}
     clocks = [(TURN_CLOCK, timedelta(seconds=total), stamp)]
@@ -49,10 +56,10 @@ async def arm(ctx: MatchContext, state: LiveMatch) -> None:
     if remind_at < total:
         clocks.append((REMIND_CLOCK, timedelta(seconds=remind_at),
                        {"left": total - remind_at, **stamp}))
-    idle = ctx.tournament.settings.get("idle", 0) * 60
+    idle = settings.get("idle", 0) * 60
     if 0 < idle < total:
         clocks.append((IDLE_CLOCK, timedelta(seconds=idle), stamp))
-    await clock.reset(ctx, KINDS, *clocks)
+    return clock.Onward(KINDS, start=tuple(clocks))
 
 
 async def time_left(ctx: MatchContext, seat: int) -> int | None:

@@ -21,7 +21,6 @@ from bot.play.context import MatchContext, context_for
 from bot.play.launch import start_match
 from bot.play.perform import Alongside, Playbook, error_params, perform
 from bot.play.refusal import Refusal
-from bot.sending import at_once
 from bot.services import Services
 from games.backgammon.bot import choose_play, should_double, should_take
 from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN
@@ -103,7 +102,8 @@ async def finish(ctx: MatchContext, state: LiveMatch, actor_id: int | None) -> N
     await record_played(ctx, winner, tuple(state.score), actor_id)
 
 
-PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish)
+PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish,
+                    clocks=clocks.for_actions)
 
 
 async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
@@ -124,14 +124,14 @@ async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
 
 async def advance(ctx: MatchContext) -> LiveMatch:
     """What the bot does by itself until a player must decide: opening rolls, rolls, forced
-    moves; then the board and the clocks."""
+    moves; then the board."""
     while True:
         state = await ctx.services.matches.state(ctx.match)
         action = await automatic(ctx, state)
         if action is None:
             break
         await perform(ctx, PLAYBOOK, [action], actor_id=None, update_id=None)
-    await at_once(show(ctx, state), clocks.arm(ctx, state))  # the clocks set while drawing
+    await show(ctx, state)  # the clocks were set with the last action
     return state
 
 
