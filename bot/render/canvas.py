@@ -150,8 +150,9 @@ def text_width(text: str, font: Font) -> float:
 
 @dataclass(frozen=True)
 class Stamp:
-    """A small shape drawn once in a palette and stamped wherever it goes: drawing a checker
-    (two ellipses, each colour looked up in the palette) cost about 20 µs, stamping it 3."""
+    """A small shape drawn once in a palette and stamped wherever it goes: one paste through
+    its mask, where drawing it rasterized its shapes and looked up each colour in the palette
+    every time (a board's 32 checkers and two dice: 2.4 → 1.8 ms a board)."""
 
     image: Image.Image
     mask: Image.Image
