@@ -133,13 +133,14 @@ async def test_the_first_conversation_starts_first_and_a_cancel_reaches_the_othe
     assert second.cancelled()
 
 
-async def test_a_backgammon_turns_clocks_are_set_while_its_board_is_drawn(tmp_path: Path
-                                                                          ) -> None:
-    """The picture worker's time is not added to the clocks' write: the write happens while
-    the board is being drawn (and the caption and buttons are made then too)."""
+async def test_a_backgammon_turns_clocks_wait_for_no_board(tmp_path: Path) -> None:
+    """The picture worker's time is not added to the clocks' write: the turn's clocks are
+    written with the roll itself, in its transaction, before the board is drawn; nothing
+    writes them once the board is there."""
     async with opened(tmp_path, seed=3) as sandbox:
         await sandbox.run_lines(["alice@grp: /practice backgammon"])
-        renderer, scheduler = sandbox.app.services.renderer, sandbox.app.services.scheduler
+        services = sandbox.app.services
+        renderer, scheduler = services.renderer, services.scheduler
         drawing, seen = [], []
         draw, replace = renderer.draw, scheduler.replace_for_match
 
@@ -157,4 +158,7 @@ async def test_a_backgammon_turns_clocks_are_set_while_its_board_is_drawn(tmp_pa
 
         renderer.draw, scheduler.replace_for_match = slow_draw, noted_replace
         await sandbox.line("alice@grp: /roll")
-    assert seen and all(seen)
+        clocks = await services.db.fetchall(
+            "SELECT kind FROM jobs WHERE status = 'pending' AND kind LIKE 'bg_live_%'")
+    assert seen == []
+    assert clocks  # set, with the roll (or the bot's move after it)
