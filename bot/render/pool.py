@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
-import ctypes.util
 import logging
 import multiprocessing
 import os
@@ -86,6 +84,9 @@ def _keep_freed_memory() -> None:
     buffers (a board's rows are ~800 KB, several times over) came back as new pages to be
     faulted in: about 1 ms of a 3 ms board. Blocks up to 64 MB now come from the heap, and
     up to 64 MB freed at its top stays there. Elsewhere than glibc nothing changes."""
+    import ctypes  # in the worker only: the bot's own process need not carry ctypes
+    import ctypes.util
+
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c"))
         libc.mallopt(_M_MMAP_THRESHOLD, _KEPT_BYTES)
