@@ -276,6 +276,10 @@ async def test_the_late_clock_stands_at_the_latest_position_through_a_reshuffle(
             if kind == "shuffle" and last > 1:  # not the deal: a reshuffle mid-match
                 reshuffled_at.append(last)
                 assert clocks == [last], line
+        left = await sandbox.app.services.db.fetchall(
+            "SELECT kind FROM jobs WHERE status = 'pending'")
+        status = (await sandbox.app.services.repos.matches.get(1)).status
     finally:
         await sandbox.close()
     assert reshuffled_at  # the first deck ran out
+    assert status == "finished" and left == []  # its last action stopped the late clock

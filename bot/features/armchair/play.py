@@ -165,8 +165,7 @@ def _news(ctx: MatchContext, before: ArmchairGame, after: ArmchairGame,
 
 async def finish(ctx: MatchContext, game: ArmchairGame, actor_id: int | None) -> None:
     """Say the result; a tie or a draw where the format needs a winner is dealt again,
-    any other result goes into the tournament."""
-    await clock.stop(ctx)
+    any other result goes into the tournament (the late clock stopped with the last action)."""
     outcome = game.outcome
     await ctx.say(tr_result(ctx, game))
     if outcome.result != "win" and await _needs_winner(ctx):
