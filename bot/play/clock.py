@@ -90,6 +90,10 @@ class Onward:
     keep: bool = False
     start: tuple[tuple[str, timedelta, dict[str, Any]], ...] = ()
 
+    def __post_init__(self) -> None:
+        if self.keep and self.start:
+            raise ValueError("clocks that run on are not set anew: keep or start, not both")
+
     async def write(self, tx: LoopConnection, match: MatchRow, seq: int,
                     now: datetime) -> tuple[list[int], list[Job]]:
         """Its statements in ``tx``, the match now at ``seq``: the jobs it cancelled and

@@ -15,7 +15,7 @@ Each worker is one process and a socket pair: the event loop writes the pickled 
 reads the answer as a stream (multiprocessing's framing: a 4-byte length, then the bytes; the
 worker uses a plain :class:`multiprocessing.connection.Connection`). A ``ProcessPoolExecutor``
 took about 0.57 ms to hand a picture over and back (its queue feeder and manager threads
-contend for the GIL with the loop); the socket pair about 0.15 ms, with no thread in the bot.
+contend for the GIL with the loop); the socket pair 0.2–0.27 ms, with no thread in the bot.
 """
 
 from __future__ import annotations
