@@ -6,7 +6,8 @@ the mixtures of each ink on each paper that an anti-aliased letter's edge takes.
 :class:`Canvas` is a ``P`` picture of that palette (a byte a pixel): shapes are drawn through
 ``canvas.draw`` in RGB colours, each looked up in the palette; text through
 :meth:`Canvas.write`, which pastes a label drawn once in RGB on its paper and mapped to the
-palette (:func:`_label`, kept: names, scores and numbers repeat from picture to picture).
+palette (:func:`_label`, kept by :data:`_LABELS`: names, scores and numbers repeat from
+picture to picture).
 
 Drawing in RGB and mapping the whole picture to the palette afterwards cost a full-size copy
 and a nearest-colour lookup of every pixel, and every letter was rendered again for each
@@ -17,6 +18,8 @@ picture: a backgammon board took 6.5 ms that way, 2.5–3 ms on a canvas. The fi
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -96,7 +99,7 @@ class Canvas:
         painted ``paper``, so it must not cover anything else."""
         if not text:
             return
-        label, (left, top) = _label(text, font, ink, paper, anchor, self.palette)
+        label, (left, top) = _LABELS.get((text, font, ink, paper, anchor, self.palette))
         self._paste(label, (round(xy[0]) + left, round(xy[1]) + top))
 
     def write_pieces(self, xy: tuple[float, float], text: str, font: Font, ink: Colour,
@@ -171,13 +174,55 @@ class Stamp:
         return cls(canvas.image, Image.frombytes("L", size, mask))
 
 
-@lru_cache(maxsize=256)
+class _Labels:
+    """The labels drawn so far, the least recently used forgotten once they hold more than
+    ``budget`` bytes (a byte a pixel, and :data:`_LABEL_OVERHEAD` each).
+
+    Counted by bytes, not labels: a name is small and a legend's line is wide. With the
+    benchmark's thirty-odd round robins running beside boards and brackets, the earlier
+    bound of 256 labels made each table draw three or four of its labels again (~0.3 ms
+    each): 4.0 ms of a worker's time a table, 2.4 ms with this budget. 8 MB holds some 650
+    names of a table (a worker's memory grew by 13 MB drawing 600 tables of new names; by 7
+    MB with the 256)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.held = 0
+        self.drawn = 0
+        """How many labels were drawn (not found kept): what a test of reuse counts."""
+        self._kept: OrderedDict[tuple, tuple[Image.Image, tuple[int, int]]] = OrderedDict()
+        self._lock = threading.Lock()  # a worker lost: pictures are drawn in threads
+
+    def get(self, key: tuple) -> tuple[Image.Image, tuple[int, int]]:
+        with self._lock:
+            if (found := self._kept.get(key)) is not None:
+                self._kept.move_to_end(key)
+                return found
+        label = _label(*key)
+        with self._lock:
+            self.drawn += 1
+            if key not in self._kept:
+                self._kept[key] = label
+                self.held += _size(label[0])
+            while self.held > self.budget and len(self._kept) > 1:
+                self.held -= _size(self._kept.popitem(last=False)[1][0])
+        return label
+
+
+_LABEL_OVERHEAD = 2048
+"""What a kept label costs beyond its pixels: its image's objects and palette (measured)."""
+_LABELS = _Labels(budget=8 << 20)
+
+
+def _size(label: Image.Image) -> int:
+    return label.size[0] * label.size[1] + _LABEL_OVERHEAD
+
+
 def _label(text: str, font: Font, ink: Colour, paper: Colour, anchor: str,
            palette: Palette) -> tuple[Image.Image, tuple[int, int]]:
     """``text`` drawn anti-aliased on ``paper`` and mapped to ``palette``, and its offset from
-    the anchor point. ``font`` is one of ``bot.render.pictures._font``'s, which are kept, so
-    the same font is the same key. At most 256 are kept, about 4 MB in the picture worker
-    when every one is a table's name (512 took 8 MB)."""
+    the anchor point (kept by :data:`_LABELS`). ``font`` is one of
+    ``bot.render.pictures._font``'s, which are kept, so the same font is the same key."""
     from PIL import Image, ImageDraw
 
     left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))

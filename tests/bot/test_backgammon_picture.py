@@ -209,11 +209,11 @@ def test_a_new_clock_draws_no_new_letters() -> None:
 
     _image(_scene(clocks=("0:12 · 3:45", "6:78 · 9:01")))
     _image(_scene(clocks=("0:12 · 3:45", "6:78 · 9:01"), on_roll=1))
-    before = canvas._label.cache_info().misses
+    before = canvas._LABELS.drawn
     _image(_scene(Position(_side({6: 5, 8: 3, 13: 5, 20: 2}), Position.start().opponent),
                   clocks=("9:59 · 0:07", "1:38 · 4:26")))
     _image(_scene(clocks=("2:22 · 5:55", "8:80 · 3:33"), on_roll=1))
-    assert canvas._label.cache_info().misses == before
+    assert canvas._LABELS.drawn == before
 
 
 def test_pieces_are_written_where_the_whole_text_would_be() -> None:

@@ -217,3 +217,27 @@ def test_drawn_in_the_tables_own_colours_with_smooth_letters() -> None:
         assert picture.getpalette() == own
         shades = {colour for _, colour in picture.convert("RGB").getcolors(maxcolors=1 << 16)}
         assert len(shades) > 30, len(shades)  # the papers, inks and lines are fewer than 12
+
+
+def test_labels_are_kept_within_a_byte_budget_the_least_recently_used_forgotten() -> None:
+    """Many tournaments' tables at once: the labels kept are bounded by their bytes, the one
+    read or drawn longest ago goes first, and a kept label is pasted, not drawn again."""
+    from bot.render import canvas
+
+    font, palette = pictures._font(20), pictures._tables_palette()
+    labels = canvas._Labels(budget=0)
+    size = canvas._size(labels.get(("Алиса", font, (0, 0, 0), (255, 255, 255), "lm",
+                                    palette))[0])
+    labels.budget = 3 * size  # room for three labels of that size
+    keys = [(name, font, (0, 0, 0), (255, 255, 255), "lm", palette)
+            for name in ("Алиса", "Борис", "Вера", "Глеб")]
+    for key in keys[:3]:
+        labels.get(key)
+    labels.get(keys[0])  # read again: now the most recently used
+    drawn = labels.drawn
+    labels.get(keys[3])  # one label too many: the least recently used (Борис) goes
+    assert labels.held <= labels.budget
+    assert [key[0] for key in labels._kept] == ["Вера", "Алиса", "Глеб"]
+    for key in (keys[0], keys[2], keys[3]):
+        labels.get(key)
+    assert labels.drawn == drawn + 1  # only Глеб was drawn; the kept ones were reused
