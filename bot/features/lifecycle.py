@@ -130,13 +130,13 @@ async def start_tournament(services: Services, tournament_id: int,
                 await services.bot.send_message(tournament.chat_id, tr(
                     "begin.too_few_at_time", title=tournament.title, count=len(players)))
             return "begin.too_few"
-        for entrant in approved:
-            if entrant not in players:
-                await repos.entrants.update(tournament.id, entrant.user_id, now, status="noshow")
-        for entrant in await repos.entrants.list(tournament.id, ("pending",)):
-            await repos.entrants.update(tournament.id, entrant.user_id, now, status="lapsed")
-        for seed, entrant in enumerate(players, start=1):
-            await repos.entrants.update(tournament.id, entrant.user_id, now, seed=seed)
+        pending = await repos.entrants.list(tournament.id, ("pending",))
+        await repos.entrants.update_many(tournament.id, {
+            **{entrant.user_id: {"status": "noshow"} for entrant in approved
+               if entrant not in players},
+            **{entrant.user_id: {"status": "lapsed"} for entrant in pending},
+            **{entrant.user_id: {"seed": seed} for seed, entrant in enumerate(players, start=1)},
+        }, now)
         await repos.tournaments.set_status(tournament.id, "running", now)
         await services.scheduler.cancel(tournament.id, START_JOBS)
         if actor_id is not None:

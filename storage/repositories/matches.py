@@ -40,6 +40,18 @@ ROW_CHANGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 result columns are derived from the log, never written any other way."""
 
 
+@dataclass(frozen=True)
+class NewMatch:
+    """A match to create (:meth:`MatchesRepo.create_many`)."""
+
+    round: int
+    slot: str
+    kind: str
+    player_a: int | None
+    player_b: int | None
+    status: str = "pending"
+
+
 class DuplicateUpdate(Exception):
     """The update that carried this action was applied before."""
 
@@ -103,43 +115,64 @@ class MatchesRepo:
     async def create(self, tournament_id: int, stage: str, round_no: int, slot: str, kind: str,
                      player_a: int | None, player_b: int | None, now: datetime,
                      status: str = "pending") -> MatchRow:
+        return (await self.create_many(tournament_id, stage, [
+            NewMatch(round_no, slot, kind, player_a, player_b, status)], now))[0]
+
+    async def create_many(self, tournament_id: int, stage: str, new: Sequence[NewMatch],
+                          now: datetime) -> list[MatchRow]:
+        """Create the matches ``new`` of one stage in one transaction (a round paired, a
+        round robin's every match); their rows, in order."""
+        if not new:
+            return []
         chat_id = await self._chat_of(tournament_id)
 
         async def work(tx):
             self._forget_lists(tournament_id, stage)
-            self._forget_live(player_a, player_b)
-            cursor = await tx.execute(
-                "INSERT INTO matches (tournament_id, stage, round, slot, kind, player_a, player_b,"
-                " status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (tournament_id, stage, round_no, slot, kind, player_a, player_b, status,
-                 to_db(now)))
-            return cursor.lastrowid
-        match_id = await self.db.write(work, touches=(chat_lookups(chat_id),))
+            ids = []
+            for match in new:
+                self._forget_live(match.player_a, match.player_b)
+                cursor = await tx.execute(
+                    "INSERT INTO matches (tournament_id, stage, round, slot, kind, player_a,"
+                    " player_b, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (tournament_id, stage, match.round, match.slot, match.kind, match.player_a,
+                     match.player_b, match.status, to_db(now)))
+                ids.append(cursor.lastrowid)
+            return ids
+        ids = await self.db.write(work, touches=(chat_lookups(chat_id),))
         # Not remembered (as ``get`` would): a new match's row is written again (its start, its
         # board) before it is read often, which forgets it; a later round's rows wait long.
-        return await self._read(match_id)
+        return [await self._read(match_id) for match_id in ids]
 
-    async def _write(self, match_id: int, fields: dict[str, Any], work, known: bool = False
+    async def _write(self, changes: dict[int, dict[str, Any]], work, known: bool = False
                      ) -> None:
-        """Run ``work`` (a write to match ``match_id`` setting ``fields``), forgetting that
-        match's row, its tournament's match lists, and which match is whose when its status
-        or players change. ``known``: ``fields`` are the row's new values as they are, so
-        the row after the write is remembered instead of read again."""
-        row = await self.get(match_id)
-        lookups = row is not None and bool(fields.keys() & {"status", "player_a", "player_b"})
-        chat = (chat_lookups(await self._chat_of(row.tournament_id)),) if lookups else ()
+        """Run ``work`` (a write setting each match's ``changes``), forgetting those matches'
+        rows, their tournaments' match lists, and which match is whose when a status or the
+        players change. ``known``: the changes are the rows' new values as they are, so the
+        rows after the write are remembered instead of read again."""
+        rows = {match_id: await self.get(match_id) for match_id in changes}
+        chats = set()
+        for match_id, row in rows.items():
+            if row is not None and changes[match_id].keys() & {"status", "player_a", "player_b"}:
+                chats.add(chat_lookups(await self._chat_of(row.tournament_id)))
 
         async def forgetting(tx):
-            self.db.reads.forget_key(MATCH_ROWS, match_id)
-            if row is not None:
-                self._forget_lists(row.tournament_id, row.stage)
-                if known:
-                    self.db.reads.remember_after(MATCH_ROWS, match_id, replace(row, **fields))
-            if lookups:
-                self._forget_live(row.player_a, row.player_b, fields.get("player_a"),
-                                  fields.get("player_b"))
+            for match_id, row in rows.items():
+                self._forget_row(match_id, row, changes[match_id], known)
             return await work(tx)
-        await self.db.write(forgetting, touches=chat)
+        await self.db.write(forgetting, touches=tuple(chats))
+
+    def _forget_row(self, match_id: int, row: MatchRow | None, fields: dict[str, Any],
+                    known: bool) -> None:
+        """What the open write to match ``match_id`` (``row`` before it) makes stale."""
+        self.db.reads.forget_key(MATCH_ROWS, match_id)
+        if row is None:
+            return
+        self._forget_lists(row.tournament_id, row.stage)
+        if known:
+            self.db.reads.remember_after(MATCH_ROWS, match_id, replace(row, **fields))
+        if fields.keys() & {"status", "player_a", "player_b"}:
+            self._forget_live(row.player_a, row.player_b, fields.get("player_a"),
+                              fields.get("player_b"))
 
     def _forget_live(self, *players: int | None) -> None:
         """The open write changes which matches ``players`` play live: forget their lists."""
@@ -214,12 +247,21 @@ class MatchesRepo:
     async def update(self, match_id: int, now: datetime, **fields: Any) -> None:
         """Where a match stands in its tournament's flow (pending → running ⇄ paused, a
         bye) and its board message. Results and corrections go through :meth:`settle`."""
+        await self.update_many({match_id: fields}, now)
+
+    async def update_many(self, changes: dict[int, dict[str, Any]], now: datetime) -> None:
+        """:meth:`update` of several matches in one transaction (a round opened)."""
+        if not changes:
+            return
         allowed = {"status", "board_message_id", "thread_id"}
-        assert set(fields) <= allowed and fields.get("status") in (
-            None, "pending", "running", "paused", "bye"), fields
+        for fields in changes.values():
+            assert set(fields) <= allowed and fields.get("status") in (
+                None, "pending", "running", "paused", "bye"), fields
+
         async def work(tx):
-            await _set_columns(tx, match_id, fields)
-        await self._write(match_id, fields, work, known=True)
+            for match_id, fields in changes.items():
+                await _set_columns(tx, match_id, fields)
+        await self._write(changes, work, known=True)
 
     async def settle(self, match_id: int, entry: dict[str, Any], actor_id: int | None,
                      now: datetime, update_id: int | None = None,
@@ -237,7 +279,7 @@ class MatchesRepo:
         async def work(tx):
             await _append(self.db, tx, match_id, [*actions, entry], actor_id, now, update_id)
             await _set_columns(tx, match_id, fields)
-        await self._write(match_id, fields, work)
+        await self._write({match_id: fields}, work)
         self._claimed(update_id)
 
     def _claimed(self, update_id: int | None) -> None:

@@ -294,15 +294,25 @@ class EntrantsRepo:
 
     async def update(self, tournament_id: int, user_id: int, now: datetime,
                      **fields: Any) -> None:
+        await self.update_many(tournament_id, {user_id: fields}, now)
+
+    async def update_many(self, tournament_id: int, changes: dict[int, dict[str, Any]],
+                          now: datetime) -> None:
+        """:meth:`update` of several entrants in one transaction (a field seeded)."""
         allowed = {"display_name", "status", "photo_file_id", "checked_in", "seed",
                    "application_message_id"}
-        assert set(fields) <= allowed, fields
-        assignments = ", ".join(f"{name} = ?" for name in fields)
+        for fields in changes.values():
+            assert set(fields) <= allowed, fields
+        if not changes:
+            return
+
         async def work(tx):
-            await tx.execute(
-                f"UPDATE entrants SET {assignments}, updated_at = ?"
-                " WHERE tournament_id = ? AND user_id = ?",
-                (*fields.values(), to_db(now), tournament_id, user_id))
+            for user_id, fields in changes.items():
+                assignments = ", ".join(f"{name} = ?" for name in fields)
+                await tx.execute(
+                    f"UPDATE entrants SET {assignments}, updated_at = ?"
+                    " WHERE tournament_id = ? AND user_id = ?",
+                    (*fields.values(), to_db(now), tournament_id, user_id))
         await self._write(work)
 
     async def awaiting_input(self, user_id: int) -> Entrant | None:

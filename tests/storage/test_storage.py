@@ -14,7 +14,7 @@ from games.dice_cup import GroupMatch
 from storage.cache import ReadCache
 from storage.db import Database, RecentIds, available_migrations
 from storage.repositories.jobs import JobsRepo
-from storage.repositories.matches import DuplicateUpdate, MatchesRepo
+from storage.repositories.matches import DuplicateUpdate, MatchesRepo, NewMatch
 from storage.repositories.tournaments import EntrantsRepo, TournamentsRepo
 from storage.repositories.updates import ProcessedUpdatesRepo
 from storage.repositories.users import ChatsRepo, UsersRepo
@@ -293,3 +293,26 @@ async def test_a_matchs_new_board_is_known_without_reading_the_row_again(db, mon
     assert [text.split()[0] for text in statements] == ["BEGIN", "UPDATE", "COMMIT"]
     assert after.board_message_id == 77 and after.status == before.status
     assert after == await repo._read(match_id)  # the row in the file
+
+
+async def test_matches_are_created_and_opened_together_in_one_transaction(db) -> None:
+    """A round's matches: created in one write, opened in one write, and every read after
+    it (a row, the tournament's list, a player's live match) sees them as written."""
+    tournament_id = (await MatchesRepo(db).get(await _match(db))).tournament_id
+    await TournamentsRepo(db).set_status(tournament_id, "running", NOW)
+    repo = MatchesRepo(db)
+    live_before = await repo.live_for_player_in_chat(-100, 3)
+    with sql_trace(db) as created:
+        rows = await repo.create_many(tournament_id, "groups", [
+            NewMatch(2, f"G2-{n}", "group", 2 + n, 3 + n) for n in range(1, 4)], NOW)
+    with sql_trace(db) as opened:
+        await repo.update_many({row.id: {"status": "running"} for row in rows}, NOW)
+    assert [row.slot for row in rows] == ["G2-1", "G2-2", "G2-3"]
+    assert {row.status for row in rows} == {"pending"}
+    for statements in (created, opened):
+        assert statements.count("BEGIN IMMEDIATE") == 1, statements
+    assert [row.status for row in await repo.for_tournament(tournament_id, "groups")
+            if row.round == 2] == ["running"] * 3
+    assert (await repo.get(rows[0].id)).status == "running"
+    assert live_before is None
+    assert (await repo.live_for_player_in_chat(-100, 3)).id == rows[0].id

@@ -17,7 +17,7 @@ from games.dice_cup import GroupMatch
 from games.tournament import cross_seeded, round_robin, split_into_groups
 from games.tournament.results import DICE_CUP_POINTS, Result
 from games.tournament.standings import DICE_CUP_TIEBREAKS, Row, standings, tied_groups
-from storage.repositories.matches import MatchRow
+from storage.repositories.matches import MatchRow, NewMatch
 from storage.repositories.tournaments import Entrant, Tournament
 
 STAGE = "groups"
@@ -36,13 +36,12 @@ async def start_group_stage(services: Services, tournament: Tournament,
     """Create every group match now (later rounds wait) and open round 1."""
     seeded = [e.user_id for e in sorted(players, key=lambda e: e.seed)]
     groups = split_into_groups(seeded, tournament.settings.get("groups", 1))
-    now = services.clock.now()
-    for group, members in enumerate(groups, start=1):
-        for number, pairs in enumerate(round_robin(members), start=1):
-            for index, (a, b) in enumerate(pairs, start=1):
-                await services.repos.matches.create(
-                    tournament.id, STAGE, number, f"G{group}-R{number}-{index}", "group", a, b,
-                    now, status="bye" if b is None else "pending")
+    await services.repos.matches.create_many(tournament.id, STAGE, [
+        NewMatch(number, f"G{group}-R{number}-{index}", "group", a, b,
+                 "bye" if b is None else "pending")
+        for group, members in enumerate(groups, start=1)
+        for number, pairs in enumerate(round_robin(members), start=1)
+        for index, (a, b) in enumerate(pairs, start=1)], services.clock.now())
     tr = await services.translator_for_chat(tournament.chat_id)
     await open_round(services, tr, tournament, 1)
 
@@ -52,6 +51,9 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
     """Open round ``number``: its pairs in one message, after ``tables`` (the tables of the
     round just finished) when given."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
+    await services.repos.matches.update_many(
+        {m.id: {"status": "running"} for m in matches
+         if m.round == number and m.status not in ("bye", "void")}, services.clock.now())
     label = await names_of(services, tournament.id)
     lines = []
     for match in (m for m in matches if m.round == number):
@@ -60,8 +62,6 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
         elif match.status == "void":
             lines.append(tr("cup.round_void", a=label[match.player_a], b=label[match.player_b]))
         else:
-            await services.repos.matches.update(match.id, services.clock.now(),
-                                                status="running")
             await open_topic(services, tournament, match,
                              (label[match.player_a], label[match.player_b]))
             lines.append(tr("cup.round_pair", a=label[match.player_a],

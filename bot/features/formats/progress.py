@@ -33,7 +33,7 @@ from games.tournament import (
     swiss_inputs,
     swiss_pairings,
 )
-from storage.repositories.matches import MatchRow
+from storage.repositories.matches import MatchRow, NewMatch
 
 
 @dataclass
@@ -71,14 +71,13 @@ async def begin(services: Services, run: Run, players: list[int]) -> Run:
 
 
 async def _create_round_robin(services: Services, run: Run, groups: list[list[int]]) -> None:
-    now, kind = services.clock.now(), match_kind(run.tournament)
-    for number, group in enumerate(groups, start=1):
-        prefix = f"G{number}-" if len(groups) > 1 else ""
-        for round_no, pairs in enumerate(round_robin(group), start=1):
-            for index, (a, b) in enumerate(pairs, start=1):
-                await services.repos.matches.create(
-                    run.tournament.id, STAGE, round_no, f"{prefix}R{round_no}-{index}", kind,
-                    a, b, now)
+    kind = match_kind(run.tournament)
+    prefixes = [f"G{number}-" if len(groups) > 1 else "" for number in range(1, len(groups) + 1)]
+    await services.repos.matches.create_many(run.tournament.id, STAGE, [
+        NewMatch(round_no, f"{prefix}R{round_no}-{index}", kind, a, b)
+        for prefix, group in zip(prefixes, groups, strict=True)
+        for round_no, pairs in enumerate(round_robin(group), start=1)
+        for index, (a, b) in enumerate(pairs, start=1)], services.clock.now())
 
 
 async def advance(services: Services, run: Run) -> Step:
@@ -100,10 +99,10 @@ async def _round_robin_step(services: Services, run: Run) -> Step:
         if run.format == "groups_playoff":
             return await _start_playoff(services, run)
         return Step(run, finished=True)
-    number, now = min(row.round for row in pending), services.clock.now()
-    for row in (r for r in pending if r.round == number):
-        await services.repos.matches.update(
-            row.id, now, status="running" if row.player_b is not None else "bye")
+    number = min(row.round for row in pending)
+    await services.repos.matches.update_many(
+        {row.id: {"status": "running" if row.player_b is not None else "bye"}
+         for row in pending if row.round == number}, services.clock.now())
     run = await load(services, run.tournament.id)
     return Step(run, [row for row in run.rows if row.round == number and row.status != "void"])
 
@@ -140,17 +139,11 @@ async def _swiss_step(services: Services, run: Run) -> Step:
 async def _create_pairs(services: Services, run: Run, round_no: int, prefix: str,
                         pairs: list[tuple[int, int | None]]) -> Step:
     """Rows for a freshly paired round (a bye is a win without play)."""
-    now, kind, existing = services.clock.now(), match_kind(run.tournament), \
-        {row.slot for row in run.rows}
-    for index, (a, b) in enumerate(pairs, start=1):
-        slot = f"{prefix}{round_no}-{index}"
-        if slot in existing:
-            continue
-        row = await services.repos.matches.create(
-            run.tournament.id, STAGE, round_no, slot, kind, a, b, now,
-            status="running" if b is not None else "bye")
-        if b is None:
-            await services.repos.matches.settle(row.id, {"meta": "bye", "winner": a}, None, now)
+    kind, existing = match_kind(run.tournament), {row.slot for row in run.rows}
+    await _create(services, run, [
+        NewMatch(round_no, slot, kind, a, b, "running" if b is not None else "bye")
+        for index, (a, b) in enumerate(pairs, start=1)
+        if (slot := f"{prefix}{round_no}-{index}") not in existing])
     new = await load(services, run.tournament.id)
     return Step(new, [row for row in new.rows if row.slot not in existing])
 
@@ -166,22 +159,23 @@ async def _bracket_step(services: Services, run: Run) -> Step:
     bracket = run.bracket()
     if bracket.finished:
         return Step(run, finished=True)
-    now, kind, existing = services.clock.now(), match_kind(run.tournament), \
-        {row.slot for row in run.rows}
-    for view in bracket.matches:
-        if view.id in existing or view.status not in ("ready", "walkover"):
-            continue
-        if view.status == "ready":
-            await services.repos.matches.create(run.tournament.id, STAGE, view.round, view.id,
-                                                kind, *view.slots, now, status="running")
-        else:
-            row = await services.repos.matches.create(run.tournament.id, STAGE, view.round,
-                                                      view.id, kind, view.winner, None, now,
-                                                      status="bye")
-            await services.repos.matches.settle(row.id, {"meta": "bye", "winner": view.winner},
-                                                None, now)
+    kind, existing = match_kind(run.tournament), {row.slot for row in run.rows}
+    await _create(services, run, [
+        NewMatch(view.round, view.id, kind, *view.slots, "running") if view.status == "ready"
+        else NewMatch(view.round, view.id, kind, view.winner, None, "bye")
+        for view in bracket.matches
+        if view.id not in existing and view.status in ("ready", "walkover")])
     new = await load(services, run.tournament.id)
     return Step(new, [row for row in new.rows if row.slot not in existing])
+
+
+async def _create(services: Services, run: Run, new: list[NewMatch]) -> None:
+    """The round's new matches in one write; each bye's win is then logged on its own."""
+    now = services.clock.now()
+    for row in await services.repos.matches.create_many(run.tournament.id, STAGE, new, now):
+        if row.player_b is None:
+            await services.repos.matches.settle(row.id, {"meta": "bye", "winner": row.player_a},
+                                                None, now)
 
 
 _TABLE_SLOT = re.compile(r"^((G\d+-)?R|S)\d+-\d+$")
