@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-from aiogram import F
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -16,6 +15,7 @@ from bot.features.access import is_organiser
 from bot.features.handlers import Handlers
 from bot.features.registration import prompt
 from bot.i18n import Translator, clip
+from bot.middlewares.filters import IN_PRIVATE
 from bot.middlewares.scope import Scope, game_commands
 from bot.play import hidden
 from bot.services import Services
@@ -28,7 +28,7 @@ class LanguagePick(CallbackData, prefix="lang"):
     code: str
 
 
-@router.message(CommandStart(), F.chat.type == "private")
+@router.message(CommandStart(), IN_PRIVATE)
 async def start(message: Message, command: CommandObject, services: Services,
                 tr: Translator) -> None:
     """Welcome; a deep link ``m-<match id>`` (from a match announcement) shows the sender's
@@ -54,7 +54,7 @@ async def _pending(services: Services, tr: Translator, message: Message) -> None
             await hidden.resend(services, user_id, match.id)
 
 
-@router.message(Command("hand"), F.chat.type == "private")
+@router.message(Command("hand"), IN_PRIVATE)
 async def hand(message: Message, services: Services, tr: Translator) -> None:
     """Every private panel of the sender's live matches, sent again below the chat."""
     matches = await hidden.live_hidden_matches(services, message.from_user.id)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from aiogram import F
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -15,6 +14,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot.features.handlers import Handlers
 from bot.games import game_of
 from bot.i18n import Translator
+from bot.middlewares.filters import IN_PRIVATE
 from bot.services import Services
 from storage.repositories.tournaments import Tournament
 
@@ -55,7 +55,7 @@ async def _answer(services: Services, tr: Translator, tournament: Tournament, co
     await _answer_for(tournament, command)(services, tr, tournament, user_id, user_id)
 
 
-@router.message(Command(*COMMANDS), F.chat.type == "private")
+@router.message(Command(*COMMANDS), IN_PRIVATE)
 async def in_dm(message: Message, command: CommandObject, services: Services,
                 tr: Translator) -> None:
     user_id = message.from_user.id

@@ -20,6 +20,7 @@ from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
 from bot.games import game_of
 from bot.i18n import Translator, clip
+from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
 from bot.services import Services
 from storage.repositories.tournaments import Entrant, Tournament
 
@@ -53,7 +54,7 @@ async def _open_for(services: Services, tr: Translator, tournament: Tournament,
     return None
 
 
-@router.message(Command("register"), F.chat.type != "private")
+@router.message(Command("register"), IN_GROUP)
 async def register_in_group(message: Message, command: CommandObject, services: Services,
                             tr: Translator) -> None:
     target = await target_tournament(services, message.chat.id, command.args)
@@ -109,7 +110,7 @@ async def _apply_directly(services: Services, tr: Translator, tournament: Tourna
 
 
 @router.message(CommandStart(deep_link=True, magic=F.args.regexp(r"^reg-\d+$")),
-                F.chat.type == "private")
+                IN_PRIVATE)
 async def start_from_link(message: Message, command: CommandObject, services: Services,
                           tr: Translator) -> None:
     tournament = await services.repos.tournaments.get(int(command.args.split("-")[1]))
@@ -144,13 +145,13 @@ async def prompt(message: Message, tr: Translator, tournament: Tournament,
 
 async def _awaiting(message: Message, services: Services) -> dict | bool:
     """Filter: the DM sender has an application waiting for a name or a screenshot."""
-    if message.chat.type != "private" or message.from_user is None:
+    if message.from_user is None:
         return False
     entry = await services.repos.entrants.awaiting_input(message.from_user.id)
     return {"entry": entry} if entry else False
 
 
-@router.message(Command("register"), F.chat.type == "private")
+@router.message(Command("register"), IN_PRIVATE)
 async def register_in_dm(message: Message, services: Services, tr: Translator) -> None:
     entry = await services.repos.entrants.awaiting_input(message.from_user.id)
     if entry is None:
@@ -159,7 +160,7 @@ async def register_in_dm(message: Message, services: Services, tr: Translator) -
     await prompt(message, tr, await services.repos.tournaments.get(entry.tournament_id), entry)
 
 
-@router.message(F.photo, _awaiting)
+@router.message(IN_PRIVATE, F.photo, _awaiting)
 async def form_photo(message: Message, entry: Entrant, services: Services,
                      tr: Translator) -> None:
     if entry.status == "name":
@@ -178,7 +179,7 @@ async def form_photo(message: Message, entry: Entrant, services: Services,
                                 title=tournament.title))
 
 
-@router.message(F.text, ~F.text.startswith("/"), _awaiting)
+@router.message(IN_PRIVATE, F.text, ~F.text.startswith("/"), _awaiting)
 async def form_text(message: Message, entry: Entrant, services: Services,
                     tr: Translator) -> None:
     tournament = await services.repos.tournaments.get(entry.tournament_id)

@@ -11,8 +11,11 @@ filters awaited in turn) before its own: half the time of the whole update. A bu
 met up to eighteen callback-data filters. An :class:`IndexedRouter` asks only the handlers
 that could take the event, in the same order: a handler with a ``Command`` filter of plain
 names only when the message starts with one of them, a handler with a callback-data filter
-only when the data starts with its prefix; every other handler is always asked. The filters
-themselves still decide, so an event goes to the same handler as before.
+only when the data starts with its prefix, a handler with :data:`IN_PRIVATE` or
+:data:`IN_GROUP` only with a message from that kind of chat (a darts visit typed in a group
+met seven handlers of DMs, dice and other games' words before its own); every other handler
+is always asked. The filters themselves still decide, so an event goes to the same handler
+as before.
 """
 
 from __future__ import annotations
@@ -24,11 +27,35 @@ from aiogram import Router
 from aiogram.dispatcher.event.bases import UNHANDLED, SkipHandler
 from aiogram.dispatcher.event.handler import CallableObject, HandlerObject
 from aiogram.dispatcher.event.telegram import TelegramEventObserver
-from aiogram.filters import Command
+from aiogram.filters import Command, Filter
 from aiogram.filters.callback_data import CallbackQueryFilter
 
-Key = Callable[[Any], "str | None"]
+Key = Callable[[Any], "tuple[str | None, bool | None]"]
+"""An event's name (its command, its data's prefix; None) and whether it comes from a
+private chat (None: not told)."""
 Names = Callable[[HandlerObject], "frozenset[str] | None"]
+
+
+class ChatKind(Filter):
+    """A message from a private chat (``private``), or from any other chat (a group)."""
+
+    def __init__(self, *, private: bool) -> None:
+        self.private = private
+
+    async def __call__(self, message: Any) -> bool:
+        return _from_private(message) is self.private
+
+
+IN_PRIVATE = ChatKind(private=True)
+"""A message in the user's private chat with the bot: written so, not as ``F.chat.type``,
+the index leaves the handler out for group messages without asking it."""
+IN_GROUP = ChatKind(private=False)
+"""A message in any chat but a private one (a group, a supergroup), indexed likewise."""
+
+
+def _from_private(message: Any) -> bool | None:
+    chat = getattr(message, "chat", None)
+    return None if chat is None else chat.type == "private"
 
 
 def run_on_loop(router: Router) -> int:
@@ -57,20 +84,33 @@ def _on_loop(callback: Any) -> Any:
 
 
 class IndexedObserver(TelegramEventObserver):
-    """An observer that asks only the handlers whose names include the event's key (its
-    ``key``: the command, the data's prefix), and the handlers that have no names."""
+    """An observer that asks only the handlers that could take the event: those whose names
+    include the event's name (or that have none), and whose kind of chat is the event's (or
+    that name none)."""
 
     def __init__(self, router: Router, event_name: str, key: Key, names: Names) -> None:
         super().__init__(router=router, event_name=event_name)
         self._key, self._names = key, names
-        self._index: dict[str | None, list[HandlerObject]] = {}
+        self._index: dict[tuple[str | None, bool | None], list[HandlerObject]] = {}
+        self._known: frozenset[str] = frozenset()
         self._indexed = -1  # how many handlers the index was built from
 
     def candidates(self, event: Any) -> list[HandlerObject]:
         """The handlers that could take ``event``, in registration order."""
         if self._indexed != len(self.handlers):
-            self._index, self._indexed = _index(self.handlers, self._names), len(self.handlers)
-        return self._index.get(self._key(event), self._index[None])
+            self._index, self._indexed = {}, len(self.handlers)
+            self._known = frozenset().union(*filter(None, map(self._names, self.handlers)))
+        name, private = self._key(event)
+        key = (name if name in self._known else None, private)  # the index stays small
+        if (found := self._index.get(key)) is None:
+            found = self._index[key] = [handler for handler in self.handlers
+                                        if self._takes(handler, *key)]
+        return found
+
+    def _takes(self, handler: HandlerObject, name: str | None, private: bool | None) -> bool:
+        names, kind = self._names(handler), chat_kind(handler)
+        return ((names is None or name in names)
+                and (kind is None or private is None or kind.private is private))
 
     async def trigger(self, event: Any, **kwargs: Any) -> Any:
         # aiogram's TelegramEventObserver.trigger, over the candidates only.
@@ -88,24 +128,13 @@ class IndexedObserver(TelegramEventObserver):
         return UNHANDLED
 
 
-def _index(handlers: list[HandlerObject], names: Names) -> dict[str | None, list[HandlerObject]]:
-    """For each name, the handlers it may go to; under None, the handlers without names
-    (the list for a key no handler names: the index stays as small as the routers)."""
-    named = [(handler, names(handler)) for handler in handlers]
-    keys = {key for _, found in named if found is not None for key in found}
-    index: dict[str | None, list[HandlerObject]] = {
-        key: [h for h, found in named if found is None or key in found] for key in keys}
-    index[None] = [h for h, found in named if found is None]
-    return index
-
-
 class IndexedRouter(Router):
     """A router whose messages go to handlers by command, and presses by data prefix."""
 
     def __init__(self, *, name: str | None = None) -> None:
         super().__init__(name=name)
         self.message = self.observers["message"] = IndexedObserver(
-            self, "message", command_key, command_names)
+            self, "message", message_key, command_names)
         self.callback_query = self.observers["callback_query"] = IndexedObserver(
             self, "callback_query", data_key, data_prefixes)
 
@@ -119,9 +148,11 @@ def command_name(text: str | None) -> str | None:
     return words[0][1:].partition("@")[0].casefold()
 
 
-def command_key(message: Any) -> str | None:
-    """The command of a message's text or caption (a photo's caption can be a command)."""
-    return command_name(getattr(message, "text", None) or getattr(message, "caption", None))
+def message_key(message: Any) -> tuple[str | None, bool | None]:
+    """The command of a message's text or caption (a photo's caption can be a command), and
+    whether it was sent in a private chat."""
+    return (command_name(getattr(message, "text", None) or getattr(message, "caption", None)),
+            _from_private(message))
 
 
 def command_names(handler: HandlerObject) -> frozenset[str] | None:
@@ -134,10 +165,10 @@ def command_names(handler: HandlerObject) -> frozenset[str] | None:
     return None
 
 
-def data_key(query: Any) -> str | None:
+def data_key(query: Any) -> tuple[str | None, None]:
     """The prefix of the press's callback data (``dt`` in ``dt:1:S20``), or None."""
     data = getattr(query, "data", None)
-    return data.partition(":")[0] if data else None
+    return (data.partition(":")[0] if data else None), None
 
 
 def data_prefixes(handler: HandlerObject) -> frozenset[str] | None:
@@ -146,6 +177,11 @@ def data_prefixes(handler: HandlerObject) -> frozenset[str] | None:
         if isinstance(found, CallbackQueryFilter) and found.callback_data.__separator__ == ":":
             return frozenset({found.callback_data.__prefix__})
     return None
+
+
+def chat_kind(handler: HandlerObject) -> ChatKind | None:
+    """The handler's :class:`ChatKind` filter, if it has one."""
+    return next((found for found in _callbacks(handler) if isinstance(found, ChatKind)), None)
 
 
 def _callbacks(handler: HandlerObject) -> Iterator[Any]:

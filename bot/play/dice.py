@@ -16,6 +16,7 @@ from aiogram.types import Message, Update
 from bot import games
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, context_for
 from bot.play.perform import DICE_ANIMATION_SECONDS, perform
@@ -58,7 +59,7 @@ async def _roll(ctx: MatchContext, message: Message, value: int, update_id: int)
                   update_id=update_id, wait=DICE_ANIMATION_SECONDS)
 
 
-@router.message(F.dice, F.chat.type != "private")
+@router.message(F.dice, IN_GROUP)
 async def dice(message: Message, event_update: Update, services: Services,
                tr: Translator) -> None:
     ctx = await _sender_match(message, services, tr)
@@ -79,7 +80,7 @@ async def _not_read_by_its_game(message: Message, scope: Scope) -> bool:
         "roll" in table.commands() for table in game.routers)
 
 
-@router.message(Command("roll"), F.chat.type != "private", _not_read_by_its_game)
+@router.message(Command("roll"), IN_GROUP, _not_read_by_its_game)
 async def roll_command(message: Message, event_update: Update, services: Services,
                        tr: Translator) -> None:
     ctx = await _sender_match(message, services, tr)

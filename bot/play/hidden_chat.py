@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from aiogram import F
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import (
@@ -32,6 +31,7 @@ from aiogram.types import (
 from bot.features.access import command_target, is_organiser
 from bot.features.handlers import Handlers
 from bot.i18n import Translator, clip
+from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
 from bot.play.context import MatchContext, load_match
 from bot.play.hidden import (
     Pick,
@@ -77,7 +77,7 @@ async def _apply(services: Services, match: MatchRow, user_id: int, word: str,
                         alongside=alongside)
 
 
-@router.message(F.chat.type == "private", _hidden_word)
+@router.message(IN_PRIVATE, _hidden_word)
 async def typed_word(message: Message, word: str, event_update: Update, services: Services,
                      tr: Translator) -> None:
     user_id = message.from_user.id
@@ -128,7 +128,7 @@ async def pick(query: CallbackQuery, callback_data: Pick, event_update: Update,
                 callback_data.word), match=match.id))
 
 
-@router.message(_hidden_word, F.chat.type != "private")
+@router.message(_hidden_word, IN_GROUP)
 async def word_in_group(message: Message, word: str, services: Services,
                         tr: Translator) -> None:
     """A hidden word typed in the group: not applied, removed if the bot may delete."""

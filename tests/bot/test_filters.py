@@ -5,9 +5,9 @@ import pytest
 from aiogram import Bot, Dispatcher, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import CallbackQuery, Message, Update
+from aiogram.types import CallbackQuery, Chat, Message, Update
 
-from bot.middlewares.filters import IndexedRouter
+from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, IndexedRouter
 
 
 class Pick(CallbackData, prefix="pk"):
@@ -49,6 +49,14 @@ def _dispatcher(kind: type[Router] = IndexedRouter) -> Dispatcher:
     async def score(message) -> str:
         return "score"
 
+    @router.message(IN_PRIVATE, F.text == "hi")
+    async def hi_in_private(message) -> str:
+        return "private hi"
+
+    @router.message(F.text == "hi", IN_GROUP)
+    async def hi_in_group(message) -> str:
+        return "group hi"
+
     @router.message()
     async def anything(message) -> str:
         return "other"
@@ -66,8 +74,10 @@ async def _feed(dispatcher: Dispatcher, **update: dict) -> str:
         {"update_id": 1, **update}))
 
 
-async def _answer(dispatcher: Dispatcher, text: str | None, caption: str | None = None) -> str:
-    message = {"message_id": 1, "date": 0, "chat": {"id": 5, "type": "private"}, "from": SENDER}
+async def _answer(dispatcher: Dispatcher, text: str | None, caption: str | None = None,
+                  chat: str = "private") -> str:
+    message = {"message_id": 1, "date": 0, "chat": {"id": 5 if chat == "private" else -5,
+                                                    "type": chat}, "from": SENDER}
     if text is not None:
         message["text"] = text
     if caption is not None:
@@ -85,6 +95,15 @@ async def test_commands_go_to_the_same_handlers(kind: type[Router]) -> None:
     assert await _answer(dispatcher, "!score") == "score"
     assert await _answer(dispatcher, " /help") == "help None"  # aiogram splits on whitespace
     assert await _answer(dispatcher, None, caption="/help with a photo") == "help with a photo"
+
+
+@ROUTERS
+async def test_messages_go_to_the_handlers_of_their_kind_of_chat(kind: type[Router]) -> None:
+    dispatcher = _dispatcher(kind)
+    assert await _answer(dispatcher, "hi") == "private hi"
+    for chat in ("group", "supergroup"):
+        assert await _answer(dispatcher, "hi", chat=chat) == "group hi"
+        assert await _answer(dispatcher, "hello", chat=chat) == "other"
 
 
 @ROUTERS
@@ -116,10 +135,14 @@ def test_only_the_handlers_that_could_take_an_event_are_asked() -> None:
     message = Message.model_validate({"message_id": 1, "date": 0, "text": "/HELP@bot me",
                                       "chat": {"id": 5, "type": "private"}, "from": SENDER})
     asked = [handler.callback.__name__ for handler in router.message.candidates(message)]
-    assert asked == ["help_", "score", "anything"]  # "score" has another prefix: always asked
+    # "score" has another prefix, "hi_in_private" no command: both are asked
+    assert asked == ["help_", "score", "hi_in_private", "anything"]
     plain = message.model_copy(update={"text": "hello"})
-    assert [h.callback.__name__ for h in router.message.candidates(plain)] == ["score",
-                                                                               "anything"]
+    assert [h.callback.__name__ for h in router.message.candidates(plain)] == [
+        "score", "hi_in_private", "anything"]
+    in_group = plain.model_copy(update={"chat": Chat(id=-5, type="supergroup")})
+    assert [h.callback.__name__ for h in router.message.candidates(in_group)] == [
+        "score", "hi_in_group", "anything"]
     press = CallbackQuery.model_validate(_query("rf"))
     assert [h.callback.__name__ for h in router.callback_query.candidates(press)] == [
         "refresh", "other_press"]

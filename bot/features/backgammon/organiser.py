@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-from aiogram import F
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, Update
 
@@ -14,16 +13,16 @@ from bot.features.backgammon.play import act, load, log_decision, organiser_only
 from bot.features.backgammon.settings import KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.play.context import load_match
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.backgammon.protocol import PENALTIES
 
 router = Handlers("backgammon-organiser")
-GROUP = F.chat.type != "private"
 
 
-@router.message(Command("penalty"), GROUP)
+@router.message(Command("penalty"), IN_GROUP)
 async def penalty(message: Message, command: CommandObject, services: Services,
                   tr: Translator, event_update: Update) -> None:
     """A warning is noted; a penalty point goes to the opponent; a game penalty gives the
@@ -69,7 +68,7 @@ async def forfeit_button(query: CallbackQuery, callback_data: Forfeit, services:
     await query.answer()
 
 
-@router.message(Command("appeal"), GROUP)
+@router.message(Command("appeal"), IN_GROUP)
 async def appeal(message: Message, command: CommandObject, services: Services,
                  tr: Translator) -> None:
     """A player's appeal reaches the tournament's organiser (and the bot's admins) by DM."""
@@ -89,7 +88,7 @@ async def appeal(message: Message, command: CommandObject, services: Services,
     await message.reply(tr("backgammon.appeal_sent", match=ctx.match.id))
 
 
-@router.message(Command("decide"), GROUP)
+@router.message(Command("decide"), IN_GROUP)
 async def decide(message: Message, command: CommandObject, services: Services,
                  tr: Translator) -> None:
     """An organiser's decision on an appeal: ``/decide 7 text`` — logged and announced."""

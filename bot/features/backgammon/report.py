@@ -5,7 +5,6 @@ entry with ``/game @winner single cube 2 reason`` (logged)."""
 
 from __future__ import annotations
 
-from aiogram import F
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, Update
 
@@ -15,16 +14,16 @@ from bot.features.backgammon.words import parse_game
 from bot.features.formats.common import handles_of, parse_claim
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.backgammon.protocol import BoardMatch
 
 router = Handlers("backgammon-report")
-GROUP = F.chat.type != "private"
 
 
-@router.message(Command("game"), GROUP)
+@router.message(Command("game"), IN_GROUP)
 async def game_command(message: Message, command: CommandObject, services: Services,
                        tr: Translator, event_update: Update) -> None:
     words = (command.args or "").split()
@@ -103,7 +102,7 @@ async def answer_button(query: CallbackQuery, callback_data: Answer, services: S
     await query.answer()
 
 
-@router.message(Command("confirm", "dispute"), GROUP)
+@router.message(Command("confirm", "dispute"), IN_GROUP)
 async def answer_command(message: Message, command: CommandObject, services: Services,
                          tr: Translator, event_update: Update) -> None:
     ctx = await sender_match(message, services, tr)
@@ -128,7 +127,7 @@ async def _settle_hint(ctx: MatchContext, state: BoardMatch) -> str:
     return f"/game {handle[users[pending['winner']]]} single cube 1"
 
 
-@router.message(Command("result"), GROUP)
+@router.message(Command("result"), IN_GROUP)
 async def result_command(message: Message, command: CommandObject, services: Services,
                          tr: Translator, event_update: Update) -> None:
     """The final score in one step (the sender's first), checked by the opponent."""

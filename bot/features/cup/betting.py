@@ -17,6 +17,7 @@ from bot.features.cup.common import announcer, button_play, my_play, perform
 from bot.features.cup.playoff import THIRD, on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.play.board import show_board
 from bot.play.context import MatchContext
 from bot.services import Services
@@ -31,7 +32,7 @@ class BetButton(CallbackData, prefix="bet"):
 
 
 def _bet_word(message: Message) -> dict | bool:
-    if message.chat.type == "private" or not message.text:
+    if not message.text:
         return False
     bet = parse_bet(message.text)
     return {"bet": {k: v for k, v in bet.items() if k != "type"}} if bet else False
@@ -42,7 +43,7 @@ async def start_final(play: MatchContext) -> None:
     await _show_board(play, await play.services.matches.state(play.match), new=True)
 
 
-@router.message(_bet_word)
+@router.message(IN_GROUP, _bet_word)
 async def typed_bet(message: Message, bet: dict, event_update: Update, services: Services,
                     tr: Translator) -> None:
     tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)

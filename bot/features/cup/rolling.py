@@ -27,6 +27,7 @@ from bot.features.cup.common import (
 from bot.features.cup.playoff import THIRD, on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.play.context import MatchContext
 from bot.play.launch import start_match
 from bot.services import Services
@@ -48,14 +49,14 @@ class Declare(CallbackData, prefix="cd"):
 
 def _round_word(message: Message) -> dict | bool:
     """Filter: «ничья»/«переброс», an order or «убираю N» typed in a group."""
-    if message.chat.type == "private" or not message.text:
+    if not message.text:
         return False
     text = message.text
     word = parse_draw_vote(text) or parse_drop(text) or parse_order(text)
     return {"word": word} if word else False
 
 
-@router.message(_round_word)
+@router.message(IN_GROUP, _round_word)
 async def typed_word(message: Message, word: dict, event_update: Update, services: Services,
                      tr: Translator) -> None:
     tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from functools import partial
 
-from aiogram import F
 from aiogram.filters import Command
 from aiogram.types import Message
 
@@ -17,6 +16,7 @@ from bot.features.cup.stage import group_tables, render_table, table_title
 from bot.features.handlers import Handlers
 from bot.features.mine import dm_answer
 from bot.i18n import Markup, Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.play.context import names_of
 from bot.render import BAR_MARK, bracket_png, standings_png
 from bot.render.posting import post_pictures
@@ -27,7 +27,7 @@ from storage.repositories.tournaments import Tournament
 router = Handlers("cup-status")
 
 
-@router.message(Command("match"), F.chat.type != "private")
+@router.message(Command("match"), IN_GROUP)
 async def my_match(message: Message, services: Services, tr: Translator) -> None:
     await message.reply(await _match_text(services, tr, message.chat.id, message.from_user.id))
 
@@ -60,7 +60,7 @@ async def _latest_cup(services: Services, chat_id: int) -> Tournament | None:
                                                            status="finished")
 
 
-@router.message(Command("standings"), F.chat.type != "private")
+@router.message(Command("standings"), IN_GROUP)
 async def standings_command(message: Message, services: Services, tr: Translator) -> None:
     tournament = await _latest_cup(services, message.chat.id)
     if tournament is None:
@@ -92,7 +92,7 @@ async def post_standings(services: Services, tr: Translator, tournament: Tournam
             name="cup-standings")
 
 
-@router.message(Command("bracket"), F.chat.type != "private")
+@router.message(Command("bracket"), IN_GROUP)
 async def bracket_command(message: Message, services: Services, tr: Translator) -> None:
     tournament = await _latest_cup(services, message.chat.id)
     if tournament is None or "playoff_seeds" not in tournament.state:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from aiogram import F
 from aiogram.filters import Command
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -16,6 +15,7 @@ from bot.features.cup.common import announcer, button_play, my_play, perform, po
 from bot.features.cup.playoff import formats_played, on_match_start
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -108,7 +108,7 @@ async def _try_awaited(message: Message, services: Services, tr: Translator
     return {"play": play, "player": player} if (player, "try") in state.expecting else False
 
 
-@router.message(Command("try"), F.chat.type != "private", _try_awaited)
+@router.message(Command("try"), IN_GROUP, _try_awaited)
 async def try_in_match(message: Message, play: MatchContext, player: int, services: Services,
                        tr: Translator, event_update) -> None:
     """/try decides a tie the sender's match waits for."""

@@ -26,6 +26,7 @@ from bot.features.darts.play import (
 )
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
@@ -67,7 +68,7 @@ def read_line(text: str) -> tuple[list[str], str | None] | None:
 
 
 async def _typed_darts(message: Message, services: Services) -> dict | bool:
-    if message.chat.type == "private" or not message.text:
+    if not message.text:
         return False
     line = read_line(message.text)
     if line is None or not await running_tournaments(services, message.chat.id):
@@ -83,7 +84,7 @@ def _normalised(words: list[str], play: DartsPlay) -> list[str]:
         raise Refusal(text=error_text(play.tr, error, play.match)) from None
 
 
-@router.message(_typed_darts)
+@router.message(IN_GROUP, _typed_darts)
 async def typed(message: Message, darts: list[str], command: str | None,
                 event_update: Update, services: Services, tr: Translator) -> None:
     play = await match_for(services, tr, message.chat.id, message.from_user.id)
@@ -130,7 +131,7 @@ async def pressed(query: CallbackQuery, event_update: Update, services: Services
                   expect=press.position, alongside=[query.answer])
 
 
-@router.message(Command("board"), F.chat.type != "private")
+@router.message(Command("board"), IN_GROUP)
 async def board(message: Message, services: Services, tr: Translator) -> None:
     """Show the sender's scoreboard again at the bottom of the chat (the old one goes stale)."""
     if not await running_tournaments(services, message.chat.id):
@@ -158,7 +159,7 @@ def parse_correction(args: str | None) -> dict | None:
             "visit": int(words[1]), "darts": darts, "reason": " ".join(rest)}
 
 
-@router.message(Command("correct"), F.chat.type != "private")
+@router.message(Command("correct"), IN_GROUP)
 async def correct(message: Message, command: CommandObject, event_update: Update,
                   services: Services, tr: Translator) -> None:
     user_id = message.from_user.id

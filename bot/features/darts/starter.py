@@ -4,7 +4,6 @@ the right starter is entered after it (``MatchService.rewind``)."""
 
 from __future__ import annotations
 
-from aiogram import F
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message, Update
 
@@ -14,12 +13,13 @@ from bot.features.darts.opening import starter_action
 from bot.features.darts.play import LIVE, load, perform
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.services import Services
 
 router = Handlers("darts-starter")
 
 
-@router.message(Command("starter"), F.chat.type != "private")
+@router.message(Command("starter"), IN_GROUP)
 async def set_starter(message: Message, command: CommandObject, event_update: Update,
                       services: Services, tr: Translator) -> None:
     organiser = message.from_user.id

@@ -5,7 +5,6 @@ and is logged."""
 
 from __future__ import annotations
 
-from aiogram import F
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
@@ -20,6 +19,7 @@ from bot.features.formats.runner import proceed
 from bot.features.formats.state import Run, load, log_event, names_of
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.services import Services
 from games.common.errors import IllegalAction
@@ -121,7 +121,7 @@ async def _started(message: Message, scope: Scope) -> dict | bool:
     return {"tournament": tournament} if tournament and tournament.started else False
 
 
-@router.message(Command("withdraw"), F.chat.type != "private", _started)
+@router.message(Command("withdraw"), IN_GROUP, _started)
 async def withdraw(message: Message, tournament: Tournament, services: Services,
                    tr: Translator) -> None:
     """Leaving a running tournament: out, per the format's rules."""

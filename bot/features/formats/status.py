@@ -8,7 +8,6 @@ import html
 from collections.abc import Awaitable, Callable
 from functools import partial
 
-from aiogram import F
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
@@ -21,6 +20,7 @@ from bot.features.handlers import Handlers
 from bot.features.mine import dm_answer
 from bot.games import game_of
 from bot.i18n import Markup, Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.render import bracket_png
 from bot.render.posting import post_pictures
 from bot.services import Services
@@ -44,7 +44,7 @@ async def _run_here(message: Message, services: Services, tr: Translator,
     return await load(services, target.tournament.id)
 
 
-@router.message(Command("standings"), F.chat.type != "private")
+@router.message(Command("standings"), IN_GROUP)
 async def standings_command(message: Message, command: CommandObject, services: Services,
                             tr: Translator) -> None:
     run = await _run_here(message, services, tr, command.args)
@@ -101,7 +101,7 @@ def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dic
     return rounds
 
 
-@router.message(Command("bracket"), F.chat.type != "private")
+@router.message(Command("bracket"), IN_GROUP)
 async def bracket_command(message: Message, command: CommandObject, services: Services,
                           tr: Translator) -> None:
     run = await _run_here(message, services, tr, command.args)
@@ -142,7 +142,7 @@ def _text_bracket(tr: Translator, title: str, parts: list) -> str:
     return tr("formats.table", title=title, rows="\n".join(lines))
 
 
-@router.message(Command("match"), F.chat.type != "private")
+@router.message(Command("match"), IN_GROUP)
 async def match_command(message: Message, command: CommandObject, services: Services,
                         tr: Translator) -> None:
     """The sender's current match: the opponent, the report waiting for confirmation and

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from aiogram import F
 from aiogram.filters import Command
 from aiogram.types import Message
 
@@ -20,6 +19,7 @@ from bot.features.formats.results import outside_formats
 from bot.features.friendly.start import STAGE
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, context_for
 from bot.services import Services
@@ -69,7 +69,7 @@ async def _live_friendly(message: Message, scope: Scope) -> dict | bool:
     return {"friendly": friendly, "match": match} if friendly.friendly else False
 
 
-@router.message(Command("match"), F.chat.type != "private", _live_friendly)
+@router.message(Command("match"), IN_GROUP, _live_friendly)
 async def my_friendly(message: Message, friendly: Tournament, match: MatchRow,
                       services: Services, tr: Translator) -> None:
     """/match in a friendly: which one, the score and whose turn (the Cup), the scoreboard

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from aiogram import F
 from aiogram.filters import Command
 from aiogram.types import BufferedInputFile, Message
 
@@ -16,6 +15,7 @@ from bot.features.export import CHAT_SECTIONS, collect, table_csv
 from bot.features.handlers import Handlers
 from bot.games import Table
 from bot.i18n import Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -47,7 +47,7 @@ async def _friendlies_only(message: Message, scope: Scope) -> bool:
     return bool(await scope.services.repos.tournaments.friendlies_in_chat(message.chat.id))
 
 
-@router.message(Command("export"), F.chat.type != "private", _friendlies_only)
+@router.message(Command("export"), IN_GROUP, _friendlies_only)
 async def export_friendlies(message: Message, scope: Scope, services: Services,
                             tr: Translator) -> None:
     if not await scope.organiser():

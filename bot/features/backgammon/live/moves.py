@@ -17,6 +17,7 @@ from bot.features.backgammon.live.flow import act, explain, same_step
 from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.middlewares.filters import IN_GROUP
 from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -25,7 +26,6 @@ from games.backgammon.steps import play_of
 from games.common.errors import IllegalAction
 
 router = Handlers("backgammon-live")
-GROUP = F.chat.type != "private"
 NOTATION = re.compile(r"^\s*(bar|b|\d{1,2})\s*[/-].*$", re.IGNORECASE)
 WORDS = {"roll": "roll", "double": "double", "take": "take", "pass": "pass"}
 
@@ -42,7 +42,7 @@ async def sender_match(message: Message, services: Services, tr: Translator) -> 
     return await load_match(services, tr, match.id)
 
 
-@router.message(GROUP, F.text.func(lambda text: NOTATION.match(text) is not None))
+@router.message(IN_GROUP, F.text.func(lambda text: NOTATION.match(text) is not None))
 async def typed_move(message: Message, event_update: Update, services: Services,
                      tr: Translator) -> None:
     """A play typed in notation, checked against the legal plays."""
@@ -53,7 +53,7 @@ async def typed_move(message: Message, event_update: Update, services: Services,
               message.from_user.id, event_update.update_id)
 
 
-@router.message(Command("roll", "double", "take", "pass"), GROUP)
+@router.message(Command("roll", "double", "take", "pass"), IN_GROUP)
 async def decision(message: Message, command: CommandObject, event_update: Update,
                    services: Services, tr: Translator) -> None:
     ctx = await sender_match(message, services, tr)
@@ -102,7 +102,7 @@ def check_turn(ctx: MatchContext, state: LiveMatch, seat: int) -> None:
         raise Refusal("backgammon.live.error.turn_of", name=ctx.names[state.to_act])
 
 
-@router.message(Command("resign"), GROUP)
+@router.message(Command("resign"), IN_GROUP)
 async def resign(message: Message, command: CommandObject, event_update: Update,
                  services: Services, tr: Translator) -> None:
     """``/resign``: the game, scored by the position × cube; ``/resign match``."""

@@ -4,7 +4,6 @@ Jellyfish ``.mat`` text format that GNU Backgammon and XG import, written from t
 
 from __future__ import annotations
 
-from aiogram import F
 from aiogram.filters import Command
 from aiogram.types import BufferedInputFile, Message
 
@@ -12,6 +11,7 @@ from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.match_service import effective_actions
+from bot.middlewares.filters import IN_GROUP
 from bot.play.context import MatchContext, load_match
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -41,7 +41,7 @@ async def send_record(ctx: MatchContext) -> None:
         message_thread_id=ctx.match.thread_id)
 
 
-@router.message(Command("mat"), F.chat.type != "private")
+@router.message(Command("mat"), IN_GROUP)
 async def mat(message: Message, services: Services, tr: Translator) -> None:
     """The sender's match record: their live match played in the bot, so far; with none
     live, their last match in the chat (a finished one's whole record, as sent at its end)."""

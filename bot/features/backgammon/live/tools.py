@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-from aiogram import F
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, Message, Update
 
@@ -19,6 +18,7 @@ from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.match_service import effective_actions
+from bot.middlewares.filters import IN_GROUP
 from bot.play.context import load_match
 from bot.play.refusal import Refusal
 from bot.render.backgammon import board_png
@@ -27,12 +27,11 @@ from games.backgammon.session import after_moves
 from games.common.errors import IllegalAction
 
 router = Handlers("backgammon-live-tools")
-GROUP = F.chat.type != "private"
 DURATION = re.compile(r"^(\d{1,4})(s|m|h|с|м|ч)?$", re.IGNORECASE)
 UNITS = {"s": 1, "с": 1, "m": 60, "м": 60, "h": 3600, "ч": 3600}
 
 
-@router.message(Command("position"), GROUP)
+@router.message(Command("position"), IN_GROUP)
 async def position(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
     """The board of the sender's match after its move N (0: before the first)."""
@@ -56,7 +55,7 @@ async def position(message: Message, command: CommandObject, services: Services,
         caption=text, message_thread_id=message.message_thread_id)
 
 
-@router.message(Command("addtime"), GROUP)
+@router.message(Command("addtime"), IN_GROUP)
 async def addtime(message: Message, command: CommandObject, event_update: Update,
                   services: Services, tr: Translator) -> None:
     """``/addtime @user 2m reason``: an organiser gives a player time back."""
