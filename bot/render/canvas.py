@@ -194,10 +194,14 @@ class _Labels:
         self._lock = threading.Lock()  # a worker lost: pictures are drawn in threads
 
     def get(self, key: tuple) -> tuple[Image.Image, tuple[int, int]]:
-        with self._lock:
-            if (found := self._kept.get(key)) is not None:
+        if (found := self._kept.get(key)) is not None:
+            # A hit takes no lock (each call is atomic in the interpreter), nor a context
+            # manager: a picture reads some sixty labels.
+            try:  # noqa: SIM105
                 self._kept.move_to_end(key)
-                return found
+            except KeyError:  # another thread has just forgotten it
+                pass
+            return found
         label = _label(*key)
         with self._lock:
             self.drawn += 1
