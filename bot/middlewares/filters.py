@@ -129,7 +129,8 @@ class IndexedObserver(TelegramEventObserver):
 
 
 class IndexedRouter(Router):
-    """A router whose messages go to handlers by command, and presses by data prefix."""
+    """A router whose messages go to handlers by command and kind of chat, and presses by
+    data prefix."""
 
     def __init__(self, *, name: str | None = None) -> None:
         super().__init__(name=name)

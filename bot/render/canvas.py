@@ -178,10 +178,10 @@ class _Labels:
     """The labels drawn so far, the least recently used forgotten once they hold more than
     ``budget`` bytes (a byte a pixel, and :data:`_LABEL_OVERHEAD` each).
 
-    Counted by bytes, not labels: a name is small and a legend's line is wide. With the
-    benchmark's thirty-odd round robins running beside boards and brackets, the earlier
-    bound of 256 labels made each table draw three or four of its labels again (~0.3 ms
-    each): 4.0 ms of a worker's time a table, 2.4 ms with this budget. 8 MB holds some 650
+    Counted by bytes, not labels: a name is small and a legend's line is wide. In the
+    benchmark's game mix of 4,000 updates (thirty-odd round robins beside boards and
+    brackets) the earlier bound of 256 labels made each table draw three or four of its
+    labels again (~0.3 ms each): 4.0 ms of a worker's time a table, 2.4 ms with this budget. 8 MB holds some 650
     names of a table (a worker's memory grew by 13 MB drawing 600 tables of new names; by 7
     MB with the 256)."""
 
