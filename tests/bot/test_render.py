@@ -225,12 +225,12 @@ def test_labels_are_kept_within_a_byte_budget_the_least_recently_used_forgotten(
     from bot.render import canvas
 
     font, palette = pictures._font(20), pictures._tables_palette()
-    labels = canvas._Labels(budget=0)
-    size = canvas._size(labels.get(("Алиса", font, (0, 0, 0), (255, 255, 255), "lm",
-                                    palette))[0])
-    labels.budget = 3 * size  # room for three labels of that size
     keys = [(name, font, (0, 0, 0), (255, 255, 255), "lm", palette)
             for name in ("Алиса", "Борис", "Вера", "Глеб")]
+    size = {key[0]: canvas._size(canvas._label(*key)[0]) for key in keys}
+    # room for three of them, Алиса and Вера with either other, whatever the font's sizes
+    labels = canvas._Labels(
+        budget=size["Алиса"] + size["Вера"] + max(size["Борис"], size["Глеб"]))
     for key in keys[:3]:
         labels.get(key)
     labels.get(keys[0])  # read again: now the most recently used
