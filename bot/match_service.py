@@ -81,7 +81,9 @@ class MatchService:
         return snapshots.replica(await self.current(match))
 
     async def current(self, match: MatchRow) -> ReplayableMatch:
-        """The cached state itself: read it, never change it (hold :meth:`lock` to rely on it)."""
+        """The cached state itself: read it, never change it. Hold :meth:`lock` to rely on
+        it across awaits; without the lock, read what you need before the next await (a
+        change after that may reuse the object). :meth:`state` is the copy to keep."""
         replicas = self._states.get(match.id)
         if replicas is None:
             replicas = await self._load(match)

@@ -75,7 +75,8 @@ async def spent(ctx: MatchContext, state: LiveMatch, seat: int | None) -> list[d
     """The clock entry to log with ``seat``'s action: their bank after this decision."""
     if seat is None or state.to_act != seat:
         return []
+    bank = state.banks[seat]
     left = await time_left(ctx, seat)
-    if left is None or left >= state.banks[seat]:
+    if left is None or left >= bank:
         return []
     return [{"type": "clock", "player": seat, "bank": left}]

@@ -112,7 +112,7 @@ async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
     """Apply a player's ``actions`` (with the time they spent), then let the bot play its
     part; the new state, or None when this update was applied before. ``alongside``: said
     with the announcement once accepted (a pressed button answered)."""
-    state = await ctx.services.matches.state(ctx.match)
+    state = await ctx.services.matches.current(ctx.match)  # read before any await
     seat = ctx.seat(actor_id) if actor_id is not None else None
     spent = await clocks.spent(ctx, state, seat)
     change = await perform(ctx, PLAYBOOK, spent + actions, actor_id=actor_id,
@@ -125,31 +125,29 @@ async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
 async def advance(ctx: MatchContext) -> LiveMatch:
     """What the bot does by itself until a player must decide: opening rolls, rolls, forced
     moves; then the board."""
-    while True:
-        state = await ctx.services.matches.state(ctx.match)
-        action = await automatic(ctx, state)
-        if action is None:
-            break
+    matches = ctx.services.matches
+    while (action := await automatic(ctx, await matches.current(ctx.match))) is not None:
         await perform(ctx, PLAYBOOK, [action], actor_id=None, update_id=None)
+    state = await matches.state(ctx.match)  # a copy: the board is drawn over awaits
     await show(ctx, state)  # the clocks were set with the last action
     return state
 
 
 async def automatic(ctx: MatchContext, state: LiveMatch) -> Action | None:
-    """The bot's own next step, or None when a player must act."""
+    """The bot's own next step, or None when a player must act. ``state`` is read before
+    the first await (it may be the cached state itself)."""
     if state.finished or ctx.match.status != "running":
         return None
     game, dice = state.game, ctx.services.rng
     if game.phase == OPENING:
         return {"type": "opening_roll", "dice": [dice.randint(1, 6), dice.randint(1, 6)]}
-    bot = await clocks.bot_seat(ctx)
-    if game.phase == TURN and (not state.may_double() or game.turn == bot):
-        return {"type": "roll", "player": game.turn,
+    phase, turn, may_double = game.phase, game.turn, state.may_double()
+    plays = state.plays() if phase == MOVE else ()
+    if phase == TURN and (not may_double or turn == await clocks.bot_seat(ctx)):
+        return {"type": "roll", "player": turn,
                 "dice": [dice.randint(1, 6), dice.randint(1, 6)]}
-    if game.phase == MOVE:
-        plays = state.plays()
-        if len(plays) == 1:
-            return {"type": "move", "player": game.turn, "play": plays[0].notation}
+    if len(plays) == 1:
+        return {"type": "move", "player": turn, "play": plays[0].notation}
     return None
 
 

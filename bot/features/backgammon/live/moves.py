@@ -48,7 +48,7 @@ async def typed_move(message: Message, event_update: Update, services: Services,
     """A play typed in notation, checked against the legal plays."""
     ctx = await sender_match(message, services, tr)
     seat = ctx.seat(message.from_user.id)
-    check_turn(ctx, await services.matches.state(ctx.match), seat)
+    check_turn(ctx, await services.matches.current(ctx.match), seat)
     await act(ctx, [{"type": "move", "player": seat, "play": message.text.strip()}],
               message.from_user.id, event_update.update_id)
 
@@ -65,7 +65,7 @@ async def decision(message: Message, command: CommandObject, event_update: Updat
 async def _decision(ctx: MatchContext, word: str, seat: int) -> dict:
     """The action of Roll, Double, Take or Pass; a roll carries the dice the bot draws
     now (only once the engine would take it, so no die is drawn for nothing)."""
-    state = await ctx.services.matches.state(ctx.match)
+    state = await ctx.services.matches.current(ctx.match)  # read, never changed
     if word in ("take", "pass") and state.phase != "doubled":
         raise Refusal("backgammon.live.error.no_double")
     if word == "double":
@@ -76,7 +76,7 @@ async def _decision(ctx: MatchContext, word: str, seat: int) -> dict:
     if state.to_act != seat or state.phase != "turn":
         trial = {"type": "roll", "player": seat, "dice": [1, 2]}
         try:
-            state.apply(trial)
+            (await ctx.services.matches.state(ctx.match)).apply(trial)  # on a copy
         except IllegalAction as error:  # the engine's reason: not your turn, wrong phase …
             raise Refusal(text=explain(ctx.tr, error, ctx.match)) from None
     rng = ctx.services.rng
@@ -125,7 +125,7 @@ async def press(query: CallbackQuery, callback_data: Press, event_update: Update
         raise Refusal("backgammon.live.error.match_over")
     if ctx is None or ctx.match.status not in LIVE:
         raise Refusal("callback.stale")
-    state = await services.matches.state(ctx.match)
+    state = await services.matches.current(ctx.match)  # read before any await, never changed
     if state.steps != callback_data.step:
         raise Refusal("callback.stale")
     seat = ctx.seat(query.from_user.id)
