@@ -32,6 +32,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import games
 from bot.i18n import Translator
+from bot.match_service import Clocks
 from bot.play import clock
 from bot.play.context import MatchContext, context_for
 from bot.play.perform import Alongside, perform
@@ -139,13 +140,27 @@ def _late_clock(hidden: HiddenInput, state: Any) -> clock.Onward:
     return clock.Onward((LATE,), keep=any(_owes(hidden, state, seat) for seat in (0, 1)))
 
 
-async def open_panels(ctx: MatchContext) -> None:
+def turn_clocks(kind: str) -> Clocks | None:
+    """The late clock as the actions of a ``kind`` match that are not hidden choices move
+    it (a die that resolves the HP battle's round): when the new state awaits a choice, a
+    turn of hidden input has just opened and its clock starts, written with the action;
+    otherwise the clocks stay as they are. None for a kind without the platform's clock."""
+    hidden = input_of(kind)
+    if hidden is None or hidden.late_minutes is None:
+        return None
+    opened = clock.Onward((LATE,), start=((LATE, timedelta(minutes=hidden.late_minutes), {}),))
+    return lambda state: opened if any(_owes(hidden, state, seat) for seat in (0, 1)) else None
+
+
+async def open_panels(ctx: MatchContext, *, clock_started: bool = False) -> None:
     """A new turn of hidden input: each player it awaits gets a fresh panel, and the late
-    clock starts (unless the game keeps its own)."""
+    clock starts (unless the game keeps its own, or the action that opened the turn started
+    it: :func:`turn_clocks`)."""
     seats = [seat for seat in (0, 1) if await awaited(ctx.services, ctx.match, seat)]
     if not seats:
         return
-    if (minutes := _inputs()[ctx.match.kind].late_minutes) is not None:
+    minutes = _inputs()[ctx.match.kind].late_minutes
+    if minutes is not None and not clock_started:
         await clock.start(ctx, LATE, timedelta(minutes=minutes))
     await show(ctx, *seats, fresh=True)
 

@@ -106,6 +106,25 @@ async def test_a_choice_and_its_late_clock_are_one_transaction(sandbox):
             if payload["match_id"] == 7] == [("pending", last)]
 
 
+async def test_the_die_that_ends_a_round_starts_the_next_rounds_clock_with_itself(sandbox):
+    """The second die resolves the round and opens the next turn of choices: its late clock
+    is written in the die's own transaction (no write of its own after), and fires."""
+    await _run(sandbox, "alice@dm: атака\ndave@dm: защита\nalice@cup: 🎲 4")
+    db = sandbox.app.services.db
+    with sql_trace(db) as statements:
+        await _run(sandbox, "dave@cup: 🎲 3")
+    opened = [i for i, sql in enumerate(statements) if sql.startswith("BEGIN")]
+    die = next(i for i, sql in enumerate(statements) if "INSERT INTO match_actions" in sql)
+    clock_added = next(i for i, sql in enumerate(statements)
+                       if "INSERT INTO jobs" in sql and "hidden_late" in sql)
+    assert max(i for i in opened if i < die) == max(i for i in opened if i < clock_added)
+    assert not [sql for sql in statements[clock_added + 1:] if "jobs" in sql], statements
+    last = (await db.fetchone("SELECT max(seq) FROM match_actions WHERE match_id = 7"))[0]
+    assert [(status, payload["seq"]) for status, _, payload in await _late_jobs(sandbox)
+            if payload["match_id"] == 7] == [("cancelled", 1), ("pending", last)]
+    assert "→ alice@dm" in _reminded(await _run(sandbox, "! advance 5m"))
+
+
 async def test_a_choice_whose_clock_cannot_be_written_is_not_taken(sandbox, monkeypatch):
     """The action and its clock commit together or not at all: a choice is never logged
     with its turn's late clock left at a position it can no longer fire at."""

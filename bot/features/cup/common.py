@@ -19,7 +19,8 @@ from typing import Any
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.i18n import Translator
-from bot.match_service import Change
+from bot.match_service import Change, Clocks
+from bot.play import hidden
 from bot.play.context import LIVE, MatchContext, context_for, load_match
 from bot.play.perform import Alongside, Playbook, error_params
 from bot.play.perform import perform as perform_action
@@ -84,7 +85,12 @@ async def _finish(play: MatchContext, state: Any, actor_id: int | None) -> None:
     await close_match(play, winner, result, state, actor_id)
 
 
-PLAYBOOK = Playbook(explain=_explain, announce=_announce, finish=_finish)
+async def _clocks(play: MatchContext) -> Clocks | None:
+    """A die that opens the HP battle's next round starts its late clock with the die."""
+    return hidden.turn_clocks(play.match.kind)
+
+
+PLAYBOOK = Playbook(explain=_explain, announce=_announce, finish=_finish, clocks=_clocks)
 
 
 async def perform(play: MatchContext, action: dict, actor_id: int, update_id: int | None,

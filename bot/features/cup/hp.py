@@ -53,7 +53,8 @@ async def announce_hp(play: MatchContext, before, after, event: dict) -> None:
     resolved = len(after.history) > len(before.history)
     text, markup = _status(play, after)
     if resolved and not after.finished:  # the new round's message and both panels at once
-        await at_once(post(play, text, markup), hidden.open_panels(play))
+        await at_once(post(play, text, markup),  # the die started the late clock
+                      hidden.open_panels(play, clock_started=True))
         return
     await post(play, text, markup, new=resolved)
     if after.finished:
