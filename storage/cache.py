@@ -112,6 +112,12 @@ class ReadCache:
             entries[key] = value  # (else a transaction writing it is still open)
         return value
 
+    def peek(self, region: str, key: Hashable) -> Any:
+        """The remembered answer of ``key`` (None when there is none), not counted as a use
+        and never verified: for a write that derives the answer it will leave."""
+        entries = self._regions.get(region)
+        return None if entries is None else entries.get(key)
+
     def _region(self, region: str) -> Recent:
         """The entries of ``region`` (made empty on first use)."""
         if (entries := self._regions.use(region)) is None:

@@ -143,12 +143,13 @@ class MatchesRepo:
         # board) before it is read often, which forgets it; a later round's rows wait long.
         return [await self._read(match_id) for match_id in ids]
 
-    async def _write(self, changes: dict[int, dict[str, Any]], work, known: bool = False
-                     ) -> None:
+    async def _write(self, changes: dict[int, dict[str, Any]], work,
+                     after: dict[int, dict[str, Any]] | None = None) -> None:
         """Run ``work`` (a write setting each match's ``changes``), forgetting those matches'
-        rows, their tournaments' match lists, and which match is whose when a status or the
-        players change. ``known``: the changes are the rows' new values as they are, so the
-        rows after the write are remembered instead of read again."""
+        rows and which match is whose when a status or the players change. ``after``: the
+        rows' new values (fields of :class:`MatchRow`), when the write knows them; the rows
+        and the tournaments' match lists holding them are then remembered as they will read,
+        instead of read again (a result, a round opened: a round robin's 28 rows each)."""
         rows = {match_id: await self.get(match_id) for match_id in changes}
         chats = set()
         for match_id, row in rows.items():
@@ -157,22 +158,38 @@ class MatchesRepo:
 
         async def forgetting(tx):
             for match_id, row in rows.items():
-                self._forget_row(match_id, row, changes[match_id], known)
+                self._forget_row(match_id, row, changes[match_id],
+                                 None if after is None else after[match_id])
+            self._lists_after(rows, after)
             return await work(tx)
         await self.db.write(forgetting, touches=tuple(chats))
 
     def _forget_row(self, match_id: int, row: MatchRow | None, fields: dict[str, Any],
-                    known: bool) -> None:
+                    after: dict[str, Any] | None) -> None:
         """What the open write to match ``match_id`` (``row`` before it) makes stale."""
         self.db.reads.forget_key(MATCH_ROWS, match_id)
         if row is None:
             return
-        self._forget_lists(row.tournament_id, row.stage)
-        if known:
-            self.db.reads.remember_after(MATCH_ROWS, match_id, replace(row, **fields))
+        if after is not None:
+            self.db.reads.remember_after(MATCH_ROWS, match_id, replace(row, **after))
         if fields.keys() & {"status", "player_a", "player_b"}:
             self._forget_live(row.player_a, row.player_b, fields.get("player_a"),
                               fields.get("player_b"))
+
+    def _lists_after(self, rows: dict[int, MatchRow | None],
+                     after: dict[int, dict[str, Any]] | None) -> None:
+        """The match lists holding ``rows``: remembered with the rows' new values (``after``)
+        when they are remembered now, else forgotten (a write changes no row's place in a
+        list: neither its round nor its id)."""
+        for key in {key for row in rows.values() if row is not None
+                    for key in ((row.tournament_id, None), (row.tournament_id, row.stage))}:
+            listed = None if after is None else self.db.reads.peek(MATCH_LISTS, key)
+            if listed is None:
+                self.db.reads.forget_key(MATCH_LISTS, key)
+            else:
+                self.db.reads.remember_after(MATCH_LISTS, key, tuple(
+                    replace(row, **after[row.id]) if row.id in after else row
+                    for row in listed))
 
     def _forget_live(self, *players: int | None) -> None:
         """The open write changes which matches ``players`` play live: forget their lists."""
@@ -261,7 +278,7 @@ class MatchesRepo:
         async def work(tx):
             for match_id, fields in changes.items():
                 await _set_columns(tx, match_id, fields)
-        await self._write(changes, work, known=True)
+        await self._write(changes, work, after=changes)
 
     async def settle(self, match_id: int, entry: dict[str, Any], actor_id: int | None,
                      now: datetime, update_id: int | None = None,
@@ -272,14 +289,16 @@ class MatchesRepo:
         logged first, in the same transaction. Raises :class:`DuplicateUpdate` like
         :meth:`append`."""
         fields = ROW_CHANGES[entry["meta"]](entry)
+        row = dict(fields)  # as the row will read: the result as its JSON reads back
         if "result" in fields:
             fields["result"] = json.dumps(fields["result"], ensure_ascii=False)
+            row["result"] = json.loads(fields["result"])
         if fields.get("status") == "finished":
             fields["finished_at"] = to_db(now)
         async def work(tx):
             await _append(self.db, tx, match_id, [*actions, entry], actor_id, now, update_id)
             await _set_columns(tx, match_id, fields)
-        await self._write({match_id: fields}, work)
+        await self._write({match_id: fields}, work, after={match_id: row})
         self._claimed(update_id)
 
     def _claimed(self, update_id: int | None) -> None:

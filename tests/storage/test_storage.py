@@ -295,6 +295,38 @@ async def test_a_matchs_new_board_is_known_without_reading_the_row_again(db, mon
     assert after == await repo._read(match_id)  # the row in the file
 
 
+async def test_a_result_leaves_the_tournaments_match_lists_remembered_as_they_read(
+        db, monkeypatch) -> None:
+    """A result (and a status) changes no row's place in its tournament's lists: the lists
+    are remembered with the new row, not read again; a failed write leaves them forgotten.
+    (The suite's read cache compares every hit with the file: a wrong list fails here.)"""
+    repo = MatchesRepo(db)
+    match_id = await _match(db)
+    tournament_id = (await repo.get(match_id)).tournament_id
+    await repo.for_tournament(tournament_id)
+    await repo.for_tournament(tournament_id, "groups")
+    await repo.settle(match_id, {"meta": "result", "winner": 1,
+                                 "result": {"score": (2, 1)}}, None, NOW)
+    await repo.for_tournament(tournament_id)  # verified: the hit equals the file's rows
+    monkeypatch.setattr(ReadCache, "verify", False)
+    with sql_trace(db) as reads:
+        whole = await repo.for_tournament(tournament_id)
+        stage = await repo.for_tournament(tournament_id, "groups")
+        row = await repo.get(match_id)
+    assert not [sql for sql in reads if "FROM matches" in sql], reads
+    assert whole == stage == [row]
+    assert (row.status, row.winner, row.result) == ("finished", 1, {"score": [2, 1]})
+
+    async def failing(tx) -> None:
+        raise OSError("disk I/O error")
+    with pytest.raises(OSError):
+        await repo._write({match_id: {"status": "void"}}, failing,
+                          after={match_id: {"status": "void"}})
+    with sql_trace(db) as reads:
+        assert [row.status for row in await repo.for_tournament(tournament_id)] == ["finished"]
+    assert [sql for sql in reads if "FROM matches" in sql], reads
+
+
 async def test_matches_are_created_and_opened_together_in_one_transaction(db) -> None:
     """A round's matches: created in one write, opened in one write, and every read after
     it (a row, the tournament's list, a player's live match) sees them as written."""
