@@ -157,39 +157,40 @@ class MatchesRepo:
                 chats.add(chat_lookups(await self._chat_of(row.tournament_id)))
 
         async def forgetting(tx):
+            new = {} if after is None else {match_id: replace(row, **after[match_id])
+                                            for match_id, row in rows.items() if row}
             for match_id, row in rows.items():
-                self._forget_row(match_id, row, changes[match_id],
-                                 None if after is None else after[match_id])
-            self._lists_after(rows, after)
+                self._forget_row(match_id, row, changes[match_id], new.get(match_id))
+            self._lists_after(rows, new if after is not None else None)
             return await work(tx)
         await self.db.write(forgetting, touches=tuple(chats))
 
     def _forget_row(self, match_id: int, row: MatchRow | None, fields: dict[str, Any],
-                    after: dict[str, Any] | None) -> None:
-        """What the open write to match ``match_id`` (``row`` before it) makes stale."""
+                    new: MatchRow | None) -> None:
+        """What the open write to match ``match_id`` (``row`` before it, ``new`` after it
+        when known) makes stale."""
         self.db.reads.forget_key(MATCH_ROWS, match_id)
         if row is None:
             return
-        if after is not None:
-            self.db.reads.remember_after(MATCH_ROWS, match_id, replace(row, **after))
+        if new is not None:
+            self.db.reads.remember_after(MATCH_ROWS, match_id, new)
         if fields.keys() & {"status", "player_a", "player_b"}:
             self._forget_live(row.player_a, row.player_b, fields.get("player_a"),
                               fields.get("player_b"))
 
     def _lists_after(self, rows: dict[int, MatchRow | None],
-                     after: dict[int, dict[str, Any]] | None) -> None:
-        """The match lists holding ``rows``: remembered with the rows' new values (``after``)
-        when they are remembered now, else forgotten (a write changes no row's place in a
-        list: neither its round nor its id)."""
+                     new: dict[int, MatchRow] | None) -> None:
+        """The match lists holding ``rows``: remembered with the ``new`` rows when they are
+        remembered now and the write knows its rows, else forgotten (a write changes no
+        row's place in a list: neither its round nor its id)."""
         for key in {key for row in rows.values() if row is not None
                     for key in ((row.tournament_id, None), (row.tournament_id, row.stage))}:
-            listed = None if after is None else self.db.reads.peek(MATCH_LISTS, key)
+            listed = None if new is None else self.db.reads.peek(MATCH_LISTS, key)
             if listed is None:
                 self.db.reads.forget_key(MATCH_LISTS, key)
             else:
                 self.db.reads.remember_after(MATCH_LISTS, key, tuple(
-                    replace(row, **after[row.id]) if row.id in after else row
-                    for row in listed))
+                    new.get(row.id, row) for row in listed))
 
     def _forget_live(self, *players: int | None) -> None:
         """The open write changes which matches ``players`` play live: forget their lists."""
