@@ -56,7 +56,7 @@ class DuplicateUpdate(Exception):
     """The update that carried this action was applied before."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MatchRow:
     id: int
     tournament_id: int
@@ -100,12 +100,17 @@ class LoggedAction:
 
 
 def _match(row) -> MatchRow:
-    """A match row; its few distinct words (stage, slot, kind, status) are interned, as
-    thousands of rows stay in the read cache (``storage.cache``)."""
+    """A match row; its few distinct words (stage, slot, kind, status) are interned and the
+    rows of matches without a result share one empty result, as thousands of rows stay in
+    the read cache (``storage.cache``, whose values nobody changes)."""
+    result = _NO_RESULT if row["result"] == "{}" else json.loads(row["result"])
     return MatchRow(row["id"], row["tournament_id"], intern(row["stage"]), row["round"],
                     intern(row["slot"]), intern(row["kind"]), row["player_a"], row["player_b"],
-                    intern(row["status"]), row["winner"], json.loads(row["result"]),
+                    intern(row["status"]), row["winner"], result,
                     row["board_message_id"], row["thread_id"])
+
+
+_NO_RESULT: dict[str, Any] = {}
 
 
 class MatchesRepo:

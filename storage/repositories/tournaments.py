@@ -23,7 +23,7 @@ OPEN_STATUSES = ("registration", "closed", "running", "paused")
 ACTIVE_ENTRANT = ("photo", "pending", "approved")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tournament:
     id: int
     chat_id: int
@@ -59,7 +59,7 @@ _SELECT = ("SELECT t.*, (SELECT json_group_object(s.key, json(s.value)) FROM tou
            " WHERE s.tournament_id = t.id) AS state FROM tournaments t")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entrant:
     tournament_id: int
     user_id: int

@@ -10,7 +10,7 @@ from storage.db import Database
 from storage.timefmt import to_db
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class User:
     id: int
     username: str | None
@@ -65,7 +65,7 @@ class UsersRepo:
         await self.db.write(work)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Chat:
     id: int
     type: str
