@@ -162,11 +162,12 @@ class MatchesRepo:
                 chats.add(chat_lookups(await self._chat_of(row.tournament_id)))
 
         async def forgetting(tx):
-            new = {} if after is None else {match_id: replace(row, **after[match_id])
-                                            for match_id, row in rows.items() if row}
+            new = None if after is None else {match_id: replace(row, **after[match_id])
+                                              for match_id, row in rows.items() if row}
             for match_id, row in rows.items():
-                self._forget_row(match_id, row, changes[match_id], new.get(match_id))
-            self._lists_after(rows, new if after is not None else None)
+                self._forget_row(match_id, row, changes[match_id],
+                                 None if new is None else new.get(match_id))
+            self._lists_after(rows, new)
             return await work(tx)
         await self.db.write(forgetting, touches=tuple(chats))
 
