@@ -29,8 +29,9 @@ MATCH_ROWS = "match-rows"
 does not)."""
 MATCH_LISTS = "match-lists"
 """A tournament's match rows (of one stage, or all), keyed ``(tournament_id, stage or
-None)``: a write to one of its matches (created, a status, a result, a board message id)
-forgets the two lists that hold that match."""
+None)``: creating a match forgets the two lists that hold it; a write that knows a match's
+new row (a status, a result, a board message id) leaves them remembered with that row once
+it commits (a row's place in a list never changes), any other forgets them."""
 PANELS = "panels"
 """Which DM message shows a player's panel of a match: storing a new panel leaves its id
 here once the write commits."""
