@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.features.formats import progress
+from tests.bot import round_robin
 from tests.bot.sandbox_run import opened
-from tests.bot.test_round_writes import _begin, _end_round_one
 
 
 async def test_a_table_is_ranked_again_only_after_a_new_result(tmp_path: Path,
@@ -24,8 +24,8 @@ async def test_a_table_is_ranked_again_only_after_a_new_result(tmp_path: Path,
     progress._ranked.cache_clear()
     output: list[str] = []
     async with opened(tmp_path, emit=output.append) as sandbox:
-        await _begin(sandbox, 4)
-        await _end_round_one(sandbox)
+        await round_robin.begin(sandbox, 4)
+        await round_robin.end_round_one(sandbox)
         assert ranked == [2], ranked  # the round's end ranked once: to post the table
         start = len(output)
         await sandbox.run_lines(["p0@rr: /standings"] * 2)
