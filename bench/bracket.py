@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.games import KINDS, SETUPS, GameBench, Setup, _plain_open, open_tables, step
+from bench.games import KINDS, ONWARD, SETUPS, GameBench, Setup, _plain_open, open_tables, step
 from bot.render import bracket_png
 
 
@@ -76,7 +76,7 @@ async def main(args: argparse.Namespace) -> None:
 
 def _meanwhile(bench: GameBench) -> list[float]:
     """The latencies of the other task's updates (not the brackets, not the warm-up)."""
-    return [s for kind, samples in bench.samples.items() if kind not in ("bracket", "warm")
+    return [s for kind, samples in bench.samples.items() if kind not in ("bracket", "warm", ONWARD)
             for s in samples]
 
 

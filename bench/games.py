@@ -40,6 +40,9 @@ from bot.scheduler import VirtualScheduler
 from storage.repositories.matches import MatchRow
 
 _KIND: contextvars.ContextVar[str] = contextvars.ContextVar("bench_kind", default="setup")
+ONWARD = "onward"
+"""Not an update: what an update left to run right after it (a tournament going on after a
+result: the round's table, the next round and its matches), timed on its own."""
 _NAMES = ("Anna_Ivanova", "Boris_Petrov", "Clara_Smith", "Denis_Orlov", "Elena_Popova",
           "Fedor_Laine", "Galina_Brown", "Hugo_Clark")
 BET_WORDS = {"check": "чек", "call": "колл", "fold": "фолд", "allin": "олл-ин"}
@@ -95,6 +98,19 @@ class GameBench(Sandbox):
             profiler.disable()
         if self.echo is not None and _KIND.get() != "setup":
             await self.echo.probe()
+
+    async def _follow_ups(self) -> None:
+        """Time the follow-ups as :data:`ONWARD` (its calls and writes too), not as the update."""
+        if not self.app.services.scheduler.following or _KIND.get() == "setup":
+            await super()._follow_ups()
+            return
+        token = _KIND.set(ONWARD)
+        started = time.perf_counter()
+        try:
+            await super()._follow_ups()
+        finally:
+            self.samples[ONWARD].append(time.perf_counter() - started)
+            _KIND.reset(token)
 
     async def run(self, kind: str, lines: list[str]) -> None:
         token = _KIND.set(kind)

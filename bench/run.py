@@ -24,7 +24,7 @@ import traceback
 from pathlib import Path
 
 from bench.anatomy import print_anatomy
-from bench.games import GameRun, run_games
+from bench.games import ONWARD, GameRun, run_games
 from bench.harness import BotTarget, EchoTarget, Options, Result, Target, drive, make_factory
 from bench.workload import MIX
 from bot.sending import GLOBAL_LIMIT, GROUP_LIMIT
@@ -144,7 +144,7 @@ def print_games(run: GameRun, echo: Result) -> None:
     """Per kind of game update: throughput (one after the other), p50, p99 and their ratios
     to the echo run of the same level; at concurrency 1 also the p50 ratio to the echo fed
     beside the mix (:class:`bench.harness.EchoProbe`)."""
-    total = sum(len(v) for k, v in run.samples.items() if k != "scheduled_start")
+    total = sum(len(v) for k, v in run.samples.items() if k not in ("scheduled_start", ONWARD))
     print(f"\ngame mix at concurrency {run.concurrency}: {total} measured updates in "
           f"{run.seconds:.2f} s wall ({total / run.seconds:.0f} updates/s, bench driver "
           f"included), {run.live} matches live at the end; echo run p50 "

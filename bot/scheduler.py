@@ -64,6 +64,13 @@ class Scheduler(ABC):
         """Cancel the jobs of ``kinds`` that belong to one match (its clocks)."""
         self.settle(await self.jobs.cancel_for_match(match_id, kinds))
 
+    def follow(self, job: Job) -> None:
+        """Run ``job`` (stored due now, in the transaction of the change that calls for it)
+        once the update in hand is done: live in a task of its own at once, in the sandbox
+        right after the line (:meth:`VirtualScheduler.run_following`). A restart before it
+        ran runs it at start-up, as any job that fell due."""
+        self._arm(job)
+
     def settle(self, cancelled: Sequence[int], added: Sequence[Job] = ()) -> None:
         """Drop the jobs cancelled and arm the jobs added in a transaction written elsewhere
         (an action's, with its clocks), once it has committed."""
@@ -183,11 +190,28 @@ class LiveScheduler(Scheduler):
 
 
 class VirtualScheduler(Scheduler):
-    """Runs jobs on the sandbox's virtual clock, only when the clock is moved on."""
+    """Runs jobs on the sandbox's virtual clock when the clock is moved on, and the jobs an
+    update leaves to follow it (:meth:`Scheduler.follow`) once the update is done."""
 
     def __init__(self, jobs: JobsRepo, dispatch: JobHandler, clock: VirtualClock) -> None:
         super().__init__(jobs, dispatch)
         self.clock = clock
+        self.following: list[int] = []
+        """Jobs to run after the update in hand, in order (ids of pending rows)."""
+
+    def follow(self, job: Job) -> None:
+        self.following.append(job.id)
+
+    async def restore(self) -> int:
+        """As live, a job that fell due before the restart runs at once: after the line."""
+        pending = await self.jobs.pending()
+        self.following.extend(job.id for job in pending if job.run_at <= self.now())
+        return len(pending)
+
+    async def run_following(self) -> None:
+        """Run the jobs left to follow the update just handled (and any they leave)."""
+        while self.following:
+            await self.run(self.following.pop(0))
 
     def now(self) -> datetime:
         return self.clock.now()

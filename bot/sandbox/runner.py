@@ -14,7 +14,7 @@ import logging
 import random
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -123,18 +123,22 @@ class Sandbox:
         text = raw.rstrip("\n")
         if not _is_step(text):
             return
+        if text.startswith("!"):
+            await self._carry_out(self._directive(text[1:].split()))
+        else:
+            await self._carry_out(self._event(text))
+        await self._carry_out(self._follow_ups())  # run even after a handler that raised
+        self.lines_done += 1
+        if self._world_db:
+            await self.world.flush(self._position())
+
+    async def _carry_out(self, step: Awaitable[None]) -> None:
         try:
-            if text.startswith("!"):
-                await self._directive(text[1:].split())
-            else:
-                await self._event(text)
+            await step
         except SandboxError as error:
             self._error(str(error))
         except Exception as error:  # a handler that raised: the transcript must show it
             self._error(f"{type(error).__name__}: {error}", UNHANDLED, trace_of(error))
-        self.lines_done += 1
-        if self._world_db:
-            await self.world.flush(self._position())
 
     def _error(self, message: str, kind: str = LINE, trace: str = "") -> None:
         self.errors += 1
@@ -315,6 +319,11 @@ class Sandbox:
 
     def _date(self) -> int:
         return int(self.clock.now().timestamp())
+
+    async def _follow_ups(self) -> None:
+        """What the line's updates left to run after them (a tournament moving on after a
+        result), as the live scheduler runs it right after the update."""
+        await self.app.services.scheduler.run_following()
 
     async def _feed(self, update: dict[str, Any]) -> None:
         self._last_update = update

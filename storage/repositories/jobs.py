@@ -37,7 +37,7 @@ class JobsRepo:
     async def add(self, kind: str, run_at: datetime, tournament_id: int | None = None,
                   **payload: Any) -> Job:
         async def work(tx):
-            return await _insert(tx, kind, run_at, tournament_id, payload)
+            return await insert_job(tx, kind, run_at, tournament_id, payload)
         return await self.db.write(work)
 
     async def replace_for_match(self, match_id: int, kinds: tuple[str, ...],
@@ -184,8 +184,10 @@ class JobsRepo:
         return await self.db.write(work)
 
 
-async def _insert(tx, kind: str, run_at: datetime, tournament_id: int | None,
-                  payload: dict[str, Any]) -> Job:
+async def insert_job(tx, kind: str, run_at: datetime, tournament_id: int | None,
+                     payload: dict[str, Any]) -> Job:
+    """In the transaction ``tx``: store a pending job (armed by the caller once ``tx`` has
+    committed, :meth:`bot.scheduler.Scheduler.settle` or ``follow``)."""
     cursor = await tx.execute(
         "INSERT INTO jobs (kind, tournament_id, run_at, payload, match_id)"
         " VALUES (?, ?, ?, ?, ?)",
@@ -209,7 +211,7 @@ async def replace_match_jobs(tx, match_id: int, kinds: tuple[str, ...],
                              ) -> tuple[list[int], list[Job]]:
     """In the transaction ``tx``: :meth:`JobsRepo.replace_for_match`."""
     cancelled = await cancel_match_jobs(tx, match_id, kinds)
-    return cancelled, [await _insert(tx, kind, run_at, tournament_id,
+    return cancelled, [await insert_job(tx, kind, run_at, tournament_id,
                                      {"match_id": match_id, **payload})
                        for kind, run_at, payload in new]
 

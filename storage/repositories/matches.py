@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from sys import intern
-from typing import Any
+from typing import Any, TypeVar
 
 from storage.cache import (
     LAST_SEQS,
@@ -25,6 +25,7 @@ from storage.db import Database, LoopConnection
 from storage.repositories.tournaments import chat_of
 from storage.timefmt import to_db
 
+T = TypeVar("T")
 Also = Callable[[LoopConnection, list[int]], Awaitable[None]]
 """What is written with appended actions, in their transaction, given their seqs."""
 
@@ -149,12 +150,13 @@ class MatchesRepo:
         return [await self._read(match_id) for match_id in ids]
 
     async def _write(self, changes: dict[int, dict[str, Any]], work,
-                     after: dict[int, dict[str, Any]] | None = None) -> None:
+                     after: dict[int, dict[str, Any]] | None = None) -> Any:
         """Run ``work`` (a write setting each match's ``changes``), forgetting those matches'
         rows and which match is whose when a status or the players change. ``after``: the
         rows' new values (fields of :class:`MatchRow`), when the write knows them; the rows
         and the tournaments' match lists holding them are then remembered as they will read,
-        instead of read again (a result, a round opened: a round robin's 28 rows each)."""
+        instead of read again (a result, a round opened: a round robin's 28 rows each).
+        Returns what ``work`` returns."""
         rows = {match_id: await self.get(match_id) for match_id in changes}
         chats = set()
         for match_id, row in rows.items():
@@ -169,7 +171,7 @@ class MatchesRepo:
                                  None if new is None else new.get(match_id))
             self._lists_after(rows, new)
             return await work(tx)
-        await self.db.write(forgetting, touches=tuple(chats))
+        return await self.db.write(forgetting, touches=tuple(chats))
 
     def _forget_row(self, match_id: int, row: MatchRow | None, fields: dict[str, Any],
                     new: MatchRow | None) -> None:
@@ -289,12 +291,14 @@ class MatchesRepo:
 
     async def settle(self, match_id: int, entry: dict[str, Any], actor_id: int | None,
                      now: datetime, update_id: int | None = None,
-                     actions: Sequence[dict[str, Any]] = ()) -> None:
+                     actions: Sequence[dict[str, Any]] = (),
+                     also: Callable[[LoopConnection], Awaitable[T]] | None = None) -> T | None:
         """Append a settling entry (a result, a void, a reopening, the players' claims, a
         replaced player …, see :data:`ROW_CHANGES`) to the match's log and derive the row
         from it, in one transaction; ``actions`` (a player's report that leads to it) are
-        logged first, in the same transaction. Raises :class:`DuplicateUpdate` like
-        :meth:`append`."""
+        logged first, in the same transaction, and ``also`` writes what follows from it (the
+        job that moves the tournament on) last; its answer is returned. Raises
+        :class:`DuplicateUpdate` like :meth:`append`."""
         fields = ROW_CHANGES[entry["meta"]](entry)
         row = dict(fields)  # as the row will read: the result as its JSON reads back
         if "result" in fields:
@@ -305,8 +309,10 @@ class MatchesRepo:
         async def work(tx):
             await _append(self.db, tx, match_id, [*actions, entry], actor_id, now, update_id)
             await _set_columns(tx, match_id, fields)
-        await self._write({match_id: fields}, work, after={match_id: row})
+            return None if also is None else await also(tx)
+        written = await self._write({match_id: fields}, work, after={match_id: row})
         self._claimed(update_id)
+        return written
 
     def _claimed(self, update_id: int | None) -> None:
         if update_id is not None:

@@ -201,6 +201,7 @@ async def test_a_tie_and_a_draw_score_half_a_point_in_columns_of_their_own(
         rows = await services.repos.matches.for_tournament(1)
         first = next(row for row in rows if row.status == "running")
         await record_result(services, first.id, None, (12, 12), tie=True)
+        await services.scheduler.run_following()  # the round goes on after the result
         rows = await services.repos.matches.for_tournament(1)
         second = next(row for row in rows if row.status == "running")
         await record_result(services, second.id, None, (3, 9))

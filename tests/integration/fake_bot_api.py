@@ -285,6 +285,11 @@ class FakeBotAPI:
         message["message_id"] = params["message_id"]
         return message
 
+    async def _api_editMessageReplyMarkup(self, params: dict) -> dict:
+        message = self._message(params)
+        message["message_id"] = params["message_id"]
+        return message
+
     async def _api_answerCallbackQuery(self, params: dict) -> bool:
         return True
 

@@ -370,3 +370,32 @@ async def test_begin_served_twice_in_one_poll_starts_once(live: Live) -> None:
     assert len([c for c in api.calls if _started(c)]) == 1
     assert _sqlite(live, "SELECT COUNT(*) FROM matches WHERE tournament_id = 1") == [(1,)]
     assert not [c for c in api.calls if c.method == "sendMessage" and c.status != 200]
+
+
+async def test_a_tournament_goes_on_after_its_last_result_over_http(live: Live) -> None:
+    """A confirmed result is answered in its update; the tournament then goes on in a job of
+    its own (``formats_advance``) that the live scheduler runs right after it."""
+    api, petr = live.api, {**IVAN, "id": 333, "first_name": "Petr", "username": "petr"}
+    api.feed(api.message_update(GROUP, OLGA, "/new armchair Round play=report"))
+    await live.answers(GROUP, count=2)
+    for player in (IVAN, petr):
+        api.feed(api.message_update(GROUP, player, "/register"))
+    await live.answers(GROUP, count=4)
+    api.feed(api.message_update(GROUP, OLGA, "/begin"))
+    await api.wait_for(lambda c: c.method == "sendMessage" and "/result" in c.params["text"],
+                       what="the round")
+    api.feed(api.message_update(GROUP, IVAN, "/result win"))
+    await api.wait_for(lambda c: c.method == "sendMessage" and "/confirm" in c.params["text"],
+                       what="the report")
+    api.feed(api.message_update(GROUP, petr, "/confirm"))
+    [placings] = await api.wait_for(
+        lambda c: c.method == "sendMessage" and "🥇" in c.params.get("text", ""),
+        what="the final placings")
+    confirmed = [c for c in api.calls if c.method == "sendMessage"
+                 and c.params["text"].startswith("✅")]
+    assert confirmed and api.calls.index(confirmed[-1]) < api.calls.index(placings)
+    await _settled(live)
+    with sqlite3.connect(live.database, timeout=5) as connection:
+        jobs = connection.execute(
+            "SELECT status FROM jobs WHERE kind = 'formats_advance'").fetchall()
+    assert jobs == [("done",)]

@@ -7,7 +7,13 @@ from typing import Any
 
 from bot.features.formats import admin, progress, report, status
 from bot.features.formats.export import pairings_section, standings_section
-from bot.features.formats.runner import DEADLINE_JOB, deadline_passed, start_format
+from bot.features.formats.runner import (
+    ADVANCE_JOB,
+    DEADLINE_JOB,
+    advance_after_result,
+    deadline_passed,
+    start_format,
+)
 from bot.game_settings import FORMAT_SETTINGS
 from bot.games import ExportSection, Game
 
@@ -19,12 +25,13 @@ def formats_game(key: str, defaults: dict[str, Any],
                  routers: tuple = (), export_sections: Mapping[str, ExportSection] | None = None,
                  **declaration: Any) -> Game:
     """A :class:`~bot.games.Game` started, paired and finished by the tournament formats
-    (``format=round_robin|swiss|…``): their settings, routers, deadline job and export
+    (``format=round_robin|swiss|…``): their settings, routers, jobs (the deadline, moving on after a result) and export
     sections come with it. Without ``launch`` its matches are played elsewhere and reported
     with /result; with it, ``launch`` starts each match in the chat."""
     return Game(key, defaults, FORMAT_SETTINGS | dict(parsers or {}),
                 start=start_format, min_players=progress.minimum,
-                routers=ROUTERS + routers, jobs={DEADLINE_JOB: deadline_passed},
+                routers=ROUTERS + routers,
+                jobs={DEADLINE_JOB: deadline_passed, ADVANCE_JOB: advance_after_result},
                 export_sections=dict(export_sections or {})
                 | {"standings": standings_section, "pairings": pairings_section},
                 **declaration)

@@ -106,17 +106,20 @@ async def _retire_buttons(services: Services, run: Run, match: MatchRow) -> None
 
 
 async def _confirm(services: Services, tr: Translator, run: Run, match: MatchRow) -> None:
-    """The opponent agrees: announce the result and let the format go on."""
-    await _retire_buttons(services, run, match)
+    """The opponent agrees: the result recorded, then announced (the format goes on right
+    after the update)."""
     report = match.result["report"]
-    label = await names_of(services, run.tournament.id)
     score = tuple(report["score"]) if report["score"] else None
-    await services.bot.send_message(run.tournament.chat_id, tr(
-        "formats.confirmed", result=describe(tr, label, match, report["winner"], score)))
     try:
         await record_result(services, match.id, report["winner"], score)
     except ResultRefused as refused:
+        await _retire_buttons(services, run, match)
         await services.bot.send_message(run.tournament.chat_id, tr(refused.key))
+        return
+    await _retire_buttons(services, run, match)
+    label = await names_of(services, run.tournament.id)
+    await services.bot.send_message(run.tournament.chat_id, tr(
+        "formats.confirmed", result=describe(tr, label, match, report["winner"], score)))
 
 
 async def _dispute(services: Services, tr: Translator, run: Run, match: MatchRow,

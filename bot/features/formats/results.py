@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.features.formats.runner import proceed
+from bot.features.formats.runner import ADVANCE_JOB, proceed
 from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, log_event, save_record
 from bot.games import game_of
 from bot.play.context import MatchContext
@@ -20,6 +20,7 @@ from bot.play.refusal import Refusal
 from bot.registry import Registry
 from bot.services import Services
 from games.tournament import Result
+from storage.repositories.jobs import insert_job
 from storage.repositories.matches import MatchRow
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,9 @@ async def record_result(services: Services, match_id: int, winner: int | None,
                         score: tuple[int, int] | None, *, forfeit: bool = False,
                         actor_id: int | None = None, reason: str | None = None,
                         stat: list[list[int]] | None = None, tie: bool = False) -> None:
-    """Finish (or, with a ``reason``, correct) a match and advance the tournament.
+    """Finish (or, with a ``reason``, correct) a match; the tournament goes on from it right
+    after the update (:data:`~bot.features.formats.runner.ADVANCE_JOB`, stored with the
+    result, so a restart in between loses nothing).
 
     ``winner`` is a user id, or None for a draw (``tie``: a game completed with equal
     sides, scored as a draw and counted in a column of its own); ``score`` is (player_a's,
@@ -83,12 +86,13 @@ async def record_result(services: Services, match_id: int, winner: int | None,
             result["stat"] = stat
         if tie and winner is None:
             result["tie"] = True
-        await services.repos.matches.settle(match.id, {
+        onward = await services.repos.matches.settle(match.id, {
             "meta": "result", "winner": winner, "reason": reason, "result": result},
-            actor_id, now)
+            actor_id, now, also=lambda tx: insert_job(tx, ADVANCE_JOB, now, run.tournament.id,
+                                                      {"match_id": match.id}))
         if match.status != "finished":
             await _tell_engine(services, run, match, winner, score, forfeit)
-        await proceed(services, run.tournament.id)
+    services.scheduler.follow(onward)
 
 
 async def _tell_engine(services: Services, run: Run, match: MatchRow, winner: int | None,

@@ -27,6 +27,8 @@ from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Entrant, Tournament
 
 DEADLINE_JOB = "formats_deadline"
+ADVANCE_JOB = "formats_advance"
+"""The format moving on after a result: stored with the result, run right after its update."""
 MEDALS = {1: "🥇 ", 2: "🥈 ", 3: "🥉 "}
 
 
@@ -81,6 +83,14 @@ async def proceed(services: Services, tournament_id: int) -> None:
         if not step.opened or step.run.open_rows():
             return
         run = step.run
+
+
+async def advance_after_result(services: Services, job: Job) -> None:
+    """:data:`ADVANCE_JOB`: the tournament goes on from the result stored with the job (the
+    round's table, the next round, the final placings), once the update that recorded it
+    has answered. Run again after a restart, it finds what is already done and goes on."""
+    async with services.lock(f"tournament-{job.tournament_id}"):
+        await proceed(services, job.tournament_id)
 
 
 async def _table_after_round(services: Services, tr: Translator, before: Run,
