@@ -166,6 +166,31 @@ async def test_practice_against_the_bot_plays_a_whole_match(tmp_path: Path) -> N
     assert not any("sandbox_tourney_bot@dm" in line for line in output)  # no panel for the bot
 
 
+async def test_a_finished_match_is_not_read_back_into_the_state_cache(tmp_path: Path) -> None:
+    """The action that ends a match drops its state from the cache, and nothing after it
+    (the card game's check for a shuffle due) reads it back: that replayed the whole log."""
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 3, output)
+    try:
+        await sandbox.run_lines(["alice@g: hello", "alice@dm: /start",
+                                 "alice@g: /practice armchair wickets=1 deck_limit=2"])
+        services, line = sandbox.app.services, sandbox.line
+        cached_at_end: list[int] = []
+
+        async def noting(raw: str) -> None:
+            await line(raw)
+            if not cached_at_end and (await services.repos.matches.get(1)).status == "finished":
+                cached_at_end.append(services.matches.cached)
+        sandbox.line = noting
+        match = await services.repos.matches.get(1)
+        robot = (await services.bot.me()).id
+        await _play_on(sandbox, 1, human=next(seat for seat, user in enumerate(match.players)
+                                               if user != robot))
+    finally:
+        await sandbox.close()
+    assert cached_at_end == [0]
+
+
 async def test_a_drawn_bracket_match_is_dealt_again(tmp_path: Path) -> None:
     output: list[str] = []
     sandbox = await _sandbox(tmp_path, 1, output)
