@@ -7,9 +7,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from bot.sandbox.runner import Sandbox
 from storage.repositories.matches import MatchesRepo
 from tests.bot import round_robin
 from tests.bot.sandbox_run import opened
+from tests.bot.test_restart_determinism import exports, no_rate_limit, run_and_export
+from tests.bot.test_scenarios import SCENARIOS, options_of
+
+__all__ = ["no_rate_limit"]  # the fixture, used by name
 
 
 class Died(Exception):
@@ -60,3 +67,47 @@ async def test_the_update_answers_the_confirmation_and_the_job_goes_on(tmp_path:
     assert by_update[-1].startswith("→ rr: ✅ Result:"), by_update
     assert not [line for line in by_update if "standings" in line or "Round 2" in line]
     assert "standings after round 1" in by_job[0] and "Round 2 of 3" in "\n".join(by_job)
+
+
+@pytest.mark.parametrize(("script", "unsaid"), [("cup_full_four", 0),
+                                                ("formats_swiss_elim", 2),
+                                                ("backgammon_live_swiss", 3)])
+@pytest.mark.usefixtures("no_rate_limit")
+async def test_a_process_that_dies_after_each_match_ends_goes_on_as_one_run(
+        script: str, unsaid: int, tmp_path: Path, monkeypatch) -> None:
+    """Every match's result is committed and the process dies before the tournament goes
+    on; a restart after that line lets the tournament go on, and it exports what one
+    uninterrupted run exports. The transcript prints the same, the deaths aside and
+    ``unsaid`` lines a death: what the dying update had still to say after its commit (a
+    confirmed report's buttons taken off and its "✅ Result", two lines; a backgammon
+    match's last board, three)."""
+    text = (SCENARIOS / f"{script}.txt").read_text(encoding="utf-8")
+    plain = await run_and_export(text, text.splitlines(), tmp_path / "plain.sqlite3")
+    settle, died = MatchesRepo.settle, []
+
+    async def then_die(repo, match_id, entry, *args, **kwargs):
+        written = await settle(repo, match_id, entry, *args, **kwargs)
+        if entry.get("meta") == "result":
+            died.append(match_id)
+            raise Died
+        return written
+    monkeypatch.setattr(MatchesRepo, "settle", then_die)
+    options, output = options_of(text), []
+    sandbox = Sandbox(seed=int(options.get("seed", 0)), db_path=tmp_path / "dying.sqlite3",
+                      language=options.get("lang", "ru"), emit=output.append)
+    await sandbox.start()
+    try:
+        for line in text.splitlines():
+            deaths = len(died)
+            await sandbox.line(line)
+            if len(died) > deaths:
+                await sandbox.line("! restart")
+        exported = await exports(sandbox)
+    finally:
+        await sandbox.close()
+    assert len(died) >= 2
+    said = [line for line in output if line != "!! error: Died: "]
+    in_order = iter(plain[0])
+    assert all(line in in_order for line in said), "said out of order, or twice"
+    assert len(plain[0]) - len(said) == unsaid * len(died)
+    assert exported == plain[1]

@@ -2,7 +2,7 @@
 playoff in four formats and the 3rd-place match — declared as one :class:`~bot.games.Game`."""
 
 from bot.features.cup import betting, corrections, hp, rolling, status, third
-from bot.features.cup.common import PLAYBOOK
+from bot.features.cup.common import CLOSED_JOB, PLAYBOOK, match_closed
 from bot.features.cup.playoff import ENGINES, bracket_note
 from bot.features.cup.stage import group_engine, start_group_stage, two_per_group
 from bot.features.friendly.players import cup_player
@@ -31,7 +31,8 @@ GAME = Game(
     routers=tuple(module.router for module in (corrections, third, status, rolling, hidden_chat,
                                                betting)),
     hidden={"hp": hp.HP_INPUT},
-    jobs={hidden.LATE: hidden.late_clock, "third_deadline": third.vote_deadline},
+    jobs={hidden.LATE: hidden.late_clock, "third_deadline": third.vote_deadline,
+          CLOSED_JOB: match_closed},
     export_sections={"cup_standings": status.standings_export},
     rules="cup.rules",  # the Cup's own catalog: its typed words in the chat's language
 )

@@ -28,11 +28,17 @@ from bot.play.refusal import Refusal
 from bot.registry import Registry
 from bot.services import Services
 from games.common.errors import IllegalAction
+from games.dice_cup.third_place import ThirdPlaceChoice
+from storage.repositories.jobs import Job, insert_job
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 Announcer = Callable[[MatchContext, Any, Any, dict], Awaitable[None]]
-Finisher = Callable[[MatchContext, Any], Awaitable[None]]
+Finisher = Callable[[MatchContext, dict[str, Any]], Awaitable[None]]
+"""What a finished match does to its stage, given the match (its row finished) and what
+:func:`close_match` was told beyond the row (the 3rd-place vote's format)."""
+CLOSED_JOB = "cup_match_closed"
+"""A finished match moving its stage on: stored with its result, run right after the update."""
 _announcers: Registry[Announcer] = Registry()
 _finishers: Registry[Finisher] = Registry()
 announcer = _announcers.register  # what to say after an action, per match kind
@@ -82,7 +88,8 @@ async def _finish(play: MatchContext, state: Any, actor_id: int | None) -> None:
     result = {"score": match_score(state)}
     if getattr(state, "points", None):
         result["points"] = list(state.points)
-    await close_match(play, winner, result, state, actor_id)
+    told = {"format": state.result} if isinstance(state, ThirdPlaceChoice) else {}
+    await close_match(play, winner, result, actor_id, told=told)
 
 
 async def _clocks(play: MatchContext) -> Clocks | None:
@@ -127,17 +134,29 @@ def match_score(state: Any) -> list[int]:
     return [0, 0]
 
 
-async def close_match(play: MatchContext, winner: int | None, result: dict, state: Any = None,
-                      actor_id: int | None = None) -> None:
-    """Record a finished match (played, or set by an organiser) and move its stage on."""
+async def close_match(play: MatchContext, winner: int | None, result: dict,
+                      actor_id: int | None = None, *, told: dict[str, Any] | None = None) -> None:
+    """Record a finished match (played, or set by an organiser); its stage moves on right
+    after the update (:data:`CLOSED_JOB`, stored with the result: a restart in between
+    loses nothing), told ``told`` besides the finished row."""
     services, match = play.services, play.match
-    await services.repos.matches.settle(
-        match.id, {"meta": "result", "winner": winner, "result": result}, actor_id,
-        services.clock.now())
-    async with services.lock(f"tournament-{play.tournament.id}"):
-        finished = await services.repos.matches.get(match.id)
-        await _finishers[finished.stage](
-            MatchContext(services, play.tr, play.tournament, finished, play.names), state)
+    now = services.clock.now()
+    job = await services.repos.matches.settle(
+        match.id, {"meta": "result", "winner": winner, "result": result}, actor_id, now,
+        also=lambda tx: insert_job(tx, CLOSED_JOB, now, play.tournament.id,
+                                   {"match_id": match.id, **(told or {})}))
+    services.scheduler.follow(job)
+
+
+async def match_closed(services: Services, job: Job) -> None:
+    """:data:`CLOSED_JOB`: the finished match's stage goes on (tables, the next round or
+    playoff match, a friendly's end)."""
+    match = await services.repos.matches.get(job.payload["match_id"])
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    tr = await services.translator_for_chat(tournament.chat_id)
+    async with services.lock(f"tournament-{tournament.id}"):
+        play = await context_for(services, tr, tournament, match)
+        await _finishers[match.stage](play, job.payload)
 
 
 async def button_play(services: Services, tr: Translator, query, match_id: int,

@@ -175,10 +175,11 @@ async def _open(services: Services, tr: Translator, tournament: Tournament, roun
 
 
 @on_finish(STAGE)
-async def after_playoff_match(play: MatchContext, state) -> None:
+async def after_playoff_match(play: MatchContext, told: dict) -> None:
     services, tr, tournament = play.services, play.tr, play.tournament
     if play.match.slot == THIRD_VOTE:
-        kind = "group3" if state.result == "group" else state.result  # its opening names it
+        chosen = told["format"]
+        kind = "group3" if chosen == "group" else chosen  # its opening names it
         await _open(services, tr, tournament, play.match.round, THIRD, kind,
                     play.match.player_a, play.match.player_b)
         return

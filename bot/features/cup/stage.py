@@ -123,7 +123,7 @@ def render_table(tr: Translator, rows: list[Row], label: dict[int, str]) -> str:
 
 
 @on_finish(STAGE)
-async def after_group_match(play: MatchContext, state) -> None:
+async def after_group_match(play: MatchContext, told: dict) -> None:
     """Move the stage on: the tables come once the match's round is over."""
     await advance_groups(play.services, play.tr, play.tournament, play.match.round)
 

@@ -86,24 +86,29 @@ async def record_result(services: Services, match_id: int, winner: int | None,
             result["stat"] = stat
         if tie and winner is None:
             result["tie"] = True
-        onward = await services.repos.matches.settle(match.id, {
+        onward = {"match_id": match.id}
+        if match.status != "finished" and (event := _engine_event(run, match, winner, score,
+                                                                  forfeit)) is not None:
+            onward["event"] = event
+        job = await services.repos.matches.settle(match.id, {
             "meta": "result", "winner": winner, "reason": reason, "result": result},
             actor_id, now, also=lambda tx: insert_job(tx, ADVANCE_JOB, now, run.tournament.id,
-                                                      {"match_id": match.id}))
-        if match.status != "finished":
-            await _tell_engine(services, run, match, winner, score, forfeit)
-    services.scheduler.follow(onward)
+                                                      onward))
+    services.scheduler.follow(job)
 
 
-async def _tell_engine(services: Services, run: Run, match: MatchRow, winner: int | None,
-                       score: tuple[int, int] | None, forfeit: bool) -> None:
+def _engine_event(run: Run, match: MatchRow, winner: int | None,
+                  score: tuple[int, int] | None, forfeit: bool) -> dict[str, Any] | None:
+    """What a format that keeps an engine's log (brackets, Swiss with elimination) is told
+    of a match's first result; None for the others. The job that moves the tournament on
+    logs it, so the result and the event are stored together."""
     if run.phase in BRACKETS:
-        await log_event(services, run, {"type": "result", "match": match.slot,
-                                        "winner": winner, "forfeit": forfeit})
-    elif run.phase == "swiss_elim":
+        return {"type": "result", "match": match.slot, "winner": winner, "forfeit": forfeit}
+    if run.phase == "swiss_elim":
         result = Result(match.player_a, match.player_b, winner,
                         None if forfeit else score, forfeit, match.round)
-        await log_event(services, run, {"type": "result", **result.to_dict()})
+        return {"type": "result", **result.to_dict()}
+    return None
 
 
 async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int, int] | None,

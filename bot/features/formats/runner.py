@@ -13,6 +13,7 @@ from bot.features.formats.state import (
     TABLES,
     Run,
     load,
+    log_event,
     names_of,
     save_record,
 )
@@ -86,10 +87,15 @@ async def proceed(services: Services, tournament_id: int) -> None:
 
 
 async def advance_after_result(services: Services, job: Job) -> None:
-    """:data:`ADVANCE_JOB`: the tournament goes on from the result stored with the job (the
-    round's table, the next round, the final placings), once the update that recorded it
-    has answered. Run again after a restart, it finds what is already done and goes on."""
+    """:data:`ADVANCE_JOB`: the tournament goes on from the result stored with the job: the
+    format's engine told of it (its ``event``, once), then the round's table, the next round,
+    the final placings. It runs once the update that recorded the result has answered; run
+    again after a restart, it finds what is already done and goes on."""
     async with services.lock(f"tournament-{job.tournament_id}"):
+        if (event := job.payload.get("event")) is not None:
+            run = await load(services, job.tournament_id)
+            if event not in run.record.get("log", []):
+                await log_event(services, run, event)
         await proceed(services, job.tournament_id)
 
 

@@ -42,7 +42,7 @@ async def _close(ctx: MatchContext, winner: int | None) -> None:
 
 
 @on_finish(STAGE)
-async def _cup_friendly_over(ctx: MatchContext, state: Any) -> None:
+async def _cup_friendly_over(ctx: MatchContext, told: dict[str, Any]) -> None:
     """The Cup has written the match's result (``close_match``); the friendly ends."""
     await _close(ctx, ctx.match.winner)
 
