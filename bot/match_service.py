@@ -178,9 +178,12 @@ class MatchService:
 
     async def apply(self, match: MatchRow, actions: list[dict[str, Any]],
                     actor_id: int | None, update_id: int | None,
-                    clocks: Clocks | None = None) -> Change:
+                    clocks: Clocks | None = None,
+                    on_applied: Callable[[ReplayableMatch], None] | None = None) -> Change:
         """Check ``actions`` together with the engine and append them in one transaction,
-        with what ``clocks`` says the new state does to the match's clocks.
+        with what ``clocks`` says the new state does to the match's clocks; ``on_applied``
+        sees the new state (read-only, before it returns) once the engine has taken them,
+        before they are written.
 
         The caller holds :meth:`lock`. Raises the engine's :class:`IllegalAction` or
         :class:`DuplicateUpdate`; either way nothing is written and the state is unchanged.
@@ -193,6 +196,8 @@ class MatchService:
         try:
             _apply_all(after, actions, replicas)
             onward = None if clocks is None else clocks(after)
+            if on_applied is not None:
+                on_applied(after)
 
             async def with_clocks(tx, seqs: list[int]) -> None:
                 nonlocal jobs

@@ -5,6 +5,7 @@ Every game's handlers work on a :class:`MatchContext`, loaded once per update.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,9 @@ class MatchContext:
     tournament: Tournament
     match: MatchRow
     names: tuple[str, str]
+    early_picture: tuple[Any, asyncio.Future[bytes]] | None = None
+    """A picture this update started drawing before its action was written (what it shows,
+    and the drawing): a board is drawn while its move is written (``Playbook.preview``)."""
 
     def seat(self, user_id: int) -> int | None:
         """0 for player A, 1 for player B, None for anyone else."""

@@ -13,6 +13,7 @@ import copy
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from bot import games
@@ -49,6 +50,11 @@ class Playbook:
     clocks: Callable[[MatchContext], Awaitable[Clocks]] | None = None
     """What the game's actions do to its clocks (the ``clocks`` of :func:`perform` when the
     caller gives none), resolved once per action (it may ask which seat the bot plays)."""
+    preview: Callable[[MatchContext, Any], None] | None = None
+    """Sees the new state as soon as the engine has taken the actions, while they are being
+    written (read-only, and only before it returns): slow work that only reads the state
+    starts there, alongside the write (backgammon starts drawing its board). The actions may
+    still not be written (a redelivered update): what it starts must be safe to drop."""
 
 
 async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], *,
@@ -78,7 +84,9 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
         if check is not None:
             check(await services.matches.current(match))
         try:
-            change = await services.matches.apply(match, actions, actor_id, update_id, clocks)
+            change = await services.matches.apply(
+                match, actions, actor_id, update_id, clocks,
+                on_applied=None if playbook.preview is None else partial(playbook.preview, ctx))
         except IllegalAction as error:
             raise Refusal(text=playbook.explain(ctx.tr, error, match)) from None
         except DuplicateUpdate:

@@ -29,7 +29,7 @@ import pickle
 import socket
 import struct
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -136,17 +136,27 @@ class _Worker:
         reader, writer = await asyncio.open_unix_connection(sock=sock)
         return cls(process, reader, writer)
 
-    async def draw(self, message: bytes) -> tuple[bool, Any]:
-        """Send pickled calls; the worker's answer. Raises :class:`_WorkerLost`."""
+    def request(self, message: bytes) -> asyncio.Future[tuple[bool, Any]]:
+        """Write pickled calls to the worker now; the future of its answer. Raises
+        :class:`_WorkerLost`."""
         if self.lost:
             raise _WorkerLost
         answer: asyncio.Future[tuple[bool, Any]] = asyncio.get_running_loop().create_future()
         self.waiting.append(answer)
         try:
             self.writer.write(struct.pack("!i", len(message)) + message)
-            await self.writer.drain()
         except OSError as error:
             answer.cancel()  # no answer is coming: the reader sees the broken stream too
+            raise _WorkerLost from error
+        return answer
+
+    async def draw(self, message: bytes) -> tuple[bool, Any]:
+        """Send pickled calls; the worker's answer. Raises :class:`_WorkerLost`."""
+        answer = self.request(message)
+        try:
+            await self.writer.drain()
+        except OSError as error:
+            answer.cancel()
             raise _WorkerLost from error
         return await answer
 
@@ -200,8 +210,38 @@ class Renderer:
             return await asyncio.to_thread(draw, calls)
         message = pickle.dumps(calls)
         worker = await self._worker()
+        return await self._answer(worker, calls, worker.draw(message))
+
+    async def picture(self, function: Callable[..., bytes], *args: Any) -> bytes:
+        """The one PNG ``function(*args)`` draws."""
+        (png,) = await self.draw([(function, args)])
+        return png
+
+    def begin(self, function: Callable[..., bytes], *args: Any) -> asyncio.Future[bytes]:
+        """:meth:`picture`, started now: with a worker running, the calls are written to it
+        before this returns, so the drawing goes on while the caller does what comes next,
+        even work that keeps the event loop busy (an action's write). Otherwise (no worker
+        yet, or all busy while another may start; the thread) it starts on the loop's next
+        turn."""
+        calls = [(function, args)]
+        if self._workers and not self._may_start():
+            worker = min(self._workers, key=lambda w: len(w.waiting))
+            with contextlib.suppress(_WorkerLost):  # a dead worker: drawn the usual way
+                answer = worker.request(pickle.dumps(calls))
+                return asyncio.ensure_future(self._begun(worker, calls, answer))
+        return asyncio.ensure_future(self.picture(function, *args))
+
+    async def _begun(self, worker: _Worker, calls: list[Call],
+                     answer: Awaitable[tuple[bool, Any]]) -> bytes:
+        (png,) = await self._answer(worker, calls, answer)
+        return png
+
+    async def _answer(self, worker: _Worker, calls: list[Call],
+                      answer: Awaitable[tuple[bool, Any]]) -> list[bytes]:
+        """What ``worker`` answers to ``calls``: the PNGs, or the drawing's error raised; a
+        worker that died meanwhile is stopped and the calls drawn in a thread."""
         try:
-            drawn, value = await worker.draw(message)
+            drawn, value = await answer
         except _WorkerLost:
             log.warning("a picture worker died: this picture is drawn in a thread, the next"
                         " ones in a new worker")
@@ -210,11 +250,6 @@ class Renderer:
         if not drawn:
             raise value
         return value
-
-    async def picture(self, function: Callable[..., bytes], *args: Any) -> bytes:
-        """The one PNG ``function(*args)`` draws."""
-        (png,) = await self.draw([(function, args)])
-        return png
 
     @property
     def running(self) -> bool:
@@ -231,9 +266,13 @@ class Renderer:
         """An idle worker; else a new one while fewer than ``processes`` run; else the one
         with the fewest pictures waiting."""
         async with self._starting:
-            if len(self._workers) < self.processes and all(w.waiting for w in self._workers):
+            if self._may_start():
                 self._workers.append(await _Worker.start())
         return min(self._workers, key=lambda worker: len(worker.waiting))
+
+    def _may_start(self) -> bool:
+        """Whether a picture now would start a worker: none idle, and room for another."""
+        return len(self._workers) < self.processes and all(w.waiting for w in self._workers)
 
     def _stop(self, worker: _Worker) -> None:
         if worker in self._workers:  # once, whoever notices first

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from bot.features.backgammon.live.board import game_number
+from bot.sandbox.runner import Sandbox
 from games.backgammon import plays
 from games.backgammon.mat import read_mat
 from games.backgammon.session import LiveMatch
@@ -129,3 +130,35 @@ async def test_a_turn_generates_its_rolls_plays_once(tmp_path: Path, monkeypatch
         generated.clear()
         await sandbox.line("bob@g: /roll")
         assert len(generated) == 1
+
+
+async def test_a_moves_board_is_drawn_while_the_move_is_written(tmp_path: Path) -> None:
+    """The board a move leaves is handed to the picture worker before the move is written
+    (``Playbook.preview``) and that drawing is the one shown: nothing is drawn after."""
+    script = (SCENARIOS / "backgammon_live_clocks.txt").read_text(encoding="utf-8")
+    opening = script[:script.index("alice@g: 24/22 24/21")].splitlines()
+    sandbox = Sandbox(seed=7, db_path=tmp_path / "db.sqlite3", language="en",
+                      emit=lambda line: None, render_processes=1)  # a worker, as live
+    await sandbox.start()
+    try:
+        await sandbox.run_lines(opening)
+        services, events = sandbox.app.services, []
+        renderer, write = services.renderer, services.db.write
+        begin, picture = renderer.begin, renderer.picture
+
+        def begun(function, *args):
+            events.append("begin")
+            return begin(function, *args)
+
+        async def drawn(function, *args):
+            events.append("picture")
+            return await picture(function, *args)
+
+        async def writing(work, touches=()):
+            events.append("write")
+            return await write(work, touches)
+        renderer.begin, renderer.picture, services.db.write = begun, drawn, writing
+        await sandbox.line("alice@g: 24/22 24/21")
+    finally:
+        await sandbox.close()
+    assert events == ["begin", "write"], events

@@ -115,3 +115,24 @@ async def test_an_error_that_does_not_pickle_comes_back_by_its_text() -> None:
         assert await renderer.picture(board_png, SCENE) == draw(CALLS[2:])[0]
     finally:
         renderer.close()
+
+
+async def test_a_picture_begun_is_with_the_worker_before_begin_returns(caplog) -> None:
+    """``begin`` writes the calls to a running worker at once (the drawing goes on while the
+    loop is busy); with no worker yet it starts as ``picture`` would; a dead worker's
+    picture is drawn in a thread; a begun picture cancelled leaves the next its answer."""
+    renderer = Renderer(1)
+    try:
+        first = renderer.begin(board_png, SCENE)  # no worker yet: started on the loop
+        assert not renderer.running and await first == draw(CALLS[2:])[0]
+        [worker] = renderer._workers
+        begun = renderer.begin(board_png, SCENE)
+        assert len(worker.waiting) == 1  # written before begin returned
+        assert await begun == draw(CALLS[2:])[0]
+        slow = renderer.begin(_slow_table, 0.3)
+        slow.cancel()
+        assert await renderer.picture(board_png, SCENE) == draw(CALLS[2:])[0]
+        dying = renderer.begin(_dies_in_a_worker)
+        assert await dying == draw(CALLS[:1])[0] and "worker died" in caplog.text
+    finally:
+        renderer.close()

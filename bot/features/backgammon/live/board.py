@@ -20,7 +20,7 @@ from aiogram.types import (
 from bot.play.context import MatchContext
 from bot.render.backgammon import BoardScene, board_png
 from bot.sending import at_once
-from games.backgammon.game import DOUBLED, MOVE, TURN
+from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN
 from games.backgammon.session import LiveMatch
 from games.backgammon.steps import Step, next_steps, play_of
 from storage.repositories.matches import MatchRow
@@ -170,17 +170,46 @@ def _rows(buttons: list[InlineKeyboardButton], width: int = 2) -> InlineKeyboard
                                                  for i in range(0, len(buttons), width)])
 
 
+def preview(ctx: MatchContext, state: LiveMatch) -> None:
+    """The playbook's preview: start drawing the board of the state an action has just made,
+    while the action is written, unless the bot moves on from it at once (see
+    :func:`bot_moves_on`). :func:`show` takes the drawing when its board is the same."""
+    if state.finished or bot_moves_on(state):
+        return
+    board = scene(ctx, state)
+    ctx.early_picture = (board, ctx.services.renderer.begin(board_png, board))
+
+
+def bot_moves_on(state: LiveMatch) -> bool:
+    """Whether the bot moves on from ``state`` by itself, whoever plays: the opening roll, a
+    roll no cube decision comes before, a forced move (or a turn with none)."""
+    game = state.game
+    return (game.phase == OPENING or (game.phase == TURN and not state.may_double())
+            or (game.phase == MOVE and len(state.plays()) == 1))
+
+
+async def _drawing(ctx: MatchContext, board: BoardScene) -> bytes:
+    """The picture of ``board``: the one this update started early when it shows the same,
+    else drawn now (an early one that no longer fits is dropped)."""
+    early, ctx.early_picture = ctx.early_picture, None
+    if early is not None:
+        if early[0] == board:
+            return await early[1]
+        early[1].cancel()  # the worker's answer is still read, and dropped
+    return await ctx.services.renderer.picture(board_png, board)
+
+
 async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False) -> None:
     """Edit the match's board in place (send it when there is none, or ``new``). The
-    caption and the buttons are made while the worker draws the picture."""
+    caption and the buttons are made while the worker draws the picture (or finishes the
+    drawing :func:`preview` started)."""
     services = ctx.services
 
     async def words() -> tuple[MatchRow, str, InlineKeyboardMarkup]:
         return (await services.repos.matches.get(ctx.match.id), caption(ctx, state),
                 markup(ctx, state))
 
-    png, (match, text, keys) = await at_once(
-        services.renderer.picture(board_png, scene(ctx, state)), words())
+    png, (match, text, keys) = await at_once(_drawing(ctx, scene(ctx, state)), words())
     photo = BufferedInputFile(png, f"backgammon-{match.id}.png")
     chat_id = ctx.tournament.chat_id
     if match.board_message_id is not None and not new:

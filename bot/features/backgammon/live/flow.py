@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.features.backgammon.live import clocks
-from bot.features.backgammon.live.board import dice_text, show
+from bot.features.backgammon.live.board import dice_text, preview, show
 from bot.features.backgammon.live.record import send_record
 from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.formats.results import record_played
@@ -103,7 +103,7 @@ async def finish(ctx: MatchContext, state: LiveMatch, actor_id: int | None) -> N
 
 
 PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish,
-                    clocks=clocks.for_actions)
+                    clocks=clocks.for_actions, preview=preview)
 
 
 async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
