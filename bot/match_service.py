@@ -1,7 +1,9 @@
 """Match state and its log: lock → state → engine check → log → commit.
 
 State is the replay of the match's action log through its engine. The last replayed state
-is kept in memory per match (dropped whenever an append fails, and once the match is over).
+is kept in memory per match (dropped whenever an append fails, and once the match is over;
+a finished match read again, for a table, statistics or an export, is kept among the last
+:data:`FINISHED_REMEMBERED` such, so memory does not grow with the matches played).
 A cold start (after a restart, or once the state left the cache) starts from the match's
 latest snapshot (``bot.snapshots``: written every :data:`bot.snapshots.EVERY` actions, used
 only when its fingerprint still matches) and replays only the actions after it.
@@ -28,6 +30,7 @@ from bot import snapshots
 from bot.games import EngineFactory, game_of
 from games.common.errors import IllegalAction
 from games.common.match import ReplayableMatch, replay
+from storage.cache import Recent
 from storage.repositories.matches import MatchRow
 from storage.repositories.snapshots import Snapshot
 
@@ -36,6 +39,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 REWIND = "rewind"
+FINISHED_REMEMBERED = 256
+"""Finished matches whose states stay in memory once read (the live ones all do)."""
 Clocks = Callable[[ReplayableMatch], "Onward | None"]
 """What an action's new state does to its match's clocks (``bot.play.clock.Onward``)."""
 
@@ -71,6 +76,9 @@ class MatchService:
     def __init__(self, services) -> None:
         self.services = services
         self._states: dict[int, _Replicas] = {}
+        self._finished: Recent = Recent(FINISHED_REMEMBERED)
+        """States of finished matches read since (tables, statistics, exports read them
+        again): the most recently used only, apart from the live ones."""
 
     def lock(self, match_id: int) -> asyncio.Lock:
         """The lock every change of one match is made under."""
@@ -84,11 +92,19 @@ class MatchService:
         """The cached state itself: read it, never change it. Hold :meth:`lock` to rely on
         it across awaits; without the lock, read what you need before the next await (a
         change after that may reuse the object). :meth:`state` is the copy to keep."""
-        replicas = self._states.get(match.id)
+        return (await self._replicas(match)).current
+
+    async def _replicas(self, match: MatchRow) -> _Replicas:
+        """The match's cached replicas, loaded when absent: kept with the live matches', or
+        (a finished match, read for its record) among the last :data:`FINISHED_REMEMBERED`."""
+        replicas = self._states.get(match.id) or self._finished.use(match.id)
         if replicas is None:
             replicas = await self._load(match)
-            self._states[match.id] = replicas
-        return replicas.current
+            if replicas.current.finished:
+                self._finished[match.id] = replicas
+            else:
+                self._states[match.id] = replicas
+        return replicas
 
     async def _load(self, match: MatchRow) -> _Replicas:
         """The state from the match's snapshot and the log after it, else from the log."""
@@ -135,17 +151,18 @@ class MatchService:
     def forget(self, match_id: int) -> None:
         """Drop the cached state of a match (it is rebuilt from the log when next read)."""
         self._states.pop(match_id, None)
+        self._finished.pop(match_id, None)
 
     @property
     def cached(self) -> int:
-        """How many matches have their state in memory."""
-        return len(self._states)
+        """How many matches have their state in memory (live ones, then finished ones)."""
+        return len(self._states) + len(self._finished)
 
     async def rewind(self, match: MatchRow, to_seq: int, actor_id: int | None) -> None:
         """Take the match back to how it stood after action ``to_seq`` (an organiser's
         correction). Nothing is deleted: a marker in the log says which actions stop counting."""
         async with self.lock(match.id):
-            self._states.pop(match.id, None)
+            self.forget(match.id)
             await self.services.repos.snapshots.drop(match.id)
             await self.services.repos.matches.append(
                 match.id, {"type": REWIND, "to": to_seq}, actor_id, self.services.clock.now())
@@ -188,8 +205,8 @@ class MatchService:
         The caller holds :meth:`lock`. Raises the engine's :class:`IllegalAction` or
         :class:`DuplicateUpdate`; either way nothing is written and the state is unchanged.
         """
-        before = await self.current(match)
-        replicas = self._states[match.id]
+        replicas = await self._replicas(match)
+        before = replicas.current
         after = replicas.next_base()
         replicas.spare, replicas.pending = None, ()  # in use: a failure below drops the cache
         now, jobs = self.services.clock.now(), ([], [])

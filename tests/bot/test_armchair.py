@@ -9,6 +9,7 @@ import json
 import re
 from pathlib import Path
 
+from bot import match_service
 from bot.features.formats import progress, tables
 from bot.features.formats.results import record_result
 from bot.features.formats.state import load, names_of
@@ -309,3 +310,36 @@ async def test_the_late_clock_stands_at_the_latest_position_through_a_reshuffle(
         await sandbox.close()
     assert reshuffled_at  # the first deck ran out
     assert status == "finished" and left == []  # its last action stopped the late clock
+
+
+async def test_finished_matches_read_again_are_kept_a_bounded_number(tmp_path: Path,
+                                                                     monkeypatch) -> None:
+    """A finished match read for its record (the leading scorers under /standings) is kept
+    apart from the live ones, the most recent few only; reading it again loads nothing."""
+    monkeypatch.setattr(match_service, "FINISHED_REMEMBERED", 1)
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 3, output)
+    try:
+        await sandbox.run_lines(["alice@g: hello", "alice@dm: /start",
+                                 "alice@g: /practice armchair wickets=1 deck_limit=2"])
+        services = sandbox.app.services
+        match = await services.repos.matches.get(1)
+        robot = (await services.bot.me()).id
+        await _play_on(sandbox, 1, human=next(seat for seat, user in enumerate(match.players)
+                                               if user != robot))
+        matches = services.matches
+        matches.forget(1)  # as after a restart
+        loads, load = [], matches._load
+
+        async def counted(row):
+            loads.append(row.id)
+            return await load(row)
+        matches._load = counted
+        finished = await services.repos.matches.get(1)
+        for _ in range(2):
+            assert (await matches.current(finished)).finished
+        assert loads == [1] and 1 not in matches._states and matches.cached == 1
+        matches._finished[2] = object()  # another finished match read since: 1 is dropped
+        assert matches.cached == 1 and 1 not in matches._finished
+    finally:
+        await sandbox.close()
