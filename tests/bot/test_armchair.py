@@ -144,17 +144,23 @@ async def test_a_double_press_plays_one_card(tmp_path: Path) -> None:
     assert output[-1] == "⚑ bob: This button is out of date."
 
 
+async def _practise_to_the_end(sandbox: Sandbox) -> None:
+    """Alice's /practice match against the bot (match 1), played to its end."""
+    await sandbox.run_lines(["alice@g: hello", "alice@dm: /start",
+                             "alice@g: /practice armchair wickets=1 deck_limit=2"])
+    services = sandbox.app.services
+    match = await services.repos.matches.get(1)
+    robot = (await services.bot.me()).id
+    await _play_on(sandbox, 1, human=next(seat for seat, user in enumerate(match.players)
+                                           if user != robot))
+
+
 async def test_practice_against_the_bot_plays_a_whole_match(tmp_path: Path) -> None:
     output: list[str] = []
     sandbox = await _sandbox(tmp_path, 3, output)
     try:
-        await sandbox.run_lines(["alice@g: hello", "alice@dm: /start",
-                                 "alice@g: /practice armchair wickets=1 deck_limit=2"])
+        await _practise_to_the_end(sandbox)
         services = sandbox.app.services
-        match = await services.repos.matches.get(1)
-        robot = (await services.bot.me()).id
-        human = next(seat for seat, user in enumerate(match.players) if user != robot)
-        await _play_on(sandbox, 1, human=human)
         logged = await services.repos.matches.actions(1)
         match = await services.repos.matches.get(1)
     finally:
@@ -173,20 +179,15 @@ async def test_a_finished_match_is_not_read_back_into_the_state_cache(tmp_path: 
     output: list[str] = []
     sandbox = await _sandbox(tmp_path, 3, output)
     try:
-        await sandbox.run_lines(["alice@g: hello", "alice@dm: /start",
-                                 "alice@g: /practice armchair wickets=1 deck_limit=2"])
         services, line = sandbox.app.services, sandbox.line
         cached_at_end: list[int] = []
 
         async def noting(raw: str) -> None:
             await line(raw)
-            if not cached_at_end and (await services.repos.matches.get(1)).status == "finished":
+            if not cached_at_end and any("🏁 Match #1 is over." in said for said in output):
                 cached_at_end.append(services.matches.cached)
         sandbox.line = noting
-        match = await services.repos.matches.get(1)
-        robot = (await services.bot.me()).id
-        await _play_on(sandbox, 1, human=next(seat for seat, user in enumerate(match.players)
-                                               if user != robot))
+        await _practise_to_the_end(sandbox)
     finally:
         await sandbox.close()
     assert cached_at_end == [0]
@@ -320,13 +321,8 @@ async def test_finished_matches_read_again_are_kept_a_bounded_number(tmp_path: P
     output: list[str] = []
     sandbox = await _sandbox(tmp_path, 3, output)
     try:
-        await sandbox.run_lines(["alice@g: hello", "alice@dm: /start",
-                                 "alice@g: /practice armchair wickets=1 deck_limit=2"])
+        await _practise_to_the_end(sandbox)
         services = sandbox.app.services
-        match = await services.repos.matches.get(1)
-        robot = (await services.bot.me()).id
-        await _play_on(sandbox, 1, human=next(seat for seat, user in enumerate(match.players)
-                                               if user != robot))
         matches = services.matches
         matches.forget(1)  # as after a restart
         loads, load = [], matches._load
