@@ -1,9 +1,10 @@
 """Match state and its log: lock → state → engine check → log → commit.
 
 State is the replay of the match's action log through its engine. The last replayed state
-is kept in memory per match (dropped whenever an append fails, and once the match is over;
-a finished match read again, for a table, statistics or an export, is kept among the last
-:data:`FINISHED_REMEMBERED` such, so memory does not grow with the matches played).
+is kept in memory per live match (dropped whenever an append fails). A finished match, as its
+last action left it or as read again for a table, statistics or an export, is kept among the
+last :data:`FINISHED_REMEMBERED` finished ones only, so memory does not grow with the matches
+played, and what follows its last action (its announcement, panels, result) reads it free.
 A cold start (after a restart, or once the state left the cache) starts from the match's
 latest snapshot (``bot.snapshots``: written every :data:`bot.snapshots.EVERY` actions, used
 only when its fingerprint still matches) and replays only the actions after it.
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 REWIND = "rewind"
 FINISHED_REMEMBERED = 256
-"""Finished matches whose states stay in memory once read (the live ones all do)."""
+"""Finished matches whose states stay in memory (the live ones all do)."""
 Clocks = Callable[[ReplayableMatch], "Onward | None"]
 """What an action's new state does to its match's clocks (``bot.play.clock.Onward``)."""
 
@@ -77,8 +78,8 @@ class MatchService:
         self.services = services
         self._states: dict[int, _Replicas] = {}
         self._finished: Recent = Recent(FINISHED_REMEMBERED)
-        """States of finished matches read since (tables, statistics, exports read them
-        again): the most recently used only, apart from the live ones."""
+        """States of finished matches (just ended, or read again by tables, statistics,
+        exports): the most recently used only, apart from the live ones."""
 
     def lock(self, match_id: int) -> asyncio.Lock:
         """The lock every change of one match is made under."""
@@ -96,7 +97,7 @@ class MatchService:
 
     async def _replicas(self, match: MatchRow) -> _Replicas:
         """The match's cached replicas, loaded when absent: kept with the live matches', or
-        (a finished match, read for its record) among the last :data:`FINISHED_REMEMBERED`."""
+        (a finished match) among the last :data:`FINISHED_REMEMBERED`."""
         replicas = self._states.get(match.id) or self._finished.use(match.id)
         if replicas is None:
             replicas = await self._load(match)
@@ -230,8 +231,9 @@ class MatchService:
             self.forget(match.id)
             raise
         self.services.scheduler.settle(*jobs)
-        if after.finished:
-            self.forget(match.id)  # a finished match leaves the cache
+        if after.finished:  # it leaves the live matches for the last finished ones
+            self._states.pop(match.id, None)
+            self._finished[match.id] = _Replicas(after, replicas.fingerprint)
         else:
             replicas = _Replicas(after, replicas.fingerprint, before, tuple(actions))
             self._states[match.id] = replicas

@@ -165,29 +165,25 @@ async def open_panels(ctx: MatchContext, *, clock_started: bool = False) -> None
     await show(ctx, *seats, fresh=True)
 
 
-async def show(ctx: MatchContext, *seats: int, fresh: bool = False, state: Any = None) -> None:
+async def show(ctx: MatchContext, *seats: int, fresh: bool = False) -> None:
     """Show each of ``seats`` their panel: edit the stored one in place, or (``fresh``, or
     none yet) send a new one; a player the bot cannot DM is told in the group, with a deep
     link. The players' DMs are written at once (:func:`~bot.sending.settled`); the new
-    panels are stored in one write, also when another seat's send failed. ``state``: the
-    match as a change left it (read-only), else its current state is read; a match the
-    change has finished is no longer in the state cache, and reading it would replay it."""
-    drawn = await settled(*(_draw(ctx, seat, fresh=fresh, state=state) for seat in seats))
+    panels are stored in one write, also when another seat's send failed."""
+    drawn = await settled(*(_draw(ctx, seat, fresh=fresh) for seat in seats))
     await panels(ctx.services).put_many(
         ctx.match.id, [panel for panel in drawn if isinstance(panel, tuple)])
     raise_failure(drawn)
 
 
-async def _draw(ctx: MatchContext, seat: int, *, fresh: bool,
-                state: Any = None) -> tuple[int, int] | None:
+async def _draw(ctx: MatchContext, seat: int, *, fresh: bool) -> tuple[int, int] | None:
     """Draw ``seat``'s panel (see :func:`show`); the player and the message id to store when
     the panel is now another message than the stored one, else None."""
     services, match = ctx.services, ctx.match
     user_id = match.players[seat]
     user_tr = await services.translator_for_chat(user_id)
-    if state is None:  # the cached state itself, not a copy: drawn from before the next await
-        state = await services.matches.current(match)
-    panel = _inputs()[match.kind].panel(ctx, seat, user_tr, state)
+    # the cached state itself, not a copy: the panel is drawn from it before the next await
+    panel = _inputs()[match.kind].panel(ctx, seat, user_tr, await services.matches.current(match))
     markup = _keyboard(match.id, panel)
     stored = await panels(services).get(match.id, user_id)
     if stored is not None and not fresh:

@@ -91,11 +91,7 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
             raise Refusal(text=playbook.explain(ctx.tr, error, match)) from None
         except DuplicateUpdate:
             return None
-        # a finished match waits for no draw (and has left the state cache: reading its
-        # state again would replay its whole log)
-        drawn = None if change.after.finished else await draw_chance(ctx, playbook,
-                                                                     change.before)
-        if drawn is not None:
+        if (drawn := await draw_chance(ctx, playbook, change.before)) is not None:
             change = drawn
             if clocks is not None and (onward := clocks(change.after)) is not None:
                 await clock.carry(ctx, onward)

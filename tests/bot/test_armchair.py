@@ -174,23 +174,30 @@ async def test_practice_against_the_bot_plays_a_whole_match(tmp_path: Path) -> N
 
 
 async def test_a_finished_match_is_not_read_back_into_the_state_cache(tmp_path: Path) -> None:
-    """The action that ends a match drops its state from the cache, and nothing after it
-    (the card game's check for a shuffle due) reads it back: that replayed the whole log."""
+    """The action that ends a match moves its state from the live matches to the last
+    finished ones, so nothing after it (the card game's check for a shuffle due, the hands'
+    panels, the result) reads it back from the log: that replayed the whole match."""
     output: list[str] = []
     sandbox = await _sandbox(tmp_path, 3, output)
     try:
         services, line = sandbox.app.services, sandbox.line
-        cached_at_end: list[int] = []
+        matches, load, loads = services.matches, services.matches._load, []
+        live_at_end: list[bool] = []
+
+        async def counted(row):
+            loads.append(row.id)
+            return await load(row)
 
         async def noting(raw: str) -> None:
             await line(raw)
-            if not cached_at_end and any("🏁 Match #1 is over." in said for said in output):
-                cached_at_end.append(services.matches.cached)
-        sandbox.line = noting
+            if not live_at_end and any("🏁 Match #1 is over." in said for said in output):
+                live_at_end.append(1 in matches._states)
+        matches._load, sandbox.line = counted, noting
         await _practise_to_the_end(sandbox)
     finally:
         await sandbox.close()
-    assert cached_at_end == [0]
+    assert live_at_end == [False]
+    assert loads == [1]  # when it started: never replayed after its last action
 
 
 async def test_a_drawn_bracket_match_is_dealt_again(tmp_path: Path) -> None:

@@ -96,16 +96,15 @@ async def _bot_seat(ctx: MatchContext) -> int | None:
     return ctx.seat((await ctx.services.bot.me()).id)
 
 
-async def refresh_panels(ctx: MatchContext, *, fresh: bool = False, state: Any = None) -> None:
-    """Every human player's hand panel, edited in place (``fresh``: sent anew), drawn from
-    ``state`` (as a change left the match) or the current state. A player the bot could not
-    write to yet is not tried again on every move: the group was told how to open the chat,
-    and /hand or the deep link brings the hand."""
+async def refresh_panels(ctx: MatchContext, *, fresh: bool = False) -> None:
+    """Every human player's hand panel, edited in place (``fresh``: sent anew). A player
+    the bot could not write to yet is not tried again on every move: the group was told
+    how to open the chat, and /hand or the deep link brings the hand."""
     robot = await _bot_seat(ctx)
     stored = hidden.panels(ctx.services)
     seats = [seat for seat in (0, 1) if seat != robot and (
         fresh or await stored.get(ctx.match.id, ctx.match.players[seat]) is not None)]
-    await hidden.show(ctx, *seats, fresh=fresh, state=state)
+    await hidden.show(ctx, *seats, fresh=fresh)
 
 
 async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:
@@ -118,7 +117,7 @@ async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> No
             await ctx.say("\n".join(lines))
         await show_card(ctx, after)
 
-    await at_once(group(), refresh_panels(ctx, state=after))
+    await at_once(group(), refresh_panels(ctx))
 
 
 async def clocks(ctx: MatchContext) -> Clocks:
