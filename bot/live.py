@@ -10,22 +10,20 @@ import asyncio
 import logging
 import signal
 
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
-from bot import api_answers
 from bot.app import App, build
 from bot.config import Settings
+from bot.telegram_session import TelegramSession
 
 log = logging.getLogger(__name__)
 WEBHOOK_PATH = "/telegram/webhook"
 
 
-def make_session(settings: Settings) -> AiohttpSession:
+def make_session(settings: Settings) -> TelegramSession:
     if settings.bot_api_url:
-        return AiohttpSession(api=TelegramAPIServer.from_base(settings.bot_api_url),
-                              json_loads=api_answers.loads)
-    return AiohttpSession(json_loads=api_answers.loads)
+        return TelegramSession(api=TelegramAPIServer.from_base(settings.bot_api_url))
+    return TelegramSession()
 
 
 async def run_live(settings: Settings) -> int:

@@ -7,8 +7,6 @@ from aiogram.methods import EditMessageText, Response
 from aiogram.types import Message, Update
 
 from bot.api_answers import lean_result, loads
-from bot.config import Settings
-from bot.live import make_session
 
 KEYBOARD = {"inline_keyboard": [[{"text": "S20", "callback_data": "dt:1:1.0.0:S20"}]]}
 MESSAGE = {"message_id": 7, "date": 0, "chat": {"id": -5, "type": "group", "title": "g"},
@@ -43,8 +41,3 @@ def test_the_live_loader_leans_answers_only():
         "from": {"id": 1, "is_bot": False, "first_name": "A"}, "message": MESSAGE}}
     parsed = Update.model_validate(loads(json.dumps(update)))
     assert parsed.callback_query.message.reply_markup is not None
-
-
-def test_the_live_session_parses_with_the_lean_loader():
-    session = make_session(Settings(bot_token=None))
-    assert session.json_loads is loads
