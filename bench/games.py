@@ -37,6 +37,7 @@ from bot.app import build
 from bot.config import load_settings
 from bot.sandbox.runner import Sandbox
 from bot.scheduler import VirtualScheduler
+from bot.telegram_session import TelegramSession
 from storage.repositories.matches import MatchRow
 
 _KIND: contextvars.ContextVar[str] = contextvars.ContextVar("bench_kind", default="setup")
@@ -68,7 +69,8 @@ class GameBench(Sandbox):
     async def start(self) -> None:
         settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None,
                                  render_processes=self.render_processes)
-        session = CountingSession(self.world, emit=self.emit, refused=self._refused)
+        session = CountingSession(self.world, emit=self.emit, refused=self._refused,
+                                  wire=TelegramSession())
         self.app = await build(settings, session, clock=self.clock, rng=self.rng,
                                scheduler_factory=lambda jobs, run: VirtualScheduler(
                                    jobs, run, self.clock))

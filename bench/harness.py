@@ -8,6 +8,7 @@ SQLite, the rate limiter and the handlers.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import tempfile
 import time
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from aiogram import Bot, Dispatcher
+from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.types import Message, Update
 
@@ -29,17 +31,25 @@ from bot.sandbox.runner import SANDBOX_EPOCH
 from bot.sandbox.session import SandboxSession
 from bot.sandbox.world import World
 from bot.scheduler import VirtualScheduler
+from bot.telegram_session import TelegramSession
 
 
 class CountingSession(SandboxSession):
     """The sandbox session, counting the Bot API calls that reach it; with ``latency``
     (seconds) each call waits that long before it is answered, as a call to Telegram waits
-    for the network (0: answered at once, so the figures are the bot's own CPU work)."""
+    for the network (0: answered at once, so the figures are the bot's own CPU work).
 
-    def __init__(self, world: World, latency: float = 0.0, **options: Any) -> None:
+    ``wire`` is the session the target uses live: each call's request is built by it (the
+    form a live call posts) and each answer is parsed by it from JSON text, so a call costs
+    the client's work of a live call on top of the sandbox's own (checking and storing what
+    was sent, which stands in for Telegram's)."""
+
+    def __init__(self, world: World, latency: float = 0.0, *,
+                 wire: AiohttpSession | None = None, **options: Any) -> None:
         super().__init__(world, **({"emit": lambda line: None} | options))
         self.calls = 0
         self.latency = latency
+        self.wire = wire
         self.on_call: Callable[[float], None] | None = None
         """When set, told the seconds of each call from the session's entry: the bot's
         request middlewares (rate limiter, sending layer), the answer and its parsing."""
@@ -55,9 +65,21 @@ class CountingSession(SandboxSession):
 
     async def make_request(self, bot, method, timeout=None):
         self.calls += 1
+        if self.wire is not None:
+            self.wire.build_form_data(bot, method)
         if self.latency:
             await asyncio.sleep(self.latency)
         return await super().make_request(bot, method, timeout)
+
+    def answer(self, bot, method, result):
+        if self.wire is None:
+            return super().answer(bot, method, result)
+        content = json.dumps({"ok": True, "result": result}, ensure_ascii=False)
+        return self.wire.check_response(bot, method, 200, content).result
+
+    async def close(self) -> None:
+        if self.wire is not None:
+            await self.wire.close()
 
 
 @dataclass
@@ -114,7 +136,8 @@ class EchoTarget(Target):
         self.options = options
 
     async def start(self) -> None:
-        self.session = CountingSession(make_world(self.options), self.options.api_latency)
+        self.session = CountingSession(make_world(self.options), self.options.api_latency,
+                                       wire=AiohttpSession())  # aiogram's own
         self.bot = Bot(SANDBOX_TOKEN, session=self.session)
         self.dispatcher = Dispatcher()
 
@@ -176,7 +199,8 @@ class BotTarget(Target):
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-")
         self.db_path = Path(self._tmp.name) / "bench.sqlite3"
         self.clock = VirtualClock(SANDBOX_EPOCH)
-        self.session = CountingSession(make_world(self.options), self.options.api_latency)
+        self.session = CountingSession(make_world(self.options), self.options.api_latency,
+                                       wire=TelegramSession())
         settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None,
                                  admin_ids=frozenset(), default_language="ru",
                                  timezone="Europe/Moscow")

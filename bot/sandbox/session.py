@@ -68,6 +68,11 @@ class SandboxSession(BaseSession):
             raise TelegramBadRequest(method=method, message=f"Bad Request: {refusal}") from None
         finally:
             await self.world.flush()
+        return self.answer(bot, method, result)
+
+    def answer(self, bot: Bot, method: TelegramMethod, result: Any) -> Any:
+        """The method's result parsed as aiogram parses Telegram's answer (without the echoed
+        keyboard, as the live session parses it)."""
         response = Response[method.__returning__].model_validate(
             {"ok": True, "result": lean_result(result)}, context={"bot": bot})
         return response.result

@@ -5,10 +5,20 @@ and no update raises or is refused by Telegram."""
 
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
+from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bench.anatomy import print_anatomy
 from bench.games import KINDS, ONWARD, run_games
+from bench.harness import BotTarget, CountingSession, EchoTarget, Options
+from bot.app import SANDBOX_TOKEN
+from bot.sandbox.world import World
+from bot.telegram_session import TelegramSession
 
 
 @pytest.mark.asyncio
@@ -43,3 +53,48 @@ async def test_the_anatomy_files_each_call_and_write_under_its_kind(capsys) -> N
     # the tournaments going on after results: not an update, timed and filed on its own
     assert {row.split()[0] for row in rows[1:]} == {kind.name for kind in KINDS} | {ONWARD}
     assert len(run.samples[ONWARD]) > 0 and parts.writes[ONWARD].count > 0
+
+
+class _Spy(TelegramSession):
+    def __init__(self) -> None:
+        super().__init__()
+        self.built: list[str] = []
+        self.answers: list[dict] = []
+
+    def build_form_data(self, bot, method):
+        self.built.append(type(method).__name__)
+        return super().build_form_data(bot, method)
+
+    def check_response(self, bot, method, status_code, content):
+        self.answers.append(json.loads(content))
+        return super().check_response(bot, method, status_code, content)
+
+
+@pytest.mark.asyncio
+async def test_a_call_costs_the_clients_work_of_a_live_call() -> None:
+    """Each call's form is built by the target's live session, and its answer parsed by it
+    from JSON text (the keyboard Telegram echoes included, dropped by the lean loader)."""
+    world = World(random.Random(1), "ru")
+    group = world.group("g")
+    wire = _Spy()
+    bot = Bot(SANDBOX_TOKEN, session=CountingSession(world, wire=wire))
+    keys = InlineKeyboardMarkup(inline_keyboard=[[
+        InlineKeyboardButton(text="S20", callback_data="dt:1:1.0.0:S20")]])
+    sent = await bot.send_message(group.id, "board", reply_markup=keys)
+    assert wire.built == ["SendMessage"]
+    assert wire.answers[0]["result"]["reply_markup"] == keys.model_dump(exclude_none=True)
+    assert sent.text == "board" and sent.reply_markup is None
+    await bot.session.close()
+
+
+@pytest.mark.asyncio
+async def test_the_echo_pays_aiograms_own_client_and_the_bot_its_own() -> None:
+    echo, bot = EchoTarget(Options()), BotTarget(Options())
+    await echo.start()
+    await bot.start()
+    try:
+        assert type(echo.session.wire) is AiohttpSession
+        assert type(bot.session.wire) is TelegramSession
+    finally:
+        await echo.close()
+        await bot.close()
