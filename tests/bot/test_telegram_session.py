@@ -1,6 +1,7 @@
 """The live session's lean request forms are aiogram's own forms, field for field
 (bot/telegram_session.py)."""
 
+import json
 import re
 from datetime import UTC, datetime, timedelta
 
@@ -31,6 +32,7 @@ from aiogram.types import (
     BotCommand,
     BotCommandScopeChat,
     BufferedInputFile,
+    ForceReply,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
@@ -56,6 +58,7 @@ METHODS = [
                 link_preview_options=LinkPreviewOptions(is_disabled=True),
                 reply_parameters=ReplyParameters(message_id=3)),
     SendMessage(chat_id=-100, text="md", parse_mode=ParseMode.MARKDOWN_V2, message_thread_id=7),
+    SendMessage(chat_id=5, text="Имя?", reply_markup=ForceReply(input_field_placeholder="Имя")),
     EditMessageText(chat_id=-100, message_id=9, text="board", reply_markup=KEYPAD),
     EditMessageReplyMarkup(chat_id=-100, message_id=9, reply_markup=None),
     EditMessageCaption(chat_id=-100, message_id=9, caption="<i>c</i>"),
@@ -90,6 +93,8 @@ def _fields(form) -> list[tuple]:
     for options, _headers, value in form._fields:
         if "filename" in options:  # a file's field is named by its attach name
             fields.append((names[options["name"]], "file", options["filename"]))
+        elif value[:1] in ("{", "["):  # JSON: the same data, whatever the spacing
+            fields.append((options["name"], json.loads(same(value))))
         else:
             fields.append((options["name"], same(value)))
     return fields
