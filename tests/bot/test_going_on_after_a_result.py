@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox.runner import Sandbox
+from storage.db import Database
 from storage.repositories.matches import MatchesRepo
 from tests.bot import round_robin
 from tests.bot.sandbox_run import opened
@@ -111,3 +112,44 @@ async def test_a_process_that_dies_after_each_match_ends_goes_on_as_one_run(
     assert all(line in in_order for line in said), "said out of order, or twice"
     assert len(plain[0]) - len(said) == unsaid * len(died)
     assert exported == plain[1]
+
+
+@pytest.mark.parametrize(("answer", "logged"), [("/confirm", "confirm"),
+                                                 ("/result win", "report")])
+async def test_an_answer_to_a_report_is_written_with_what_it_settles(
+        answer: str, logged: str, tmp_path: Path, monkeypatch) -> None:
+    """The process dies right after the first commit of the opponent's answer to a report
+    (a confirmation, or a report of their own that disputes it): the result, or the dispute,
+    is stored all the same (the answer and what it settles are one transaction, so no log
+    holds an answer without it), and the update Telegram delivers again after the restart
+    changes nothing."""
+    write = Database.write
+    armed = False
+
+    async def then_die(database, work, touches=()):
+        nonlocal armed
+        written = await write(database, work, touches)
+        if armed:
+            armed = False
+            raise Died
+        return written
+
+    async with opened(tmp_path) as sandbox:
+        await round_robin.begin(sandbox, 4)
+        handle = {sandbox.world.user(h).id: h for h in sandbox.world.users}
+        matches = sandbox.app.services.repos.matches
+        match = next(m for m in await matches.for_tournament(1) if m.round == 1)
+        await sandbox.line(f"{handle[match.player_a]}@rr: /result win")
+        monkeypatch.setattr(Database, "write", then_die)
+        armed = True
+        await sandbox.line(f"{handle[match.player_b]}@rr: {answer}")
+        await sandbox.line("! restart")
+        await sandbox.line("! replay")
+        matches = sandbox.app.services.repos.matches  # the restarted process's
+        settled = await matches.get(match.id)
+        actions = [a.payload.get("type") for a in await matches.actions(match.id)]
+    if logged == "confirm":
+        assert (settled.status, settled.winner) == ("finished", match.player_a)
+    else:
+        assert settled.result["dispute"]["by"] == match.player_b
+    assert actions.count(logged) == (1 if logged == "confirm" else 2)

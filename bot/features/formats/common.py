@@ -13,7 +13,7 @@ from bot.features.formats.state import OPEN_STATUSES, Run, load
 from bot.games import game_of
 from bot.i18n import Translator
 from bot.services import Services
-from storage.repositories.matches import DuplicateUpdate, MatchRow
+from storage.repositories.matches import MatchRow
 
 WIN_WORDS = {"win", "won", "w", "победа", "выиграл", "выиграла", "voitto"}
 LOSS_WORDS = {"loss", "lost", "l", "поражение", "проиграл", "проиграла", "tappio"}
@@ -120,17 +120,6 @@ def describe(tr: Translator, label: dict[int, str], match: MatchRow, winner: int
         return tr("formats.outcome.score", winner=label[winner], loser=label[loser],
                   score=f"{won}:{lost}")
     return tr("formats.outcome.win", winner=label[winner], loser=label[loser])
-
-
-async def log_action(services: Services, match: MatchRow, payload: dict, actor: int,
-                     update_id: int | None) -> bool:
-    """Append to the match's log; False when this update was applied before."""
-    try:
-        await services.repos.matches.append(match.id, payload, actor, services.clock.now(),
-                                            update_id)
-    except DuplicateUpdate:
-        return False
-    return True
 
 
 async def handles_of(services: Services, tournament_id: int) -> dict[int, str]:

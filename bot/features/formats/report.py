@@ -5,6 +5,7 @@ report by the opponent, or the Dispute button, hands the match to the organisers
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
@@ -15,7 +16,6 @@ from bot.features.formats.common import (
     describe,
     formats_tournament,
     handles_of,
-    log_action,
     my_open_match,
     parse_claim,
     score_problem,
@@ -67,12 +67,12 @@ async def report(message: Message, command: CommandObject, services: Services, t
     claimed = {"by": user, "winner": winner, "score": list(score) if score else None}
     if not earlier:
         await _store_report(services, tr, run, match, claimed, event_update.update_id)
-    elif await log_action(services, match, {"type": "report", **claimed}, user,
-                          event_update.update_id):
-        if (earlier["winner"], earlier["score"]) == (winner, claimed["score"]):
-            await _confirm(services, tr, run, match)
-        else:
-            await _dispute(services, tr, run, match, claimed)
+        return
+    answer = Answered({"type": "report", **claimed}, user, event_update.update_id)
+    if (earlier["winner"], earlier["score"]) == (winner, claimed["score"]):
+        await _confirm(services, tr, run, match, answer)
+    else:
+        await _dispute(services, tr, run, match, answer, claimed)
 
 
 async def _store_report(services: Services, tr: Translator, run: Run, match: MatchRow,
@@ -105,30 +105,50 @@ async def _retire_buttons(services: Services, run: Run, match: MatchRow) -> None
                                                      message_id=message_id, reply_markup=None)
 
 
-async def _confirm(services: Services, tr: Translator, run: Run, match: MatchRow) -> None:
-    """The opponent agrees: the result recorded, then announced (the format goes on right
-    after the update)."""
+@dataclass(frozen=True)
+class Answered:
+    """The opponent's answer to a report (a confirmation, a dispute, a report of their own):
+    logged in the transaction that writes what it leads to, claiming its update."""
+
+    action: dict
+    by: int
+    update_id: int
+
+
+async def _confirm(services: Services, tr: Translator, run: Run, match: MatchRow,
+                   answer: Answered) -> bool:
+    """The opponent agrees: the answer and the result written together, then announced
+    (the format goes on right after the update). False when the update was applied before."""
     report = match.result["report"]
     score = tuple(report["score"]) if report["score"] else None
     try:
-        await record_result(services, match.id, report["winner"], score)
+        await record_result(services, match.id, report["winner"], score, actor_id=answer.by,
+                            update_id=answer.update_id, actions=[answer.action])
+    except DuplicateUpdate:
+        return False
     except ResultRefused as refused:
         await _retire_buttons(services, run, match)
         await services.bot.send_message(run.tournament.chat_id, tr(refused.key))
-        return
+        return True
     await _retire_buttons(services, run, match)
     label = await names_of(services, run.tournament.id)
     await services.bot.send_message(run.tournament.chat_id, tr(
         "formats.confirmed", result=describe(tr, label, match, report["winner"], score)))
+    return True
 
 
 async def _dispute(services: Services, tr: Translator, run: Run, match: MatchRow,
-                   counter: dict | None) -> None:
-    """The players disagree: the match waits for an organiser's /setresult."""
-    await _retire_buttons(services, run, match)
+                   answer: Answered, counter: dict | None) -> bool:
+    """The players disagree: the answer and the dispute written together; the match waits
+    for an organiser's /setresult. False when the update was applied before."""
     report = match.result["report"]
-    await services.repos.matches.settle(match.id, {"meta": "claims", "result": {
-        "report": report, "dispute": counter or True}}, None, services.clock.now())
+    try:
+        await services.repos.matches.settle(match.id, {"meta": "claims", "result": {
+            "report": report, "dispute": counter or True}}, answer.by, services.clock.now(),
+            answer.update_id, actions=[answer.action])
+    except DuplicateUpdate:
+        return False
+    await _retire_buttons(services, run, match)
     label = await names_of(services, run.tournament.id)
     handle = await handles_of(services, run.tournament.id)
     lines = [describe(tr, label, match, report["winner"], report["score"])]
@@ -138,6 +158,7 @@ async def _dispute(services: Services, tr: Translator, run: Run, match: MatchRow
         "formats.disputed", a=label[match.player_a], b=label[match.player_b],
         claims=" / ".join(lines), hint=f"/setresult {handle[match.player_a]} "
         f"{handle[match.player_b]}"))
+    return True
 
 
 @router.message(Command("confirm"))
@@ -152,9 +173,9 @@ async def confirm_command(message: Message, services: Services, tr: Translator,
         await message.reply(tr("formats.error.nothing_to_confirm"))
     elif report["by"] == message.from_user.id:
         await message.reply(tr("formats.error.own_report"))
-    elif await log_action(services, match, {"type": "confirm"}, message.from_user.id,
-                          event_update.update_id):
-        await _confirm(services, tr, run, match)
+    else:
+        await _confirm(services, tr, run, match, Answered(
+            {"type": "confirm"}, message.from_user.id, event_update.update_id))
 
 
 @router.callback_query(Answer.filter())
@@ -178,11 +199,9 @@ async def answer_button(query: CallbackQuery, callback_data: Answer, services: S
                               else "formats.error.with_organisers"), show_alert=True)
         return
     run = await load(services, match.tournament_id)
-    agree = callback_data.agree
-    if not await log_action(services, match, {"type": "confirm" if agree else "dispute"},
-                            user, event_update.update_id):
-        return
-    await query.answer()
-    await (_confirm(services, tr, run, match) if agree
-           else _dispute(services, tr, run, match, None))
+    answer = Answered({"type": "confirm" if callback_data.agree else "dispute"}, user,
+                      event_update.update_id)
+    if await (_confirm(services, tr, run, match, answer) if callback_data.agree
+              else _dispute(services, tr, run, match, answer, None)):
+        await query.answer()
 

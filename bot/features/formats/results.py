@@ -9,7 +9,7 @@ call it too.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.features.formats.runner import ADVANCE_JOB, proceed
@@ -55,7 +55,8 @@ def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | N
 async def record_result(services: Services, match_id: int, winner: int | None,
                         score: tuple[int, int] | None, *, forfeit: bool = False,
                         actor_id: int | None = None, reason: str | None = None,
-                        stat: list[list[int]] | None = None, tie: bool = False) -> None:
+                        stat: list[list[int]] | None = None, tie: bool = False,
+                        update_id: int | None = None, actions: Sequence[dict] = ()) -> None:
     """Finish (or, with a ``reason``, correct) a match; the tournament goes on from it right
     after the update (:data:`~bot.features.formats.runner.ADVANCE_JOB`, stored with the
     result, so a restart in between loses nothing).
@@ -65,7 +66,10 @@ async def record_result(services: Services, match_id: int, winner: int | None,
     player_b's); ``stat`` is each side's [numerator, denominator] of the game's own tie-break
     statistic (darts: [marks, visits]), kept when an organiser corrects the result.
     An organiser's entry or correction names ``actor_id`` and ``reason`` and is logged.
-    Raises :class:`ResultRefused` when the result cannot be taken.
+    ``actions`` (a player's answer that settles the match: a confirmation) are logged by
+    ``actor_id`` in the result's own transaction, claiming ``update_id``.
+    Raises :class:`ResultRefused` when the result cannot be taken, and
+    :class:`~storage.repositories.matches.DuplicateUpdate` when ``update_id`` was applied.
     """
     match = await services.repos.matches.get(match_id)
     async with services.lock(f"tournament-{match.tournament_id}"):
@@ -92,8 +96,8 @@ async def record_result(services: Services, match_id: int, winner: int | None,
             onward["event"] = event
         job = await services.repos.matches.settle(match.id, {
             "meta": "result", "winner": winner, "reason": reason, "result": result},
-            actor_id, now, also=lambda tx: insert_job(tx, ADVANCE_JOB, now, run.tournament.id,
-                                                      onward))
+            actor_id, now, update_id, actions,
+            also=lambda tx: insert_job(tx, ADVANCE_JOB, now, run.tournament.id, onward))
     services.scheduler.follow(job)
 
 
