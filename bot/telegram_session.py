@@ -3,12 +3,12 @@
 A request: aiogram builds its form from ``method.model_dump()``, every field of every nested
 object with its ``None``s (an inline button has fifteen), and walks that tree value by value
 (``prepare_value``: eight type checks each) to drop the ``None``s, put in the bot's defaults
-and attach files. A darts board's edit, whose 23 keys make about 400 values, took ~0.45 ms of
-the event loop to build, more than the bot's own work on most updates. Here the dump leaves
+and attach files: a darts board's edit, whose 23 keys make about 400 values, took 0.44 ms of
+the event loop to build. Here the dump leaves
 the ``None`` fields out at once and the walk passes plain values (text, numbers, booleans) as
 they are, handing every other value to aiogram's own ``prepare_value``; the keyboard, most
 of such a request, is written as JSON by pydantic in one call. The same form, field for field
-(``tests/bot/test_telegram_session.py`` compares them), in about a quarter of the time.
+(``tests/bot/test_telegram_session.py`` compares them): the board's edit in 0.18 ms.
 
 An answer is parsed without the keyboard Telegram echoes back (:mod:`bot.api_answers`).
 """
