@@ -83,7 +83,8 @@ METHODS = [
 
 
 def _fields(form) -> list[tuple]:
-    """A form's fields with each file's random attach name replaced by its order."""
+    """A form's fields by name (their order means nothing to the Bot API: the lean form
+    puts the keyboard last), with each file's random attach name replaced by its order."""
     names: dict[str, str] = {}
 
     def same(text: str) -> str:
@@ -97,17 +98,39 @@ def _fields(form) -> list[tuple]:
             fields.append((options["name"], json.loads(same(value))))
         else:
             fields.append((options["name"], same(value)))
-    return fields
+    return sorted(fields, key=lambda field: field[0])
+
+
+DEFAULTS = {"none": DefaultBotProperties(parse_mode=None),
+            "html": DefaultBotProperties(parse_mode="HTML"),
+            "live": DefaultBotProperties(parse_mode="HTML", link_preview_is_disabled=True)}
+"""The bot's defaults: none, a parse mode, and the live bot's own (``bot/app.py``)."""
 
 
 @pytest.mark.parametrize("method", METHODS, ids=lambda m: type(m).__name__)
-@pytest.mark.parametrize("parse_mode", [None, "HTML"])
-async def test_the_lean_form_is_aiograms_form(method, parse_mode):
-    bot = Bot("1:a", default=DefaultBotProperties(parse_mode=parse_mode))
+@pytest.mark.parametrize("defaults", DEFAULTS)
+async def test_the_lean_form_is_aiograms_form(method, defaults):
+    bot = Bot("1:a", default=DEFAULTS[defaults])
     stock, lean = AiohttpSession(), TelegramSession()
     try:
         assert _fields(lean.build_form_data(bot, method)) == _fields(
             stock.build_form_data(bot, method))
+        assert _fields(lean.build_form_data(bot, method)) == _fields(  # defaults prepared once
+            stock.build_form_data(bot, method))
+    finally:
+        await stock.close()
+        await lean.close()
+
+
+async def test_bots_sharing_the_session_each_send_their_own_defaults():
+    lean, stock = TelegramSession(), AiohttpSession()
+    method = SendMessage(chat_id=5, text="hi")
+    try:
+        for _ in range(2):
+            for defaults in DEFAULTS.values():
+                bot = Bot("1:a", default=defaults, session=lean)
+                assert _fields(lean.build_form_data(bot, method)) == _fields(
+                    stock.build_form_data(bot, method))
     finally:
         await stock.close()
         await lean.close()
