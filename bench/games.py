@@ -406,8 +406,14 @@ async def open_tables(bench: GameBench, counts: dict[str, int]) -> None:
 
 
 async def live_matches(bench: GameBench, table: Table) -> list[MatchRow]:
-    matches = await bench.app.services.repos.matches.for_tournament(table.tournament_id)
-    return [m for m in matches if m.status == "running"]
+    """The table's running matches. Found by a query of the driver's own, not through the
+    bot's remembered match lists: the driver reading every table's whole list would fill
+    the bot's read cache (``storage/cache.py``) with lists the bot itself does not read,
+    half the cache's memory in ``bench.memory``, and warm it for the bot's measured updates."""
+    found = await bench.app.services.db.fetchall(
+        "SELECT id FROM matches WHERE tournament_id = ? AND status = 'running'"
+        " ORDER BY round, id", (table.tournament_id,))
+    return [await bench.app.services.repos.matches.get(row[0]) for row in found]
 
 
 async def lines_for(bench: GameBench, kind: Kind, table: Table) -> list[str] | None:
