@@ -14,11 +14,12 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bench.anatomy import print_anatomy
-from bench.games import KINDS, ONWARD, run_games
+from bench.games import KINDS, ONWARD, GameBench, live_matches, open_tables, run_games
 from bench.harness import BotTarget, CountingSession, EchoTarget, Options
 from bot.app import SANDBOX_TOKEN
 from bot.sandbox.world import World
 from bot.telegram_session import TelegramSession
+from storage.cache import MATCH_LISTS
 
 
 @pytest.mark.asyncio
@@ -98,3 +99,22 @@ async def test_the_echo_pays_aiograms_own_client_and_the_bot_its_own() -> None:
     finally:
         await echo.close()
         await bot.close()
+
+
+@pytest.mark.asyncio
+async def test_the_driver_finds_running_matches_without_the_bots_read_cache(tmp_path) -> None:
+    """The bench's driver reads the live matches of a table by a query of its own: the
+    bot's remembered match lists hold only what the bot read (bench/README.md)."""
+    bench = GameBench(seed=1, db_path=tmp_path / "driver.sqlite3")
+    await bench.start()
+    try:
+        await open_tables(bench, {"shanghai": 1})
+        table = bench.tables[0]
+        reads = bench.app.services.db.reads
+        before = reads.peek(MATCH_LISTS, (table.tournament_id, None))
+        found = await live_matches(bench, table)
+        assert reads.peek(MATCH_LISTS, (table.tournament_id, None)) is before is None
+        every = await bench.app.services.repos.matches.for_tournament(table.tournament_id)
+        assert found == [match for match in every if match.status == "running"] != []
+    finally:
+        await bench.close()
