@@ -6,9 +6,10 @@ records it inside that same transaction (see ``MatchesRepo.append``), so "applie
 holds across restarts too. Other handlers' updates are not claimed by their first write
 transaction, although that would save one: the first write is often incidental (a new
 user's record, written before the command runs), and a process that died right after it
-would have claimed a command it never carried out; Telegram's redelivery would be dropped. An update whose handling wrote nothing (a command that only
-answers, a refusal) is remembered in memory only: handled again after a restart it changes
-nothing either, and it costs no write transaction. The middleware also counts the handlers
+would have claimed a command it never carried out; Telegram's redelivery would be dropped.
+An update whose handling wrote nothing (a command that only answers, a refusal) is
+remembered in memory only: handled again after a restart it changes nothing either, and it
+costs no write transaction. The middleware also counts the handlers
 in flight, so a shutdown can wait for them before closing the database (:meth:`drain`), and
 forgets the ids older than ``REMEMBER_FOR`` once every ``PRUNE_EVERY`` while the bot runs.
 """
