@@ -296,9 +296,9 @@ class MatchesRepo:
         """Append a settling entry (a result, a void, a reopening, the players' claims, a
         replaced player …, see :data:`ROW_CHANGES`) to the match's log and derive the row
         from it, in one transaction; ``actions`` (a player's report, or an answer to one,
-        that leads to it) are logged first, in the same transaction, and ``also`` writes what follows from it (the
-        job that moves the tournament on) last; its answer is returned. Raises
-        :class:`DuplicateUpdate` like :meth:`append`."""
+        that leads to it) are logged first, in the same transaction, and ``also`` writes
+        what follows from it (the job that moves the tournament on) last; its answer is
+        returned. Raises :class:`DuplicateUpdate` like :meth:`append`."""
         fields = ROW_CHANGES[entry["meta"]](entry)
         row = dict(fields)  # as the row will read: the result as its JSON reads back
         if "result" in fields:
