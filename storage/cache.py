@@ -99,7 +99,7 @@ class ReadCache:
         self._size = size
         self._dirty: set[str] = set()
         self._dirty_keys: set[tuple[str, Hashable]] = set()
-        self._after: list[tuple[str, Hashable, Any]] = []
+        self._after: dict[tuple[str, Hashable], Any] = {}
 
     async def get(self, region: str, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
         entries = self._region(region)
@@ -135,12 +135,14 @@ class ReadCache:
         entry now and when the transaction ends."""
         self._regions.get(region, {}).pop(key, None)
         self._dirty_keys.add((region, key))
+        self._after.pop((region, key), None)  # a later write of the transaction wins
 
     def remember_after(self, region: str, key: Hashable, value: Any) -> None:
         """The open write transaction makes ``value`` the answer of ``key`` (a write that
-        knows what the next read would find): remembered if the transaction commits."""
+        knows what the next read would find): remembered if the transaction commits and no
+        later write of it forgets ``key`` or its region."""
         self.forget_key(region, key)
-        self._after.append((region, key, value))
+        self._after[region, key] = value
 
     def settle(self, *, committed: bool = False) -> None:
         """The write transaction ended (committed, or rolled back or failed)."""
@@ -149,7 +151,7 @@ class ReadCache:
         for region, key in self._dirty_keys:
             self._regions.get(region, {}).pop(key, None)
         if committed:
-            for region, key, value in self._after:
+            for (region, key), value in self._after.items():
                 if region not in self._dirty:
                     self._region(region)[key] = value
         self._dirty.clear()

@@ -134,15 +134,33 @@ class RecentIds:
         return item in self._ids
 
 
+Write = Callable[[LoopConnection], Awaitable[Any]]
+"""A piece of a write transaction, given its connection (what goes with an action)."""
+
+
 @dataclass
 class Writes:
-    """How many write transactions ``database`` committed while it was being tracked."""
+    """How many write transactions ``database`` committed while it was being tracked (an
+    update's handling), and how that update is claimed inside a transaction."""
 
     database: Database
     count: int = 0
+    update_id: int | None = None
+    claim: Write | None = None
+    """Writes the claim of ``update_id`` in the open transaction (:meth:`Database.together`)."""
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """An open :meth:`Database.together` block: whose it is, so that a task it started does
+    not write into it."""
+
+    database: Database
+    task: asyncio.Task | None
 
 
 _TRACKED: ContextVar[Writes | None] = ContextVar("tracked_writes", default=None)
+_UNIT: ContextVar[_Unit | None] = ContextVar("write_unit", default=None)
 
 
 class Database:
@@ -218,7 +236,11 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[LoopConnection]:
-        """One write transaction (BEGIN IMMEDIATE ... COMMIT), rolled back on error."""
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT), rolled back on error; inside
+        a :meth:`together` block, that block's transaction."""
+        if self._in_unit():
+            yield self.connection
+            return
         async with self._write_lock:
             await self._begin()
             try:
@@ -245,6 +267,34 @@ class Database:
                 await asyncio.sleep(LOCK_BACKOFF_SECONDS * (attempt + 1))
         raise AssertionError("unreachable")
 
+    @asynccontextmanager
+    async def together(self) -> AsyncIterator[None]:
+        """Every write of the block in one transaction (the repositories' writes join it,
+        nothing is committed until the block ends, all is rolled back if it raises), with the
+        claim of the update being handled (:meth:`tracking_writes`): an action, what is
+        logged about it and its update id are committed at once, so a crash leaves all or
+        none of them, and a redelivered update finds the action done. Only writes belong in
+        the block: it holds the write lock, so no Bot API call should wait inside it."""
+        writes = _TRACKED.get()
+        own = writes if writes is not None and writes.database is self else None
+        if self._in_unit():
+            yield
+            return
+        async with self.transaction() as tx:
+            token = _UNIT.set(_Unit(self, asyncio.current_task()))
+            try:
+                yield
+            finally:
+                _UNIT.reset(token)
+            if own is not None and own.claim is not None:
+                await own.claim(tx)
+        if own is not None and own.update_id is not None:
+            self.claimed.add(own.update_id)
+
+    def _in_unit(self) -> bool:
+        unit = _UNIT.get()
+        return unit is not None and unit.database is self and unit.task is asyncio.current_task()
+
     def _end(self, *, commit: bool) -> None:
         """Commit (or roll back) the open transaction; the cache forgets what it wrote."""
         raw = self.connection.raw
@@ -262,12 +312,14 @@ class Database:
                 self.checkpointer.committed()
 
     @contextmanager
-    def tracking_writes(self) -> Iterator[Writes]:
+    def tracking_writes(self, update_id: int | None = None, claim: Write | None = None
+                        ) -> Iterator[Writes]:
         """Count this database's write transactions committed in this context (an update's
         handling, and the tasks it starts) until the block ends; another database's (the
         sandbox keeps its Telegram in the same file, through a connection of its own) are
-        not the update's."""
-        writes = Writes(self)
+        not the update's. ``claim`` writes the claim of ``update_id`` into a transaction:
+        a :meth:`together` block of the handling does it with its own writes."""
+        writes = Writes(self, update_id=update_id, claim=claim)
         token = _TRACKED.set(writes)
         try:
             yield writes

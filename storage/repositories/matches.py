@@ -23,6 +23,7 @@ from storage.cache import (
 )
 from storage.db import Database, LoopConnection
 from storage.repositories.tournaments import chat_of
+from storage.repositories.updates import insert_claim
 from storage.timefmt import to_db
 
 T = TypeVar("T")
@@ -365,12 +366,8 @@ async def _last_seq(db: Database, match_id: int) -> int:
 
 async def _append(db: Database, tx, match_id: int, payloads: list[dict[str, Any]],
                   actor_id: int | None, now: datetime, update_id: int | None) -> list[int]:
-    if update_id is not None:
-        cursor = await tx.execute(
-            "INSERT OR IGNORE INTO processed_updates (update_id, processed_at) VALUES (?, ?)",
-            (update_id, to_db(now)))
-        if cursor.rowcount == 0:
-            raise DuplicateUpdate(update_id)
+    if update_id is not None and not await insert_claim(tx, update_id, now):
+        raise DuplicateUpdate(update_id)
     last = await _last_seq(db, match_id)
     seqs = list(range(last + 1, last + 1 + len(payloads)))
     if seqs:

@@ -6,7 +6,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from storage.db import Database
+from storage.db import Database, LoopConnection, Write
 from storage.timefmt import to_db
 
 
@@ -17,15 +17,24 @@ class OrganiserLogRepo:
     async def record(self, actor_id: int, action: str, now: datetime, *,
                      tournament_id: int | None = None, chat_id: int | None = None,
                      reason: str | None = None, **details: Any) -> None:
-        async def work(tx):
-            await tx.execute(
-                "INSERT INTO organiser_log (tournament_id, chat_id, actor_id, action, details,"
-                " reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (tournament_id, chat_id, actor_id, action, json.dumps(details, ensure_ascii=False),
-                 reason, to_db(now)))
-        await self.db.write(work)
+        await self.db.write(log_entry(actor_id, action, now, tournament_id=tournament_id,
+                                      chat_id=chat_id, reason=reason, **details))
 
     async def for_tournament(self, tournament_id: int) -> list[dict[str, Any]]:
         rows = await self.db.fetchall(
             "SELECT * FROM organiser_log WHERE tournament_id = ? ORDER BY id", (tournament_id,))
         return [dict(row) | {"details": json.loads(row["details"])} for row in rows]
+
+
+def log_entry(actor_id: int, action: str, now: datetime, *, tournament_id: int | None = None,
+          chat_id: int | None = None, reason: str | None = None,
+          **details: Any) -> Write:
+    """The write of one entry, for the transaction of the action it is about (an
+    organiser's correction of a match, written with the match's actions)."""
+    async def write(tx: LoopConnection) -> None:
+        await tx.execute(
+            "INSERT INTO organiser_log (tournament_id, chat_id, actor_id, action, details,"
+            " reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (tournament_id, chat_id, actor_id, action, json.dumps(details, ensure_ascii=False),
+             reason, to_db(now)))
+    return write

@@ -10,6 +10,14 @@ from storage.timefmt import from_db, to_db
 REMEMBER_FOR = timedelta(days=2)  # Telegram redelivers an update for 24 h at most
 
 
+async def insert_claim(tx, update_id: int, now: datetime) -> bool:
+    """Claim the update in the open transaction ``tx``; False when it already was."""
+    cursor = await tx.execute(
+        "INSERT OR IGNORE INTO processed_updates (update_id, processed_at) VALUES (?, ?)",
+        (update_id, to_db(now)))
+    return cursor.rowcount == 1
+
+
 class ProcessedUpdatesRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -38,12 +46,7 @@ class ProcessedUpdatesRepo:
         claimed it with a match action, without asking the database)."""
         if update_id in self.db.claimed:
             return False
-        async def work(tx):
-            cursor = await tx.execute(
-                "INSERT OR IGNORE INTO processed_updates (update_id, processed_at) VALUES (?, ?)",
-                (update_id, to_db(now)))
-            return cursor.rowcount == 1
-        claimed = await self.db.write(work)
+        claimed = await self.db.write(lambda tx: insert_claim(tx, update_id, now))
         self.db.claimed.add(update_id)
         return claimed
 

@@ -72,6 +72,23 @@ async def test_a_failed_write_remembers_nothing(db) -> None:
     assert len(calls) == 2  # forgotten at the write, read again from the rolled-back table
 
 
+async def test_a_later_write_of_the_transaction_wins_over_an_answer_remembered_before(
+        db) -> None:
+    """Two writes in one transaction (``Database.together``): the first knows the answer,
+    the second changes it without knowing it; the first answer must not be remembered."""
+    calls: list[int] = []
+    async with db.together():
+        await set_counter(db, 5, remember=True)
+        await set_counter(db, 6, remember=False)
+    assert await db.reads.get(REGION, "n", reader(db, calls)) == 6
+    assert calls == [1]
+    async with db.together():
+        await set_counter(db, 7, remember=False)
+        await set_counter(db, 8, remember=True)
+    assert await db.reads.get(REGION, "n", reader(db, calls)) == 8
+    assert calls == [1]
+
+
 def test_recent_forgets_the_entry_least_recently_set_or_used() -> None:
     recent = Recent(2)
     recent["a"], recent["b"] = 1, 2
