@@ -32,6 +32,7 @@ from bot.games import EngineFactory, game_of
 from games.common.errors import IllegalAction
 from games.common.match import ReplayableMatch, replay
 from storage.cache import Recent
+from storage.db import Write
 from storage.repositories.matches import MatchRow
 from storage.repositories.snapshots import Snapshot
 
@@ -197,11 +198,13 @@ class MatchService:
     async def apply(self, match: MatchRow, actions: list[dict[str, Any]],
                     actor_id: int | None, update_id: int | None,
                     clocks: Clocks | None = None,
-                    on_applied: Callable[[ReplayableMatch], None] | None = None) -> Change:
+                    on_applied: Callable[[ReplayableMatch], None] | None = None,
+                    logged: Write | None = None) -> Change:
         """Check ``actions`` together with the engine and append them in one transaction,
-        with what ``clocks`` says the new state does to the match's clocks; ``on_applied``
-        sees the new state (read-only, before it returns) once the engine has taken them,
-        before they are written.
+        with what ``clocks`` says the new state does to the match's clocks and what
+        ``logged`` writes (an organiser's log entry); ``on_applied`` sees the new state
+        (read-only, before it returns) once the engine has taken them, before they are
+        written.
 
         The caller holds :meth:`lock`. Raises the engine's :class:`IllegalAction` or
         :class:`DuplicateUpdate`; either way nothing is written and the state is unchanged.
@@ -217,12 +220,15 @@ class MatchService:
             if on_applied is not None:
                 on_applied(after)
 
-            async def with_clocks(tx, seqs: list[int]) -> None:
+            async def alongside(tx, seqs: list[int]) -> None:
                 nonlocal jobs
-                jobs = await onward.write(tx, match, seqs[-1], now)
+                if onward is not None:
+                    jobs = await onward.write(tx, match, seqs[-1], now)
+                if logged is not None:
+                    await logged(tx)
             seqs = await self.services.repos.matches.append_many(
                 match.id, actions, actor_id, now, update_id,
-                also=None if onward is None else with_clocks)
+                also=None if onward is None and logged is None else alongside)
         except IllegalAction:
             if replicas.spare is None:
                 self.forget(match.id)

@@ -130,10 +130,11 @@ async def lang_button(query: CallbackQuery, callback_data: LanguagePick, service
 
 
 async def _set_language(services: Services, chat_id: int, user_id: int, code: str) -> None:
-    await services.set_language(chat_id if chat_id < 0 else user_id, code)
-    if chat_id < 0:
-        await services.repos.organiser_log.record(user_id, "lang", services.clock.now(),
-                                                  chat_id=chat_id, language=code)
+    async with services.db.together():
+        await services.set_language(chat_id if chat_id < 0 else user_id, code)
+        if chat_id < 0:
+            await services.repos.organiser_log.record(user_id, "lang", services.clock.now(),
+                                                      chat_id=chat_id, language=code)
 
 
 @router.callback_query()

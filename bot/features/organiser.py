@@ -62,11 +62,12 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
                              tr("settings.hint", hints=_hints(game)))
         return
     now = services.clock.now()
-    tournament = await services.repos.tournaments.create(
-        message.chat.id, game.key, title, settings, message.from_user.id, now)
-    await services.repos.organiser_log.record(
-        message.from_user.id, "new", now, tournament_id=tournament.id, chat_id=message.chat.id,
-        game=game.key, title=title, settings=settings)
+    async with services.db.together():
+        tournament = await services.repos.tournaments.create(
+            message.chat.id, game.key, title, settings, message.from_user.id, now)
+        await services.repos.organiser_log.record(
+            message.from_user.id, "new", now, tournament_id=tournament.id,
+            chat_id=message.chat.id, game=game.key, title=title, settings=settings)
     await message.answer(tr("new.created", id=tournament.id, title=title,
                             game=tr(f"game.{game.key}"), settings=_describe(settings)),
                          reply_markup=register_keyboard(services, tr, tournament))
@@ -129,10 +130,11 @@ async def settings_(message: Message, command: CommandObject, services: Services
         await message.answer(tr(error.args[0], key=clip(error.args[1])) + "\n" +
                              tr("settings.hint", hints=_hints(game)))
         return
-    await services.repos.tournaments.set_settings(tournament.id, updated)
-    await services.repos.organiser_log.record(
-        message.from_user.id, "settings", services.clock.now(), tournament_id=tournament.id,
-        chat_id=message.chat.id, changes=target.words)
+    async with services.db.together():
+        await services.repos.tournaments.set_settings(tournament.id, updated)
+        await services.repos.organiser_log.record(
+            message.from_user.id, "settings", services.clock.now(), tournament_id=tournament.id,
+            chat_id=message.chat.id, changes=target.words)
     await message.answer(tr("settings.saved", title=tournament.title,
                             settings=_describe(updated)))
     if note := note_for(tr, await services.repos.tournaments.get(tournament.id)):
@@ -159,12 +161,13 @@ async def schedule(message: Message, command: CommandObject, services: Services,
     if start <= services.clock.now():
         await message.answer(tr("schedule.in_past"))
         return
-    await services.repos.tournaments.set_start(tournament.id, start, zone_name(zone))
-    tournament = await services.repos.tournaments.get(tournament.id)
-    leads = await schedule_start(services, tournament)
-    await services.repos.organiser_log.record(
-        message.from_user.id, "schedule", services.clock.now(), tournament_id=tournament.id,
-        chat_id=message.chat.id, starts_at=start.isoformat(), zone=zone_name(zone))
+    async with services.db.together():
+        await services.repos.tournaments.set_start(tournament.id, start, zone_name(zone))
+        tournament = await services.repos.tournaments.get(tournament.id)
+        leads = await schedule_start(services, tournament)
+        await services.repos.organiser_log.record(
+            message.from_user.id, "schedule", services.clock.now(), tournament_id=tournament.id,
+            chat_id=message.chat.id, starts_at=start.isoformat(), zone=zone_name(zone))
     reminders = ", ".join(_lead(tr, m) for m in leads) or tr("schedule.no_reminders")
     await message.answer(tr("schedule.saved", title=tournament.title,
                             time=local_time(services, tournament), zone=zone_name(zone),
@@ -203,10 +206,11 @@ async def toggle_registration(message: Message, command: CommandObject, services
                                 else "registration.already_closed"))
         return
     now = services.clock.now()
-    await services.repos.tournaments.set_status(tournament.id, wanted, now)
-    await services.repos.organiser_log.record(
-        message.from_user.id, command.command, now, tournament_id=tournament.id,
-        chat_id=message.chat.id)
+    async with services.db.together():
+        await services.repos.tournaments.set_status(tournament.id, wanted, now)
+        await services.repos.organiser_log.record(
+            message.from_user.id, command.command, now, tournament_id=tournament.id,
+            chat_id=message.chat.id)
     markup = register_keyboard(services, tr, tournament) if opening else None
     await message.answer(tr("registration.opened" if opening else "registration.closed_now",
                             title=tournament.title), reply_markup=markup)

@@ -240,10 +240,12 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
             return
         status = "approved" if callback_data.approve else "rejected"
         now = services.clock.now()
-        await services.repos.entrants.update(tournament.id, entry.user_id, now, status=status)
-        await services.repos.organiser_log.record(
-            query.from_user.id, status, now, tournament_id=tournament.id,
-            chat_id=tournament.chat_id, user_id=entry.user_id, name=entry.label)
+        async with services.db.together():
+            await services.repos.entrants.update(tournament.id, entry.user_id, now,
+                                                 status=status)
+            await services.repos.organiser_log.record(
+                query.from_user.id, status, now, tournament_id=tournament.id,
+                chat_id=tournament.chat_id, user_id=entry.user_id, name=entry.label)
     await query.answer(tr(f"application.{status}_toast", name=entry.label))
     verdict = tr(f"application.{status}_by", name=entry.label,
                  organiser=query.from_user.first_name)

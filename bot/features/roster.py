@@ -65,10 +65,11 @@ async def add_or_remove(message: Message, command: CommandObject, services: Serv
         if entry is None or entry.status not in ACTIVE_ENTRANT:
             await message.answer(tr("remove.not_entered", user=user.mention))
             return
-        await services.repos.entrants.update(tournament.id, user.id, now, status="removed")
-        await services.repos.organiser_log.record(
-            message.from_user.id, "remove", now, tournament_id=tournament.id,
-            chat_id=message.chat.id, user_id=user.id)
+        async with services.db.together():
+            await services.repos.entrants.update(tournament.id, user.id, now, status="removed")
+            await services.repos.organiser_log.record(
+                message.from_user.id, "remove", now, tournament_id=tournament.id,
+                chat_id=message.chat.id, user_id=user.id)
         await message.answer(tr("remove.done", name=entry.label, title=tournament.title))
         return
     await _add(services, tr, message, tournament, user, " ".join(words))
@@ -93,10 +94,11 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
         await message.answer(tr("registration.full", title=tournament.title, max=limit))
         return
     now = services.clock.now()
-    await services.repos.entrants.put(tournament.id, user.id, "approved", now, name)
-    await services.repos.organiser_log.record(
-        message.from_user.id, "add", now, tournament_id=tournament.id, chat_id=message.chat.id,
-        user_id=user.id, name=name)
+    async with services.db.together():
+        await services.repos.entrants.put(tournament.id, user.id, "approved", now, name)
+        await services.repos.organiser_log.record(
+            message.from_user.id, "add", now, tournament_id=tournament.id,
+            chat_id=message.chat.id, user_id=user.id, name=name)
     await message.answer(tr("add.done", name=name, user=user.mention, title=tournament.title))
 
 

@@ -1,15 +1,16 @@
 """Drop an update that was handled before or is being handled now (Telegram may deliver one
 twice; a webhook retry can arrive while the first copy still runs).
 
-The update is recorded after its handler succeeds; a handler that appends to a match log
-records it inside that same transaction (see ``MatchesRepo.append``), so "applied once"
-holds across restarts too. Other handlers' updates are not claimed by their first write
-transaction, although that would save one: the first write is often incidental (a new
-user's record, written before the command runs), and a process that died right after it
-would have claimed a command it never carried out; Telegram's redelivery would be dropped.
-An update whose handling wrote nothing (a command that only answers, a refusal) is
-remembered in memory only: handled again after a restart it changes nothing either, and it
-costs no write transaction. The middleware also counts the handlers
+The update is recorded after its handler succeeds. A handler that appends to a match log
+records it inside that same transaction (see ``MatchesRepo.append``), and so does one that
+writes its action in a ``Database.together`` block (an organiser's command with its log
+entry), so "applied once" holds across restarts too. Other handlers' updates are not
+claimed by their first write transaction, although that would save one: the first write is
+often incidental (a new user's record, written before the command runs), and a process that
+died right after it would have claimed a command it never carried out; Telegram's
+redelivery would be dropped. An update whose handling wrote nothing (a command that only
+answers, a refusal) is remembered in memory only: handled again after a restart it changes
+nothing either, and it costs no write transaction. The middleware also counts the handlers
 in flight, so a shutdown can wait for them before closing the database (:meth:`drain`), and
 forgets the ids older than ``REMEMBER_FOR`` once every ``PRUNE_EVERY`` while the bot runs.
 """
@@ -19,12 +20,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime, timedelta
+from functools import partial
 
 from aiogram import BaseMiddleware
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.types import Update
 
-from storage.repositories.updates import REMEMBER_FOR, ProcessedUpdatesRepo
+from storage.repositories.updates import REMEMBER_FOR, ProcessedUpdatesRepo, insert_claim
 
 log = logging.getLogger(__name__)
 PRUNE_EVERY = timedelta(hours=1)
@@ -58,7 +60,8 @@ class DedupeMiddleware(BaseMiddleware):
             if await updates.seen(event.update_id):
                 log.info("update %s was handled before; dropped", event.update_id)
                 return None
-            with services.db.tracking_writes() as writes:
+            claim = partial(insert_claim, update_id=event.update_id, now=services.clock.now())
+            with services.db.tracking_writes(event.update_id, claim) as writes:
                 result = await handler(event, data)
             if writes.count:  # it changed something: claimed for good, across restarts
                 await updates.claim(event.update_id, services.clock.now())

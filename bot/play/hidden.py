@@ -39,6 +39,7 @@ from bot.play.perform import Alongside, perform
 from bot.play.refusal import Refusal
 from bot.sending import raise_failure, settled
 from bot.services import Services
+from storage.db import Write
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
 from storage.repositories.panels import PanelsRepo
@@ -243,11 +244,12 @@ async def live_hidden_matches(services: Services, user_id: int) -> list[MatchRow
 
 async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_id: int,
                  update_id: int | None, at: int = -1,
-                 alongside: Alongside = ()) -> bool:
+                 alongside: Alongside = (), logged: Write | None = None) -> bool:
     """Apply a hidden action of ``seat`` (their own, or entered by an organiser); True when
     applied now. ``at``: the position of the pressed panel (refused once the match has
-    moved on); ``alongside``: as :func:`~bot.play.perform.perform`'s. The panel is updated,
-    the organisers' copies go out, the late clock runs on for whoever is still awaited."""
+    moved on); ``alongside`` and ``logged``: as :func:`~bot.play.perform.perform`'s. The
+    panel is updated, the organisers' copies go out, the late clock runs on for whoever is
+    still awaited."""
     services = ctx.services
     game = games.game_of(ctx.tournament.game)
     hidden = _inputs()[ctx.match.kind]
@@ -267,7 +269,7 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
     late = None if hidden.late_minutes is None else partial(_late_clock, hidden)
     change = await perform(ctx, game.playbook, [action], actor_id=actor_id,
                            update_id=update_id, check=check,
-                           alongside=[*alongside, *own_panel], clocks=late)
+                           alongside=[*alongside, *own_panel], clocks=late, logged=logged)
     if change is None:
         return False
     await _copy_to_hosts(ctx, hosts, seat, action, before)

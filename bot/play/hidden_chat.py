@@ -47,6 +47,7 @@ from bot.play.perform import Alongside
 from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.matches import MatchRow
+from storage.repositories.organiser_log import log_entry
 
 router = Handlers("play-hidden")
 MAX_WORD = 24  # a word carried in a button's callback data
@@ -154,13 +155,13 @@ async def enter(message: Message, command: CommandObject, event_update: Update,
         await message.answer(tr("play.enter_dm_only"))
         return
     ctx, seat, action, reason = await _entry(services, message.from_user.id, command.args)
+    logged = log_entry(message.from_user.id, "enter", services.clock.now(),
+                       tournament_id=ctx.tournament.id, chat_id=ctx.tournament.chat_id,
+                       reason=reason, match_id=ctx.match.id, player=ctx.match.players[seat],
+                       move=action)
     if not await submit(ctx, seat, action, actor_id=message.from_user.id,
-                        update_id=event_update.update_id):
+                        update_id=event_update.update_id, logged=logged):
         return
-    await services.repos.organiser_log.record(
-        message.from_user.id, "enter", services.clock.now(), tournament_id=ctx.tournament.id,
-        chat_id=ctx.tournament.chat_id, reason=reason, match_id=ctx.match.id,
-        player=ctx.match.players[seat], move=action)
     await message.answer(tr("play.entered", name=ctx.names[seat], match=ctx.match.id,
                             word=clip(" ".join(action_words(command.args)))))
 
@@ -217,9 +218,10 @@ async def host_copy(message: Message, command: CommandObject, services: Services
     tournament, wanted = target.tournament, (command.args or "on").strip().lower() != "off"
     hosts = set(tournament.state.get("host_copy", []))
     hosts = hosts | {message.from_user.id} if wanted else hosts - {message.from_user.id}
-    await services.repos.tournaments.set_state(tournament.id, "host_copy", sorted(hosts))
-    await services.repos.organiser_log.record(
-        message.from_user.id, "hostcopy", services.clock.now(), tournament_id=tournament.id,
-        chat_id=message.chat.id, on=wanted)
+    async with services.db.together():
+        await services.repos.tournaments.set_state(tournament.id, "host_copy", sorted(hosts))
+        await services.repos.organiser_log.record(
+            message.from_user.id, "hostcopy", services.clock.now(),
+            tournament_id=tournament.id, chat_id=message.chat.id, on=wanted)
     await message.answer(tr("play.hidden_host_on" if wanted else "play.hidden_host_off",
                             name=message.from_user.first_name))

@@ -25,6 +25,7 @@ from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
 from bot.sending import at_once
 from games.common.errors import IllegalAction
+from storage.db import Write
 from storage.repositories.matches import DuplicateUpdate, MatchRow
 
 Action = dict[str, Any]
@@ -60,7 +61,8 @@ class Playbook:
 async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], *,
                   actor_id: int | None, update_id: int | None, wait: float = 0,
                   check: Callable[[Any], None] | None = None,
-                  alongside: Alongside = (), clocks: Clocks | None = None) -> Change | None:
+                  alongside: Alongside = (), clocks: Clocks | None = None,
+                  logged: Write | None = None) -> Change | None:
     """Apply ``actions`` together (all or none) and announce them.
 
     ``check`` sees the current state first and may raise a Refusal (a press on an old board);
@@ -69,7 +71,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     ``wait`` seconds pass before the announcement (the dice animation); ``alongside`` is what
     is said elsewhere once the action is accepted (the answer to the pressed button, the
     actor's own panel in their DM), at the same time as the announcement
-    (:func:`~bot.sending.at_once`). After the lock, when
+    (:func:`~bot.sending.at_once`); ``logged`` is written with the actions, in their
+    transaction (an organiser's correction with its log entry). After the lock, when
     the bot itself plays a seat of the match and it is its turn, it makes its move
     (:func:`bot_moves`, with the same ``clocks``). Returns the change, or None when this
     update was applied before (nothing is said twice).
@@ -86,7 +89,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
         try:
             change = await services.matches.apply(
                 match, actions, actor_id, update_id, clocks,
-                on_applied=None if playbook.preview is None else partial(playbook.preview, ctx))
+                on_applied=None if playbook.preview is None else partial(playbook.preview, ctx),
+                logged=logged)
         except IllegalAction as error:
             raise Refusal(text=playbook.explain(ctx.tr, error, match)) from None
         except DuplicateUpdate:

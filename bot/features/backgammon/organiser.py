@@ -9,7 +9,14 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, Update
 
 from bot.features.backgammon.card import Forfeit
-from bot.features.backgammon.play import act, load, log_decision, organiser_only, sender_match
+from bot.features.backgammon.play import (
+    act,
+    decision,
+    load,
+    log_decision,
+    organiser_only,
+    sender_match,
+)
 from bot.features.backgammon.settings import KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
@@ -44,9 +51,10 @@ async def penalty(message: Message, command: CommandObject, services: Services,
         raise Refusal("formats.error.reason_required")
     kind, reason, seat = words[1].lower(), " ".join(rest), ctx.seat(user.id)
     action = {"type": "penalty", "player": seat, "kind": kind, "cube": cube}
-    if await act(ctx, [action], message.from_user.id, event_update.update_id) is None:
+    logged = decision(ctx, message.from_user.id, "penalty", reason, entry=action)
+    if await act(ctx, [action], message.from_user.id, event_update.update_id,
+                  logged=logged) is None:
         return
-    await log_decision(ctx, message.from_user.id, "penalty", reason, entry=action)
     await ctx.say(tr(f"backgammon.penalty.{kind}", name=ctx.names[seat],
                      opponent=ctx.names[1 - seat], reason=reason))
 
@@ -61,10 +69,10 @@ async def forfeit_button(query: CallbackQuery, callback_data: Forfeit, services:
     if not (state.late and state.silent):
         raise Refusal("callback.stale")
     reason = tr("backgammon.late_start_reason")
-    await log_decision(ctx, query.from_user.id, "forfeit", reason, winner=ctx.match.players[
-        callback_data.seat])
+    logged = decision(ctx, query.from_user.id, "forfeit", reason,
+                      winner=ctx.match.players[callback_data.seat])
     await act(ctx, [{"type": "forfeit", "winner": callback_data.seat}], query.from_user.id,
-              event_update.update_id)
+              event_update.update_id, logged=logged)
     await query.answer()
 
 

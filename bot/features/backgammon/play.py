@@ -23,8 +23,10 @@ from bot.play.refusal import Refusal
 from bot.services import Services
 from games.backgammon.protocol import BoardMatch
 from games.common.errors import IllegalAction
+from storage.db import Write
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
+from storage.repositories.organiser_log import log_entry
 from storage.repositories.tournaments import Tournament
 
 GRACE_JOB = "backgammon_grace"
@@ -70,9 +72,11 @@ PLAYBOOK = Playbook(explain=explain, announce=_announce, finish=_finish)
 
 
 async def act(ctx: MatchContext, actions: list[dict], actor_id: int | None,
-              update_id: int | None) -> BoardMatch | None:
-    """Apply ``actions`` through the match-play module; the new state, None if repeated."""
-    change = await perform(ctx, PLAYBOOK, actions, actor_id=actor_id, update_id=update_id)
+              update_id: int | None, *, logged: Write | None = None) -> BoardMatch | None:
+    """Apply ``actions`` through the match-play module (with ``logged``, an organiser's log
+    entry, in their transaction); the new state, None if repeated."""
+    change = await perform(ctx, PLAYBOOK, actions, actor_id=actor_id, update_id=update_id,
+                           logged=logged)
     return None if change is None else change.after
 
 
@@ -123,9 +127,15 @@ async def organiser_only(ctx: MatchContext, user_id: int) -> None:
         raise Refusal("backgammon.error.organisers_only")
 
 
+def decision(ctx: MatchContext, actor: int, kind: str, reason: str, **details) -> Write:
+    """An organiser's step (or a player's appeal) as an organiser log entry naming the
+    match: written with the step's actions (:func:`act`), or alone (:func:`log_decision`)."""
+    return log_entry(actor, kind, ctx.services.clock.now(), tournament_id=ctx.tournament.id,
+                 chat_id=ctx.tournament.chat_id, reason=reason, match_id=ctx.match.id,
+                 **details)
+
+
 async def log_decision(ctx: MatchContext, actor: int, kind: str, reason: str,
                        **details) -> None:
-    """An organiser's step (or a player's appeal) in the organiser log, the match named."""
-    await ctx.services.repos.organiser_log.record(
-        actor, kind, ctx.services.clock.now(), tournament_id=ctx.tournament.id,
-        chat_id=ctx.tournament.chat_id, reason=reason, match_id=ctx.match.id, **details)
+    """A step that changes no match (an appeal, a decision on it) in the organiser log."""
+    await ctx.services.db.write(decision(ctx, actor, kind, reason, **details))

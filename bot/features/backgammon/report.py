@@ -9,7 +9,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, Update
 
 from bot.features.backgammon.card import NO_CHOICE, Answer, Form, form_markup, game_words
-from bot.features.backgammon.play import act, load, log_decision, organiser_only, sender_match
+from bot.features.backgammon.play import act, decision, load, organiser_only, sender_match
 from bot.features.backgammon.words import parse_game
 from bot.features.formats.common import handles_of, parse_claim
 from bot.features.handlers import Handlers
@@ -57,9 +57,9 @@ async def _settle(message: Message, words: list[str], services: Services, tr: Tr
     if not rest:
         raise Refusal("formats.error.reason_required")
     action = {"type": "correct", "winner": ctx.seat(user.id), **game}
-    if await act(ctx, [action], message.from_user.id, update_id) is None:
+    logged = decision(ctx, message.from_user.id, "correct", " ".join(rest), entry=action)
+    if await act(ctx, [action], message.from_user.id, update_id, logged=logged) is None:
         return
-    await log_decision(ctx, message.from_user.id, "correct", " ".join(rest), entry=action)
     await ctx.say(tr("backgammon.settled", name=ctx.names[action["winner"]],
                      game=game_words(tr, game), reason=" ".join(rest)))
 

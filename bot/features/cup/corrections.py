@@ -19,6 +19,7 @@ from bot.features.registration import valid_name
 from bot.i18n import Translator
 from bot.play.context import MatchContext, context_for
 from bot.services import Services
+from storage.repositories.tournaments import Tournament
 from storage.repositories.users import User
 
 router = Handlers("cup-corrections")
@@ -170,7 +171,7 @@ async def replace(message: Message, command: CommandObject, services: Services,
     reason = await _needs_reason(message, tr, words[2:] if has_name else words[1:])
     if reason is None:
         return
-    tournament, repos, now = target.tournament, services.repos, services.clock.now()
+    tournament, repos = target.tournament, services.repos
     entry = await repos.entrants.get(tournament.id, old.id)
     taken = await repos.entrants.get(tournament.id, new.id)
     if entry is None or entry.status != "approved":
@@ -179,21 +180,30 @@ async def replace(message: Message, command: CommandObject, services: Services,
     if taken is not None and taken.status == "approved":
         await message.answer(tr("add.already", user=new.mention))
         return
-    await repos.entrants.update(tournament.id, old.id, now, status="replaced")
-    await repos.entrants.put(tournament.id, new.id, "approved", now, name)
-    await repos.entrants.update(tournament.id, new.id, now, seed=entry.seed)
-    for match in await repos.matches.for_tournament(tournament.id):
-        if match.status in OPEN and old.id in match.players:
-            side = "player_a" if match.player_a == old.id else "player_b"
-            await repos.matches.settle(match.id, {"meta": "replace", "side": side,
-                                                  "old": old.id, "new": new.id},
-                                       message.from_user.id, now)
-    seeds = tournament.state.get("playoff_seeds")
-    if seeds and old.id in seeds:
-        await repos.tournaments.set_state(tournament.id, "playoff_seeds",
-                                          [new.id if s == old.id else s for s in seeds])
-    await _log(services, message, "replace", tournament.id, reason, old=old.id, new=new.id)
+    async with services.db.together():
+        await _take_over(services, message.from_user.id, tournament, old.id, new.id, name,
+                         entry.seed)
+        await _log(services, message, "replace", tournament.id, reason, old=old.id, new=new.id)
     await message.answer(tr("correction.replaced", old=entry.label, new=name, reason=reason))
+
+
+async def _take_over(services: Services, actor_id: int, tournament: Tournament, old: int,
+                     new: int, name: str, seed: int | None) -> None:
+    """The writes of /replace: the new player's entry with the old one's seed, and the new
+    player in the old one's open matches and playoff seeds."""
+    repos, now = services.repos, services.clock.now()
+    await repos.entrants.update(tournament.id, old, now, status="replaced")
+    await repos.entrants.put(tournament.id, new, "approved", now, name)
+    await repos.entrants.update(tournament.id, new, now, seed=seed)
+    for match in await repos.matches.for_tournament(tournament.id):
+        if match.status in OPEN and old in match.players:
+            side = "player_a" if match.player_a == old else "player_b"
+            await repos.matches.settle(match.id, {"meta": "replace", "side": side,
+                                                  "old": old, "new": new}, actor_id, now)
+    seeds = tournament.state.get("playoff_seeds")
+    if seeds and old in seeds:
+        await repos.tournaments.set_state(tournament.id, "playoff_seeds",
+                                          [new if s == old else s for s in seeds])
 
 
 @router.message(Command("reopen"))

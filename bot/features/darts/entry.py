@@ -32,6 +32,7 @@ from bot.services import Services
 from games.common.errors import IllegalAction
 from games.darts.notation import parse_dart
 from games.darts.turn import DARTS_PER_VISIT
+from storage.repositories.organiser_log import log_entry
 
 router = Handlers("darts")
 _DART_WORD = re.compile(r"^(?:[SDTСДТ]\d{1,2}|25|50|D?BULL|MISS|M|МИМО|ПРОМАХ|М|OHI|0)$",
@@ -181,16 +182,16 @@ async def correct(message: Message, command: CommandObject, event_update: Update
     action = {"type": "correct", "visit": parts["visit"] - 1, "darts": darts}
     if parts["leg"] is not None:
         action["leg"] = parts["leg"] - 1
-    if await perform(play, [action], user_id, event_update.update_id):
-        await _log_correction(services, tr, play, message, parts, darts)
+    logged = log_entry(user_id, "correct", services.clock.now(),
+                       tournament_id=play.tournament.id, chat_id=message.chat.id,
+                       reason=parts["reason"], match=play.match.id, leg=parts["leg"],
+                       visit=parts["visit"], darts=darts)
+    if await perform(play, [action], user_id, event_update.update_id, logged=logged):
+        await _say_correction(tr, play, message, parts, darts)
 
 
-async def _log_correction(services: Services, tr: Translator, play, message: Message,
-                          parts: dict, darts: list[str]) -> None:
-    await services.repos.organiser_log.record(
-        message.from_user.id, "correct", services.clock.now(),
-        tournament_id=play.tournament.id, chat_id=message.chat.id, reason=parts["reason"],
-        match=play.match.id, leg=parts["leg"], visit=parts["visit"], darts=darts)
+async def _say_correction(tr: Translator, play, message: Message, parts: dict,
+                          darts: list[str]) -> None:
     shown = " ".join(darts) or tr("darts.key_miss")
     await message.answer(tr("darts.corrected", organiser=message.from_user.first_name,
                             match=play.match.id, visit=parts["visit"], darts=shown,

@@ -24,6 +24,7 @@ from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
 from games.darts.match import LegsMatch
+from storage.db import Write
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
@@ -84,15 +85,16 @@ def error_text(tr: Translator, error: IllegalAction, match: MatchRow | None = No
 
 async def perform(play: DartsPlay, actions: list[dict], actor_id: int,
                   update_id: int | None, expect: tuple[int, int, int] | None = None,
-                  alongside: Alongside = ()) -> LegsMatch | None:
+                  alongside: Alongside = (), logged: Write | None = None) -> LegsMatch | None:
     """Apply ``actions`` together through the match-play module.
 
     ``expect`` is the position the pressed board showed: the press only counts when the
     match is still there; ``alongside``: said with the announcement once accepted (the
-    press answered). Returns the new state, or None when nothing changed."""
+    press answered); ``logged``: written with the actions (an organiser's log entry).
+    Returns the new state, or None when nothing changed."""
     change = await perform_action(play, PLAYBOOK, actions, actor_id=actor_id,
                                   update_id=update_id, alongside=alongside,
-                                  check=partial(_refuse_stale, play, expect))
+                                  check=partial(_refuse_stale, play, expect), logged=logged)
     return None if change is None else change.after
 
 

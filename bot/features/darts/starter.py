@@ -15,6 +15,7 @@ from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.services import Services
+from storage.repositories.organiser_log import log_entry
 
 router = Handlers("darts-starter")
 
@@ -48,9 +49,9 @@ async def set_starter(message: Message, command: CommandObject, event_update: Up
     reason = " ".join(words[2:])
     player = play.seat(user.id)
     action = starter_action(player, "bull")
-    if await perform(play, [action], organiser, event_update.update_id):
-        await services.repos.organiser_log.record(
-            organiser, "starter", services.clock.now(), tournament_id=play.tournament.id,
-            chat_id=message.chat.id, reason=reason, match=play.match.id, starter=user.id)
+    logged = log_entry(organiser, "starter", services.clock.now(),
+                       tournament_id=play.tournament.id, chat_id=message.chat.id,
+                       reason=reason, match=play.match.id, starter=user.id)
+    if await perform(play, [action], organiser, event_update.update_id, logged=logged):
         await message.answer(play.text("darts.starter_set", organiser=message.from_user.first_name,
                                 match=play.match.id, name=play.names[player], reason=reason))

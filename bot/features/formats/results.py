@@ -22,6 +22,7 @@ from bot.services import Services
 from games.tournament import Result
 from storage.repositories.jobs import insert_job
 from storage.repositories.matches import MatchRow
+from storage.repositories.organiser_log import log_entry
 
 log = logging.getLogger(__name__)
 PlayedElsewhere = Callable[[MatchContext, "int | None", "tuple[int, int] | None"],
@@ -65,7 +66,8 @@ async def record_result(services: Services, match_id: int, winner: int | None,
     sides, scored as a draw and counted in a column of its own); ``score`` is (player_a's,
     player_b's); ``stat`` is each side's [numerator, denominator] of the game's own tie-break
     statistic (darts: [marks, visits]), kept when an organiser corrects the result.
-    An organiser's entry or correction names ``actor_id`` and ``reason`` and is logged.
+    An organiser's entry or correction names ``actor_id`` and ``reason`` and is logged, in
+    the result's transaction.
     ``actions`` (a player's answer that settles the match: a confirmation) are logged by
     ``actor_id`` in the result's own transaction, claiming ``update_id``.
     Raises :class:`ResultRefused` when the result cannot be taken, and
@@ -78,12 +80,11 @@ async def record_result(services: Services, match_id: int, winner: int | None,
         if problem := correction_problem(run, match, winner):
             raise ResultRefused(problem)
         now = services.clock.now()
-        if reason is not None:
-            await services.repos.organiser_log.record(
-                actor_id, "setresult", now, tournament_id=run.tournament.id,
-                chat_id=run.tournament.chat_id, reason=reason, match_id=match.id,
-                winner=winner, score=list(score) if score else None, forfeit=forfeit,
-                before={"status": match.status, "winner": match.winner, **match.result})
+        logged = None if reason is None else log_entry(
+            actor_id, "setresult", now, tournament_id=run.tournament.id,
+            chat_id=run.tournament.chat_id, reason=reason, match_id=match.id,
+            winner=winner, score=list(score) if score else None, forfeit=forfeit,
+            before={"status": match.status, "winner": match.winner, **match.result})
         result: dict[str, Any] = {"score": list(score) if score and not forfeit else None,
                                   "forfeit": forfeit}
         if (stat := stat or match.result.get("stat")) and not forfeit:
@@ -94,10 +95,14 @@ async def record_result(services: Services, match_id: int, winner: int | None,
         if match.status != "finished" and (event := _engine_event(run, match, winner, score,
                                                                   forfeit)) is not None:
             onward["event"] = event
+
+        async def onward_job(tx):
+            if logged is not None:
+                await logged(tx)
+            return await insert_job(tx, ADVANCE_JOB, now, run.tournament.id, onward)
         job = await services.repos.matches.settle(match.id, {
             "meta": "result", "winner": winner, "reason": reason, "result": result},
-            actor_id, now, update_id, actions,
-            also=lambda tx: insert_job(tx, ADVANCE_JOB, now, run.tournament.id, onward))
+            actor_id, now, update_id, actions, also=onward_job)
     services.scheduler.follow(job)
 
 

@@ -26,6 +26,7 @@ from games.backgammon.bot import choose_play, should_double, should_take
 from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN
 from games.backgammon.session import LiveMatch
 from games.common.errors import IllegalAction
+from storage.db import Write
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
@@ -108,15 +109,17 @@ PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish,
 
 async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
               update_id: int | None, check: Callable[[Any], None] | None = None,
-              alongside: Alongside = ()) -> LiveMatch | None:
+              alongside: Alongside = (), *, logged: Write | None = None) -> LiveMatch | None:
     """Apply a player's ``actions`` (with the time they spent), then let the bot play its
     part; the new state, or None when this update was applied before. ``alongside``: said
-    with the announcement once accepted (a pressed button answered)."""
+    with the announcement once accepted (a pressed button answered); ``logged``: written
+    with the actions (an organiser's log entry)."""
     state = await ctx.services.matches.current(ctx.match)  # read before any await
     seat = ctx.seat(actor_id) if actor_id is not None else None
     spent = await clocks.spent(ctx, state, seat)
     change = await perform(ctx, PLAYBOOK, spent + actions, actor_id=actor_id,
-                           update_id=update_id, check=check, alongside=alongside)
+                           update_id=update_id, check=check, alongside=alongside,
+                           logged=logged)
     if change is None:
         return None
     return await advance(ctx)

@@ -25,6 +25,7 @@ from bot.render.backgammon import board_png
 from bot.services import Services
 from games.backgammon.session import after_moves
 from games.common.errors import IllegalAction
+from storage.repositories.organiser_log import log_entry
 
 router = Handlers("backgammon-live-tools")
 DURATION = re.compile(r"^(\d{1,4})(s|m|h|с|м|ч)?$", re.IGNORECASE)
@@ -77,13 +78,12 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
     seat, reason = ctx.seat(user.id), " ".join(words[2:])
     before = await services.matches.state(ctx.match)
     spent = await clocks.spent(ctx, before, seat)  # the bank as it stands now, then more
+    logged = log_entry(message.from_user.id, "addtime", services.clock.now(),
+                       tournament_id=ctx.tournament.id, chat_id=message.chat.id, reason=reason,
+                       match_id=match.id, player=user.id, seconds=seconds)
     state = await act(ctx, [*spent, {"type": "addtime", "player": seat, "seconds": seconds}],
-                      None, event_update.update_id)
+                      None, event_update.update_id, logged=logged)
     if state is None:
         return
-    await services.repos.organiser_log.record(
-        message.from_user.id, "addtime", services.clock.now(), tournament_id=ctx.tournament.id,
-        chat_id=message.chat.id, reason=reason, match_id=match.id, player=user.id,
-        seconds=seconds)
     await ctx.say(tr("backgammon.live.time_added", name=ctx.names[seat],
                      seconds=seconds, reason=reason))

@@ -1,0 +1,102 @@
+"""An organiser's command whose process died after its action was written, before its answer
+went out, is applied once when Telegram delivers the update again, and its organiser-log
+entry is there exactly once (SPEC §8): the action, the entry and the update's claim are
+written in one transaction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from aiogram.methods import EditMessageMedia, EditMessageText, SendMessage, TelegramMethod
+
+from bot.sandbox.runner import Sandbox
+
+
+def _fail_next(sandbox: Sandbox, kind: type[TelegramMethod]) -> None:
+    """The bot's next call of ``kind`` fails as if the process had died making it."""
+    session = sandbox.app.bot.session
+    real = session.make_request
+
+    async def dying(bot, method, timeout=None):
+        if not isinstance(method, kind):
+            return await real(bot, method, timeout)
+        del session.make_request
+        raise ConnectionResetError("the process died before its answer went out")
+    session.make_request = dying
+
+
+async def _count(sandbox: Sandbox, sql: str) -> int:
+    return (await sandbox.app.services.db.fetchone(sql))[0]
+
+
+async def _counts(sandbox: Sandbox) -> tuple[int, int]:
+    return (await _count(sandbox, "SELECT count(*) FROM tournaments"),
+            await _count(sandbox, "SELECT count(*) FROM organiser_log"))
+
+
+async def test_a_new_tournament_is_made_once_when_its_update_comes_again(tmp_path: Path):
+    output: list[str] = []
+    sandbox = Sandbox(seed=1, db_path=tmp_path / "once.sqlite3", language="en",
+                      emit=output.append)
+    await sandbox.start()
+    try:
+        await sandbox.run_lines(["org@grp: /help"])
+        _fail_next(sandbox, SendMessage)
+        await sandbox.run_lines(["org@grp: /new cup Spring"])
+        assert any("ConnectionResetError" in line for line in output)
+        assert await _counts(sandbox) == (1, 1)  # written before the answer failed
+        await sandbox.run_lines(["! restart", "! replay"])
+        assert await _counts(sandbox) == (1, 1)
+        await sandbox.run_lines(["org@grp: /settings hp=30"])
+        assert await _counts(sandbox) == (1, 2)
+    finally:
+        await sandbox.close()
+
+
+async def test_a_corrected_visit_is_logged_once_when_its_update_comes_again(tmp_path: Path):
+    """The correction is a match action: its log entry is written with it, so a process
+    that died while redrawing the board (after the action, before the entry used to be
+    written) leaves both, and the redelivered update neither."""
+    output: list[str] = []
+    sandbox = Sandbox(seed=1, db_path=tmp_path / "correct.sqlite3", emit=output.append)
+    await sandbox.start()
+    try:
+        await sandbox.run_lines([
+            "org@grp: /new shanghai Cup legs=1", "alice@grp: /register", "bob@grp: /register",
+            "org@grp: /begin", "alice@grp: [🎯 Булл-офф: Bob]", "bob@grp: S20 S20 S20",
+            "bob@grp: [✅ Конец подхода]"])
+        _fail_next(sandbox, EditMessageText)
+        await sandbox.run_lines(["org@grp: /correct 1 1 S20 D20 T20 typed S20 three times"])
+        assert any("ConnectionResetError" in line for line in output)
+        await sandbox.run_lines(["! restart", "! replay"])
+        corrections = await _count(sandbox, "SELECT count(*) FROM match_actions"
+                                            " WHERE payload LIKE '%\"correct\"%'")
+        logged = await _count(sandbox, "SELECT count(*) FROM organiser_log"
+                                       " WHERE action = 'correct'")
+        assert (corrections, logged) == (1, 1)
+    finally:
+        await sandbox.close()
+
+
+async def test_time_given_back_is_logged_once_with_its_reason(tmp_path: Path):
+    """Live backgammon's /addtime (a match action of its own flow): the same, its entry
+    with the organiser's reason."""
+    output: list[str] = []
+    sandbox = Sandbox(seed=11, db_path=tmp_path / "addtime.sqlite3", language="en",
+                      emit=output.append)
+    await sandbox.start()
+    try:
+        await sandbox.run_lines([
+            "org@g: /new backgammon Evening format=swiss rounds=1 length=3 clock=30+2",
+            "alice@g: /register", "bob@g: /register", "org@g: /begin"])
+        _fail_next(sandbox, EditMessageMedia)  # the board's picture, redrawn
+        await sandbox.run_lines(["org@g: /addtime @bob 1m lost connection"])
+        assert any("ConnectionResetError" in line for line in output)
+        await sandbox.run_lines(["! restart", "! replay"])
+        given = await _count(sandbox, "SELECT count(*) FROM match_actions"
+                                      " WHERE payload LIKE '%\"addtime\"%'")
+        logged = await sandbox.app.services.db.fetchall(
+            "SELECT reason FROM organiser_log WHERE action = 'addtime'")
+        assert given == 1 and [row["reason"] for row in logged] == ["lost connection"]
+    finally:
+        await sandbox.close()
