@@ -3,7 +3,9 @@
 One process owns one connection. Reads run straight on it; every write runs inside
 :meth:`Database.transaction`, which holds an asyncio lock (interleaved transactions from
 concurrent handlers would otherwise mix) and retries the whole unit of work when another
-process holds the file ("database is locked"), never dropping it.
+process holds the file ("database is locked"), never dropping it. :meth:`Database.together`
+makes the writes of several repository calls one transaction (an organiser's command and
+its log entry, with the update's claim).
 
 Statements run on the event loop itself (:class:`LoopConnection`): this bot's statements take
 microseconds, far less than handing each one to a worker thread and waiting for the answer
@@ -274,12 +276,14 @@ class Database:
         claim of the update being handled (:meth:`tracking_writes`): an action, what is
         logged about it and its update id are committed at once, so a crash leaves all or
         none of them, and a redelivered update finds the action done. Only writes belong in
-        the block: it holds the write lock, so no Bot API call should wait inside it."""
-        writes = _TRACKED.get()
-        own = writes if writes is not None and writes.database is self else None
+        the block: it holds the write lock, so no Bot API call should wait inside it. What
+        the block changes in memory is not undone when it rolls back (a job armed for a row
+        that was not written finds nothing to run)."""
         if self._in_unit():
             yield
             return
+        writes = _TRACKED.get()
+        own = writes if writes is not None and writes.database is self else None
         async with self.transaction() as tx:
             token = _UNIT.set(_Unit(self, asyncio.current_task()))
             try:

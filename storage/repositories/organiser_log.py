@@ -27,8 +27,7 @@ class OrganiserLogRepo:
 
 
 def log_entry(actor_id: int, action: str, now: datetime, *, tournament_id: int | None = None,
-          chat_id: int | None = None, reason: str | None = None,
-          **details: Any) -> Write:
+              chat_id: int | None = None, reason: str | None = None, **details: Any) -> Write:
     """The write of one entry, for the transaction of the action it is about (an
     organiser's correction of a match, written with the match's actions)."""
     async def write(tx: LoopConnection) -> None:
