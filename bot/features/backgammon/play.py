@@ -131,8 +131,8 @@ def decision(ctx: MatchContext, actor: int, kind: str, reason: str, **details) -
     """An organiser's step (or a player's appeal) as an organiser log entry naming the
     match: written with the step's actions (:func:`act`), or alone (:func:`log_decision`)."""
     return log_entry(actor, kind, ctx.services.clock.now(), tournament_id=ctx.tournament.id,
-                 chat_id=ctx.tournament.chat_id, reason=reason, match_id=ctx.match.id,
-                 **details)
+                     chat_id=ctx.tournament.chat_id, reason=reason, match_id=ctx.match.id,
+                     **details)
 
 
 async def log_decision(ctx: MatchContext, actor: int, kind: str, reason: str,

@@ -85,7 +85,8 @@ def error_text(tr: Translator, error: IllegalAction, match: MatchRow | None = No
 
 async def perform(play: DartsPlay, actions: list[dict], actor_id: int,
                   update_id: int | None, expect: tuple[int, int, int] | None = None,
-                  alongside: Alongside = (), logged: Write | None = None) -> LegsMatch | None:
+                  alongside: Alongside = (), *, logged: Write | None = None
+                  ) -> LegsMatch | None:
     """Apply ``actions`` together through the match-play module.
 
     ``expect`` is the position the pressed board showed: the press only counts when the
