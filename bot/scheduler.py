@@ -9,8 +9,9 @@ than losing it; every handler is written to be safe to repeat.
 
 A job that meets a passing fault (Telegram's 5xx or a lost connection, after the sending
 layer's own quick retries) stays pending and runs again later, ``RETRY_DELAYS`` apart; a
-job can also be held (stored without being armed) and run at once by the caller, as the
-opening of a tournament is (see :meth:`Scheduler.run_now`).
+job can also be held (stored without being armed) and run at once by the caller
+(:meth:`Scheduler.run`), as the opening of a tournament is: stored in the transaction that
+starts the tournament, so a crash before it ran runs it at start-up.
 """
 
 from __future__ import annotations
@@ -95,19 +96,14 @@ class Scheduler(ABC):
             self._arm(job)
         return len(pending)
 
-    async def run_now(self, kind: str, now: datetime, tournament_id: int | None = None,
-                      **payload) -> None:
-        """Store a job and run it at once; if it meets a passing fault, it is armed for a
-        retry like any other. Storing first means a crash mid-run repeats it at start-up."""
-        job = await self.jobs.add(kind, now, tournament_id, **payload)
-        await self.run(job.id)
-
     async def revive(self, job_id: int, now: datetime) -> None:
         """Run a job that ended before it was complete once more, now."""
         if await self.jobs.revive(job_id, now):
             await self.run(job_id)
 
     async def run(self, job_id: int) -> None:
+        """Run a stored job now; if it meets a passing fault, it is armed for a retry like
+        any other."""
         job = await self.jobs.get(job_id)
         if job is None:  # cancelled or already run
             return

@@ -112,8 +112,9 @@ async def start_tournament(services: Services, tournament_id: int,
                            actor_id: int | None) -> str | None:
     """Start now. Returns None when started, or the catalog key of why it cannot start.
 
-    The roster, the status and the cancelled countdown are committed before anything is
-    said; the announcement and the game's first matches are the "opening" job, run at once
+    The roster, the status, the cancelled countdown and the "opening" job are committed
+    together before anything is said (a bot that dies right after runs the opening at its
+    next start); the announcement and the game's first matches are that job, run at once
     and retried like any job when a send fails (see :func:`_opening_job`).
     """
     async with services.lock(f"tournament-{tournament_id}"):
@@ -131,18 +132,22 @@ async def start_tournament(services: Services, tournament_id: int,
                     "begin.too_few_at_time", title=tournament.title, count=len(players)))
             return "begin.too_few"
         pending = await repos.entrants.list(tournament.id, ("pending",))
-        await repos.entrants.update_many(tournament.id, {
-            **{entrant.user_id: {"status": "noshow"} for entrant in approved
-               if entrant not in players},
-            **{entrant.user_id: {"status": "lapsed"} for entrant in pending},
-            **{entrant.user_id: {"seed": seed} for seed, entrant in enumerate(players, start=1)},
-        }, now)
-        await repos.tournaments.set_status(tournament.id, "running", now)
-        await services.scheduler.cancel(tournament.id, START_JOBS)
-        if actor_id is not None:
-            await repos.organiser_log.record(actor_id, "begin", now, tournament_id=tournament.id,
-                                             chat_id=tournament.chat_id)
-    await services.scheduler.run_now("opening", now, tournament.id)
+        async with services.db.together():
+            await repos.entrants.update_many(tournament.id, {
+                **{entrant.user_id: {"status": "noshow"} for entrant in approved
+                   if entrant not in players},
+                **{entrant.user_id: {"status": "lapsed"} for entrant in pending},
+                **{entrant.user_id: {"seed": seed}
+                   for seed, entrant in enumerate(players, start=1)},
+            }, now)
+            await repos.tournaments.set_status(tournament.id, "running", now)
+            await services.scheduler.cancel(tournament.id, START_JOBS)
+            if actor_id is not None:
+                await repos.organiser_log.record(actor_id, "begin", now,
+                                                 tournament_id=tournament.id,
+                                                 chat_id=tournament.chat_id)
+            opening = await repos.jobs.add("opening", now, tournament.id)
+    await services.scheduler.run(opening.id)
     return None
 
 

@@ -1,7 +1,7 @@
 """An organiser's command whose process died after its action was written, before its answer
 went out, is applied once when Telegram delivers the update again, and its organiser-log
 entry is there exactly once (SPEC §8): the action, the entry and the update's claim are
-written in one transaction."""
+written in one transaction (a start's with the job that opens the tournament)."""
 
 from __future__ import annotations
 
@@ -98,5 +98,43 @@ async def test_time_given_back_is_logged_once_with_its_reason(tmp_path: Path):
         logged = await sandbox.app.services.db.fetchall(
             "SELECT reason FROM organiser_log WHERE action = 'addtime'")
         assert given == 1 and [row["reason"] for row in logged] == ["lost connection"]
+    finally:
+        await sandbox.close()
+
+
+def _die_after_commit(sandbox: Sandbox, done: str) -> None:
+    """The process dies right after the first commit after which ``done`` (a query) finds
+    a row."""
+    db = sandbox.app.services.db
+    real_end = db._end
+
+    def end(*, commit: bool) -> None:
+        real_end(commit=commit)
+        if commit and db.connection.raw.execute(done).fetchone() is not None:
+            del db._end
+            raise ConnectionResetError("the process died right after the commit")
+    db._end = end
+
+
+async def test_a_start_that_died_after_its_commit_opens_at_the_next_start(tmp_path: Path):
+    """/begin writes the roster, the status and the opening job in one transaction: a
+    process that died right after it opens the tournament (announcement, first matches)
+    when it starts again, and the redelivered /begin changes nothing."""
+    output: list[str] = []
+    sandbox = Sandbox(seed=1, db_path=tmp_path / "begin.sqlite3", language="en",
+                      emit=output.append)
+    await sandbox.start()
+    try:
+        await sandbox.run_lines(["org@grp: /new shanghai Cup legs=1", "alice@grp: /register",
+                                 "bob@grp: /register"])
+        _die_after_commit(sandbox, "SELECT 1 FROM tournaments WHERE status = 'running'")
+        await sandbox.run_lines(["org@grp: /begin"])
+        assert any("ConnectionResetError" in line for line in output)
+        assert await _count(sandbox, "SELECT count(*) FROM matches") == 0
+        await sandbox.run_lines(["! restart", "! replay"])
+        assert await _count(sandbox, "SELECT count(*) FROM matches") == 1
+        assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
+                                     " WHERE action = 'begin'") == 1
+        assert sum("has started" in line for line in output) == 1
     finally:
         await sandbox.close()
