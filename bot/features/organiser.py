@@ -23,6 +23,8 @@ from bot.i18n import Translator, clip
 from bot.play import clock
 from bot.services import Services
 from bot.timeparse import parse_start, zone_name
+from storage.db import Write
+from storage.repositories.organiser_log import log_entry
 from storage.repositories.tournaments import Tournament
 
 router = Handlers("organiser")
@@ -227,29 +229,31 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
     if tournament.status != ("running" if pausing else "paused"):
         await message.answer(tr("pause.not_running" if pausing else "pause.not_paused"))
         return
-    now = services.clock.now()
-    await _switch(services, tournament, pausing)
-    reason = " ".join(target.words) or None
-    await services.repos.organiser_log.record(
-        message.from_user.id, command.command, now, tournament_id=tournament.id,
-        chat_id=message.chat.id, reason=reason)
+    logged = log_entry(message.from_user.id, command.command, services.clock.now(),
+                       tournament_id=tournament.id, chat_id=message.chat.id,
+                       reason=" ".join(target.words) or None)
+    await _switch(services, tournament, pausing, logged)
     await message.answer(tr("pause.paused" if pausing else "pause.resumed",
                             title=tournament.title, organiser=message.from_user.first_name))
     if not pausing:
         await resume_opening(services, tournament)
 
 
-async def _switch(services: Services, tournament: Tournament, pausing: bool) -> None:
+async def _switch(services: Services, tournament: Tournament, pausing: bool,
+                  logged: Write | None = None) -> None:
     """Pause a running tournament (every match under way waits, its clocks frozen with the
-    time they had left) or resume a paused one (the clocks run on from there)."""
+    time they had left) or resume a paused one (the clocks run on from there), in one
+    transaction with ``logged`` (the organiser's log entry)."""
     wanted, current = ("paused", "running") if pausing else ("running", "paused")
     now = services.clock.now()
-    async with services.lock(f"tournament-{tournament.id}"):
+    async with services.lock(f"tournament-{tournament.id}"), services.db.together():
         for match in await services.repos.matches.for_tournament(tournament.id):
             if match.status == current:
                 await services.repos.matches.update(match.id, now, status=wanted)
         await services.repos.tournaments.set_status(tournament.id, wanted, now)
         await (clock.pause if pausing else clock.resume)(services, tournament.id)
+        if logged is not None:
+            await services.db.write(logged)
 
 
 async def group_lost(services: Services, chat_id: int) -> None:

@@ -138,3 +138,25 @@ async def test_a_start_that_died_after_its_commit_opens_at_the_next_start(tmp_pa
         assert sum("has started" in line for line in output) == 1
     finally:
         await sandbox.close()
+
+
+async def test_a_pause_that_died_after_its_commit_is_logged_once(tmp_path: Path):
+    """/pause writes the paused matches, the status, the frozen clocks and its entry in one
+    transaction: a process that died right after it keeps the entry, and the redelivered
+    /pause changes nothing."""
+    sandbox = Sandbox(seed=1, db_path=tmp_path / "pause.sqlite3", language="en",
+                      emit=lambda line: None)
+    await sandbox.start()
+    try:
+        await sandbox.run_lines(["org@grp: /new shanghai Cup legs=1", "alice@grp: /register",
+                                 "bob@grp: /register", "org@grp: /begin"])
+        _die_after_commit(sandbox, "SELECT 1 FROM tournaments WHERE status = 'paused'")
+        await sandbox.run_lines(["org@grp: /pause tea break"])
+        await sandbox.run_lines(["! restart", "! replay"])
+        assert await _count(sandbox, "SELECT count(*) FROM matches"
+                                     " WHERE status = 'paused'") == 1
+        logged = await sandbox.app.services.db.fetchall(
+            "SELECT reason FROM organiser_log WHERE action = 'pause'")
+        assert [row["reason"] for row in logged] == ["tea break"]
+    finally:
+        await sandbox.close()
