@@ -96,11 +96,6 @@ class Scheduler(ABC):
             self._arm(job)
         return len(pending)
 
-    async def revive(self, job_id: int, now: datetime) -> None:
-        """Run a job that ended before it was complete once more, now."""
-        if await self.jobs.revive(job_id, now):
-            await self.run(job_id)
-
     async def run(self, job_id: int) -> None:
         """Run a stored job now; if it meets a passing fault, it is armed for a retry like
         any other."""

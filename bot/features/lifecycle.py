@@ -202,9 +202,11 @@ async def _tell_lapsed(services: Services, tr: Translator, tournament: Tournamen
                                  user_tr("registration.lapsed_dm", title=tournament.title))
 
 
-async def resume_opening(services: Services, tournament: Tournament) -> None:
-    """Run the tournament's opening again if it stopped before the end (its group was lost
-    and is back now)."""
-    job = await services.repos.jobs.last_of(tournament.id, "opening")
-    if job is not None and not job.payload.get("opened"):
-        await services.scheduler.revive(job.id, services.clock.now())
+async def revive_opening(services: Services, tournament_id: int) -> int | None:
+    """Make the tournament's opening pending again if it stopped before the end (its group
+    was lost and is back now); the job's id, for the caller to run once the transaction it
+    is written in has committed (None when there is nothing to open)."""
+    job = await services.repos.jobs.last_of(tournament_id, "opening")
+    if job is None or job.payload.get("opened"):
+        return None
+    return job.id if await services.repos.jobs.revive(job.id, services.clock.now()) else None

@@ -15,7 +15,7 @@ from bot.features.lifecycle import (
     local_time,
     minimum_players,
     note_for,
-    resume_opening,
+    revive_opening,
     schedule_start,
     start_tournament,
 )
@@ -232,18 +232,20 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
     logged = log_entry(message.from_user.id, command.command, services.clock.now(),
                        tournament_id=tournament.id, chat_id=message.chat.id,
                        reason=" ".join(target.words) or None)
-    await _switch(services, tournament, pausing, logged)
+    opening = await _switch(services, tournament, pausing, logged)
     await message.answer(tr("pause.paused" if pausing else "pause.resumed",
                             title=tournament.title, organiser=message.from_user.first_name))
-    if not pausing:
-        await resume_opening(services, tournament)
+    if opening is not None:
+        await services.scheduler.run(opening)
 
 
 async def _switch(services: Services, tournament: Tournament, pausing: bool,
-                  logged: Write | None = None) -> None:
+                  logged: Write | None = None) -> int | None:
     """Pause a running tournament (every match under way waits, its clocks frozen with the
     time they had left) or resume a paused one (the clocks run on from there), in one
-    transaction with ``logged`` (the organiser's log entry)."""
+    transaction with ``logged`` (the organiser's log entry) and, when resuming, the opening
+    made pending again if it had stopped (:func:`revive_opening`: its job id is returned,
+    to run)."""
     wanted, current = ("paused", "running") if pausing else ("running", "paused")
     now = services.clock.now()
     async with services.lock(f"tournament-{tournament.id}"), services.db.together():
@@ -254,6 +256,7 @@ async def _switch(services: Services, tournament: Tournament, pausing: bool,
         await (clock.pause if pausing else clock.resume)(services, tournament.id)
         if logged is not None:
             await services.db.write(logged)
+        return None if pausing else await revive_opening(services, tournament.id)
 
 
 async def group_lost(services: Services, chat_id: int) -> None:

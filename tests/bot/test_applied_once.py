@@ -102,7 +102,7 @@ async def test_time_given_back_is_logged_once_with_its_reason(tmp_path: Path):
         await sandbox.close()
 
 
-def _die_after_commit(sandbox: Sandbox, done: str) -> None:
+def die_after_commit(sandbox: Sandbox, done: str) -> None:
     """The process dies right after the first commit after which ``done`` (a query) finds
     a row."""
     db = sandbox.app.services.db
@@ -127,7 +127,7 @@ async def test_a_start_that_died_after_its_commit_opens_at_the_next_start(tmp_pa
     try:
         await sandbox.run_lines(["org@grp: /new shanghai Cup legs=1", "alice@grp: /register",
                                  "bob@grp: /register"])
-        _die_after_commit(sandbox, "SELECT 1 FROM tournaments WHERE status = 'running'")
+        die_after_commit(sandbox, "SELECT 1 FROM tournaments WHERE status = 'running'")
         await sandbox.run_lines(["org@grp: /begin"])
         assert any("ConnectionResetError" in line for line in output)
         assert await _count(sandbox, "SELECT count(*) FROM matches") == 0
@@ -150,7 +150,7 @@ async def test_a_pause_that_died_after_its_commit_is_logged_once(tmp_path: Path)
     try:
         await sandbox.run_lines(["org@grp: /new shanghai Cup legs=1", "alice@grp: /register",
                                  "bob@grp: /register", "org@grp: /begin"])
-        _die_after_commit(sandbox, "SELECT 1 FROM tournaments WHERE status = 'paused'")
+        die_after_commit(sandbox, "SELECT 1 FROM tournaments WHERE status = 'paused'")
         await sandbox.run_lines(["org@grp: /pause tea break"])
         await sandbox.run_lines(["! restart", "! replay"])
         assert await _count(sandbox, "SELECT count(*) FROM matches"

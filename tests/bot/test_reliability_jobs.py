@@ -18,6 +18,7 @@ from bot.sandbox.session import SandboxSession
 from bot.scheduler import RETRY_DELAYS, VirtualScheduler
 from storage.db import Database
 from storage.repositories.jobs import Job, JobsRepo
+from tests.bot.test_applied_once import die_after_commit
 
 SETUP = """\
 ! now 2026-10-21T09:00+03:00
@@ -123,6 +124,21 @@ async def test_a_lost_group_pauses_the_tournament_and_tells_the_organiser(sandbo
     sandbox.world.groups["dice"] = group
     back = await _run(sandbox, "org@dice: /resume")
     assert not _errors(back)
+    assert sum("начался" in line for line in back) == 1
+    assert await _rows(sandbox, "SELECT COUNT(*) FROM matches") == [(1,)]
+
+
+async def test_a_resume_that_died_after_its_commit_still_opens(sandbox):
+    """/resume makes the stopped opening pending again in its own transaction: a bot that
+    died right after it opens the tournament at its next start."""
+    await _run(sandbox, SETUP)
+    group = sandbox.world.groups.pop("dice")
+    await _run(sandbox, "! now 2026-10-21T20:00+03:00")
+    sandbox.world.groups["dice"] = group
+    die_after_commit(sandbox, "SELECT 1 FROM tournaments WHERE status = 'running'")
+    died = await _run(sandbox, "org@dice: /resume")
+    assert not any("начался" in line for line in died)
+    back = await _run(sandbox, "! restart\n! replay")
     assert sum("начался" in line for line in back) == 1
     assert await _rows(sandbox, "SELECT COUNT(*) FROM matches") == [(1,)]
 
