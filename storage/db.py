@@ -24,12 +24,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterat
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
 from storage.cache import ReadCache
 from storage.checkpoint import Checkpointer
+from storage.timefmt import to_db
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -140,16 +142,24 @@ Write = Callable[[LoopConnection], Awaitable[Any]]
 """A piece of a write transaction, given its connection (what goes with an action)."""
 
 
+async def insert_claim(tx: LoopConnection, update_id: int, now: datetime) -> bool:
+    """Claim the update (mark it handled) in the open transaction ``tx``; False when it
+    already was."""
+    cursor = await tx.execute(
+        "INSERT OR IGNORE INTO processed_updates (update_id, processed_at) VALUES (?, ?)",
+        (update_id, to_db(now)))
+    return cursor.rowcount == 1
+
+
 @dataclass
 class Writes:
     """How many write transactions ``database`` committed while it was being tracked (an
-    update's handling), and how that update is claimed inside a transaction."""
+    update's handling), and which update that is (claimed by :meth:`Database.together`)."""
 
     database: Database
     count: int = 0
     update_id: int | None = None
-    claim: Write | None = None
-    """Writes the claim of ``update_id`` in the open transaction (:meth:`Database.together`)."""
+    handled_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -283,17 +293,18 @@ class Database:
             yield
             return
         writes = _TRACKED.get()
-        own = writes if writes is not None and writes.database is self else None
+        update = writes if writes is not None and writes.database is self \
+            and writes.update_id is not None else None
         async with self.transaction() as tx:
             token = _UNIT.set(_Unit(self, asyncio.current_task()))
             try:
                 yield
             finally:
                 _UNIT.reset(token)
-            if own is not None and own.claim is not None:
-                await own.claim(tx)
-        if own is not None and own.update_id is not None:
-            self.claimed.add(own.update_id)
+            if update is not None:
+                await insert_claim(tx, update.update_id, update.handled_at)
+        if update is not None:
+            self.claimed.add(update.update_id)
 
     def _in_unit(self) -> bool:
         unit = _UNIT.get()
@@ -316,14 +327,14 @@ class Database:
                 self.checkpointer.committed()
 
     @contextmanager
-    def tracking_writes(self, update_id: int | None = None, claim: Write | None = None
+    def tracking_writes(self, update_id: int | None = None, handled_at: datetime | None = None
                         ) -> Iterator[Writes]:
         """Count this database's write transactions committed in this context (an update's
         handling, and the tasks it starts) until the block ends; another database's (the
         sandbox keeps its Telegram in the same file, through a connection of its own) are
-        not the update's. ``claim`` writes the claim of ``update_id`` into a transaction:
-        a :meth:`together` block of the handling does it with its own writes."""
-        writes = Writes(self, update_id=update_id, claim=claim)
+        not the update's. A :meth:`together` block of the handling claims ``update_id``
+        (handled at ``handled_at``) with its own writes."""
+        writes = Writes(self, update_id=update_id, handled_at=handled_at)
         token = _TRACKED.set(writes)
         try:
             yield writes

@@ -20,13 +20,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime, timedelta
-from functools import partial
 
 from aiogram import BaseMiddleware
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.types import Update
 
-from storage.repositories.updates import REMEMBER_FOR, ProcessedUpdatesRepo, insert_claim
+from storage.repositories.updates import REMEMBER_FOR, ProcessedUpdatesRepo
 
 log = logging.getLogger(__name__)
 PRUNE_EVERY = timedelta(hours=1)
@@ -60,11 +59,11 @@ class DedupeMiddleware(BaseMiddleware):
             if await updates.seen(event.update_id):
                 log.info("update %s was handled before; dropped", event.update_id)
                 return None
-            claim = partial(insert_claim, update_id=event.update_id, now=services.clock.now())
-            with services.db.tracking_writes(event.update_id, claim) as writes:
+            now = services.clock.now()
+            with services.db.tracking_writes(event.update_id, now) as writes:
                 result = await handler(event, data)
             if writes.count:  # it changed something: claimed for good, across restarts
-                await updates.claim(event.update_id, services.clock.now())
+                await updates.claim(event.update_id, now)
                 await self.prune(updates, services.clock.now())
             elif result is not UNHANDLED:  # it only answered: a copy is dropped while we run
                 updates.remember(event.update_id)

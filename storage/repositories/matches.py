@@ -21,9 +21,8 @@ from storage.cache import (
     MATCH_ROWS,
     chat_lookups,
 )
-from storage.db import Database, LoopConnection
+from storage.db import Database, LoopConnection, insert_claim
 from storage.repositories.tournaments import chat_of
-from storage.repositories.updates import insert_claim
 from storage.timefmt import to_db
 
 T = TypeVar("T")

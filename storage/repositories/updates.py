@@ -4,18 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from storage.db import Database
+from storage.db import Database, insert_claim
 from storage.timefmt import from_db, to_db
 
 REMEMBER_FOR = timedelta(days=2)  # Telegram redelivers an update for 24 h at most
-
-
-async def insert_claim(tx, update_id: int, now: datetime) -> bool:
-    """Claim the update in the open transaction ``tx``; False when it already was."""
-    cursor = await tx.execute(
-        "INSERT OR IGNORE INTO processed_updates (update_id, processed_at) VALUES (?, ?)",
-        (update_id, to_db(now)))
-    return cursor.rowcount == 1
 
 
 class ProcessedUpdatesRepo:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
-from functools import partial
 
 import pytest
 
 from storage.db import Database
 from storage.repositories.organiser_log import OrganiserLogRepo
 from storage.repositories.tournaments import TournamentsRepo
-from storage.repositories.updates import ProcessedUpdatesRepo, insert_claim
+from storage.repositories.updates import ProcessedUpdatesRepo
 from storage.repositories.users import ChatsRepo, UsersRepo
 
 NOW = datetime(2026, 12, 3, 15, 0, tzinfo=UTC)
@@ -56,8 +55,7 @@ async def test_a_block_that_raises_leaves_none_of_its_writes(db: Database) -> No
 
 async def test_the_update_in_hand_is_claimed_in_the_blocks_transaction(db: Database) -> None:
     updates = ProcessedUpdatesRepo(db)
-    claim = partial(insert_claim, update_id=77, now=NOW)
-    with db.tracking_writes(77, claim) as writes:
+    with db.tracking_writes(77, NOW) as writes:
         async with db.together():
             await _new_and_log(db)
             assert not await updates.seen(77)
@@ -69,8 +67,7 @@ async def test_the_update_in_hand_is_claimed_in_the_blocks_transaction(db: Datab
 
 
 async def test_a_rolled_back_block_claims_nothing(db: Database) -> None:
-    claim = partial(insert_claim, update_id=78, now=NOW)
-    with db.tracking_writes(78, claim), pytest.raises(RuntimeError):
+    with db.tracking_writes(78, NOW), pytest.raises(RuntimeError):
         async with db.together():
             await _new_and_log(db)
             raise RuntimeError
