@@ -5,11 +5,27 @@ written in one transaction (a start's with the job that opens the tournament).""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from aiogram.methods import EditMessageMedia, EditMessageText, SendMessage, TelegramMethod
 
 from bot.sandbox.runner import Sandbox
+
+
+@asynccontextmanager
+async def _sandbox(tmp_path: Path, seed: int = 1, language: str = "en"
+                   ) -> AsyncIterator[tuple[Sandbox, list[str]]]:
+    """A started sandbox on a file of its own, and the lines it printed."""
+    output: list[str] = []
+    sandbox = Sandbox(seed=seed, db_path=tmp_path / "once.sqlite3", language=language,
+                      emit=output.append)
+    await sandbox.start()
+    try:
+        yield sandbox, output
+    finally:
+        await sandbox.close()
 
 
 def _fail_next(sandbox: Sandbox, kind: type[TelegramMethod]) -> None:
@@ -35,11 +51,7 @@ async def _counts(sandbox: Sandbox) -> tuple[int, int]:
 
 
 async def test_a_new_tournament_is_made_once_when_its_update_comes_again(tmp_path: Path):
-    output: list[str] = []
-    sandbox = Sandbox(seed=1, db_path=tmp_path / "once.sqlite3", language="en",
-                      emit=output.append)
-    await sandbox.start()
-    try:
+    async with _sandbox(tmp_path) as (sandbox, output):
         await sandbox.run_lines(["org@grp: /help"])
         _fail_next(sandbox, SendMessage)
         await sandbox.run_lines(["org@grp: /new cup Spring"])
@@ -49,18 +61,13 @@ async def test_a_new_tournament_is_made_once_when_its_update_comes_again(tmp_pat
         assert await _counts(sandbox) == (1, 1)
         await sandbox.run_lines(["org@grp: /settings hp=30"])
         assert await _counts(sandbox) == (1, 2)
-    finally:
-        await sandbox.close()
 
 
 async def test_a_corrected_visit_is_logged_once_when_its_update_comes_again(tmp_path: Path):
     """The correction is a match action: its log entry is written with it, so a process
     that died while redrawing the board (after the action, before the entry used to be
     written) leaves both, and the redelivered update neither."""
-    output: list[str] = []
-    sandbox = Sandbox(seed=1, db_path=tmp_path / "correct.sqlite3", emit=output.append)
-    await sandbox.start()
-    try:
+    async with _sandbox(tmp_path, language="ru") as (sandbox, output):
         await sandbox.run_lines([
             "org@grp: /new shanghai Cup legs=1", "alice@grp: /register", "bob@grp: /register",
             "org@grp: /begin", "alice@grp: [🎯 Булл-офф: Bob]", "bob@grp: S20 S20 S20",
@@ -74,18 +81,12 @@ async def test_a_corrected_visit_is_logged_once_when_its_update_comes_again(tmp_
         logged = await _count(sandbox, "SELECT count(*) FROM organiser_log"
                                        " WHERE action = 'correct'")
         assert (corrections, logged) == (1, 1)
-    finally:
-        await sandbox.close()
 
 
 async def test_time_given_back_is_logged_once_with_its_reason(tmp_path: Path):
     """Live backgammon's /addtime (a match action of its own flow): the same, its entry
     with the organiser's reason."""
-    output: list[str] = []
-    sandbox = Sandbox(seed=11, db_path=tmp_path / "addtime.sqlite3", language="en",
-                      emit=output.append)
-    await sandbox.start()
-    try:
+    async with _sandbox(tmp_path, seed=11) as (sandbox, output):
         await sandbox.run_lines([
             "org@g: /new backgammon Evening format=swiss rounds=1 length=3 clock=30+2",
             "alice@g: /register", "bob@g: /register", "org@g: /begin"])
@@ -98,8 +99,6 @@ async def test_time_given_back_is_logged_once_with_its_reason(tmp_path: Path):
         logged = await sandbox.app.services.db.fetchall(
             "SELECT reason FROM organiser_log WHERE action = 'addtime'")
         assert given == 1 and [row["reason"] for row in logged] == ["lost connection"]
-    finally:
-        await sandbox.close()
 
 
 def die_after_commit(sandbox: Sandbox, done: str) -> None:
@@ -120,11 +119,7 @@ async def test_a_start_that_died_after_its_commit_opens_at_the_next_start(tmp_pa
     """/begin writes the roster, the status and the opening job in one transaction: a
     process that died right after it opens the tournament (announcement, first matches)
     when it starts again, and the redelivered /begin changes nothing."""
-    output: list[str] = []
-    sandbox = Sandbox(seed=1, db_path=tmp_path / "begin.sqlite3", language="en",
-                      emit=output.append)
-    await sandbox.start()
-    try:
+    async with _sandbox(tmp_path) as (sandbox, output):
         await sandbox.run_lines(["org@grp: /new shanghai Cup legs=1", "alice@grp: /register",
                                  "bob@grp: /register"])
         die_after_commit(sandbox, "SELECT 1 FROM tournaments WHERE status = 'running'")
@@ -136,27 +131,21 @@ async def test_a_start_that_died_after_its_commit_opens_at_the_next_start(tmp_pa
         assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
                                      " WHERE action = 'begin'") == 1
         assert sum("has started" in line for line in output) == 1
-    finally:
-        await sandbox.close()
 
 
 async def test_a_pause_that_died_after_its_commit_is_logged_once(tmp_path: Path):
     """/pause writes the paused matches, the status, the frozen clocks and its entry in one
     transaction: a process that died right after it keeps the entry, and the redelivered
     /pause changes nothing."""
-    sandbox = Sandbox(seed=1, db_path=tmp_path / "pause.sqlite3", language="en",
-                      emit=lambda line: None)
-    await sandbox.start()
-    try:
+    async with _sandbox(tmp_path) as (sandbox, output):
         await sandbox.run_lines(["org@grp: /new shanghai Cup legs=1", "alice@grp: /register",
                                  "bob@grp: /register", "org@grp: /begin"])
         die_after_commit(sandbox, "SELECT 1 FROM tournaments WHERE status = 'paused'")
         await sandbox.run_lines(["org@grp: /pause tea break"])
+        assert any("ConnectionResetError" in line for line in output)
         await sandbox.run_lines(["! restart", "! replay"])
         assert await _count(sandbox, "SELECT count(*) FROM matches"
                                      " WHERE status = 'paused'") == 1
         logged = await sandbox.app.services.db.fetchall(
             "SELECT reason FROM organiser_log WHERE action = 'pause'")
         assert [row["reason"] for row in logged] == ["tea break"]
-    finally:
-        await sandbox.close()
