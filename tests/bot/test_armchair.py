@@ -1,7 +1,8 @@
 """Армчер-крикет played in the bot (``bot/features/armchair``), through the sandbox: hands
 never reach the group or the export of an unfinished match, a double press plays one card,
-/practice plays a whole match against the bot player, and a drawn bracket match is dealt
-again (``docs/armchair.md``)."""
+a delivery shows on the score card (not in a message of its own), /practice plays a whole
+match against the bot player, and a drawn bracket match is dealt again
+(``docs/armchair.md``)."""
 
 from __future__ import annotations
 
@@ -142,6 +143,22 @@ async def test_a_double_press_plays_one_card(tmp_path: Path) -> None:
         await sandbox.close()
     assert [a["type"] for a in logged].count("bowl") == 1
     assert output[-1] == "⚑ bob: This button is out of date."
+
+
+async def test_a_delivery_is_told_on_the_score_card_not_in_a_message_of_its_own(
+        tmp_path: Path) -> None:
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 5, output)
+    try:
+        await sandbox.run_lines((FIRST_BALL + "alice@dm: [GLOVES 1]\nbob@dm: [STUMPS 10]\n"
+                                 ).splitlines())
+        answered_at = len(output)
+        await sandbox.line("alice@dm: [BAT 8]")
+    finally:
+        await sandbox.close()
+    group = [text for chat, text in _messages(output[answered_at:]) if chat == "g"]
+    assert [text[0] for text in group] == ["✎"]  # the card edited, nothing new posted
+    assert "\n  🏏 0.1 Bob bowls STUMPS 10, Alice plays BAT 8: WICKET · 0/1\n  ➡ " in group[0]
 
 
 async def _practise_to_the_end(sandbox: Sandbox) -> None:

@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.features.armchair.hand import HAND, LATE_MINUTES
 from bot.features.armchair.keyboards import BatFirst, Toss
-from bot.features.armchair.texts import delivery_line, innings_over, result_line, score_card
+from bot.features.armchair.texts import innings_over, last_ball_line, result_line, score_card
 from bot.features.formats.results import record_played
 from bot.features.formats.state import load
 from bot.features.keyboards import link_keyboard
@@ -29,6 +29,7 @@ from bot.sending import at_once
 from bot.services import Services
 from games.armchair_cricket import chance_action
 from games.armchair_cricket.contract import ArmchairGame
+from games.armchair_cricket.state import ArmchairState
 from games.common.errors import IllegalAction
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
@@ -137,30 +138,32 @@ def _late_clock(robot: int | None, game: ArmchairGame) -> clock.Onward:
 
 def _news(ctx: MatchContext, before: ArmchairGame, after: ArmchairGame,
           actions: list[dict]) -> list[str]:
+    """What the group is told in a message of its own: who bats first (and how the discards
+    go), an exchange after a wicket, an innings' end and a new deck (with the ball that made
+    them). The toss, a discard and each delivery show on the score card, edited in place:
+    every new group message spends the group's budget of about 20 a minute."""
     tr, names, old, new = ctx.tr, ctx.names, before.state, after.state
     lines = []
-    if new.toss_winner is not None and old.toss_winner is None:
-        lines.append(tr("armchair.toss_won", name=names[new.toss_winner]))
     if new.side_a is not None and old.side_a is None:
         lines.append(tr("armchair.bats_first", name=names[new.side_a],
                         bowler=names[1 - new.side_a]))
     for action in actions:
-        if action.get("type") == "discard":
-            lines.append(tr("armchair.discarded", name=names[action["player"]]))
-        elif action.get("type") == "exchange":
+        if action.get("type") == "exchange":
             count = len(action["cards"])
             lines.append(tr("armchair.exchanged", name=names[action["player"]], count=count)
                          if count else tr("armchair.kept", name=names[action["player"]]))
-    if new.last is not None and new.last != old.last:
-        innings = new.innings[new.last.innings - 1]
-        lines.append(delivery_line(tr, names, 1 - innings.batting, new.last, innings))
-    for innings in new.innings:
-        was = old.innings[innings.number - 1] if innings.number <= len(old.innings) else None
-        if innings.closed and (was is None or not was.closed):
-            lines.append(innings_over(tr, names, after, innings))
+    milestones = [innings_over(tr, names, after, innings) for innings in new.innings
+                  if innings.closed and not _was_closed(old, innings.number)]
     if new.deck > old.deck:
-        lines.append(tr("armchair.new_deck", deck=new.deck, limit=new.settings.deck_limit))
-    return lines
+        milestones.append(tr("armchair.new_deck", deck=new.deck,
+                             limit=new.settings.deck_limit))
+    if milestones and new.last is not None and new.last != old.last:
+        lines.append(last_ball_line(tr, names, after))  # the ball that made the milestone
+    return lines + milestones
+
+
+def _was_closed(state: ArmchairState, number: int) -> bool:
+    return number <= len(state.innings) and state.innings[number - 1].closed
 
 
 async def finish(ctx: MatchContext, game: ArmchairGame, actor_id: int | None) -> None:

@@ -1,5 +1,5 @@
 """The words of a match (``docs/armchair.md``): cards in the reader's language, the score
-card the group sees, one line per delivery, the end of an innings and of the match. Built
+card the group sees (with the last delivery), the end of an innings and of the match. Built
 only from what everyone may see, except :func:`hand_line` (a player's own DM)."""
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ def score_card(tr: Translator, match_id: int, names: tuple[str, str],
     if len(state.innings) > 1:
         lines.append(tr("armchair.card_totals", a=names[0], b=names[1], ra=state.totals[0],
                         rb=state.totals[1]))
+    if state.last is not None and state.last.innings == len(state.innings):
+        lines.append(last_ball_line(tr, names, game))  # of this innings only
     lines.append(turn_line(tr, names, game))
     return "\n".join(lines)
 
@@ -67,9 +69,13 @@ def turn_line(tr: Translator, names: tuple[str, str], game: ArmchairGame) -> str
     return tr(f"armchair.turn_{turn.kind}", name=names[turn.seat])
 
 
-def delivery_line(tr: Translator, names: tuple[str, str], bowler: int, ball: Delivery,
-                  innings: Innings) -> str:
-    """One completed delivery, as the group is told it."""
+def last_ball_line(tr: Translator, names: tuple[str, str], game: ArmchairGame) -> str:
+    """The match's last completed delivery and its innings' score. The score card shows it:
+    a delivery is not a message of its own, so a match does not spend the group's message
+    budget ball by ball."""
+    ball = game.state.last
+    innings = game.state.innings[ball.innings - 1]
+    bowler = 1 - innings.batting
     over = f"{(ball.ball - 1) // 6}.{(ball.ball - 1) % 6 + 1}"
     return tr("armchair.delivery", over=over, bowler=names[bowler],
               batter=names[1 - bowler], bowled=card(tr, ball.bowled),
