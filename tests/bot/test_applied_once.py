@@ -149,3 +149,78 @@ async def test_a_pause_that_died_after_its_commit_is_logged_once(tmp_path: Path)
         logged = await sandbox.app.services.db.fetchall(
             "SELECT reason FROM organiser_log WHERE action = 'pause'")
         assert [row["reason"] for row in logged] == ["tea break"]
+
+
+_CUP_PLAYERS = ("alice", "Alice_Smith"), ("bob", "Bob_Stone"), ("carol", "Carol_King"), \
+    ("dave", "Dave_Jones")
+
+
+async def _cup_started(sandbox: Sandbox) -> None:
+    """A Cup of four under way in the group stage (the sandbox speaks Russian)."""
+    await sandbox.run_lines(
+        ["org@cup: /new cup Кубок approval=off qualifiers=2"]
+        + [line for user, name in _CUP_PLAYERS for line in (
+            f"{user}@cup: /register {name}", f"{user}@cup: [📝 Зарегистрироваться]",
+            f"{user}@dm: photo:")] + ["org@cup: /begin"])
+
+
+async def test_a_reopen_that_died_after_its_rewind_takes_the_match_back_once(tmp_path: Path):
+    """The Cup's /reopen writes its rewind with its log entry and the update's claim: a
+    process that died right after it keeps both, and the redelivered /reopen does not take
+    the match back one round more."""
+    async with _sandbox(tmp_path, language="ru") as (sandbox, output):
+        await _cup_started(sandbox)
+        await sandbox.run_lines(["dave@cup: 🎲 6", "alice@cup: 🎲 1", "alice@cup: 🎲 2",
+                                 "dave@cup: 🎲 5"])
+        die_after_commit(sandbox, "SELECT 1 FROM match_actions WHERE payload LIKE '%rewind%'")
+        await sandbox.run_lines(["org@cup: /reopen @dave кубик улетел"])
+        assert any("ConnectionResetError" in line for line in output)
+        await sandbox.run_lines(["! restart", "! replay"])
+        rewinds = await sandbox.app.services.db.fetchall(
+            "SELECT payload FROM match_actions WHERE payload LIKE '%rewind%'")
+        assert len(rewinds) == 1
+        logged = await sandbox.app.services.db.fetchall(
+            "SELECT reason FROM organiser_log WHERE action = 'reopen'")
+        assert [row["reason"] for row in logged] == ["кубик улетел"]
+
+
+async def test_a_disqualification_that_died_after_its_commit_closes_the_matches(
+        tmp_path: Path):
+    """The Cup's /dq writes the player's status, its entry and the job that says it and
+    closes the player's matches in one transaction: a process that died right after it
+    says it and voids his matches when it starts again, and the redelivered /dq changes
+    nothing."""
+    async with _sandbox(tmp_path, language="ru") as (sandbox, output):
+        await _cup_started(sandbox)
+        bobs = ("SELECT count(*) FROM matches m JOIN users u ON u.id IN (m.player_a,"
+                " m.player_b) WHERE u.username = 'bob' AND m.status = '{}'")
+        assert await _count(sandbox, bobs.format("running")) == 1
+        die_after_commit(sandbox, "SELECT 1 FROM entrants WHERE status = 'disqualified'")
+        await sandbox.run_lines(["org@cup: /dq @bob сговор"])
+        assert any("ConnectionResetError" in line for line in output)
+        assert not any("дисквалифицирован" in line for line in output)
+        assert await _count(sandbox, bobs.format("running")) == 1
+        await sandbox.run_lines(["! restart", "! replay"])
+        assert await _count(sandbox, bobs.format("running")) == 0
+        assert await _count(sandbox, bobs.format("void")) == 3  # his whole group stage
+        assert sum("Bob_Stone дисквалифицирован" in line for line in output) == 1
+        assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
+                                     " WHERE action = 'dq'") == 1
+
+
+async def test_a_reentry_that_died_after_its_commit_is_logged_once(tmp_path: Path):
+    """/reentry writes the bracket's event with its log entry and the update's claim: a
+    process that died right after it keeps the entry (the redelivered command used to be
+    refused, the player being back already, and the entry was never written)."""
+    script = (Path(__file__).resolve().parent.parent / "scenarios" / "formats_reentry.txt")
+    setup = [line for line in script.read_text(encoding="utf-8").splitlines()[:17]
+             if not line.startswith("#")]
+    async with _sandbox(tmp_path) as (sandbox, output):
+        await sandbox.run_lines(setup)
+        die_after_commit(sandbox, "SELECT 1 FROM tournament_state WHERE value LIKE '%reenter%'")
+        await sandbox.run_lines(["org@re: /reentry @dave"])
+        assert any("ConnectionResetError" in line for line in output)
+        await sandbox.run_lines(["! restart", "! replay"])
+        assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
+                                     " WHERE action = 'reentry'") == 1
+        assert not any("cannot" in line.lower() for line in output)

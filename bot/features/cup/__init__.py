@@ -32,7 +32,7 @@ GAME = Game(
                                                betting)),
     hidden={"hp": hp.HP_INPUT},
     jobs={hidden.LATE: hidden.late_clock, "third_deadline": third.vote_deadline,
-          CLOSED_JOB: match_closed},
+          CLOSED_JOB: match_closed, corrections.DQ_JOB: corrections.close_disqualified},
     export_sections={"cup_standings": status.standings_export},
     rules="cup.rules",  # the Cup's own catalog: its typed words in the chat's language
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from aiogram.filters import Command, CommandObject
-from aiogram.types import Message
+from aiogram.types import Message, Update
 
 from bot.features.access import Target, command_target
 from bot.features.cup.common import close_match, post
@@ -19,6 +19,8 @@ from bot.features.registration import valid_name
 from bot.i18n import Translator
 from bot.play.context import MatchContext, context_for
 from bot.services import Services
+from storage.repositories.jobs import Job
+from storage.repositories.organiser_log import log_entry
 from storage.repositories.tournaments import Tournament
 from storage.repositories.users import User
 
@@ -27,6 +29,7 @@ _SCORE = re.compile(r"^(\d+):(\d+)$")
 _OUTCOME = {"win": 1, "победа": 1, "voitto": 1, "loss": -1, "поражение": -1, "tappio": -1,
             "draw": 0, "ничья": 0, "tasapeli": 0}
 OPEN = ("pending", "running", "paused")
+DQ_JOB = "cup_dq"  # closes a disqualified player's matches
 
 
 async def _cup_command(message: Message, command: CommandObject, services: Services,
@@ -123,7 +126,9 @@ def _parse_outcome(word: str) -> tuple[int, int] | None:
 async def disqualify(message: Message, command: CommandObject, services: Services,
                      tr: Translator) -> None:
     """Group stage: the player's results are annulled and their matches not played;
-    playoff: the opponent goes through by walkover."""
+    playoff: the opponent goes through by walkover. The status, the log entry and the job
+    that closes the player's matches are written together (a bot that died right after
+    closes them when it starts again: the redelivered /dq finds the player out)."""
     found = await _player_and_reason(message, command, services, tr)
     if found is None:
         return
@@ -133,20 +138,42 @@ async def disqualify(message: Message, command: CommandObject, services: Service
         await message.answer(tr("correction.not_playing", user=user.mention))
         return
     now = services.clock.now()
-    await services.repos.entrants.update(tournament.id, user.id, now, status="disqualified")
-    await _log(services, message, "dq", tournament.id, reason, user_id=user.id)
-    await message.answer(tr("correction.disqualified", name=entry.label, reason=reason))
+    async with services.db.together():
+        await services.repos.entrants.update(tournament.id, user.id, now, status="disqualified")
+        await _log(services, message, "dq", tournament.id, reason, user_id=user.id)
+        job = await services.repos.jobs.add(
+            DQ_JOB, now, tournament.id, user_id=user.id, actor_id=message.from_user.id,
+            chat_id=message.chat.id, name=entry.label, reason=reason,
+            thread_id=message.message_thread_id if message.is_topic_message else None)
+    await services.scheduler.run(job.id)
+
+
+async def close_disqualified(services: Services, job: Job) -> None:
+    """The job of a /dq: the disqualification said where the command was given (once, even
+    when the job runs again), the player's open matches closed (voided in the group stage,
+    a walkover in the playoff), then the group stage goes on. Run again after a restart, it
+    closes what is still open."""
+    tournament = await services.repos.tournaments.get(job.tournament_id)
+    payload = job.payload
+    user_id, actor_id = payload["user_id"], payload["actor_id"]
+    if not payload.get("told"):
+        told = await services.translator_for_chat(payload["chat_id"])
+        await services.bot.send_message(payload["chat_id"], told(
+            "correction.disqualified", name=payload["name"], reason=payload["reason"]),
+            message_thread_id=payload["thread_id"])
+        await services.repos.jobs.note(job.id, told=True)
+    tr = await services.translator_for_chat(tournament.chat_id)
+    now = services.clock.now()
     for match in await services.repos.matches.for_tournament(tournament.id):
-        if match.status not in OPEN or user.id not in match.players:
+        if match.status not in OPEN or user_id not in match.players:
             continue
         if match.stage == GROUPS:
-            await services.repos.matches.settle(match.id, {"meta": "void"},
-                                                message.from_user.id, now)
+            await services.repos.matches.settle(match.id, {"meta": "void"}, actor_id, now)
             continue
         play = await context_for(services, tr, tournament, match)
-        opponent = match.player_b if match.player_a == user.id else match.player_a
+        opponent = match.player_b if match.player_a == user_id else match.player_a
         await close_match(play, opponent, {"score": [0, 0], "walkover": True},
-                          actor_id=message.from_user.id)
+                          actor_id=actor_id)
     groups = await services.repos.matches.for_tournament(tournament.id, GROUPS)
     current = [m.round for m in groups if m.status in ("running", "paused", "void")]
     if current and not any(m.stage != GROUPS for m in
@@ -207,9 +234,12 @@ async def _take_over(services: Services, actor_id: int, tournament: Tournament, 
 
 
 @router.message(Command("reopen"))
-async def reopen(message: Message, command: CommandObject, services: Services,
-                 tr: Translator) -> None:
-    """Take a player's match back to before its last round (a wrongly closed round)."""
+async def reopen(message: Message, command: CommandObject, event_update: Update,
+                 services: Services, tr: Translator) -> None:
+    """Take a player's match back to before its last round (a wrongly closed round). A
+    finished match is opened first; the rewind is written with the log entry and the
+    update's claim, so a redelivered /reopen (a bot that died before answering) rewinds
+    nothing more."""
     found = await _player_and_reason(message, command, services, tr)
     if found is None:
         return
@@ -221,12 +251,14 @@ async def reopen(message: Message, command: CommandObject, services: Services,
     if not starts:
         await message.answer(tr("correction.nothing_to_reopen", user=user.mention))
         return
-    await services.matches.rewind(match, starts[-1], message.from_user.id)
+    actor_id, now = message.from_user.id, services.clock.now()
     if match.status == "finished":
-        await services.repos.matches.settle(match.id, {"meta": "reopen"}, message.from_user.id,
-                                            services.clock.now())
-    await _log(services, message, "reopen", tournament.id, reason, match_id=match.id,
-               to_seq=starts[-1])
+        await services.repos.matches.settle(match.id, {"meta": "reopen"}, actor_id, now)
+    await services.matches.rewind(match, starts[-1], actor_id, update_id=event_update.update_id,
+                                  logged=log_entry(actor_id, "reopen", now,
+                                                   tournament_id=tournament.id,
+                                                   chat_id=message.chat.id, reason=reason,
+                                                   match_id=match.id, to_seq=starts[-1]))
     match = await services.repos.matches.get(match.id)
     play: MatchContext = await context_for(services, tr, tournament, match)
     state = await services.matches.state(match)

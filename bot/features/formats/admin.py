@@ -167,10 +167,12 @@ async def reentry(message: Message, command: CommandObject, services: Services,
         await message.reply(tr("formats.error.cannot_reenter"))
         return
     async with services.lock(f"tournament-{run.tournament.id}"):
-        await log_event(services, run, bracket.log[-1])
-        await services.repos.organiser_log.record(
-            message.from_user.id, "reentry", services.clock.now(),
-            tournament_id=run.tournament.id, chat_id=message.chat.id, event=bracket.log[-1])
+        async with services.db.together():  # the event with its entry (and the claim)
+            await log_event(services, run, bracket.log[-1])
+            await services.repos.organiser_log.record(
+                message.from_user.id, "reentry", services.clock.now(),
+                tournament_id=run.tournament.id, chat_id=message.chat.id,
+                event=bracket.log[-1])
         label = await names_of(services, run.tournament.id)
         await message.answer(tr("formats.entries_closed") if closing
                              else tr("formats.reentered", name=label[players[0]]))
