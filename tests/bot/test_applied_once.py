@@ -184,6 +184,22 @@ async def test_a_reopen_that_died_after_its_rewind_takes_the_match_back_once(tmp
         assert [row["reason"] for row in logged] == ["кубик улетел"]
 
 
+async def test_a_result_set_by_an_organiser_is_logged_once(tmp_path: Path):
+    """The Cup's /setresult writes its entry with the result, its job and the update's
+    claim: a process that died right after the entry keeps one entry and the result (the
+    entry used to be written first, and the redelivered command wrote it again)."""
+    async with _sandbox(tmp_path, language="ru") as (sandbox, output):
+        await _cup_started(sandbox)
+        die_after_commit(sandbox, "SELECT 1 FROM organiser_log WHERE action = 'setresult'")
+        await sandbox.run_lines(["org@cup: /setresult @alice 3:0 соперник не явился"])
+        assert any("ConnectionResetError" in line for line in output)
+        await sandbox.run_lines(["! restart", "! replay"])
+        assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
+                                     " WHERE action = 'setresult'") == 1
+        assert await _count(sandbox, "SELECT count(*) FROM matches WHERE status = 'finished'"
+                                     " AND result LIKE '%set_by%'") == 1
+
+
 async def test_a_disqualification_that_died_after_its_commit_closes_the_matches(
         tmp_path: Path):
     """The Cup's /dq writes the player's status, its entry and the job that says it and
@@ -224,3 +240,27 @@ async def test_a_reentry_that_died_after_its_commit_is_logged_once(tmp_path: Pat
         assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
                                      " WHERE action = 'reentry'") == 1
         assert not any("cannot" in line.lower() for line in output)
+
+
+async def test_a_formats_disqualification_that_died_after_its_commit_closes_the_match(
+        tmp_path: Path):
+    """A formats /dq writes the player's status and its entry with the job that closes the
+    player's matches: a process that died right after it closes the open match when it
+    starts again, logged once (the entry used to be written first, and the redelivered
+    command wrote it again)."""
+    async with _sandbox(tmp_path) as (sandbox, output):
+        await sandbox.run_lines(["org@dq: /new armchair Club Night format=swiss rounds=3"
+                                 " play=report"]
+                                + [f"{name}@dq: /register" for name in ("alice", "bob", "carol",
+                                                                       "dave")]
+                                + ["org@dq: /begin"])
+        carols = ("SELECT count(*) FROM matches m JOIN users u ON u.id IN (m.player_a,"
+                  " m.player_b) WHERE u.username = 'carol' AND m.status = 'running'")
+        assert await _count(sandbox, carols) == 1
+        die_after_commit(sandbox, "SELECT 1 FROM entrants WHERE status = 'disqualified'")
+        await sandbox.run_lines(["org@dq: /dq @carol no-show twice"])
+        assert any("ConnectionResetError" in line for line in output)
+        await sandbox.run_lines(["! restart", "! replay"])
+        assert await _count(sandbox, carols) == 0
+        assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
+                                     " WHERE action = 'dq'") == 1

@@ -29,6 +29,7 @@ from bot.registry import Registry
 from bot.services import Services
 from games.common.errors import IllegalAction
 from games.dice_cup.third_place import ThirdPlaceChoice
+from storage.db import Write
 from storage.repositories.jobs import Job, insert_job
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
@@ -135,16 +136,23 @@ def match_score(state: Any) -> list[int]:
 
 
 async def close_match(play: MatchContext, winner: int | None, result: dict,
-                      actor_id: int | None = None, *, told: dict[str, Any] | None = None) -> None:
+                      actor_id: int | None = None, *, told: dict[str, Any] | None = None,
+                      update_id: int | None = None, logged: Write | None = None) -> None:
     """Record a finished match (played, or set by an organiser); its stage moves on right
     after the update (:data:`CLOSED_JOB`, stored with the result: a restart in between
-    loses nothing), told ``told`` besides the finished row."""
+    loses nothing), told ``told`` besides the finished row. ``update_id`` is claimed and
+    ``logged`` (an organiser's entry) written in the result's transaction."""
     services, match = play.services, play.match
     now = services.clock.now()
+
+    async def follows(tx) -> Job:
+        if logged is not None:
+            await logged(tx)
+        return await insert_job(tx, CLOSED_JOB, now, play.tournament.id,
+                                {"match_id": match.id, **(told or {})})
     job = await services.repos.matches.settle(
         match.id, {"meta": "result", "winner": winner, "result": result}, actor_id, now,
-        also=lambda tx: insert_job(tx, CLOSED_JOB, now, play.tournament.id,
-                                   {"match_id": match.id, **(told or {})}))
+        update_id, also=follows)
     services.scheduler.follow(job)
 
 

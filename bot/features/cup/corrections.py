@@ -72,8 +72,10 @@ async def _needs_reason(message: Message, tr: Translator, words: list[str]) -> s
 
 
 @router.message(Command("setresult"))
-async def set_result(message: Message, command: CommandObject, services: Services,
-                     tr: Translator) -> None:
+async def set_result(message: Message, command: CommandObject, event_update: Update,
+                     services: Services, tr: Translator) -> None:
+    """A match's result set by an organiser, written with its log entry and the update's
+    claim (a redelivered /setresult finds the match closed)."""
     found = await _cup_command(message, command, services, tr)
     if found is None:
         return
@@ -107,11 +109,14 @@ async def set_result(message: Message, command: CommandObject, services: Service
     if match.stage == GROUPS:
         result["points"] = [1, 1] if winner is None else \
             [3, 0] if winner == match.player_a else [0, 3]
-    await _log(services, message, "setresult", target.tournament.id, reason, match_id=match.id,
-               score=score, winner=winner)
+    actor_id = message.from_user.id
+    await close_match(play, winner, result, actor_id=actor_id, update_id=event_update.update_id,
+                      logged=log_entry(actor_id, "setresult", services.clock.now(),
+                                       tournament_id=target.tournament.id,
+                                       chat_id=message.chat.id, reason=reason,
+                                       match_id=match.id, score=score, winner=winner))
     await play.say(tr("correction.result_set", a=play.names[0], b=play.names[1], sa=score[0],
                       sb=score[1], reason=reason))
-    await close_match(play, winner, result, actor_id=message.from_user.id)
 
 
 def _parse_outcome(word: str) -> tuple[int, int] | None:

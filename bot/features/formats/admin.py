@@ -24,6 +24,7 @@ from bot.middlewares.scope import Scope
 from bot.services import Services
 from games.common.errors import IllegalAction
 from storage.repositories.matches import MatchRow
+from storage.repositories.organiser_log import log_entry
 from storage.repositories.tournaments import Tournament
 
 router = Handlers("formats-admin")
@@ -104,14 +105,14 @@ async def disqualify(message: Message, command: CommandObject, services: Service
     if players[0] in run.removed:
         await message.reply(tr("formats.error.already_out"))
         return
-    now = services.clock.now()
-    await services.repos.organiser_log.record(
-        message.from_user.id, "dq", now, tournament_id=run.tournament.id,
-        chat_id=message.chat.id, reason=reason, user_id=players[0])
     label = await names_of(services, run.tournament.id)
     await message.answer(tr("formats.dq.done", name=label[players[0]], reason=reason) + "\n"
                          + tr(outcome_key(run, players[0], "disqualify")))
-    await remove_player(services, run.tournament.id, players[0], "disqualify")
+    await remove_player(services, run.tournament.id, players[0], "disqualify",
+                        logged=log_entry(message.from_user.id, "dq", services.clock.now(),
+                                         tournament_id=run.tournament.id,
+                                         chat_id=message.chat.id, reason=reason,
+                                         user_id=players[0]))
 
 
 async def _started(message: Message, scope: Scope) -> dict | bool:

@@ -20,11 +20,14 @@ from bot.play.refusal import Refusal
 from bot.registry import Registry
 from bot.services import Services
 from games.tournament import Result
-from storage.repositories.jobs import insert_job
+from storage.db import Write
+from storage.repositories.jobs import Job, insert_job
 from storage.repositories.matches import MatchRow
 from storage.repositories.organiser_log import log_entry
 
 log = logging.getLogger(__name__)
+REMOVE_JOB = "formats_remove"
+"""A withdrawn or disqualified player's matches closed and the format going on."""
 PlayedElsewhere = Callable[[MatchContext, "int | None", "tuple[int, int] | None"],
                            Awaitable[None]]
 _outside_formats: Registry[PlayedElsewhere] = Registry()
@@ -152,25 +155,42 @@ def half_played(run: Run, player: int) -> bool:
     return 2 * played >= len(group) - 1
 
 
-async def remove_player(services: Services, tournament_id: int, player: int,
-                        how: str) -> None:
+async def remove_player(services: Services, tournament_id: int, player: int, how: str, *,
+                        logged: Write | None = None) -> None:
     """Withdraw (``how`` "withdraw") or disqualify ("disqualify") a player mid-tournament.
 
-    Their open matches are walkovers for the opponents (void in a round robin, where the
-    table itself scores them).
+    The player's status is written with ``logged`` (an organiser's entry) and the
+    :data:`REMOVE_JOB` that makes their open matches walkovers for the opponents (void in a
+    round robin, where the table itself scores them) and lets the format go on: a bot that
+    dies right after the write does the rest at its next start (the redelivered command
+    finds the player out).
     """
     async with services.lock(f"tournament-{tournament_id}"):
-        run = await load(services, tournament_id)
+        run, now = await load(services, tournament_id), services.clock.now()
         status = "withdrawn" if how == "withdraw" else "disqualified"
-        await services.repos.entrants.update(tournament_id, player, services.clock.now(),
-                                             status=status)
-        run = await save_record(services, run, **{status: [*run.record.get(status, []), player]})
+        async with services.db.together():
+            await services.repos.entrants.update(tournament_id, player, now, status=status)
+            await save_record(services, run, **{status: [*run.record.get(status, []), player]})
+            if logged is not None:
+                await services.db.write(logged)
+            job = await services.repos.jobs.add(REMOVE_JOB, now, tournament_id, player=player,
+                                                how=how)
+    await services.scheduler.run(job.id)
+
+
+async def close_removed(services: Services, job: Job) -> None:
+    """:data:`REMOVE_JOB`: a removed player's open matches closed, the format's engine told
+    (once), and the tournament goes on; run again after a restart, it does what is left."""
+    player, how = job.payload["player"], job.payload["how"]
+    async with services.lock(f"tournament-{job.tournament_id}"):
+        run = await load(services, job.tournament_id)
         await _close_open_matches(services, run, player)
-        if run.phase in BRACKETS:
-            await log_event(services, run, {"type": how, "player": player})
+        event = {"type": how, "player": player}
+        if run.phase in BRACKETS and event not in run.record.get("log", []):
+            await log_event(services, run, event)
         elif run.phase == "swiss_elim" and player in run.swiss_elim().active:
             await log_event(services, run, {"type": "withdraw", "player": player})
-        await proceed(services, tournament_id)
+        await proceed(services, job.tournament_id)
 
 
 def outcome_key(run: Run, player: int, how: str) -> str:
