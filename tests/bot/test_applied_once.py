@@ -1,7 +1,8 @@
 """An organiser's command whose process died after its action was written, before its answer
 went out, is applied once when Telegram delivers the update again, and its organiser-log
 entry is there exactly once (SPEC §8): the action, the entry and the update's claim are
-written in one transaction (a start's with the job that opens the tournament)."""
+written in one transaction (a start's with the job that opens the tournament, a
+disqualification's with the job that closes the player's matches)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,13 @@ def _fail_next(sandbox: Sandbox, kind: type[TelegramMethod]) -> None:
 
 async def _count(sandbox: Sandbox, sql: str) -> int:
     return (await sandbox.app.services.db.fetchone(sql))[0]
+
+
+async def _matches_of(sandbox: Sandbox, username: str, status: str) -> int:
+    """How many of the user's matches have ``status``."""
+    return await _count(sandbox, "SELECT count(*) FROM matches m JOIN users u ON u.id IN"
+                                 f" (m.player_a, m.player_b) WHERE u.username = '{username}'"
+                                 f" AND m.status = '{status}'")
 
 
 async def _counts(sandbox: Sandbox) -> tuple[int, int]:
@@ -208,17 +216,15 @@ async def test_a_disqualification_that_died_after_its_commit_closes_the_matches(
     nothing."""
     async with _sandbox(tmp_path, language="ru") as (sandbox, output):
         await _cup_started(sandbox)
-        bobs = ("SELECT count(*) FROM matches m JOIN users u ON u.id IN (m.player_a,"
-                " m.player_b) WHERE u.username = 'bob' AND m.status = '{}'")
-        assert await _count(sandbox, bobs.format("running")) == 1
+        assert await _matches_of(sandbox, "bob", "running") == 1
         die_after_commit(sandbox, "SELECT 1 FROM entrants WHERE status = 'disqualified'")
         await sandbox.run_lines(["org@cup: /dq @bob сговор"])
         assert any("ConnectionResetError" in line for line in output)
         assert not any("дисквалифицирован" in line for line in output)
-        assert await _count(sandbox, bobs.format("running")) == 1
+        assert await _matches_of(sandbox, "bob", "running") == 1
         await sandbox.run_lines(["! restart", "! replay"])
-        assert await _count(sandbox, bobs.format("running")) == 0
-        assert await _count(sandbox, bobs.format("void")) == 3  # his whole group stage
+        assert await _matches_of(sandbox, "bob", "running") == 0
+        assert await _matches_of(sandbox, "bob", "void") == 3  # his whole group stage
         assert sum("Bob_Stone дисквалифицирован" in line for line in output) == 1
         assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
                                      " WHERE action = 'dq'") == 1
@@ -254,13 +260,11 @@ async def test_a_formats_disqualification_that_died_after_its_commit_closes_the_
                                 + [f"{name}@dq: /register" for name in ("alice", "bob", "carol",
                                                                        "dave")]
                                 + ["org@dq: /begin"])
-        carols = ("SELECT count(*) FROM matches m JOIN users u ON u.id IN (m.player_a,"
-                  " m.player_b) WHERE u.username = 'carol' AND m.status = 'running'")
-        assert await _count(sandbox, carols) == 1
+        assert await _matches_of(sandbox, "carol", "running") == 1
         die_after_commit(sandbox, "SELECT 1 FROM entrants WHERE status = 'disqualified'")
         await sandbox.run_lines(["org@dq: /dq @carol no-show twice"])
         assert any("ConnectionResetError" in line for line in output)
         await sandbox.run_lines(["! restart", "! replay"])
-        assert await _count(sandbox, carols) == 0
+        assert await _matches_of(sandbox, "carol", "running") == 0
         assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
                                      " WHERE action = 'dq'") == 1

@@ -27,9 +27,9 @@ def formats_game(key: str, defaults: dict[str, Any],
                  **declaration: Any) -> Game:
     """A :class:`~bot.games.Game` started, paired and finished by the tournament formats
     (``format=round_robin|swiss|…``): their settings, routers, jobs (the deadline, going on
-    after a result or a player's removal) and export sections come with it. Without ``launch`` its matches are
-    played elsewhere and reported with /result; with it, ``launch`` starts each match in the
-    chat."""
+    after a result or a player's removal) and export sections come with it. Without
+    ``launch`` its matches are played elsewhere and reported with /result; with it,
+    ``launch`` starts each match in the chat."""
     return Game(key, defaults, FORMAT_SETTINGS | dict(parsers or {}),
                 start=start_format, min_players=progress.minimum,
                 routers=ROUTERS + routers,
