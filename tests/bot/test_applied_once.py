@@ -123,6 +123,14 @@ def die_after_commit(sandbox: Sandbox, done: str) -> None:
     db._end = end
 
 
+async def _dies_after(sandbox: Sandbox, output: list[str], line: str, done: str) -> None:
+    """``line`` sent, and the process dies right after the commit after which ``done`` finds
+    a row (see :func:`die_after_commit`)."""
+    die_after_commit(sandbox, done)
+    await sandbox.run_lines([line])
+    assert any("ConnectionResetError" in printed for printed in output)
+
+
 async def test_a_start_that_died_after_its_commit_opens_at_the_next_start(tmp_path: Path):
     """/begin writes the roster, the status and the opening job in one transaction: a
     process that died right after it opens the tournament (announcement, first matches)
@@ -130,9 +138,8 @@ async def test_a_start_that_died_after_its_commit_opens_at_the_next_start(tmp_pa
     async with _sandbox(tmp_path) as (sandbox, output):
         await sandbox.run_lines(["org@grp: /new shanghai Cup legs=1", "alice@grp: /register",
                                  "bob@grp: /register"])
-        die_after_commit(sandbox, "SELECT 1 FROM tournaments WHERE status = 'running'")
-        await sandbox.run_lines(["org@grp: /begin"])
-        assert any("ConnectionResetError" in line for line in output)
+        await _dies_after(sandbox, output, "org@grp: /begin",
+                          "SELECT 1 FROM tournaments WHERE status = 'running'")
         assert await _count(sandbox, "SELECT count(*) FROM matches") == 0
         await sandbox.run_lines(["! restart", "! replay"])
         assert await _count(sandbox, "SELECT count(*) FROM matches") == 1
@@ -148,9 +155,8 @@ async def test_a_pause_that_died_after_its_commit_is_logged_once(tmp_path: Path)
     async with _sandbox(tmp_path) as (sandbox, output):
         await sandbox.run_lines(["org@grp: /new shanghai Cup legs=1", "alice@grp: /register",
                                  "bob@grp: /register", "org@grp: /begin"])
-        die_after_commit(sandbox, "SELECT 1 FROM tournaments WHERE status = 'paused'")
-        await sandbox.run_lines(["org@grp: /pause tea break"])
-        assert any("ConnectionResetError" in line for line in output)
+        await _dies_after(sandbox, output, "org@grp: /pause tea break",
+                          "SELECT 1 FROM tournaments WHERE status = 'paused'")
         await sandbox.run_lines(["! restart", "! replay"])
         assert await _count(sandbox, "SELECT count(*) FROM matches"
                                      " WHERE status = 'paused'") == 1
@@ -180,9 +186,8 @@ async def test_a_reopen_that_died_after_its_rewind_takes_the_match_back_once(tmp
         await _cup_started(sandbox)
         await sandbox.run_lines(["dave@cup: 🎲 6", "alice@cup: 🎲 1", "alice@cup: 🎲 2",
                                  "dave@cup: 🎲 5"])
-        die_after_commit(sandbox, "SELECT 1 FROM match_actions WHERE payload LIKE '%rewind%'")
-        await sandbox.run_lines(["org@cup: /reopen @dave кубик улетел"])
-        assert any("ConnectionResetError" in line for line in output)
+        await _dies_after(sandbox, output, "org@cup: /reopen @dave кубик улетел",
+                          "SELECT 1 FROM match_actions WHERE payload LIKE '%rewind%'")
         await sandbox.run_lines(["! restart", "! replay"])
         rewinds = await sandbox.app.services.db.fetchall(
             "SELECT payload FROM match_actions WHERE payload LIKE '%rewind%'")
@@ -198,9 +203,8 @@ async def test_a_result_set_by_an_organiser_is_logged_once(tmp_path: Path):
     entry used to be written first, and the redelivered command wrote it again)."""
     async with _sandbox(tmp_path, language="ru") as (sandbox, output):
         await _cup_started(sandbox)
-        die_after_commit(sandbox, "SELECT 1 FROM organiser_log WHERE action = 'setresult'")
-        await sandbox.run_lines(["org@cup: /setresult @alice 3:0 соперник не явился"])
-        assert any("ConnectionResetError" in line for line in output)
+        await _dies_after(sandbox, output, "org@cup: /setresult @alice 3:0 соперник не явился",
+                          "SELECT 1 FROM organiser_log WHERE action = 'setresult'")
         await sandbox.run_lines(["! restart", "! replay"])
         assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
                                      " WHERE action = 'setresult'") == 1
@@ -217,9 +221,8 @@ async def test_a_disqualification_that_died_after_its_commit_closes_the_matches(
     async with _sandbox(tmp_path, language="ru") as (sandbox, output):
         await _cup_started(sandbox)
         assert await _matches_of(sandbox, "bob", "running") == 1
-        die_after_commit(sandbox, "SELECT 1 FROM entrants WHERE status = 'disqualified'")
-        await sandbox.run_lines(["org@cup: /dq @bob сговор"])
-        assert any("ConnectionResetError" in line for line in output)
+        await _dies_after(sandbox, output, "org@cup: /dq @bob сговор",
+                          "SELECT 1 FROM entrants WHERE status = 'disqualified'")
         assert not any("дисквалифицирован" in line for line in output)
         assert await _matches_of(sandbox, "bob", "running") == 1
         await sandbox.run_lines(["! restart", "! replay"])
@@ -239,9 +242,8 @@ async def test_a_reentry_that_died_after_its_commit_is_logged_once(tmp_path: Pat
              if not line.startswith("#")]
     async with _sandbox(tmp_path) as (sandbox, output):
         await sandbox.run_lines(setup)
-        die_after_commit(sandbox, "SELECT 1 FROM tournament_state WHERE value LIKE '%reenter%'")
-        await sandbox.run_lines(["org@re: /reentry @dave"])
-        assert any("ConnectionResetError" in line for line in output)
+        await _dies_after(sandbox, output, "org@re: /reentry @dave",
+                          "SELECT 1 FROM tournament_state WHERE value LIKE '%reenter%'")
         await sandbox.run_lines(["! restart", "! replay"])
         assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
                                      " WHERE action = 'reentry'") == 1
@@ -261,9 +263,8 @@ async def test_a_formats_disqualification_that_died_after_its_commit_closes_the_
                                                                        "dave")]
                                 + ["org@dq: /begin"])
         assert await _matches_of(sandbox, "carol", "running") == 1
-        die_after_commit(sandbox, "SELECT 1 FROM entrants WHERE status = 'disqualified'")
-        await sandbox.run_lines(["org@dq: /dq @carol no-show twice"])
-        assert any("ConnectionResetError" in line for line in output)
+        await _dies_after(sandbox, output, "org@dq: /dq @carol no-show twice",
+                          "SELECT 1 FROM entrants WHERE status = 'disqualified'")
         await sandbox.run_lines(["! restart", "! replay"])
         assert await _matches_of(sandbox, "carol", "running") == 0
         assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
