@@ -20,7 +20,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     sandbox.add_argument("--script", type=Path, help="run this transcript and exit")
     sandbox.add_argument("--seed", type=int, default=0)
     sandbox.add_argument("--db", type=Path, help="SQLite file (default: a fresh temporary one)")
-    sandbox.add_argument("--lang", choices=SUPPORTED_LANGUAGES, default="ru")
+    sandbox.add_argument("--lang", choices=SUPPORTED_LANGUAGES, default=argparse.SUPPRESS,
+                         help="as --lang before the mode (which it overrides)")
     sandbox.add_argument("--out", type=Path, help="save pictures and files here")
     sandbox.add_argument("--resume", action="store_true",
                          help="skip the script's lines an earlier run on this --db carried out")

@@ -99,3 +99,10 @@ def test_python_m_bot_with_a_wrong_log_level_prints_one_line(monkeypatch, capsys
     assert entry.main([]) == 2
     assert capsys.readouterr().err.count("\n") == 1
 
+
+
+@pytest.mark.parametrize(("argv", "language"), [
+    (["sandbox"], "ru"), (["--lang", "en", "sandbox"], "en"), (["sandbox", "--lang", "fi"], "fi"),
+    (["--lang", "en", "sandbox", "--lang", "fi"], "fi"), (["--lang", "en"], "en")])
+def test_the_sandboxs_language_is_taken_before_or_after_the_mode(argv, language) -> None:
+    assert entry.parse_args(argv).lang == language
