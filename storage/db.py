@@ -142,6 +142,19 @@ Write = Callable[[LoopConnection], Awaitable[Any]]
 """A piece of a write transaction, given its connection (what goes with an action)."""
 
 
+def in_order(*writes: Write | None) -> Write:
+    """The pieces (``None`` skipped) as one, run in order in the same transaction; its
+    answer is the last piece's (an organiser's log entry, then the job that follows)."""
+    pieces = [write for write in writes if write is not None]
+
+    async def write(tx: LoopConnection) -> Any:
+        answer = None
+        for piece in pieces:
+            answer = await piece(tx)
+        return answer
+    return write
+
+
 async def insert_claim(tx: LoopConnection, update_id: int, now: datetime) -> bool:
     """Claim the update (mark it handled) in the open transaction ``tx``; False when it
     already was."""

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from storage.db import Database
+from storage.db import Database, in_order
 from storage.repositories.organiser_log import OrganiserLogRepo
 from storage.repositories.tournaments import TournamentsRepo
 from storage.repositories.updates import ProcessedUpdatesRepo
@@ -94,3 +94,22 @@ async def test_blocks_nest_into_the_outer_one(db: Database) -> None:
                 await _new_and_log(db)
             raise RuntimeError
     assert writes.count == 0 and await _count(db, "tournaments") == 0
+
+
+async def test_pieces_in_order_are_one_write_answered_by_the_last(db: Database) -> None:
+    """``in_order``: the pieces run in order in one transaction, ``None`` skipped, and the
+    last piece's answer is the write's (a log entry, then the job that follows)."""
+    ran: list[str] = []
+
+    def piece(name: str):
+        async def write(tx) -> str:
+            ran.append(name)
+            await tx.execute("INSERT INTO processed_updates (update_id, processed_at)"
+                             " VALUES (?, ?)", (len(ran), "2026-12-03 15:00:00"))
+            return name
+        return write
+
+    with db.tracking_writes() as writes:
+        answer = await db.write(in_order(piece("entry"), None, piece("job")))
+    assert (answer, ran, writes.count) == ("job", ["entry", "job"], 1)
+    assert await _count(db, "processed_updates") == 2

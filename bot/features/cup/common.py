@@ -29,7 +29,7 @@ from bot.registry import Registry
 from bot.services import Services
 from games.common.errors import IllegalAction
 from games.dice_cup.third_place import ThirdPlaceChoice
-from storage.db import Write
+from storage.db import Write, in_order
 from storage.repositories.jobs import Job, insert_job
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
@@ -144,15 +144,10 @@ async def close_match(play: MatchContext, winner: int | None, result: dict,
     ``logged`` (an organiser's entry) written in the result's transaction."""
     services, match = play.services, play.match
     now = services.clock.now()
-
-    async def follows(tx) -> Job:
-        if logged is not None:
-            await logged(tx)
-        return await insert_job(tx, CLOSED_JOB, now, play.tournament.id,
-                                {"match_id": match.id, **(told or {})})
     job = await services.repos.matches.settle(
         match.id, {"meta": "result", "winner": winner, "result": result}, actor_id, now,
-        update_id, also=follows)
+        update_id, also=in_order(logged, lambda tx: insert_job(
+            tx, CLOSED_JOB, now, play.tournament.id, {"match_id": match.id, **(told or {})})))
     services.scheduler.follow(job)
 
 

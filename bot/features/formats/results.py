@@ -20,7 +20,7 @@ from bot.play.refusal import Refusal
 from bot.registry import Registry
 from bot.services import Services
 from games.tournament import Result
-from storage.db import Write
+from storage.db import Write, in_order
 from storage.repositories.jobs import Job, insert_job
 from storage.repositories.matches import MatchRow
 from storage.repositories.organiser_log import log_entry
@@ -98,14 +98,10 @@ async def record_result(services: Services, match_id: int, winner: int | None,
         if match.status != "finished" and (event := _engine_event(run, match, winner, score,
                                                                   forfeit)) is not None:
             onward["event"] = event
-
-        async def onward_job(tx):
-            if logged is not None:
-                await logged(tx)
-            return await insert_job(tx, ADVANCE_JOB, now, run.tournament.id, onward)
         job = await services.repos.matches.settle(match.id, {
             "meta": "result", "winner": winner, "reason": reason, "result": result},
-            actor_id, now, update_id, actions, also=onward_job)
+            actor_id, now, update_id, actions, also=in_order(
+                logged, lambda tx: insert_job(tx, ADVANCE_JOB, now, run.tournament.id, onward)))
     services.scheduler.follow(job)
 
 
