@@ -44,13 +44,13 @@ async def start(message: Message, command: CommandObject, services: Services,
 async def _pending(services: Services, tr: Translator, message: Message) -> None:
     """What the bot waits for from a user who opens the chat late (after "I cannot write
     to you in private"): the next step of a registration form, and every private panel
-    awaiting their choice, with its buttons."""
+    awaiting their choice or never delivered, with its buttons."""
     user_id = message.from_user.id
     if entry := await services.repos.entrants.awaiting_input(user_id):
         await prompt(message, tr, await services.repos.tournaments.get(entry.tournament_id),
                      entry)
     for match in await hidden.live_hidden_matches(services, user_id):
-        if await hidden.awaited(services, match, match.players.index(user_id)):
+        if await hidden.owed_on_opening(services, match, user_id):
             await hidden.resend(services, user_id, match.id)
 
 

@@ -235,6 +235,14 @@ async def resend(services: Services, user_id: int, match_id: int) -> bool:
     return True
 
 
+async def owed_on_opening(services: Services, match: MatchRow, user_id: int) -> bool:
+    """Whether a user who opens the chat with the bot should get their panel of ``match``
+    at once: it awaits their choice, or it never reached them (a hand dealt before they
+    started the bot, which they want to see before it is their turn)."""
+    return (await awaited(services, match, match.players.index(user_id))
+            or await panels(services).get(match.id, user_id) is None)
+
+
 async def live_hidden_matches(services: Services, user_id: int) -> list[MatchRow]:
     """The user's live matches of kinds that take hidden input, oldest first."""
     rows = [await services.repos.matches.get(i)

@@ -161,6 +161,26 @@ async def test_a_delivery_is_told_on_the_score_card_not_in_a_message_of_its_own(
     assert "\n  🏏 0.1 Bob bowls STUMPS 10, Alice plays BAT 8: WICKET · 0/1\n  ➡ " in group[0]
 
 
+async def test_a_hand_that_could_not_be_sent_comes_with_a_plain_start(tmp_path: Path) -> None:
+    """Bob never started the bot, so his cards could not be dealt to him; the group told him
+    to open the chat. Opening it with a plain /start (not the group's deep link) brings his
+    hand, also before it is his turn (the toss); Alice, whose hand reached her, gets no
+    second copy from hers."""
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 5, output)
+    try:
+        await sandbox.run_lines(SETUP.format(options="").replace("bob@dm: /start\n", "")
+                                .splitlines())
+        assert "Bob, I cannot write to you in private" in "\n".join(output)
+        started_at = len(output)
+        await sandbox.run_lines(["bob@dm: /start", "alice@dm: /start"])
+    finally:
+        await sandbox.close()
+    hands = [chat_text for chat_text in _messages(output[started_at:])
+             if "Your hand: " in chat_text[1]]
+    assert [text.split(":")[0] for _, text in hands] == ["→ bob@dm"]
+
+
 async def _practise_to_the_end(sandbox: Sandbox) -> None:
     """Alice's /practice match against the bot (match 1), played to its end."""
     await sandbox.run_lines(["alice@g: hello", "alice@dm: /start",
