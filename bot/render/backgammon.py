@@ -260,12 +260,14 @@ def _draw_strip(canvas: Canvas, scene: BoardScene, seat: int, side: tuple[int, .
 
 def _draw_cube(canvas: Canvas, scene: BoardScene) -> None:
     """The cube left of the board: at its owner's side or in the middle; in the Crawford
-    game the word for it instead. The match length is written below the middle."""
+    game the word for it instead. The match length is written below the column, the word
+    above the number (on one line, "match to 15" did not fit the column)."""
     x = _MARGIN + _CUBE_W // 2
     middle = BOARD_TOP + _HALF_H
-    match_to = f"{scene.words.get('match_to', '')} {scene.length}".strip()
-    canvas.write((x, BOARD_BOTTOM + _FRAME_W + 4), _fit(match_to, _font(14), _CUBE_W + 10),
-                 _font(14), _TEXT, _BG, "mt")
+    small, top = _font(14), BOARD_BOTTOM + _FRAME_W + 1
+    word = _clean(scene.words.get("match_to", ""))
+    canvas.write((x, top), _fit(word, small, _CUBE_W + 10), small, _TEXT, _BG, "mt")
+    canvas.write((x, top + _NUMBERS_H // 2), str(scene.length), small, _TEXT, _BG, "mt")
     if not scene.cube_in_play:
         word = _clean(scene.words.get("crawford", "Crawford"))
         _vertical_word(canvas, word, x, middle)

@@ -232,3 +232,18 @@ def test_pieces_are_written_where_the_whole_text_would_be() -> None:
     (whole_box, whole_ink), (pieces_box, pieces_ink) = spans
     assert all(abs(a - b) <= 2 for a, b in zip(whole_box, pieces_box, strict=True))
     assert abs(whole_ink - pieces_ink) <= whole_ink // 20
+
+
+def test_the_match_length_is_written_whole_in_every_language(monkeypatch) -> None:
+    """Below the cube column: the word (en, ru, fi) and the length, neither cut short."""
+    written: list[str] = []
+    write = picture.Canvas.write
+
+    def spy(self, xy, text, *rest) -> None:
+        written.append(text)
+        write(self, xy, text, *rest)
+    monkeypatch.setattr(picture.Canvas, "write", spy)
+    for word in ("match to", "матч до", "ottelu"):
+        board_png(_scene(words=WORDS | {"match_to": word}, length=15))
+        assert word in written and "15" in written
+    assert not [text for text in written if text.endswith("…")]
