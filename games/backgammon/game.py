@@ -49,6 +49,16 @@ class Outcome:
         return self.points_per_cube * self.cube
 
 
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A move as it was played: who, with which dice, in notation ("" when nothing could
+    be played)."""
+
+    player: int
+    dice: tuple[int, int]
+    notation: str
+
+
 class Game:
     """The state of one game; ``position`` is always seen by ``turn``, the player to act."""
 
@@ -61,6 +71,7 @@ class Game:
         self.cube = 1
         self.cube_owner: int | None = None
         self.moves_played = 0
+        self.last_played: Played | None = None  # the game's latest move
         self.outcome: Outcome | None = None
 
     @classmethod
@@ -138,6 +149,7 @@ class Game:
         if not isinstance(text, str):
             raise IllegalAction("bad_notation", text=text)
         play = parse_play(text, self.position, self.dice or ())
+        self.last_played = Played(self.turn, self.dice, play.notation)
         self.moves_played += 1
         self.dice = None
         if not any(play.after.opponent):

@@ -72,7 +72,7 @@ async def test_the_update_answers_the_confirmation_and_the_job_goes_on(tmp_path:
 
 @pytest.mark.parametrize(("script", "unsaid"), [("cup_full_four", 0),
                                                 ("formats_swiss_elim", 2),
-                                                ("backgammon_live_swiss", 3)])
+                                                ("backgammon_live_swiss", 4)])
 @pytest.mark.usefixtures("no_rate_limit")
 async def test_a_process_that_dies_after_each_match_ends_goes_on_as_one_run(
         script: str, unsaid: int, tmp_path: Path, monkeypatch) -> None:
@@ -81,7 +81,7 @@ async def test_a_process_that_dies_after_each_match_ends_goes_on_as_one_run(
     uninterrupted run exports. The transcript prints the same, the deaths aside and
     ``unsaid`` lines a death: what the dying update had still to say after its commit (a
     confirmed report's buttons taken off and its "✅ Result", two lines; a backgammon
-    match's last board, three)."""
+    match's last board, four)."""
     text = (SCENARIOS / f"{script}.txt").read_text(encoding="utf-8")
     plain = await run_and_export(text, text.splitlines(), tmp_path / "plain.sqlite3")
     settle, died = MatchesRepo.settle, []

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from games.backgammon import Game, Match, Position, legal_plays
+from games.backgammon.game import Played
 from games.common.match import replay
 
 from .helpers import assert_illegal, make
@@ -39,6 +40,18 @@ def test_turns_alternate_and_the_board_turns_with_them() -> None:
     game.apply({"type": "roll", "player": 1, "dice": [6, 4]})
     game.apply({"type": "move", "player": 1, "play": "24/14"})
     assert game.turn == 0 and game.moves_played == 2
+
+
+def test_the_last_move_is_kept_in_notation_as_played_by_whom_with_which_dice() -> None:
+    game = opened()
+    assert game.last_played is None
+    game.apply({"type": "move", "player": 0, "play": "6/5 8/5"})  # any order, normalised
+    assert game.last_played == Played(0, (3, 1), "8/5 6/5")
+    game.apply({"type": "roll", "player": 1, "dice": [6, 4]})
+    assert_illegal("bad_notation", game.apply, {"type": "move", "player": 1, "play": "24/x"})
+    assert game.last_played == Played(0, (3, 1), "8/5 6/5")  # a refused move keeps it
+    game.apply({"type": "move", "player": 1, "play": "24/14"})
+    assert game.last_played == Played(1, (6, 4), "24/14")
 
 
 def test_no_double_before_the_first_move_then_centred_cube_for_both() -> None:

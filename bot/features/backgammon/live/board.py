@@ -1,6 +1,7 @@
 """The board of a backgammon match played in the bot: one photo per match, edited in place
 (``editMessageMedia``) after every step, whose caption carries in text the GNU Backgammon
-Position ID, the dice to play, who is to act, the score and the clocks; its buttons fit the
+Position ID, the last move played, the dice to play, who is to act, the score and the
+clocks; its buttons fit the
 moment (Roll / Double, Take / Pass, the legal plays or the point-by-point picker)."""
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from aiogram.types import (
 from bot.play.context import MatchContext
 from bot.render.backgammon import BoardScene, board_png
 from bot.sending import at_once
-from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN
+from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN, Played
 from games.backgammon.session import LiveMatch
 from games.backgammon.steps import Step, next_steps, play_of
 from storage.repositories.matches import MatchRow
@@ -53,7 +54,11 @@ def unpack_steps(text: str) -> list[Step]:
 
 def dice_text(dice: tuple[int, int]) -> str:
     """``🎲 5-2``: the higher die first, as players say it."""
-    return f"🎲 {max(dice)}-{min(dice)}"
+    return f"🎲 {_pair(dice)}"
+
+
+def _pair(dice: tuple[int, int]) -> str:
+    return f"{max(dice)}-{min(dice)}"
 
 
 def clock_text(seconds: int) -> str:
@@ -69,6 +74,8 @@ def caption(ctx: MatchContext, state: LiveMatch, *, banks: bool = True) -> str:
                 sa=state.score[0], sb=state.score[1], length=state.length,
                 number=game_number(state), crawford=crawford),
              f"Position ID: {game.position.id}"]
+    if game.last_played is not None:
+        lines.append(_last_played(ctx, game.last_played))
     lines.append(_status(ctx, state))
     if banks and not state.finished:
         lines.append(tr("backgammon.live.clocks", a=names[0], b=names[1],
@@ -80,6 +87,14 @@ def game_number(state: LiveMatch) -> int:
     """The number of the game on the board: the one in play, or the last one when the
     match is over (ended by its last game, or during one by a timeout or resignation)."""
     return len(state.games) + (0 if state.game.finished else 1)
+
+
+def _last_played(ctx: MatchContext, played: Played) -> str:
+    """``↪ Bob 3-1: 8/5 6/5``: what the last move of the game was, so a player who looked
+    away (or plays the bot) sees what changed on the board."""
+    key = "backgammon.live.last_played" if played.notation else "backgammon.live.last_no_move"
+    return ctx.tr(key, name=ctx.names[played.player], dice=_pair(played.dice),
+                  play=played.notation)
 
 
 def _status(ctx: MatchContext, state: LiveMatch) -> str:
