@@ -99,3 +99,11 @@ def parse_settings(parsers: dict[str, Callable[[str], Any]], pairs: list[str],
         except ValueError as error:
             raise ValueError(error.args[0], name) from None
     return result
+
+
+def hints(parsers: dict[str, Callable[[str], Any]], refused: str | None = None) -> str:
+    """What the keys allow, as ``key=values``: only the ``refused`` key's when it is one of
+    them (a bad value of one setting is answered with that setting, not all twenty), every
+    key's otherwise (an unknown key, or the whole list of /settings)."""
+    shown = {refused: parsers[refused]} if refused in parsers else parsers
+    return ", ".join(f"{key}={getattr(parse, 'hint', '…')}" for key, parse in shown.items())

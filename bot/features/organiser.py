@@ -19,6 +19,7 @@ from bot.features.lifecycle import (
     schedule_start,
     start_tournament,
 )
+from bot.game_settings import hints
 from bot.i18n import Translator, clip
 from bot.play import clock
 from bot.services import Services
@@ -60,8 +61,7 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
     try:
         settings = game.parse_settings([w for w in words[1:] if "=" in w], game.defaults)
     except ValueError as error:
-        await message.answer(tr(error.args[0], key=clip(error.args[1])) + "\n" +
-                             tr("settings.hint", hints=_hints(game)))
+        await message.answer(_refused_setting(tr, game, error))
         return
     now = services.clock.now()
     async with services.db.together():
@@ -107,9 +107,11 @@ def _describe(settings: dict) -> str:
     return ", ".join(f"{key}={shown(value)}" for key, value in settings.items())
 
 
-def _hints(game) -> str:
-    return ", ".join(f"{key}={getattr(parse, 'hint', '?')}"
-                     for key, parse in game.all_parsers().items())
+def _refused_setting(tr: Translator, game, error: ValueError) -> str:
+    """Why a ``key=value`` was refused, then what that key allows."""
+    reason, key = error.args
+    return (tr(reason, key=clip(key)) + "\n"
+            + tr("settings.hint", hints=hints(game.all_parsers(), key)))
 
 
 @router.message(Command("settings"))
@@ -121,7 +123,8 @@ async def settings_(message: Message, command: CommandObject, services: Services
     tournament, game = target.tournament, games.game_of(target.tournament.game)
     if not target.words:
         await message.answer(tr("settings.show", title=tournament.title,
-                                settings=_describe(tournament.settings), hints=_hints(game)))
+                                settings=_describe(tournament.settings),
+                                hints=hints(game.all_parsers())))
         return
     if tournament.started:
         await message.answer(tr("settings.locked"))
@@ -129,8 +132,7 @@ async def settings_(message: Message, command: CommandObject, services: Services
     try:
         updated = game.parse_settings(target.words, tournament.settings)
     except ValueError as error:
-        await message.answer(tr(error.args[0], key=clip(error.args[1])) + "\n" +
-                             tr("settings.hint", hints=_hints(game)))
+        await message.answer(_refused_setting(tr, game, error))
         return
     async with services.db.together():
         await services.repos.tournaments.set_settings(tournament.id, updated)

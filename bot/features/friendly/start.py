@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import games
-from bot.game_settings import FORMAT_SETTINGS, parse_settings
+from bot.game_settings import FORMAT_SETTINGS, hints, parse_settings
 from bot.games import Game, MatchLauncher
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
@@ -60,11 +60,10 @@ def settings_for(tr: Translator, game: Game, pairs: list[str]) -> dict[str, Any]
     try:
         settings = parse_settings(parsers, pairs, dict(game.defaults))
     except ValueError as error:
-        hints = ", ".join(f"{key}={getattr(parse, 'hint', '…')}"
-                          for key, parse in parsers.items()) or "—"
-        raise Refusal(text=tr(error.args[0], key=error.args[1]) + "\n"
+        reason, key = error.args
+        raise Refusal(text=tr(reason, key=key) + "\n"
                       + tr("friendly.settings_hint", game=tr(f"game.{game.key}"),
-                           hints=hints)) from None
+                           hints=hints(parsers, key) or "—")) from None
     if not game.in_bot(settings):  # e.g. armchair with play=report: played at a table
         raise Refusal("friendly.not_in_bot", game=tr(f"game.{game.key}"),
                       games=", ".join(friendly_games()))
