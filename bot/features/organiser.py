@@ -107,7 +107,7 @@ def _describe(settings: dict) -> str:
     return ", ".join(f"{key}={shown(value)}" for key, value in settings.items())
 
 
-def _refused_setting(tr: Translator, game, error: ValueError) -> str:
+def _refused_setting(tr: Translator, game: games.Game, error: ValueError) -> str:
     """Why a ``key=value`` was refused, then what that key allows."""
     reason, key = error.args
     return (tr(reason, key=clip(key)) + "\n"

@@ -1,8 +1,8 @@
 """The board of a backgammon match played in the bot: one photo per match, edited in place
 (``editMessageMedia``) after every step, whose caption carries in text the GNU Backgammon
 Position ID, the last move played, the dice to play, who is to act, the score and the
-clocks; its buttons fit the
-moment (Roll / Double, Take / Pass, the legal plays or the point-by-point picker)."""
+clocks; its buttons fit the moment (Roll / Double, Take / Pass, the legal plays or the
+point-by-point picker)."""
 
 from __future__ import annotations
 
@@ -58,6 +58,7 @@ def dice_text(dice: tuple[int, int]) -> str:
 
 
 def _pair(dice: tuple[int, int]) -> str:
+    """``5-2``: the higher die first."""
     return f"{max(dice)}-{min(dice)}"
 
 
