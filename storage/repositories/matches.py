@@ -142,6 +142,8 @@ class MatchesRepo:
                     " player_b, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (tournament_id, stage, match.round, match.slot, match.kind, match.player_a,
                      match.player_b, match.status, to_db(now)))
+                # a "no such match" remembered for the id (a forged button named it) goes
+                self.db.reads.forget_key(MATCH_ROWS, cursor.lastrowid)
                 ids.append(cursor.lastrowid)
             return ids
         ids = await self.db.write(work, touches=(chat_lookups(chat_id),))

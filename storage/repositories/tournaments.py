@@ -123,8 +123,10 @@ class TournamentsRepo:
 
     def _created(self, cursor, chat_id: int) -> int:
         """The id of the tournament ``cursor`` inserted in ``chat_id``, whose chat is then
-        known (:func:`chat_of`)."""
+        known (:func:`chat_of`). A "no such tournament" remembered for the id (someone
+        named it before it existed: ``/players #2``) is forgotten."""
         self.db.reads.remember_after(TOURNAMENT_CHATS, cursor.lastrowid, chat_id)
+        self.db.reads.forget_key(TOURNAMENTS, ("id", cursor.lastrowid))
         return cursor.lastrowid
 
     async def create(self, chat_id: int, game: str, title: str, settings: dict[str, Any],

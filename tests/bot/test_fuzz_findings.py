@@ -32,13 +32,30 @@ dave@g0: /result 3:5
 grace@g0: /result 5:3
 org@g0: /dq @dave reason
 """
-
-
+NEW_AFTER_ITS_ID_WAS_NAMED = """\
+org@g2: /begin #1
+org@g1: /new shanghai Title
+"""
+"""``/begin #1`` before tournament 1 existed left "no tournament 1" remembered: the /new
+that made it then read it as missing."""
+MATCH_NAMED_BY_A_FORGED_BUTTON_BEFORE_IT_EXISTS = """\
+org@g0: /new backgammon Fuzz approval=off length=3 format=double_elim
+heidi@g0: /register
+alice@g0: /register
+grace@g0: /register
+org@g0: /begin
+grace@g0: callback bgl:5:4:roll:-
+! advance 1d
+"""
+"""A press naming match 5 before it was paired left "no match 5" remembered: when the
+bracket made match 5, it could not be started."""
 
 
 @pytest.mark.parametrize(("script", "seed", "last"), [
     (CUP_OF_TWO_LOSES_ONE, 0, "🥇 Alice_Smith"),
     (DQ_OF_A_PLAYER_ALREADY_OUT, 268624, "Their results are annulled"),
+    (NEW_AFTER_ITS_ID_WAS_NAMED, 1, "Matches: best of 3."),
+    (MATCH_NAMED_BY_A_FORGED_BUTTON_BEFORE_IT_EXISTS, 1, "🥉 3. Alice"),
 ])
 async def test_fuzz_finding_is_answered(tmp_path: Path, script: str, seed: int,
                                         last: str) -> None:

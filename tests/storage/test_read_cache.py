@@ -171,3 +171,26 @@ async def test_a_tournaments_chat_is_read_once_for_all_its_writes(tmp_path, monk
         await db.close()
     reads = [s for s in statements if s.startswith("SELECT") and "tournaments" in s]
     assert reads == [], reads
+
+
+async def test_an_id_asked_for_before_it_exists_reads_as_the_row_once_inserted(
+        tmp_path, monkeypatch) -> None:
+    """Anyone can name an id that does not exist yet (``/players #2``, a forged button of
+    match 3); the "none" answer remembered then must not outlive the row's insert, or the
+    tournament or match made next with that id reads as missing (the fuzzer found
+    ``/new`` failing that way, and matches that could not start)."""
+    monkeypatch.setattr(ReadCache, "verify", False)
+    now = datetime(2026, 12, 3, tzinfo=UTC)
+    db = await Database.open(tmp_path / "ahead.sqlite3")
+    tournaments, matches = TournamentsRepo(db), MatchesRepo(db)
+    try:
+        await UsersRepo(db).upsert(1, "org", "Org", "ru", now)
+        await ChatsRepo(db).upsert(-100, "supergroup", "cup", "ru")
+        assert await tournaments.get(1) is None
+        made = await tournaments.create(-100, "cup", "Cup", {}, 1, now)
+        assert made is not None and made.id == 1
+        assert await matches.get(1) is None
+        match = await matches.create(made.id, "groups", 1, "G1", "group", 1, 2, now)
+        assert (await matches.get(1)) == match
+    finally:
+        await db.close()
