@@ -150,47 +150,46 @@ async def test_the_least_recently_used_region_is_dropped_whole(db) -> None:
     assert len(calls) == 4  # a, b, c, then b again: dropped when c came (a was read later)
 
 
-async def test_a_tournaments_chat_is_read_once_for_all_its_writes(tmp_path, monkeypatch) -> None:
+NOW = datetime(2026, 12, 3, tzinfo=UTC)
+
+
+@pytest.fixture
+async def one_chat(tmp_path, monkeypatch):
+    """A database with an organiser (user 1) and a group (-100): its tournament and match
+    repositories, reading through the cache without verifying it."""
+    monkeypatch.setattr(ReadCache, "verify", False)
+    db = await Database.open(tmp_path / "one-chat.sqlite3")
+    await UsersRepo(db).upsert(1, "org", "Org", "ru", NOW)
+    await ChatsRepo(db).upsert(-100, "supergroup", "cup", "ru")
+    yield db, TournamentsRepo(db), MatchesRepo(db)
+    await db.close()
+
+
+async def test_a_tournaments_chat_is_read_once_for_all_its_writes(one_chat) -> None:
     """A write to a tournament or to one of its matches forgets its chat's reads, so it
     must know the chat: read once (a new tournament's is known), never the whole row again
     after each write forgot it."""
-    monkeypatch.setattr(ReadCache, "verify", False)
-    now = datetime(2026, 12, 2, tzinfo=UTC)
-    db = await Database.open(tmp_path / "chat-of.sqlite3")
-    tournaments, matches = TournamentsRepo(db), MatchesRepo(db)
-    try:
-        await UsersRepo(db).upsert(1, "org", "Org", "ru", now)
-        await ChatsRepo(db).upsert(-100, "supergroup", "cup", "ru")
-        cup = await tournaments.create(-100, "cup", "Cup", {}, 1, now)
-        with sql_trace(db) as statements:
-            for round_no in range(3):
-                await tournaments.set_state(cup.id, "round", round_no)
-            await tournaments.set_status(cup.id, "running", now)
-            await matches.create(cup.id, "groups", 1, "G1", "group", 1, 2, now)
-    finally:
-        await db.close()
+    db, tournaments, matches = one_chat
+    cup = await tournaments.create(-100, "cup", "Cup", {}, 1, NOW)
+    with sql_trace(db) as statements:
+        for round_no in range(3):
+            await tournaments.set_state(cup.id, "round", round_no)
+        await tournaments.set_status(cup.id, "running", NOW)
+        await matches.create(cup.id, "groups", 1, "G1", "group", 1, 2, NOW)
     reads = [s for s in statements if s.startswith("SELECT") and "tournaments" in s]
     assert reads == [], reads
 
 
 async def test_an_id_asked_for_before_it_exists_reads_as_the_row_once_inserted(
-        tmp_path, monkeypatch) -> None:
+        one_chat) -> None:
     """Anyone can name an id that does not exist yet (``/players #2``, a forged button of
     match 3); the "none" answer remembered then must not outlive the row's insert, or the
     tournament or match made next with that id reads as missing (the fuzzer found
     ``/new`` failing that way, and matches that could not start)."""
-    monkeypatch.setattr(ReadCache, "verify", False)
-    now = datetime(2026, 12, 3, tzinfo=UTC)
-    db = await Database.open(tmp_path / "ahead.sqlite3")
-    tournaments, matches = TournamentsRepo(db), MatchesRepo(db)
-    try:
-        await UsersRepo(db).upsert(1, "org", "Org", "ru", now)
-        await ChatsRepo(db).upsert(-100, "supergroup", "cup", "ru")
-        assert await tournaments.get(1) is None
-        made = await tournaments.create(-100, "cup", "Cup", {}, 1, now)
-        assert made is not None and made.id == 1
-        assert await matches.get(1) is None
-        match = await matches.create(made.id, "groups", 1, "G1", "group", 1, 2, now)
-        assert (await matches.get(1)) == match
-    finally:
-        await db.close()
+    _, tournaments, matches = one_chat
+    assert await tournaments.get(1) is None
+    made = await tournaments.create(-100, "cup", "Cup", {}, 1, NOW)
+    assert made is not None and made.id == 1
+    assert await matches.get(1) is None
+    match = await matches.create(made.id, "groups", 1, "G1", "group", 1, 2, NOW)
+    assert (await matches.get(1)) == match
