@@ -152,12 +152,13 @@ def _game_command(message: Message, scope: Scope) -> dict | bool:
 
 @router.command_message(_game_command)
 async def not_for_this_game(message: Message, name: str, scope: Scope, tr: Translator) -> None:
-    """Say why a game's command did nothing here: no tournament (or no such ``#id``), or
-    the tournament's game has no such command."""
-    target = await scope.target()
-    if target.tournament is None:
+    """Say why a game's command did nothing here: the game the update is about (the
+    sender's live match's, a friendly's too, else the tournament's) has no such command;
+    or there is no tournament (or no such ``#id``)."""
+    game = await scope.game()
+    if game is None:
+        target = await scope.target()
         await message.reply(tr(target.error, **(target.error_params or {})))
         return
-    await message.reply(tr("play.not_for_game", command=name,
-                           game=tr(f"game.{target.tournament.game}")))
+    await message.reply(tr("play.not_for_game", command=name, game=tr(f"game.{game.key}")))
 

@@ -168,3 +168,12 @@ async def test_the_challenged_player_by_reply_or_handle() -> None:
         assert refused.value.key == key
         if key == "friendly.unknown_user":  # the group is told how to open the bot's chat
             assert refused.value.params["link"] == "https://t.me/the_bot"
+
+
+async def test_another_games_command_in_a_friendly_says_the_friendlys_game(
+        tmp_path: Path) -> None:
+    """A darts command beside a friendly backgammon match (no tournament in the chat) says
+    it is not used in backgammon, not that there is no tournament here."""
+    output = await run_script(tmp_path, "ann@club: hi\nann@dm: /start\n"
+                              "ann@club: /practice backgammon\nann@club: /board\n", seed=4)
+    assert output[-1] == "→ club: /board is not used in Backgammon."
