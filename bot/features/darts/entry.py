@@ -38,6 +38,7 @@ router = Handlers("darts")
 _DART_WORD = re.compile(r"^(?:[SDTСДТ]\d{1,2}|25|50|D?BULL|MISS|M|МИМО|ПРОМАХ|М|OHI|0)$",
                         re.IGNORECASE)
 _DART_LIKE = re.compile(r"^[A-ZА-ЯЁ]\d{1,2}$", re.IGNORECASE)  # a dart, or a mistyped one
+_BARE_NUMBER = re.compile(r"^\d{1,3}$")
 _MATCH_REF = re.compile(r"^#?(\d{1,12})(?:\.(\d{1,3}))?$")
 MAX_TYPED = 6
 # Typed instead of the keypad's Undo and End turn (ru, en, fi; the seed's «Kumoa» and
@@ -103,6 +104,25 @@ async def typed(message: Message, darts: list[str], command: str | None,
     elif len(darts) == 3 or command == "end":
         actions.append({"type": "end_visit", "player": player})
     await perform(play, actions, message.from_user.id, event_update.update_id)
+
+
+def _numbers_for_darts(message: Message) -> dict | bool:
+    """Filter: a line of darts with a bare number among them (``20 20 20``, ``T20 19``,
+    ``60``); the first such number is given as ``number``."""
+    words = (message.text or "").split()
+    if not 0 < len(words) <= DARTS_PER_VISIT or not all(
+            dart_words([word]) or _BARE_NUMBER.match(word) for word in words):
+        return False
+    return next(({"number": word} for word in words if not dart_words([word])), False)
+
+
+@router.message(IN_GROUP, _numbers_for_darts)
+async def bare_number(message: Message, number: str, services: Services,
+                      tr: Translator) -> None:
+    """A number alone is not read as a dart (it says no ring, or it is the visit's score),
+    but a player of a live match here is told how to write one; anyone else is chatting."""
+    if await match_for(services, tr, message.chat.id, message.from_user.id) is not None:
+        raise Refusal(text=tr("darts.error.bad_notation", text=number))
 
 
 @router.callback_query(F.data.startswith(PREFIX))
