@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from aiogram import F
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -13,6 +14,7 @@ from bot import games
 from bot.config import SUPPORTED_LANGUAGES
 from bot.features.access import is_organiser
 from bot.features.handlers import Handlers
+from bot.features.keyboards import link_keyboard
 from bot.features.registration import prompt
 from bot.i18n import Translator, clip
 from bot.middlewares.filters import IN_PRIVATE
@@ -34,7 +36,8 @@ async def start(message: Message, command: CommandObject, services: Services,
     """Welcome; a deep link ``m-<match id>`` (from a match announcement) shows the sender's
     private panel of that match instead."""
     if found := _PANEL_LINK.fullmatch(command.args or ""):
-        if not await hidden.resend(services, message.from_user.id, int(found[1])):
+        if await hidden.resend(services, message.from_user.id,
+                               int(found[1])) is hidden.Resent.NO_PANEL:
             await message.answer(tr("play.panel_none", match=found[1]))
         return
     await message.answer(tr("start.welcome", name=message.from_user.first_name))
@@ -54,14 +57,20 @@ async def _pending(services: Services, tr: Translator, message: Message) -> None
             await hidden.resend(services, user_id, match.id)
 
 
-@router.message(Command("hand"), IN_PRIVATE)
+@router.message(Command("hand"))
 async def hand(message: Message, services: Services, tr: Translator) -> None:
-    """Every private panel of the sender's live matches, sent again below the chat."""
-    matches = await hidden.live_hidden_matches(services, message.from_user.id)
-    for match in matches:
-        await hidden.resend(services, message.from_user.id, match.id)
+    """Every private panel of the sender's live matches, sent again below their DM. Typed
+    in a group, the group is told where the panels went; a player the bot cannot write to
+    is told how to open its chat by the panel's own answer instead."""
+    user_id = message.from_user.id
+    matches = await hidden.live_hidden_matches(services, user_id)
     if not matches:
         await message.answer(tr("play.panels_none"))
+        return
+    resent = [await hidden.resend(services, user_id, match.id) for match in matches]
+    if message.chat.type != "private" and hidden.Resent.SENT in resent:
+        await message.reply(tr("play.panels_sent"), reply_markup=link_keyboard(
+            tr("dm.open_button"), services.deep_link()))
 
 
 @router.message(Command("help"))
@@ -162,3 +171,26 @@ async def not_for_this_game(message: Message, name: str, scope: Scope, tr: Trans
         return
     await message.reply(tr("play.not_for_game", command=name, game=tr(f"game.{game.key}")))
 
+
+
+@router.command_message(IN_PRIVATE)
+async def command_unknown_in_private(message: Message, scope: Scope, tr: Translator) -> None:
+    """A command no feature took in a private chat: a game's (games are played in the
+    group), or one the bot does not know."""
+    if scope.command in game_commands():
+        await message.answer(tr("access.group_only"))
+    else:
+        await message.answer(tr("dm.unknown_command", command=clip(f"/{scope.command}")))
+
+
+@router.message(IN_PRIVATE, F.text)
+async def unread_in_private(message: Message, services: Services, tr: Translator) -> None:
+    """Text in a private chat that no feature read (not a move, not a form's answer): a
+    player with a match that takes private moves is told how to write one, anyone else
+    where the commands are."""
+    live = await hidden.live_hidden_matches(services, message.from_user.id)
+    if live:
+        await message.answer(hidden.own_text(tr, "play.hidden_unread", live[-1].kind,
+                                             word=clip(message.text)))
+    else:
+        await message.answer(tr("dm.unread"))

@@ -23,6 +23,7 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from enum import Enum
 from functools import partial
 from typing import Any
 
@@ -217,22 +218,33 @@ def stale_position(hidden: HiddenInput, at: int, state: Any) -> bool:
     return at >= 0 and hidden.position is not None and hidden.position(state) != at
 
 
-async def resend(services: Services, user_id: int, match_id: int) -> bool:
+class Resent(Enum):
+    """What :func:`resend` did."""
+
+    NO_PANEL = "no panel"  # not a live hidden-input match of theirs
+    SENT = "sent"
+    UNDELIVERED = "undelivered"  # the bot cannot write to them; the group was told why
+
+
+async def resend(services: Services, user_id: int, match_id: int) -> Resent:
     """Send the user's panel of a live hidden-input match again, below everything else
-    (the old copy is removed); False when they have no such panel."""
+    (the old copy is removed)."""
     match = await services.repos.matches.get(match_id)
     live = match is not None and match.status in ("running", "paused")
     if not live or input_of(match.kind) is None or user_id not in match.players:
-        return False
+        return Resent.NO_PANEL
     tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)
     ctx = await context_for(services, tr, tournament, match)
     old = await panels(services).get(match.id, user_id)
     await show(ctx, ctx.seat(user_id), fresh=True)
-    if old is not None and old != await panels(services).get(match.id, user_id):
+    new = await panels(services).get(match.id, user_id)
+    if new is None or new == old:
+        return Resent.UNDELIVERED  # a fresh panel that reached them has a new message id
+    if old is not None:
         with contextlib.suppress(TelegramBadRequest):
             await services.bot.delete_message(user_id, old)
-    return True
+    return Resent.SENT
 
 
 async def owed_on_opening(services: Services, match: MatchRow, user_id: int) -> bool:
