@@ -70,7 +70,8 @@ def swiss_pairings(
     ranked by ``ranking`` (for example the standings order) or else by the order of
     ``scores``. Pairs are listed best first, the higher-ranked player named first, the bye
     (``(player, None)``) last. Raises :class:`IllegalAction` (a ``ValueError``) with code
-    ``no_legal_pairing`` and a ``reason`` when no legal round exists.
+    ``no_legal_pairing`` and a ``reason`` when no legal round exists: ``too_few``
+    (fewer than two players), ``bye`` (every player has had the bye) or ``rematch``.
     """
     return pair_round(scores, played, had_bye, ranking=ranking, allow_repeats=False)
 
@@ -86,7 +87,7 @@ def pair_round(
     """Pair one round; with ``allow_repeats`` rematches and second byes are a last resort."""
     ranked = _ranked(scores, ranking)
     if len(ranked) < 2:
-        raise IllegalAction("no_legal_pairing", reason="fewer than two players")
+        raise IllegalAction("no_legal_pairing", reason="too_few")
     meetings = Counter(frozenset(pair) for pair in played)
     byes = Counter(had_bye)
     value = {p: as_fraction(scores[p]) for p in ranked}
@@ -177,12 +178,12 @@ def _no_pairing(
     ranked: list[Player], costs: Mapping[tuple[object, object], tuple[int, ...]], n: int
 ) -> IllegalAction:
     if n % 2 and not any(_BYE in edge for edge in costs):
-        return IllegalAction("no_legal_pairing", reason="every player has already had a bye")
+        return IllegalAction("no_legal_pairing", reason="bye")
     has_edge = {p for edge in costs for p in edge}
     stuck = [p for p in ranked if p not in has_edge]
     return IllegalAction(
         "no_legal_pairing",
-        reason="every remaining pairing would be a rematch",
+        reason="rematch",
         players=stuck,
     )
 

@@ -133,8 +133,8 @@ async def _swiss_step(services: Services, run: Run) -> Step:
     try:
         pairs = swiss_pairings(inputs.scores, every.played, every.had_bye)
     except IllegalAction as error:
-        return Step(run, finished=True, note="formats.swiss_unpairable",
-                    note_params={"reason": error.params.get("reason", "")})
+        return Step(run, finished=True,
+                    note=f"formats.swiss_unpairable.{error.params['reason']}")
     return await _create_pairs(services, run, played + 1, "S", pairs)
 
 

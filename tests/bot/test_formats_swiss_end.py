@@ -1,0 +1,31 @@
+"""A Swiss event that runs out of legal pairings ends with a note in the group's own
+language: the pairing engine gives the reason as a code, the catalogs give the words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.bot.sandbox_run import run_script
+
+TWO_PLAYERS = """\
+org@g: /new armchair Short Swiss format=swiss rounds=3 play=report
+alice@g: /register
+bob@g: /register
+org@g: /begin
+bob@g: /result 3:1
+alice@g: /confirm
+"""
+"""Round 1 is the only pairing two players have: round 2 would be a rematch."""
+
+
+@pytest.mark.parametrize(("language", "note"), [
+    ("en", "No round is left without a rematch, so the event ends here."),
+    ("ru", "Следующий тур без повторных встреч составить нельзя, поэтому турнир завершён."),
+    ("fi", "Kierrosta ilman uusintakohtaamisia ei enää ole, joten turnaus päättyy tähän."),
+])
+async def test_the_end_for_want_of_a_pairing_is_said_in_the_groups_language(
+        tmp_path: Path, language: str, note: str) -> None:
+    output = await run_script(tmp_path, TWO_PLAYERS, language=language)
+    assert f"→ g: {note}" in output
