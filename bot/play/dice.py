@@ -81,11 +81,12 @@ async def _not_read_by_its_game(message: Message, scope: Scope) -> bool:
 
 
 @router.message(Command("roll"), IN_GROUP, _not_read_by_its_game)
-async def roll_command(message: Message, event_update: Update, services: Services,
-                       tr: Translator) -> None:
+async def roll_command(message: Message, event_update: Update, scope: Scope,
+                       services: Services, tr: Translator) -> None:
     ctx = await _sender_match(message, services, tr)
-    if ctx is None:
-        raise Refusal("play.not_in_match")
+    if ctx is None:  # in a chat with no tournament at all, say that
+        target = await scope.target()
+        raise Refusal(target.error or "play.not_in_match", **(target.error_params or {}))
     game = games.game_of(ctx.tournament.game)
     trial = await services.matches.state(ctx.match)
     try:  # refuse before the bot rolls a die that could not count
