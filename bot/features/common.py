@@ -17,7 +17,7 @@ from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard
 from bot.features.registration import prompt
 from bot.i18n import Translator, clip
-from bot.middlewares.filters import IN_PRIVATE
+from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
 from bot.middlewares.scope import Scope, game_commands
 from bot.play import hidden
 from bot.services import Services
@@ -42,6 +42,12 @@ async def start(message: Message, command: CommandObject, services: Services,
         return
     await message.answer(tr("start.welcome", name=message.from_user.first_name))
     await _pending(services, tr, message)
+
+
+@router.message(CommandStart(), IN_GROUP)
+async def start_in_group(message: Message, tr: Translator) -> None:
+    """/start typed in a group (what people try first with a new bot): where to begin."""
+    await message.answer(tr("start.group"))
 
 
 async def _pending(services: Services, tr: Translator, message: Message) -> None:

@@ -84,7 +84,10 @@ async def _not_read_by_its_game(message: Message, scope: Scope) -> bool:
 async def roll_command(message: Message, event_update: Update, scope: Scope,
                        services: Services, tr: Translator) -> None:
     ctx = await _sender_match(message, services, tr)
-    if ctx is None:  # in a chat with no tournament at all, say that
+    if ctx is None:  # no dice game runs here: say what the chat has instead
+        game = await scope.game()
+        if game is not None and game.dice is None:
+            raise Refusal("play.not_for_game", command="roll", game=tr(f"game.{game.key}"))
         target = await scope.target()
         raise Refusal(target.error or "play.not_in_match", **(target.error_params or {}))
     game = games.game_of(ctx.tournament.game)
