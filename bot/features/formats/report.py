@@ -1,6 +1,7 @@
 """Players report results of games played outside the bot: ``/result 5:3`` (or ``win`` /
 ``loss``) by one player, then the opponent confirms (button or ``/confirm``). A different
-report by the opponent, or the Dispute button, hands the match to the organisers."""
+report by the opponent, or the Dispute button (or ``/dispute``), hands the match to the
+organisers."""
 
 from __future__ import annotations
 
@@ -161,47 +162,57 @@ async def _dispute(services: Services, tr: Translator, run: Run, match: MatchRow
     return True
 
 
-@router.message(Command("confirm"))
-async def confirm_command(message: Message, services: Services, tr: Translator,
-                          event_update: Update) -> None:
+def _answer_refused(match: MatchRow, user: int) -> str | None:
+    """Why ``user`` may not answer the match's report now (None: they may)."""
+    report = match.result.get("report")
+    if report is None:
+        return "formats.error.nothing_to_confirm"
+    if user == report["by"]:
+        return "formats.error.own_report"
+    if user not in match.players:
+        return "formats.error.not_your_match"
+    if match.status == "paused":
+        return "formats.error.paused"
+    if match.result.get("dispute"):
+        return "formats.error.with_organisers"
+    return None
+
+
+async def _answer(services: Services, tr: Translator, match: MatchRow, answer: Answered,
+                  agree: bool) -> bool:
+    run = await load(services, match.tournament_id)
+    return await (_confirm(services, tr, run, match, answer) if agree
+                  else _dispute(services, tr, run, match, answer, None))
+
+
+@router.message(Command("confirm", "dispute"))
+async def answer_command(message: Message, command: CommandObject, services: Services,
+                         tr: Translator, event_update: Update) -> None:
+    """The opponent's answer to a report typed, as the report's buttons answer it."""
     found = await formats_tournament(message, services, tr, None)
     if found is None or (match := await my_open_match(message, found[0], tr)) is None:
         return
-    run = found[0]
-    report = match.result.get("report")
-    if report is None:
-        await message.reply(tr("formats.error.nothing_to_confirm"))
-    elif report["by"] == message.from_user.id:
-        await message.reply(tr("formats.error.own_report"))
-    else:
-        await _confirm(services, tr, run, match, Answered(
-            {"type": "confirm"}, message.from_user.id, event_update.update_id))
+    user, agree = message.from_user.id, command.command.lower() == "confirm"
+    if refused := _answer_refused(match, user):
+        await message.reply(tr(refused))
+        return
+    await _answer(services, tr, match, Answered(
+        {"type": "confirm" if agree else "dispute"}, user, event_update.update_id), agree)
 
 
 @router.callback_query(Answer.filter())
 async def answer_button(query: CallbackQuery, callback_data: Answer, services: Services,
                         tr: Translator, event_update: Update) -> None:
     match = await services.repos.matches.get(callback_data.match_id)
-    report = match.result.get("report") if match else None
-    if match is None or match.status not in OPEN_STATUSES or report is None \
+    if match is None or match.status not in OPEN_STATUSES or not match.result.get("report") \
             or query.message is None:
         await query.answer(tr("callback.stale"), show_alert=True)
         return
-    user = query.from_user.id
-    if user == report["by"]:
-        await query.answer(tr("formats.error.own_report"), show_alert=True)
+    user, agree = query.from_user.id, callback_data.agree
+    if refused := _answer_refused(match, user):
+        await query.answer(tr(refused), show_alert=True)
         return
-    if user not in match.players:
-        await query.answer(tr("formats.error.not_your_match"), show_alert=True)
-        return
-    if match.status == "paused" or match.result.get("dispute"):
-        await query.answer(tr("formats.error.paused" if match.status == "paused"
-                              else "formats.error.with_organisers"), show_alert=True)
-        return
-    run = await load(services, match.tournament_id)
-    answer = Answered({"type": "confirm" if callback_data.agree else "dispute"}, user,
-                      event_update.update_id)
-    if await (_confirm(services, tr, run, match, answer) if callback_data.agree
-              else _dispute(services, tr, run, match, answer, None)):
+    if await _answer(services, tr, match, Answered(
+            {"type": "confirm" if agree else "dispute"}, user, event_update.update_id), agree):
         await query.answer()
 
