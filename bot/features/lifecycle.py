@@ -110,7 +110,8 @@ async def _remind(services: Services, tr: Translator, tournament: Tournament,
 
 async def start_tournament(services: Services, tournament_id: int,
                            actor_id: int | None) -> str | None:
-    """Start now. Returns None when started, or the catalog key of why it cannot start.
+    """Start now. Returns None when started, or why it cannot start in the group's words
+    (said in the group by the bot itself when the start is its own, at the scheduled time).
 
     The roster, the status, the cancelled countdown and the "opening" job are committed
     together before anything is said (a bot that dies right after runs the opening at its
@@ -119,18 +120,18 @@ async def start_tournament(services: Services, tournament_id: int,
     """
     async with services.lock(f"tournament-{tournament_id}"):
         repos, now = services.repos, services.clock.now()
-        tournament = await repos.tournaments.get(tournament_id)
-        if tournament is None or tournament.started or tournament.status == "cancelled":
-            return "begin.already_started"
+        tournament = await repos.tournaments.get(tournament_id)  # never deleted
+        tr = await services.translator_for_chat(tournament.chat_id)
+        if tournament.started or tournament.status == "cancelled":
+            return tr("begin.already_started")
         approved = await repos.entrants.list(tournament.id, ("approved",))
         checkin = bool(tournament.settings.get("checkin"))
         players = [e for e in approved if e.checked_in or not checkin]
         if len(players) < minimum_players(tournament):
+            problem = _too_few(tr, tournament, approved, players, at_time=actor_id is None)
             if actor_id is None:
-                tr = await services.translator_for_chat(tournament.chat_id)
-                await services.bot.send_message(tournament.chat_id, tr(
-                    "begin.too_few_at_time", title=tournament.title, count=len(players)))
-            return "begin.too_few"
+                await services.bot.send_message(tournament.chat_id, problem)
+            return problem
         pending = await repos.entrants.list(tournament.id, ("pending",))
         async with services.db.together():
             await repos.entrants.update_many(tournament.id, {
@@ -149,6 +150,16 @@ async def start_tournament(services: Services, tournament_id: int,
             opening = await repos.jobs.add("opening", now, tournament.id)
     await services.scheduler.run(opening.id)
     return None
+
+
+def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
+             players: list[Entrant], *, at_time: bool) -> str:
+    """Too few players to start: too few entrants, or too few of them checked in (those
+    who have not are named, so the organiser knows whom to wait for)."""
+    waiting = [entrant.label for entrant in approved if entrant not in players]
+    key = "begin.too_few_checked_in" if waiting else "begin.too_few"
+    return tr(key + ("_at_time" if at_time else ""), title=tournament.title, count=len(players),
+              min=minimum_players(tournament), names=", ".join(waiting))
 
 
 @job_kind("opening")

@@ -13,7 +13,6 @@ from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
 from bot.features.lifecycle import (
     local_time,
-    minimum_players,
     note_for,
     revive_opening,
     schedule_start,
@@ -191,7 +190,7 @@ async def begin(message: Message, command: CommandObject, services: Services,
         return
     problem = await start_tournament(services, target.tournament.id, message.from_user.id)
     if problem:
-        await message.answer(tr(problem, min=minimum_players(target.tournament)))
+        await message.answer(problem)
 
 
 @router.message(Command("closereg", "openreg"))
