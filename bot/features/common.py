@@ -178,7 +178,6 @@ async def not_for_this_game(message: Message, name: str, scope: Scope, tr: Trans
     await message.reply(tr("play.not_for_game", command=name, game=tr(f"game.{game.key}")))
 
 
-
 @router.command_message(IN_PRIVATE)
 async def command_unknown_in_private(message: Message, scope: Scope, tr: Translator) -> None:
     """A command no feature took in a private chat: a game's (games are played in the
