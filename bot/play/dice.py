@@ -72,22 +72,19 @@ async def dice(message: Message, event_update: Update, services: Services,
     await _roll(ctx, message, message.dice.value, event_update.update_id)
 
 
-async def _not_read_by_its_game(message: Message, scope: Scope) -> bool:
-    """Filter: /roll is left to a game that reads it itself and takes no 🎲 (backgammon
-    played in the bot, where the bot draws both dice)."""
+async def _for_a_dice_game(message: Message, scope: Scope) -> bool:
+    """Filter: /roll of a game that takes 🎲, or in a chat with no game (to say so). Any
+    other game's /roll is its own (backgammon in the bot draws both dice) or, where the game
+    has none, answered as every command a game does not use."""
     game = await scope.game()
-    return game is None or game.dice is not None or not any(
-        "roll" in table.commands() for table in game.routers)
+    return game is None or game.dice is not None
 
 
-@router.message(Command("roll"), IN_GROUP, _not_read_by_its_game)
+@router.message(Command("roll"), IN_GROUP, _for_a_dice_game)
 async def roll_command(message: Message, event_update: Update, scope: Scope,
                        services: Services, tr: Translator) -> None:
     ctx = await _sender_match(message, services, tr)
     if ctx is None:  # no dice game runs here: say what the chat has instead
-        game = await scope.game()
-        if game is not None and game.dice is None:
-            raise Refusal("play.not_for_game", command="roll", game=tr(f"game.{game.key}"))
         target = await scope.target()
         raise Refusal(target.error or "play.not_in_match", **(target.error_params or {}))
     game = games.game_of(ctx.tournament.game)
