@@ -85,10 +85,13 @@ def test_no_legal_pairing_is_a_value_error_with_a_reason():
         swiss_pairings({1: 1, 2: 0}, {frozenset((1, 2))}, set())
     assert rematch.value.code == "no_legal_pairing"
     assert rematch.value.params["players"] == [1, 2]
-    with pytest.raises(ValueError, match="bye"):
+    assert rematch.value.params["reason"] == "rematch"  # a code: the bot gives the words
+    with pytest.raises(ValueError, match="bye") as bye:
         swiss_pairings({1: 1, 2: 0, 3: 0}, set(), {1, 2, 3})
-    with pytest.raises(ValueError, match="too_few"):
+    assert bye.value.params["reason"] == "bye"
+    with pytest.raises(ValueError, match="too_few") as too_few:
         swiss_pairings({1: 0}, set(), set())
+    assert too_few.value.params["reason"] == "too_few"
 
 
 def test_six_players_left_with_two_triangles_cannot_pair():
