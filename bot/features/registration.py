@@ -27,6 +27,7 @@ from storage.repositories.tournaments import Entrant, Tournament
 router = Handlers("registration")
 _WORD = r"[A-ZА-ЯЁÄÖÅ][a-zа-яёäöå]+(?:-[A-ZА-ЯЁÄÖÅ][a-zа-яёäöå]+)?"
 NAME_SHAPE = re.compile(rf"^{_WORD}_{_WORD}$")
+_SPACED_NAME = re.compile(rf"^({_WORD})\s+({_WORD})$")
 MAX_FREE_NAME = 32
 
 
@@ -38,6 +39,14 @@ class Decision(CallbackData, prefix="app"):
 
 def valid_name(text: str) -> bool:
     return bool(NAME_SHAPE.match(text))
+
+
+def form_name(text: str) -> str:
+    """The form's name as typed, with ``Ivan Petrov`` (the two words most people type
+    with a space) kept as ``Ivan_Petrov``; anything else is left to :func:`valid_name`."""
+    text = text.strip()
+    found = _SPACED_NAME.match(text)
+    return f"{found[1]}_{found[2]}" if found else text
 
 
 async def _open_for(services: Services, tr: Translator, tournament: Tournament,
@@ -70,7 +79,7 @@ async def register_in_group(message: Message, command: CommandObject, services: 
         await _apply_directly(services, tr, tournament, user.id, name or user.first_name,
                               message)
         return
-    now = services.clock.now()
+    now, name = services.clock.now(), form_name(name)
     if name:
         if error := await _name_problem(services, tr, tournament, user.id, name):
             await message.reply(error)
@@ -186,7 +195,7 @@ async def form_text(message: Message, entry: Entrant, services: Services,
     if entry.status == "photo":
         await message.answer(tr("registration.photo_not_text"))
         return
-    name = message.text.strip()
+    name = form_name(message.text)
     if error := await _name_problem(services, tr, tournament, entry.user_id, name):
         await message.answer(error)
         return
