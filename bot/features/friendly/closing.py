@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from aiogram.filters import Command
-from aiogram.types import Message
+from aiogram.types import Message, Update
 
 from bot.features.cup.common import on_finish
 from bot.features.cup.rolling import match_status
@@ -20,25 +20,28 @@ from bot.features.friendly.start import STAGE
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
-from bot.middlewares.scope import Scope
+from bot.middlewares.scope import Scope, game_commands
 from bot.play.context import MatchContext, context_for
 from bot.services import Services
-from storage.repositories.matches import MatchRow
+from storage.repositories.matches import DuplicateUpdate, MatchRow
 from storage.repositories.tournaments import Tournament
 
 router = Handlers("friendly-status")
 
 
-async def _close(ctx: MatchContext, winner: int | None) -> None:
+async def _close(ctx: MatchContext, winner: int | None, resigned: int | None = None) -> None:
     """Finish the friendly's row and say how it ended (its result counts for nothing)."""
     services = ctx.services
     await services.repos.tournaments.set_status(ctx.tournament.id, "finished",
                                                 services.clock.now())
-    if winner is None:
+    name = ctx.names[ctx.match.players.index(winner)] if winner is not None else None
+    if resigned is not None:
+        await ctx.say(ctx.tr("friendly.over_resigned", title=ctx.tournament.title, winner=name,
+                             loser=ctx.names[ctx.match.players.index(resigned)]))
+    elif winner is None:
         await ctx.say(ctx.tr("friendly.over_drawn", title=ctx.tournament.title))
     else:
-        await ctx.say(ctx.tr("friendly.over_won", title=ctx.tournament.title,
-                             winner=ctx.names[ctx.match.players.index(winner)]))
+        await ctx.say(ctx.tr("friendly.over_won", title=ctx.tournament.title, winner=name))
 
 
 @on_finish(STAGE)
@@ -67,6 +70,34 @@ async def _live_friendly(message: Message, scope: Scope) -> dict | bool:
         return False
     friendly = await scope.services.repos.tournaments.get(match.tournament_id)
     return {"friendly": friendly, "match": match} if friendly.friendly else False
+
+
+async def _friendly_without_resign(message: Message, scope: Scope) -> dict | bool:
+    """Filter: the sender plays a friendly here, of a game with no /resign of its own (a
+    backgammon friendly resigns the game or the match by its game's rules)."""
+    found = await _live_friendly(message, scope)
+    return found if found and "resign" not in game_commands(found["friendly"].game) else False
+
+
+@router.message(Command("resign"), IN_GROUP, _friendly_without_resign)
+async def resign(message: Message, friendly: Tournament, match: MatchRow, event_update: Update,
+                 services: Services, tr: Translator) -> None:
+    """The sender gives the friendly up: the opponent wins, the match and the friendly end
+    (so neither player stays blocked from new challenges by a match left half-played)."""
+    loser = message.from_user.id
+    winner = next(user for user in match.players if user != loser)
+    async with services.matches.lock(match.id):
+        match = await services.repos.matches.get(match.id)
+        if match.status not in ("running", "paused"):
+            return  # it ended meanwhile, and said so
+        try:
+            await services.repos.matches.settle(match.id, {
+                "meta": "result", "winner": winner,
+                "result": {"score": None, "resigned": loser}},
+                loser, services.clock.now(), event_update.update_id)
+        except DuplicateUpdate:
+            return
+    await _close(await context_for(services, tr, friendly, match), winner, resigned=loser)
 
 
 @router.message(Command("match"), IN_GROUP, _live_friendly)
