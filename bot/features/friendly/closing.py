@@ -1,4 +1,4 @@
-"""The end of a friendly match, and /match about it.
+"""The end of a friendly match (played out, or given up with /resign), and /match about it.
 
 A finished friendly match closes through its stage's hooks — the Cup's ``on_finish`` and the
 formats' ``outside_formats`` — so no table, bracket or tournament round is touched: the
