@@ -7,8 +7,10 @@ match row keeps the result, the friendly's row is finished and the chat is told 
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import Message, Update
 
@@ -21,6 +23,7 @@ from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope, game_commands
+from bot.play import hidden
 from bot.play.context import MatchContext, context_for
 from bot.services import Services
 from storage.repositories.matches import DuplicateUpdate, MatchRow
@@ -98,6 +101,19 @@ async def resign(message: Message, friendly: Tournament, match: MatchRow, event_
         except DuplicateUpdate:
             return
     await _close(await context_for(services, tr, friendly, match), winner, resigned=loser)
+    await _retire_buttons(services, friendly.chat_id, match)
+
+
+async def _retire_buttons(services: Services, chat_id: int, match: MatchRow) -> None:
+    """A resigned match's board and private panels keep no buttons (a match played out is
+    redrawn by its game's own finish, which a resignation does not run)."""
+    shown = [(chat_id, match.board_message_id)] + [
+        (user, await hidden.panels(services).get(match.id, user)) for user in match.players]
+    for chat, message_id in shown:
+        if message_id is not None:
+            with contextlib.suppress(TelegramBadRequest):
+                await services.bot.edit_message_reply_markup(chat_id=chat, message_id=message_id,
+                                                             reply_markup=None)
 
 
 @router.message(Command("match"), IN_GROUP, _live_friendly)
