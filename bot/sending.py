@@ -12,6 +12,7 @@ features use to DM someone with a group notice as the fallback.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import logging
 from collections import defaultdict, deque
@@ -258,6 +259,12 @@ class Outbox:
                     text=button_text, url=self.deep_link(payload))]])
             await self.bot.send_message(fallback_chat_id, fallback_text, reply_markup=keyboard)
         return None
+
+    async def drop_buttons(self, chat_id: int, message_id: int) -> None:
+        """Take the buttons off a message that takes no more presses (it may be gone)."""
+        with contextlib.suppress(TelegramBadRequest):
+            await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id,
+                                                     reply_markup=None)
 
     async def board(self, chat_id: int, message_id: int | None, text: str,
                     markup: InlineKeyboardMarkup | None = None,

@@ -7,9 +7,6 @@ game (its buttons carry the position they were drawn for).
 
 from __future__ import annotations
 
-import contextlib
-
-from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.play.context import MatchContext
@@ -21,7 +18,7 @@ async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup 
     match = await services.repos.matches.get(ctx.match.id)
     chat_id = ctx.tournament.chat_id
     if new and match.board_message_id is not None:
-        await _retire(ctx, match.board_message_id)
+        await services.outbox.drop_buttons(chat_id, match.board_message_id)
     current = None if new else match.board_message_id
     message_id = await services.outbox.board(chat_id, current, text, markup,
                                              thread_id=match.thread_id)
@@ -30,9 +27,3 @@ async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup 
                                             board_message_id=message_id)
     ctx.match = await services.repos.matches.get(match.id)
 
-
-async def _retire(ctx: MatchContext, message_id: int) -> None:
-    """Take the buttons off a board that a new one replaces (it may be gone already)."""
-    with contextlib.suppress(TelegramBadRequest):
-        await ctx.services.bot.edit_message_reply_markup(
-            chat_id=ctx.tournament.chat_id, message_id=message_id, reply_markup=None)

@@ -7,10 +7,8 @@ match row keeps the result, the friendly's row is finished and the chat is told 
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
-from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import Message, Update
 
@@ -111,9 +109,7 @@ async def _retire_buttons(services: Services, chat_id: int, match: MatchRow) -> 
         (user, await hidden.panels(services).get(match.id, user)) for user in match.players]
     for chat, message_id in shown:
         if message_id is not None:
-            with contextlib.suppress(TelegramBadRequest):
-                await services.bot.edit_message_reply_markup(chat_id=chat, message_id=message_id,
-                                                             reply_markup=None)
+            await services.outbox.drop_buttons(chat, message_id)
 
 
 @router.message(Command("match"), IN_GROUP, _live_friendly)

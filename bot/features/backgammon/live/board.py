@@ -6,7 +6,6 @@ point-by-point picker)."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
 
 from aiogram.exceptions import TelegramBadRequest
@@ -239,9 +238,7 @@ async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False) -> Non
                 return
             log.warning("board of match %s sent again: %s", match.id, error.message)
     if match.board_message_id is not None:
-        with contextlib.suppress(TelegramBadRequest):
-            await services.bot.edit_message_reply_markup(
-                chat_id=chat_id, message_id=match.board_message_id, reply_markup=None)
+        await services.outbox.drop_buttons(chat_id, match.board_message_id)
     sent = await services.bot.send_photo(chat_id, photo, caption=text, reply_markup=keys,
                                          message_thread_id=match.thread_id)
     await services.repos.matches.update(match.id, services.clock.now(),
