@@ -79,7 +79,8 @@ async def register_in_group(message: Message, command: CommandObject, services: 
         await _apply_directly(services, tr, tournament, user.id, name or user.first_name,
                               message)
         return
-    now, name = services.clock.now(), form_name(name)
+    now = services.clock.now()
+    name = form_name(name)
     if name:
         if error := await _name_problem(services, tr, tournament, user.id, name):
             await message.reply(error)

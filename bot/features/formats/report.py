@@ -5,10 +5,8 @@ organisers."""
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 
-from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
@@ -99,11 +97,8 @@ async def _store_report(services: Services, tr: Translator, run: Run, match: Mat
 async def _retire_buttons(services: Services, run: Run, match: MatchRow) -> None:
     """Take Confirm/Dispute off the report once it is answered, so nobody presses them late."""
     message_id = (await services.repos.matches.get(match.id)).board_message_id
-    if message_id is None:
-        return
-    with contextlib.suppress(TelegramBadRequest):
-        await services.bot.edit_message_reply_markup(chat_id=run.tournament.chat_id,
-                                                     message_id=message_id, reply_markup=None)
+    if message_id is not None:
+        await services.outbox.drop_buttons(run.tournament.chat_id, message_id)
 
 
 @dataclass(frozen=True)
@@ -178,9 +173,8 @@ def _answer_refused(match: MatchRow, user: int) -> str | None:
     return None
 
 
-async def _answer(services: Services, tr: Translator, match: MatchRow, answer: Answered,
-                  agree: bool) -> bool:
-    run = await load(services, match.tournament_id)
+async def _answer(services: Services, tr: Translator, run: Run, match: MatchRow,
+                  answer: Answered, agree: bool) -> bool:
     return await (_confirm(services, tr, run, match, answer) if agree
                   else _dispute(services, tr, run, match, answer, None))
 
@@ -196,7 +190,7 @@ async def answer_command(message: Message, command: CommandObject, services: Ser
     if refused := _answer_refused(match, user):
         await message.reply(tr(refused))
         return
-    await _answer(services, tr, match, Answered(
+    await _answer(services, tr, found[0], match, Answered(
         {"type": "confirm" if agree else "dispute"}, user, event_update.update_id), agree)
 
 
@@ -212,7 +206,8 @@ async def answer_button(query: CallbackQuery, callback_data: Answer, services: S
     if refused := _answer_refused(match, user):
         await query.answer(tr(refused), show_alert=True)
         return
-    if await _answer(services, tr, match, Answered(
+    run = await load(services, match.tournament_id)
+    if await _answer(services, tr, run, match, Answered(
             {"type": "confirm" if agree else "dispute"}, user, event_update.update_id), agree):
         await query.answer()
 
