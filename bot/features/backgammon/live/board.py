@@ -7,6 +7,7 @@ point-by-point picker)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters.callback_data import CallbackData
@@ -53,10 +54,10 @@ def unpack_steps(text: str) -> list[Step]:
 
 def dice_text(dice: tuple[int, int]) -> str:
     """``🎲 5-2``: the higher die first, as players say it."""
-    return f"🎲 {_pair(dice)}"
+    return f"🎲 {dice_pair(dice)}"
 
 
-def _pair(dice: tuple[int, int]) -> str:
+def dice_pair(dice: Sequence[int]) -> str:
     """``5-2``: the higher die first."""
     return f"{max(dice)}-{min(dice)}"
 
@@ -93,7 +94,7 @@ def _last_played(ctx: MatchContext, played: Played) -> str:
     """``↪ Bob 3-1: 8/5 6/5``: what the last move of the game was, so a player who looked
     away (or plays the bot) sees what changed on the board."""
     key = "backgammon.live.last_played" if played.notation else "backgammon.live.last_no_move"
-    return ctx.tr(key, name=ctx.names[played.player], dice=_pair(played.dice),
+    return ctx.tr(key, name=ctx.names[played.player], dice=dice_pair(played.dice),
                   play=played.notation)
 
 

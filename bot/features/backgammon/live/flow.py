@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.features.backgammon.live import clocks
-from bot.features.backgammon.live.board import dice_text, preview, show
+from bot.features.backgammon.live.board import dice_pair, dice_text, preview, show
 from bot.features.backgammon.live.record import send_record
 from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.formats.results import record_played
@@ -36,11 +36,13 @@ Action = dict[str, Any]
 
 def explain(tr: Translator, error: IllegalAction, match: MatchRow | None = None) -> str:
     """An engine's refusal in words: the live texts first, then the board protocol's."""
-    phase = error.params.get("phase")
+    phase, params = error.params.get("phase"), error_params(error)
+    if isinstance(dice := error.params.get("dice"), list):
+        params["dice"] = dice_pair(dice)  # as the board shows the roll: 5-2
     for key in (f"backgammon.live.error.{error.code}.{phase}",
                 f"backgammon.live.error.{error.code}", f"backgammon.error.{error.code}"):
         if tr.has(key):
-            return tr(key, **error_params(error))
+            return tr(key, **params)
     return tr("backgammon.error.other", code=error.code)
 
 
