@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
-
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot import games
 from bot.features.access import command_target, is_organiser
+from bot.features.game_names import did_you_mean
 from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
 from bot.features.lifecycle import (
@@ -79,15 +78,14 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
 
 
 def _unknown_game(tr: Translator, word: str | None) -> str:
-    """The usage of /new, after saying that ``word`` is no game and which game it is closest
-    to (a typo such as ``shangai``)."""
+    """The usage of /new, after saying that ``word`` is no game and which games it may have
+    meant (a typo such as ``shangai``, a word such as «нарды»)."""
     usage = tr("new.usage", games=", ".join(games.keys()))
     if word is None:
         return usage
-    close = difflib.get_close_matches(word.lower(), games.keys(), n=1, cutoff=0.6)
     said = tr("new.unknown_game", game=clip(word))
-    if close:
-        said += " " + tr("new.did_you_mean", game=close[0])
+    if suggestion := did_you_mean(tr, word):
+        said += " " + suggestion
     return said + "\n" + usage
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot import games
+from bot.features.game_names import did_you_mean
 from bot.game_settings import FORMAT_SETTINGS, hints, parse_settings
 from bot.games import Game, MatchLauncher
-from bot.i18n import Translator
+from bot.i18n import Translator, clip
 from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.matches import MatchRow
@@ -43,7 +44,9 @@ def pick_game(tr: Translator, key: str | None, *, usage: str,
         raise Refusal(usage, games=names)
     game = games.get(key.lower())
     if game is None:
-        raise Refusal("friendly.unknown_game", game=key, games=names)
+        said = tr("friendly.unknown_game", game=clip(key), games=names)
+        suggestion = did_you_mean(tr, key, friendly_games(bot_player=bot_player))
+        raise Refusal(text="\n".join(filter(None, (said, suggestion))))
     if match_plan(game) is None:
         raise Refusal("friendly.not_in_bot", game=tr(f"game.{game.key}"), games=names)
     return game

@@ -1,0 +1,38 @@
+"""A word that is no game's key is matched to the games it may have meant."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import catalogue
+from bot.features.game_names import did_you_mean, meant
+from bot.i18n import Translator
+
+catalogue.install()
+
+
+@pytest.mark.parametrize(("word", "games"), [
+    ("shangai", ["shanghai"]),          # a typo of a key
+    ("Bakgammon", ["backgammon"]),
+    ("darts", ["shanghai", "fincricket"]),  # a word for two games
+    ("tikka", ["shanghai", "fincricket"]),  # in any language, whatever the chat's
+    ("НАРДЫ", ["backgammon"]),
+    ("кубок", ["cup"]),
+    ("kriketti", ["shanghai", "fincricket", "armchair"]),
+    ("chess", []),
+    ("poker", []),
+])
+def test_the_games_a_word_may_mean(word: str, games: list[str]) -> None:
+    assert meant(word) == games
+
+
+def test_only_the_games_offered_are_suggested() -> None:
+    assert meant("darts", ["cup", "backgammon", "armchair"]) == []
+    assert meant("kriketti", ["cup", "backgammon", "armchair"]) == ["armchair"]
+
+
+def test_the_suggestion_in_words() -> None:
+    assert did_you_mean(Translator("en"), "нарды") == "Did you mean backgammon?"
+    assert did_you_mean(Translator("ru"), "darts") == (
+        "Может быть, одна из этих: shanghai, fincricket?")
+    assert did_you_mean(Translator("fi"), "chess") is None
