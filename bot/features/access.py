@@ -46,6 +46,9 @@ async def target_tournament(services: Services, chat_id: int, args: str | None) 
         tournament = await services.repos.tournaments.get(int(match.group(1)))
         if tournament is None or tournament.chat_id != chat_id:
             return Target(None, words[1:], "tournament.unknown_id", {"id": match.group(1)})
+        if tournament.status == "cancelled":
+            return Target(None, words[1:], "tournament.cancelled",
+                          {"id": tournament.id, "title": tournament.title})
         return Target(tournament, words[1:])
     active = [t for t in await services.repos.tournaments.active_in_chat(chat_id)
               if not t.friendly]  # a friendly match is no command's tournament

@@ -122,7 +122,9 @@ async def start_tournament(services: Services, tournament_id: int,
         repos, now = services.repos, services.clock.now()
         tournament = await repos.tournaments.get(tournament_id)  # never deleted
         tr = await services.translator_for_chat(tournament.chat_id)
-        if tournament.started or tournament.status == "cancelled":
+        if tournament.status == "cancelled":
+            return tr("tournament.cancelled", title=tournament.title, id=tournament.id)
+        if tournament.started:
             return tr("begin.already_started")
         approved = await repos.entrants.list(tournament.id, ("approved",))
         checkin = bool(tournament.settings.get("checkin"))

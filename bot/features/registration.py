@@ -52,6 +52,8 @@ def form_name(text: str) -> str:
 async def _open_for(services: Services, tr: Translator, tournament: Tournament,
                     user_id: int) -> str | None:
     """Why this user cannot apply now (a localized text), or None."""
+    if tournament.status == "cancelled":
+        return tr("tournament.cancelled", title=tournament.title, id=tournament.id)
     if not tournament.registration_open:
         return tr("registration.is_closed", title=tournament.title)
     entry = await services.repos.entrants.get(tournament.id, user_id)
@@ -236,6 +238,10 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
         return
     if not await is_organiser(services, tournament.chat_id, query.from_user.id):
         await query.answer(tr("access.organisers_only"), show_alert=True)
+        return
+    if tournament.status == "cancelled":
+        await query.answer(tr("tournament.cancelled", title=tournament.title, id=tournament.id),
+                           show_alert=True)
         return
     async with services.lock(f"tournament-{tournament.id}"):
         entry = await services.repos.entrants.get(tournament.id, callback_data.user_id)

@@ -123,6 +123,8 @@ async def withdraw(message: Message, command: CommandObject, services: Services,
 
 async def _check_in(services: Services, tr: Translator, tournament: Tournament,
                     user_id: int) -> str:
+    if tournament.status == "cancelled":
+        return tr("tournament.cancelled", title=tournament.title, id=tournament.id)
     entry = await services.repos.entrants.get(tournament.id, user_id)
     if entry is None or entry.status != "approved":
         return tr("checkin.not_entered")

@@ -184,10 +184,11 @@ class TournamentsRepo:
     async def newest_in_chat(self, chat_id: int, *, game: str | None = None,
                              status: str | None = None) -> Tournament | None:
         """The chat's newest tournament (of ``game``, in ``status``, when given); friendly
-        matches are not the chat's tournaments. Remembered until a tournament of the chat is
+        matches and cancelled tournaments are not the chat's tournaments. Remembered until a tournament of the chat is
         written: a group's chatter asks it when no tournament is open there
         (``Scope.game``)."""
-        sql, params = "SELECT id FROM tournaments WHERE chat_id = ? AND friendly = 0", (chat_id,)
+        sql, params = ("SELECT id FROM tournaments WHERE chat_id = ? AND friendly = 0"
+                       " AND status != 'cancelled'", (chat_id,))
         for column, value in (("game", game), ("status", status)):
             if value is not None:
                 sql, params = f"{sql} AND {column} = ?", (*params, value)

@@ -1,0 +1,102 @@
+"""/cancel: an organiser calls off a tournament that has not started — made by mistake,
+made twice, or one that will not take place.
+
+It cannot be undone, so the command only asks, with two buttons under the question; an
+organiser's press on "Cancel it" cancels (the status, the start's reminders, check-in and
+start called off, the organiser's log entry: one transaction, under the tournament's lock
+that the start takes too), and the question is edited into the answer: one group message
+for the whole exchange. A cancelled tournament is gone for every command and button (see
+``tournament.cancelled``); nothing of it is deleted.
+"""
+
+from __future__ import annotations
+
+from aiogram.filters import Command, CommandObject
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, User
+
+from bot.features.access import command_target, is_organiser
+from bot.features.handlers import Handlers
+from bot.features.lifecycle import START_JOBS
+from bot.i18n import Translator
+from bot.services import Services
+from storage.repositories.tournaments import ACTIVE_ENTRANT, Entrant, Tournament
+
+router = Handlers("cancel")
+
+
+class Cancel(CallbackData, prefix="tcx"):
+    tournament_id: int
+    sure: bool
+
+
+def _refusal(tr: Translator, tournament: Tournament) -> str | None:
+    """Why ``tournament`` cannot be cancelled (a started one is finished by its play, or
+    paused), or None."""
+    if tournament.status == "cancelled":
+        return tr("tournament.cancelled", title=tournament.title, id=tournament.id)
+    if tournament.started:
+        return tr("cancel.started", title=tournament.title)
+    return None
+
+
+@router.message(Command("cancel"))
+async def ask(message: Message, command: CommandObject, services: Services,
+              tr: Translator) -> None:
+    target = await command_target(message, services, tr, command.args, organiser=True)
+    if target is None:
+        return
+    tournament = target.tournament
+    if (refusal := _refusal(tr, tournament)) is not None:
+        await message.reply(refusal)
+        return
+    entrants = await services.repos.entrants.count(tournament.id, ACTIVE_ENTRANT)
+    await message.reply(
+        tr("cancel.confirm", title=tournament.title, id=tournament.id, entrants=entrants),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[
+            InlineKeyboardButton(text=tr("cancel.yes"), callback_data=Cancel(
+                tournament_id=tournament.id, sure=True).pack()),
+            InlineKeyboardButton(text=tr("cancel.no"), callback_data=Cancel(
+                tournament_id=tournament.id, sure=False).pack())]]))
+
+
+@router.callback_query(Cancel.filter())
+async def answer(query: CallbackQuery, callback_data: Cancel, services: Services,
+                 tr: Translator) -> None:
+    tournament = await services.repos.tournaments.get(callback_data.tournament_id)
+    message = query.message
+    if tournament is None or message is None or message.chat.id != tournament.chat_id:
+        await query.answer(tr("callback.stale"), show_alert=True)
+        return
+    if not await is_organiser(services, tournament.chat_id, query.from_user.id):
+        await query.answer(tr("access.organisers_only"), show_alert=True)
+        return
+    said, entrants = tr("cancel.kept", title=tournament.title), []
+    if callback_data.sure:
+        said, entrants = await _cancel(services, tr, tournament.id, query.from_user)
+    await query.answer()
+    await message.edit_text(said)
+    for entrant in entrants:  # as promised when they applied: they hear how it ended
+        user_tr = await services.translator_for_chat(entrant.user_id)
+        await services.outbox.dm(entrant.user_id,
+                                 user_tr("registration.cancelled_dm", title=tournament.title))
+
+
+async def _cancel(services: Services, tr: Translator, tournament_id: int,
+                  organiser: User) -> tuple[str, list[Entrant]]:
+    """Cancel the tournament unless it started (or was cancelled) meanwhile: what to say in
+    the group, and the entrants and applicants to tell in private."""
+    async with services.lock(f"tournament-{tournament_id}"):
+        tournament = await services.repos.tournaments.get(tournament_id)
+        if (refusal := _refusal(tr, tournament)) is not None:
+            return refusal, []
+        entrants = await services.repos.entrants.list(tournament.id, ACTIVE_ENTRANT)
+        now = services.clock.now()
+        async with services.db.together():
+            await services.repos.tournaments.set_status(tournament.id, "cancelled", now)
+            await services.scheduler.cancel(tournament.id, START_JOBS)
+            await services.repos.organiser_log.record(organiser.id, "cancel", now,
+                                                      tournament_id=tournament.id,
+                                                      chat_id=tournament.chat_id)
+    return tr("cancel.done", title=tournament.title, id=tournament.id,
+              organiser=organiser.first_name), entrants
