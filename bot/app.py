@@ -25,6 +25,7 @@ from bot.clock import Clock
 from bot.config import Settings
 from bot.features import routers
 from bot.features.lifecycle import run_job
+from bot.features.migration import FollowMigration
 from bot.features.organiser import group_lost
 from bot.match_service import MatchService
 from bot.middlewares.context import ContextMiddleware
@@ -136,6 +137,7 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
                         bot_username=me.username, repos=Repos(db), outbox=None)
     services.outbox = Outbox(bot, services.deep_link)
     bot.session.middleware(services.outbox.forget_changed)
+    bot.session.middleware(FollowMigration(services))
     services.renderer = Renderer(settings.render_processes)
     services.matches = MatchService(services)
     factory = scheduler_factory or (lambda jobs, run: LiveScheduler(jobs, run))

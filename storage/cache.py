@@ -45,7 +45,8 @@ MATCH_LOOKUPS = "match-lookups"
 """A player's live matches in every chat (``("live-panels", user_id)``): a write to a match
 (created, a status, its players) forgets its players' entries, a tournament's status all."""
 TOURNAMENT_CHATS = "tournament-chats"
-"""The chat of each tournament (it never changes)."""
+"""The chat of each tournament: it changes only when Telegram makes a group a supergroup
+(``ChatsRepo.move``), which forgets the whole region."""
 
 
 def chat_tournaments(chat_id: int) -> str:

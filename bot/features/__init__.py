@@ -8,7 +8,16 @@ from bot import games
 
 
 def routers() -> list[Router]:
-    from bot.features import cancel, common, export, mine, organiser, registration, roster
+    from bot.features import (
+        cancel,
+        common,
+        export,
+        migration,
+        mine,
+        organiser,
+        registration,
+        roster,
+    )
     from bot.features.friendly.routes import ROUTERS as friendly
     from bot.features.handlers import Guarded, Handlers, dispatch_tree
     from bot.middlewares.scope import ForItsGame
@@ -18,8 +27,8 @@ def routers() -> list[Router]:
     unique = list(dict.fromkeys(tables))  # games may share routers (the formats', darts')
     formats = [table for table in unique if table.name.startswith("formats")]
     others = [table for table in unique if table not in formats]
-    platform = [registration.router, roster.router, organiser.router, cancel.router, export.router,
-                dice.router, mine.router]
+    platform = [migration.router, registration.router, roster.router, organiser.router,
+                cancel.router, export.router, dice.router, mine.router]
     def for_its_game(table: Handlers) -> Guarded:
         return Guarded(table, (ForItsGame(table),))
 

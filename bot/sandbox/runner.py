@@ -171,6 +171,8 @@ class Sandbox:
                 self.world.user(handle).blocked = verb == "block"
             case ["privacy", "on" | "off" as state]:
                 self.world.privacy = state == "on"
+            case ["migrate", name] | ["migrate", name, "unseen"]:
+                await self._migrate(name, seen=words[-1] != "unseen")
             case ["restart"]:
                 await self.close()
                 await self.start()
@@ -180,6 +182,25 @@ class Sandbox:
                 await self._feed(self._last_update)
             case _:
                 raise SandboxError(f"unknown directive: !{' '.join(words)}")
+
+    async def _migrate(self, name: str, *, seen: bool) -> None:
+        """Telegram makes group ``name`` a supergroup: a new id, and a service message in
+        the old chat and in the new one (``seen``; else the bot has not handled them yet
+        and learns of it from a refused call)."""
+        group = self.world.groups.get(name)
+        if group is None or group.creator is None:
+            raise SandboxError(f"nobody has written in group {name} yet")
+        old_id, new_id = self.world.migrate(name)
+        if not seen:
+            return
+        creator = self.world.user_by_id(group.creator)
+        for chat_id, chat, field in (
+                (old_id, {"id": old_id, "type": "group", "title": name},
+                 {"migrate_to_chat_id": new_id}),
+                (new_id, group.as_json(), {"migrate_from_chat_id": old_id})):
+            payload = {"message_id": self.world.next_message_id(chat_id), "date": self._date(),
+                       "chat": chat, "from": creator.as_json(), **field}
+            await self._feed({"update_id": self.world.next_update_id(), "message": payload})
 
     # -- events ------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from typing import Any
 from aiogram import Bot
 from aiogram.client.default import Default
 from aiogram.client.session.base import BaseSession
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat
 from aiogram.methods import Response, TelegramMethod
 from aiogram.types import InputFile
 
@@ -59,6 +59,10 @@ class SandboxSession(BaseSession):
         if handler is None:
             raise TelegramBadRequest(method=method, message=f"sandbox: no method {name}")
         self._bot = bot
+        if (new_id := self.world.migrated.get(getattr(method, "chat_id", None))) is not None:
+            raise TelegramMigrateToChat(method=method, migrate_to_chat_id=new_id,
+                                        message="Bad Request: group chat was upgraded to a"
+                                                " supergroup chat")
         try:
             result = await handler(method)
         except strict.Refused as refusal:

@@ -21,6 +21,8 @@ BOT_USERNAME = "sandbox_tourney_bot"
 BOT_NAME = "Tourney"
 FIRST_USER_ID = 1001
 GROUP_ID_BASE = -1001000000000
+MIGRATED_ID_BASE = -1002000000000
+"""Where the new ids of groups made supergroups (``! migrate``) are taken from."""
 
 
 @dataclass
@@ -106,6 +108,9 @@ class World:
         self.update_id = 0
         self.privacy = False
         self.file_counter = 0
+        self.migrated: dict[int, int] = {}
+        """Old id → new id of each group Telegram made a supergroup: calls to the old id are
+        refused, naming the new one, as Telegram refuses them."""
         self.pending_callbacks: dict[str, str] = {}
         self.repo: SandboxWorldRepo | None = None
         self._saved: dict[str, tuple] = {}
@@ -124,6 +129,14 @@ class World:
         if name not in self.groups:
             self.groups[name] = SandboxGroup(GROUP_ID_BASE - len(self.groups) - 1, name)
         return self.groups[name]
+
+    def migrate(self, name: str) -> tuple[int, int]:
+        """Group ``name`` becomes a supergroup with a new id (its old messages stay under the
+        old one, out of the bot's reach); its old and new id."""
+        group = self.group(name)
+        old_id, group.id = group.id, MIGRATED_ID_BASE - len(self.migrated) - 1
+        self.migrated[old_id] = group.id
+        return old_id, group.id
 
     def user_by_id(self, user_id: int) -> SandboxUser | None:
         # a negative id is a group's (a chat label or JSON asks for either)
@@ -205,6 +218,7 @@ class World:
         self.update_id = state.get("update_id", 0)
         self.file_counter = state.get("file_counter", 0)
         self.privacy = state.get("privacy", False)
+        self.migrated = {int(old): new for old, new in state.get("migrated", {}).items()}
         return state
 
     async def flush(self, state: dict[str, Any] | None = None) -> None:
@@ -235,4 +249,4 @@ class World:
 
     def state(self) -> dict[str, Any]:
         return {"update_id": self.update_id, "file_counter": self.file_counter,
-                "privacy": self.privacy}
+                "privacy": self.privacy, "migrated": self.migrated}

@@ -87,7 +87,8 @@ def _entrant(row) -> Entrant:
 
 
 async def chat_of(db: Database, tournament_id: int) -> int | None:
-    """The chat of a tournament (None if there is none), remembered: it never changes. A
+    """The chat of a tournament (None if there is none), remembered: it changes only when the
+    group becomes a supergroup (``ChatsRepo.move`` forgets every answer then). A
     write to a tournament or to one of its matches forgets its chat's reads, so it asks
     this first, and reading the whole row for it would read it again after every write."""
     async def read() -> int | None:

@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from storage.cache import AWAITING, ENTRANTS
+from storage.cache import (
+    AWAITING,
+    ENTRANTS,
+    MATCH_LOOKUPS,
+    TOURNAMENT_CHATS,
+    TOURNAMENTS,
+    chat_lookups,
+    chat_tournaments,
+)
 from storage.db import Database
 from storage.timefmt import to_db
 
@@ -99,3 +107,24 @@ class ChatsRepo:
         async def work(tx):
             await tx.execute("UPDATE chats SET language = ? WHERE id = ?", (language, chat_id))
         await self.db.write(work)
+
+    async def move(self, old_id: int, new_id: int) -> int:
+        """A group Telegram made a supergroup, with a new id: its language, its tournaments
+        and their organiser log move to the new id in one transaction (again: nothing left to
+        move). Returns how many tournaments moved."""
+        async def work(tx) -> int:
+            await tx.execute(
+                "INSERT INTO chats (id, type, title, language, active_tournament_id)"
+                " SELECT ?, 'supergroup', title, language, active_tournament_id FROM chats"
+                " WHERE id = ? ON CONFLICT (id) DO UPDATE SET"
+                " language = COALESCE(excluded.language, chats.language)",
+                (new_id, old_id))
+            cursor = await tx.execute("UPDATE tournaments SET chat_id = ? WHERE chat_id = ?",
+                                      (new_id, old_id))
+            await tx.execute("UPDATE organiser_log SET chat_id = ? WHERE chat_id = ?",
+                             (new_id, old_id))
+            return cursor.rowcount
+        regions = (TOURNAMENTS, TOURNAMENT_CHATS, MATCH_LOOKUPS, AWAITING,
+                   *(region(chat) for chat in (old_id, new_id)
+                     for region in (chat_tournaments, chat_lookups)))
+        return await self.db.write(work, touches=regions)

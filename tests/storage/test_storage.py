@@ -15,6 +15,7 @@ from storage.cache import ReadCache
 from storage.db import Database, RecentIds, available_migrations
 from storage.repositories.jobs import JobsRepo
 from storage.repositories.matches import DuplicateUpdate, MatchesRepo, NewMatch
+from storage.repositories.organiser_log import OrganiserLogRepo
 from storage.repositories.tournaments import EntrantsRepo, TournamentsRepo
 from storage.repositories.updates import ProcessedUpdatesRepo
 from storage.repositories.users import ChatsRepo, UsersRepo
@@ -194,6 +195,26 @@ async def test_a_friendly_is_not_one_of_the_chats_tournaments(db: Database) -> N
     assert await repo.newest_in_chat(-100) == cup
     assert [t.id for t in await repo.active_in_chat(-100)] == [played.id, cup.id]
     assert await repo.friendlies_in_chat(-100) == [played]  # an unanswered invitation is not
+
+
+async def test_a_group_made_a_supergroup_takes_its_tournaments_along(db: Database) -> None:
+    """Telegram gives the supergroup a new id: the group's language, tournaments and
+    organiser log move there, once (the second service message finds nothing to move), and
+    no remembered read still names the old chat (the suite's cache verifies every hit)."""
+    chats, repo = ChatsRepo(db), TournamentsRepo(db)
+    await chats.upsert(-100, "group", "darts", "fi")
+    await UsersRepo(db).upsert(1, "org", "Org", "ru", NOW)
+    cup = await repo.create(-100, "cup", "Cup", {}, 1, NOW)
+    await OrganiserLogRepo(db).record(1, "new", NOW, tournament_id=cup.id, chat_id=-100)
+    assert await repo.newest_in_chat(-100) == cup  # remembered before the move
+    await chats.upsert(-200, "supergroup", "darts", "en")  # the first update from the new id
+    assert await chats.move(-100, -200) == 1
+    assert await chats.move(-100, -200) == 0
+    assert (await chats.get(-200)).language == "fi"
+    assert await repo.newest_in_chat(-100) is None
+    assert [t.id for t in await repo.active_in_chat(-200)] == [cup.id]
+    assert (await repo.get(cup.id)).chat_id == -200
+    assert [row["chat_id"] for row in await OrganiserLogRepo(db).for_tournament(cup.id)] == [-200]
 
 
 async def database_before(version: int, tmp_path, monkeypatch) -> Database:
