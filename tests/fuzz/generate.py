@@ -23,7 +23,8 @@ COMMANDS = ("/settings", "/schedule", "/closereg", "/openreg", "/add", "/remove"
             "/pause", "/resume", "/export", "/register", "/withdraw", "/result", "/confirm",
             "/setresult", "/dq", "/replace", "/reopen", "/hostcopy", "/reentry", "/checkin",
             "/players", "/match", "/roll", "/standings", "/bracket", "/try", "/starter",
-            "/board", "/correct", "/help", "/rules", "/lang", "/new", "/start")
+            "/board", "/correct", "/help", "/rules", "/lang", "/new", "/start", "/cancel",
+            "/dispute", "/hand", "/resign", "/challenge", "/practice")
 CUP_WORDS = ("ничья", "переброс", "312", "231", "третья, первая, вторая", "убираю 3",
              "убираю 1", "чек", "колл", "рейз 3", "рейз 999", "фолд", "олл-ин", "/try", "/roll")
 SETTINGS = {"cup": ("qualifiers=4", "qualifiers=2", "groups=2", "payout=pot", "chips=5", "hp=3",
@@ -72,6 +73,8 @@ def setup(rng: random.Random, plan: Plan) -> list[str]:
                       f"{handle}@{g}: [📝 Зарегистрироваться]", f"{handle}@dm: photo: stats"]
     if rng.random() < 0.2:
         lines.insert(rng.randint(1, len(lines)), noise(rng, plan))
+    if rng.random() < 0.05:  # called off before the start: everything after is refused
+        lines += [f"{org}@{g}: /cancel", f"{org}@{g}: [❌ Отменить]"]
     return [*lines, f"{org}@{g}: /begin"]
 
 
