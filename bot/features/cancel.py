@@ -19,6 +19,7 @@ from bot.features.access import command_target, is_organiser
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import START_JOBS
 from bot.i18n import Translator
+from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.tournaments import ACTIVE_ENTRANT, Entrant, Tournament
 
@@ -73,23 +74,27 @@ async def answer(query: CallbackQuery, callback_data: Cancel, services: Services
         return
     said, entrants = tr("cancel.kept", title=tournament.title), []
     if callback_data.sure:
-        said, entrants = await _cancel(services, tr, tournament.id, query.from_user)
+        try:
+            said, entrants = await _cancel(services, tournament.id, query.from_user, tr)
+        except Refusal:  # started or cancelled meanwhile (a second press): the press is stale
+            await services.outbox.drop_buttons(message.chat.id, message.message_id)
+            raise
     await query.answer()
-    await message.edit_text(said)
+    await services.outbox.board(message.chat.id, message.message_id, said)  # twice: as once
     for entrant in entrants:  # as promised when they applied: they hear how it ended
         user_tr = await services.translator_for_chat(entrant.user_id)
         await services.outbox.dm(entrant.user_id,
                                  user_tr("registration.cancelled_dm", title=tournament.title))
 
 
-async def _cancel(services: Services, tr: Translator, tournament_id: int,
-                  organiser: User) -> tuple[str, list[Entrant]]:
-    """Cancel the tournament unless it started (or was cancelled) meanwhile: what to say in
-    the group, and the entrants and applicants to tell in private."""
+async def _cancel(services: Services, tournament_id: int, organiser: User,
+                  tr: Translator) -> tuple[str, list[Entrant]]:
+    """Cancel the tournament unless it started (or was cancelled) meanwhile (a Refusal):
+    what to say in the group, and the entrants and applicants to tell in private."""
     async with services.lock(f"tournament-{tournament_id}"):
         tournament = await services.repos.tournaments.get(tournament_id)
         if (refusal := _refusal(tr, tournament)) is not None:
-            return refusal, []
+            raise Refusal(text=refusal)
         entrants = await services.repos.entrants.list(tournament.id, ACTIVE_ENTRANT)
         now = services.clock.now()
         async with services.db.together():
