@@ -207,4 +207,5 @@ def directive(rng: random.Random, plan: Plan) -> str:
     return rng.choice((
         "! restart", "! replay", f"! block {rng.choice(plan.players)}",
         f"! unblock {rng.choice(plan.players)}", f"! advance {rng.choice(('30s', '5m', '1h', '1d'))}",
-        f"! admin bot@{plan.group}", f"! admin {rng.choice(plan.players)}@{plan.group}"))
+        f"! admin bot@{plan.group}", f"! admin {rng.choice(plan.players)}@{plan.group}",
+        f"! migrate {plan.group}", f"! migrate {plan.group} unseen"))
