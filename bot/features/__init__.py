@@ -17,6 +17,7 @@ def routers() -> list[Router]:
         organiser,
         registration,
         roster,
+        welcome,
     )
     from bot.features.friendly.routes import ROUTERS as friendly
     from bot.features.handlers import Guarded, Handlers, dispatch_tree
@@ -28,7 +29,7 @@ def routers() -> list[Router]:
     formats = [table for table in unique if table.name.startswith("formats")]
     others = [table for table in unique if table not in formats]
     platform = [migration.router, registration.router, roster.router, organiser.router,
-                cancel.router, export.router, dice.router, mine.router]
+                cancel.router, export.router, dice.router, mine.router, welcome.router]
     def for_its_game(table: Handlers) -> Guarded:
         return Guarded(table, (ForItsGame(table),))
 

@@ -31,7 +31,7 @@ from bot.middlewares.filters import IndexedRouter
 
 @dataclass(frozen=True)
 class _Entry:
-    kind: str  # "message" or "callback_query"
+    kind: str  # "message", "callback_query" or "my_chat_member"
     filters: tuple
     flags: dict[str, Any]
     handler: Callable
@@ -53,6 +53,10 @@ class Handlers:
 
     def callback_query(self, *filters: Any, **flags: Any) -> Callable[[Callable], Callable]:
         return self._add("callback_query", filters, flags, False)
+
+    def my_chat_member(self, *filters: Any, **flags: Any) -> Callable[[Callable], Callable]:
+        """A change of the bot's own membership in a chat (added, promoted, removed)."""
+        return self._add("my_chat_member", filters, flags, False)
 
     def _add(self, kind: str, filters: tuple, flags: dict[str, Any], commands: bool):
         def register(handler: Callable) -> Callable:

@@ -73,7 +73,7 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
                          reply_markup=register_keyboard(services, tr, tournament))
     if note := note_for(tr, tournament):
         await message.answer(note)
-    if warning := await _rights_problem(services, message.chat.id, tr):
+    if warning := await rights_problem(services, message.chat.id, tr):
         await message.answer(warning)
 
 
@@ -89,7 +89,7 @@ def _unknown_game(tr: Translator, word: str | None) -> str:
     return said + "\n" + usage
 
 
-async def _rights_problem(services: Services, chat_id: int, tr: Translator) -> str | None:
+async def rights_problem(services: Services, chat_id: int, tr: Translator) -> str | None:
     """What the organiser must fix so the bot sees plain 🎲 and words in the group."""
     me = await services.bot.get_me()  # fresh: privacy mode may have changed since start-up
     member = await services.bot.get_chat_member(chat_id, me.id)

@@ -29,7 +29,7 @@ from bot.config import load_settings
 from bot.sandbox import strict
 from bot.sandbox.failures import LINE, REFUSED, UNHANDLED, Failure, LoggedErrors, trace_of
 from bot.sandbox.session import DICE_FACES, SandboxSession
-from bot.sandbox.world import BOT_ID, BOT_USERNAME, SandboxUser, StoredMessage, World
+from bot.sandbox.world import BOT_ID, BOT_JSON, BOT_USERNAME, SandboxUser, StoredMessage, World
 from bot.scheduler import VirtualScheduler
 from storage.db import Database
 from storage.repositories.sandbox_world import SandboxWorldRepo
@@ -171,6 +171,8 @@ class Sandbox:
                 self.world.user(handle).blocked = verb == "block"
             case ["privacy", "on" | "off" as state]:
                 self.world.privacy = state == "on"
+            case ["add", target] if target.startswith("bot@"):
+                await self._bot_added(target.removeprefix("bot@"))
             case ["migrate", name] | ["migrate", name, "unseen"]:
                 await self._migrate(name, seen=words[-1] != "unseen")
             case ["restart"]:
@@ -182,6 +184,18 @@ class Sandbox:
                 await self._feed(self._last_update)
             case _:
                 raise SandboxError(f"unknown directive: !{' '.join(words)}")
+
+    async def _bot_added(self, name: str) -> None:
+        """The group's creator adds the bot to group ``name`` (an administrator when
+        ``! admin bot@name`` came first): Telegram's ``my_chat_member`` update."""
+        group = self.world.groups.get(name)
+        if group is None or group.creator is None:
+            raise SandboxError(f"nobody has written in group {name} yet")
+        creator = self.world.user_by_id(group.creator)
+        await self._feed({"update_id": self.world.next_update_id(), "my_chat_member": {
+            "chat": group.as_json(), "from": creator.as_json(), "date": self._date(),
+            "old_chat_member": {"status": "left", "user": BOT_JSON},
+            "new_chat_member": group.member_json(BOT_ID, BOT_JSON)}})
 
     async def _migrate(self, name: str, *, seen: bool) -> None:
         """Telegram makes group ``name`` a supergroup: a new id, and a service message in

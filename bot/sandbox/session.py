@@ -170,18 +170,7 @@ class SandboxSession(BaseSession):
             if user is None:
                 raise TelegramBadRequest(method=method, message="Bad Request: user not found")
             user_json = user.as_json()
-        if method.user_id == group.creator:
-            return {"status": "creator", "user": user_json, "is_anonymous": False}
-        if method.user_id in group.admins:
-            return {"status": "administrator", "user": user_json, "can_be_edited": False,
-                    "is_anonymous": False, "can_manage_chat": True, "can_delete_messages": True,
-                    "can_manage_video_chats": True, "can_restrict_members": True,
-                    "can_promote_members": False, "can_change_info": True,
-                    "can_invite_users": True, "can_post_stories": False,
-                    "can_edit_stories": False, "can_delete_stories": False,
-                    "can_pin_messages": True, "can_send_welcome_messages": True,
-                    "can_manage_topics": True}
-        return {"status": "member", "user": user_json}
+        return group.member_json(method.user_id, user_json)
 
     async def _send_message(self, method) -> dict[str, Any]:
         chat_id, thread, label = self._target(method)

@@ -61,6 +61,21 @@ class SandboxGroup:
     def row(self) -> tuple:
         return self.name, self.id, self.creator, sorted(self.admins), sorted(self.topics)
 
+    def member_json(self, user_id: int, user_json: dict[str, Any]) -> dict[str, Any]:
+        """The user as a member of this group (getChatMember's answer)."""
+        if user_id == self.creator:
+            return {"status": "creator", "user": user_json, "is_anonymous": False}
+        if user_id in self.admins:
+            return {"status": "administrator", "user": user_json, "can_be_edited": False,
+                    "is_anonymous": False, "can_manage_chat": True, "can_delete_messages": True,
+                    "can_manage_video_chats": True, "can_restrict_members": True,
+                    "can_promote_members": False, "can_change_info": True,
+                    "can_invite_users": True, "can_post_stories": False,
+                    "can_edit_stories": False, "can_delete_stories": False,
+                    "can_pin_messages": True, "can_send_welcome_messages": True,
+                    "can_manage_topics": True}
+        return {"status": "member", "user": user_json}
+
 
 @dataclass
 class StoredMessage:

@@ -1,0 +1,32 @@
+"""The bot added to a group says what it does there and how to begin.
+
+Telegram tells the bot it was added (a ``my_chat_member`` update); without an answer the
+people who added it would have to guess ``/help``. One message: the games, how an organiser
+creates a tournament, and — when the bot cannot see plain messages there yet — what to fix
+(the same check as ``/new``'s).
+"""
+
+from __future__ import annotations
+
+from aiogram import F
+from aiogram.filters import JOIN_TRANSITION, ChatMemberUpdatedFilter
+from aiogram.types import ChatMemberUpdated
+
+from bot import games
+from bot.features.handlers import Handlers
+from bot.features.organiser import rights_problem
+from bot.i18n import Translator
+from bot.services import Services
+
+router = Handlers("welcome")
+
+
+@router.my_chat_member(ChatMemberUpdatedFilter(JOIN_TRANSITION),
+                       F.chat.type.in_({"group", "supergroup"}))
+async def added(event: ChatMemberUpdated, services: Services, tr: Translator) -> None:
+    listed = "\n".join(tr("welcome.game", key=game.key, name=tr(f"game.{game.key}"))
+                        for game in games.all_games())
+    said = [tr("welcome.group", games=listed)]
+    if warning := await rights_problem(services, event.chat.id, tr):
+        said.append(warning)
+    await services.bot.send_message(event.chat.id, "\n\n".join(said))
