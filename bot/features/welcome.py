@@ -3,7 +3,9 @@
 Telegram tells the bot it was added (a ``my_chat_member`` update); without an answer the
 people who added it would have to guess ``/help``. One message: the games, how an organiser
 creates a tournament, and — when the bot cannot see plain messages there yet — what to fix
-(the same check as ``/new``'s).
+(the same check as ``/new``'s). Telegram also reports the bot as added to a group it has
+just made a supergroup (``bot/features/migration.py``): a chat that already holds an open
+tournament is not greeted again.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ router = Handlers("welcome")
 @router.my_chat_member(ChatMemberUpdatedFilter(JOIN_TRANSITION),
                        F.chat.type.in_({"group", "supergroup"}))
 async def added(event: ChatMemberUpdated, services: Services, tr: Translator) -> None:
+    if await services.repos.tournaments.active_in_chat(event.chat.id):
+        return  # a group Telegram has just made a supergroup "adds" the bot to it again
     listed = "\n".join(tr("welcome.game", key=game.key, name=tr(f"game.{game.key}"))
                         for game in games.all_games())
     said = [tr("welcome.group", games=listed)]

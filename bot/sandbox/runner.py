@@ -29,7 +29,15 @@ from bot.config import load_settings
 from bot.sandbox import strict
 from bot.sandbox.failures import LINE, REFUSED, UNHANDLED, Failure, LoggedErrors, trace_of
 from bot.sandbox.session import DICE_FACES, SandboxSession
-from bot.sandbox.world import BOT_ID, BOT_JSON, BOT_USERNAME, SandboxUser, StoredMessage, World
+from bot.sandbox.world import (
+    BOT_ID,
+    BOT_JSON,
+    BOT_USERNAME,
+    SandboxGroup,
+    SandboxUser,
+    StoredMessage,
+    World,
+)
 from bot.scheduler import VirtualScheduler
 from storage.db import Database
 from storage.repositories.sandbox_world import SandboxWorldRepo
@@ -172,7 +180,7 @@ class Sandbox:
             case ["privacy", "on" | "off" as state]:
                 self.world.privacy = state == "on"
             case ["add", target] if target.startswith("bot@"):
-                await self._bot_added(target.removeprefix("bot@"))
+                await self._bot_joined(self._spoken_in(target.removeprefix("bot@")))
             case ["migrate", name] | ["migrate", name, "unseen"]:
                 await self._migrate(name, seen=words[-1] != "unseen")
             case ["restart"]:
@@ -185,12 +193,15 @@ class Sandbox:
             case _:
                 raise SandboxError(f"unknown directive: !{' '.join(words)}")
 
-    async def _bot_added(self, name: str) -> None:
-        """The group's creator adds the bot to group ``name`` (an administrator when
-        ``! admin bot@name`` came first): Telegram's ``my_chat_member`` update."""
+    def _spoken_in(self, name: str) -> SandboxGroup:
         group = self.world.groups.get(name)
         if group is None or group.creator is None:
             raise SandboxError(f"nobody has written in group {name} yet")
+        return group
+
+    async def _bot_joined(self, group: SandboxGroup) -> None:
+        """The bot is now a member of ``group`` (an administrator when ``! admin bot@…``
+        came first), added by its creator: Telegram's ``my_chat_member`` update."""
         creator = self.world.user_by_id(group.creator)
         await self._feed({"update_id": self.world.next_update_id(), "my_chat_member": {
             "chat": group.as_json(), "from": creator.as_json(), "date": self._date(),
@@ -198,12 +209,10 @@ class Sandbox:
             "new_chat_member": group.member_json(BOT_ID, BOT_JSON)}})
 
     async def _migrate(self, name: str, *, seen: bool) -> None:
-        """Telegram makes group ``name`` a supergroup: a new id, and a service message in
-        the old chat and in the new one (``seen``; else the bot has not handled them yet
-        and learns of it from a refused call)."""
-        group = self.world.groups.get(name)
-        if group is None or group.creator is None:
-            raise SandboxError(f"nobody has written in group {name} yet")
+        """Telegram makes group ``name`` a supergroup: a new id, a service message in the
+        old chat and in the new one, and the bot's joining of the new one (``seen``; else
+        the bot has not handled them yet and learns of it from a refused call)."""
+        group = self._spoken_in(name)
         old_id, new_id = self.world.migrate(name)
         if not seen:
             return
@@ -215,6 +224,7 @@ class Sandbox:
             payload = {"message_id": self.world.next_message_id(chat_id), "date": self._date(),
                        "chat": chat, "from": creator.as_json(), **field}
             await self._feed({"update_id": self.world.next_update_id(), "message": payload})
+        await self._bot_joined(group)
 
     # -- events ------------------------------------------------------------------------
 
