@@ -8,7 +8,9 @@ from datetime import datetime
 from storage.cache import (
     AWAITING,
     ENTRANTS,
+    MATCH_LISTS,
     MATCH_LOOKUPS,
+    MATCH_ROWS,
     TOURNAMENT_CHATS,
     TOURNAMENTS,
     chat_lookups,
@@ -111,7 +113,9 @@ class ChatsRepo:
     async def move(self, old_id: int, new_id: int) -> int:
         """A group Telegram made a supergroup, with a new id: its language, its tournaments
         and their organiser log move to the new id in one transaction (again: nothing left to
-        move). Returns how many tournaments moved."""
+        move). The matches forget their boards' message ids: those name messages of the old
+        chat, and the same ids in the supergroup are other messages (its ids start again), so
+        each board is sent anew when next drawn. Returns how many tournaments moved."""
         async def work(tx) -> int:
             await tx.execute(
                 "INSERT INTO chats (id, type, title, language, active_tournament_id)"
@@ -119,12 +123,15 @@ class ChatsRepo:
                 " WHERE id = ? ON CONFLICT (id) DO UPDATE SET"
                 " language = COALESCE(excluded.language, chats.language)",
                 (new_id, old_id))
+            await tx.execute(
+                "UPDATE matches SET board_message_id = NULL WHERE tournament_id IN"
+                " (SELECT id FROM tournaments WHERE chat_id = ?)", (old_id,))
             cursor = await tx.execute("UPDATE tournaments SET chat_id = ? WHERE chat_id = ?",
                                       (new_id, old_id))
             await tx.execute("UPDATE organiser_log SET chat_id = ? WHERE chat_id = ?",
                              (new_id, old_id))
             return cursor.rowcount
-        regions = (TOURNAMENTS, TOURNAMENT_CHATS, MATCH_LOOKUPS, AWAITING,
+        regions = (TOURNAMENTS, TOURNAMENT_CHATS, MATCH_LOOKUPS, AWAITING, MATCH_ROWS, MATCH_LISTS,
                    *(region(chat) for chat in (old_id, new_id)
                      for region in (chat_tournaments, chat_lookups)))
         return await self.db.write(work, touches=regions)

@@ -199,14 +199,19 @@ async def test_a_friendly_is_not_one_of_the_chats_tournaments(db: Database) -> N
 
 async def test_a_group_made_a_supergroup_takes_its_tournaments_along(db: Database) -> None:
     """Telegram gives the supergroup a new id: the group's language, tournaments and
-    organiser log move there, once (the second service message finds nothing to move), and
-    no remembered read still names the old chat (the suite's cache verifies every hit)."""
+    organiser log move there, once (the second service message finds nothing to move), the
+    matches forget their boards' message ids (ids of the old chat), and no remembered read
+    still names the old chat (the suite's cache verifies every hit)."""
     chats, repo = ChatsRepo(db), TournamentsRepo(db)
     await chats.upsert(-100, "group", "darts", "fi")
     await UsersRepo(db).upsert(1, "org", "Org", "ru", NOW)
     cup = await repo.create(-100, "cup", "Cup", {}, 1, NOW)
     await OrganiserLogRepo(db).record(1, "new", NOW, tournament_id=cup.id, chat_id=-100)
-    assert await repo.newest_in_chat(-100) == cup  # remembered before the move
+    matches = MatchesRepo(db)
+    match = await matches.create(cup.id, "groups", 1, "G1", "group", 1, 2, NOW, status="running")
+    await matches.update(match.id, NOW, board_message_id=7)
+    assert (await matches.get(match.id)).board_message_id == 7  # remembered before the move
+    assert await repo.newest_in_chat(-100) == cup
     await chats.upsert(-200, "supergroup", "darts", "en")  # the first update from the new id
     assert await chats.move(-100, -200) == 1
     assert await chats.move(-100, -200) == 0
@@ -215,6 +220,7 @@ async def test_a_group_made_a_supergroup_takes_its_tournaments_along(db: Databas
     assert [t.id for t in await repo.active_in_chat(-200)] == [cup.id]
     assert (await repo.get(cup.id)).chat_id == -200
     assert [row["chat_id"] for row in await OrganiserLogRepo(db).for_tournament(cup.id)] == [-200]
+    assert (await matches.get(match.id)).board_message_id is None
 
 
 async def database_before(version: int, tmp_path, monkeypatch) -> Database:
