@@ -172,7 +172,8 @@ def write_findings(report: Report, out_dir: Path) -> list[Path]:
     for number, finding in enumerate(report.findings.values(), start=1):
         path = out_dir / f"{finding.kind}-{number}.txt"
         header = [f"# seed: {finding.seed}", f"# lang: {finding.language}",
-                  f"# {finding.signature} (seen {finding.count}×)", f"# {finding.message}",
+                  f"# {finding.signature} (seen {finding.count}×)",
+                  *(f"# {line}" for line in finding.message.splitlines()),
                   f"# python -m bot sandbox --seed {finding.seed} --lang {finding.language}"
                   f" --script {path.name}",
                   *(f"#   {line}" for line in finding.trace.splitlines())]

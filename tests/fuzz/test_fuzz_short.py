@@ -13,7 +13,7 @@ from tests.fuzz.__main__ import main, parse_args
 from tests.fuzz.engine import Fuzzer, signature, write_findings
 from tests.fuzz.generate import GAMES
 
-SEED = 2031  # a seed whose run passes today; any seed may find a defect
+SEED = 3006  # a seed whose run passes today; any seed may find a defect
 TRANSCRIPTS = 10
 
 
