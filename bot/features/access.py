@@ -6,9 +6,10 @@ import re
 from dataclasses import dataclass
 
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.types import Message
+from aiogram.types import CallbackQuery, Message
 
 from bot.i18n import Translator
+from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.tournaments import Tournament
 
@@ -26,6 +27,19 @@ async def is_organiser(services: Services, chat_id: int, user_id: int) -> bool:
     except TelegramBadRequest:
         return False
     return member.status in ("creator", "administrator")
+
+
+async def organisers_press(query: CallbackQuery, services: Services,
+                           tournament_id: int) -> Tournament:
+    """The tournament of a button only organisers press, on a message in its group; a
+    Refusal (answered as an alert) when the button is stale or the presser no organiser."""
+    tournament = await services.repos.tournaments.get(tournament_id)
+    message = query.message
+    if tournament is None or message is None or message.chat.id != tournament.chat_id:
+        raise Refusal("callback.stale")
+    if not await is_organiser(services, tournament.chat_id, query.from_user.id):
+        raise Refusal("access.organisers_only")
+    return tournament
 
 
 @dataclass

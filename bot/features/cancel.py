@@ -15,7 +15,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, User
 
-from bot.features.access import command_target, is_organiser
+from bot.features.access import command_target, organisers_press
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import START_JOBS
 from bot.i18n import Translator
@@ -64,14 +64,8 @@ async def ask(message: Message, command: CommandObject, services: Services,
 @router.callback_query(Cancel.filter())
 async def answer(query: CallbackQuery, callback_data: Cancel, services: Services,
                  tr: Translator) -> None:
-    tournament = await services.repos.tournaments.get(callback_data.tournament_id)
+    tournament = await organisers_press(query, services, callback_data.tournament_id)
     message = query.message
-    if tournament is None or message is None or message.chat.id != tournament.chat_id:
-        await query.answer(tr("callback.stale"), show_alert=True)
-        return
-    if not await is_organiser(services, tournament.chat_id, query.from_user.id):
-        await query.answer(tr("access.organisers_only"), show_alert=True)
-        return
     said, entrants = tr("cancel.kept", title=tournament.title), []
     if callback_data.sure:
         try:

@@ -15,7 +15,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.features.access import is_organiser, target_tournament
+from bot.features.access import organisers_press, target_tournament
 from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
 from bot.games import game_of
@@ -231,14 +231,8 @@ async def _send_application(services: Services, tournament: Tournament, user_id:
 @router.callback_query(Decision.filter())
 async def decide(query: CallbackQuery, callback_data: Decision, services: Services,
                  tr: Translator) -> None:
-    tournament = await services.repos.tournaments.get(callback_data.tournament_id)
+    tournament = await organisers_press(query, services, callback_data.tournament_id)
     message = query.message
-    if tournament is None or message is None or message.chat.id != tournament.chat_id:
-        await query.answer(tr("callback.stale"), show_alert=True)
-        return
-    if not await is_organiser(services, tournament.chat_id, query.from_user.id):
-        await query.answer(tr("access.organisers_only"), show_alert=True)
-        return
     if tournament.status == "cancelled":
         await query.answer(tr("tournament.cancelled", title=tournament.title, id=tournament.id),
                            show_alert=True)
