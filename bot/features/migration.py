@@ -32,9 +32,6 @@ from bot.services import Services
 
 log = logging.getLogger(__name__)
 router = Handlers("migration")
-MAX_HOPS = 3
-"""Refusals followed for one call (a group migrates once; the bound keeps a redirect that
-led back, which Telegram never sends, from looping)."""
 
 
 async def carry_over(services: Services, old_id: int, new_id: int) -> None:
@@ -68,13 +65,12 @@ class FollowMigration(BaseRequestMiddleware):
 
     async def __call__(self, make_request: NextRequestMiddlewareType, bot: Bot,
                        method: TelegramMethod):
-        for _ in range(MAX_HOPS):
-            try:
-                return await make_request(bot, method)
-            except TelegramMigrateToChat as error:
-                old_id = getattr(method, "chat_id", None)
-                if not isinstance(old_id, int):
-                    raise
-                await carry_over(self.services, old_id, error.migrate_to_chat_id)
-                method = method.model_copy(update={"chat_id": error.migrate_to_chat_id})
-        return await make_request(bot, method)
+        try:
+            return await make_request(bot, method)
+        except TelegramMigrateToChat as error:
+            old_id = getattr(method, "chat_id", None)
+            if not isinstance(old_id, int):
+                raise
+            await carry_over(self.services, old_id, error.migrate_to_chat_id)
+            return await make_request(
+                bot, method.model_copy(update={"chat_id": error.migrate_to_chat_id}))

@@ -213,7 +213,10 @@ class Sandbox:
         old chat and in the new one, and the bot's joining of the new one (``seen``; else
         the bot has not handled them yet and learns of it from a refused call)."""
         group = self._spoken_in(name)
-        old_id, new_id = self.world.migrate(name)
+        try:
+            old_id, new_id = self.world.migrate(name)
+        except ValueError as error:
+            raise SandboxError(str(error)) from None
         if not seen:
             return
         creator = self.world.user_by_id(group.creator)

@@ -147,8 +147,11 @@ class World:
 
     def migrate(self, name: str) -> tuple[int, int]:
         """Group ``name`` becomes a supergroup with a new id (its old messages stay under the
-        old one, out of the bot's reach); its old and new id."""
+        old one, out of the bot's reach); its old and new id. A supergroup never migrates:
+        a group does once."""
         group = self.group(name)
+        if group.id in self.migrated.values():
+            raise ValueError(f"{name} is a supergroup already: Telegram migrates a group once")
         old_id, group.id = group.id, MIGRATED_ID_BASE - len(self.migrated) - 1
         self.migrated[old_id] = group.id
         return old_id, group.id

@@ -82,6 +82,8 @@ class Chat:
     title: str | None
     language: str | None
     active_tournament_id: int | None
+    migrated_from: int | None = None
+    """The group's id before Telegram made it this supergroup (``move``)."""
 
 
 class ChatsRepo:
@@ -103,7 +105,7 @@ class ChatsRepo:
         if not row:
             return None
         return Chat(row["id"], row["type"], row["title"], row["language"],
-                    row["active_tournament_id"])
+                    row["active_tournament_id"], row["migrated_from"])
 
     async def set_language(self, chat_id: int, language: str) -> None:
         async def work(tx):
@@ -118,10 +120,11 @@ class ChatsRepo:
         each board is sent anew when next drawn. Returns how many tournaments moved."""
         async def work(tx) -> int:
             await tx.execute(
-                "INSERT INTO chats (id, type, title, language, active_tournament_id)"
-                " SELECT ?, 'supergroup', title, language, active_tournament_id FROM chats"
-                " WHERE id = ? ON CONFLICT (id) DO UPDATE SET"
-                " language = COALESCE(excluded.language, chats.language)",
+                "INSERT INTO chats (id, type, title, language, active_tournament_id,"
+                " migrated_from) SELECT ?, 'supergroup', title, language, active_tournament_id,"
+                " id FROM chats WHERE id = ? ON CONFLICT (id) DO UPDATE SET"
+                " language = COALESCE(excluded.language, chats.language),"
+                " migrated_from = excluded.migrated_from",
                 (new_id, old_id))
             await tx.execute(
                 "UPDATE matches SET board_message_id = NULL WHERE tournament_id IN"

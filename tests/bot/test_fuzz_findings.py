@@ -50,38 +50,9 @@ grace@g0: callback bgl:5:4:roll:-
 """A press naming match 5 before it was paired left "no match 5" remembered: when the
 bracket made match 5, it could not be started."""
 
-BOARD_ID_OF_THE_GROUP_BEFORE_IT_BECAME_A_SUPERGROUP = """\
-org@g2: /new cup Fuzz 0 approval=off
-frank@g2: moi
-org@g2: /add @frank Frank_Olsen
-heidi@g2: /register Heidi_Petrova
-heidi@dm: photo: stats
-org@g2: /begin
-heidi@g2: 🎲 3
-! migrate g2
-frank@g2: 🎲 6
-! migrate g2
-org@g2: /export #1 off
-frank@g2: 🎲 2
-"""
-"""The match's status message id named a message of the old group; in the supergroup the
-same id was another message of the bot (a picture), and editing it was refused."""
-A_REFUSAL_NAMING_A_CHAT_THAT_MOVED_AGAIN = """\
-org@g0: /new armchair Fuzz approval=off deadline=5
-frank@g0: /register
-erin@g0: /register
-org@g0: /begin
-! migrate g0 unseen
-! migrate g0 unseen
-! advance 1d
-"""
-"""The deadline went to the first id, was refused naming the second, which was refused
-naming the third: one hop was followed, not the next."""
 
 
 @pytest.mark.parametrize(("script", "seed", "last"), [
-    (BOARD_ID_OF_THE_GROUP_BEFORE_IT_BECAME_A_SUPERGROUP, 99019, "Score 0:1."),
-    (A_REFUSAL_NAMING_A_CHAT_THAT_MOVED_AGAIN, 1, "The deadline has passed"),
     (CUP_OF_TWO_LOSES_ONE, 0, "🥇 Alice_Smith"),
     (DQ_OF_A_PLAYER_ALREADY_OUT, 268624, "Their results are annulled"),
     (NEW_AFTER_ITS_ID_WAS_NAMED, 1, "Matches: best of 3."),

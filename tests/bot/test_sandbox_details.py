@@ -61,3 +61,14 @@ async def test_the_sandboxs_own_telegram_is_not_the_updates_write(tmp_path) -> N
         await sandbox.close()
     assert len(output) > before  # it answered
     assert "BEGIN IMMEDIATE" not in statements, statements
+
+
+async def test_a_group_migrates_once_and_keeps_its_new_id_after_a_restart(tmp_path) -> None:
+    sandbox, output = await _run(tmp_path, ("org@cup: hi", "! migrate cup", "! restart",
+                                            "! migrate cup"))
+    try:
+        old_id, new_id = next(iter(sandbox.world.migrated.items()))
+        assert sandbox.world.group("cup").id == new_id != old_id
+        assert output == ["!! error: cup is a supergroup already: Telegram migrates a group once"]
+    finally:
+        await sandbox.close()

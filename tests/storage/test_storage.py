@@ -216,6 +216,7 @@ async def test_a_group_made_a_supergroup_takes_its_tournaments_along(db: Databas
     assert await chats.move(-100, -200) == 1
     assert await chats.move(-100, -200) == 0
     assert (await chats.get(-200)).language == "fi"
+    assert (await chats.get(-200)).migrated_from == -100
     assert await repo.newest_in_chat(-100) is None
     assert [t.id for t in await repo.active_in_chat(-200)] == [cup.id]
     assert (await repo.get(cup.id)).chat_id == -200
