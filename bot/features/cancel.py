@@ -74,7 +74,7 @@ async def answer(query: CallbackQuery, callback_data: Cancel, services: Services
             await services.outbox.drop_buttons(message.chat.id, message.message_id)
             raise
     await query.answer()
-    await services.outbox.board(message.chat.id, message.message_id, said)  # twice: as once
+    await services.outbox.board(message.chat.id, message.message_id, said)  # again: unchanged
     for entrant in entrants:  # as promised when they applied: they hear how it ended
         user_tr = await services.translator_for_chat(entrant.user_id)
         await services.outbox.dm(entrant.user_id,

@@ -10,8 +10,9 @@ reminder due at that moment, an update not yet handled) — on Telegram's refusa
 which the call is made again to the new id (:class:`FollowMigration`). Moving is idempotent:
 the second of the two service messages finds nothing left under the old id.
 
-Messages the bot posted in the old group stay there: a live board edited after the move is
-sent anew in the supergroup (``Outbox.board`` sends when an edit finds no message).
+Messages the bot posted in the old group stay there, and the supergroup's message ids start
+again: the move makes the matches forget their boards' ids, so each board is sent anew in
+the supergroup when next drawn (an old id could name another message there).
 """
 
 from __future__ import annotations
