@@ -185,9 +185,9 @@ class TournamentsRepo:
     async def newest_in_chat(self, chat_id: int, *, game: str | None = None,
                              status: str | None = None) -> Tournament | None:
         """The chat's newest tournament (of ``game``, in ``status``, when given); friendly
-        matches and cancelled tournaments are not the chat's tournaments. Remembered until a tournament of the chat is
-        written: a group's chatter asks it when no tournament is open there
-        (``Scope.game``)."""
+        matches and cancelled tournaments are not the chat's tournaments. Remembered until a
+        tournament of the chat is written: a group's chatter asks it when no tournament is
+        open there (``Scope.game``)."""
         sql, params = ("SELECT id FROM tournaments WHERE chat_id = ? AND friendly = 0"
                        " AND status != 'cancelled'", (chat_id,))
         for column, value in (("game", game), ("status", status)):
