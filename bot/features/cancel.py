@@ -17,7 +17,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.features.access import command_target, organisers_press
 from bot.features.handlers import Handlers
-from bot.features.lifecycle import START_JOBS
+from bot.features.lifecycle import START_JOBS, called_off
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -34,8 +34,8 @@ class Cancel(CallbackData, prefix="tcx"):
 def _refusal(tr: Translator, tournament: Tournament) -> str | None:
     """Why ``tournament`` cannot be cancelled (a started one is finished by its play, or
     paused), or None."""
-    if tournament.status == "cancelled":
-        return tr("tournament.cancelled", title=tournament.title, id=tournament.id)
+    if said := called_off(tr, tournament):
+        return said
     if tournament.started:
         return tr("cancel.started", title=tournament.title)
     return None

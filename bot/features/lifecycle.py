@@ -27,6 +27,14 @@ def minimum_players(tournament: Tournament) -> int:
     return max(MIN_PLAYERS, rule(tournament.settings) if rule else MIN_PLAYERS)
 
 
+def called_off(tr: Translator, tournament: Tournament) -> str | None:
+    """What every command, link and button of a cancelled tournament answers (``/cancel``);
+    None for any other."""
+    if tournament.status != "cancelled":
+        return None
+    return tr("tournament.cancelled", title=tournament.title, id=tournament.id)
+
+
 def note_for(tr: Translator, tournament: Tournament) -> str | None:
     note = game_of(tournament.game).setup_note
     return note(tr, tournament.settings) if note else None
@@ -122,8 +130,8 @@ async def start_tournament(services: Services, tournament_id: int,
         repos, now = services.repos, services.clock.now()
         tournament = await repos.tournaments.get(tournament_id)  # never deleted
         tr = await services.translator_for_chat(tournament.chat_id)
-        if tournament.status == "cancelled":
-            return tr("tournament.cancelled", title=tournament.title, id=tournament.id)
+        if said := called_off(tr, tournament):
+            return said
         if tournament.started:
             return tr("begin.already_started")
         approved = await repos.entrants.list(tournament.id, ("approved",))

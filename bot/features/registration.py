@@ -18,9 +18,11 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot.features.access import organisers_press, target_tournament
 from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
+from bot.features.lifecycle import called_off
 from bot.games import game_of
 from bot.i18n import Translator, clip
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
+from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.tournaments import Entrant, Tournament
 
@@ -52,8 +54,8 @@ def form_name(text: str) -> str:
 async def _open_for(services: Services, tr: Translator, tournament: Tournament,
                     user_id: int) -> str | None:
     """Why this user cannot apply now (a localized text), or None."""
-    if tournament.status == "cancelled":
-        return tr("tournament.cancelled", title=tournament.title, id=tournament.id)
+    if said := called_off(tr, tournament):
+        return said
     if not tournament.registration_open:
         return tr("registration.is_closed", title=tournament.title)
     entry = await services.repos.entrants.get(tournament.id, user_id)
@@ -233,10 +235,8 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
                  tr: Translator) -> None:
     tournament = await organisers_press(query, services, callback_data.tournament_id)
     message = query.message
-    if tournament.status == "cancelled":
-        await query.answer(tr("tournament.cancelled", title=tournament.title, id=tournament.id),
-                           show_alert=True)
-        return
+    if said := called_off(tr, tournament):
+        raise Refusal(text=said)
     async with services.lock(f"tournament-{tournament.id}"):
         entry = await services.repos.entrants.get(tournament.id, callback_data.user_id)
         if entry is None or entry.status != "pending":

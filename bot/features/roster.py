@@ -9,6 +9,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.features.access import command_target
 from bot.features.handlers import Handlers
 from bot.features.keyboards import CheckIn
+from bot.features.lifecycle import called_off
 from bot.features.registration import MAX_FREE_NAME, valid_name
 from bot.games import game_of
 from bot.i18n import Markup, Translator, clip
@@ -123,8 +124,8 @@ async def withdraw(message: Message, command: CommandObject, services: Services,
 
 async def _check_in(services: Services, tr: Translator, tournament: Tournament,
                     user_id: int) -> str:
-    if tournament.status == "cancelled":
-        return tr("tournament.cancelled", title=tournament.title, id=tournament.id)
+    if said := called_off(tr, tournament):
+        return said
     entry = await services.repos.entrants.get(tournament.id, user_id)
     if entry is None or entry.status != "approved":
         return tr("checkin.not_entered")
