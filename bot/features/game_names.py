@@ -35,6 +35,12 @@ def meant(word: str, keys: list[str] | None = None) -> list[str]:
     return [key for key in keys if named[key] & close]
 
 
+def with_suggestion(tr: Translator, said: str, word: str, keys: list[str] | None = None) -> str:
+    """``said`` (that ``word`` is no game), then on a line of its own the games it may have
+    meant, when any."""
+    return "\n".join(filter(None, (said, did_you_mean(tr, word, keys))))
+
+
 def did_you_mean(tr: Translator, word: str, keys: list[str] | None = None) -> str | None:
     """"Did you mean shanghai?" (or one of several), or None when ``word`` looks like none."""
     found = meant(word, keys)

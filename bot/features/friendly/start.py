@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import games
-from bot.features.game_names import did_you_mean
+from bot.features.game_names import with_suggestion
 from bot.game_settings import FORMAT_SETTINGS, hints, parse_settings
 from bot.games import Game, MatchLauncher
 from bot.i18n import Translator, clip
@@ -45,8 +45,7 @@ def pick_game(tr: Translator, key: str | None, *, usage: str,
     game = games.get(key.lower())
     if game is None:
         said = tr("friendly.unknown_game", game=clip(key), games=names)
-        suggestion = did_you_mean(tr, key, friendly_games(bot_player=bot_player))
-        raise Refusal(text="\n".join(filter(None, (said, suggestion))))
+        raise Refusal(text=with_suggestion(tr, said, key, friendly_games(bot_player=bot_player)))
     if match_plan(game) is None:
         raise Refusal("friendly.not_in_bot", game=tr(f"game.{game.key}"), games=names)
     return game
