@@ -5,7 +5,7 @@ people who added it would have to guess ``/help``. One message: the games, how a
 creates a tournament, and — when the bot cannot see plain messages there yet — what to fix
 (the same check as ``/new``'s). Telegram also reports the bot as added to a group it has
 just made a supergroup (``bot/features/migration.py``): that one is not greeted again when
-the bot has seen the move first or the chat already holds an open tournament.
+the bot has seen the move first (``migrated_from``).
 """
 
 from __future__ import annotations
@@ -26,19 +26,12 @@ router = Handlers("welcome")
 @router.my_chat_member(ChatMemberUpdatedFilter(JOIN_TRANSITION),
                        F.chat.type.in_({"group", "supergroup"}))
 async def added(event: ChatMemberUpdated, services: Services, tr: Translator) -> None:
-    if await _known_group(services, event.chat.id):
-        return
+    chat = await services.repos.chats.get(event.chat.id)
+    if chat is not None and chat.migrated_from is not None:
+        return  # the group Telegram has just made this supergroup: greeted as the group
     listed = "\n".join(tr("welcome.game", key=game.key, name=tr(f"game.{game.key}"))
                         for game in games.all_games())
     said = [tr("welcome.group", games=listed)]
     if warning := await rights_problem(services, event.chat.id, tr):
         said.append(warning)
     await services.bot.send_message(event.chat.id, "\n\n".join(said))
-
-
-async def _known_group(services: Services, chat_id: int) -> bool:
-    """A group Telegram has just made a supergroup "adds" the bot to it again: it was greeted
-    as the group (its move seen first), or it holds an open tournament (moved already)."""
-    chat = await services.repos.chats.get(chat_id)
-    return bool(chat and chat.migrated_from) or bool(
-        await services.repos.tournaments.active_in_chat(chat_id))

@@ -134,7 +134,7 @@ class ChatsRepo:
             await tx.execute("UPDATE organiser_log SET chat_id = ? WHERE chat_id = ?",
                              (new_id, old_id))
             return cursor.rowcount
-        regions = (TOURNAMENTS, TOURNAMENT_CHATS, MATCH_LOOKUPS, AWAITING, MATCH_ROWS, MATCH_LISTS,
-                   *(region(chat) for chat in (old_id, new_id)
+        regions = (TOURNAMENTS, TOURNAMENT_CHATS, MATCH_LOOKUPS, AWAITING, MATCH_ROWS,
+                   MATCH_LISTS, *(region(chat) for chat in (old_id, new_id)
                      for region in (chat_tournaments, chat_lookups)))
         return await self.db.write(work, touches=regions)
