@@ -28,11 +28,11 @@ def routers() -> list[Router]:
     unique = list(dict.fromkeys(tables))  # games may share routers (the formats', darts')
     formats = [table for table in unique if table.name.startswith("formats")]
     others = [table for table in unique if table not in formats]
-    platform = [migration.router, registration.router, roster.router, organiser.router,
+    platform = [registration.router, roster.router, organiser.router,
                 cancel.router, export.router, dice.router, mine.router, welcome.router]
     def for_its_game(table: Handlers) -> Guarded:
         return Guarded(table, (ForItsGame(table),))
 
     return dispatch_tree([*map(Guarded, friendly), *map(for_its_game, formats),
                           *map(Guarded, platform), *map(for_its_game, others),
-                          Guarded(common.router)])
+                          Guarded(migration.router), Guarded(common.router)])
