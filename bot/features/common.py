@@ -190,6 +190,12 @@ async def command_unknown_in_private(message: Message, scope: Scope, tr: Transla
         await message.answer(tr("dm.unknown_command", command=clip(f"/{scope.command}")))
 
 
+@router.message(IN_PRIVATE, F.dice)
+async def dice_in_private(message: Message, tr: Translator) -> None:
+    """A die sent to the bot in private counts nowhere: the games take dice in the group."""
+    await message.answer(tr("dm.dice"))
+
+
 @router.message(IN_PRIVATE, F.text)
 async def unread_in_private(message: Message, services: Services, tr: Translator) -> None:
     """Text in a private chat that no feature read (not a move, not a form's answer): a
