@@ -16,8 +16,9 @@ from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import advance_groups
 from bot.features.handlers import Handlers
 from bot.features.registration import valid_name
-from bot.i18n import Translator
+from bot.i18n import Translator, clip
 from bot.play.context import MatchContext, context_for
+from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.jobs import Job
 from storage.repositories.organiser_log import log_entry
@@ -39,10 +40,13 @@ async def _cup_command(message: Message, command: CommandObject, services: Servi
     if target is None:
         return None
     words = target.words
-    user = await services.repos.users.by_username(words[0]) if words else None
-    if user is None or not words[0].startswith("@"):
+    if not words or not words[0].startswith("@"):
         await message.answer(tr(f"correction.usage_{command.command}"))
         return None
+    user = await services.repos.users.by_username(words[0])
+    if user is None:
+        raise Refusal("access.not_entrant", name=clip(words[0]),
+                      title=target.tournament.title)
     return target, user, words[1:]
 
 

@@ -18,9 +18,10 @@ from bot.features.formats.results import (
 from bot.features.formats.runner import proceed
 from bot.features.formats.state import Run, load, log_event, names_of
 from bot.features.handlers import Handlers
-from bot.i18n import Translator
+from bot.i18n import Translator, clip
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
+from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
 from storage.repositories.matches import MatchRow
@@ -32,12 +33,16 @@ router = Handlers("formats-admin")
 
 async def _players(services: Services, run: Run, words: list[str], count: int
                    ) -> list[int] | None:
-    """The first ``count`` words as @handles of this tournament's seeded players."""
+    """The first ``count`` words as @handles of this tournament's seeded players; None when
+    they are fewer or not @handles. An @handle of no entrant is refused as such (a typo in
+    a name is not a wrong command)."""
     found = []
     for word in words[:count]:
-        user = await services.repos.users.by_username(word) if word.startswith("@") else None
-        if user is None or user.id not in run.seeds:
+        if not word.startswith("@"):
             return None
+        user = await services.repos.users.by_username(word)
+        if user is None or user.id not in run.seeds:
+            raise Refusal("access.not_entrant", name=clip(word), title=run.tournament.title)
         found.append(user.id)
     return found if len(found) == count else None
 
