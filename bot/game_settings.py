@@ -24,6 +24,19 @@ def int_range(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def player_limit(high: int) -> Callable[[str], int]:
+    """0 for no limit, else at least two players (a match needs two)."""
+    base = int_range(0, high)
+
+    def parse(text: str) -> int:
+        value = base(text)
+        if value == 1:
+            raise ValueError("settings.bad_number")
+        return value
+    parse.hint = f"0|2–{high}"  # type: ignore[attr-defined]
+    return parse
+
+
 def choice(*options: str) -> Callable[[str], str]:
     def parse(text: str) -> str:
         if text.lower() not in options:
@@ -64,7 +77,7 @@ def format_list(*options: str, most: int = 4) -> Callable[[str], list[str]]:
 
 
 COMMON_SETTINGS: dict[str, Callable[[str], Any]] = {
-    "max_players": int_range(0, 512),
+    "max_players": player_limit(512),
     "approval": choice("on", "off"),
     "checkin": int_range(0, 1440),
     "topics": choice("on", "off"),

@@ -28,6 +28,7 @@ from storage.repositories.tournaments import Tournament
 
 router = Handlers("organiser")
 MAX_TITLE = 64
+_CLOSING_QUOTE = {'"': '"', "'": "'", "«": "»", "“": "”", "„": "“", "”": "”"}
 
 
 async def _allowed(message: Message, services: Services, tr: Translator) -> bool:
@@ -51,8 +52,7 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
     if game is None:
         await message.answer(_unknown_game(tr, words[0] if words else None))
         return
-    title_words = [w for w in words[1:] if "=" not in w]
-    title = " ".join(title_words).strip()
+    title = _title(words[1:])
     if not title or len(title) > MAX_TITLE:
         await message.answer(tr("new.bad_title", max=MAX_TITLE))
         return
@@ -75,6 +75,15 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
         await message.answer(note)
     if warning := await rights_problem(services, message.chat.id, tr):
         await message.answer(warning)
+
+
+def _title(words: list[str]) -> str:
+    """The words that are no ``key=value``; quotes around the whole title are dropped (the
+    bot sets a title in quotes of the chat's language itself)."""
+    title = " ".join(word for word in words if "=" not in word).strip()
+    if len(title) > 1 and _CLOSING_QUOTE.get(title[0]) == title[-1]:
+        title = title[1:-1].strip()
+    return title
 
 
 def _unknown_game(tr: Translator, word: str | None) -> str:
