@@ -37,6 +37,7 @@ Table = tuple[list[str], list[list]]  # an export's CSV: header, rows
 ExportSection = Callable[["Services", "Tournament"], Awaitable[tuple[Any, Table | None]]]
 StandingsNote = Callable[["Services", "Translator", "Tournament"], Awaitable[str | None]]
 DiceAction = Callable[[int, int], dict[str, Any]]  # (seat, die value) → the engine's action
+SettledBoard = Callable[["Services", "MatchRow"], Awaitable[None]]
 BotPlayer = Callable[[Any, int], "dict[str, Any] | None"]  # (state, seat) → the bot's action
 BOT_ROLLS: dict[str, Any] = {"bot": "roll"}
 """What a :attr:`Game.bot_player` returns to roll a Telegram 🎲."""
@@ -96,6 +97,10 @@ class Game:
     tournament's settings say its matches are played elsewhere and reported (``play=report``)."""
     rules: str | None = None
     """The catalog key of the game's /rules text when it is not ``rules.<key>``."""
+    settled_boards: Mapping[str, SettledBoard] = field(default_factory=dict)
+    """Match kind → how its board shows that the match was closed outside its play (a
+    walkover, a result an organiser set); kinds absent here have their board's buttons
+    taken off."""
 
     @property
     def played_in_bot(self) -> bool:

@@ -12,7 +12,13 @@ from bot.features.backgammon import organiser, report
 from bot.features.backgammon.export import backgammon_games
 from bot.features.backgammon.live import flow, moves, record, tools
 from bot.features.backgammon.live.export import backgammon_mat
-from bot.features.backgammon.play import GRACE_JOB, PLAYBOOK, grace_passed, launch
+from bot.features.backgammon.play import (
+    GRACE_JOB,
+    PLAYBOOK,
+    grace_passed,
+    launch,
+    show_settled_card,
+)
 from bot.features.backgammon.settings import (
     DEFAULTS,
     KIND,
@@ -62,7 +68,8 @@ _FORMATS = formats_game(
     export_sections={"backgammon_games": backgammon_games, "backgammon_mat": backgammon_mat},
     engines={KIND: board_engine, LIVE_KIND: live_engine}, match_kind=KIND, kind_for=kind_for,
     launch=_launch, playbook=BOTH, setup_note=setup_note, tiebreaks=BACKGAMMON_TIEBREAKS,
-    draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player)
+    draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player,
+    settled_boards={KIND: show_settled_card})
 # Results are reported through the match card or played out here, not by the formats' /result.
 GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, GRACE_JOB: grace_passed, **flow.JOBS},
                routers=tuple(r for r in _FORMATS.routers if r is not formats_report.router))

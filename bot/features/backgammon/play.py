@@ -43,6 +43,15 @@ async def show_card(ctx: MatchContext, state: BoardMatch) -> None:
     await show_board(ctx, card_text(ctx, state), card_markup(ctx, state))
 
 
+async def show_settled_card(services: Services, match: MatchRow) -> None:
+    """The card of a match settled outside it (a walkover, an organiser's result): the games
+    reported so far and the settled line, without buttons."""
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    tr = await services.translator_for_chat(tournament.chat_id)
+    ctx = await load_match(services, tr, match.id, (KIND,))
+    await show_card(ctx, await services.matches.state(ctx.match))
+
+
 async def _announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:
     await show_card(ctx, change.after)
 

@@ -14,6 +14,7 @@ from bot.features.formats.results import (
     outcome_key,
     record_result,
     remove_player,
+    retire_board,
 )
 from bot.features.formats.runner import proceed
 from bot.features.formats.state import Run, load, log_event, names_of
@@ -95,6 +96,7 @@ async def set_result(message: Message, command: CommandObject, services: Service
         return
     await record_result(services, match.id, winner, score, forfeit=claim.forfeit,
                         actor_id=message.from_user.id, reason=reason)
+    await retire_board(services, run.tournament, match)
     label = await names_of(services, run.tournament.id)
     text = describe(tr, label, match, winner, score, claim.forfeit)
     await message.answer(tr("formats.set_by_organiser", result=text, reason=reason))

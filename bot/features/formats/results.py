@@ -24,6 +24,7 @@ from storage.db import Write, in_order
 from storage.repositories.jobs import Job, insert_job
 from storage.repositories.matches import MatchRow
 from storage.repositories.organiser_log import log_entry
+from storage.repositories.tournaments import Tournament
 
 log = logging.getLogger(__name__)
 REMOVE_JOB = "formats_remove"
@@ -189,6 +190,19 @@ async def close_removed(services: Services, job: Job) -> None:
         await proceed(services, job.tournament_id)
 
 
+async def retire_board(services: Services, tournament: Tournament, match: MatchRow) -> None:
+    """Show on its board that ``match`` (as it was before) was closed outside its play — a
+    walkover, a result an organiser set — so the board takes no more presses: the game's
+    own drawing (:attr:`~bot.games.Game.settled_boards`), else its buttons taken off."""
+    if match.status not in OPEN_STATUSES or match.board_message_id is None \
+            or match.result.get("dispute"):  # a disputed report lost its buttons then
+        return
+    if (redraw := game_of(tournament.game).settled_boards.get(match.kind)) is not None:
+        await redraw(services, match)
+    else:
+        await services.outbox.drop_buttons(tournament.chat_id, match.board_message_id)
+
+
 def outcome_key(run: Run, player: int, how: str) -> str:
     """The catalog key that explains what happens to a leaving player's results (SPEC §6):
     in a round robin under half played → removed, otherwise unplayed matches are losses;
@@ -212,3 +226,4 @@ async def _close_open_matches(services: Services, run: Run, player: int) -> None
             await services.repos.matches.settle(row.id, {
                 "meta": "result", "winner": opponent,
                 "result": {"score": None, "forfeit": True}}, player, now)
+        await retire_board(services, run.tournament, row)
