@@ -60,7 +60,9 @@ async def _open_for(services: Services, tr: Translator, tournament: Tournament,
         return tr("registration.is_closed", title=tournament.title)
     entry = await services.repos.entrants.get(tournament.id, user_id)
     if entry and entry.status in ("pending", "approved"):
-        return tr("registration.duplicate", title=tournament.title)
+        key = "registration.duplicate" if entry.status == "pending" else \
+            "registration.already_entered"
+        return tr(key, title=tournament.title)
     limit = tournament.settings.get("max_players", 0)
     if limit and await services.repos.entrants.count(tournament.id, ("approved",)) >= limit:
         return tr("registration.full", title=tournament.title, max=limit)
