@@ -96,10 +96,10 @@ async def set_result(message: Message, command: CommandObject, services: Service
         return
     await record_result(services, match.id, winner, score, forfeit=claim.forfeit,
                         actor_id=message.from_user.id, reason=reason)
-    await retire_board(services, run.tournament, match)
     label = await names_of(services, run.tournament.id)
     text = describe(tr, label, match, winner, score, claim.forfeit)
     await message.answer(tr("formats.set_by_organiser", result=text, reason=reason))
+    await retire_board(services, run.tournament, match)
 
 
 @router.message(Command("dq"))

@@ -181,13 +181,15 @@ async def close_removed(services: Services, job: Job) -> None:
     player, how = job.payload["player"], job.payload["how"]
     async with services.lock(f"tournament-{job.tournament_id}"):
         run = await load(services, job.tournament_id)
-        await _close_open_matches(services, run, player)
+        closed = await _close_open_matches(services, run, player)
         event = {"type": how, "player": player}
         if run.phase in BRACKETS and event not in run.record.get("log", []):
             await log_event(services, run, event)
         elif run.phase == "swiss_elim" and player in run.swiss_elim().active:
             await log_event(services, run, {"type": "withdraw", "player": player})
         await proceed(services, job.tournament_id)
+    for row in closed:  # the tournament has gone on whatever Telegram answers these
+        await retire_board(services, run.tournament, row)
 
 
 async def retire_board(services: Services, tournament: Tournament, match: MatchRow) -> None:
@@ -214,8 +216,9 @@ def outcome_key(run: Run, player: int, how: str) -> str:
     return "formats.withdrawn.losses" if half_played(run, player) else "formats.withdrawn.removed"
 
 
-async def _close_open_matches(services: Services, run: Run, player: int) -> None:
-    now = services.clock.now()
+async def _close_open_matches(services: Services, run: Run, player: int) -> list[MatchRow]:
+    """Close the removed ``player``'s matches not yet finished; the rows as they were."""
+    now, closed = services.clock.now(), []
     for row in run.rows:
         if player not in row.players or row.status not in (*OPEN_STATUSES, "pending"):
             continue
@@ -226,4 +229,5 @@ async def _close_open_matches(services: Services, run: Run, player: int) -> None
             await services.repos.matches.settle(row.id, {
                 "meta": "result", "winner": opponent,
                 "result": {"score": None, "forfeit": True}}, player, now)
-        await retire_board(services, run.tournament, row)
+        closed.append(row)
+    return closed
