@@ -72,3 +72,12 @@ async def test_a_group_migrates_once_and_keeps_its_new_id_after_a_restart(tmp_pa
         assert output == ["!! error: cup is a supergroup already: Telegram migrates a group once"]
     finally:
         await sandbox.close()
+
+
+async def test_a_line_it_cannot_read_says_what_a_line_looks_like(tmp_path) -> None:
+    """A newcomer typing ``help`` at the interactive prompt is shown the line forms."""
+    sandbox, output = await _run(tmp_path, ("help",))
+    await sandbox.close()
+    [said] = output
+    assert said.startswith("!! error: cannot read line: help (a line is `user@group: text`")
+    assert "! directive" in said
