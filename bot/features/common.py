@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from aiogram import F
+from aiogram.enums import ContentType
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -25,6 +26,11 @@ from bot.services import Services
 
 router = Handlers("common")
 _PANEL_LINK = re.compile(r"m-(\d+)")
+SENT_CONTENT = frozenset({
+    ContentType.PHOTO, ContentType.STICKER, ContentType.VOICE, ContentType.VIDEO,
+    ContentType.VIDEO_NOTE, ContentType.AUDIO, ContentType.DOCUMENT, ContentType.ANIMATION,
+    ContentType.LOCATION, ContentType.CONTACT, ContentType.VENUE, ContentType.POLL})
+"""What a user sends besides text and dice (service messages are not answered)."""
 
 
 class LanguagePick(CallbackData, prefix="lang"):
@@ -194,6 +200,13 @@ async def command_unknown_in_private(message: Message, scope: Scope, tr: Transla
 async def dice_in_private(message: Message, tr: Translator) -> None:
     """A die sent to the bot in private counts nowhere: the games take dice in the group."""
     await message.answer(tr("dm.dice"))
+
+
+@router.message(IN_PRIVATE, F.content_type.in_(SENT_CONTENT))
+async def content_in_private(message: Message, tr: Translator) -> None:
+    """A picture, sticker, voice or file in private that no feature took (a picture is
+    read only as the screenshot an application waits for)."""
+    await message.answer(tr("dm.photo" if message.photo else "dm.unread"))
 
 
 @router.message(IN_PRIVATE, F.text)

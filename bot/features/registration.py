@@ -176,6 +176,16 @@ async def register_in_dm(message: Message, services: Services, tr: Translator) -
     await prompt(message, tr, await services.repos.tournaments.get(entry.tournament_id), entry)
 
 
+@router.message(Command("cancel"), IN_PRIVATE, _awaiting)
+async def stop_form(message: Message, entry: Entrant, services: Services,
+                    tr: Translator) -> None:
+    """/cancel in the middle of the form stops it (Telegram's usual word for that): the
+    application was never sent, so it is dropped; /register in the group starts it again."""
+    tournament = await services.repos.tournaments.get(entry.tournament_id)
+    await services.repos.entrants.forget_form(tournament.id, entry.user_id)
+    await message.answer(tr("registration.form_stopped", title=tournament.title))
+
+
 @router.message(IN_PRIVATE, F.photo, _awaiting)
 async def form_photo(message: Message, entry: Entrant, services: Services,
                      tr: Translator) -> None:

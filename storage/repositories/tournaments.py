@@ -319,6 +319,14 @@ class EntrantsRepo:
                     (*fields.values(), to_db(now), tournament_id, user_id))
         await self._write(work)
 
+    async def forget_form(self, tournament_id: int, user_id: int) -> None:
+        """Drop an application stopped before it was sent (its form still waits for a name
+        or a screenshot): nobody applied, so nothing is listed."""
+        async def work(tx):
+            await tx.execute("DELETE FROM entrants WHERE tournament_id = ? AND user_id = ?"
+                             " AND status IN ('name', 'photo')", (tournament_id, user_id))
+        await self._write(work)
+
     async def awaiting_input(self, user_id: int) -> Entrant | None:
         """The user's newest registration that waits for a name or a photo in the DM."""
         async def read() -> Entrant | None:

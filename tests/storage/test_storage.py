@@ -139,6 +139,22 @@ async def test_registration_state_survives_reopening(tmp_path) -> None:
     await reopened.close()
 
 
+async def test_a_stopped_form_is_forgotten_and_a_sent_application_is_not(db: Database) -> None:
+    await ChatsRepo(db).upsert(-100, "supergroup", "cup", "ru")
+    for user_id, name in ((1, "alice"), (2, "bob")):
+        await UsersRepo(db).upsert(user_id, name, name.title(), "ru", NOW, started=True)
+    tournament = await TournamentsRepo(db).create(-100, "cup", "Cup", {}, 1, NOW)
+    entrants = EntrantsRepo(db)
+    await entrants.put(tournament.id, 1, "photo", NOW, "Alice_Smith")
+    await entrants.put(tournament.id, 2, "pending", NOW, "Bob_Stone")
+    assert (await entrants.awaiting_input(1)).user_id == 1
+    for user_id in (1, 2):
+        await entrants.forget_form(tournament.id, user_id)
+    assert await entrants.awaiting_input(1) is None
+    assert [(e.user_id, e.status) for e in await entrants.list(tournament.id)] == [
+        (2, "pending")]
+
+
 async def test_old_update_ids_are_forgotten(db: Database) -> None:
     from datetime import timedelta
 
