@@ -196,7 +196,9 @@ class Sandbox:
     def _spoken_in(self, name: str) -> SandboxGroup:
         group = self.world.groups.get(name)
         if group is None or group.creator is None:
-            raise SandboxError(f"nobody has written in group {name} yet")
+            raise SandboxError(f"nobody has written in group {name} yet: its first writer is its"
+                               f" creator, who adds the bot (a line such as `org@{name}: hi`"
+                               " first)")
         return group
 
     async def _bot_joined(self, group: SandboxGroup) -> None:

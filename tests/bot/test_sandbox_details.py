@@ -81,3 +81,10 @@ async def test_a_line_it_cannot_read_says_what_a_line_looks_like(tmp_path) -> No
     [said] = output
     assert said.startswith("!! error: cannot read line: help (a line is `user@group: text`")
     assert "! directive" in said
+
+
+async def test_adding_the_bot_to_a_group_nobody_wrote_in_says_how(tmp_path) -> None:
+    sandbox, output = await _run(tmp_path, ("! add bot@klub",))
+    await sandbox.close()
+    assert output == ["!! error: nobody has written in group klub yet: its first writer is its"
+                      " creator, who adds the bot (a line such as `org@klub: hi` first)"]
