@@ -233,7 +233,8 @@ class Outbox:
         self.deep_link = deep_link
         self._shown: Recent = Recent(BOARDS_REMEMBERED)
         """What each live board this process drew shows now (a digest of its text and
-        buttons): an edit that would change nothing is not sent."""
+        buttons, and whether it has buttons): an edit that would change nothing is not
+        sent."""
 
     async def dm(self, user_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,
                  fallback_chat_id: int | None = None, fallback_text: str | None = None,
@@ -261,10 +262,16 @@ class Outbox:
         return None
 
     async def drop_buttons(self, chat_id: int, message_id: int) -> None:
-        """Take the buttons off a message that takes no more presses (it may be gone)."""
+        """Take the buttons off a message that takes no more presses (it may be gone); a
+        board this process drew without buttons is left alone (the call would cost the
+        group's budget and change nothing)."""
+        shown = self._shown.get((chat_id, message_id))
+        if shown is not None and not shown[1]:
+            return
         with contextlib.suppress(TelegramBadRequest):
             await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id,
                                                      reply_markup=None)
+        self._shown[chat_id, message_id] = (None, False)
 
     async def board(self, chat_id: int, message_id: int | None, text: str,
                     markup: InlineKeyboardMarkup | None = None,
@@ -274,20 +281,21 @@ class Outbox:
         left as it is."""
         drawing = _digest(text, markup)
         if message_id is not None:
-            if drawing is not None and self._shown.get((chat_id, message_id)) == drawing:
+            shown = self._shown.get((chat_id, message_id))
+            if drawing is not None and shown is not None and shown[0] == drawing:
                 return message_id
             try:
                 await self.bot.edit_message_text(text=text, chat_id=chat_id,
                                                  message_id=message_id, reply_markup=markup)
-                return self._drawn(chat_id, message_id, drawing)
+                return self._drawn(chat_id, message_id, drawing, markup)
             except TelegramBadRequest as error:
                 if "not modified" in error.message:
-                    return self._drawn(chat_id, message_id, drawing)
+                    return self._drawn(chat_id, message_id, drawing, markup)
                 if "not found" not in error.message and "can't be edited" not in error.message:
                     raise
         sent = await self.bot.send_message(chat_id, text, reply_markup=markup,
                                            message_thread_id=thread_id)
-        return self._drawn(chat_id, sent.message_id, drawing)
+        return self._drawn(chat_id, sent.message_id, drawing, markup)
 
     async def forget_changed(self, make_request, bot: Bot, method: TelegramMethod):
         """Request middleware (on the bot's session): a call naming a message (an edit by
@@ -297,8 +305,9 @@ class Outbox:
             self._shown.pop((getattr(method, "chat_id", None), message_id), None)
         return await make_request(bot, method)
 
-    def _drawn(self, chat_id: int, message_id: int, drawing: int | None) -> int:
-        self._shown[chat_id, message_id] = drawing
+    def _drawn(self, chat_id: int, message_id: int, drawing: int | None,
+               markup: InlineKeyboardMarkup | None) -> int:
+        self._shown[chat_id, message_id] = (drawing, bool(markup and markup.inline_keyboard))
         return message_id
 
 

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.play.context import MatchContext
+from bot.games import game_of
+from bot.play.context import LIVE, MatchContext
+from bot.services import Services
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
 
 
 async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup | None, *,
@@ -27,3 +31,16 @@ async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup 
                                             board_message_id=message_id)
     ctx.match = await services.repos.matches.get(match.id)
 
+
+
+async def retire_board(services: Services, tournament: Tournament, match: MatchRow) -> None:
+    """Show on its board that ``match`` (as it was before) was closed outside its play — a
+    walkover, a result an organiser set — so the board takes no more presses: the game's
+    own drawing (:attr:`~bot.games.Game.settled_boards`), else its buttons taken off."""
+    if match.status not in LIVE or match.board_message_id is None \
+            or match.result.get("dispute"):  # a disputed report lost its buttons then
+        return
+    if (redraw := game_of(tournament.game).settled_boards.get(match.kind)) is not None:
+        await redraw(services, match)
+    else:
+        await services.outbox.drop_buttons(tournament.chat_id, match.board_message_id)

@@ -153,3 +153,22 @@ async def test_a_board_drawn_again_unchanged_is_not_edited_until_another_call_to
                                                                        message_id=17))
     await outbox.board(-100, 17, "score 2:0", other)
     assert len(bot.edits) == 4  # changed by another call: drawn again
+
+
+async def test_buttons_are_dropped_only_from_a_board_that_may_have_them() -> None:
+    """A board this process drew without buttons is left alone; one with buttons, or one it
+    does not know (drawn before a restart), loses them once."""
+    bot = _BoardBot(edit_error=None)
+    dropped = []
+
+    async def edit_message_reply_markup(chat_id, message_id, reply_markup):
+        dropped.append(message_id)
+    bot.edit_message_reply_markup = edit_message_reply_markup
+    outbox = Outbox(bot, str)
+    keys = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="1",
+                                                                       callback_data="a")]])
+    await outbox.board(-100, 17, "no buttons")
+    await outbox.board(-100, 18, "buttons", keys)
+    for message_id in (17, 18, 18, 19):
+        await outbox.drop_buttons(-100, message_id)
+    assert dropped == [18, 19]

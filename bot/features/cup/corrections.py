@@ -17,6 +17,7 @@ from bot.features.cup.stage import advance_groups
 from bot.features.handlers import Handlers
 from bot.features.registration import valid_name
 from bot.i18n import Translator, clip
+from bot.play.board import retire_board
 from bot.play.context import MatchContext, context_for
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -121,6 +122,7 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
                                        match_id=match.id, score=score, winner=winner))
     await play.say(tr("correction.result_set", a=play.names[0], b=play.names[1], sa=score[0],
                       sb=score[1], reason=reason))
+    await retire_board(services, target.tournament, match)
 
 
 def _parse_outcome(word: str) -> tuple[int, int] | None:
@@ -172,10 +174,11 @@ async def close_disqualified(services: Services, job: Job) -> None:
             message_thread_id=payload["thread_id"])
         await services.repos.jobs.note(job.id, told=True)
     tr = await services.translator_for_chat(tournament.chat_id)
-    now = services.clock.now()
+    now, closed = services.clock.now(), []
     for match in await services.repos.matches.for_tournament(tournament.id):
         if match.status not in OPEN or user_id not in match.players:
             continue
+        closed.append(match)
         if match.stage == GROUPS:
             await services.repos.matches.settle(match.id, {"meta": "void"}, actor_id, now)
             continue
@@ -188,6 +191,8 @@ async def close_disqualified(services: Services, job: Job) -> None:
     if current and not any(m.stage != GROUPS for m in
                            await services.repos.matches.for_tournament(tournament.id)):
         await advance_groups(services, tr, tournament, min(current))
+    for match in closed:
+        await retire_board(services, tournament, match)
 
 
 @router.message(Command("replace"))

@@ -14,7 +14,6 @@ from bot.features.formats.results import (
     outcome_key,
     record_result,
     remove_player,
-    retire_board,
 )
 from bot.features.formats.runner import proceed
 from bot.features.formats.state import Run, load, log_event, names_of
@@ -22,6 +21,7 @@ from bot.features.handlers import Handlers
 from bot.i18n import Translator, clip
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
+from bot.play.board import retire_board
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction

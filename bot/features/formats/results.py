@@ -15,6 +15,7 @@ from typing import Any
 from bot.features.formats.runner import ADVANCE_JOB, proceed
 from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, log_event, save_record
 from bot.games import game_of
+from bot.play.board import retire_board
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
 from bot.registry import Registry
@@ -24,7 +25,6 @@ from storage.db import Write, in_order
 from storage.repositories.jobs import Job, insert_job
 from storage.repositories.matches import MatchRow
 from storage.repositories.organiser_log import log_entry
-from storage.repositories.tournaments import Tournament
 
 log = logging.getLogger(__name__)
 REMOVE_JOB = "formats_remove"
@@ -190,19 +190,6 @@ async def close_removed(services: Services, job: Job) -> None:
         await proceed(services, job.tournament_id)
     for row in closed:  # the tournament has gone on whatever Telegram answers these
         await retire_board(services, run.tournament, row)
-
-
-async def retire_board(services: Services, tournament: Tournament, match: MatchRow) -> None:
-    """Show on its board that ``match`` (as it was before) was closed outside its play — a
-    walkover, a result an organiser set — so the board takes no more presses: the game's
-    own drawing (:attr:`~bot.games.Game.settled_boards`), else its buttons taken off."""
-    if match.status not in OPEN_STATUSES or match.board_message_id is None \
-            or match.result.get("dispute"):  # a disputed report lost its buttons then
-        return
-    if (redraw := game_of(tournament.game).settled_boards.get(match.kind)) is not None:
-        await redraw(services, match)
-    else:
-        await services.outbox.drop_buttons(tournament.chat_id, match.board_message_id)
 
 
 def outcome_key(run: Run, player: int, how: str) -> str:
