@@ -117,8 +117,11 @@ async def withdraw(message: Message, command: CommandObject, services: Services,
     if tournament.started:
         await message.reply(tr("withdraw.after_start"))
         return
-    await services.repos.entrants.update(tournament.id, entry.user_id, services.clock.now(),
-                                         status="withdrawn")
+    if entry.status in ("name", "photo"):  # a form never sent: nobody is listed
+        await services.repos.entrants.forget_form(tournament.id, entry.user_id)
+    else:
+        await services.repos.entrants.update(tournament.id, entry.user_id,
+                                             services.clock.now(), status="withdrawn")
     await message.reply(tr("withdraw.done", name=entry.label, title=tournament.title))
 
 
