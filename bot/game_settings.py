@@ -62,7 +62,7 @@ def odd(low: int, high: int) -> Callable[[str], int]:
         if value % 2 == 0:
             raise ValueError("settings.must_be_odd")
         return value
-    parse.hint = f"{low}–{high}, odd"  # type: ignore[attr-defined]
+    parse.hint = f"{low}–{high} odd"  # type: ignore[attr-defined]
     return parse
 
 
