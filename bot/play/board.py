@@ -10,6 +10,7 @@ from __future__ import annotations
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.games import game_of
+from bot.play import hidden
 from bot.play.context import LIVE, MatchContext
 from bot.services import Services
 from storage.repositories.matches import MatchRow
@@ -36,7 +37,8 @@ async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup 
 async def retire_board(services: Services, tournament: Tournament, match: MatchRow) -> None:
     """Show on its board that ``match`` (as it was before) was closed outside its play — a
     walkover, a result an organiser set — so the board takes no more presses: the game's
-    own drawing (:attr:`~bot.games.Game.settled_boards`), else its buttons taken off."""
+    own drawing (:attr:`~bot.games.Game.settled_boards`), else its buttons taken off; the
+    players' private panels lose their buttons too."""
     if match.status not in LIVE or match.board_message_id is None \
             or match.result.get("dispute"):  # a disputed report lost its buttons then
         return
@@ -44,3 +46,7 @@ async def retire_board(services: Services, tournament: Tournament, match: MatchR
         await redraw(services, match)
     else:
         await services.outbox.drop_buttons(tournament.chat_id, match.board_message_id)
+    stored = hidden.panels(services)  # the players' private panels (a hand, a choice)
+    for user_id in match.players:
+        if (message_id := await stored.get(match.id, user_id)) is not None:
+            await services.outbox.drop_buttons(user_id, message_id)
