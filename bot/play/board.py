@@ -39,8 +39,7 @@ async def retire_board(services: Services, tournament: Tournament, match: MatchR
     walkover, a result an organiser set — so the board takes no more presses: the game's
     own drawing (:attr:`~bot.games.Game.settled_boards`), else its buttons taken off; the
     players' private panels lose their buttons too."""
-    if match.status not in LIVE or match.board_message_id is None \
-            or match.result.get("dispute"):  # a disputed report lost its buttons then
+    if match.status not in LIVE or match.board_message_id is None:
         return
     if (redraw := game_of(tournament.game).settled_boards.get(match.kind)) is not None:
         await redraw(services, match)
