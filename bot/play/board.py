@@ -33,18 +33,17 @@ async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup 
     ctx.match = await services.repos.matches.get(match.id)
 
 
-
 async def retire_board(services: Services, tournament: Tournament, match: MatchRow) -> None:
     """Show on its board that ``match`` (as it was before) was closed outside its play — a
     walkover, a result an organiser set — so the board takes no more presses: the game's
     own drawing (:attr:`~bot.games.Game.settled_boards`), else its buttons taken off; the
     players' private panels lose their buttons too."""
-    if match.status not in LIVE or match.board_message_id is None:
+    if match.status not in LIVE:
         return
-    if (redraw := game_of(tournament.game).settled_boards.get(match.kind)) is not None:
-        await redraw(services, match)
-    else:
-        await services.outbox.drop_buttons(tournament.chat_id, match.board_message_id)
+    redraw = game_of(tournament.game).settled_boards.get(match.kind)
+    if match.board_message_id is not None:
+        await (redraw(services, match) if redraw is not None else
+               services.outbox.drop_buttons(tournament.chat_id, match.board_message_id))
     stored = hidden.panels(services)  # the players' private panels (a hand, a choice)
     for user_id in match.players:
         if (message_id := await stored.get(match.id, user_id)) is not None:
