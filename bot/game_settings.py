@@ -24,19 +24,6 @@ def int_range(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
-def player_limit(high: int) -> Callable[[str], int]:
-    """0 for no limit, else at least two players (a match needs two)."""
-    base = int_range(0, high)
-
-    def parse(text: str) -> int:
-        value = base(text)
-        if value == 1:
-            raise ValueError("settings.bad_number")
-        return value
-    parse.hint = f"0|2–{high}"  # type: ignore[attr-defined]
-    return parse
-
-
 def choice(*options: str) -> Callable[[str], str]:
     def parse(text: str) -> str:
         if text.lower() not in options:
@@ -55,15 +42,28 @@ def int_choice(*options: int) -> Callable[[str], int]:
     return parse
 
 
-def odd(low: int, high: int) -> Callable[[str], int]:
+def _narrowed(low: int, high: int, keep: Callable[[int], bool], refusal: str,
+              hint: str) -> Callable[[str], int]:
+    """A whole number from ``low`` to ``high`` that ``keep`` accepts (else ``refusal``)."""
     base = int_range(low, high)
+
     def parse(text: str) -> int:
         value = base(text)
-        if value % 2 == 0:
-            raise ValueError("settings.must_be_odd")
+        if not keep(value):
+            raise ValueError(refusal)
         return value
-    parse.hint = f"{low}–{high} odd"  # type: ignore[attr-defined]
+    parse.hint = hint  # type: ignore[attr-defined]
     return parse
+
+
+def odd(low: int, high: int) -> Callable[[str], int]:
+    return _narrowed(low, high, lambda value: value % 2 == 1, "settings.must_be_odd",
+                     f"{low}–{high} odd")
+
+
+def player_limit(high: int) -> Callable[[str], int]:
+    """0 for no limit, else at least two players (a match needs two)."""
+    return _narrowed(0, high, lambda value: value != 1, "settings.bad_number", f"0|2–{high}")
 
 
 def format_list(*options: str, most: int = 4) -> Callable[[str], list[str]]:
