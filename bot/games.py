@@ -37,7 +37,7 @@ Table = tuple[list[str], list[list]]  # an export's CSV: header, rows
 ExportSection = Callable[["Services", "Tournament"], Awaitable[tuple[Any, Table | None]]]
 StandingsNote = Callable[["Services", "Translator", "Tournament"], Awaitable[str | None]]
 DiceAction = Callable[[int, int], dict[str, Any]]  # (seat, die value) → the engine's action
-SettledBoard = Callable[["Services", "MatchRow"], Awaitable[None]]
+SettledBoard = Callable[["Services", "Tournament", "MatchRow"], Awaitable[None]]
 BotPlayer = Callable[[Any, int], "dict[str, Any] | None"]  # (state, seat) → the bot's action
 BOT_ROLLS: dict[str, Any] = {"bot": "roll"}
 """What a :attr:`Game.bot_player` returns to roll a Telegram 🎲."""

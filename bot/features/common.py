@@ -26,7 +26,7 @@ from bot.services import Services
 
 router = Handlers("common")
 _PANEL_LINK = re.compile(r"m-(\d+)")
-SENT_CONTENT = frozenset({
+_SENT_CONTENT = frozenset({
     ContentType.PHOTO, ContentType.STICKER, ContentType.VOICE, ContentType.VIDEO,
     ContentType.VIDEO_NOTE, ContentType.AUDIO, ContentType.DOCUMENT, ContentType.ANIMATION,
     ContentType.LOCATION, ContentType.CONTACT, ContentType.VENUE, ContentType.POLL})
@@ -202,7 +202,7 @@ async def dice_in_private(message: Message, tr: Translator) -> None:
     await message.answer(tr("dm.dice"))
 
 
-@router.message(IN_PRIVATE, F.content_type.in_(SENT_CONTENT))
+@router.message(IN_PRIVATE, F.content_type.in_(_SENT_CONTENT))
 async def content_in_private(message: Message, tr: Translator) -> None:
     """A picture, sticker, voice or file in private that no feature took (a picture is
     read only as the screenshot an application waits for)."""

@@ -42,7 +42,7 @@ async def retire_board(services: Services, tournament: Tournament, match: MatchR
         return
     redraw = game_of(tournament.game).settled_boards.get(match.kind)
     if match.board_message_id is not None:
-        await (redraw(services, match) if redraw is not None else
+        await (redraw(services, tournament, match) if redraw is not None else
                services.outbox.drop_buttons(tournament.chat_id, match.board_message_id))
     stored = hidden.panels(services)  # the players' private panels (a hand, a choice)
     for user_id in match.players:

@@ -16,7 +16,7 @@ from bot.features.formats.results import ResultRefused, record_played, record_re
 from bot.i18n import Translator
 from bot.match_service import Change
 from bot.play.board import show_board
-from bot.play.context import LIVE, MatchContext, load_match
+from bot.play.context import LIVE, MatchContext, context_for, load_match
 from bot.play.launch import start_match
 from bot.play.perform import Playbook, error_params, perform
 from bot.play.refusal import Refusal
@@ -43,12 +43,12 @@ async def show_card(ctx: MatchContext, state: BoardMatch) -> None:
     await show_board(ctx, card_text(ctx, state), card_markup(ctx, state))
 
 
-async def show_settled_card(services: Services, match: MatchRow) -> None:
+async def show_settled_card(services: Services, tournament: Tournament,
+                            match: MatchRow) -> None:
     """The card of a match settled outside it (a walkover, an organiser's result): the games
     reported so far and the settled line, without buttons."""
-    tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)
-    ctx = await load_match(services, tr, match.id, (KIND,))
+    ctx = await context_for(services, tr, tournament, await services.repos.matches.get(match.id))
     await show_card(ctx, await services.matches.state(ctx.match))
 
 
