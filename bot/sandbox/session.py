@@ -275,7 +275,10 @@ class SandboxSession(BaseSession):
 
     async def _edit_message_reply_markup(self, method) -> dict[str, Any]:
         stored = self._editable(method)
-        return self._edited(stored, "", self._markup(method))
+        markup = self._markup(method)
+        if stored.payload.get("reply_markup") == markup:  # as Telegram refuses a no-op edit
+            raise TelegramBadRequest(method=method, message="Bad Request: message is not modified")
+        return self._edited(stored, "", markup)
 
     async def _delete_message(self, method) -> bool:
         group = self.world.group_by_id(method.chat_id)
