@@ -21,6 +21,7 @@ from bot.game_settings import COMMON_SETTINGS, parse_settings
 if TYPE_CHECKING:
     from bot.features.handlers import Handlers
     from bot.i18n import Translator
+    from bot.play.context import MatchContext
     from bot.play.hidden import HiddenInput
     from bot.play.perform import Playbook
     from bot.services import Services
@@ -38,6 +39,7 @@ ExportSection = Callable[["Services", "Tournament"], Awaitable[tuple[Any, Table 
 StandingsNote = Callable[["Services", "Translator", "Tournament"], Awaitable[str | None]]
 DiceAction = Callable[[int, int], dict[str, Any]]  # (seat, die value) → the engine's action
 SettledBoard = Callable[["Services", "Tournament", "MatchRow"], Awaitable[None]]
+BoardAgain = Callable[["MatchContext", Any], Awaitable[None]]  # (match, its state)
 BotPlayer = Callable[[Any, int], "dict[str, Any] | None"]  # (state, seat) → the bot's action
 BOT_ROLLS: dict[str, Any] = {"bot": "roll"}
 """What a :attr:`Game.bot_player` returns to roll a Telegram 🎲."""
@@ -101,6 +103,10 @@ class Game:
     """Match kind → how its board shows that the match was closed outside its play (a
     walkover, a result an organiser set); kinds absent here have their board's buttons
     taken off."""
+    boards: Mapping[str, BoardAgain] = field(default_factory=dict)
+    """Match kind → how /board posts its live board again at the bottom of the chat, drawn
+    from the match's state (the old one loses its buttons); kinds absent here have no board
+    (``bot/play/board.py``)."""
 
     @property
     def played_in_bot(self) -> bool:

@@ -22,14 +22,14 @@ def routers() -> list[Router]:
     from bot.features.friendly.routes import ROUTERS as friendly
     from bot.features.handlers import Guarded, Handlers, dispatch_tree
     from bot.middlewares.scope import ForItsGame
-    from bot.play import dice
+    from bot.play import board, dice
 
     tables = [table for game in games.all_games() for table in game.routers]
     unique = list(dict.fromkeys(tables))  # games may share routers (the formats', darts')
     formats = [table for table in unique if table.name.startswith("formats")]
     others = [table for table in unique if table not in formats]
     platform = [registration.router, roster.router, organiser.router,
-                cancel.router, export.router, dice.router, mine.router, welcome.router]
+                cancel.router, export.router, dice.router, board.router, mine.router, welcome.router]
     def for_its_game(table: Handlers) -> Guarded:
         return Guarded(table, (ForItsGame(table),))
 

@@ -2,16 +2,22 @@
 
 Its message id is kept on the match row. ``new=True`` posts it again at the bottom of the
 chat and takes the buttons off the old one, so a press on an old board is refused by the
-game (its buttons carry the position they were drawn for).
+game (its buttons carry the position they were drawn for). /board does that for the
+sender's match, in every game whose match kind has a board (:attr:`~bot.games.Game.boards`).
 """
 
 from __future__ import annotations
 
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.filters import Command
+from aiogram.types import InlineKeyboardMarkup, Message
 
+from bot.features.handlers import Handlers
 from bot.games import game_of
+from bot.i18n import Translator
+from bot.middlewares.scope import Scope
 from bot.play import hidden
-from bot.play.context import LIVE, MatchContext
+from bot.play.context import LIVE, MatchContext, context_for
+from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
@@ -48,3 +54,43 @@ async def retire_board(services: Services, tournament: Tournament, match: MatchR
     for user_id in match.players:
         if (message_id := await stored.get(match.id, user_id)) is not None:
             await services.outbox.drop_buttons(user_id, message_id)
+
+
+router = Handlers("play-board")
+
+
+@router.message(Command("board"))
+async def board_again(message: Message, scope: Scope, services: Services,
+                      tr: Translator) -> None:
+    """Post the sender's match board again at the bottom of the chat (a busy group has
+    scrolled it away); an organiser outside every match gets the chat's only live board."""
+    if not scope.in_group:
+        raise Refusal("access.group_only")
+    match = await scope.live_match() or await _only_board(services, scope)
+    if match is None:
+        target = await scope.target()
+        raise Refusal(target.error or "play.not_in_match", **(target.error_params or {}))
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    game = game_of(tournament.game)
+    draw = game.boards.get(match.kind)
+    if draw is None:
+        raise Refusal("play.not_for_game", command="board", game=tr(f"game.{game.key}"))
+    async with services.matches.lock(match.id):  # no action redraws it meanwhile
+        ctx = await context_for(services, tr, tournament,
+                                await services.repos.matches.get(match.id))
+        if ctx.match.status in LIVE:
+            await draw(ctx, await services.matches.state(ctx.match))
+
+
+async def _only_board(services: Services, scope: Scope) -> MatchRow | None:
+    """For an organiser, the chat's one live match that has a board (refused with several:
+    whose would it be?); None for anyone else."""
+    if not await scope.organiser():
+        return None
+    live = [match for tournament in await services.repos.tournaments.active_in_chat(
+                scope.chat.id) if tournament.status in LIVE
+            for match in await services.repos.matches.for_tournament(tournament.id)
+            if match.status in LIVE and match.kind in game_of(tournament.game).boards]
+    if len(live) > 1:
+        raise Refusal("play.board_several", count=len(live))
+    return live[0] if live else None

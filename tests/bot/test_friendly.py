@@ -175,5 +175,5 @@ async def test_another_games_command_in_a_friendly_says_the_friendlys_game(
     """A darts command beside a friendly backgammon match (no tournament in the chat) says
     it is not used in backgammon, not that there is no tournament here."""
     output = await run_script(tmp_path, "ann@club: hi\nann@dm: /start\n"
-                              "ann@club: /practice backgammon\nann@club: /board\n", seed=4)
-    assert output[-1] == "→ club: /board is not used in Backgammon."
+                              "ann@club: /practice backgammon\nann@club: /starter\n", seed=4)
+    assert output[-1] == "→ club: /starter is not used in Backgammon."

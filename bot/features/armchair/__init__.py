@@ -6,10 +6,11 @@ bot player, and per-match statistics in /export. ``play=report`` plays at a tabl
 reports results with /result instead."""
 
 from dataclasses import replace
+from functools import partial
 
 from bot.features.armchair import handlers
 from bot.features.armchair.hand import HAND
-from bot.features.armchair.play import LATE, PLAYBOOK, late_clock, launch
+from bot.features.armchair.play import LATE, PLAYBOOK, late_clock, launch, show_card
 from bot.features.armchair.settings import DEFAULTS, KIND, PARSERS, engine, reported
 from bot.features.armchair.stats import armchair_stats, leading_scorers
 from bot.features.formats.game import formats_game
@@ -38,5 +39,6 @@ _FORMATS = formats_game(
     standings_note=leading_scorers,
     engines={KIND: engine}, match_kind=KIND, launch=launch, playbook=PLAYBOOK,
     hidden={KIND: HAND}, bot_player=_bot_player,
-    setup_note=_note, reported_when=reported, match_hint="armchair.match_hint")
+    setup_note=_note, reported_when=reported, match_hint="armchair.match_hint",
+    boards={KIND: partial(show_card, new=True)})
 GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, LATE: late_clock})

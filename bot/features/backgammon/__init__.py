@@ -7,16 +7,18 @@ seed's §11). Every game is in /export,
 and the .mat record of every finished match played in the bot."""
 
 from dataclasses import replace
+from functools import partial
 
 from bot.features.backgammon import organiser, report
 from bot.features.backgammon.export import backgammon_games
-from bot.features.backgammon.live import flow, moves, record, tools
+from bot.features.backgammon.live import board, flow, moves, record, tools
 from bot.features.backgammon.live.export import backgammon_mat
 from bot.features.backgammon.play import (
     GRACE_JOB,
     PLAYBOOK,
     grace_passed,
     launch,
+    show_card,
     show_settled_card,
 )
 from bot.features.backgammon.settings import (
@@ -69,7 +71,8 @@ _FORMATS = formats_game(
     engines={KIND: board_engine, LIVE_KIND: live_engine}, match_kind=KIND, kind_for=kind_for,
     launch=_launch, playbook=BOTH, setup_note=setup_note, tiebreaks=BACKGAMMON_TIEBREAKS,
     draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player,
-    settled_boards={KIND: show_settled_card})
+    settled_boards={KIND: show_settled_card},
+    boards={KIND: partial(show_card, new=True), LIVE_KIND: partial(board.show, new=True)})
 # Results are reported through the match card or played out here, not by the formats' /result.
 GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, GRACE_JOB: grace_passed, **flow.JOBS},
                routers=tuple(r for r in _FORMATS.routers if r is not formats_report.router))

@@ -38,9 +38,10 @@ def explain(tr: Translator, error: IllegalAction, match: MatchRow | None = None)
                                                                   code=error.code)
 
 
-async def show_card(ctx: MatchContext, state: BoardMatch) -> None:
-    """Edit the match card in place (post it when there is none yet): the match's live board."""
-    await show_board(ctx, card_text(ctx, state), card_markup(ctx, state))
+async def show_card(ctx: MatchContext, state: BoardMatch, *, new: bool = False) -> None:
+    """Edit the match card in place (post it when there is none yet, or ``new``): the
+    match's live board."""
+    await show_board(ctx, card_text(ctx, state), card_markup(ctx, state), new=new)
 
 
 async def show_settled_card(services: Services, tournament: Tournament,

@@ -1,6 +1,8 @@
 """The Cable News Cup «Битва костей» in the chat (``docs/rules.md``): the group stage, the
 playoff in four formats and the 3rd-place match — declared as one :class:`~bot.games.Game`."""
 
+from functools import partial
+
 from bot.features.cup import betting, corrections, hp, rolling, status, third
 from bot.features.cup.common import CLOSED_JOB, PLAYBOOK, match_closed
 from bot.features.cup.playoff import ENGINES, bracket_note
@@ -34,5 +36,6 @@ GAME = Game(
     jobs={hidden.LATE: hidden.late_clock, "third_deadline": third.vote_deadline,
           CLOSED_JOB: match_closed, corrections.DQ_JOB: corrections.close_disqualified},
     export_sections={"cup_standings": status.standings_export},
+    boards={"betting": partial(betting.show_final_board, new=True)},
     rules="cup.rules",  # the Cup's own catalog: its typed words in the chat's language
 )

@@ -40,7 +40,7 @@ def _bet_word(message: Message) -> dict | bool:
 
 @on_match_start("betting")
 async def start_final(play: MatchContext) -> None:
-    await _show_board(play, await play.services.matches.state(play.match), new=True)
+    await show_final_board(play, await play.services.matches.state(play.match), new=True)
 
 
 @router.message(IN_GROUP, _bet_word)
@@ -71,10 +71,10 @@ async def announce_betting(play: MatchContext, before, after, event: dict) -> No
     """The board is edited in place; a hand's end or a /try (answered above it) posts it
     anew below the chat, so the newest message always says who acts next."""
     new = event["type"] == "try" or len(after.hands) > len(before.hands)
-    await _show_board(play, after, new=new)
+    await show_final_board(play, after, new=new)
 
 
-async def _show_board(play: MatchContext, state, *, new: bool = False) -> None:
+async def show_final_board(play: MatchContext, state, *, new: bool = False) -> None:
     await show_board(play, _board_text(play, state), _board_keyboard(play, state), new=new)
 
 

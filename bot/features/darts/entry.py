@@ -22,7 +22,6 @@ from bot.features.darts.play import (
     match_for,
     perform,
     running_tournaments,
-    show_board,
 )
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
@@ -150,19 +149,6 @@ async def pressed(query: CallbackQuery, event_update: Update, services: Services
         action = press.action((await services.matches.current(play.match)).current)
     await perform(play, [action], query.from_user.id, event_update.update_id,
                   expect=press.position, alongside=[query.answer])
-
-
-@router.message(Command("board"), IN_GROUP)
-async def board(message: Message, services: Services, tr: Translator) -> None:
-    """Show the sender's scoreboard again at the bottom of the chat (the old one goes stale)."""
-    if not await running_tournaments(services, message.chat.id):
-        await message.reply(tr("darts.no_darts_here"))
-        return
-    play = await match_for(services, tr, message.chat.id, message.from_user.id)
-    if play is None:
-        await message.reply(tr("darts.not_in_match"))
-        return
-    await show_board(play, await services.matches.state(play.match), new=True)
 
 
 def parse_correction(args: str | None) -> dict | None:

@@ -133,6 +133,11 @@ async def show_board(play: DartsPlay, state: LegsMatch, *, new: bool = False) ->
     await show_live_board(play, board_text(play, state), markup, new=new)
 
 
+async def board_again(ctx: MatchContext, state: LegsMatch) -> None:
+    """/board: the scoreboard posted again at the bottom of the chat."""
+    await show_board(DartsPlay(**vars(ctx)), state, new=True)
+
+
 def board_text(play: DartsPlay, state: LegsMatch) -> str:
     tr, names = play.tr, play.names
     won = state.legs_won

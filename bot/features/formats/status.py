@@ -192,8 +192,10 @@ def _next_step(tr: Translator, run: Run, row: MatchRow, user: int,
     """What the player does now: play on the board, report, confirm or wait."""
     if row.status == "paused":
         return tr("formats.error.paused")
-    if game_of(run.tournament.game).in_bot(run.tournament.settings):
-        return tr(game_of(run.tournament.game).match_hint)
+    game = game_of(run.tournament.game)
+    if game.in_bot(run.tournament.settings):  # the match kind's own words, if it has them
+        own = f"{game.match_hint}.{row.kind}"
+        return tr(own if tr.has(own) else game.match_hint)
     report = row.result.get("report")
     if row.result.get("dispute"):
         return tr("formats.match.disputed")
