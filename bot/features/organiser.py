@@ -28,6 +28,7 @@ from storage.repositories.tournaments import Tournament
 
 router = Handlers("organiser")
 MAX_TITLE = 64
+_TITLE_KEY = "title="
 _CLOSING_QUOTE = {'"': '"', "'": "'", "«": "»", "“": "”", "„": "“", "”": "”"}
 
 
@@ -78,12 +79,26 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
 
 
 def _title(words: list[str]) -> str:
-    """The words that are no ``key=value``; quotes around the whole title are dropped (the
-    bot sets a title in quotes of the chat's language itself)."""
-    title = " ".join(word for word in words if "=" not in word).strip()
+    """The words that are no ``key=value``, unquoted."""
+    return _unquoted(" ".join(word for word in words if "=" not in word))
+
+
+def _unquoted(title: str) -> str:
+    """Quotes around the whole title are dropped (the bot sets a title in quotes of the
+    chat's language itself)."""
+    title = title.strip()
     if len(title) > 1 and _CLOSING_QUOTE.get(title[0]) == title[-1]:
         title = title[1:-1].strip()
     return title
+
+
+def _new_title(words: list[str]) -> tuple[list[str], str | None]:
+    """/settings' words before ``title=``, and the new title: the rest of the line, spaces
+    and all (None when there is no ``title=``)."""
+    for at, word in enumerate(words):
+        if word.lower().startswith(_TITLE_KEY):
+            return words[:at], _unquoted(" ".join([word[len(_TITLE_KEY):], *words[at + 1:]]))
+    return words, None
 
 
 def _unknown_game(tr: Translator, word: str | None) -> str:
@@ -132,23 +147,31 @@ async def settings_(message: Message, command: CommandObject, services: Services
                                 settings=_describe(tournament.settings),
                                 hints=hints(game.all_parsers())))
         return
-    if tournament.started:
+    pairs, title = _new_title(target.words)
+    if title is not None and not 0 < len(title) <= MAX_TITLE:
+        await message.answer(tr("new.bad_title", max=MAX_TITLE))
+        return
+    if pairs and tournament.started:  # a title may change at any time
         await message.answer(tr("settings.locked"))
         return
     try:
-        updated = game.parse_settings(target.words, tournament.settings)
+        updated = game.parse_settings(pairs, tournament.settings)
     except ValueError as error:
         await message.answer(_refused_setting(tr, game, error))
         return
     async with services.db.together():
-        await services.repos.tournaments.set_settings(tournament.id, updated)
+        await services.repos.tournaments.set_settings(tournament.id, updated, title=title)
         await services.repos.organiser_log.record(
             message.from_user.id, "settings", services.clock.now(), tournament_id=tournament.id,
             chat_id=message.chat.id, changes=target.words)
-    await message.answer(tr("settings.saved", title=tournament.title,
-                            settings=_describe(updated)))
-    if note := note_for(tr, await services.repos.tournaments.get(tournament.id)):
-        await message.answer(note)
+    if title is not None:
+        await message.answer(tr("settings.renamed", id=tournament.id, old=tournament.title,
+                                title=title))
+    if pairs:
+        await message.answer(tr("settings.saved", title=title or tournament.title,
+                                settings=_describe(updated)))
+        if note := note_for(tr, await services.repos.tournaments.get(tournament.id)):
+            await message.answer(note)
 
 
 @router.message(Command("schedule"))

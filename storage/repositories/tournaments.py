@@ -221,10 +221,12 @@ class TournamentsRepo:
                                  " WHERE id = ?", (to_db(now), tournament_id))
         await self._write_to(tournament_id, work, status=True)
 
-    async def set_settings(self, tournament_id: int, settings: dict[str, Any]) -> None:
+    async def set_settings(self, tournament_id: int, settings: dict[str, Any], *,
+                           title: str | None = None) -> None:
+        """The tournament's settings, and its title when one is given."""
         async def work(tx):
-            await tx.execute("UPDATE tournaments SET settings = ? WHERE id = ?",
-                             (json.dumps(settings), tournament_id))
+            await tx.execute("UPDATE tournaments SET settings = ?, title = COALESCE(?, title)"
+                             " WHERE id = ?", (json.dumps(settings), title, tournament_id))
         await self._write_to(tournament_id, work)
 
     async def set_state(self, tournament_id: int, key: str, value: Any) -> None:
