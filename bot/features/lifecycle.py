@@ -7,7 +7,7 @@ twice.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import timedelta, tzinfo
 
 from bot.features.keyboards import checkin_keyboard, register_keyboard
 from bot.games import JobRunner, game_of, job_runner
@@ -41,8 +41,19 @@ def note_for(tr: Translator, tournament: Tournament) -> str | None:
 
 
 def local_time(services: Services, tournament: Tournament) -> str:
-    zone = parse_zone(tournament.timezone or services.settings.timezone)
-    return tournament.starts_at.astimezone(zone).strftime("%d.%m.%Y %H:%M")
+    return tournament.starts_at.astimezone(zone_of(services, tournament)).strftime(
+        "%d.%m.%Y %H:%M")
+
+
+def zone_of(services: Services, tournament: Tournament) -> tzinfo:
+    """The tournament's time zone: the one its start was scheduled in, else the bot's."""
+    return parse_zone(tournament.timezone or services.settings.timezone)
+
+
+def duration(tr: Translator, minutes: int) -> str:
+    """``2 hours`` when whole hours, else ``90 minutes``."""
+    hours, rest = divmod(minutes, 60)
+    return tr("time.hours", n=hours) if hours and not rest else tr("time.minutes", n=minutes)
 
 
 async def schedule_start(services: Services, tournament: Tournament) -> list[int]:
@@ -104,8 +115,7 @@ async def _start_job(services: Services, job: Job) -> None:
 async def _remind(services: Services, tr: Translator, tournament: Tournament,
                   minutes: int) -> None:
     count = await services.repos.entrants.count(tournament.id, ("approved",))
-    hours, rest = divmod(minutes, 60)
-    left = tr("time.hours", n=hours) if hours and not rest else tr("time.minutes", n=minutes)
+    left = duration(tr, minutes)
     markup = register_keyboard(services, tr, tournament) if tournament.registration_open else None
     text = tr("reminder.text", title=tournament.title, left=left,
               time=local_time(services, tournament), count=count)

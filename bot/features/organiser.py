@@ -11,6 +11,7 @@ from bot.features.game_names import did_you_mean
 from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
 from bot.features.lifecycle import (
+    duration,
     local_time,
     note_for,
     revive_opening,
@@ -201,15 +202,10 @@ async def schedule(message: Message, command: CommandObject, services: Services,
         await services.repos.organiser_log.record(
             message.from_user.id, "schedule", services.clock.now(), tournament_id=tournament.id,
             chat_id=message.chat.id, starts_at=start.isoformat(), zone=zone_name(zone))
-    reminders = ", ".join(_lead(tr, m) for m in leads) or tr("schedule.no_reminders")
+    reminders = ", ".join(duration(tr, m) for m in leads) or tr("schedule.no_reminders")
     await message.answer(tr("schedule.saved", title=tournament.title,
                             time=local_time(services, tournament), zone=zone_name(zone),
                             reminders=reminders))
-
-
-def _lead(tr: Translator, minutes: int) -> str:
-    hours, rest = divmod(minutes, 60)
-    return tr("time.hours", n=hours) if hours and not rest else tr("time.minutes", n=minutes)
 
 
 @router.message(Command("begin"))

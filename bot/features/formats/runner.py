@@ -18,10 +18,11 @@ from bot.features.formats.state import (
     save_record,
 )
 from bot.features.formats.tables import GROUP_LETTERS, post_tables
+from bot.features.lifecycle import duration, zone_of
 from bot.games import game_of
 from bot.i18n import Markup, Translator
 from bot.services import Services
-from bot.timeparse import parse_zone
+from bot.timeparse import zone_name
 from games.tournament import round_count, swiss_rounds_warning
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
@@ -170,15 +171,12 @@ async def _announce(services: Services, tr: Translator, run: Run, rows: list[Mat
         due = services.clock.now() + timedelta(minutes=minutes)
         await services.scheduler.add(DEADLINE_JOB, due, run.tournament.id,
                                      matches=[row.id for row in played])
-        tail.append(tr("formats.deadline_at", time=_local(services, run.tournament, due)))
+        zone = zone_of(services, run.tournament)
+        tail.append(tr("formats.deadline_at", time=due.astimezone(zone).strftime("%d.%m %H:%M"),
+                       zone=zone_name(zone), left=duration(tr, minutes)))
     await _say(services, run.tournament, tr(
         "formats.announce", heading=_round_heading(tr, run, rows[0]),
         lines=Markup("\n".join(lines + tail))))
-
-
-def _local(services: Services, tournament: Tournament, moment) -> str:
-    zone = parse_zone(tournament.timezone or services.settings.timezone)
-    return moment.astimezone(zone).strftime("%d.%m %H:%M")
 
 
 async def _launch(services: Services, run: Run, rows: list[MatchRow]) -> None:
