@@ -200,7 +200,8 @@ def argument(rng: random.Random, plan: Plan) -> str:
         " reason", f"@{handle} reason", "5:3", "+:-", "win", "2026-12-01 19:00 Europe/Moscow",
         "01.12.2026 19:00 +03:00", "on", "off", "en", "fi", "ru", "cup", "close", "1 1 T20 wrong",
         "1.1 2 S20 S20 S20 fix", "1 @" + handle + " reason", "max_players=2", "legs=4",
-        "qualifiers=3", rng.choice(WEIRD), f"{plan.game} Title " + rng.choice(WEIRD)))
+        "qualifiers=3", rng.choice(WEIRD), f"{plan.game} Title " + rng.choice(WEIRD),
+        "title=" + rng.choice(WEIRD), "legs=3 title=Renamed"))
 
 
 def directive(rng: random.Random, plan: Plan) -> str:
