@@ -13,15 +13,12 @@ from storage.repositories.tournaments import Tournament
 
 
 async def launch(services: Services, tournament: Tournament, match: MatchRow) -> None:
-    """Announce the match and post its scoreboard, which asks for the bull-off's winner
-    (or the coin) before leg 1."""
+    """Post the match's scoreboard: it asks for the bull-off's winner (or the coin) before
+    leg 1 and says how darts are entered until the first one is (one group message for
+    the match's start, not an announcement beside it)."""
     ctx = await start_match(services, tournament, match)
     play = DartsPlay(**vars(ctx))
-    state = await services.matches.state(play.match)
-    await play.say(play.text("darts.match_start", game=play.tr(f"game.{match.kind}"),
-                             match=match.id, a=play.names[0], b=play.names[1],
-                             best=state.best_of))
-    await show_board(play, state, new=True)
+    await show_board(play, await services.matches.state(play.match), new=True)
 
 
 def bull_note(tr: Translator, settings: dict) -> str:

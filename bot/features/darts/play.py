@@ -148,6 +148,8 @@ def board_text(play: DartsPlay, state: LegsMatch) -> str:
         lines.append(play.text("darts.board_legs", a=names[0], b=names[1], la=won[0], lb=won[1]))
     lines.extend(play.kind.board(tr, state.leg, names))
     lines.append(_turn_line(play, state))
+    if len(state.legs) == 1 and not state.leg.history and not state.leg.pending:
+        lines.append(play.text("darts.board_how_to_enter"))  # until the first dart
     return "\n".join(lines)
 
 
