@@ -77,11 +77,23 @@ def caption(ctx: MatchContext, state: LiveMatch, *, banks: bool = True) -> str:
              f"Position ID: {game.position.id}"]
     if game.last_played is not None:
         lines.append(_last_played(ctx, game.last_played))
+    elif game.phase == MOVE:  # the game's first move: the opening roll decided it
+        lines.append(_opening(ctx, game.turn, game.dice))
     lines.append(_status(ctx, state))
     if banks and not state.finished:
         lines.append(tr("backgammon.live.clocks", a=names[0], b=names[1],
                         ta=clock_text(state.banks[0]), tb=clock_text(state.banks[1])))
+    if not state.games and game.last_played is None and not state.finished:
+        lines.append(tr("backgammon.live.how_to_play"))  # until the match's first move
     return "\n".join(lines)
+
+
+def _opening(ctx: MatchContext, starter: int, dice: Sequence[int]) -> str:
+    """``↪ Opening roll: Alice 5, Bob 2``: the starter rolled the higher die."""
+    rolled = [min(dice), min(dice)]
+    rolled[starter] = max(dice)
+    return ctx.tr("backgammon.live.last_opening", a=ctx.names[0], b=ctx.names[1],
+                  da=rolled[0], db=rolled[1])
 
 
 def game_number(state: LiveMatch) -> int:

@@ -60,12 +60,10 @@ async def announce(ctx: MatchContext, change: Change, actions: list[Action]) -> 
 
 def _line(ctx: MatchContext, before: LiveMatch, after: LiveMatch, action: Action) -> str:
     tr, names, kind = ctx.tr, ctx.names, action["type"]
-    if kind == "opening_roll":
+    if kind == "opening_roll":  # a decided one is on the board (``board.caption``)
         a, b = action["dice"]
-        if a == b:
-            return tr("backgammon.live.opening_again", a=names[0], b=names[1], die=a)
-        return tr("backgammon.live.opening_roll", a=names[0], b=names[1], da=a, db=b,
-                  first=names[0 if a > b else 1])
+        return tr("backgammon.live.opening_again", a=names[0], b=names[1], die=a) \
+            if a == b else ""
     if kind == "move" and before.phase == MOVE and len(before.plays()) == 1:
         dice = dice_text(before.game.dice)
         name = names[before.game.turn]
@@ -175,11 +173,9 @@ def bot_player(state: LiveMatch, seat: int) -> Action | None:
 
 
 async def launch(services: Services, tournament: Tournament, match: MatchRow) -> None:
-    """Start the match: the opening roll, the board, the first player's clock."""
-    ctx = await start_match(services, tournament, match)
-    await ctx.say(ctx.tr("backgammon.live.start", match=match.id, a=ctx.names[0],
-                         b=ctx.names[1], length=tournament.settings.get("length", 5)))
-    await advance(ctx)
+    """Start the match: the opening roll, the board (the match's one message at its start:
+    its caption says how to play until the first move), the first player's clock."""
+    await advance(await start_match(services, tournament, match))
 
 
 async def _job_context(services: Services, job: Job) -> tuple[MatchContext, LiveMatch] | None:
