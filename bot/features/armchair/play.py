@@ -16,7 +16,6 @@ from bot.features.armchair.keyboards import BatFirst, Toss
 from bot.features.armchair.texts import innings_over, last_ball_line, result_line, score_card
 from bot.features.formats.results import record_played
 from bot.features.formats.state import load
-from bot.features.keyboards import link_keyboard
 from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import clock, hidden
@@ -59,13 +58,11 @@ def chance(game: ArmchairGame, rng) -> dict[str, Any] | None:
 
 
 async def launch(services: Services, tournament: Tournament, match: MatchRow) -> None:
-    """Deal, post the score card (🪙 for the toss) and each player's hand in their DM."""
+    """Deal, post the score card (🪙 for the toss, and the link to each player's hand: the
+    match's one group message at its start) and each player's hand in their DM."""
     ctx = await start_match(services, tournament, match)
     async with services.matches.lock(match.id):
         await draw_chance(ctx, PLAYBOOK)
-    link = link_keyboard(ctx.tr("armchair.open_hand"), services.deep_link(f"m-{match.id}"))
-    await ctx.say(ctx.tr("armchair.match_start", match=match.id, a=ctx.names[0],
-                         b=ctx.names[1]), reply_markup=link)
     game = await services.matches.state(ctx.match)
     await show_card(ctx, game, new=True)
     await refresh_panels(ctx, fresh=True)
@@ -80,9 +77,11 @@ async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False)
 def _card_buttons(ctx: MatchContext, game: ArmchairGame) -> InlineKeyboardMarkup | None:
     turn, tr, at, match_id = game.to_act, ctx.tr, game.position, ctx.match.id
     if turn is not None and turn.kind == "toss":
-        return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-            text=tr("armchair.toss_button"), callback_data=Toss(match_id=match_id,
-                                                                at=at).pack())]])
+        return InlineKeyboardMarkup(inline_keyboard=[[
+            InlineKeyboardButton(text=tr("armchair.toss_button"),
+                                 callback_data=Toss(match_id=match_id, at=at).pack()),
+            InlineKeyboardButton(text=tr("armchair.open_hand"),
+                                 url=ctx.services.deep_link(f"m-{match_id}"))]])
     if turn is not None and turn.kind == "choose":
         name = ctx.names[turn.seat]
         return InlineKeyboardMarkup(inline_keyboard=[[
