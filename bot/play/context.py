@@ -27,6 +27,9 @@ class MatchContext:
     early_picture: tuple[Any, asyncio.Future[bytes]] | None = None
     """A picture this update started drawing before its action was written (what it shows,
     and the drawing): a board is drawn while its move is written (``Playbook.preview``)."""
+    held: str | None = None
+    """A line held back until the game knows its board will not show it (backgammon: a move
+    the bot played for a player), then said together with the next line, or dropped."""
 
     def seat(self, user_id: int) -> int | None:
         """0 for player A, 1 for player B, None for anyone else."""

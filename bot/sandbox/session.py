@@ -206,9 +206,9 @@ class SandboxSession(BaseSession):
 
     async def _send_document(self, method) -> dict[str, Any]:
         chat_id, thread, label = self._target(method)
-        self._caption(method)
+        caption = self._caption(method)
         name = self._save(method.document, "file")
-        self.emit(f"→ {label}: document {name}")
+        self._print(f"→ {label}: document {name}", f' "{caption}"' if caption else "")
         doc_id = self.world.next_file_id("doc")
         return self._message(chat_id, thread, document={"file_id": doc_id,
                                                         "file_unique_id": doc_id,

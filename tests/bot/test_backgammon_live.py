@@ -31,8 +31,8 @@ async def test_the_match_record_replays_to_the_final_score(tmp_path: Path) -> No
     match, ids = _replay(record)
     assert match.finished
     assert match.score == (1, 3)  # Alice lost on time after the Crawford game's start
-    final = [line for line in output if line.startswith("→ g: 🏆")]
-    assert final and "Bob wins 3:1" in final[-1]
+    final = [line for line in output if line.startswith('→ g: document match-1.mat "🏆')]
+    assert final and "Bob wins 3:1" in final[-1]  # the result heads the record's caption
     assert len(record.games) == 3
     boards = [line for line in output if line.startswith("  Position ID: ")]
     assert boards[-1] == f"  Position ID: {ids[-1]}"  # the record ends where the board did

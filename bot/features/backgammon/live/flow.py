@@ -48,31 +48,49 @@ def explain(tr: Translator, error: IllegalAction, match: MatchRow | None = None)
 
 async def announce(ctx: MatchContext, change: Change, actions: list[Action]) -> None:
     """One line for what the players should not miss; the board itself is redrawn once the
-    bot has played its own part (:func:`advance`)."""
+    bot has played its own part (:func:`advance`). A move the bot played for a player is
+    held back: the board's ``↪`` line shows the last one, so it is said only when another
+    follows it, or the game ends. The last game's end is said with the match's
+    (:func:`finish`)."""
     before, after = change.before, change.after
     for action in actions:
-        line = _line(ctx, before, after, action)
-        if line:
-            await ctx.say(line)
-    if len(after.games) > len(before.games):
-        await ctx.say(_game_over(ctx, after))
+        if bot_move := _bot_move(ctx, before, action):
+            await _say(ctx, "")
+            ctx.held = bot_move
+        elif line := _line(ctx, after, action):
+            await _say(ctx, line)
+    if len(after.games) > len(before.games) and after.finished:
+        ctx.held = "\n".join(part for part in (ctx.held, _game_over(ctx, after)) if part)
+    elif len(after.games) > len(before.games):
+        await _say(ctx, _game_over(ctx, after))
 
 
-def _line(ctx: MatchContext, before: LiveMatch, after: LiveMatch, action: Action) -> str:
+async def _say(ctx: MatchContext, line: str) -> None:
+    """Say ``line`` in one message with the line held back before it, if any."""
+    held, ctx.held = ctx.held, None
+    if text := "\n".join(part for part in (held, line) if part):
+        await ctx.say(text)
+
+
+def _bot_move(ctx: MatchContext, before: LiveMatch, action: Action) -> str:
+    """The line of a move the bot plays for a player (forced, or none), else ""."""
+    if action["type"] != "move" or before.phase != MOVE or len(before.plays()) != 1:
+        return ""
+    dice, name = dice_text(before.game.dice), ctx.names[before.game.turn]
+    if not action["play"]:
+        return ctx.tr("backgammon.live.no_move", name=name, dice=dice)
+    return ctx.tr("backgammon.live.forced", name=name, dice=dice, play=action["play"])
+
+
+def _line(ctx: MatchContext, after: LiveMatch, action: Action) -> str:
     tr, names, kind = ctx.tr, ctx.names, action["type"]
     if kind == "opening_roll":  # a decided one is on the board (``board.caption``)
         a, b = action["dice"]
         return tr("backgammon.live.opening_again", a=names[0], b=names[1], die=a) \
             if a == b else ""
-    if kind == "move" and before.phase == MOVE and len(before.plays()) == 1:
-        dice = dice_text(before.game.dice)
-        name = names[before.game.turn]
-        if not action["play"]:
-            return tr("backgammon.live.no_move", name=name, dice=dice)
-        return tr("backgammon.live.forced", name=name, dice=dice, play=action["play"])
     if kind == "double":
         return tr("backgammon.live.double", name=names[action["player"]],
-                  other=names[1 - action["player"]], cube=before.game.cube * 2)
+                  other=names[1 - action["player"]], cube=after.game.cube * 2)
     if kind == "take":
         return tr("backgammon.live.take", name=names[action["player"]],
                   cube=after.game.cube)
@@ -94,12 +112,13 @@ def _game_over(ctx: MatchContext, state: LiveMatch) -> str:
 
 
 async def finish(ctx: MatchContext, state: LiveMatch, actor_id: int | None) -> None:
-    """The match is over: the winner said, the record sent, the result into the tournament."""
+    """The match is over: the winner said with the record (one message, after what was
+    held back: the last game's end), the result into the tournament."""
     names, winner = ctx.names, state.winner
-    await ctx.say(ctx.tr(f"backgammon.live.match_{state.outcome.how}", winner=names[winner],
-                         loser=names[1 - winner], sa=max(state.score),
-                         sb=min(state.score)))
-    await send_record(ctx)
+    said = ctx.tr(f"backgammon.live.match_{state.outcome.how}", winner=names[winner],
+                  loser=names[1 - winner], sa=max(state.score), sb=min(state.score))
+    held, ctx.held = ctx.held, None
+    await send_record(ctx, lead="\n".join(part for part in (held, said) if part))
     await record_played(ctx, winner, tuple(state.score), actor_id)
 
 
@@ -131,6 +150,7 @@ async def advance(ctx: MatchContext) -> LiveMatch:
     matches = ctx.services.matches
     while (action := await automatic(ctx, await matches.current(ctx.match))) is not None:
         await perform(ctx, PLAYBOOK, [action], actor_id=None, update_id=None)
+    ctx.held = None  # the bot's last move for a player: the board's ↪ line shows it
     state = await matches.state(ctx.match)  # a copy: the board is drawn over awaits
     await show(ctx, state)  # the clocks were set with the last action
     return state

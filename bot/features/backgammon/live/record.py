@@ -32,12 +32,14 @@ async def mat_text(ctx: MatchContext) -> str:
                            ctx.tournament.settings.get("length", 5))
 
 
-async def send_record(ctx: MatchContext) -> None:
-    """Send the match's ``.mat`` file to the match's place."""
+async def send_record(ctx: MatchContext, *, lead: str = "") -> None:
+    """Send the match's ``.mat`` file to the match's place; ``lead``: said above its caption
+    (the match's end, in the same message)."""
+    caption = ctx.tr("backgammon.live.record", match=ctx.match.id)
     await ctx.services.bot.send_document(
         ctx.tournament.chat_id,
         BufferedInputFile((await mat_text(ctx)).encode(), f"match-{ctx.match.id}.mat"),
-        caption=ctx.tr("backgammon.live.record", match=ctx.match.id),
+        caption=f"{lead}\n{caption}" if lead else caption,
         message_thread_id=ctx.match.thread_id)
 
 
