@@ -112,10 +112,9 @@ def _refuse_stale(play: DartsPlay, expect: tuple[int, int, int] | None,
 
 
 async def _announce(play: DartsPlay, change: Change, actions: list[dict]) -> None:
-    """Say who starts (once decided), redraw the board and say which legs ended."""
+    """Redraw the board (until the first dart it says who starts and how) and say which
+    legs ended."""
     before, after = change.before, change.after
-    if after.started and not before.started:
-        await play.say(starter_text(play, after))
     await show_board(play, after)
     done_before = sum(leg.finished for leg in before.legs)
     for number, leg in enumerate(after.legs):
@@ -147,9 +146,12 @@ def board_text(play: DartsPlay, state: LegsMatch) -> str:
     if state.best_of > 1:
         lines.append(play.text("darts.board_legs", a=names[0], b=names[1], la=won[0], lb=won[1]))
     lines.extend(play.kind.board(tr, state.leg, names))
+    no_dart_yet = len(state.legs) == 1 and not state.leg.history and not state.leg.pending
+    if no_dart_yet and state.started:
+        lines.append(starter_text(play, state))
     lines.append(_turn_line(play, state))
-    if len(state.legs) == 1 and not state.leg.history and not state.leg.pending:
-        lines.append(play.text("darts.board_how_to_enter"))  # until the first dart
+    if no_dart_yet:
+        lines.append(play.text("darts.board_how_to_enter"))
     return "\n".join(lines)
 
 
