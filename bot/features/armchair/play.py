@@ -137,15 +137,12 @@ def _late_clock(robot: int | None, game: ArmchairGame) -> clock.Onward:
 
 def _news(ctx: MatchContext, before: ArmchairGame, after: ArmchairGame,
           actions: list[dict]) -> list[str]:
-    """What the group is told in a message of its own: who bats first (and how the discards
-    go), an exchange after a wicket, an innings' end and a new deck (with the ball that made
-    them). The toss, a discard and each delivery show on the score card, edited in place:
+    """What the group is told in a message of its own: an exchange after a wicket, an
+    innings' end and a new deck (with the ball that made them). The toss, who bats first,
+    whose discard is awaited and each delivery show on the score card, edited in place:
     every new group message spends the group's budget of about 20 a minute."""
     tr, names, old, new = ctx.tr, ctx.names, before.state, after.state
     lines = []
-    if new.side_a is not None and old.side_a is None:
-        lines.append(tr("armchair.bats_first", name=names[new.side_a],
-                        bowler=names[1 - new.side_a]))
     for action in actions:
         if action.get("type") == "exchange":
             count = len(action["cards"])
