@@ -113,11 +113,12 @@ def _refuse_stale(play: DartsPlay, expect: tuple[int, int, int] | None,
 
 async def _announce(play: DartsPlay, change: Change, actions: list[dict]) -> None:
     """Redraw the board (until the first dart it says who starts and how) and say which
-    legs ended."""
+    legs ended (the match's last one with the result: :func:`finish`)."""
     before, after = change.before, change.after
     await show_board(play, after)
     done_before = sum(leg.finished for leg in before.legs)
-    for number, leg in enumerate(after.legs):
+    last = len(after.legs) - 1 if after.finished else len(after.legs)
+    for number, leg in enumerate(after.legs[:last]):
         if leg.finished and number >= done_before:
             await play.say(leg_text(play, after, number))
 
@@ -202,10 +203,12 @@ def _tally(legs) -> tuple[int, int]:
 
 
 async def finish(play: DartsPlay, state: LegsMatch, actor_id: int | None) -> None:
-    """Say the result and hand it to the tournament, which closes the match row."""
+    """Say the last leg and the result in one message and hand the result to the
+    tournament, which closes the match row."""
     tr, names = play.tr, play.names
     won = state.legs_won
-    lines = [tr("darts.match_won", winner=names[state.winner], a=names[0], b=names[1],
+    lines = [leg_text(play, state, len(state.legs) - 1),
+             tr("darts.match_won", winner=names[state.winner], a=names[0], b=names[1],
                 la=won[0], lb=won[1])]
     if len(state.legs) > 1:
         lines.extend(play.kind.match_stats(tr, state, p, names[p]) for p in (0, 1))
