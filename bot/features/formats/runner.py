@@ -4,6 +4,7 @@ and the final placings."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 
 from bot.features.formats import progress
@@ -36,55 +37,67 @@ MEDALS = {1: "🥇 ", 2: "🥈 ", 3: "🥉 "}
 
 async def start_format(services: Services, tournament: Tournament,
                        entrants: list[Entrant]) -> None:
-    """Seed the field, announce the format (and a Swiss warning), open the first round."""
+    """Seed the field, open the first round: its announcement begins with the format (and
+    a Swiss warning, the groups) — one group message."""
     players = [e.user_id for e in sorted(entrants, key=lambda e: e.seed or 0)]
     tr = await services.translator_for_chat(tournament.chat_id)
     run = await progress.begin(services, await load(services, tournament.id), players)
-    await _say(services, tournament, tr("formats.started", format=tr(f"formats.name.{run.format}")))
+    lead = [tr("formats.started", format=tr(f"formats.name.{run.format}"))]
     if run.format == "swiss":
         rounds = run.settings.get("rounds", 5)
         if warning := swiss_rounds_warning(len(players), rounds):
-            await _say(services, tournament, tr(
+            lead.append(tr(
                 f"formats.warn.{warning}", rounds=Markup(tr("formats.n_rounds", count=rounds)),
                 players=Markup(tr("formats.n_players", count=len(players)))))
     if len(run.record["groups"]) > 1:
-        await _announce_groups(services, tr, run)
-    await proceed(services, tournament.id)
+        lead.append(await _groups_text(services, tr, run))
+    await proceed(services, tournament.id, lead=lead)
 
 
 async def _say(services: Services, tournament: Tournament, text: str, **kwargs) -> None:
     await services.bot.send_message(tournament.chat_id, text, **kwargs)
 
 
-async def _announce_groups(services: Services, tr: Translator, run: Run) -> None:
+async def _groups_text(services: Services, tr: Translator, run: Run) -> str:
     label = await names_of(services, run.tournament.id)
     lines = [tr("formats.group_line", group=GROUP_LETTERS[i],
                 names=", ".join(label[p] for p in group))
              for i, group in enumerate(run.record["groups"])]
-    await _say(services, run.tournament, tr("formats.groups", groups=Markup(
-        "\n".join(lines))))
+    return tr("formats.groups", groups=Markup("\n".join(lines)))
 
 
-async def proceed(services: Services, tournament_id: int) -> None:
+async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str] = ()) -> None:
     """Advance the format until something waits for play, announcing every step
-    (the caller holds the tournament's lock)."""
+    (the caller holds the tournament's lock); ``lead``: lines said at the head of the
+    first message (the format, at the start)."""
     run = await load(services, tournament_id)
     tr = await services.translator_for_chat(run.tournament.chat_id)
+    held = list(lead)
+
+    async def say(text: str) -> None:
+        await _say(services, run.tournament, "\n".join(part for part in (*held, text) if part))
+        held.clear()
+
     for _ in range(64):  # each pass opens a round or ends; byes-only rounds go on at once
         step = await progress.advance(services, run)
         if step.opened or step.finished:
             step.run = await _table_after_round(services, tr, run, step.run)
         if step.note:
-            await _say(services, run.tournament, tr(step.note, **step.note_params))
+            await say(tr(step.note, **step.note_params))
         if step.opened:
-            await _announce(services, tr, step.run, step.opened)
+            if text := await _announcement(services, tr, step.run, step.opened):
+                await say(text)
             await _launch(services, step.run, step.opened)
         if step.finished:
+            if held:
+                await say("")  # a tournament over at once (byes only) still says its format
             await finish(services, tr, step.run)
             return
         if not step.opened or step.run.open_rows():
-            return
+            break
         run = step.run
+    if held:
+        await say("")
 
 
 async def advance_after_result(services: Services, job: Job) -> None:
@@ -157,10 +170,12 @@ def match_line(tr: Translator, run: Run, row: MatchRow, label: dict[int, str]) -
     return f"• {line}"
 
 
-async def _announce(services: Services, tr: Translator, run: Run, rows: list[MatchRow]) -> None:
+async def _announcement(services: Services, tr: Translator, run: Run,
+                        rows: list[MatchRow]) -> str | None:
+    """The round's pairings (its deadline set), or None when it needs no announcement."""
     played = [row for row in rows if row.status in OPEN_STATUSES]
     if not played and run.phase == "round_robin":
-        return  # a round left with only rests (after withdrawals) needs no announcement
+        return None  # a round left with only rests (after withdrawals)
     label = await names_of(services, run.tournament.id)
     lines = [match_line(tr, run, row, label) for row in rows]
     tail = []
@@ -174,9 +189,8 @@ async def _announce(services: Services, tr: Translator, run: Run, rows: list[Mat
         zone = zone_of(services, run.tournament)
         tail.append(tr("formats.deadline_at", time=due.astimezone(zone).strftime("%d.%m %H:%M"),
                        zone=zone_name(zone), left=duration(tr, minutes)))
-    await _say(services, run.tournament, tr(
-        "formats.announce", heading=_round_heading(tr, run, rows[0]),
-        lines=Markup("\n".join(lines + tail))))
+    return tr("formats.announce", heading=_round_heading(tr, run, rows[0]),
+              lines=Markup("\n".join(lines + tail)))
 
 
 async def _launch(services: Services, run: Run, rows: list[MatchRow]) -> None:
