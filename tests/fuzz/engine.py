@@ -23,6 +23,10 @@ from tests.fuzz.generate import GAMES, new_plan, setup, step
 
 PROJECT_DIRS = ("bot/", "games/", "storage/")
 SHRINK_SECONDS = 30.0
+SLOW_SECONDS = 5.0
+"""A line the bot takes longer than this to answer is a finding (kind ``slow``): every line
+is one update (and the jobs it leaves), which a live bot answers in milliseconds."""
+SLOW = "slow"
 
 
 @dataclass
@@ -80,7 +84,8 @@ class Fuzzer:
             await self.transcript(game, number)
             number += 1
         for finding in self.report.findings.values():
-            finding.lines = await shrink(finding, Path(self._tmp.name))
+            if finding.kind != SLOW:  # a slow line is kept whole: replaying it is slow too
+                finding.lines = await shrink(finding, Path(self._tmp.name))
         return self.report
 
     async def transcript(self, game: str, number: int) -> None:
@@ -103,9 +108,11 @@ class Fuzzer:
 
     async def _feed(self, sandbox: Sandbox, line: str, seed: int, language: str,
                     lines: list[str]) -> None:
-        before = len(sandbox.failures)
+        before, started = len(sandbox.failures), time.monotonic()
         await sandbox.line(line)
         self.report.lines_fed += 1
+        if (seconds := time.monotonic() - started) > SLOW_SECONDS:
+            self._slow(line, seconds, seed, language, lines)
         new = sandbox.failures[before:]
         refused = any(failure.kind == REFUSED for failure in new)
         for failure in new:
@@ -118,6 +125,15 @@ class Fuzzer:
             else:
                 self.report.findings[key] = Finding(failure.kind, key, failure.message,
                                                     failure.trace, seed, language, list(lines))
+
+    def _slow(self, line: str, seconds: float, seed: int, language: str,
+              lines: list[str]) -> None:
+        key = f"{SLOW}: {line.split(': ', 1)[-1].split(' ')[0]}"  # the command or word
+        if key in self.report.findings:
+            self.report.findings[key].count += 1
+        else:
+            self.report.findings[key] = Finding(SLOW, key, f"{seconds:.1f} s: {line}", "", seed,
+                                                language, list(lines))
 
     async def _count_play(self, sandbox: Sandbox, game: str) -> None:
         repos = sandbox.app.services.repos
