@@ -9,6 +9,7 @@ import logging
 
 import bot.sandbox.strict
 from bot.sandbox.failures import REFUSED, UNHANDLED, Failure, trace_of
+from tests.fuzz import engine
 from tests.fuzz.__main__ import main, parse_args
 from tests.fuzz.engine import Fuzzer, signature, write_findings
 from tests.fuzz.generate import GAMES
@@ -72,4 +73,14 @@ async def test_the_command_prints_its_figures(tmp_path, capsys) -> None:
             logger.setLevel(level)
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].startswith("lines fed: ") and "armchair" in printed[1]
-    assert printed[3:] == ["unhandled errors: 0", "broken limits: 0"]
+    assert printed[3:] == ["unhandled errors: 0", "broken limits: 0", "slow lines: 0"]
+
+
+async def test_a_slow_line_is_a_finding_kept_whole(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(engine, "SLOW_SECONDS", -1.0)  # every line is "slow"
+    report = await Fuzzer(SEED, ("armchair",), steps=5).run(_budget(1))
+    slow = report.of_kind(engine.SLOW)
+    assert slow and all(finding.message.split(" s: ")[1] in finding.lines for finding in slow)
+    assert {finding.signature for finding in slow} >= {"slow: /new", "slow: /begin"}
+    first = next(finding for finding in slow if finding.signature == "slow: /new")
+    assert len(first.lines) == 1 and first.lines[0].split(": ")[1].startswith("/new")
