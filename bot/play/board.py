@@ -80,6 +80,8 @@ async def board_again(message: Message, scope: Scope, services: Services,
                                 await services.repos.matches.get(match.id))
         if ctx.match.status in LIVE:
             await draw(ctx, await services.matches.state(ctx.match))
+    if ctx.match.thread_id and message.message_thread_id != ctx.match.thread_id:
+        await message.reply(tr("play.board_in_topic"))  # it went where the match is played
 
 
 async def _only_board(services: Services, scope: Scope) -> MatchRow | None:
