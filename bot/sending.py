@@ -238,11 +238,13 @@ class Outbox:
 
     async def dm(self, user_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,
                  fallback_chat_id: int | None = None, fallback_text: str | None = None,
-                 button_text: str | None = None, payload: str = "") -> Message | None:
+                 button_text: str | None = None, payload: str = "",
+                 fallback_thread_id: int | None = None) -> Message | None:
         """Send a private message; if the user cannot be reached, tell the group instead.
 
         ``fallback_text`` (already localized, naming the user) goes to ``fallback_chat_id``
-        with a deep-link button labelled ``button_text`` that opens the DM with the bot.
+        (its forum topic ``fallback_thread_id``: the match's) with a deep-link button
+        labelled ``button_text`` that opens the DM with the bot.
         """
         try:
             sent = await self.bot.send_message(user_id, text, reply_markup=markup)
@@ -258,7 +260,8 @@ class Outbox:
             if button_text:
                 keyboard = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
                     text=button_text, url=self.deep_link(payload))]])
-            await self.bot.send_message(fallback_chat_id, fallback_text, reply_markup=keyboard)
+            await self.bot.send_message(fallback_chat_id, fallback_text, reply_markup=keyboard,
+                                        message_thread_id=fallback_thread_id)
         return None
 
     async def drop_buttons(self, chat_id: int, message_id: int) -> None:

@@ -195,7 +195,8 @@ async def _draw(ctx: MatchContext, seat: int, *, fresh: bool) -> tuple[int, int]
             user_id, panel.text, markup=markup, fallback_chat_id=ctx.tournament.chat_id,
             fallback_text=own_text(ctx.tr, "play.hidden_cannot_dm", match.kind,
                                    name=ctx.names[seat], match=match.id),
-            button_text=ctx.tr("dm.open_button"), payload=f"m-{match.id}")
+            button_text=ctx.tr("dm.open_button"), payload=f"m-{match.id}",
+            fallback_thread_id=match.thread_id)
         if sent is None:
             return None
         message_id = sent.message_id

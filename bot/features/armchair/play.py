@@ -210,7 +210,8 @@ async def _late(ctx: MatchContext, job: Job) -> None:
         user_id, own_text(user_tr, "play.hidden_reminder", kind, match=ctx.match.id, round=""),
         fallback_chat_id=ctx.tournament.chat_id, fallback_text=own_text(
             ctx.tr, "play.hidden_cannot_dm", kind, name=ctx.names[seat], match=ctx.match.id),
-        button_text=ctx.tr("dm.open_button"), payload=f"m-{ctx.match.id}")
+        button_text=ctx.tr("dm.open_button"), payload=f"m-{ctx.match.id}",
+        fallback_thread_id=ctx.match.thread_id)
     await ctx.say(own_text(ctx.tr, "play.hidden_late", kind, name=ctx.names[seat],
                            minutes=LATE_MINUTES, match=ctx.match.id))
 
