@@ -69,11 +69,12 @@ class _FakeBot:
     def __init__(self, blocked: set[int]) -> None:
         self.blocked, self.sent = blocked, []
 
-    async def send_message(self, chat_id, text, reply_markup=None):
+    async def send_message(self, chat_id, text, reply_markup=None, message_thread_id=None):
         if chat_id in self.blocked:
             raise TelegramForbiddenError(method=SendMessage(chat_id=chat_id, text=text),
                                          message="Forbidden: bot was blocked by the user")
         self.sent.append((chat_id, text, reply_markup))
+        self.thread = message_thread_id
         return "message"
 
 
@@ -81,9 +82,9 @@ async def test_undeliverable_dm_becomes_a_group_notice_with_a_deep_link() -> Non
     bot = _FakeBot(blocked={42})
     outbox = Outbox(bot, lambda payload: f"https://t.me/x_bot?start={payload}")
     assert await outbox.dm(42, "secret", fallback_chat_id=-100, fallback_text="@bob, open me",
-                           button_text="Open", payload="hp-1") is None
+                           button_text="Open", payload="hp-1", fallback_thread_id=16) is None
     [(chat_id, text, markup)] = bot.sent
-    assert chat_id == -100 and "secret" not in text
+    assert chat_id == -100 and "secret" not in text and bot.thread == 16  # the match's topic
     assert markup.inline_keyboard[0][0].url == "https://t.me/x_bot?start=hp-1"
 
 
