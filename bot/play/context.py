@@ -39,13 +39,17 @@ class MatchContext:
     def text(self, key: str, **params: Any) -> str:
         """``key`` in this match kind's own words (``key.<kind>``) when the catalogs have
         them, else the common text: FinCricket says "game" where Shanghai says "leg"."""
-        own = f"{key}.{self.match.kind}"
-        return self.tr(own if self.tr.has(own) else key, **params)
+        return own_text(self.tr, key, self.match.kind, **params)
 
     async def say(self, text: str, **kwargs: Any) -> None:
         """Post to the match's place: its forum topic (``topics=on``), else the group."""
         await self.services.bot.send_message(self.tournament.chat_id, text,
                                              message_thread_id=self.match.thread_id, **kwargs)
+
+
+def own_text(tr: Translator, key: str, kind: str, **params: Any) -> str:
+    """``key`` in the match kind's own words (``key.<kind>``) when the catalogs have them."""
+    return tr(f"{key}.{kind}" if tr.has(f"{key}.{kind}") else key, **params)
 
 
 async def names_of(services: Services, tournament_id: int) -> dict[int, str]:

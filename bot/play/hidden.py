@@ -35,7 +35,7 @@ from bot import games
 from bot.i18n import Translator
 from bot.match_service import Clocks
 from bot.play import clock
-from bot.play.context import MatchContext, context_for
+from bot.play.context import MatchContext, context_for, own_text
 from bot.play.perform import Alongside, perform
 from bot.play.refusal import Refusal
 from bot.sending import raise_failure, settled
@@ -114,11 +114,6 @@ class Pick(CallbackData, prefix="hid"):
     word: str
     panel: int = 1
     at: int = -1  # the position the panel was drawn at (-1: any)
-
-
-def own_text(tr: Translator, key: str, kind: str, **params: Any) -> str:
-    """``key`` in the match kind's own words (``key.<kind>``) when the catalogs have them."""
-    return tr(f"{key}.{kind}" if tr.has(f"{key}.{kind}") else key, **params)
 
 
 def panels(services: Services) -> PanelsRepo:

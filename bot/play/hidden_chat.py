@@ -32,13 +32,12 @@ from bot.features.access import command_target, is_organiser
 from bot.features.handlers import Handlers
 from bot.i18n import Translator, clip
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
-from bot.play.context import MatchContext, load_match
+from bot.play.context import MatchContext, load_match, own_text
 from bot.play.hidden import (
     Pick,
     awaited,
     input_of,
     live_hidden_matches,
-    own_text,
     panels,
     read_word,
     submit,

@@ -20,8 +20,7 @@ from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import clock, hidden
 from bot.play.board import show_board
-from bot.play.context import MatchContext
-from bot.play.hidden import own_text
+from bot.play.context import MatchContext, own_text
 from bot.play.launch import start_match
 from bot.play.perform import Playbook, draw_chance, error_params
 from bot.sending import at_once

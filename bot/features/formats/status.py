@@ -21,6 +21,7 @@ from bot.features.mine import dm_answer
 from bot.games import game_of
 from bot.i18n import Markup, Translator
 from bot.middlewares.filters import IN_GROUP
+from bot.play.context import own_text
 from bot.render import bracket_png
 from bot.render.posting import post_pictures
 from bot.services import Services
@@ -193,9 +194,8 @@ def _next_step(tr: Translator, run: Run, row: MatchRow, user: int,
     if row.status == "paused":
         return tr("formats.error.paused")
     game = game_of(run.tournament.game)
-    if game.in_bot(run.tournament.settings):  # the match kind's own words, if it has them
-        own = f"{game.match_hint}.{row.kind}"
-        return tr(own if tr.has(own) else game.match_hint)
+    if game.in_bot(run.tournament.settings):
+        return own_text(tr, game.match_hint, row.kind)
     report = row.result.get("report")
     if row.result.get("dispute"):
         return tr("formats.match.disputed")
