@@ -78,8 +78,9 @@ async def board_again(message: Message, scope: Scope, services: Services,
     async with services.matches.lock(match.id):  # no action redraws it meanwhile
         ctx = await context_for(services, tr, tournament,
                                 await services.repos.matches.get(match.id))
-        if ctx.match.status in LIVE:
-            await draw(ctx, await services.matches.state(ctx.match))
+        if ctx.match.status not in LIVE:  # it ended while this update waited for the lock
+            raise Refusal("play.not_in_match")
+        await draw(ctx, await services.matches.state(ctx.match))
     if ctx.match.thread_id and message.message_thread_id != ctx.match.thread_id:
         await message.reply(tr("play.board_in_topic"))  # it went where the match is played
 
