@@ -59,17 +59,23 @@ async def announce(ctx: MatchContext, change: Change, actions: list[Action]) -> 
             ctx.held = bot_move
         elif line := _line(ctx, after, action):
             await _say(ctx, line)
-    if len(after.games) > len(before.games) and after.finished:
-        ctx.held = "\n".join(part for part in (ctx.held, _game_over(ctx, after)) if part)
-    elif len(after.games) > len(before.games):
-        await _say(ctx, _game_over(ctx, after))
+    if len(after.games) > len(before.games):
+        over = _game_over(ctx, after)
+        if after.finished:
+            ctx.held = _lines(ctx.held, over)  # said with the match's end
+        else:
+            await _say(ctx, over)
 
 
 async def _say(ctx: MatchContext, line: str) -> None:
     """Say ``line`` in one message with the line held back before it, if any."""
     held, ctx.held = ctx.held, None
-    if text := "\n".join(part for part in (held, line) if part):
+    if text := _lines(held, line):
         await ctx.say(text)
+
+
+def _lines(*parts: str | None) -> str:
+    return "\n".join(part for part in parts if part)
 
 
 def _bot_move(ctx: MatchContext, before: LiveMatch, action: Action) -> str:
@@ -118,7 +124,7 @@ async def finish(ctx: MatchContext, state: LiveMatch, actor_id: int | None) -> N
     said = ctx.tr(f"backgammon.live.match_{state.outcome.how}", winner=names[winner],
                   loser=names[1 - winner], sa=max(state.score), sb=min(state.score))
     held, ctx.held = ctx.held, None
-    await send_record(ctx, lead="\n".join(part for part in (held, said) if part))
+    await send_record(ctx, lead=_lines(held, said))
     await record_played(ctx, winner, tuple(state.score), actor_id)
 
 
