@@ -19,7 +19,7 @@ from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, context_for
-from bot.play.perform import DICE_ANIMATION_SECONDS, perform
+from bot.play.perform import DICE_ANIMATION_SECONDS, perform, refused
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
@@ -92,7 +92,7 @@ async def roll_command(message: Message, event_update: Update, scope: Scope,
     try:  # refuse before the bot rolls a die that could not count
         trial.apply(game.dice(ctx.seat(message.from_user.id), 1))
     except IllegalAction as error:
-        raise Refusal(text=game.playbook.explain(ctx.tr, error, ctx.match)) from None
+        raise refused(ctx, game.playbook, error) from None
     sent = await services.bot.send_dice(message.chat.id, emoji="🎲",
                                         message_thread_id=message.message_thread_id)
     await _roll(ctx, message, sent.dice.value, event_update.update_id)

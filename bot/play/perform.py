@@ -92,7 +92,7 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
                 on_applied=None if playbook.preview is None else partial(playbook.preview, ctx),
                 logged=logged)
         except IllegalAction as error:
-            raise Refusal(text=playbook.explain(ctx.tr, error, match)) from None
+            raise refused(ctx, playbook, error) from None
         except DuplicateUpdate:
             return None
         if (drawn := await draw_chance(ctx, playbook, change.before)) is not None:
@@ -146,6 +146,14 @@ async def bot_moves(ctx: MatchContext, playbook: Playbook, state: Any,
         action, wait = game.dice(seat, sent.dice.value), DICE_ANIMATION_SECONDS
     await perform(ctx, playbook, [action], actor_id=None, update_id=None, wait=wait,
                   clocks=clocks)
+
+
+def refused(ctx: MatchContext, playbook: Playbook, error: IllegalAction) -> Refusal:
+    """The refusal of an engine's ``error`` in the playbook's words. An engine that says whose
+    turn it is (``turn``: a seat) has the player named for its text as ``name``."""
+    if isinstance(seat := error.params.get("turn"), int):
+        error.params.setdefault("name", ctx.names[seat])
+    return Refusal(text=playbook.explain(ctx.tr, error, ctx.match))
 
 
 def error_params(error: IllegalAction) -> dict[str, Any]:

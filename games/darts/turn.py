@@ -274,7 +274,7 @@ class DartsLeg(ABC, Generic[G]):
             self.correct(action.get("visit", -1), action.get("darts"))
             return
         if "player" in action and action["player"] != self.current:
-            raise IllegalAction("not_your_turn", player=action["player"])
+            raise IllegalAction("not_your_turn", player=action["player"], turn=self.current)
         if kind == "dart":
             self.throw(action.get("dart"))
         elif kind == "undo":

@@ -303,7 +303,7 @@ class BettingFinal:
         if self._phase != "try":
             raise IllegalAction("not_in_tiebreak")
         if player != 0:
-            raise IllegalAction("not_your_turn")
+            raise IllegalAction("not_your_turn", turn=0)
         self._actor = 0 if success else 1
         self._phase = "bet"
 
@@ -314,7 +314,7 @@ class BettingFinal:
         if self._phase == "try":
             raise IllegalAction("try_first")
         if player != self._actor:
-            raise IllegalAction("not_your_turn")
+            raise IllegalAction("not_your_turn", turn=self._actor)
         other = 1 - player
         owed = self._stakes[other] - self._stakes[player]
         if kind == "check" and owed > 0:

@@ -162,7 +162,7 @@ class RollingRounds:
         if len(self._dice[player]) >= self.dice_per_round:
             raise IllegalAction("already_rolled")
         if player != self.roller:
-            raise IllegalAction("not_your_turn")
+            raise IllegalAction("not_your_turn", turn=self.roller)
 
     def _on_roll(self, player: int, action: Action) -> None:
         value = die_value(action)

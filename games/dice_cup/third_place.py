@@ -156,6 +156,6 @@ class ThirdPlaceChoice:
         if not self.needs_try:
             raise IllegalAction("not_in_tiebreak")
         if player != 0:
-            raise IllegalAction("not_your_turn")
+            raise IllegalAction("not_your_turn", turn=0)
         self._winner = 0 if success else 1
         self._result = self._picks[self._winner]

@@ -41,7 +41,9 @@ def test_antes_and_higher_die_acts_first() -> None:
     assert final.to_act == 1 and final.expecting == [(1, "bet")]
     assert final.legal_bets == ("check", "raise", "allin", "fold")
     assert final.raise_limits == (1, 19)
-    assert_illegal(final, {"type": "bet", "player": 0, "action": "check"}, "not_your_turn")
+    refused = assert_illegal(final, {"type": "bet", "player": 0, "action": "check"},
+                             "not_your_turn")
+    assert refused.params["turn"] == 1
     assert_illegal(final, {"type": "bet", "player": 1, "action": "call"}, "nothing_to_call")
     assert_illegal(final, {"type": "bet", "player": 1, "action": "bluff"}, "bad_bet")
     assert_illegal(final, {"type": "roll", "player": 0, "value": 1}, "already_rolled")

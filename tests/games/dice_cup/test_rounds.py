@@ -12,7 +12,8 @@ from .helpers import assert_illegal, play_round, roll
 def test_group_first_roller_alternates_and_higher_wins() -> None:
     match = GroupMatch()
     assert match.expecting == [(0, "roll")]
-    assert_illegal(match, {"type": "roll", "player": 1, "value": 3}, "not_your_turn")
+    refused = assert_illegal(match, {"type": "roll", "player": 1, "value": 3}, "not_your_turn")
+    assert refused.params["turn"] == 0  # whose turn it is: the bot names them
     roll(match, 0, 5)
     assert_illegal(match, {"type": "roll", "player": 0, "value": 3}, "already_rolled")
     roll(match, 1, 2)
