@@ -68,6 +68,7 @@ class Game:
         self.turn = 0
         self.position = Position.start()
         self.dice: tuple[int, int] | None = None
+        self.tied_openings: tuple[int, ...] = ()  # the die of each equal opening roll
         self.cube = 1
         self.cube_owner: int | None = None
         self.moves_played = 0
@@ -133,7 +134,8 @@ class Game:
             raise IllegalAction("wrong_phase", phase=self.phase)
         first, second = check_dice(action.get("dice", ()))
         if first == second:
-            return  # both roll again
+            self.tied_openings += (first,)  # both roll again
+            return
         self.turn = 0 if first > second else 1
         self.dice = (first, second)
         self.phase = MOVE

@@ -24,9 +24,10 @@ def test_opening_roll_ties_are_rolled_again_and_the_higher_die_plays_both() -> N
     game = Game()
     assert game.legal_actions() == [{"type": "opening_roll"}]
     game.apply({"type": "opening_roll", "dice": [4, 4]})
-    assert game.phase == "opening"
+    assert game.phase == "opening" and game.tied_openings == (4,)
     game.apply({"type": "opening_roll", "dice": [2, 5]})
     assert game.phase == "move" and game.turn == 1 and game.dice == (2, 5)
+    assert game.tied_openings == (4,)  # the board tells them with the deciding roll
     moves = [a for a in game.legal_actions() if a["type"] == "move"]
     assert [a["play"] for a in moves] == legal_plays(Position.start().id, (5, 2))
     assert {"type": "resign", "player": 1} in game.legal_actions()

@@ -78,7 +78,7 @@ def caption(ctx: MatchContext, state: LiveMatch, *, banks: bool = True) -> str:
     if game.last_played is not None:
         lines.append(_last_played(ctx, game.last_played))
     elif game.phase == MOVE:  # the game's first move: the opening roll decided it
-        lines.append(_opening(ctx, game.turn, game.dice))
+        lines.append(_opening(ctx, game.turn, game.dice, game.tied_openings))
     lines.append(_status(ctx, state))
     if banks and not state.finished:
         lines.append(tr("backgammon.live.clocks", a=names[0], b=names[1],
@@ -88,12 +88,18 @@ def caption(ctx: MatchContext, state: LiveMatch, *, banks: bool = True) -> str:
     return "\n".join(lines)
 
 
-def _opening(ctx: MatchContext, starter: int, dice: Sequence[int]) -> str:
-    """``↪ Opening roll: Alice 5, Bob 2``: the starter rolled the higher die."""
+def _opening(ctx: MatchContext, starter: int, dice: Sequence[int],
+             ties: Sequence[int] = ()) -> str:
+    """``↪ Opening roll: Alice 5, Bob 2``: the starter rolled the higher die; equal rolls
+    before it are told on the same line (``after 6-6``), not in messages of their own."""
     rolled = [min(dice), min(dice)]
     rolled[starter] = max(dice)
-    return ctx.tr("backgammon.live.last_opening", a=ctx.names[0], b=ctx.names[1],
+    line = ctx.tr("backgammon.live.last_opening", a=ctx.names[0], b=ctx.names[1],
                   da=rolled[0], db=rolled[1])
+    if not ties:
+        return line
+    return ctx.tr("backgammon.live.after_ties", opening=line,
+                  ties=", ".join(f"{die}-{die}" for die in ties))
 
 
 def game_number(state: LiveMatch) -> int:

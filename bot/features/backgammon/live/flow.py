@@ -90,10 +90,6 @@ def _bot_move(ctx: MatchContext, before: LiveMatch, action: Action) -> str:
 
 def _line(ctx: MatchContext, after: LiveMatch, action: Action) -> str:
     tr, names, kind = ctx.tr, ctx.names, action["type"]
-    if kind == "opening_roll":  # a decided one is on the board (``board.caption``)
-        a, b = action["dice"]
-        return tr("backgammon.live.opening_again", a=names[0], b=names[1], die=a) \
-            if a == b else ""
     if kind == "double":
         return tr("backgammon.live.double", name=names[action["player"]],
                   other=names[1 - action["player"]], cube=after.game.cube * 2)
