@@ -129,11 +129,13 @@ async def _check_in(services: Services, tr: Translator, tournament: Tournament,
                     user_id: int) -> str:
     if said := called_off(tr, tournament):
         return said
+    if tournament.started:
+        return tr("checkin.over", title=tournament.title)
     entry = await services.repos.entrants.get(tournament.id, user_id)
     if entry is None or entry.status != "approved":
         return tr("checkin.not_entered")
-    if not tournament.settings.get("checkin") or tournament.started:
-        return tr("checkin.not_open")
+    if not tournament.settings.get("checkin"):
+        return tr("checkin.none", title=tournament.title)
     if entry.checked_in:
         return tr("checkin.already", name=entry.label)
     await services.repos.entrants.update(tournament.id, user_id, services.clock.now(),
