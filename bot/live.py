@@ -12,6 +12,7 @@ import signal
 
 from aiogram.client.telegram import TelegramAPIServer
 
+from bot import menu
 from bot.app import App, build
 from bot.config import Settings
 from bot.telegram_session import TelegramSession
@@ -28,6 +29,7 @@ def make_session(settings: Settings) -> TelegramSession:
 
 async def run_live(settings: Settings) -> int:
     app = await build(settings, make_session(settings))
+    await menu.publish(app.bot, settings.default_language)
     app.services.scheduler.start()
     log.info("bot @%s started (%s)", app.services.bot_username,
              "webhook" if settings.webhook_url else "polling")

@@ -23,6 +23,7 @@ from typing import Any
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import Update
 
+from bot import menu
 from bot.app import App, build
 from bot.clock import VirtualClock
 from bot.config import load_settings
@@ -91,6 +92,7 @@ class Sandbox:
         self.app = await build(settings, session, clock=self.clock, rng=self.rng,
                                scheduler_factory=lambda jobs, run: VirtualScheduler(
                                    jobs, run, self.clock))
+        await menu.publish(self.app.bot, settings.default_language)  # as a live start does
 
     async def close(self) -> None:
         if self.app:
@@ -183,6 +185,8 @@ class Sandbox:
                 await self._bot_joined(self._spoken_in(target.removeprefix("bot@")))
             case ["migrate", name] | ["migrate", name, "unseen"]:
                 await self._migrate(name, seen=words[-1] != "unseen")
+            case ["menu", target]:
+                self._show_menu(target)
             case ["restart"]:
                 await self.close()
                 await self.start()
@@ -192,6 +196,17 @@ class Sandbox:
                 await self._feed(self._last_update)
             case _:
                 raise SandboxError(f"unknown directive: !{' '.join(words)}")
+
+    def _show_menu(self, target: str) -> None:
+        """Print the command menu ``user@group`` (or ``user@dm``) sees on typing "/"."""
+        handle, _, chat = target.partition("@")
+        group = None if chat == "dm" else self._spoken_in(chat)
+        entries = [f"/{command} — {text}"
+                   for command, text in self.world.menu(self.world.user(handle), group)]
+        first, *rest = entries or ["(no menu)"]
+        self.emit(f"☰ {target}: {first}")
+        for entry in rest:
+            self.emit(f"  {entry}")
 
     def _spoken_in(self, name: str) -> SandboxGroup:
         group = self.world.groups.get(name)

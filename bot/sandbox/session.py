@@ -291,6 +291,13 @@ class SandboxSession(BaseSession):
         self.emit(f"✗ {self.world.chat_label(stored.chat_id, stored.thread)}#{stored.message_id}")
         return True
 
+    async def _set_my_commands(self, method) -> bool:
+        """The command menu of a scope and language, kept for ``! menu`` (not a message)."""
+        strict.check_commands(method.commands)
+        self.world.menus[(method.scope.type, method.language_code)] = [
+            (command.command, command.description) for command in method.commands]
+        return True
+
     async def _answer_callback_query(self, method) -> bool:
         strict.check_toast(method.text)
         if method.text:

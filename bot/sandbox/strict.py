@@ -144,6 +144,22 @@ def check_keyboard(markup: dict[str, Any] | None) -> None:
                 raise Refused("BUTTON_DATA_INVALID")
 
 
+COMMAND = re.compile(r"[a-z0-9_]{1,32}")
+MENU_LIMIT, DESCRIPTION_LIMIT = 100, 256
+
+
+def check_commands(commands: list[Any]) -> None:
+    """A command menu as ``setMyCommands`` takes it: at most 100 commands, each 1–32 small
+    letters, digits or underscores, described in 1–256 characters."""
+    if len(commands) > MENU_LIMIT:
+        raise Refused("BOT_COMMANDS_TOO_MUCH")
+    for command in commands:
+        if not COMMAND.fullmatch(command.command):
+            raise Refused("BOT_COMMAND_INVALID")
+        if not 1 <= len(command.description) <= DESCRIPTION_LIMIT:
+            raise Refused("BOT_COMMAND_DESCRIPTION_INVALID")
+
+
 def check_toast(text: str | None) -> None:
     if text and len(text) > TOAST_LIMIT:
         raise Refused("MESSAGE_TOO_LONG")

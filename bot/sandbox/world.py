@@ -127,12 +127,30 @@ class World:
         """Old id → new id of each group Telegram made a supergroup: calls to the old id are
         refused, naming the new one, as Telegram refuses them."""
         self.pending_callbacks: dict[str, str] = {}
+        self.menus: dict[tuple[str, str | None], list[tuple[str, str]]] = {}
+        """The command menus the bot set (setMyCommands), by scope type and language code
+        (None: every other language); set again at each start, so not kept in the file."""
         self.repo: SandboxWorldRepo | None = None
         self._saved: dict[str, tuple] = {}
         self._dirty: set[tuple[int, int]] = set()
         self._deleted: set[tuple[int, int]] = set()
         self._user_ids: _ById[SandboxUser] = _ById(lambda user: user.handle)
         self._group_ids: _ById[SandboxGroup] = _ById(lambda group: group.name)
+
+    def menu(self, user: SandboxUser, group: SandboxGroup | None) -> list[tuple[str, str]]:
+        """The command menu ``user`` sees in ``group`` (None: their private chat), found as
+        Telegram finds it: the narrowest scope set, in the user's language before none."""
+        if group is None:
+            scopes = ("all_private_chats", "default")
+        elif user.id == group.creator or user.id in group.admins:
+            scopes = ("all_chat_administrators", "all_group_chats", "default")
+        else:
+            scopes = ("all_group_chats", "default")
+        for scope in scopes:
+            for language in (user.language, None):
+                if (commands := self.menus.get((scope, language))) is not None:
+                    return commands
+        return []
 
     def user(self, handle: str) -> SandboxUser:
         if handle not in self.users:
