@@ -11,7 +11,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot import games
+from bot import games, menu
 from bot.config import SUPPORTED_LANGUAGES
 from bot.features.access import is_organiser
 from bot.features.game_names import with_suggestion
@@ -26,6 +26,7 @@ from bot.services import Services
 
 router = Handlers("common")
 _PANEL_LINK = re.compile(r"m-(\d+)")
+_NUMBER_FIRST = re.compile(r"#(\d+)\s+/([A-Za-z0-9_]+)(?:@\w+)?(.*)", re.S)
 _SENT_CONTENT = frozenset({
     ContentType.PHOTO, ContentType.STICKER, ContentType.VOICE, ContentType.VIDEO,
     ContentType.VIDEO_NOTE, ContentType.AUDIO, ContentType.DOCUMENT, ContentType.ANIMATION,
@@ -184,6 +185,22 @@ async def not_for_this_game(message: Message, name: str, scope: Scope, tr: Trans
         await message.reply(tr(target.error, **(target.error_params or {})))
         return
     await message.reply(tr("play.not_for_game", command=name, game=tr(f"game.{game.key}")))
+
+
+def _number_first(message: Message) -> dict | bool:
+    """Filter: a tournament's number typed before one of the bot's commands (``#2 /begin``,
+    which Telegram does not deliver as a command); given as ``fixed``, the way it works
+    (``/begin #2``)."""
+    found = _NUMBER_FIRST.fullmatch(message.text or "")
+    if found is None or found[2].lower() not in {*menu.PLAYERS, *menu.ORGANISERS,
+                                                 *game_commands()}:
+        return False
+    return {"fixed": " ".join(filter(None, (f"/{found[2]} #{found[1]}", found[3].strip())))}
+
+
+@router.message(IN_GROUP, _number_first)
+async def number_first(message: Message, fixed: str, tr: Translator) -> None:
+    await message.reply(tr("chat.number_after_command", fixed=clip(fixed)))
 
 
 @router.command_message(IN_PRIVATE)
