@@ -182,21 +182,27 @@ async def match_text(services: Services, tr: Translator, run: Run, user: int) ->
         return tr("formats.match.knocked_out") if out else _without_match(tr, run, user)
     row = current[0]
     label = await names_of(services, run.tournament.id)
-    stage = slot_label(tr, run, row) if run.phase in BRACKETS \
-        else tr("formats.match.round", round=row.round)
-    head = tr("formats.match.yours", stage=stage, a=label[row.player_a], b=label[row.player_b])
+    head = tr("formats.match.yours", stage=_stage(tr, run, row), a=label[row.player_a],
+              b=label[row.player_b])
     return head + "\n" + _next_step(tr, run, row, user, label)
+
+
+def _stage(tr: Translator, run: Run, row: MatchRow) -> str:
+    """Where ``row`` is played: its bracket round's name, else its round's number."""
+    return slot_label(tr, run, row) if run.phase in BRACKETS \
+        else tr("formats.match.round", round=row.round)
 
 
 def _without_match(tr: Translator, run: Run, user: int) -> str:
     """A player with no match to play: resting (a round robin) or through on a bye in the
     round being played, else waiting for the next round or an opponent."""
     playing = {row.round for row in run.rows if row.status in OPEN_STATUSES}
-    if any(row.status == "bye" and row.player_a == user and row.round in playing
-           for row in run.rows):
-        rest = run.phase == "round_robin"  # a round robin's bye is a rest, not a win
-        return tr("formats.match.rest" if rest else "formats.match.bye", round=max(playing))
-    return tr("formats.match.waiting")
+    bye = next((row for row in run.rows if row.status == "bye" and row.player_a == user
+                and row.round in playing), None)
+    if bye is None:
+        return tr("formats.match.waiting")
+    rest = run.phase == "round_robin"  # a round robin's bye is a rest, not a win
+    return tr("formats.match.rest" if rest else "formats.match.bye", stage=_stage(tr, run, bye))
 
 
 def _next_step(tr: Translator, run: Run, row: MatchRow, user: int,
