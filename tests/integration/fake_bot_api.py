@@ -243,6 +243,9 @@ class FakeBotAPI:
     async def _api_setWebhook(self, params: dict) -> bool:
         return True
 
+    async def _api_setMyCommands(self, params: dict) -> bool:
+        return True
+
     async def _api_getUpdates(self, params: dict) -> list[dict]:
         offset, limit = params.get("offset"), params.get("limit") or 100
         loop = asyncio.get_running_loop()
