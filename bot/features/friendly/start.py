@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import games
-from bot.features.game_names import with_suggestion
+from bot.features.game_names import meant, with_suggestion
 from bot.game_settings import FORMAT_SETTINGS, hints, parse_settings
 from bot.games import Game, MatchLauncher
 from bot.i18n import Translator, clip
@@ -44,7 +44,12 @@ def pick_game(tr: Translator, key: str | None, *, usage: str,
         raise Refusal(usage, games=names)
     game = games.get(key.lower())
     if game is None:
-        said = tr("friendly.unknown_game", game=clip(key), games=names)
+        said = tr("friendly.unknown_practice_game" if bot_player else "friendly.unknown_game",
+                  game=clip(key), games=names)
+        if bot_player and (others := [meant_key for meant_key in meant(key, friendly_games())
+                                      if games.get(meant_key).bot_player is None]):
+            said += "\n" + tr("friendly.meant_no_bot_player", games=", ".join(others),
+                              code=others[0])  # "darts": the bot plays none of them
         raise Refusal(text=with_suggestion(tr, said, key, friendly_games(bot_player=bot_player)))
     if match_plan(game) is None:
         raise Refusal("friendly.not_in_bot", game=tr(f"game.{game.key}"), games=names)
