@@ -3,7 +3,9 @@
 Telegram tells the bot it was added (a ``my_chat_member`` update); without an answer the
 people who added it would have to guess ``/help``. One message: the games, how an organiser
 creates a tournament, and — when the bot cannot see plain messages there yet — what to fix
-(the same check as ``/new``'s). Telegram also reports the bot as added to a group it has
+(the same check as ``/new``'s), and the tournaments paused while it was away. Removed from
+a group, it pauses the group's running tournaments at once (``group_lost``: their organisers
+are told in private). Telegram also reports the bot as added to a group it has
 just made a supergroup (``bot/features/migration.py``): that one is not greeted again when
 the bot has seen the move first (``migrated_from``).
 """
@@ -11,12 +13,12 @@ the bot has seen the move first (``migrated_from``).
 from __future__ import annotations
 
 from aiogram import F
-from aiogram.filters import JOIN_TRANSITION, ChatMemberUpdatedFilter
+from aiogram.filters import JOIN_TRANSITION, LEAVE_TRANSITION, ChatMemberUpdatedFilter
 from aiogram.types import ChatMemberUpdated
 
 from bot import games
 from bot.features.handlers import Handlers
-from bot.features.organiser import rights_problem
+from bot.features.organiser import group_lost, rights_problem
 from bot.i18n import Translator
 from bot.services import Services
 
@@ -32,6 +34,17 @@ async def added(event: ChatMemberUpdated, services: Services, tr: Translator) ->
     listed = "\n".join(tr("welcome.game", key=game.key, name=tr(f"game.{game.key}"))
                         for game in games.all_games())
     said = [tr("welcome.group", games=listed)]
+    said += [tr("welcome.paused", title=tournament.title)
+             for tournament in await services.repos.tournaments.active_in_chat(event.chat.id)
+             if tournament.status == "paused"]
     if warning := await rights_problem(services, event.chat.id, tr):
         said.append(warning)
     await services.bot.send_message(event.chat.id, "\n\n".join(said))
+
+
+@router.my_chat_member(ChatMemberUpdatedFilter(LEAVE_TRANSITION),
+                       F.chat.type.in_({"group", "supergroup"}))
+async def removed(event: ChatMemberUpdated, services: Services) -> None:
+    """Removed from a group: its running tournaments pause at once (no clock runs out while
+    nobody can play) and their organisers are told in private how to go on."""
+    await group_lost(services, event.chat.id)

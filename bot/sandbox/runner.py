@@ -183,6 +183,8 @@ class Sandbox:
                 self.world.privacy = state == "on"
             case ["add", target] if target.startswith("bot@"):
                 await self._bot_joined(self._spoken_in(target.removeprefix("bot@")))
+            case ["remove", target] if target.startswith("bot@"):
+                await self._bot_removed(self._spoken_in(target.removeprefix("bot@")))
             case ["migrate", name] | ["migrate", name, "unseen"]:
                 await self._migrate(name, seen=words[-1] != "unseen")
             case ["menu", target]:
@@ -219,11 +221,23 @@ class Sandbox:
     async def _bot_joined(self, group: SandboxGroup) -> None:
         """The bot is now a member of ``group`` (an administrator when ``! admin bot@…``
         came first), added by its creator: Telegram's ``my_chat_member`` update."""
+        self.world.left.discard(group.id)
+        await self._bot_membership(group, {"status": "left", "user": BOT_JSON},
+                                   group.member_json(BOT_ID, BOT_JSON))
+
+    async def _bot_removed(self, group: SandboxGroup) -> None:
+        """Its creator removes the bot from ``group``: the ``my_chat_member`` update, then
+        the group is out of the bot's reach until ``! add bot@…``."""
+        await self._bot_membership(group, group.member_json(BOT_ID, BOT_JSON),
+                                   {"status": "left", "user": BOT_JSON})
+        self.world.left.add(group.id)
+        group.admins.discard(BOT_ID)
+
+    async def _bot_membership(self, group: SandboxGroup, old: dict, new: dict) -> None:
         creator = self.world.user_by_id(group.creator)
         await self._feed({"update_id": self.world.next_update_id(), "my_chat_member": {
             "chat": group.as_json(), "from": creator.as_json(), "date": self._date(),
-            "old_chat_member": {"status": "left", "user": BOT_JSON},
-            "new_chat_member": group.member_json(BOT_ID, BOT_JSON)}})
+            "old_chat_member": old, "new_chat_member": new}})
 
     async def _migrate(self, name: str, *, seen: bool) -> None:
         """Telegram makes group ``name`` a supergroup: a new id, a service message in the
@@ -261,6 +275,8 @@ class Sandbox:
             if topic:
                 raise SandboxError("a private chat has no topics")
             user.started, user.blocked = True, False  # Telegram unblocks who writes to a bot
+        if chat_id in self.world.left:
+            return  # said where the bot is not: Telegram gives it nothing
         where = _Place(chat_id, self._topic(chat_id, topic))
         content = content.strip()
         if press := _PRESS.match(content):

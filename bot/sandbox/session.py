@@ -121,6 +121,9 @@ class SandboxSession(BaseSession):
                     method=method, message="Forbidden: bot can't initiate conversation with a user")
         elif self.world.group_by_id(chat_id) is None:
             raise TelegramBadRequest(method=method, message="Bad Request: chat not found")
+        elif chat_id in self.world.left:
+            raise TelegramForbiddenError(
+                method=method, message="Forbidden: bot was kicked from the group chat")
 
     def _message(self, chat_id: int, thread: int | None, **fields: Any) -> dict[str, Any]:
         message_id = self.world.next_message_id(chat_id)

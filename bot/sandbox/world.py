@@ -127,6 +127,9 @@ class World:
         """Old id → new id of each group Telegram made a supergroup: calls to the old id are
         refused, naming the new one, as Telegram refuses them."""
         self.pending_callbacks: dict[str, str] = {}
+        self.left: set[int] = set()
+        """Groups the bot was removed from (``! remove bot@g``): what it sends there is
+        refused, and nothing said there reaches it, until it is added again."""
         self.menus: dict[tuple[str, str | None], list[tuple[str, str]]] = {}
         """The command menus the bot set (setMyCommands), by scope type and language code
         (None: every other language); set again at each start, so not kept in the file."""
@@ -255,6 +258,7 @@ class World:
         self.file_counter = state.get("file_counter", 0)
         self.privacy = state.get("privacy", False)
         self.migrated = {int(old): new for old, new in state.get("migrated", {}).items()}
+        self.left = set(state.get("left", []))
         return state
 
     async def flush(self, state: dict[str, Any] | None = None) -> None:
@@ -285,4 +289,4 @@ class World:
 
     def state(self) -> dict[str, Any]:
         return {"update_id": self.update_id, "file_counter": self.file_counter,
-                "privacy": self.privacy, "migrated": self.migrated}
+                "privacy": self.privacy, "migrated": self.migrated, "left": sorted(self.left)}
