@@ -79,8 +79,11 @@ def setup(rng: random.Random, plan: Plan) -> list[str]:
 
 
 def step(rng: random.Random, plan: Plan, world: World) -> str:
-    """One line of play: mostly the game itself, some buttons, some noise."""
+    """One line of play: mostly the game itself, some buttons, some noise; a bot removed
+    from the group is soon added back (meanwhile nothing said there reaches it)."""
     roll = rng.random()
+    if world.group(plan.group).id in world.left and roll < 0.5:
+        return f"! add bot@{plan.group}"
     if roll < 0.45:
         return play(rng, plan, world)
     if roll < 0.75:
@@ -209,4 +212,6 @@ def directive(rng: random.Random, plan: Plan) -> str:
         "! restart", "! replay", f"! block {rng.choice(plan.players)}",
         f"! unblock {rng.choice(plan.players)}", f"! advance {rng.choice(('30s', '5m', '1h', '1d'))}",
         f"! admin bot@{plan.group}", f"! admin {rng.choice(plan.players)}@{plan.group}",
-        f"! migrate {plan.group}", f"! migrate {plan.group} unseen"))
+        f"! migrate {plan.group}", f"! migrate {plan.group} unseen",
+        f"! remove bot@{plan.group}",
+        f"! menu {rng.choice(plan.players)}@{rng.choice((plan.group, 'dm'))}"))
