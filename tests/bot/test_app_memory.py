@@ -1,0 +1,23 @@
+"""Start-up freezes what it built out of garbage collections once per process (README,
+"Performance"): a later build does not freeze, so an app built and closed after the first
+is freed like any garbage (the sandbox's ``! restart``, the fuzzer's and the tests' apps)."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from pathlib import Path
+
+from .sandbox_run import opened
+
+
+async def test_an_app_closed_after_the_first_is_freed(tmp_path: Path) -> None:
+    async with opened(tmp_path / "first"):
+        pass  # the process's first build (unless an earlier test built one) is frozen
+    frozen = gc.get_freeze_count()
+    async with opened(tmp_path / "second") as sandbox:
+        dispatcher = weakref.ref(sandbox.app.dispatcher)
+    assert gc.get_freeze_count() == frozen  # the second build froze nothing
+    del sandbox
+    gc.collect()
+    assert dispatcher() is None
