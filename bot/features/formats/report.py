@@ -68,10 +68,17 @@ async def report(message: Message, command: CommandObject, services: Services, t
         await _store_report(services, tr, run, match, claimed, event_update.update_id)
         return
     answer = Answered({"type": "report", **claimed}, user, event_update.update_id)
-    if (earlier["winner"], earlier["score"]) == (winner, claimed["score"]):
+    if _agrees(earlier, claimed):
         await _confirm(services, tr, run, match, answer)
     else:
         await _dispute(services, tr, run, match, answer, claimed)
+
+
+def _agrees(report: dict, claimed: dict) -> bool:
+    """Whether the opponent's own report confirms ``report``: the same winner (or draw) and
+    the same score, or no score (``/result win`` after ``/result 5:3``: the report's score
+    stands)."""
+    return report["winner"] == claimed["winner"] and claimed["score"] in (None, report["score"])
 
 
 async def _store_report(services: Services, tr: Translator, run: Run, match: MatchRow,
