@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from aiogram.types import Message
 
 from bot.features.access import command_target
-from bot.features.formats.state import OPEN_STATUSES, Run, load
+from bot.features.formats.runner import slot_label
+from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load
 from bot.games import game_of
 from bot.i18n import Translator
 from bot.services import Services
@@ -97,12 +98,35 @@ async def my_open_match(message: Message, run: Run, tr: Translator, *,
         return None
     current = [row for row in mine if row.status in OPEN_STATUSES and row.player_b]
     if not current:
-        await message.reply(tr("formats.error.decided_already"))
+        await message.reply(without_match(tr, run, user, "formats.error.decided_already"))
         return None
     if current[0].status == "paused":
         await message.reply(tr("formats.error.paused"))
         return None
     return current[0]
+
+
+def stage_of(tr: Translator, run: Run, row: MatchRow) -> str:
+    """Where ``row`` is played: its bracket round's name, else its round's number."""
+    return slot_label(tr, run, row) if run.phase in BRACKETS \
+        else tr("formats.match.round", round=row.round)
+
+
+def without_match(tr: Translator, run: Run, user: int, otherwise: str) -> str:
+    """Why ``user`` has no match to play now: knocked out, resting (a round robin) or through
+    on a bye in the round being played; else the text ``otherwise`` (waiting for the next
+    round, or the match already decided)."""
+    engine = run.engine()
+    if engine is not None and user in engine.placings():
+        return tr("formats.match.knocked_out")
+    playing = {row.round for row in run.rows if row.status in OPEN_STATUSES}
+    bye = next((row for row in run.rows if row.status == "bye" and row.player_a == user
+                and row.round in playing), None)
+    if bye is None:
+        return tr(otherwise)
+    rest = run.phase == "round_robin"  # a round robin's bye is a rest, not a win
+    return tr("formats.match.rest" if rest else "formats.match.bye",
+              stage=stage_of(tr, run, bye))
 
 
 def describe(tr: Translator, label: dict[int, str], match: MatchRow, winner: int | None,

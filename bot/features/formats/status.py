@@ -12,8 +12,8 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.features.access import target_tournament
-from bot.features.formats.common import describe
-from bot.features.formats.runner import placings_text, round_name, slot_label
+from bot.features.formats.common import describe, stage_of, without_match
+from bot.features.formats.runner import placings_text, round_name
 from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, names_of
 from bot.features.formats.tables import post_tables
 from bot.features.handlers import Handlers
@@ -177,32 +177,12 @@ async def match_text(services: Services, tr: Translator, run: Run, user: int) ->
     current = [row for row in run.rows if user in row.players and row.status in OPEN_STATUSES
                and row.player_b is not None]
     if not current:
-        engine = run.engine()
-        out = engine is not None and user in engine.placings()
-        return tr("formats.match.knocked_out") if out else _without_match(tr, run, user)
+        return without_match(tr, run, user, "formats.match.waiting")
     row = current[0]
     label = await names_of(services, run.tournament.id)
-    head = tr("formats.match.yours", stage=_stage(tr, run, row), a=label[row.player_a],
+    head = tr("formats.match.yours", stage=stage_of(tr, run, row), a=label[row.player_a],
               b=label[row.player_b])
     return head + "\n" + _next_step(tr, run, row, user, label)
-
-
-def _stage(tr: Translator, run: Run, row: MatchRow) -> str:
-    """Where ``row`` is played: its bracket round's name, else its round's number."""
-    return slot_label(tr, run, row) if run.phase in BRACKETS \
-        else tr("formats.match.round", round=row.round)
-
-
-def _without_match(tr: Translator, run: Run, user: int) -> str:
-    """A player with no match to play: resting (a round robin) or through on a bye in the
-    round being played, else waiting for the next round or an opponent."""
-    playing = {row.round for row in run.rows if row.status in OPEN_STATUSES}
-    bye = next((row for row in run.rows if row.status == "bye" and row.player_a == user
-                and row.round in playing), None)
-    if bye is None:
-        return tr("formats.match.waiting")
-    rest = run.phase == "round_robin"  # a round robin's bye is a rest, not a win
-    return tr("formats.match.rest" if rest else "formats.match.bye", stage=_stage(tr, run, bye))
 
 
 def _next_step(tr: Translator, run: Run, row: MatchRow, user: int,
