@@ -9,6 +9,7 @@ from bot import games
 
 def routers() -> list[Router]:
     from bot.features import (
+        anonymous,
         cancel,
         common,
         export,
@@ -33,6 +34,6 @@ def routers() -> list[Router]:
     def for_its_game(table: Handlers) -> Guarded:
         return Guarded(table, (ForItsGame(table),))
 
-    return dispatch_tree([*map(Guarded, friendly), *map(for_its_game, formats),
+    return dispatch_tree([Guarded(anonymous.router), *map(Guarded, friendly), *map(for_its_game, formats),
                           *map(Guarded, platform), *map(for_its_game, others),
                           Guarded(migration.router), Guarded(common.router)])

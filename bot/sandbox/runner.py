@@ -31,6 +31,7 @@ from bot.sandbox import strict
 from bot.sandbox.failures import LINE, REFUSED, UNHANDLED, Failure, LoggedErrors, trace_of
 from bot.sandbox.session import DICE_FACES, SandboxSession
 from bot.sandbox.world import (
+    ANONYMOUS_ADMIN_JSON,
     BOT_ID,
     BOT_JSON,
     BOT_USERNAME,
@@ -187,6 +188,8 @@ class Sandbox:
                 await self._bot_removed(self._spoken_in(target.removeprefix("bot@")))
             case ["migrate", name] | ["migrate", name, "unseen"]:
                 await self._migrate(name, seen=words[-1] != "unseen")
+            case ["anonymous", target] | ["anonymous", target, "off"]:
+                self._anonymous(target, on=words[-1] != "off")
             case ["menu", target]:
                 self._show_menu(target)
             case ["restart"]:
@@ -198,6 +201,14 @@ class Sandbox:
                 await self._feed(self._last_update)
             case _:
                 raise SandboxError(f"unknown directive: !{' '.join(words)}")
+
+    def _anonymous(self, target: str, *, on: bool) -> None:
+        """``user@group`` posts as the group from now on (an administrator with "Remain
+        anonymous"), or (``off``) as themselves again."""
+        handle, _, name = target.partition("@")
+        group, user = self._spoken_in(name), self.world.user(handle)
+        group.admins.add(user.id)  # only an administrator may remain anonymous
+        (self.world.anonymous.add if on else self.world.anonymous.discard)((group.id, user.id))
 
     def _show_menu(self, target: str) -> None:
         """Print the command menu ``user@group`` (or ``user@dm``) sees on typing "/"."""
@@ -338,9 +349,11 @@ class Sandbox:
         message_id = self.world.next_message_id(chat_id)
         topic = ({"message_thread_id": where.thread, "is_topic_message": True}
                  if where.thread else {})
+        sender = {"from": user.as_json()}
+        if (chat_id, user.id) in self.world.anonymous:  # Telegram hides who posts as the group
+            sender = {"from": ANONYMOUS_ADMIN_JSON, "sender_chat": self.world.chat_json(chat_id)}
         payload = {"message_id": message_id, "date": self._date(),
-                   "chat": self.world.chat_json(chat_id), "from": user.as_json(), **topic,
-                   **fields}
+                   "chat": self.world.chat_json(chat_id), **sender, **topic, **fields}
         self.world.store(chat_id, message_id, False, payload)
         await self._feed({"update_id": self.world.next_update_id(), "message": payload})
 

@@ -92,6 +92,9 @@ class StoredMessage:
 
 
 BOT_JSON = {"id": BOT_ID, "is_bot": True, "first_name": BOT_NAME, "username": BOT_USERNAME}
+ANONYMOUS_ADMIN_JSON = {"id": 1087968824, "is_bot": True, "first_name": "Group",
+                        "username": "GroupAnonymousBot"}
+"""Who Telegram says sent a message an administrator posted as the group."""
 
 
 class _ById(Generic[T]):
@@ -127,6 +130,9 @@ class World:
         """Old id → new id of each group Telegram made a supergroup: calls to the old id are
         refused, naming the new one, as Telegram refuses them."""
         self.pending_callbacks: dict[str, str] = {}
+        self.anonymous: set[tuple[int, int]] = set()
+        """(group id, user id) of administrators posting as the group ("Remain anonymous",
+        ``! anonymous alice@g``): their messages come from GroupAnonymousBot."""
         self.left: set[int] = set()
         """Groups the bot was removed from (``! remove bot@g``): what it sends there is
         refused, and nothing said there reaches it, until it is added again."""
@@ -259,6 +265,7 @@ class World:
         self.privacy = state.get("privacy", False)
         self.migrated = {int(old): new for old, new in state.get("migrated", {}).items()}
         self.left = set(state.get("left", []))
+        self.anonymous = {(group_id, user_id) for group_id, user_id in state.get("anonymous", [])}
         return state
 
     async def flush(self, state: dict[str, Any] | None = None) -> None:
@@ -289,4 +296,5 @@ class World:
 
     def state(self) -> dict[str, Any]:
         return {"update_id": self.update_id, "file_counter": self.file_counter,
-                "privacy": self.privacy, "migrated": self.migrated, "left": sorted(self.left)}
+                "privacy": self.privacy, "migrated": self.migrated, "left": sorted(self.left),
+                "anonymous": sorted(self.anonymous)}
