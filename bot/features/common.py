@@ -124,15 +124,15 @@ def _language_keyboard() -> InlineKeyboardMarkup:
 async def lang(message: Message, command: CommandObject, services: Services,
                tr: Translator) -> None:
     code = (command.args or "").strip().lower()
+    if message.chat.id < 0 and not await is_organiser(services, message.chat.id,
+                                                      message.from_user.id):
+        await message.answer(tr("lang.group_by_organisers"))  # not a picker they cannot use
+        return
     if not code:
         await message.answer(tr("lang.pick"), reply_markup=_language_keyboard())
         return
     if code not in SUPPORTED_LANGUAGES:
         await message.answer(tr("lang.unknown", codes=", ".join(SUPPORTED_LANGUAGES)))
-        return
-    if message.chat.id < 0 and not await is_organiser(services, message.chat.id,
-                                                      message.from_user.id):
-        await message.answer(tr("access.organisers_only"))
         return
     await _set_language(services, message.chat.id, message.from_user.id, code)
     await message.answer(Translator(code)("lang.set"))
