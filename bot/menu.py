@@ -4,8 +4,8 @@ Telegram shows the bot's commands only when the bot has set them (``setMyCommand
 a scope and a language: members of a group see the players' commands, its administrators
 (who organise) the organisers' commands as well, a private chat what works there. Each list
 is set in every catalog language (a user's Telegram app language picks one) and once
-without a language (``DEFAULT_LANGUAGE``'s, for the other languages), at every start: a new release's commands
-replace the old ones. Game words typed during a match (``/double``, ``/take``, ``/resign``,
+without a language (``DEFAULT_LANGUAGE``'s, for the other languages), at every start: a new
+release's commands replace the old ones. Game words typed during a match (``/double``, ``/take``, ``/resign``,
 a card game's appeals) are not listed: each board and ``/match`` say them when they apply.
 """
 

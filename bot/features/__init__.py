@@ -34,6 +34,7 @@ def routers() -> list[Router]:
     def for_its_game(table: Handlers) -> Guarded:
         return Guarded(table, (ForItsGame(table),))
 
-    return dispatch_tree([Guarded(anonymous.router), *map(Guarded, friendly), *map(for_its_game, formats),
-                          *map(Guarded, platform), *map(for_its_game, others),
-                          Guarded(migration.router), Guarded(common.router)])
+    return dispatch_tree([Guarded(anonymous.router), *map(Guarded, friendly),
+                          *map(for_its_game, formats), *map(Guarded, platform),
+                          *map(for_its_game, others), Guarded(migration.router),
+                          Guarded(common.router)])

@@ -239,10 +239,10 @@ class Sandbox:
     async def _bot_removed(self, group: SandboxGroup) -> None:
         """Its creator removes the bot from ``group``: the ``my_chat_member`` update, then
         the group is out of the bot's reach until ``! add bot@…``."""
-        await self._bot_membership(group, group.member_json(BOT_ID, BOT_JSON),
-                                   {"status": "left", "user": BOT_JSON})
-        self.world.left.add(group.id)
+        was = group.member_json(BOT_ID, BOT_JSON)
+        self.world.left.add(group.id)  # from now on, also while the bot handles the update
         group.admins.discard(BOT_ID)
+        await self._bot_membership(group, was, {"status": "left", "user": BOT_JSON})
 
     async def _bot_membership(self, group: SandboxGroup, old: dict, new: dict) -> None:
         creator = self.world.user_by_id(group.creator)
