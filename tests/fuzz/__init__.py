@@ -5,7 +5,7 @@ benchmark"). Each transcript sets up a tournament of one game (an organiser crea
 players register, ``/begin``) and then mostly plays it — dice, darts, results, the bot's own
 buttons — mixed with every command of the README with valid, invalid, huge, unicode and HTML
 arguments, forged buttons and ``! restart``/``! replay``/``! block``/``! advance``/``! remove``
-and ``! add`` of the bot. It reports
+and ``! add`` of the bot, an organiser posting as the group (``! anonymous``). It reports
 the lines fed, the bot's unhandled errors and what Telegram would have refused (broken
 limits), each kind deduplicated, with a minimal transcript that reproduces it.
 """

@@ -80,10 +80,14 @@ def setup(rng: random.Random, plan: Plan) -> list[str]:
 
 def step(rng: random.Random, plan: Plan, world: World) -> str:
     """One line of play: mostly the game itself, some buttons, some noise; a bot removed
-    from the group is soon added back (meanwhile nothing said there reaches it)."""
+    from the group is soon added back (meanwhile nothing said there reaches it), an
+    organiser posting as the group soon posts as themselves again."""
     roll = rng.random()
-    if world.group(plan.group).id in world.left and roll < 0.5:
+    group = world.group(plan.group)
+    if group.id in world.left and roll < 0.5:
         return f"! add bot@{plan.group}"
+    if world.anonymous and roll < 0.3:
+        return f"! anonymous {plan.organiser}@{plan.group} off"
     if roll < 0.45:
         return play(rng, plan, world)
     if roll < 0.75:
@@ -213,5 +217,5 @@ def directive(rng: random.Random, plan: Plan) -> str:
         f"! unblock {rng.choice(plan.players)}", f"! advance {rng.choice(('30s', '5m', '1h', '1d'))}",
         f"! admin bot@{plan.group}", f"! admin {rng.choice(plan.players)}@{plan.group}",
         f"! migrate {plan.group}", f"! migrate {plan.group} unseen",
-        f"! remove bot@{plan.group}",
+        f"! remove bot@{plan.group}", f"! anonymous {plan.organiser}@{plan.group}",
         f"! menu {rng.choice(plan.players)}@{rng.choice((plan.group, 'dm'))}"))
