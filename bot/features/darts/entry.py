@@ -16,8 +16,8 @@ from bot.features.darts.keypad import PREFIX, read
 from bot.features.darts.opening import starter_action
 from bot.features.darts.play import (
     LIVE,
+    PLAYBOOK,
     DartsPlay,
-    error_text,
     load,
     match_for,
     perform,
@@ -26,6 +26,7 @@ from bot.features.darts.play import (
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
+from bot.play.perform import refused
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
@@ -82,7 +83,7 @@ def _normalised(words: list[str], play: DartsPlay) -> list[str]:
     try:
         return [str(parse_dart(word)) for word in words]
     except IllegalAction as error:
-        raise Refusal(text=error_text(play.tr, error, play.match)) from None
+        raise refused(play, PLAYBOOK, error) from None
 
 
 @router.message(IN_GROUP, _typed_darts)

@@ -39,7 +39,8 @@ def pick_game(tr: Translator, key: str | None, *, usage: str,
               bot_player: bool = False) -> Game:
     """The game named in a command, refused when it is missing, unknown or not played here
     (``bot_player``: the games the bot itself plays, for /practice)."""
-    names = ", ".join(friendly_games(bot_player=bot_player))
+    played = friendly_games(bot_player=bot_player)
+    names = ", ".join(played)
     if not key:
         raise Refusal(usage, games=names)
     game = games.get(key.lower())
@@ -47,10 +48,10 @@ def pick_game(tr: Translator, key: str | None, *, usage: str,
         said = tr("friendly.unknown_practice_game" if bot_player else "friendly.unknown_game",
                   game=clip(key), games=names)
         if bot_player and (others := [meant_key for meant_key in meant(key, friendly_games())
-                                      if games.get(meant_key).bot_player is None]):
+                                      if meant_key not in played]):
             said += "\n" + tr("friendly.meant_no_bot_player", games=", ".join(others),
                               code=others[0])  # "darts": the bot plays none of them
-        raise Refusal(text=with_suggestion(tr, said, key, friendly_games(bot_player=bot_player)))
+        raise Refusal(text=with_suggestion(tr, said, key, played))
     if match_plan(game) is None:
         raise Refusal("friendly.not_in_bot", game=tr(f"game.{game.key}"), games=names)
     return game

@@ -72,6 +72,9 @@ def test_apply_actions_and_player_check() -> None:
     )
     assert leg.board(0)["20"] == 1 and leg.current == 1
     assert code_of(leg.apply, {"type": "dart", "dart": "S20", "player": 0}) == "not_your_turn"
+    with pytest.raises(IllegalAction) as refused:
+        leg.apply({"type": "dart", "dart": "S20", "player": 0})
+    assert refused.value.params["turn"] == 1  # whose turn it is: the bot names them
     for bad in ({"type": "jump"}, {}, ["dart"], {"dart": "S20"}):
         assert code_of(leg.apply, bad) == "bad_action"
     assert code_of(leg.apply, {"type": "dart"}) == "bad_notation"

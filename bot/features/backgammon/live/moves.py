@@ -13,12 +13,13 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, Update
 
 from bot.features.backgammon.live.board import Press, markup, unpack_steps
-from bot.features.backgammon.live.flow import act, explain, same_step
+from bot.features.backgammon.live.flow import PLAYBOOK, act, same_step
 from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.play.context import LIVE, MatchContext, load_match
+from bot.play.perform import refused
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.backgammon.session import LiveMatch
@@ -78,7 +79,7 @@ async def _decision(ctx: MatchContext, word: str, seat: int) -> dict:
         try:
             (await ctx.services.matches.state(ctx.match)).apply(trial)  # on a copy
         except IllegalAction as error:  # the engine's reason: not your turn, wrong phase …
-            raise Refusal(text=explain(ctx.tr, error, ctx.match)) from None
+            raise refused(ctx, PLAYBOOK, error) from None
     rng = ctx.services.rng
     return {"type": "roll", "player": seat, "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
 
