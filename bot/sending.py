@@ -256,13 +256,21 @@ class Outbox:
         if sent is not None:  # None: the session's UndeliverableDMMiddleware dropped it
             return sent
         if fallback_chat_id is not None and fallback_text:
-            keyboard = None
-            if button_text:
-                keyboard = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-                    text=button_text, url=self.deep_link(payload))]])
-            await self.bot.send_message(fallback_chat_id, fallback_text, reply_markup=keyboard,
-                                        message_thread_id=fallback_thread_id)
+            await self.open_chat_notice(fallback_chat_id, fallback_text, button_text=button_text,
+                                        payload=payload, thread_id=fallback_thread_id)
         return None
+
+    async def open_chat_notice(self, chat_id: int, text: str, *, button_text: str | None = None,
+                               payload: str = "", thread_id: int | None = None) -> None:
+        """Tell a group (``text``, already localized, naming whom) that someone must open the
+        chat with the bot, under a deep-link button labelled ``button_text`` that opens it
+        with ``/start payload``."""
+        keyboard = None
+        if button_text:
+            keyboard = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+                text=button_text, url=self.deep_link(payload))]])
+        await self.bot.send_message(chat_id, text, reply_markup=keyboard,
+                                    message_thread_id=thread_id)
 
     async def drop_buttons(self, chat_id: int, message_id: int) -> None:
         """Take the buttons off a message that takes no more presses (it may be gone); a

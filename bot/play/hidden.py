@@ -164,18 +164,38 @@ async def open_panels(ctx: MatchContext, *, clock_started: bool = False) -> None
 
 async def show(ctx: MatchContext, *seats: int, fresh: bool = False) -> None:
     """Show each of ``seats`` their panel: edit the stored one in place, or (``fresh``, or
-    none yet) send a new one; a player the bot cannot DM is told in the group, with a deep
-    link. The players' DMs are written at once (:func:`~bot.sending.settled`); the new
-    panels are stored in one write, also when another seat's send failed."""
+    none yet) send a new one; the players the bot cannot DM are told in the group, in one
+    message with a deep link. The players' DMs are written at once
+    (:func:`~bot.sending.settled`); the new panels are stored in one write, also when another
+    seat's send failed."""
     drawn = await settled(*(_draw(ctx, seat, fresh=fresh) for seat in seats))
     await panels(ctx.services).put_many(
         ctx.match.id, [panel for panel in drawn if isinstance(panel, tuple)])
+    await _tell_unreachable(ctx, [seat for seat, panel in zip(seats, drawn, strict=True)
+                                  if panel is Resent.UNDELIVERED])
     raise_failure(drawn)
 
 
-async def _draw(ctx: MatchContext, seat: int, *, fresh: bool) -> tuple[int, int] | None:
+async def _tell_unreachable(ctx: MatchContext, seats: list[int]) -> None:
+    """Ask the players of ``seats``, whom the bot cannot write to, to open its chat: one
+    group message for both when neither can be reached (a new group's first match)."""
+    if not seats:
+        return
+    names = [ctx.names[seat] for seat in seats]
+    key, params = (("play.hidden_cannot_dm", {"name": names[0]}) if len(names) == 1
+                   else ("play.hidden_cannot_dm_both", {"a": names[0], "b": names[1]}))
+    await ctx.services.outbox.open_chat_notice(
+        ctx.tournament.chat_id, own_text(ctx.tr, key, ctx.match.kind, match=ctx.match.id,
+                                         **params),
+        button_text=ctx.tr("dm.open_button"), payload=f"m-{ctx.match.id}",
+        thread_id=ctx.match.thread_id)
+
+
+async def _draw(ctx: MatchContext, seat: int, *,
+                fresh: bool) -> tuple[int, int] | Resent | None:
     """Draw ``seat``'s panel (see :func:`show`); the player and the message id to store when
-    the panel is now another message than the stored one, else None."""
+    the panel is now another message than the stored one, :attr:`Resent.UNDELIVERED` when
+    the bot cannot write to them, else None."""
     services, match = ctx.services, ctx.match
     user_id = match.players[seat]
     user_tr = await services.translator_for_chat(user_id)
@@ -186,14 +206,9 @@ async def _draw(ctx: MatchContext, seat: int, *, fresh: bool) -> tuple[int, int]
     if stored is not None and not fresh:
         message_id = await services.outbox.board(user_id, stored, panel.text, markup)
     else:
-        sent = await services.outbox.dm(
-            user_id, panel.text, markup=markup, fallback_chat_id=ctx.tournament.chat_id,
-            fallback_text=own_text(ctx.tr, "play.hidden_cannot_dm", match.kind,
-                                   name=ctx.names[seat], match=match.id),
-            button_text=ctx.tr("dm.open_button"), payload=f"m-{match.id}",
-            fallback_thread_id=match.thread_id)
+        sent = await services.outbox.dm(user_id, panel.text, markup=markup)
         if sent is None:
-            return None
+            return Resent.UNDELIVERED
         message_id = sent.message_id
     return (user_id, message_id) if message_id != stored else None
 

@@ -232,3 +232,22 @@ async def test_a_new_turns_panels_are_stored_and_one_sent_before_a_failed_send_i
     user_id, message_id = drawn[0]
     assert len(after) == len(before)
     assert set(after) - set(before) == {(7, user_id, message_id)}  # the new panel, stored
+
+
+async def test_both_players_the_bot_cannot_write_to_are_asked_in_one_message(tmp_path: Path):
+    """Neither semi-finalist of match 8 can get a DM when the semi-finals open: one group
+    message names both, under one button that opens the bot's chat."""
+    output: list[str] = []
+    lines = SETUP.splitlines()
+    box = Sandbox(seed=11, db_path=tmp_path / "both.sqlite3", language="ru",
+                  emit=output.append)
+    await box.start()
+    try:
+        await box.run_lines(lines[:-1] + ["! block bob", "! block carol"])
+        start = len(output)
+        await box.run_lines(lines[-1:])
+    finally:
+        await box.close()
+    asked = [line for line in output[start:] if "не могу написать" in line]
+    assert asked == ["→ cup: Bob_Stone, Carol_King: я не могу написать вам в личку: откройте"
+                     " чат со мной (кнопка) и выберите «атака» или «защита»."]
