@@ -200,16 +200,9 @@ async def _opening_job(services: Services, job: Job) -> None:
         entrants = await repos.entrants.list(tournament.id)
         players = [e for e in entrants if e.status == "approved"]
         if not job.payload.get("announced"):
-            roster = "\n".join(f"{e.seed}. {e.label}" for e in sorted(players,
-                                                                        key=lambda e: e.seed))
-            await services.bot.send_message(tournament.chat_id, tr(
-                "begin.started", title=tournament.title, count=len(players), roster=roster))
+            await services.bot.send_message(tournament.chat_id, _started(tr, tournament,
+                                                                         entrants))
             await repos.jobs.note(job.id, announced=True)
-        no_shows = [e.label for e in entrants if e.status == "noshow"]
-        if no_shows and not job.payload.get("no_shows"):
-            await services.bot.send_message(tournament.chat_id, tr(
-                "begin.no_shows", names=", ".join(no_shows)))
-            await repos.jobs.note(job.id, no_shows=True)
         lapsed = [e for e in entrants if e.status == "lapsed"]
         if lapsed and not job.payload.get("lapsed"):
             await _tell_lapsed(services, tr, tournament, lapsed)
@@ -219,6 +212,17 @@ async def _opening_job(services: Services, job: Job) -> None:
             await repos.jobs.note(job.id, starter=True)
             await starter(services, tournament, players)
         await repos.jobs.note(job.id, opened=True)
+
+
+def _started(tr: Translator, tournament: Tournament, entrants: list[Entrant]) -> str:
+    """The start's announcement: who plays, by seed, and who did not check in."""
+    players = sorted((e for e in entrants if e.status == "approved"), key=lambda e: e.seed)
+    started = tr("begin.started", title=tournament.title, count=len(players),
+                 roster="\n".join(f"{e.seed}. {e.label}" for e in players))
+    no_shows = [e.label for e in entrants if e.status == "noshow"]
+    if not no_shows:
+        return started
+    return started + "\n" + tr("begin.no_shows", names=", ".join(no_shows))
 
 
 async def _tell_lapsed(services: Services, tr: Translator, tournament: Tournament,

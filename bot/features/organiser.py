@@ -70,11 +70,10 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
         await services.repos.organiser_log.record(
             message.from_user.id, "new", now, tournament_id=tournament.id,
             chat_id=message.chat.id, game=game.key, title=title, settings=settings)
-    await message.answer(tr("new.created", id=tournament.id, title=title,
-                            game=tr(f"game.{game.key}"), settings=_describe(settings)),
+    created = tr("new.created", id=tournament.id, title=title, game=tr(f"game.{game.key}"),
+                 settings=_describe(settings))
+    await message.answer(_lines(created, note_for(tr, tournament), tr("new.registration_open")),
                          reply_markup=register_keyboard(services, tr, tournament))
-    if note := note_for(tr, tournament):
-        await message.answer(note)
     if warning := await rights_problem(services, message.chat.id, tr):
         await message.answer(warning)
 
@@ -165,14 +164,20 @@ async def settings_(message: Message, command: CommandObject, services: Services
         await services.repos.organiser_log.record(
             message.from_user.id, "settings", services.clock.now(), tournament_id=tournament.id,
             chat_id=message.chat.id, changes=target.words)
-    if title is not None:
-        await message.answer(tr("settings.renamed", id=tournament.id, old=tournament.title,
-                                title=title))
+    renamed = None if title is None else tr("settings.renamed", id=tournament.id,
+                                            old=tournament.title, title=title)
+    saved = note = None
     if pairs:
-        await message.answer(tr("settings.saved", title=title or tournament.title,
-                                settings=_describe(updated)))
-        if note := note_for(tr, await services.repos.tournaments.get(tournament.id)):
-            await message.answer(note)
+        saved = tr("settings.saved", title=title or tournament.title,
+                   settings=_describe(updated))
+        note = note_for(tr, await services.repos.tournaments.get(tournament.id))
+    await message.answer(_lines(renamed, saved, note))
+
+
+def _lines(*parts: str | None) -> str:
+    """One message of the parts there are, a line break apart: what one command says is
+    said in one message."""
+    return "\n".join(part for part in parts if part)
 
 
 @router.message(Command("schedule"))

@@ -2,7 +2,8 @@
 
 A finished friendly match closes through its stage's hooks — the Cup's ``on_finish`` and the
 formats' ``outside_formats`` — so no table, bracket or tournament round is touched: the
-match row keeps the result, the friendly's row is finished and the chat is told who won.
+match row keeps the result and the friendly's row is finished. The game's own finish has told
+the chat who won; a resignation is told here.
 """
 
 from __future__ import annotations
@@ -30,25 +31,17 @@ from storage.repositories.tournaments import Tournament
 router = Handlers("friendly-status")
 
 
-async def _close(ctx: MatchContext, winner: int | None, resigned: int | None = None) -> None:
-    """Finish the friendly's row and say how it ended (its result counts for nothing)."""
-    services = ctx.services
-    await services.repos.tournaments.set_status(ctx.tournament.id, "finished",
-                                                services.clock.now())
-    name = ctx.names[ctx.match.players.index(winner)] if winner is not None else None
-    if resigned is not None:
-        await ctx.say(ctx.tr("friendly.over_resigned", title=ctx.tournament.title, winner=name,
-                             loser=ctx.names[ctx.match.players.index(resigned)]))
-    elif winner is None:
-        await ctx.say(ctx.tr("friendly.over_drawn", title=ctx.tournament.title))
-    else:
-        await ctx.say(ctx.tr("friendly.over_won", title=ctx.tournament.title, winner=name))
+async def _close(ctx: MatchContext) -> None:
+    """Finish the friendly's row: its result counts for nothing. A match played out has
+    said who won in its game's own words; a resignation says it here (:func:`resign`)."""
+    await ctx.services.repos.tournaments.set_status(ctx.tournament.id, "finished",
+                                                    ctx.services.clock.now())
 
 
 @on_finish(STAGE)
 async def _cup_friendly_over(ctx: MatchContext, told: dict[str, Any]) -> None:
     """The Cup has written the match's result (``close_match``); the friendly ends."""
-    await _close(ctx, ctx.match.winner)
+    await _close(ctx)
 
 
 @outside_formats(STAGE)
@@ -61,7 +54,7 @@ async def _played_friendly_over(ctx: MatchContext, winner: int | None,
         ctx.match.id, {"meta": "result", "winner": user,
                        "result": {"score": list(score) if score else None}},
         None, services.clock.now())
-    await _close(ctx, user)
+    await _close(ctx)
 
 
 async def _live_friendly(message: Message, scope: Scope) -> dict | bool:
@@ -98,7 +91,11 @@ async def resign(message: Message, friendly: Tournament, match: MatchRow, event_
                 loser, services.clock.now(), event_update.update_id)
         except DuplicateUpdate:
             return
-    await _close(await context_for(services, tr, friendly, match), winner, resigned=loser)
+    ctx = await context_for(services, tr, friendly, match)
+    await _close(ctx)
+    await ctx.say(tr("friendly.over_resigned", title=friendly.title,
+                     winner=ctx.names[match.players.index(winner)],
+                     loser=ctx.names[match.players.index(loser)]))
     await _retire_buttons(services, friendly.chat_id, match)
 
 
