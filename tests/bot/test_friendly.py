@@ -119,9 +119,9 @@ async def test_a_game_with_a_launch_plays_a_friendly(tmp_path: Path) -> None:
     assert "→ hc: 🎯 Match 1: Alice — Bob." in output  # the game's own launch
     assert "The match is on: play your moves in this chat." in text  # /match
     assert "Alice 3 : 6 Bob — 1:1" in text
-    # the friendly is over: Bob's last 🎲 is only a 🎲 in a chat with nothing running
-    assert output[-1] == "→ hc: 🤝 Friendly: Alice vs Bob is over: Alice wins. A friendly " \
-        "match counts for no table."
+    # the friendly is over, said once by the game: Bob's last 🎲 is only a 🎲 in a chat with
+    # nothing running
+    assert output[-1] == "→ hc: Alice 4 : 1 Bob — 2:1"
 
 
 def _message(replied_to: dict | None) -> Message:

@@ -178,11 +178,12 @@ async def test_new_tournament_and_registration_over_http(live: Live) -> None:
     assert api.calls_to("getChatMember", chat_id=GROUP["id"], user_id=IVAN["id"])
 
     api.feed(api.message_update(GROUP, OLGA, "/new cup Test Cup"))
-    # The refusal, then: created, the note on the playoff rounds, the privacy warning.
-    answers = await live.answers(GROUP, count=4)
+    # The refusal, then: created (with the note on the playoff rounds), the privacy warning.
+    answers = await live.answers(GROUP, count=3)
     created = [c for c in answers if c.params.get("reply_markup")]
     assert len(created) == 1, answers
     assert "Test Cup" in created[0].params["text"]
+    assert "Плей-офф на 8" in created[0].params["text"]
     [[button]] = created[0].params["reply_markup"]["inline_keyboard"]
     assert button["url"] == "https://t.me/tourney_test_bot?start=reg-1"
     # The bot is neither an administrator nor reading all messages: the organiser is warned.
