@@ -189,7 +189,8 @@ async def _opening_job(services: Services, job: Job) -> None:
     Each step is noted in the job once done, so a retry (after a failed send) or a resume
     (after the group was lost) goes on where it stopped. The game's starter is called at
     most once: it creates matches before it announces them, so calling it again could
-    create them twice.
+    create them twice. The start's announcement heads the starter's first message (the
+    format and round 1), one group message instead of two.
     """
     async with services.lock(f"tournament-{job.tournament_id}"):
         repos = services.repos
@@ -199,38 +200,38 @@ async def _opening_job(services: Services, job: Job) -> None:
         tr = await services.translator_for_chat(tournament.chat_id)
         entrants = await repos.entrants.list(tournament.id)
         players = [e for e in entrants if e.status == "approved"]
-        if not job.payload.get("announced"):
-            await services.bot.send_message(tournament.chat_id, _started(tr, tournament,
-                                                                         entrants))
+        lead = "" if job.payload.get("announced") else _started(tr, tournament, entrants)
+        starter = game_of(tournament.game).start
+        if starter and not job.payload.get("starter"):
+            await repos.jobs.note(job.id, starter=True, announced=True)
+            await starter(services, tournament, players, lead)
+        elif lead:
+            await services.bot.send_message(tournament.chat_id, lead)
             await repos.jobs.note(job.id, announced=True)
         lapsed = [e for e in entrants if e.status == "lapsed"]
         if lapsed and not job.payload.get("lapsed"):
-            await _tell_lapsed(services, tr, tournament, lapsed)
+            await _tell_lapsed(services, tournament, lapsed)
             await repos.jobs.note(job.id, lapsed=True)
-        starter = game_of(tournament.game).start
-        if starter and not job.payload.get("starter"):
-            await repos.jobs.note(job.id, starter=True)
-            await starter(services, tournament, players)
         await repos.jobs.note(job.id, opened=True)
 
 
 def _started(tr: Translator, tournament: Tournament, entrants: list[Entrant]) -> str:
-    """The start's announcement: who plays, by seed, and who did not check in."""
+    """The start's announcement: who plays, by seed, who did not check in, and whose
+    application nobody approved in time (they are told in private too)."""
     players = sorted((e for e in entrants if e.status == "approved"), key=lambda e: e.seed)
-    started = tr("begin.started", title=tournament.title, count=len(players),
-                 roster="\n".join(f"{e.seed}. {e.label}" for e in players))
-    no_shows = [e.label for e in entrants if e.status == "noshow"]
-    if not no_shows:
-        return started
-    return started + "\n" + tr("begin.no_shows", names=", ".join(no_shows))
+    lines = [tr("begin.started", title=tournament.title, count=len(players),
+                roster="\n".join(f"{e.seed}. {e.label}" for e in players))]
+    if no_shows := [e.label for e in entrants if e.status == "noshow"]:
+        lines.append(tr("begin.no_shows", names=", ".join(no_shows)))
+    if lapsed := [e.label for e in entrants if e.status == "lapsed"]:
+        lines.append(tr("begin.lapsed", names=", ".join(lapsed)))
+    return "\n".join(lines)
 
 
-async def _tell_lapsed(services: Services, tr: Translator, tournament: Tournament,
+async def _tell_lapsed(services: Services, tournament: Tournament,
                        lapsed: list[Entrant]) -> None:
-    """Applications nobody approved before the start are out: the organisers read it in the
-    group, each applicant in a DM (when the bot may write to them)."""
-    await services.bot.send_message(tournament.chat_id, tr(
-        "begin.lapsed", names=", ".join(e.label for e in lapsed)))
+    """Applications nobody approved before the start are out: each applicant reads it in a
+    DM (when the bot may write to them); the group, in the start's announcement."""
     for entrant in lapsed:
         user_tr = await services.translator_for_chat(entrant.user_id)
         await services.outbox.dm(entrant.user_id,

@@ -32,8 +32,9 @@ def two_per_group(settings: dict) -> int:
 
 
 async def start_group_stage(services: Services, tournament: Tournament,
-                            players: list[Entrant]) -> None:
-    """Create every group match now (later rounds wait) and open round 1."""
+                            players: list[Entrant], started: str = "") -> None:
+    """Create every group match now (later rounds wait) and open round 1, its pairs said
+    after ``started`` (the roster)."""
     seeded = [e.user_id for e in sorted(players, key=lambda e: e.seed)]
     groups = split_into_groups(seeded, tournament.settings.get("groups", 1))
     await services.repos.matches.create_many(tournament.id, STAGE, [
@@ -43,13 +44,13 @@ async def start_group_stage(services: Services, tournament: Tournament,
         for number, pairs in enumerate(round_robin(members), start=1)
         for index, (a, b) in enumerate(pairs, start=1)], services.clock.now())
     tr = await services.translator_for_chat(tournament.chat_id)
-    await open_round(services, tr, tournament, 1)
+    await open_round(services, tr, tournament, 1, started)
 
 
 async def open_round(services: Services, tr: Translator, tournament: Tournament,
-                     number: int, tables: str = "") -> None:
-    """Open round ``number``: its pairs in one message, after ``tables`` (the tables of the
-    round just finished) when given."""
+                     number: int, lead: str = "") -> None:
+    """Open round ``number``: its pairs in one message, after ``lead`` when given (the
+    tables of the round just finished, or the start's roster)."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     await services.repos.matches.update_many(
         {m.id: {"status": "running"} for m in matches
@@ -69,7 +70,7 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
     total = max(m.round for m in matches)
     opened = tr("cup.round_opened", number=number, total=total, pairs=Markup("\n".join(lines)))
     await services.bot.send_message(tournament.chat_id,
-                                    f"{tables}\n\n{opened}" if tables else opened)
+                                    f"{lead}\n\n{opened}" if lead else opened)
     await advance_groups(services, tr, tournament, number)
 
 
