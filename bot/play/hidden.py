@@ -326,20 +326,24 @@ async def _copy_to_hosts(ctx: MatchContext, hosts: list[int], seat: int,
 
 
 async def _late(ctx: MatchContext, job: Job) -> None:
-    """The late clock ran out: remind each player still awaited, and tell the group (where
-    the organisers can act: /enter, /setresult, /dq)."""
+    """The late clock ran out: remind each player still awaited, and tell the group in one
+    message (where the organisers can act: /enter, /setresult, /dq)."""
     services, kind = ctx.services, ctx.match.kind
     state = await services.matches.state(ctx.match)
-    minutes = _inputs()[kind].late_minutes
-    for seat, user_id in enumerate(ctx.match.players):
-        if not await awaited(services, ctx.match, seat):
-            continue
+    late = [seat for seat in (0, 1) if await awaited(services, ctx.match, seat)]
+    for seat in late:
+        user_id = ctx.match.players[seat]
         user_tr = await services.translator_for_chat(user_id)
         await services.outbox.dm(user_id, own_text(
             user_tr, "play.hidden_reminder", kind, match=ctx.match.id,
             round=getattr(state, "round", "")))
-        await ctx.say(own_text(ctx.tr, "play.hidden_late", kind, name=ctx.names[seat],
-                               minutes=minutes, match=ctx.match.id))
+    if not late:
+        return
+    names = [ctx.names[seat] for seat in late]
+    key, params = (("play.hidden_late", {"name": names[0]}) if len(names) == 1
+                   else ("play.hidden_late_both", {"a": names[0], "b": names[1]}))
+    await ctx.say(own_text(ctx.tr, key, kind, minutes=_inputs()[kind].late_minutes,
+                           match=ctx.match.id, **params))
 
 
 late_clock = clock.timeout(LATE, _late)
