@@ -72,9 +72,9 @@ async def _finish(ctx: MatchContext, state: BoardMatch, actor_id: int | None) ->
         except ResultRefused as refused:
             await ctx.say(ctx.tr(refused.args[0]))
         return
-    await ctx.say(ctx.tr("backgammon.won", winner=names[outcome.winner], loser=loser,
-                         score=f"{max(outcome.score)}:{min(outcome.score)}"))
-    await post_summary(ctx, state)
+    await post_summary(ctx, state, ctx.tr(
+        "backgammon.won", winner=names[outcome.winner], loser=loser,
+        score=f"{max(outcome.score)}:{min(outcome.score)}"))
     await record_played(ctx, outcome.winner, tuple(outcome.score), actor_id)
 
 

@@ -27,7 +27,8 @@ def summary_rows(ctx: MatchContext, state: BoardMatch) -> list[list[str]]:
     return rows
 
 
-async def post_summary(ctx: MatchContext, state: BoardMatch) -> None:
+async def post_summary(ctx: MatchContext, state: BoardMatch, result: str) -> None:
+    """The record, captioned by ``result`` (who won): the match's end in one message."""
     tr = ctx.tr
     title = tr.plain("backgammon.summary.title", match=ctx.match.id, a=ctx.names[0],
                      b=ctx.names[1], sa=state.score[0], sb=state.score[1])
@@ -36,6 +37,7 @@ async def post_summary(ctx: MatchContext, state: BoardMatch) -> None:
     rows = summary_rows(ctx, state)
     await post_pictures(ctx.services, ctx.tournament.chat_id,
                         [(standings_png, (title, header, rows))],
-                        tr("backgammon.summary.caption", match=ctx.match.id),
-                        lambda: card_text(ctx, state), thread_id=ctx.match.thread_id,
+                        f'{result}\n{tr("backgammon.summary.caption", match=ctx.match.id)}',
+                        lambda: f"{result}\n{card_text(ctx, state)}",
+                        thread_id=ctx.match.thread_id,
                         name=f"backgammon-match-{ctx.match.id}")
