@@ -31,9 +31,7 @@ if TYPE_CHECKING:
     from storage.repositories.tournaments import Entrant, Tournament
 
 EngineFactory = Callable[[dict[str, Any]], "ReplayableMatch"]
-GameStarter = Callable[["Services", "Tournament", "list[Entrant]", str], Awaitable[None]]
-"""Creates the first matches and announces them; the text (the start's roster, or empty) heads
-its first group message."""
+GameStarter = Callable[["Services", "Tournament", "list[Entrant]"], Awaitable[None]]
 MatchLauncher = Callable[["Services", "Tournament", "MatchRow"], Awaitable[None]]
 JobRunner = Callable[["Services", "Job"], Awaitable[None]]
 Table = tuple[list[str], list[list]]  # an export's CSV: header, rows
@@ -59,7 +57,7 @@ class Game:
     engines: Mapping[str, EngineFactory] = field(default_factory=dict)
     """Match kind → a fresh engine for the tournament's settings."""
     start: GameStarter | None = None
-    """Creates the first matches once the roster is fixed (:data:`GameStarter`)."""
+    """Creates the first matches once the roster is fixed."""
     min_players: Callable[[dict[str, Any]], int] | None = None
     setup_note: Callable[[Any, dict[str, Any]], str | None] | None = None
     """What the game says about its settings at /new and /settings (a Translator, settings)."""

@@ -189,8 +189,8 @@ async def _opening_job(services: Services, job: Job) -> None:
     Each step is noted in the job once done, so a retry (after a failed send) or a resume
     (after the group was lost) goes on where it stopped. The game's starter is called at
     most once: it creates matches before it announces them, so calling it again could
-    create them twice. The start's announcement heads the starter's first message (the
-    format and round 1), one group message instead of two.
+    create them twice; the announcement before it is its own step, so a send that fails
+    for good (the group lost) is said again when the opening resumes.
     """
     async with services.lock(f"tournament-{job.tournament_id}"):
         repos = services.repos
@@ -200,18 +200,18 @@ async def _opening_job(services: Services, job: Job) -> None:
         tr = await services.translator_for_chat(tournament.chat_id)
         entrants = await repos.entrants.list(tournament.id)
         players = [e for e in entrants if e.status == "approved"]
-        lead = "" if job.payload.get("announced") else _started(tr, tournament, entrants)
-        starter = game_of(tournament.game).start
-        if starter and not job.payload.get("starter"):
-            await repos.jobs.note(job.id, starter=True, announced=True)
-            await starter(services, tournament, players, lead)
-        elif lead:
-            await services.bot.send_message(tournament.chat_id, lead)
+        if not job.payload.get("announced"):
+            await services.bot.send_message(tournament.chat_id, _started(tr, tournament,
+                                                                         entrants))
             await repos.jobs.note(job.id, announced=True)
         lapsed = [e for e in entrants if e.status == "lapsed"]
         if lapsed and not job.payload.get("lapsed"):
             await _tell_lapsed(services, tournament, lapsed)
             await repos.jobs.note(job.id, lapsed=True)
+        starter = game_of(tournament.game).start
+        if starter and not job.payload.get("starter"):
+            await repos.jobs.note(job.id, starter=True)
+            await starter(services, tournament, players)
         await repos.jobs.note(job.id, opened=True)
 
 

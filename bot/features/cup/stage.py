@@ -32,9 +32,8 @@ def two_per_group(settings: dict) -> int:
 
 
 async def start_group_stage(services: Services, tournament: Tournament,
-                            players: list[Entrant], started: str = "") -> None:
-    """Create every group match now (later rounds wait) and open round 1, its pairs said
-    after ``started`` (the roster)."""
+                            players: list[Entrant]) -> None:
+    """Create every group match now (later rounds wait) and open round 1."""
     seeded = [e.user_id for e in sorted(players, key=lambda e: e.seed)]
     groups = split_into_groups(seeded, tournament.settings.get("groups", 1))
     await services.repos.matches.create_many(tournament.id, STAGE, [
@@ -44,13 +43,13 @@ async def start_group_stage(services: Services, tournament: Tournament,
         for number, pairs in enumerate(round_robin(members), start=1)
         for index, (a, b) in enumerate(pairs, start=1)], services.clock.now())
     tr = await services.translator_for_chat(tournament.chat_id)
-    await open_round(services, tr, tournament, 1, started)
+    await open_round(services, tr, tournament, 1)
 
 
 async def open_round(services: Services, tr: Translator, tournament: Tournament,
-                     number: int, lead: str = "") -> None:
-    """Open round ``number``: its pairs in one message, after ``lead`` when given (the
-    tables of the round just finished, or the start's roster)."""
+                     number: int, tables: str = "") -> None:
+    """Open round ``number``: its pairs in one message, after ``tables`` (the tables of the
+    round just finished) when given."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     await services.repos.matches.update_many(
         {m.id: {"status": "running"} for m in matches
@@ -70,7 +69,7 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
     total = max(m.round for m in matches)
     opened = tr("cup.round_opened", number=number, total=total, pairs=Markup("\n".join(lines)))
     await services.bot.send_message(tournament.chat_id,
-                                    f"{lead}\n\n{opened}" if lead else opened)
+                                    f"{tables}\n\n{opened}" if tables else opened)
     await advance_groups(services, tr, tournament, number)
 
 

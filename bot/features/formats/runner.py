@@ -36,14 +36,13 @@ MEDALS = {1: "🥇 ", 2: "🥈 ", 3: "🥉 "}
 
 
 async def start_format(services: Services, tournament: Tournament,
-                       entrants: list[Entrant], started: str = "") -> None:
-    """Seed the field, open the first round: its announcement begins with ``started`` (the
-    roster), the format (and a Swiss warning, the groups) — one group message."""
+                       entrants: list[Entrant]) -> None:
+    """Seed the field, open the first round: its announcement begins with the format (and
+    a Swiss warning, the groups) — one group message."""
     players = [e.user_id for e in sorted(entrants, key=lambda e: e.seed or 0)]
     tr = await services.translator_for_chat(tournament.chat_id)
     run = await progress.begin(services, await load(services, tournament.id), players)
-    lead = [started + "\n" if started else "",
-            tr("formats.started", format=tr(f"formats.name.{run.format}"))]
+    lead = [tr("formats.started", format=tr(f"formats.name.{run.format}"))]
     if run.format == "swiss":
         rounds = run.settings.get("rounds", 5)
         if warning := swiss_rounds_warning(len(players), rounds):
