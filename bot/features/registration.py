@@ -118,11 +118,13 @@ async def _apply_directly(services: Services, tr: Translator, tournament: Tourna
     needs_approval = tournament.settings.get("approval") == "on"
     status = "pending" if needs_approval else "approved"
     await services.repos.entrants.put(tournament.id, user_id, status, services.clock.now(), name)
-    if needs_approval:
+    if not needs_approval:
+        await message.reply(tr("registration.registered", name=name, title=tournament.title))
+    elif message.chat.id == tournament.chat_id:  # the card answers the /register itself
+        await _send_application(services, tournament, user_id, reply_to=message)
+    else:
         await _send_application(services, tournament, user_id)
         await message.reply(tr("registration.sent", title=tournament.title))
-    else:
-        await message.reply(tr("registration.registered", name=name, title=tournament.title))
 
 
 @router.message(CommandStart(deep_link=True, magic=F.args.regexp(r"^reg-\d+$")),
@@ -221,13 +223,21 @@ async def form_text(message: Message, entry: Entrant, services: Services,
     await message.answer(tr("registration.ask_photo", name=name))
 
 
-async def _send_application(services: Services, tournament: Tournament, user_id: int) -> None:
-    """Post the application in the group with Approve/Reject for the organisers."""
+async def _send_application(services: Services, tournament: Tournament, user_id: int,
+                            reply_to: Message | None = None) -> None:
+    """Post the application in the group with Approve/Reject for the organisers; as the
+    answer to ``reply_to`` (the applicant's message in the group), it also tells them that
+    the organisers decide (the decision replaces that line)."""
     tr = await services.translator_for_chat(tournament.chat_id)
     entry = await services.repos.entrants.get(tournament.id, user_id)
     user = await services.repos.users.get(user_id)
     caption = tr("application.text", title=tournament.title, name=entry.label,
                  user=user.mention)
+    if reply_to is not None:
+        caption += "\n" + tr("registration.sent", title=tournament.title)
+    answering = {} if reply_to is None else {
+        "reply_parameters": reply_to.as_reply_parameters(),
+        "message_thread_id": reply_to.message_thread_id if reply_to.is_topic_message else None}
     markup = InlineKeyboardMarkup(inline_keyboard=[[
         InlineKeyboardButton(text=tr("application.approve"), callback_data=Decision(
             tournament_id=tournament.id, user_id=user_id, approve=True).pack()),
@@ -235,9 +245,11 @@ async def _send_application(services: Services, tournament: Tournament, user_id:
             tournament_id=tournament.id, user_id=user_id, approve=False).pack())]])
     if entry.photo_file_id:
         sent = await services.bot.send_photo(tournament.chat_id, entry.photo_file_id,
-                                             caption=caption, reply_markup=markup)
+                                             caption=caption, reply_markup=markup,
+                                             **answering)
     else:
-        sent = await services.bot.send_message(tournament.chat_id, caption, reply_markup=markup)
+        sent = await services.bot.send_message(tournament.chat_id, caption, reply_markup=markup,
+                                               **answering)
     await services.repos.entrants.update(tournament.id, user_id, services.clock.now(),
                                          application_message_id=sent.message_id)
 
