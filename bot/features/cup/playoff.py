@@ -68,12 +68,16 @@ def round_title(tr: Translator, field: int, round_no: int, formats: list[str] | 
 
 def stage_title(play: MatchContext) -> str:
     """How a playoff match is announced: its round and format, or the 3rd-place match."""
-    settings = play.tournament.settings
-    if play.match.slot == THIRD:
-        kind = "group" if play.match.kind == "group3" else play.match.kind
-        return play.tr("cup.third_title", format=play.tr(f"cup.format.{kind}"))
-    return round_title(play.tr, len(play.tournament.state["playoff_seeds"]), play.match.round,
-                       settings.get("formats"))
+    return match_title(play.tr, play.tournament, play.match)
+
+
+def match_title(tr: Translator, tournament: Tournament, match: MatchRow) -> str:
+    """:func:`stage_title` of any playoff ``match`` of ``tournament``."""
+    if match.slot == THIRD:
+        kind = "group" if match.kind == "group3" else match.kind
+        return tr("cup.third_title", format=tr(f"cup.format.{kind}"))
+    return round_title(tr, len(tournament.state["playoff_seeds"]), match.round,
+                       tournament.settings.get("formats"))
 
 
 def playoff_size(players: int, qualifiers: int) -> int:

@@ -10,8 +10,9 @@ from aiogram.types import Message
 
 from bot.features.cup.common import my_play, running_cup
 from bot.features.cup.playoff import STAGE as PLAYOFF
-from bot.features.cup.playoff import THIRD, bracket_of, round_title
+from bot.features.cup.playoff import THIRD, THIRD_VOTE, bracket_of, match_title, round_title
 from bot.features.cup.rolling import match_status
+from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import group_tables, render_table, table_title
 from bot.features.handlers import Handlers
 from bot.features.mine import dm_answer
@@ -44,12 +45,39 @@ async def _match_text(services: Services, tr: Translator, chat_id: int, user_id:
     if play is None:
         if tournament is None and (ended := await _latest_cup(services, chat_id)):
             return tr("match.finished", title=ended.title)
-        return tr("cup.not_in_match")
+        if tournament is None:
+            return tr("cup.not_in_match")
+        return _without_match(tr, tournament, user_id, await services.repos.matches.
+                              for_tournament(tournament.id))
     state = await services.matches.state(play.match)
     if hasattr(state, "round") and hasattr(state, "score"):
         return match_status(play, state)
     return tr("cup.match_other", a=play.names[0], b=play.names[1],
               format=tr(f"cup.format.{play.match.kind}"))
+
+
+def _without_match(tr: Translator, tournament: Tournament, user_id: int,
+                   rows: list[MatchRow]) -> str:
+    """Why an entrant of a running Cup has no match now: out of the playoff or through to
+    its next round, not among the qualifiers, resting in this round of the group stage or
+    done with it; else that there is none."""
+    mine = [row for row in rows if user_id in (row.player_a, row.player_b)]
+    decided = [row for row in mine if row.stage == PLAYOFF and row.slot != THIRD_VOTE
+               and row.status == "finished"]
+    if decided:
+        last = max(decided, key=lambda row: (row.round, row.slot == THIRD))
+        key = "cup.match.through" if last.winner == user_id else "cup.match.out"
+        return tr(key, stage=match_title(tr, tournament, last))
+    seeds = tournament.state.get("playoff_seeds")
+    if seeds and user_id not in seeds:
+        return tr("cup.match.not_qualified")
+    playing = [row.round for row in rows if row.stage == GROUPS
+               and row.status in ("running", "paused")]
+    this_round = [row for row in mine if playing and row.round == min(playing)]
+    if this_round and this_round[0].status in ("bye", "finished"):
+        key = "cup.match.rest" if this_round[0].status == "bye" else "cup.match.round_done"
+        return tr(key, round=this_round[0].round)
+    return tr("cup.not_in_match")
 
 
 async def _latest_cup(services: Services, chat_id: int) -> Tournament | None:
