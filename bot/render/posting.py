@@ -73,13 +73,23 @@ async def post_pictures(services: Services, chat_id: int, calls: Sequence[Call],
     services.posted.remember(key, await _send(services, chat_id, files, caption, thread_id))
 
 
+ALBUM_LIMIT = 10
+"""Pictures in one album (``sendMediaGroup`` takes 2–10)."""
+
+
 async def _send(services: Services, chat_id: int, photos: list[str | BufferedInputFile],
                 caption: str, thread_id: int | None) -> list[Message]:
-    """One photo, or an album captioned on its first picture; the messages sent."""
+    """One photo, or albums of even sizes (16 tables: 8 and 8) captioned on the first
+    picture; the messages sent."""
     bot = services.bot
     if len(photos) == 1:
         return [await bot.send_photo(chat_id, photos[0], caption=caption,
                                      message_thread_id=thread_id)]
-    return await bot.send_media_group(chat_id, [
-        InputMediaPhoto(media=photo, caption=caption if n == 0 else None)
-        for n, photo in enumerate(photos)], message_thread_id=thread_id)
+    albums = -(-len(photos) // ALBUM_LIMIT)
+    sent: list[Message] = []
+    for number in range(albums):
+        part = photos[number * len(photos) // albums:(number + 1) * len(photos) // albums]
+        sent += await bot.send_media_group(chat_id, [
+            InputMediaPhoto(media=photo, caption=caption if not sent and n == 0 else None)
+            for n, photo in enumerate(part)], message_thread_id=thread_id)
+    return sent

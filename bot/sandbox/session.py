@@ -198,6 +198,7 @@ class SandboxSession(BaseSession):
 
     async def _send_media_group(self, method) -> list[dict[str, Any]]:
         chat_id, thread, label = self._target(method)
+        strict.check_album(method.media)
         captions = [self._caption(item) for item in method.media]
         sent = []
         for item, caption in zip(method.media, captions, strict=True):

@@ -160,6 +160,15 @@ def check_commands(commands: list[Any]) -> None:
             raise Refused("BOT_COMMAND_DESCRIPTION_INVALID")
 
 
+ALBUM_SIZES = range(2, 11)
+
+
+def check_album(media: list[Any]) -> None:
+    """``sendMediaGroup`` takes 2–10 pictures."""
+    if len(media) not in ALBUM_SIZES:
+        raise Refused("MEDIA_GROUP_INVALID: must include 2-10 items")
+
+
 def check_toast(text: str | None) -> None:
     if text and len(text) > TOAST_LIMIT:
         raise Refused("MESSAGE_TOO_LONG")

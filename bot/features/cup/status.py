@@ -3,8 +3,6 @@ text table as the fallback when a picture cannot be drawn."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from aiogram.filters import Command
 from aiogram.types import Message
 
@@ -100,24 +98,28 @@ async def standings_command(message: Message, services: Services, tr: Translator
 @dm_answer(router, "standings")
 async def post_standings(services: Services, tr: Translator, tournament: Tournament,
                          user_id: int, chat_id: int) -> None:
-    """The group tables of ``tournament``, posted in ``chat_id``."""
+    """The group tables of ``tournament``, posted in ``chat_id``: one picture, or an album
+    of one per group (one message in the chat's feed)."""
     label = await names_of(services, tournament.id)
     header = tr("cup.table_header").split("|")
     qualifiers = len(tournament.state.get("playoff_seeds", [])) or \
         tournament.settings.get("qualifiers", 8)
     tables = await group_tables(services, tournament)
-    for group, rows in enumerate(tables, start=1):
-        title = table_title(tr, tournament, group)
-        cells = [[str(r.place or "—"), label[r.player], str(r.points),
-                  f"{r.wins}-{r.draws}-{r.losses}", f"{r.scored}:{r.scored - r.diff}"]
-                 for r in rows]
-        await post_pictures(
-            services, chat_id,
-            [(standings_png, (title, header, cells, max(1, qualifiers // len(tables)),
-                              [f"{BAR_MARK} {tr.plain('cup.legend.bar')}"]))],
-            tr("cup.standings_caption", title=title),
-            partial(tr, "cup.table", title=title, rows=Markup(render_table(tr, rows, label))),
-            name="cup-standings")
+    titles = [table_title(tr, tournament, group) for group in range(1, len(tables) + 1)]
+    calls = [(standings_png, (title, header, [
+        [str(r.place or "—"), label[r.player], str(r.points), f"{r.wins}-{r.draws}-{r.losses}",
+         f"{r.scored}:{r.scored - r.diff}"] for r in rows],
+        max(1, qualifiers // len(tables)), [f"{BAR_MARK} {tr.plain('cup.legend.bar')}"]))
+        for title, rows in zip(titles, tables, strict=True)]
+
+    def as_text() -> str:
+        return "\n\n".join(tr("cup.table", title=title,
+                               rows=Markup(render_table(tr, rows, label)))
+                            for title, rows in zip(titles, tables, strict=True))
+    caption_title = titles[0] if len(titles) == 1 else tournament.title
+    await post_pictures(services, chat_id, calls,
+                        tr("cup.standings_caption", title=caption_title), as_text,
+                        name="cup-standings")
 
 
 @router.message(Command("bracket"), IN_GROUP)
