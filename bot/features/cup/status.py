@@ -45,8 +45,8 @@ async def _match_text(services: Services, tr: Translator, chat_id: int, user_id:
             return tr("match.finished", title=ended.title)
         if tournament is None:
             return tr("cup.not_in_match")
-        return _without_match(tr, tournament, user_id, await services.repos.matches.
-                              for_tournament(tournament.id))
+        rows = await services.repos.matches.for_tournament(tournament.id)
+        return _without_match(tr, tournament, user_id, rows)
     state = await services.matches.state(play.match)
     if hasattr(state, "round") and hasattr(state, "score"):
         return match_status(play, state)
@@ -69,12 +69,12 @@ def _without_match(tr: Translator, tournament: Tournament, user_id: int,
     seeds = tournament.state.get("playoff_seeds")
     if seeds and user_id not in seeds:
         return tr("cup.match.not_qualified")
-    playing = [row.round for row in rows if row.stage == GROUPS
-               and row.status in ("running", "paused")]
-    this_round = [row for row in mine if playing and row.round == min(playing)]
-    if this_round and this_round[0].status in ("bye", "finished"):
-        key = "cup.match.rest" if this_round[0].status == "bye" else "cup.match.round_done"
-        return tr(key, round=this_round[0].round)
+    playing = min((row.round for row in rows if row.stage == GROUPS
+                   and row.status in ("running", "paused")), default=None)
+    mine_now = next((row for row in mine if row.stage == GROUPS and row.round == playing), None)
+    if mine_now is not None and mine_now.status in ("bye", "finished"):
+        key = "cup.match.rest" if mine_now.status == "bye" else "cup.match.round_done"
+        return tr(key, round=playing)
     return tr("cup.not_in_match")
 
 
