@@ -203,7 +203,7 @@ class SandboxSession(BaseSession):
         sent = []
         for item, caption in zip(method.media, captions, strict=True):
             self._save(item.media, "picture.png")
-            self.emit(f'→ {label}: photo "{caption}"')
+            self._print(f"→ {label}: photo ", f'"{caption}"')
             sent.append(self._message(chat_id, thread, caption=caption or None,
                                       photo=self._photo()))
         return sent
