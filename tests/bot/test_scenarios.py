@@ -52,3 +52,14 @@ async def test_scenario(script: Path, tmp_path: Path) -> None:
     expected = expected_file.read_text(encoding="utf-8").splitlines()
     assert output == expected
     assert not any(line.startswith("!! error") for line in output) or "error" in script.stem
+
+
+def test_forum_lines_are_typed_in_the_topics_the_bot_opened() -> None:
+    """forum_topics plays each match in its own topic: a line after the start names a topic
+    the bot opened (a topic id that drifted would open a new topic and test nothing)."""
+    script = (SCENARIOS / "forum_topics.txt").read_text(encoding="utf-8")
+    opened = set(re.findall(r"^⊕ (\w+/\d+): topic", (SCENARIOS / "forum_topics.out").read_text(
+        encoding="utf-8"), re.MULTILINE))
+    after_start = script[script.index("/begin"):]
+    typed = set(re.findall(r"^\w+@(\w+/\d+):", after_start, re.MULTILINE))
+    assert typed and typed <= opened, typed - opened

@@ -80,13 +80,14 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
 
     for _ in range(64):  # each pass opens a round or ends; byes-only rounds go on at once
         step = await progress.advance(services, run)
+        texts = [tr(step.note, **step.note_params)] if step.note else []
+        if step.opened and (text := await _announcement(services, tr, step.run, step.opened)):
+            texts.append(text)
         if step.opened or step.finished:
-            step.run = await _table_after_round(services, tr, run, step.run)
-        if step.note:
-            await say(tr(step.note, **step.note_params))
+            step.run, texts = await _table_after_round(services, tr, run, step.run, texts)
+        for text in texts:
+            await say(text)
         if step.opened:
-            if text := await _announcement(services, tr, step.run, step.opened):
-                await say(text)
             await _launch(services, step.run, step.opened)
         if step.finished:
             if held:
@@ -113,19 +114,21 @@ async def advance_after_result(services: Services, job: Job) -> None:
         await proceed(services, job.tournament_id)
 
 
-async def _table_after_round(services: Services, tr: Translator, before: Run,
-                             after: Run) -> Run:
+async def _table_after_round(services: Services, tr: Translator, before: Run, after: Run,
+                             then: list[str]) -> tuple[Run, list[str]]:
     """Round robin and Swiss: post the table once after each completed round (``before``
-    is the run as the round ended, ``after`` as the step left it)."""
+    is the run as the round ended, ``after`` as the step left it), with ``then`` (the
+    step's note, the next round) in its caption when they fit; the run, and what of
+    ``then`` is still to be said."""
     if before.phase not in TABLES:
-        return after
+        return after, then
     last = max((row.round for row in before.rows
                 if row.status == "finished" and row.player_b is not None), default=0)
     if last <= after.record.get("tabled", 0):
-        return after
-    await post_tables(services, tr, before, tr("formats.standings_after_round",
-                                               title=before.tournament.title, round=last))
-    return await save_record(services, after, tabled=last)
+        return after, then
+    left = await post_tables(services, tr, before, tr(
+        "formats.standings_after_round", title=before.tournament.title, round=last), then=then)
+    return await save_record(services, after, tabled=last), left
 
 
 def slot_label(tr: Translator, run: Run, row: MatchRow) -> str:

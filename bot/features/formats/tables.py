@@ -14,12 +14,14 @@ Pictures are sent with :func:`bot.render.posting.post_pictures`, named by what t
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from fractions import Fraction
 
 from bot.features.formats import progress
 from bot.features.formats.state import Run, names_of, ties_of
 from bot.games import game_of
 from bot.i18n import Markup, Translator
+from bot.middlewares.limits import CAPTION_LIMIT, size
 from bot.render import BAR_MARK, standings_png
 from bot.render.posting import post_pictures
 from bot.services import Services
@@ -120,10 +122,11 @@ def _ties(run: Run, tables: list[tuple[int, list[Row]]]) -> dict[int, int] | Non
 
 
 async def post_tables(services: Services, tr: Translator, run: Run, caption: str,
-                      chat_id: int | None = None) -> None:
+                      chat_id: int | None = None, *, then: Sequence[str] = ()) -> list[str]:
     """The round robin or Swiss table(s) of ``run``, one picture per group, in its group
-    (or in ``chat_id``: a player's DM), with the
-    shared places said in the caption."""
+    (or in ``chat_id``: a player's DM), with the shared places said in the caption, and
+    ``then`` (what comes next: the next round's pairs) below them when all of it fits a
+    caption: one message instead of two. Returns what of ``then`` is still to be said."""
     title = run.tournament.title
     label = await names_of(services, run.tournament.id)
     tables = progress.group_tables(run)
@@ -139,7 +142,11 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
     calls = [(standings_png, (f"{title} · {GROUP_LETTERS[i]}" if many else title, header,
                               _cells(rows, label, stats, ties), bar, lines))
              for i, rows in tables]
+    head = "\n".join([caption, *notes])
+    carried = list(then) if size("\n\n".join([head, *then])) <= CAPTION_LIMIT else []
     await post_pictures(services, chat_id or run.tournament.chat_id, calls,
-                        "\n".join([caption, *notes]),
-                        lambda: _text_tables(tr, title, tables, label, stats),
+                        "\n\n".join([head, *carried]),
+                        lambda: "\n\n".join([_text_tables(tr, title, tables, label, stats),
+                                              *carried]),
                         name=f"{run.tournament.game}-standings")
+    return [text for text in then if text not in carried]
