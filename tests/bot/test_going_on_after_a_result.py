@@ -46,8 +46,10 @@ async def test_the_round_goes_on_after_a_restart_that_followed_its_last_result(
         await sandbox.line("! restart")  # the job ran once: nothing is said twice
         matches = await sandbox.app.services.repos.matches.for_tournament(1)
     assert sorted({m.round for m in matches if m.status == "running"}) == [2]
-    assert [line.split(":")[0] for line in output if "Round 2 of 3" in line] == ["→ rr"]
-    assert len([line for line in output if "standings after round 1" in line]) == 1, output
+    # once, in the group: the table's caption carries the next round
+    assert [line for line in output if "standings after round 1" in line] == [
+        '→ rr: photo "📊 “Round”: standings after round 1'], output
+    assert [line for line in output if "Round 2 of 3" in line] == ["  ⚔️ Round 2 of 3:"]
     assert output[restarted:] == []
 
 
