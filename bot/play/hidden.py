@@ -181,14 +181,19 @@ async def _tell_unreachable(ctx: MatchContext, seats: list[int]) -> None:
     group message for both when neither can be reached (a new group's first match)."""
     if not seats:
         return
-    names = [ctx.names[seat] for seat in seats]
-    key, params = (("play.hidden_cannot_dm", {"name": names[0]}) if len(names) == 1
-                   else ("play.hidden_cannot_dm_both", {"a": names[0], "b": names[1]}))
     await ctx.services.outbox.open_chat_notice(
-        ctx.tournament.chat_id, own_text(ctx.tr, key, ctx.match.kind, match=ctx.match.id,
-                                         **params),
+        ctx.tournament.chat_id, _naming(ctx, "play.hidden_cannot_dm", seats),
         button_text=ctx.tr("dm.open_button"), payload=f"m-{ctx.match.id}",
         thread_id=ctx.match.thread_id)
+
+
+def _naming(ctx: MatchContext, key: str, seats: list[int], **params: Any) -> str:
+    """``key`` naming the player of one seat (``name``), or ``key``'s ``_both`` text naming
+    both (``a``, ``b``), in the match kind's own words."""
+    names = [ctx.names[seat] for seat in seats]
+    named = {"name": names[0]} if len(names) == 1 else {"a": names[0], "b": names[1]}
+    return own_text(ctx.tr, key if len(names) == 1 else f"{key}_both", ctx.match.kind,
+                    match=ctx.match.id, **named, **params)
 
 
 async def _draw(ctx: MatchContext, seat: int, *,
@@ -337,13 +342,9 @@ async def _late(ctx: MatchContext, job: Job) -> None:
         await services.outbox.dm(user_id, own_text(
             user_tr, "play.hidden_reminder", kind, match=ctx.match.id,
             round=getattr(state, "round", "")))
-    if not late:
-        return
-    names = [ctx.names[seat] for seat in late]
-    key, params = (("play.hidden_late", {"name": names[0]}) if len(names) == 1
-                   else ("play.hidden_late_both", {"a": names[0], "b": names[1]}))
-    await ctx.say(own_text(ctx.tr, key, kind, minutes=_inputs()[kind].late_minutes,
-                           match=ctx.match.id, **params))
+    if late:
+        await ctx.say(_naming(ctx, "play.hidden_late", late,
+                              minutes=_inputs()[kind].late_minutes))
 
 
 late_clock = clock.timeout(LATE, _late)

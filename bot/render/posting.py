@@ -90,6 +90,6 @@ async def _send(services: Services, chat_id: int, photos: list[str | BufferedInp
     for number in range(albums):
         part = photos[number * len(photos) // albums:(number + 1) * len(photos) // albums]
         sent += await bot.send_media_group(chat_id, [
-            InputMediaPhoto(media=photo, caption=caption if not sent and n == 0 else None)
+            InputMediaPhoto(media=photo, caption=caption if number == n == 0 else None)
             for n, photo in enumerate(part)], message_thread_id=thread_id)
     return sent

@@ -149,4 +149,4 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
                         lambda: "\n\n".join([_text_tables(tr, title, tables, label, stats),
                                               *carried]),
                         name=f"{run.tournament.game}-standings")
-    return [text for text in then if text not in carried]
+    return [] if carried else list(then)
