@@ -46,14 +46,20 @@ async def test_the_round_goes_on_after_a_restart_that_followed_its_last_result(
         await sandbox.line("! restart")  # the job ran once: nothing is said twice
         matches = await sandbox.app.services.repos.matches.for_tournament(1)
     assert sorted({m.round for m in matches if m.status == "running"}) == [2]
-    # once, in the group: the table's caption carries the next round
+    # once, in the group, after the restart: both results (stored with their jobs, so the
+    # deaths lost nothing), the first job's above the table, which carries the next round
     assert [line for line in output if "standings after round 1" in line] == [
-        '→ rr: photo "📊 “Round”: standings after round 1'], output
+        "  📊 “Round”: standings after round 1"], output
+    results = [line for line in output if "✅ Result:" in line]
+    assert len(results) == 2 and results[0].startswith('→ rr: photo "✅ Result:'), results
     assert [line for line in output if "Round 2 of 3" in line] == ["  ⚔️ Round 2 of 3:"]
     assert output[restarted:] == []
 
 
-async def test_the_update_answers_the_confirmation_and_the_job_goes_on(tmp_path: Path) -> None:
+async def test_the_job_after_the_confirmation_says_the_result_the_table_and_the_round(
+        tmp_path: Path) -> None:
+    """The confirming update takes the report's buttons off; the job right after it says the
+    result, the table and the next round in one message."""
     output: list[str] = []
     async with opened(tmp_path, emit=output.append) as sandbox:
         await round_robin.begin(sandbox, 4)
@@ -67,13 +73,16 @@ async def test_the_update_answers_the_confirmation_and_the_job_goes_on(tmp_path:
         start = len(output)
         await round_robin.end_round_one(sandbox)
     by_update, by_job = output[start:handled_at[-1]], output[handled_at[-1]:]
-    assert by_update[-1].startswith("→ rr: ✅ Result:"), by_update
-    assert not [line for line in by_update if "standings" in line or "Round 2" in line]
-    assert "standings after round 1" in by_job[0] and "Round 2 of 3" in "\n".join(by_job)
+    assert by_update[-1].startswith("✎ rr#"), by_update  # the buttons taken off
+    assert not [line for line in by_update if "standings" in line or "Round 2" in line
+                or line.startswith("→ rr: ✅ Result: P1")]
+    table = by_job[:by_job.index("  ⚔️ Round 2 of 3:") + 1]
+    assert table[0] == '→ rr: photo "✅ Result: P1 beats P2.', by_job
+    assert "  📊 “Round”: standings after round 1" in table
 
 
 @pytest.mark.parametrize(("script", "unsaid"), [("cup_full_four", 0),
-                                                ("formats_swiss_elim", 2),
+                                                ("formats_swiss_elim", 1),
                                                 ("backgammon_live_swiss", 4)])
 @pytest.mark.usefixtures("no_rate_limit")
 async def test_a_process_that_dies_after_each_match_ends_goes_on_as_one_run(
@@ -82,8 +91,8 @@ async def test_a_process_that_dies_after_each_match_ends_goes_on_as_one_run(
     on; a restart after that line lets the tournament go on, and it exports what one
     uninterrupted run exports. The transcript prints the same, the deaths aside and
     ``unsaid`` lines a death: what the dying update had still to say after its commit (a
-    confirmed report's buttons taken off and its "✅ Result", two lines; a backgammon
-    match's last board, four)."""
+    confirmed report's buttons taken off, one line: its "✅ Result" is stored with the job
+    and said after the restart; a backgammon match's last board, four)."""
     text = (SCENARIOS / f"{script}.txt").read_text(encoding="utf-8")
     plain = await run_and_export(text, text.splitlines(), tmp_path / "plain.sqlite3")
     settle, died = MatchesRepo.settle, []

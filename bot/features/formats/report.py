@@ -120,23 +120,23 @@ class Answered:
 
 async def _confirm(services: Services, tr: Translator, run: Run, match: MatchRow,
                    answer: Answered) -> bool:
-    """The opponent agrees: the answer and the result written together, then announced
-    (the format goes on right after the update). False when the update was applied before."""
+    """The opponent agrees: the answer and the result written together; the format goes on
+    right after the update and says the result first. False when the update was applied
+    before."""
     report = match.result["report"]
     score = tuple(report["score"]) if report["score"] else None
+    label = await names_of(services, run.tournament.id)
+    said = tr("formats.confirmed", result=describe(tr, label, match, report["winner"], score))
     try:
         await record_result(services, match.id, report["winner"], score, actor_id=answer.by,
-                            update_id=answer.update_id, actions=[answer.action])
+                            update_id=answer.update_id, actions=[answer.action], said=said)
     except DuplicateUpdate:
         return False
     except ResultRefused as refused:
         await _retire_buttons(services, run, match)
         await services.bot.send_message(run.tournament.chat_id, tr(refused.key))
         return True
-    await _retire_buttons(services, run, match)
-    label = await names_of(services, run.tournament.id)
-    await services.bot.send_message(run.tournament.chat_id, tr(
-        "formats.confirmed", result=describe(tr, label, match, report["winner"], score)))
+    await _retire_buttons(services, run, match)  # the job after the update says the result
     return True
 
 

@@ -61,7 +61,8 @@ async def record_result(services: Services, match_id: int, winner: int | None,
                         score: tuple[int, int] | None, *, forfeit: bool = False,
                         actor_id: int | None = None, reason: str | None = None,
                         stat: list[list[int]] | None = None, tie: bool = False,
-                        update_id: int | None = None, actions: Sequence[dict] = ()) -> None:
+                        update_id: int | None = None, actions: Sequence[dict] = (),
+                        said: str | None = None) -> None:
     """Finish (or, with a ``reason``, correct) a match; the tournament goes on from it right
     after the update (:data:`~bot.features.formats.runner.ADVANCE_JOB`, stored with the
     result, so a restart in between loses nothing).
@@ -73,7 +74,9 @@ async def record_result(services: Services, match_id: int, winner: int | None,
     An organiser's entry or correction names ``actor_id`` and ``reason`` and is logged, in
     the result's transaction.
     ``actions`` (a player's answer that settles the match: a confirmation) are logged by
-    ``actor_id`` in the result's own transaction, claiming ``update_id``.
+    ``actor_id`` in the result's own transaction, claiming ``update_id``. ``said`` (the
+    result in words) is stored with the job and heads what the format says next (the next
+    matches, the table): one group message where there were two.
     Raises :class:`ResultRefused` when the result cannot be taken, and
     :class:`~storage.repositories.matches.DuplicateUpdate` when ``update_id`` was applied.
     """
@@ -95,7 +98,9 @@ async def record_result(services: Services, match_id: int, winner: int | None,
             result["stat"] = stat
         if tie and winner is None:
             result["tie"] = True
-        onward = {"match_id": match.id}
+        onward: dict[str, Any] = {"match_id": match.id}
+        if said:
+            onward["said"] = said
         if match.status != "finished" and (event := _engine_event(run, match, winner, score,
                                                                   forfeit)) is not None:
             onward["event"] = event

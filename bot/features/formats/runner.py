@@ -4,8 +4,9 @@ and the final placings."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
+from functools import partial
 
 from bot.features.formats import progress
 from bot.features.formats.state import (
@@ -66,17 +67,24 @@ async def _groups_text(services: Services, tr: Translator, run: Run) -> str:
     return tr("formats.groups", groups=Markup("\n".join(lines)))
 
 
-async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str] = ()) -> None:
+async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str] = (),
+                  lead_said: Callable[[], Awaitable[None]] | None = None) -> None:
     """Advance the format until something waits for play, announcing every step
     (the caller holds the tournament's lock); ``lead``: lines said at the head of the
-    first message (the format, at the start)."""
+    first message (the format at the start, a result after it), then ``lead_said`` is
+    awaited (the caller notes it, so a retry does not say it twice)."""
     run = await load(services, tournament_id)
     tr = await services.translator_for_chat(run.tournament.chat_id)
     held = list(lead)
 
+    async def said() -> None:
+        if held and lead_said is not None:
+            await lead_said()
+        held.clear()
+
     async def say(text: str) -> None:
         await _say(services, run.tournament, "\n".join(part for part in (*held, text) if part))
-        held.clear()
+        await said()
 
     for _ in range(64):  # each pass opens a round or ends; byes-only rounds go on at once
         step = await progress.advance(services, run)
@@ -84,7 +92,10 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         if step.opened and (text := await _announcement(services, tr, step.run, step.opened)):
             texts.append(text)
         if step.opened or step.finished:
-            step.run, texts = await _table_after_round(services, tr, run, step.run, texts)
+            step.run, texts, led = await _table_after_round(services, tr, run, step.run, texts,
+                                                            held)
+            if led:
+                await said()
         for text in texts:
             await say(text)
         if step.opened:
@@ -111,24 +122,31 @@ async def advance_after_result(services: Services, job: Job) -> None:
             run = await load(services, job.tournament_id)
             if event not in run.record.get("log", []):
                 await log_event(services, run, event)
-        await proceed(services, job.tournament_id)
+        said = job.payload.get("said")
+        lead = [said] if said and not job.payload.get("told") else []
+        await proceed(services, job.tournament_id, lead=lead,
+                      lead_said=partial(services.repos.jobs.note, job.id, told=True))
 
 
 async def _table_after_round(services: Services, tr: Translator, before: Run, after: Run,
-                             then: list[str]) -> tuple[Run, list[str]]:
+                             then: list[str], lead: list[str]
+                             ) -> tuple[Run, list[str], bool]:
     """Round robin and Swiss: post the table once after each completed round (``before``
-    is the run as the round ended, ``after`` as the step left it), with ``then`` (the
-    step's note, the next round) in its caption when they fit; the run, and what of
-    ``then`` is still to be said."""
+    is the run as the round ended, ``after`` as the step left it), with ``lead`` (the
+    result that ended the round) above it and ``then`` (the step's note, the next round)
+    below it in its caption when they fit; the run, what of ``then`` is still to be said,
+    and whether ``lead`` was said."""
     if before.phase not in TABLES:
-        return after, then
+        return after, then, False
     last = max((row.round for row in before.rows
                 if row.status == "finished" and row.player_b is not None), default=0)
     if last <= after.record.get("tabled", 0):
-        return after, then
-    left = await post_tables(services, tr, before, tr(
-        "formats.standings_after_round", title=before.tournament.title, round=last), then=then)
-    return await save_record(services, after, tabled=last), left
+        return after, then, False
+    carried = await post_tables(services, tr, before, tr(
+        "formats.standings_after_round", title=before.tournament.title, round=last),
+        lead=lead, then=then)
+    return (await save_record(services, after, tabled=last), [] if carried else then,
+            carried and bool(lead))
 
 
 def slot_label(tr: Translator, run: Run, row: MatchRow) -> str:

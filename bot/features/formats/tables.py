@@ -122,11 +122,13 @@ def _ties(run: Run, tables: list[tuple[int, list[Row]]]) -> dict[int, int] | Non
 
 
 async def post_tables(services: Services, tr: Translator, run: Run, caption: str,
-                      chat_id: int | None = None, *, then: Sequence[str] = ()) -> list[str]:
+                      chat_id: int | None = None, *, lead: Sequence[str] = (),
+                      then: Sequence[str] = ()) -> bool:
     """The round robin or Swiss table(s) of ``run``, one picture per group, in its group
     (or in ``chat_id``: a player's DM), with the shared places said in the caption, and
-    ``then`` (what comes next: the next round's pairs) below them when all of it fits a
-    caption: one message instead of two. Returns what of ``then`` is still to be said."""
+    ``lead`` (the result that ended the round) above and ``then`` (what comes next: the next
+    round's pairs) below when all of it fits a caption: one message instead of three.
+    Whether they were carried (all or none)."""
     title = run.tournament.title
     label = await names_of(services, run.tournament.id)
     tables = progress.group_tables(run)
@@ -143,10 +145,11 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
                               _cells(rows, label, stats, ties), bar, lines))
              for i, rows in tables]
     head = "\n".join([caption, *notes])
-    carried = list(then) if size("\n\n".join([head, *then])) <= CAPTION_LIMIT else []
+    carried = size("\n\n".join([*lead, head, *then])) <= CAPTION_LIMIT
+    above, below = (list(lead), list(then)) if carried else ([], [])
     await post_pictures(services, chat_id or run.tournament.chat_id, calls,
-                        "\n\n".join([head, *carried]),
-                        lambda: "\n\n".join([_text_tables(tr, title, tables, label, stats),
-                                              *carried]),
+                        "\n\n".join([*above, head, *below]),
+                        lambda: "\n\n".join([*above, _text_tables(tr, title, tables, label,
+                                                                    stats), *below]),
                         name=f"{run.tournament.game}-standings")
-    return [] if carried else list(then)
+    return carried
