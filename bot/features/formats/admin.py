@@ -94,12 +94,12 @@ async def set_result(message: Message, command: CommandObject, services: Service
     if problem := correction_problem(run, match, winner):
         await message.reply(tr(problem))
         return
-    await record_result(services, match.id, winner, score, forfeit=claim.forfeit,
-                        actor_id=message.from_user.id, reason=reason)
     label = await names_of(services, run.tournament.id)
-    text = describe(tr, label, match, winner, score, claim.forfeit)
-    await message.answer(tr("formats.set_by_organiser", result=text, reason=reason))
-    await retire_board(services, run.tournament, match)
+    said = tr("formats.set_by_organiser", reason=reason,
+              result=describe(tr, label, match, winner, score, claim.forfeit))
+    await record_result(services, match.id, winner, score, forfeit=claim.forfeit,
+                        actor_id=message.from_user.id, reason=reason, said=said)
+    await retire_board(services, run.tournament, match)  # the job after it says the result
 
 
 @router.message(Command("dq"))
