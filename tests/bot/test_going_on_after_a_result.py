@@ -8,7 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from aiogram.exceptions import TelegramServerError
 
+from bot.features.formats import runner
 from bot.sandbox.runner import Sandbox
 from storage.db import Database
 from storage.repositories.matches import MatchesRepo
@@ -164,3 +166,25 @@ async def test_an_answer_to_a_report_is_written_with_what_it_settles(
     else:
         assert settled.result["dispute"]["by"] == match.player_b
     assert actions.count(logged) == (1 if logged == "confirm" else 2)
+
+
+async def test_a_retried_job_does_not_say_its_result_twice(tmp_path: Path, monkeypatch) -> None:
+    """The job said the round's last result (in the table's caption), then met a passing
+    fault before it was done: the retry finds the round open and says nothing again (a
+    result not noted as said would be said once more on its own)."""
+    save_record, faults = runner.save_record, []
+
+    async def fails_once(services, run, **changes):
+        if "tabled" in changes and not faults:
+            faults.append(changes)
+            raise TelegramServerError(method=None, message="Bad Gateway")
+        return await save_record(services, run, **changes)
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await round_robin.begin(sandbox, 4)
+        monkeypatch.setattr(runner, "save_record", fails_once)
+        await round_robin.end_round_one(sandbox)
+        await sandbox.line("! advance 2m")  # the retry
+    assert faults
+    assert len([line for line in output if "standings after round 1" in line]) == 1
+    assert len([line for line in output if "✅ Result: P1 beats P2" in line]) == 1, output

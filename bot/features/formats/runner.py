@@ -92,10 +92,8 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         if step.opened and (text := await _announcement(services, tr, step.run, step.opened)):
             texts.append(text)
         if step.opened or step.finished:
-            step.run, texts, led = await _table_after_round(services, tr, run, step.run, texts,
-                                                            held)
-            if led:
-                await said()
+            step.run, texts = await _table_after_round(services, tr, run, step.run, texts,
+                                                       held, said)
         for text in texts:
             await say(text)
         if step.opened:
@@ -129,24 +127,26 @@ async def advance_after_result(services: Services, job: Job) -> None:
 
 
 async def _table_after_round(services: Services, tr: Translator, before: Run, after: Run,
-                             then: list[str], lead: list[str]
-                             ) -> tuple[Run, list[str], bool]:
+                             then: list[str], lead: list[str],
+                             lead_said: Callable[[], Awaitable[None]]) -> tuple[Run, list[str]]:
     """Round robin and Swiss: post the table once after each completed round (``before``
     is the run as the round ended, ``after`` as the step left it), with ``lead`` (the
     result that ended the round) above it and ``then`` (the step's note, the next round)
-    below it in its caption when they fit; the run, what of ``then`` is still to be said,
-    and whether ``lead`` was said."""
+    below it in its caption when they fit, ``lead_said`` awaited at once when they were (a
+    fault after it must not have the result said again); the run, and what of ``then`` is
+    still to be said."""
     if before.phase not in TABLES:
-        return after, then, False
+        return after, then
     last = max((row.round for row in before.rows
                 if row.status == "finished" and row.player_b is not None), default=0)
     if last <= after.record.get("tabled", 0):
-        return after, then, False
+        return after, then
     carried = await post_tables(services, tr, before, tr(
         "formats.standings_after_round", title=before.tournament.title, round=last),
         lead=lead, then=then)
-    return (await save_record(services, after, tabled=last), [] if carried else then,
-            carried and bool(lead))
+    if carried:
+        await lead_said()
+    return await save_record(services, after, tabled=last), [] if carried else then
 
 
 def slot_label(tr: Translator, run: Run, row: MatchRow) -> str:
