@@ -59,6 +59,11 @@ def add_catalogs(folder: Path) -> None:
         catalog.cache_clear()
 
 
+def lines(*parts: str | None) -> str:
+    """The parts there are, a line apart: one message of what one step says."""
+    return "\n".join(part for part in parts if part)
+
+
 def clip(text: str, limit: int = ECHO_LIMIT) -> str:
     """A user's input as it is quoted back to them: at most ``limit`` characters, so a
     pasted novel is not echoed whole."""

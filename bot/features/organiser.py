@@ -19,7 +19,7 @@ from bot.features.lifecycle import (
     start_tournament,
 )
 from bot.game_settings import hints
-from bot.i18n import Translator, clip
+from bot.i18n import Translator, clip, lines
 from bot.play import clock
 from bot.services import Services
 from bot.timeparse import parse_start, zone_name
@@ -72,7 +72,7 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
             chat_id=message.chat.id, game=game.key, title=title, settings=settings)
     created = tr("new.created", id=tournament.id, title=title, game=tr(f"game.{game.key}"),
                  settings=_describe(settings))
-    await message.answer(_lines(created, note_for(tr, tournament), tr("new.registration_open")),
+    await message.answer(lines(created, note_for(tr, tournament), tr("new.registration_open")),
                          reply_markup=register_keyboard(services, tr, tournament))
     if warning := await rights_problem(services, message.chat.id, tr):
         await message.answer(warning)
@@ -171,13 +171,7 @@ async def settings_(message: Message, command: CommandObject, services: Services
         saved = tr("settings.saved", title=title or tournament.title,
                    settings=_describe(updated))
         note = note_for(tr, await services.repos.tournaments.get(tournament.id))
-    await message.answer(_lines(renamed, saved, note))
-
-
-def _lines(*parts: str | None) -> str:
-    """One message of the parts there are, a line break apart: what one command says is
-    said in one message."""
-    return "\n".join(part for part in parts if part)
+    await message.answer(lines(renamed, saved, note))
 
 
 @router.message(Command("schedule"))

@@ -15,7 +15,7 @@ from bot.features.backgammon.live.board import dice_pair, dice_text, preview, sh
 from bot.features.backgammon.live.record import send_record
 from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.formats.results import record_played
-from bot.i18n import Translator
+from bot.i18n import Translator, lines
 from bot.match_service import Change
 from bot.play.context import MatchContext, context_for
 from bot.play.launch import start_match
@@ -62,7 +62,7 @@ async def announce(ctx: MatchContext, change: Change, actions: list[Action]) -> 
     if len(after.games) > len(before.games):
         over = _game_over(ctx, after)
         if after.finished:
-            ctx.held = _lines(ctx.held, over)  # said with the match's end
+            ctx.held = lines(ctx.held, over)  # said with the match's end
         else:
             await _say(ctx, over)
 
@@ -70,12 +70,8 @@ async def announce(ctx: MatchContext, change: Change, actions: list[Action]) -> 
 async def _say(ctx: MatchContext, line: str) -> None:
     """Say ``line`` in one message with the line held back before it, if any."""
     held, ctx.held = ctx.held, None
-    if text := _lines(held, line):
+    if text := lines(held, line):
         await ctx.say(text)
-
-
-def _lines(*parts: str | None) -> str:
-    return "\n".join(part for part in parts if part)
 
 
 def _bot_move(ctx: MatchContext, before: LiveMatch, action: Action) -> str:
@@ -120,7 +116,7 @@ async def finish(ctx: MatchContext, state: LiveMatch, actor_id: int | None) -> N
     said = ctx.tr(f"backgammon.live.match_{state.outcome.how}", winner=names[winner],
                   loser=names[1 - winner], sa=max(state.score), sb=min(state.score))
     held, ctx.held = ctx.held, None
-    await send_record(ctx, lead=_lines(held, said))
+    await send_record(ctx, lead=lines(held, said))
     await record_played(ctx, winner, tuple(state.score), actor_id)
 
 
