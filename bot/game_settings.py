@@ -57,8 +57,10 @@ def _narrowed(low: int, high: int, keep: Callable[[int], bool], refusal: str,
 
 
 def odd(low: int, high: int) -> Callable[[str], int]:
+    """An odd number from ``low`` (odd) to ``high``; its hint lists the first few and the
+    last (``1|3|5…21``), which reads the same in every language."""
     return _narrowed(low, high, lambda value: value % 2 == 1, "settings.must_be_odd",
-                     f"{low}–{high} odd")
+                     f"{low}|{low + 2}|{low + 4}…{high}")
 
 
 def player_limit(high: int) -> Callable[[str], int]:
