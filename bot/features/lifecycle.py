@@ -11,7 +11,7 @@ from datetime import timedelta, tzinfo
 
 from bot.features.keyboards import checkin_keyboard, register_keyboard
 from bot.games import JobRunner, game_of, job_runner
-from bot.i18n import Translator
+from bot.i18n import Translator, lines
 from bot.registry import Registry
 from bot.services import Services
 from bot.timeparse import parse_zone
@@ -147,12 +147,13 @@ async def start_tournament(services: Services, tournament_id: int,
         approved = await repos.entrants.list(tournament.id, ("approved",))
         checkin = bool(tournament.settings.get("checkin"))
         players = [e for e in approved if e.checked_in or not checkin]
+        pending = await repos.entrants.list(tournament.id, ("pending",))
         if len(players) < minimum_players(tournament):
-            problem = _too_few(tr, tournament, approved, players, at_time=actor_id is None)
+            problem = _too_few(tr, tournament, approved, players, pending,
+                               at_time=actor_id is None)
             if actor_id is None:
                 await services.bot.send_message(tournament.chat_id, problem)
             return problem
-        pending = await repos.entrants.list(tournament.id, ("pending",))
         async with services.db.together():
             await repos.entrants.update_many(tournament.id, {
                 **{entrant.user_id: {"status": "noshow"} for entrant in approved
@@ -173,13 +174,20 @@ async def start_tournament(services: Services, tournament_id: int,
 
 
 def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
-             players: list[Entrant], *, at_time: bool) -> str:
-    """Too few players to start: too few entrants, or too few of them checked in (those
-    who have not are named, so the organiser knows whom to wait for)."""
+             players: list[Entrant], pending: list[Entrant], *, at_time: bool) -> str:
+    """Too few players to start: too few entrants (none at all, at the start time, is said
+    so), or too few of them checked in (those who have not are named, so the organiser knows
+    whom to wait for); applications nobody has approved yet are named too (an organiser who
+    forgot them sees why the list is short)."""
     waiting = [entrant.label for entrant in approved if entrant not in players]
     key = "begin.too_few_checked_in" if waiting else "begin.too_few"
-    return tr(key + ("_at_time" if at_time else ""), title=tournament.title, count=len(players),
-              min=minimum_players(tournament), names=", ".join(waiting))
+    if at_time and not approved:
+        key = "begin.none"
+    problem = tr(key + ("_at_time" if at_time else ""), title=tournament.title,
+                 count=len(players), min=minimum_players(tournament), names=", ".join(waiting))
+    unapproved = tr("begin.applications_waiting", count=len(pending),
+                    names=", ".join(entrant.label for entrant in pending)) if pending else None
+    return lines(problem, unapproved)
 
 
 @job_kind("opening")
