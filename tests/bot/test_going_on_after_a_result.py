@@ -188,3 +188,27 @@ async def test_a_retried_job_does_not_say_its_result_twice(tmp_path: Path, monke
     assert faults
     assert len([line for line in output if "standings after round 1" in line]) == 1
     assert len([line for line in output if "✅ Result: P1 beats P2" in line]) == 1, output
+
+
+async def test_a_retried_job_does_not_say_the_final_placings_twice(tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    """Two players: round 1 is the last. The job posts the table with the final placings in
+    its caption, then meets a passing fault before the tournament is marked over: the retry
+    finishes it and says the placings no more (the table's save noted them as said)."""
+    finish, faults = runner.finish, []
+
+    async def fails_once(services, run):
+        if not faults:
+            faults.append(run.tournament.id)
+            raise TelegramServerError(method=None, message="Bad Gateway")
+        return await finish(services, run)
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await round_robin.begin(sandbox, 2)
+        monkeypatch.setattr(runner, "finish", fails_once)
+        await round_robin.end_round_one(sandbox)
+        await sandbox.line("! advance 2m")  # the retry
+        tournament = await sandbox.app.services.repos.tournaments.get(1)
+    assert faults and tournament.status == "finished"
+    assert len([line for line in output if "is over. Final placings" in line]) == 1, output
+    assert len([line for line in output if "standings after round 1" in line]) == 1, output

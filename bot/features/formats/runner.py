@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 from functools import partial
+from typing import Any
 
 from bot.features.formats import progress
 from bot.features.formats.state import (
@@ -91,9 +92,12 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         texts = [tr(step.note, **step.note_params)] if step.note else []
         if step.opened and (text := await _announcement(services, tr, step.run, step.opened)):
             texts.append(text)
+        if step.finished and not step.run.record.get("ended"):
+            texts.append(await ending_text(services, tr, step.run))
         if step.opened or step.finished:
-            step.run, texts = await _table_after_round(services, tr, run, step.run, texts,
-                                                       held, said)
+            step.run, texts = await _table_after_round(
+                services, tr, run, step.run, texts, held, said,
+                noted={"ended": True} if step.finished else {})
         for text in texts:
             await say(text)
         if step.opened:
@@ -101,7 +105,7 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         if step.finished:
             if held:
                 await say("")  # a tournament over at once (byes only) still says its format
-            await finish(services, tr, step.run)
+            await finish(services, step.run)
             return
         if not step.opened or step.run.open_rows():
             break
@@ -128,13 +132,15 @@ async def advance_after_result(services: Services, job: Job) -> None:
 
 async def _table_after_round(services: Services, tr: Translator, before: Run, after: Run,
                              then: list[str], lead: list[str],
-                             lead_said: Callable[[], Awaitable[None]]) -> tuple[Run, list[str]]:
+                             lead_said: Callable[[], Awaitable[None]],
+                             noted: dict[str, Any]) -> tuple[Run, list[str]]:
     """Round robin and Swiss: post the table once after each completed round (``before``
     is the run as the round ended, ``after`` as the step left it), with ``lead`` (the
-    result that ended the round) above it and ``then`` (the step's note, the next round)
-    below it in its caption when they fit, ``lead_said`` awaited at once when they were (a
-    fault after it must not have the result said again); the run, and what of ``then`` is
-    still to be said."""
+    result that ended the round) above it and ``then`` (the step's note, the next round or
+    the final placings) below it in its caption when they fit, ``lead_said`` awaited at once
+    when they were (a fault after it must not have the result said again) and ``noted``
+    saved in the run's record with the table (what ``then`` said, so a retry does not say it
+    again); the run, and what of ``then`` is still to be said."""
     if before.phase not in TABLES:
         return after, then
     last = max((row.round for row in before.rows
@@ -146,7 +152,8 @@ async def _table_after_round(services: Services, tr: Translator, before: Run, af
         lead=lead, then=then)
     if carried:
         await lead_said()
-    return await save_record(services, after, tabled=last), [] if carried else then
+    saved = await save_record(services, after, tabled=last, **(noted if carried else {}))
+    return saved, [] if carried else then
 
 
 def slot_label(tr: Translator, run: Run, row: MatchRow) -> str:
@@ -224,12 +231,18 @@ async def _launch(services: Services, run: Run, rows: list[MatchRow]) -> None:
             await launcher(services, run.tournament, row)
 
 
-async def finish(services: Services, tr: Translator, run: Run) -> None:
+async def finish(services: Services, run: Run) -> None:
+    """The tournament over, once its end was said (:func:`ending_text`)."""
     tournament = run.tournament
     await services.repos.tournaments.set_status(tournament.id, "finished", services.clock.now())
     await services.scheduler.cancel(tournament.id, (DEADLINE_JOB,))
-    await _say(services, tournament, tr("formats.finished", title=tournament.title,
-                                        placings=Markup(await placings_text(services, tr, run))))
+
+
+async def ending_text(services: Services, tr: Translator, run: Run) -> str:
+    """"It is over" with the final placings: below the last round's table when it fits
+    the table's caption, else a message of its own."""
+    return tr("formats.finished", title=run.tournament.title,
+              placings=Markup(await placings_text(services, tr, run)))
 
 
 async def placings_text(services: Services, tr: Translator, run: Run) -> str:
