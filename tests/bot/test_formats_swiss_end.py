@@ -28,4 +28,6 @@ alice@g: /confirm
 async def test_the_end_for_want_of_a_pairing_is_said_in_the_groups_language(
         tmp_path: Path, language: str, note: str) -> None:
     output = await run_script(tmp_path, TWO_PLAYERS, language=language)
-    assert f'  {note}"' in output  # under the last table, in its caption
+    after = output[output.index(f"  {note}"):]  # under the last table, in its caption
+    assert not any(line.startswith("→") for line in after) and after[-1].endswith('"')
+    assert "🏆" in after[2]  # the final placings below it, in the same caption

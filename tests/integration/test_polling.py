@@ -381,8 +381,9 @@ async def test_begin_served_twice_in_one_poll_starts_once(live: Live) -> None:
 
 
 async def test_a_tournament_goes_on_after_its_last_result_over_http(live: Live) -> None:
-    """A confirmed result is answered in its update; the tournament then goes on in a job of
-    its own (``formats_advance``) that the live scheduler runs right after it."""
+    """A confirmed result is recorded by its update; the tournament then goes on in a job of
+    its own (``formats_advance``) that the live scheduler runs right after it: one picture,
+    the last round's table, captioned with the result above it and the final placings below."""
     api, petr = live.api, {**IVAN, "id": 333, "first_name": "Petr", "username": "petr"}
     api.feed(api.message_update(GROUP, OLGA, "/new armchair Round play=report"))
     await live.answers(GROUP, count=2)
@@ -396,12 +397,11 @@ async def test_a_tournament_goes_on_after_its_last_result_over_http(live: Live) 
     await api.wait_for(lambda c: c.method == "sendMessage" and "/confirm" in c.params["text"],
                        what="the report")
     api.feed(api.message_update(GROUP, petr, "/confirm"))
-    [placings] = await api.wait_for(
-        lambda c: c.method == "sendMessage" and "🥇" in c.params.get("text", ""),
+    [table] = await api.wait_for(
+        lambda c: c.method == "sendPhoto" and "🥇" in c.params.get("caption", ""),
         what="the final placings")
-    confirmed = [c for c in api.calls if c.method == "sendMessage"
-                 and c.params["text"].startswith("✅")]
-    assert confirmed and api.calls.index(confirmed[-1]) < api.calls.index(placings)
+    caption = table.params["caption"]
+    assert caption.startswith("✅") and caption.index("📊") < caption.index("🥇")
     await _settled(live)
     with sqlite3.connect(live.database, timeout=5) as connection:
         jobs = connection.execute(
