@@ -19,7 +19,9 @@ from storage.repositories.matches import MatchRow
 WIN_WORDS = {"win", "won", "w", "победа", "выиграл", "выиграла", "voitto"}
 LOSS_WORDS = {"loss", "lost", "l", "поражение", "проиграл", "проиграла", "tappio"}
 DRAW_WORDS = {"draw", "ничья", "tasapeli"}
-_SCORE = re.compile(r"^(\d{1,3})[:\-](\d{1,3})$")
+_SCORE = re.compile(r"^(\d{1,3})\s*[:\-–—]\s*(\d{1,3})$")
+"""``5:3``, also as phones and people write it: ``5-3``, ``5–3`` (a dash a keyboard made of
+the hyphen), ``5 : 3``."""
 _FORFEIT = {"+:-": True, "+:−": True, "-:+": False, "−:+": False}
 
 
@@ -43,8 +45,8 @@ class Claim:
 
 
 def parse_claim(word: str | None, *, forfeits: bool = False) -> Claim | None:
-    """``5:3``, ``win``/``loss``/``draw`` (and their Russian and Finnish words); organisers
-    may also give ``+:-`` or ``-:+`` (a forfeit)."""
+    """``5:3`` (:data:`_SCORE`), ``win``/``loss``/``draw`` (and their Russian and Finnish
+    words); organisers may also give ``+:-`` or ``-:+`` (a forfeit)."""
     text = (word or "").strip().lower()
     if forfeits and text in _FORFEIT:
         return Claim("win" if _FORFEIT[text] else "loss", forfeit=True)
