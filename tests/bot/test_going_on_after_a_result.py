@@ -168,24 +168,35 @@ async def test_an_answer_to_a_report_is_written_with_what_it_settles(
     assert actions.count(logged) == (1 if logged == "confirm" else 2)
 
 
-async def test_a_retried_job_does_not_say_its_result_twice(tmp_path: Path, monkeypatch) -> None:
-    """The job said the round's last result (in the table's caption), then met a passing
-    fault before it was done: the retry finds the round open and says nothing again (a
-    result not noted as said would be said once more on its own)."""
-    save_record, faults = runner.save_record, []
+async def _with_one_fault(tmp_path: Path, monkeypatch, players: int, step: str,
+                          when=lambda *args, **changes: True) -> tuple[list[str], str]:
+    """A round robin of ``players`` whose round 1 ends, the runner's ``step`` meeting a
+    passing Telegram fault once (where ``when`` says so), then the job's retry: the output
+    and the tournament's status."""
+    real, faults = getattr(runner, step), []
 
-    async def fails_once(services, run, **changes):
-        if "tabled" in changes and not faults:
-            faults.append(changes)
+    async def fails_once(*args, **changes):
+        if not faults and when(*args, **changes):
+            faults.append(step)
             raise TelegramServerError(method=None, message="Bad Gateway")
-        return await save_record(services, run, **changes)
+        return await real(*args, **changes)
     output: list[str] = []
     async with opened(tmp_path, emit=output.append) as sandbox:
-        await round_robin.begin(sandbox, 4)
-        monkeypatch.setattr(runner, "save_record", fails_once)
+        await round_robin.begin(sandbox, players)
+        monkeypatch.setattr(runner, step, fails_once)
         await round_robin.end_round_one(sandbox)
         await sandbox.line("! advance 2m")  # the retry
+        status = (await sandbox.app.services.repos.tournaments.get(1)).status
     assert faults
+    return output, status
+
+
+async def test_a_retried_job_does_not_say_its_result_twice(tmp_path: Path, monkeypatch) -> None:
+    """The job said the round's last result (in the table's caption), then met a passing
+    fault before it was done (the round's record saved): the retry finds the round open and
+    says nothing again (a result not noted as said would be said once more on its own)."""
+    output, _ = await _with_one_fault(tmp_path, monkeypatch, 4, "save_record",
+                                      lambda *args, **changes: "tabled" in changes)
     assert len([line for line in output if "standings after round 1" in line]) == 1
     assert len([line for line in output if "✅ Result: P1 beats P2" in line]) == 1, output
 
@@ -195,20 +206,7 @@ async def test_a_retried_job_does_not_say_the_final_placings_twice(tmp_path: Pat
     """Two players: round 1 is the last. The job posts the table with the final placings in
     its caption, then meets a passing fault before the tournament is marked over: the retry
     finishes it and says the placings no more (the table's save noted them as said)."""
-    finish, faults = runner.finish, []
-
-    async def fails_once(services, run):
-        if not faults:
-            faults.append(run.tournament.id)
-            raise TelegramServerError(method=None, message="Bad Gateway")
-        return await finish(services, run)
-    output: list[str] = []
-    async with opened(tmp_path, emit=output.append) as sandbox:
-        await round_robin.begin(sandbox, 2)
-        monkeypatch.setattr(runner, "finish", fails_once)
-        await round_robin.end_round_one(sandbox)
-        await sandbox.line("! advance 2m")  # the retry
-        tournament = await sandbox.app.services.repos.tournaments.get(1)
-    assert faults and tournament.status == "finished"
+    output, status = await _with_one_fault(tmp_path, monkeypatch, 2, "finish")
+    assert status == "finished"
     assert len([line for line in output if "is over. Final placings" in line]) == 1, output
     assert len([line for line in output if "standings after round 1" in line]) == 1, output
