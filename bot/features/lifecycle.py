@@ -181,10 +181,10 @@ def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
     forgot them sees why the list is short)."""
     waiting = [entrant.label for entrant in approved if entrant not in players]
     key = "begin.too_few_checked_in" if waiting else "begin.too_few"
-    if at_time and not approved:
-        key = "begin.none"
-    problem = tr(key + ("_at_time" if at_time else ""), title=tournament.title,
-                 count=len(players), min=minimum_players(tournament), names=", ".join(waiting))
+    if at_time:
+        key = "begin.none_at_time" if not approved else key + "_at_time"
+    problem = tr(key, title=tournament.title, count=len(players),
+                 min=minimum_players(tournament), names=", ".join(waiting))
     unapproved = tr("begin.applications_waiting", count=len(pending),
                     names=", ".join(entrant.label for entrant in pending)) if pending else None
     return lines(problem, unapproved)
