@@ -18,7 +18,7 @@ from bot.features.formats.results import (
 from bot.features.formats.runner import proceed
 from bot.features.formats.state import Run, load, log_event, names_of
 from bot.features.handlers import Handlers
-from bot.i18n import Translator, clip
+from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.board import retire_board
@@ -113,9 +113,9 @@ async def disqualify(message: Message, command: CommandObject, services: Service
         await message.reply(tr("formats.error.already_out"))
         return
     label = await names_of(services, run.tournament.id)
-    await message.answer(tr("formats.dq.done", name=label[players[0]], reason=reason) + "\n"
-                         + tr(outcome_key(run, players[0], "disqualify")))
-    await remove_player(services, run.tournament.id, players[0], "disqualify",
+    said = lines(tr("formats.dq.done", name=label[players[0]], reason=reason),
+                 tr(outcome_key(run, players[0], "disqualify")))
+    await remove_player(services, run.tournament.id, players[0], "disqualify", said=said,
                         logged=log_entry(message.from_user.id, "dq", services.clock.now(),
                                          tournament_id=run.tournament.id,
                                          chat_id=message.chat.id, reason=reason,
@@ -143,9 +143,9 @@ async def withdraw(message: Message, tournament: Tournament, services: Services,
         await message.reply(tr("formats.error.already_withdrawn"))
         return
     label = await names_of(services, tournament.id)
-    await message.reply(tr("formats.withdrawn.done", name=label[user]) + "\n"
-                        + tr(outcome_key(run, user, "withdraw")))
-    await remove_player(services, tournament.id, user, "withdraw")
+    said = lines(tr("formats.withdrawn.done", name=label[user]),
+                 tr(outcome_key(run, user, "withdraw")))
+    await remove_player(services, tournament.id, user, "withdraw", said=said)
 
 
 @router.message(Command("reentry"))

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from bot.features.formats.runner import ADVANCE_JOB, proceed
+from bot.features.formats.runner import ADVANCE_JOB, proceed, said_once
 from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, log_event, save_record
 from bot.games import game_of
 from bot.play.board import retire_board
@@ -158,14 +158,15 @@ def half_played(run: Run, player: int) -> bool:
 
 
 async def remove_player(services: Services, tournament_id: int, player: int, how: str, *,
-                        logged: Write | None = None) -> None:
+                        said: str, logged: Write | None = None) -> None:
     """Withdraw (``how`` "withdraw") or disqualify ("disqualify") a player mid-tournament.
 
     The player's status is written with ``logged`` (an organiser's entry) and the
     :data:`REMOVE_JOB` that makes their open matches walkovers for the opponents (void in a
     round robin, where the table itself scores them) and lets the format go on: a bot that
     dies right after the write does the rest at its next start (the redelivered command
-    finds the player out).
+    finds the player out). ``said`` (who is out, and what becomes of their results) is
+    stored with the job and heads what the format says next, as a result's words do.
     """
     async with services.lock(f"tournament-{tournament_id}"):
         run, now = await load(services, tournament_id), services.clock.now()
@@ -176,7 +177,7 @@ async def remove_player(services: Services, tournament_id: int, player: int, how
             if logged is not None:
                 await services.db.write(logged)
             job = await services.repos.jobs.add(REMOVE_JOB, now, tournament_id, player=player,
-                                                how=how)
+                                                how=how, said=said)
     await services.scheduler.run(job.id)
 
 
@@ -192,7 +193,7 @@ async def close_removed(services: Services, job: Job) -> None:
             await log_event(services, run, event)
         elif run.phase == "swiss_elim" and player in run.swiss_elim().active:
             await log_event(services, run, {"type": "withdraw", "player": player})
-        await proceed(services, job.tournament_id)
+        await proceed(services, job.tournament_id, **said_once(services, job))
     for row in closed:  # the tournament has gone on whatever Telegram answers these
         await retire_board(services, run.tournament, row)
 

@@ -124,10 +124,16 @@ async def advance_after_result(services: Services, job: Job) -> None:
             run = await load(services, job.tournament_id)
             if event not in run.record.get("log", []):
                 await log_event(services, run, event)
-        said = job.payload.get("said")
-        lead = [said] if said and not job.payload.get("told") else []
-        await proceed(services, job.tournament_id, lead=lead,
-                      lead_said=partial(services.repos.jobs.note, job.id, told=True))
+        await proceed(services, job.tournament_id, **said_once(services, job))
+
+
+def said_once(services: Services, job: Job) -> dict[str, Any]:
+    """:func:`proceed`'s ``lead`` and ``lead_said`` for a job that carries words to say
+    (``said``: a result, a player's removal): said at the head of what comes next, then
+    noted in the job (``told``), so a retried job does not say them again."""
+    said = job.payload.get("said")
+    return {"lead": [said] if said and not job.payload.get("told") else [],
+            "lead_said": partial(services.repos.jobs.note, job.id, told=True)}
 
 
 async def _table_after_round(services: Services, tr: Translator, before: Run, after: Run,
