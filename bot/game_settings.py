@@ -86,6 +86,8 @@ COMMON_SETTINGS: dict[str, Callable[[str], Any]] = {
 }
 TIEBREAK_KEYS = ("h2h", "buchholz", "median_buchholz", "sonneborn_berger", "wins",
                  "vs_higher", "diff", "scored", "stat")
+# A Swiss tournament without ``rounds`` plays this many.
+SWISS_ROUNDS = 5
 # The formats' options (bot/features/formats); absent keys take the formats' defaults.
 FORMAT_SETTINGS: dict[str, Callable[[str], Any]] = {
     "format": choice(*FORMATS[:-1]),
@@ -122,3 +124,17 @@ def hints(parsers: dict[str, Callable[[str], Any]], refused: str | None = None) 
     key's otherwise (an unknown key, or the whole list of /settings)."""
     shown = {refused: parsers[refused]} if refused in parsers else parsers
     return ", ".join(f"{key}={getattr(parse, 'hint', '…')}" for key, parse in shown.items())
+
+
+def shown_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings as the organiser reads them: a Swiss format names its round count next
+    to it, also when it was left to the default."""
+    if settings.get("format") != "swiss":
+        return settings
+    rest = {key: value for key, value in settings.items() if key != "rounds"}
+    shown: dict[str, Any] = {}
+    for key, value in rest.items():
+        shown[key] = value
+        if key == "format":
+            shown["rounds"] = settings.get("rounds", SWISS_ROUNDS)
+    return shown

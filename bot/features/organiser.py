@@ -18,7 +18,7 @@ from bot.features.lifecycle import (
     schedule_start,
     start_tournament,
 )
-from bot.game_settings import hints
+from bot.game_settings import hints, shown_settings
 from bot.i18n import Translator, clip, lines
 from bot.play import clock
 from bot.services import Services
@@ -125,7 +125,7 @@ async def rights_problem(services: Services, chat_id: int, tr: Translator) -> st
 def _describe(settings: dict) -> str:
     def shown(value) -> str:
         return ",".join(map(str, value)) if isinstance(value, list) else str(value)
-    return ", ".join(f"{key}={shown(value)}" for key, value in settings.items())
+    return ", ".join(f"{key}={shown(value)}" for key, value in shown_settings(settings).items())
 
 
 def _refused_setting(tr: Translator, game: games.Game, error: ValueError) -> str:

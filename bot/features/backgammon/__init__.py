@@ -64,8 +64,7 @@ BOTH = Playbook(explain=lambda tr, error, match: _playbook(match.kind).explain(t
                 announce=_announce, finish=_finish)
 _FORMATS = formats_game(
     "backgammon",
-    {"max_players": 0, "approval": "off", "checkin": 0, "format": "swiss", "rounds": 5,
-     **DEFAULTS},
+    {"max_players": 0, "approval": "off", "checkin": 0, "format": "swiss", **DEFAULTS},
     PARSERS, routers=(report.router, organiser.router, moves.router, tools.router, record.router),
     export_sections={"backgammon_games": backgammon_games, "backgammon_mat": backgammon_mat},
     engines={KIND: board_engine, LIVE_KIND: live_engine}, match_kind=KIND, kind_for=kind_for,

@@ -23,6 +23,7 @@ from bot.features.formats.state import (
     results_of,
     save_record,
 )
+from bot.game_settings import SWISS_ROUNDS
 from bot.services import Services
 from games.common.errors import IllegalAction
 from games.tournament import (
@@ -122,7 +123,7 @@ async def _start_playoff(services: Services, run: Run) -> Step:
 
 
 async def _swiss_step(services: Services, run: Run) -> Step:
-    rounds = run.settings.get("rounds", 5)
+    rounds = run.settings.get("rounds", SWISS_ROUNDS)
     played = max((row.round for row in run.rows), default=0)
     active = [p for p in run.seeds if p not in run.removed]
     if played >= rounds or len(active) < 2:

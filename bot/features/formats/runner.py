@@ -22,6 +22,7 @@ from bot.features.formats.state import (
 )
 from bot.features.formats.tables import GROUP_LETTERS, post_tables
 from bot.features.lifecycle import duration, zone_of
+from bot.game_settings import SWISS_ROUNDS
 from bot.games import game_of
 from bot.i18n import Markup, Translator
 from bot.services import Services
@@ -46,7 +47,7 @@ async def start_format(services: Services, tournament: Tournament,
     run = await progress.begin(services, await load(services, tournament.id), players)
     lead = [tr("formats.started", format=tr(f"formats.name.{run.format}"))]
     if run.format == "swiss":
-        rounds = run.settings.get("rounds", 5)
+        rounds = run.settings.get("rounds", SWISS_ROUNDS)
         if warning := swiss_rounds_warning(len(players), rounds):
             lead.append(tr(
                 f"formats.warn.{warning}", rounds=Markup(tr("formats.n_rounds", count=rounds)),
@@ -185,7 +186,7 @@ def _round_heading(tr: Translator, run: Run, row: MatchRow) -> str:
     if run.phase in BRACKETS:
         return tr("formats.matches_heading")
     if run.phase == "swiss":
-        return tr("formats.round_of", number=row.round, total=run.settings.get("rounds", 5))
+        return tr("formats.round_of", number=row.round, total=run.settings.get("rounds", SWISS_ROUNDS))
     if run.phase == "swiss_elim":
         return tr("formats.round", number=row.round)
     total = max(r.round for r in run.rows if r.slot[0] in "GR")
