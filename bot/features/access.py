@@ -42,6 +42,15 @@ async def organisers_press(query: CallbackQuery, services: Services,
     return tournament
 
 
+def id_moved_first(args: str | None) -> str | None:
+    """The words with a last ``#id`` put first (``20:00 #2`` reads as ``#2 20:00``), for a
+    command whose words are never free text: a title or a reason may end in "#2"."""
+    words = (args or "").split()
+    if len(words) > 1 and _ID_ARG.match(words[-1]) and not _ID_ARG.match(words[0]):
+        return " ".join([words[-1], *words[:-1]])
+    return args
+
+
 @dataclass
 class Target:
     """The tournament a command is about, and the command's remaining words."""

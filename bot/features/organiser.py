@@ -6,7 +6,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot import games
-from bot.features.access import command_target, is_organiser
+from bot.features.access import command_target, id_moved_first, is_organiser
 from bot.features.game_names import did_you_mean
 from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
@@ -177,7 +177,9 @@ async def settings_(message: Message, command: CommandObject, services: Services
 @router.message(Command("schedule"))
 async def schedule(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args, organiser=True)
+    """Set the start: a day, a time and a zone; the tournament's ``#id`` first or last."""
+    target = await command_target(message, services, tr, id_moved_first(command.args),
+                                  organiser=True)
     if target is None:
         return
     tournament = target.tournament
