@@ -95,7 +95,10 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
             texts.append(text)
         if step.finished and not step.run.record.get("ended"):
             texts.append(await ending_text(services, tr, step.run))
-        if step.opened or step.finished:
+        # a round of rests only (after withdrawals) leaves the table to the next pass, so
+        # it goes out with the round after it or the final placings
+        rests_only = step.opened and not texts and not step.run.open_rows()
+        if (step.opened and not rests_only) or step.finished:
             step.run, texts = await _table_after_round(
                 services, tr, run, step.run, texts, held, said,
                 noted={"ended": True} if step.finished else {})
