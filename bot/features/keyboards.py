@@ -31,3 +31,10 @@ def register_keyboard(services: Services, tr: Translator, tournament: Tournament
 def checkin_keyboard(tr: Translator, tournament: Tournament) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
         text=tr("checkin.button"), callback_data=CheckIn(tournament_id=tournament.id).pack())]])
+
+
+def stacked(*keyboards: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup:
+    """The rows of the given keyboards, one under another (a message that says two things
+    carries both their buttons)."""
+    return InlineKeyboardMarkup(inline_keyboard=[
+        row for keyboard in keyboards if keyboard is not None for row in keyboard.inline_keyboard])

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from datetime import timedelta, tzinfo
 
-from bot.features.keyboards import checkin_keyboard, register_keyboard
+from aiogram.types import InlineKeyboardMarkup
+
+from bot.features.keyboards import checkin_keyboard, register_keyboard, stacked
 from bot.games import JobRunner, game_of, job_runner
 from bot.i18n import Translator, lines
 from bot.registry import Registry
@@ -62,13 +64,15 @@ async def schedule_start(services: Services, tournament: Tournament) -> list[int
     await scheduler.cancel(tournament.id, START_JOBS)
     now, start = services.clock.now(), tournament.starts_at
     leads = [m for m in services.settings.reminders if start - timedelta(minutes=m) > now]
-    for minutes in leads:
-        await scheduler.add("reminder", start - timedelta(minutes=minutes), tournament.id,
-                            minutes=minutes)
     checkin = tournament.settings.get("checkin", 0)
+    for minutes in leads:
+        if minutes != checkin:  # that reminder is said by the check-in's opening
+            await scheduler.add("reminder", start - timedelta(minutes=minutes), tournament.id,
+                                minutes=minutes)
     if checkin:
+        reminder = {"minutes": checkin} if checkin in leads else {}
         await scheduler.add("checkin", max(now, start - timedelta(minutes=checkin)),
-                            tournament.id)
+                            tournament.id, **reminder)
     await scheduler.add("start", start, tournament.id)
     return leads
 
@@ -98,12 +102,19 @@ async def _reminder_job(services: Services, job: Job) -> None:
 
 @job_kind("checkin")
 async def _checkin_job(services: Services, job: Job) -> None:
+    """Open check-in; when a reminder falls at the same time (``minutes``), it heads the
+    message, and the Register button joins the Check-in one while registration is open."""
     if found := await _not_started(services, job):
         tournament, tr = found
-        await services.bot.send_message(
-            tournament.chat_id, tr("checkin.open", title=tournament.title,
-                                   time=local_time(services, tournament)),
-            reply_markup=checkin_keyboard(tr, tournament))
+        markup = checkin_keyboard(tr, tournament)
+        if (minutes := job.payload.get("minutes")) is not None:
+            reminder, register = await _reminder(services, tr, tournament, minutes)
+            opening = lines(reminder, tr("checkin.open_with_reminder"))
+            markup = stacked(register, markup)
+        else:
+            opening = tr("checkin.open", title=tournament.title,
+                         time=local_time(services, tournament))
+        await services.bot.send_message(tournament.chat_id, opening, reply_markup=markup)
 
 
 @job_kind("start")
@@ -114,16 +125,23 @@ async def _start_job(services: Services, job: Job) -> None:
 
 async def _remind(services: Services, tr: Translator, tournament: Tournament,
                   minutes: int) -> None:
+    text, markup = await _reminder(services, tr, tournament, minutes)
+    await services.bot.send_message(tournament.chat_id, text, reply_markup=markup)
+
+
+async def _reminder(services: Services, tr: Translator, tournament: Tournament,
+                    minutes: int) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The reminder ``minutes`` before the start, and its Register button while registration
+    is open; the last reminder names the applications still waiting."""
     count = await services.repos.entrants.count(tournament.id, ("approved",))
-    left = duration(tr, minutes)
     markup = register_keyboard(services, tr, tournament) if tournament.registration_open else None
-    text = tr("reminder.text", title=tournament.title, left=left,
+    text = tr("reminder.text", title=tournament.title, left=duration(tr, minutes),
               time=local_time(services, tournament), count=count)
     if minutes == min(services.settings.reminders):  # the last reminder
         pending = await services.repos.entrants.list(tournament.id, ("pending",))
         if pending:
             text += "\n" + tr("reminder.pending", names=", ".join(e.label for e in pending))
-    await services.bot.send_message(tournament.chat_id, text, reply_markup=markup)
+    return text, markup
 
 
 async def start_tournament(services: Services, tournament_id: int,

@@ -165,6 +165,23 @@ async def test_a_reminder_to_a_group_that_is_gone_is_no_error(sandbox):
         ("reminder", "done"), ("reminder", "done")]
 
 
+async def test_check_in_opening_at_a_reminders_time_says_both_once(sandbox, monkeypatch):
+    """``checkin=60`` opens check-in when the 1-hour reminder is due: no reminder job of its
+    own, one message with both buttons; its send fails once and the retry says it once."""
+    faults = Faults(monkeypatch)
+    await _run(sandbox, SETUP.replace("/new shanghai Friday Darts",
+                                      "/new shanghai Friday Darts checkin=60"))
+    jobs = await _rows(sandbox, "SELECT kind, payload FROM jobs WHERE kind IN "
+                                "('reminder', 'checkin') ORDER BY run_at")
+    assert jobs == [("checkin", '{"minutes": 60}'), ("reminder", '{"minutes": 10}')]
+    faults.fail(1, lambda method: isinstance(method, SendMessage) and "/checkin" in method.text)
+    lines = await _run(sandbox, "! now 2026-10-21T19:05+03:00")
+    opening = [line for line in lines if "⏰" in line]
+    assert len(opening) == 1 and "/checkin" in lines[lines.index(opening[0]) + 1]
+    assert lines[lines.index(opening[0]) + 2:][:2] == [
+        "  [📝 Зарегистрироваться]", "  [✅ Я на месте]"]
+
+
 async def test_answers_to_a_user_who_blocked_the_bot_are_no_error(sandbox, monkeypatch):
     """Bob blocks the bot while it is answering him (writing to a bot unblocks it, so the
     block has to come between his message and the answer)."""
