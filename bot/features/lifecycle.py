@@ -7,7 +7,7 @@ twice.
 
 from __future__ import annotations
 
-from datetime import timedelta, tzinfo
+from datetime import datetime, timedelta, tzinfo
 
 from aiogram.types import InlineKeyboardMarkup
 
@@ -75,6 +75,16 @@ async def schedule_start(services: Services, tournament: Tournament) -> list[int
                             tournament.id, **reminder)
     await scheduler.add("start", start, tournament.id)
     return leads
+
+
+def checkin_moved(tournament: Tournament, settings: dict, now: datetime) -> bool:
+    """Whether new ``settings`` change a scheduled start's check-in opening (then
+    :func:`schedule_start` again): check-in switched on or off, or its minutes changed
+    before it opened (once open, it stays open: no second opening)."""
+    before, after = tournament.settings.get("checkin", 0), settings.get("checkin", 0)
+    if tournament.starts_at is None or tournament.started or before == after:
+        return False
+    return not before or not after or now < tournament.starts_at - timedelta(minutes=before)
 
 
 _job_kinds: Registry[JobRunner] = Registry()

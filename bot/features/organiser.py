@@ -11,6 +11,7 @@ from bot.features.game_names import did_you_mean
 from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
 from bot.features.lifecycle import (
+    checkin_moved,
     duration,
     local_time,
     note_for,
@@ -161,6 +162,8 @@ async def settings_(message: Message, command: CommandObject, services: Services
         return
     async with services.db.together():
         await services.repos.tournaments.set_settings(tournament.id, updated, title=title)
+        if checkin_moved(tournament, updated, services.clock.now()):
+            await schedule_start(services, await services.repos.tournaments.get(tournament.id))
         await services.repos.organiser_log.record(
             message.from_user.id, "settings", services.clock.now(), tournament_id=tournament.id,
             chat_id=message.chat.id, changes=target.words)
