@@ -10,7 +10,7 @@ from aiogram.types import Message
 
 from bot.features.access import is_organiser
 from bot.features.backgammon.card import card_markup, card_text
-from bot.features.backgammon.settings import KIND, LIVE_KIND
+from bot.features.backgammon.settings import GRACE_MINUTES, KIND, LIVE_KIND
 from bot.features.backgammon.summary import post_summary
 from bot.features.formats.results import ResultRefused, record_played, record_result
 from bot.i18n import Translator
@@ -95,7 +95,7 @@ async def launch(services: Services, tournament: Tournament, match: MatchRow) ->
     passed with nothing reported."""
     ctx = await start_match(services, tournament, match)
     await show_card(ctx, await services.matches.state(ctx.match))
-    if minutes := tournament.settings.get("grace", 0):
+    if minutes := tournament.settings.get("grace", GRACE_MINUTES):
         await services.scheduler.add(GRACE_JOB, services.clock.now() + timedelta(
             minutes=minutes), tournament.id, match=match.id)
 

@@ -52,7 +52,8 @@ def match_clock(text: str) -> str:
 match_clock.hint = "auto|60+10"  # type: ignore[attr-defined]
 PARSERS = {"play": play_mode, "length": match_length, "grace": int_range(0, 240),
            "clock": match_clock, "idle": int_range(0, 1440)}
-DEFAULTS = {"play": "bot", "length": 5, "grace": 15}  # clock=auto and idle=0 when unset
+DEFAULTS = {"play": "bot", "length": 5}  # clock=auto, idle=0 and grace when unset
+GRACE_MINUTES = 15  # a board match's late-start grace unless ``grace`` says otherwise
 MOVE_SECONDS = 60  # the preset per-move (and double-answer) timer
 
 
@@ -93,4 +94,4 @@ def setup_note(tr: Translator, settings: dict[str, Any]) -> str:
         move, bank = clock_of(settings)
         return tr("backgammon.note_live", length=length, move=move, bank=bank // 60)
     return tr("backgammon.note", length=length, breaks=breaks(length),
-              grace=settings.get("grace", 15))
+              grace=settings.get("grace", GRACE_MINUTES))
