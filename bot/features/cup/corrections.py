@@ -205,7 +205,10 @@ async def replace(message: Message, command: CommandObject, services: Services,
     target, old, words = found
     new = await services.repos.users.by_username(words[0]) if words else None
     if new is None:
-        await message.answer(tr("correction.usage_replace"))
+        await message.answer(tr("correction.unknown_new", word=clip(words[0]),
+                                bot=services.bot_username)
+                             if words and words[0].startswith("@")
+                             else tr("correction.usage_replace"))
         return
     has_name = len(words) > 1 and valid_name(words[1])
     name = words[1] if has_name else new.first_name
