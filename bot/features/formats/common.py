@@ -94,13 +94,14 @@ async def my_open_match(message: Message, run: Run, tr: Translator, *,
     if user in run.removed:
         await message.reply(tr("formats.error.you_are_out"))
         return None
-    mine = [row for row in run.rows if user in row.players and row.status != "void"]
-    if not mine:
+    if user not in run.players:
         await message.reply(tr("formats.error.not_in_match"))
         return None
+    mine = [row for row in run.rows if user in row.players and row.status != "void"]
     current = [row for row in mine if row.status in OPEN_STATUSES and row.player_b]
-    if not current:
-        await message.reply(without_match(tr, run, user, "formats.error.decided_already"))
+    if not current:  # a bye into a later round has no row of its own yet
+        await message.reply(without_match(
+            tr, run, user, "formats.error.decided_already" if mine else "formats.match.waiting"))
         return None
     if current[0].status == "paused":
         await message.reply(tr("formats.error.paused"))
@@ -115,12 +116,12 @@ def stage_of(tr: Translator, run: Run, row: MatchRow) -> str:
 
 
 def without_match(tr: Translator, run: Run, user: int, otherwise: str) -> str:
-    """Why ``user`` has no match to play now: knocked out, resting (a round robin) or through
-    on a bye in the round being played; else the text ``otherwise`` (waiting for the next
-    round, or the match already decided)."""
+    """Why ``user`` has no match to play now: knocked out (or left out of the playoff),
+    resting (a round robin) or through on a bye in the round being played; else the text
+    ``otherwise`` (waiting for the next round, or the match already decided)."""
     engine = run.engine()
-    if engine is not None and user in engine.placings():
-        return tr("formats.match.knocked_out")
+    if user not in run.seeds or (engine is not None and user in engine.placings()):
+        return tr("formats.match.knocked_out")  # or not through to the playoff
     playing = {row.round for row in run.rows if row.status in OPEN_STATUSES}
     bye = next((row for row in run.rows if row.status == "bye" and row.player_a == user
                 and row.round in playing), None)

@@ -60,7 +60,13 @@ class Run:
         return "single_elim" if "seeds" in self.record else "round_robin"
 
     @property
+    def players(self) -> list[int]:
+        """Everyone who started, also those a playoff left out."""
+        return self.record["players"]
+
+    @property
     def seeds(self) -> list[int]:
+        """The players of the phase in play (a playoff's qualifiers, cross-seeded)."""
         return self.record.get("seeds") or self.record["players"]
 
     @property

@@ -170,7 +170,7 @@ async def _match_in_dm(services: Services, tr: Translator, tournament: Tournamen
 
 
 async def match_text(services: Services, tr: Translator, run: Run, user: int) -> str:
-    if user not in run.seeds:
+    if user not in run.players:
         return tr("formats.error.not_in_match")
     if user in run.removed:
         return tr("formats.error.you_are_out")
