@@ -7,6 +7,7 @@ twice.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
 from aiogram.types import InlineKeyboardMarkup
@@ -154,10 +155,19 @@ async def _reminder(services: Services, tr: Translator, tournament: Tournament,
     return text, markup
 
 
+@dataclass(frozen=True)
+class NotStarted:
+    """Why a tournament cannot start, in the group's words, and the buttons that help (the
+    Check-in button when entrants have not checked in)."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+
+
 async def start_tournament(services: Services, tournament_id: int,
-                           actor_id: int | None) -> str | None:
-    """Start now. Returns None when started, or why it cannot start in the group's words
-    (said in the group by the bot itself when the start is its own, at the scheduled time).
+                           actor_id: int | None) -> NotStarted | None:
+    """Start now. Returns None when started, or why it cannot start (said in the group by
+    the bot itself when the start is its own, at the scheduled time).
 
     The roster, the status, the cancelled countdown and the "opening" job are committed
     together before anything is said (a bot that dies right after runs the opening at its
@@ -169,9 +179,9 @@ async def start_tournament(services: Services, tournament_id: int,
         tournament = await repos.tournaments.get(tournament_id)  # never deleted
         tr = await services.translator_for_chat(tournament.chat_id)
         if said := called_off(tr, tournament):
-            return said
+            return NotStarted(said)
         if tournament.started:
-            return tr("begin.already_started")
+            return NotStarted(tr("begin.already_started"))
         approved = await repos.entrants.list(tournament.id, ("approved",))
         checkin = bool(tournament.settings.get("checkin"))
         players = [e for e in approved if e.checked_in or not checkin]
@@ -180,7 +190,8 @@ async def start_tournament(services: Services, tournament_id: int,
             problem = _too_few(tr, tournament, approved, players, pending,
                                at_time=actor_id is None)
             if actor_id is None:
-                await services.bot.send_message(tournament.chat_id, problem)
+                await services.bot.send_message(tournament.chat_id, problem.text,
+                                                reply_markup=problem.markup)
             return problem
         async with services.db.together():
             await repos.entrants.update_many(tournament.id, {
@@ -202,20 +213,24 @@ async def start_tournament(services: Services, tournament_id: int,
 
 
 def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
-             players: list[Entrant], pending: list[Entrant], *, at_time: bool) -> str:
+             players: list[Entrant], pending: list[Entrant], *, at_time: bool) -> NotStarted:
     """Too few players to start: too few entrants (none at all, at the start time, is said
     so), or too few of them checked in (those who have not are named, so the organiser knows
-    whom to wait for); applications nobody has approved yet are named too (an organiser who
-    forgot them sees why the list is short)."""
+    whom to wait for, and the Check-in button goes with it); applications nobody has
+    approved yet are named too (an organiser who forgot them sees why the list is short)."""
     waiting = [entrant.label for entrant in approved if entrant not in players]
-    key = "begin.too_few_checked_in" if waiting else "begin.too_few"
+    if waiting:
+        key = "begin.too_few_checked_in" if players else "begin.none_checked_in"
+    else:
+        key = "begin.too_few"
     if at_time:
         key = "begin.none_at_time" if not approved else key + "_at_time"
     problem = tr(key, title=tournament.title, count=len(players),
                  min=minimum_players(tournament), names=", ".join(waiting))
     unapproved = tr("begin.applications_waiting", count=len(pending),
                     names=", ".join(entrant.label for entrant in pending)) if pending else None
-    return lines(problem, unapproved)
+    return NotStarted(lines(problem, unapproved),
+                      checkin_keyboard(tr, tournament) if waiting else None)
 
 
 @job_kind("opening")

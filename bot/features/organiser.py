@@ -220,7 +220,7 @@ async def begin(message: Message, command: CommandObject, services: Services,
         return
     problem = await start_tournament(services, target.tournament.id, message.from_user.id)
     if problem:
-        await message.answer(problem)
+        await message.answer(problem.text, reply_markup=problem.markup)
 
 
 @router.message(Command("closereg", "openreg"))
