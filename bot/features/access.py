@@ -11,7 +11,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
 from bot.services import Services
-from storage.repositories.tournaments import Tournament
+from storage.repositories.tournaments import ACTIVE_ENTRANT, Tournament
 
 _ID_ARG = re.compile(r"^#(\d+)$")
 
@@ -61,8 +61,11 @@ class Target:
     error_params: dict | None = None
 
 
-async def target_tournament(services: Services, chat_id: int, args: str | None) -> Target:
-    """Pick the tournament: ``#id`` as the first word, else the chat's newest open one,
+async def target_tournament(services: Services, chat_id: int, args: str | None,
+                            player: int | None = None, *, playing: bool = False) -> Target:
+    """Pick the tournament: ``#id`` as the first word, else the chat's newest open one
+    (for a ``player``'s command about their own entry, when the chat has several, the
+    newest they are entered in; ``playing``: one about their match, a started one first),
     else its newest finished one (its results stay readable and exportable)."""
     words = (args or "").split()
     if words and (match := _ID_ARG.match(words[0])):
@@ -76,6 +79,8 @@ async def target_tournament(services: Services, chat_id: int, args: str | None) 
     active = [t for t in await services.repos.tournaments.active_in_chat(chat_id)
               if not t.friendly]  # a friendly match is no command's tournament
     if active:
+        if player is not None and len(active) > 1:
+            return Target(await _entered(services, active, player, playing), words)
         return Target(active[0], words)
     newest = await services.repos.tournaments.newest_in_chat(chat_id)  # a finished one
     if newest is None:
@@ -83,18 +88,37 @@ async def target_tournament(services: Services, chat_id: int, args: str | None) 
     return Target(newest, words)
 
 
+async def _entered(services: Services, tournaments: list[Tournament], user_id: int,
+                   playing: bool) -> Tournament:
+    """The first of ``tournaments`` ``user_id`` is entered in (``playing``: a started one
+    first), else the first."""
+    entered = [tournament for tournament in tournaments
+               if await _is_entrant(services, tournament, user_id)]
+    started = [tournament for tournament in entered if playing and tournament.started]
+    return (started or entered or tournaments)[0]
+
+
+async def _is_entrant(services: Services, tournament: Tournament, user_id: int) -> bool:
+    entry = await services.repos.entrants.get(tournament.id, user_id)
+    return entry is not None and entry.status in ACTIVE_ENTRANT
+
+
 async def command_target(message: Message, services: Services, tr: Translator,
-                         args: str | None, *, organiser: bool = False) -> Target | None:
+                         args: str | None, *, organiser: bool = False,
+                         mine: bool = False, playing: bool = False) -> Target | None:
     """The tournament a group command is about, or None after telling the sender why not:
     the command was sent in a DM, by a non-organiser (when ``organiser``), or names no
-    open tournament of this group."""
+    open tournament of this group. ``mine``: a player's command about their entry (picks
+    the tournament they are entered in); ``playing``: about their match (a started one)."""
     if message.chat.type == "private":
         await message.answer(tr("access.group_only"))
         return None
     if organiser and not await is_organiser(services, message.chat.id, message.from_user.id):
         await message.reply(tr("access.organisers_only"))
         return None
-    target = await target_tournament(services, message.chat.id, args)
+    target = await target_tournament(services, message.chat.id, args,
+                                     message.from_user.id if mine or playing else None,
+                                     playing=playing)
     if target.error:
         await message.reply(tr(target.error, **(target.error_params or {})))
         return None

@@ -148,7 +148,8 @@ async def match_command(message: Message, command: CommandObject, services: Serv
                         tr: Translator) -> None:
     """The sender's current match: the opponent, the report waiting for confirmation and
     what to do next."""
-    target = await target_tournament(services, message.chat.id, command.args)
+    target = await target_tournament(services, message.chat.id, command.args,
+                                     message.from_user.id, playing=True)
     if target.tournament is None:
         await message.reply(tr(target.error, **(target.error_params or {})))
         return
