@@ -13,10 +13,10 @@ from aiogram.types import (
     Update,
 )
 
-from bot.features.cup.common import announcer, button_play, my_play, perform
+from bot.features.cup.common import announcer, button_play, my_play, perform, tried
 from bot.features.cup.playoff import THIRD, on_match_start, stage_title
 from bot.features.handlers import Handlers
-from bot.i18n import Translator
+from bot.i18n import Translator, lines
 from bot.middlewares.filters import IN_GROUP
 from bot.play.board import show_board
 from bot.play.context import MatchContext
@@ -68,14 +68,18 @@ async def bet_button(query: CallbackQuery, callback_data: BetButton, services: S
 
 @announcer("betting")
 async def announce_betting(play: MatchContext, before, after, event: dict) -> None:
-    """The board is edited in place; a hand's end or a /try (answered above it) posts it
+    """The board is edited in place; a hand's end or a /try (its outcome on top) posts it
     anew below the chat, so the newest message always says who acts next."""
-    new = event["type"] == "try" or len(after.hands) > len(before.hands)
-    await show_final_board(play, after, new=new)
+    if event["type"] == "try":
+        await show_final_board(play, after, new=True, lead=tried(play, event))
+        return
+    await show_final_board(play, after, new=len(after.hands) > len(before.hands))
 
 
-async def show_final_board(play: MatchContext, state, *, new: bool = False) -> None:
-    await show_board(play, _board_text(play, state), _board_keyboard(play, state), new=new)
+async def show_final_board(play: MatchContext, state, *, new: bool = False,
+                           lead: str | None = None) -> None:
+    await show_board(play, lines(lead, _board_text(play, state)),
+                     _board_keyboard(play, state), new=new)
 
 
 def _board_text(play: MatchContext, state) -> str:

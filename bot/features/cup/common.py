@@ -127,6 +127,12 @@ async def post(play: MatchContext, text: str, markup: InlineKeyboardMarkup | Non
     play.match = await services.repos.matches.get(match.id)
 
 
+def tried(play: MatchContext, event: dict) -> str:
+    """A logged /try's outcome ("Alice: Success ✅"), said by what it decides."""
+    return play.tr("try.success" if event["success"] else "try.failure",
+                   name=play.names[event["player"]])
+
+
 def match_score(state: Any) -> list[int]:
     """What the table shows as a finished match's score, whatever the format."""
     for attribute in ("score", "wins", "hp"):

@@ -11,10 +11,10 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.features.access import is_organiser
-from bot.features.cup.common import announcer, button_play, my_play, perform, post
+from bot.features.cup.common import announcer, button_play, my_play, perform, post, tried
 from bot.features.cup.playoff import formats_played, on_match_start
 from bot.features.handlers import Handlers
-from bot.i18n import Translator
+from bot.i18n import Translator, lines
 from bot.middlewares.filters import IN_GROUP
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
@@ -78,8 +78,15 @@ async def announce_vote(play: MatchContext, before, after, event: dict) -> None:
                other=name[1 - event["player"]]))),
             _keyboard(tr, play.match.id, formats), new=False)
     elif after.needs_try:
-        await post(play, tr("cup.third_needs_try", name=name[0], a=tr(
-            f"cup.format.{after.pick_of(0)}"), b=tr(f"cup.format.{after.pick_of(1)}")))
+        await post(play, _needs_try(play, after))
+    elif event["type"] == "try":  # its outcome under the question it answers
+        await post(play, lines(_needs_try(play, before), tried(play, event)), new=False)
+
+
+def _needs_try(play: MatchContext, state) -> str:
+    tr = play.tr
+    return tr("cup.third_needs_try", name=play.names[0], a=tr(f"cup.format.{state.pick_of(0)}"),
+              b=tr(f"cup.format.{state.pick_of(1)}"))
 
 
 async def vote_deadline(services: Services, job: Job) -> None:
@@ -111,9 +118,8 @@ async def _try_awaited(message: Message, services: Services, tr: Translator
 @router.message(Command("try"), IN_GROUP, _try_awaited)
 async def try_in_match(message: Message, play: MatchContext, player: int, services: Services,
                        tr: Translator, event_update) -> None:
-    """/try decides a tie the sender's match waits for."""
+    """/try decides a tie the sender's match waits for; its outcome is said with what it
+    decides, once logged (see the announcers)."""
     success = services.rng.random() < 0.5
-    await message.reply(tr("try.success" if success else "try.failure",
-                           name=play.names[player]))
     await perform(play, {"type": "try", "player": player, "success": success},
                   message.from_user.id, event_update.update_id)
