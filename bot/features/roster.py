@@ -176,7 +176,7 @@ async def players(message: Message, command: CommandObject, services: Services,
         return
     checkin_on = bool(tournament.settings.get("checkin"))
     lines = [tr("players.line", n=n, name=e.label, status=tr(f"status.{e.status}"),
-                checked=" ✅" if checkin_on and e.checked_in else "")
+                checked=" ✅" if checkin_on and e.checked_in and e.status == "approved" else "")
              for n, e in enumerate(entrants, start=1)]
     approved = sum(e.status == "approved" for e in entrants)
     await message.answer(tr("players.list", title=tournament.title, approved=approved,
