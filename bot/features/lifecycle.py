@@ -43,9 +43,19 @@ def note_for(tr: Translator, tournament: Tournament) -> str | None:
     return note(tr, tournament.settings) if note else None
 
 
-def local_time(services: Services, tournament: Tournament) -> str:
-    return tournament.starts_at.astimezone(zone_of(services, tournament)).strftime(
+def local_time(services: Services, tournament: Tournament, at: datetime | None = None) -> str:
+    """``at`` (default: the start) as the tournament's zone shows it."""
+    return (at or tournament.starts_at).astimezone(zone_of(services, tournament)).strftime(
         "%d.%m.%Y %H:%M")
+
+
+def checkin_opens(services: Services, tournament: Tournament) -> str | None:
+    """When a scheduled start's check-in opens, while that is still ahead."""
+    minutes = tournament.settings.get("checkin", 0)
+    if not minutes or tournament.starts_at is None:
+        return None
+    opens = tournament.starts_at - timedelta(minutes=minutes)
+    return local_time(services, tournament, opens) if opens > services.clock.now() else None
 
 
 def zone_of(services: Services, tournament: Tournament) -> tzinfo:

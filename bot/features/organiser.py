@@ -12,6 +12,7 @@ from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
 from bot.features.lifecycle import (
     checkin_moved,
+    checkin_opens,
     duration,
     local_time,
     note_for,
@@ -160,21 +161,25 @@ async def settings_(message: Message, command: CommandObject, services: Services
     except ValueError as error:
         await message.answer(_refused_setting(tr, game, error))
         return
+    moved = checkin_moved(tournament, updated, services.clock.now())
     async with services.db.together():
         await services.repos.tournaments.set_settings(tournament.id, updated, title=title)
-        if checkin_moved(tournament, updated, services.clock.now()):
+        if moved:
             await schedule_start(services, await services.repos.tournaments.get(tournament.id))
         await services.repos.organiser_log.record(
             message.from_user.id, "settings", services.clock.now(), tournament_id=tournament.id,
             chat_id=message.chat.id, changes=target.words)
     renamed = None if title is None else tr("settings.renamed", id=tournament.id,
                                             old=tournament.title, title=title)
-    saved = note = None
+    saved = note = opens = None
     if pairs:
         saved = tr("settings.saved", title=title or tournament.title,
                    settings=_describe(updated))
-        note = note_for(tr, await services.repos.tournaments.get(tournament.id))
-    await message.answer(lines(renamed, saved, note))
+        tournament = await services.repos.tournaments.get(tournament.id)
+        note = note_for(tr, tournament)
+        opens = checkin_opens(services, tournament) if moved else None
+    await message.answer(lines(renamed, saved, note,
+                               opens and tr("schedule.checkin_opens", time=opens)))
 
 
 @router.message(Command("schedule"))
@@ -207,9 +212,11 @@ async def schedule(message: Message, command: CommandObject, services: Services,
             message.from_user.id, "schedule", services.clock.now(), tournament_id=tournament.id,
             chat_id=message.chat.id, starts_at=start.isoformat(), zone=zone_name(zone))
     reminders = ", ".join(duration(tr, m) for m in leads) or tr("schedule.no_reminders")
-    await message.answer(tr("schedule.saved", title=tournament.title,
-                            time=local_time(services, tournament), zone=zone_name(zone),
-                            reminders=reminders))
+    opens = checkin_opens(services, tournament)
+    await message.answer(lines(
+        tr("schedule.saved", title=tournament.title, time=local_time(services, tournament),
+           zone=zone_name(zone), reminders=reminders),
+        opens and tr("schedule.checkin_opens", time=opens)))
 
 
 @router.message(Command("begin"))
