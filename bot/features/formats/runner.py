@@ -189,7 +189,8 @@ def _round_heading(tr: Translator, run: Run, row: MatchRow) -> str:
     if run.phase in BRACKETS:
         return tr("formats.matches_heading")
     if run.phase == "swiss":
-        return tr("formats.round_of", number=row.round, total=run.settings.get("rounds", SWISS_ROUNDS))
+        return tr("formats.round_of", number=row.round,
+                  total=run.settings.get("rounds", SWISS_ROUNDS))
     if run.phase == "swiss_elim":
         return tr("formats.round", number=row.round)
     total = max(r.round for r in run.rows if r.slot[0] in "GR")
