@@ -34,8 +34,9 @@ router = Handlers("formats-status")
 
 async def _run_here(message: Message, services: Services, tr: Translator,
                     args: str | None) -> Run | None:
-    """The chat's tournament once it has started."""
-    target = await target_tournament(services, message.chat.id, args)
+    """The chat's tournament once it has started (with several, the one the sender plays)."""
+    target = await target_tournament(services, message.chat.id, args, message.from_user.id,
+                                     playing=True)
     if target.tournament is None:
         await message.reply(tr(target.error, **(target.error_params or {})))
         return None
