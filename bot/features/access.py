@@ -9,11 +9,16 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
 from bot.i18n import Translator
+from bot.middlewares.filters import command_name
 from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.tournaments import ACTIVE_ENTRANT, Tournament
 
 _ID_ARG = re.compile(r"^#(\d+)$")
+# A player's own commands: with several open tournaments in a group they go to the one the
+# sender is entered in (about their entry), or the started one they play (about their play).
+_ENTRY_COMMANDS = frozenset({"withdraw", "checkin"})
+_PLAY_COMMANDS = frozenset({"match", "result", "confirm", "dispute", "standings", "bracket"})
 
 
 async def is_organiser(services: Services, chat_id: int, user_id: int) -> bool:
@@ -62,11 +67,11 @@ class Target:
 
 
 async def target_tournament(services: Services, chat_id: int, args: str | None,
-                            player: int | None = None, *, playing: bool = False) -> Target:
+                            sender: int | None = None, command: str | None = None) -> Target:
     """Pick the tournament: ``#id`` as the first word, else the chat's newest open one
-    (for a ``player``'s command about their own entry, when the chat has several, the
-    newest they are entered in; ``playing``: one about their match, a started one first),
-    else its newest finished one (its results stay readable and exportable)."""
+    (with several, for a player's own ``command`` from ``sender``, the newest they are
+    entered in, a started one first for a command about their play), else its newest
+    finished one (its results stay readable and exportable)."""
     words = (args or "").split()
     if words and (match := _ID_ARG.match(words[0])):
         tournament = await services.repos.tournaments.get(int(match.group(1)))
@@ -79,8 +84,10 @@ async def target_tournament(services: Services, chat_id: int, args: str | None,
     active = [t for t in await services.repos.tournaments.active_in_chat(chat_id)
               if not t.friendly]  # a friendly match is no command's tournament
     if active:
-        if player is not None and len(active) > 1:
-            return Target(await _entered(services, active, player, playing), words)
+        if sender is not None and len(active) > 1 and (
+                command in _ENTRY_COMMANDS or command in _PLAY_COMMANDS):
+            return Target(await _entered(services, active, sender, command in _PLAY_COMMANDS),
+                          words)
         return Target(active[0], words)
     newest = await services.repos.tournaments.newest_in_chat(chat_id)  # a finished one
     if newest is None:
@@ -104,21 +111,18 @@ async def _is_entrant(services: Services, tournament: Tournament, user_id: int) 
 
 
 async def command_target(message: Message, services: Services, tr: Translator,
-                         args: str | None, *, organiser: bool = False,
-                         mine: bool = False, playing: bool = False) -> Target | None:
-    """The tournament a group command is about, or None after telling the sender why not:
-    the command was sent in a DM, by a non-organiser (when ``organiser``), or names no
-    open tournament of this group. ``mine``: a player's command about their entry (picks
-    the tournament they are entered in); ``playing``: about their match (a started one)."""
+                         args: str | None, *, organiser: bool = False) -> Target | None:
+    """The tournament a group command is about (:func:`target_tournament`), or None after
+    telling the sender why not: the command was sent in a DM, by a non-organiser (when
+    ``organiser``), or names no open tournament of this group."""
     if message.chat.type == "private":
         await message.answer(tr("access.group_only"))
         return None
     if organiser and not await is_organiser(services, message.chat.id, message.from_user.id):
         await message.reply(tr("access.organisers_only"))
         return None
-    target = await target_tournament(services, message.chat.id, args,
-                                     message.from_user.id if mine or playing else None,
-                                     playing=playing)
+    target = await target_tournament(services, message.chat.id, args, message.from_user.id,
+                                     command_name(message.text))
     if target.error:
         await message.reply(tr(target.error, **(target.error_params or {})))
         return None

@@ -106,7 +106,7 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
 @router.message(Command("withdraw"))
 async def withdraw(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args, mine=True)
+    target = await command_target(message, services, tr, command.args)
     if target is None:
         return
     tournament = target.tournament
@@ -146,7 +146,7 @@ async def _check_in(services: Services, tr: Translator, tournament: Tournament,
 @router.message(Command("checkin"))
 async def checkin(message: Message, command: CommandObject, services: Services,
                   tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args, mine=True)
+    target = await command_target(message, services, tr, command.args)
     if target is None:
         return
     await message.reply(await _check_in(services, tr, target.tournament, message.from_user.id))

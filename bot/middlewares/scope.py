@@ -42,10 +42,12 @@ class Scope:
 
     async def target(self) -> Target:
         """The tournament a command in this chat is about: ``#id`` as its first word, else
-        the newest open one, else the newest finished one."""
+        the newest open one (a player's own command: theirs), else the newest finished one
+        — as the command's handler picks it (:func:`target_tournament`)."""
         if self._target is None:
             self._target = await target_tournament(
-                self.services, self.chat.id, self.args) if self.in_group else Target(
+                self.services, self.chat.id, self.args,
+                self.user.id if self.user else None, self.command) if self.in_group else Target(
                 None, [], "access.group_only")
         return self._target
 

@@ -75,8 +75,7 @@ async def formats_tournament(message: Message, services: Services, tr: Translato
                              ) -> tuple[Run, list[str]] | None:
     """The running tournament a command is about (``#id`` first names another) and the
     command's other words; None after saying why there is none."""
-    target = await command_target(message, services, tr, args, organiser=organiser,
-                                  playing=not organiser)
+    target = await command_target(message, services, tr, args, organiser=organiser)
     if target is None:
         return None
     if target.tournament.status not in ("running", "paused"):

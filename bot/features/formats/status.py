@@ -20,7 +20,7 @@ from bot.features.handlers import Handlers
 from bot.features.mine import dm_answer
 from bot.games import game_of
 from bot.i18n import Markup, Translator
-from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.filters import IN_GROUP, command_name
 from bot.play.context import own_text
 from bot.render import bracket_png
 from bot.render.posting import post_pictures
@@ -36,7 +36,7 @@ async def _run_here(message: Message, services: Services, tr: Translator,
                     args: str | None) -> Run | None:
     """The chat's tournament once it has started (with several, the one the sender plays)."""
     target = await target_tournament(services, message.chat.id, args, message.from_user.id,
-                                     playing=True)
+                                     command_name(message.text))
     if target.tournament is None:
         await message.reply(tr(target.error, **(target.error_params or {})))
         return None
@@ -150,7 +150,7 @@ async def match_command(message: Message, command: CommandObject, services: Serv
     """The sender's current match: the opponent, the report waiting for confirmation and
     what to do next."""
     target = await target_tournament(services, message.chat.id, command.args,
-                                     message.from_user.id, playing=True)
+                                     message.from_user.id, command.command)
     if target.tournament is None:
         await message.reply(tr(target.error, **(target.error_params or {})))
         return
