@@ -277,8 +277,9 @@ class Sandbox:
         match = _EVENT.match(text)
         if not match:
             raise SandboxError(f"cannot read line: {text} (a line is `user@group: text`, "
-                               "`user@dm: text`, `user@group: [button]` or `! directive`: "
-                               "README, 'The sandbox')")
+                               "`user@dm: text`, `user@group: [button]` or `! directive`; "
+                               "users and groups are named in small Latin letters, digits "
+                               "and _: README, 'The sandbox')")
         handle, place, topic, content = match.groups()
         user = self.world.user(handle)
         chat_id = user.id if place == "dm" else self._group_for(place, user).id

@@ -83,6 +83,14 @@ async def test_a_line_it_cannot_read_says_what_a_line_looks_like(tmp_path) -> No
     assert "! directive" in said
 
 
+async def test_a_name_in_another_alphabet_is_told_the_names_the_sandbox_reads(tmp_path) -> None:
+    """``аня@клуб: /register`` (a Russian newcomer's first line) names the letters to use."""
+    sandbox, output = await _run(tmp_path, ("аня@клуб: /register",))
+    await sandbox.close()
+    [said] = output
+    assert "small Latin letters, digits and _" in said
+
+
 async def test_adding_the_bot_to_a_group_nobody_wrote_in_says_how(tmp_path) -> None:
     sandbox, output = await _run(tmp_path, ("! add bot@klub",))
     await sandbox.close()
