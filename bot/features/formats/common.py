@@ -91,22 +91,30 @@ async def my_open_match(message: Message, run: Run, tr: Translator, *,
     if reporting and game_of(run.tournament.game).in_bot(run.tournament.settings):
         await message.reply(tr("formats.error.played_in_bot"))
         return None
-    if user in run.removed:
-        await message.reply(tr("formats.error.you_are_out"))
+    found = open_match(tr, run, user, decided="formats.error.decided_already")
+    if isinstance(found, str):
+        await message.reply(found)
         return None
-    if user not in run.players:
-        await message.reply(tr("formats.error.not_in_match"))
-        return None
-    mine = [row for row in run.rows if user in row.players and row.status != "void"]
-    current = [row for row in mine if row.status in OPEN_STATUSES and row.player_b]
-    if not current:  # a bye into a later round has no row of its own yet
-        await message.reply(without_match(
-            tr, run, user, "formats.error.decided_already" if mine else "formats.match.waiting"))
-        return None
-    if current[0].status == "paused":
+    if found.status == "paused":
         await message.reply(tr("formats.error.paused"))
         return None
-    return current[0]
+    return found
+
+
+def open_match(tr: Translator, run: Run, user: int, *,
+               decided: str = "formats.match.waiting") -> MatchRow | str:
+    """``user``'s open match (one with an opponent), or why they have none, in words
+    (``decided``: their match of the round is already played)."""
+    if user not in run.players:
+        return tr("formats.error.not_in_match")
+    if user in run.removed:
+        return tr("formats.error.you_are_out")
+    mine = [row for row in run.rows if user in row.players and row.status != "void"]
+    current = [row for row in mine if row.status in OPEN_STATUSES and row.player_b]
+    if current:
+        return current[0]
+    # a bye into a later round has no row of its own yet: waiting, not decided
+    return without_match(tr, run, user, decided if mine else "formats.match.waiting")
 
 
 def stage_of(tr: Translator, run: Run, row: MatchRow) -> str:

@@ -12,9 +12,9 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.features.access import target_tournament
-from bot.features.formats.common import describe, stage_of, without_match
+from bot.features.formats.common import describe, open_match, stage_of
 from bot.features.formats.runner import placings_text, round_name
-from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, names_of
+from bot.features.formats.state import BRACKETS, Run, load, names_of
 from bot.features.formats.tables import post_tables
 from bot.features.handlers import Handlers
 from bot.features.mine import dm_answer
@@ -172,15 +172,9 @@ async def _match_in_dm(services: Services, tr: Translator, tournament: Tournamen
 
 
 async def match_text(services: Services, tr: Translator, run: Run, user: int) -> str:
-    if user not in run.players:
-        return tr("formats.error.not_in_match")
-    if user in run.removed:
-        return tr("formats.error.you_are_out")
-    current = [row for row in run.rows if user in row.players and row.status in OPEN_STATUSES
-               and row.player_b is not None]
-    if not current:
-        return without_match(tr, run, user, "formats.match.waiting")
-    row = current[0]
+    row = open_match(tr, run, user)
+    if isinstance(row, str):
+        return row
     label = await names_of(services, run.tournament.id)
     head = tr("formats.match.yours", stage=stage_of(tr, run, row), a=label[row.player_a],
               b=label[row.player_b])
