@@ -8,6 +8,8 @@ from pathlib import Path
 
 from bot.sandbox.runner import Sandbox
 
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
 
 @asynccontextmanager
 async def opened(tmp_path: Path, *, seed: int = 1, language: str = "en", files: bool = False,
@@ -32,3 +34,10 @@ async def run_script(tmp_path: Path, script: str, *, seed: int = 1, language: st
                       emit=output.append) as sandbox:
         await sandbox.run_lines(script.splitlines())
     return output
+
+
+def scenario_until(name: str, line: str) -> list[str]:
+    """Transcript ``name``'s lines before ``line``, comments left out: the set-up of a test
+    that goes on from that point its own way."""
+    lines = (SCENARIOS / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+    return [kept for kept in lines[:lines.index(line)] if not kept.startswith("#")]

@@ -13,6 +13,7 @@ from pathlib import Path
 from aiogram.methods import EditMessageMedia, EditMessageText, SendMessage, TelegramMethod
 
 from bot.sandbox.runner import Sandbox
+from tests.bot.sandbox_run import scenario_until
 
 
 @asynccontextmanager
@@ -237,10 +238,7 @@ async def test_a_reentry_that_died_after_its_commit_is_logged_once(tmp_path: Pat
     """/reentry writes the bracket's event with its log entry and the update's claim: a
     process that died right after it keeps the entry (the redelivered command used to be
     refused, the player being back already, and the entry was never written)."""
-    script = (Path(__file__).resolve().parent.parent / "scenarios" / "formats_reentry.txt")
-    lines = script.read_text(encoding="utf-8").splitlines()
-    setup = [line for line in lines[:lines.index("alice@re: /reentry @dave")]
-             if not line.startswith("#")]  # up to Dave knocked out in round 1
+    setup = scenario_until("formats_reentry", "alice@re: /reentry @dave")  # Dave knocked out
     async with _sandbox(tmp_path) as (sandbox, output):
         await sandbox.run_lines(setup)
         await _dies_after(sandbox, output, "org@re: /reentry @dave",

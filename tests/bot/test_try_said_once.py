@@ -7,9 +7,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from tests.bot.sandbox_run import opened
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scenarios" / "cup_full_four.txt"
+from tests.bot.sandbox_run import opened, scenario_until
 
 
 def _outcomes(lines: list[str]) -> list[str]:
@@ -18,9 +16,7 @@ def _outcomes(lines: list[str]) -> list[str]:
 
 
 async def test_a_try_whose_write_fails_is_not_said(tmp_path: Path, monkeypatch) -> None:
-    script = SCRIPT.read_text(encoding="utf-8").splitlines()
-    setup = [line for line in script[:script.index("alice@cup: /try")]  # the 3rd-place vote
-             if not line.startswith("#")]
+    setup = scenario_until("cup_full_four", "alice@cup: /try")  # the 3rd-place vote waits
     output: list[str] = []
     failed: list[dict] = []
     async with opened(tmp_path, seed=3, language="ru", emit=output.append) as sandbox:
