@@ -81,7 +81,8 @@ class Game:
     jobs: Mapping[str, JobRunner] = field(default_factory=dict)
     export_sections: Mapping[str, ExportSection] = field(default_factory=dict)
     standings_note: StandingsNote | None = None
-    """A line the game adds to /standings (armchair: the leading run scorers), or None."""
+    """A line the game adds to /standings and to the tournament's end (armchair: the leading
+    run scorers), or None; read through :meth:`note`."""
     catalogs: Path | None = None
     """A folder of ``<lang>/<domain>.po`` catalogs with the game's own texts."""
     tiebreaks: tuple[str, ...] | None = None
@@ -122,6 +123,13 @@ class Game:
         if not self.in_bot(settings):
             return None
         return self.kind_for(settings) if self.kind_for is not None else self.match_kind
+
+    async def note(self, services: Services, tr: Translator,
+                   tournament: Tournament) -> str | None:
+        """The game's :attr:`standings_note` for ``tournament``, or None."""
+        if self.standings_note is None:
+            return None
+        return await self.standings_note(services, tr, tournament)
 
     @property
     def rules_key(self) -> str:

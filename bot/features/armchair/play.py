@@ -109,7 +109,7 @@ async def refresh_panels(ctx: MatchContext, *, fresh: bool = False) -> None:
 async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:
     """Tell the group what happened, redraw the score card and both hands."""
     before, after = change.before, change.after
-    lines = _news(ctx, before, after, actions)
+    lines = [] if after.finished else _news(ctx, before, after, actions)  # finish says them
 
     async def group() -> None:
         if lines:
@@ -157,6 +157,19 @@ def _news(ctx: MatchContext, before: ArmchairGame, after: ArmchairGame,
     return lines + milestones
 
 
+def _last_news(ctx: MatchContext, game: ArmchairGame) -> list[str]:
+    """What ended the match, said with its result in one message (as darts says its last
+    leg): the last ball, unless a declaration ended it, and the innings it closed."""
+    state, tr, names = game.state, ctx.tr, ctx.names
+    closing = state.innings[-1] if state.innings else None
+    lines = []
+    if state.last is not None and not (closing is not None and closing.declared):
+        lines.append(last_ball_line(tr, names, game))
+    if closing is not None and closing.closed:
+        lines.append(innings_over(tr, names, game, closing))
+    return lines
+
+
 def _was_closed(state: ArmchairState, number: int) -> bool:
     return number <= len(state.innings) and state.innings[number - 1].closed
 
@@ -165,7 +178,7 @@ async def finish(ctx: MatchContext, game: ArmchairGame, actor_id: int | None) ->
     """Say the result; a tie or a draw where the format needs a winner is dealt again,
     any other result goes into the tournament (the late clock stopped with the last action)."""
     outcome = game.outcome
-    await ctx.say(tr_result(ctx, game))
+    await ctx.say("\n".join([*_last_news(ctx, game), tr_result(ctx, game)]))
     if outcome.result != "win" and await _needs_winner(ctx):
         await deal_again(ctx)
         return

@@ -63,6 +63,8 @@ async def leading_scorers(services: Services, tr: Translator,
         if match.kind != KIND or match.status == "pending":
             continue
         for inn in (await services.matches.current(match)).view(None)["innings"]:
+            if inn["balls"] == 0 and not inn["declared"]:
+                continue  # dealt, not played (a walkover before the first ball)
             total = totals.setdefault(match.players[inn["batting"]], [0, 0, 0])
             total[0], total[1], total[2] = total[0] + inn["runs"], total[1] + 1, \
                 total[2] + inn["wickets"]

@@ -250,10 +250,13 @@ async def finish(services: Services, run: Run) -> None:
 
 
 async def ending_text(services: Services, tr: Translator, run: Run) -> str:
-    """"It is over" with the final placings: below the last round's table when it fits
-    the table's caption, else a message of its own."""
-    return tr("formats.finished", title=run.tournament.title,
-              placings=Markup(await placings_text(services, tr, run)))
+    """"It is over" with the final placings and the game's line of statistics (as under
+    /standings): below the last round's table when it fits the table's caption, else a
+    message of its own."""
+    ended = tr("formats.finished", title=run.tournament.title,
+               placings=Markup(await placings_text(services, tr, run)))
+    note = await game_of(run.tournament.game).note(services, tr, run.tournament)
+    return "\n".join(filter(None, [ended, note]))
 
 
 async def placings_text(services: Services, tr: Translator, run: Run) -> str:

@@ -61,8 +61,7 @@ async def _standings(services: Services, tr: Translator, run: Run, chat_id: int,
     with the game's own line (its statistics) under the last of them."""
     title = run.tournament.title
     game = game_of(run.tournament.game)
-    note = await game.standings_note(services, tr, run.tournament) \
-        if game.standings_note else None
+    note = await game.note(services, tr, run.tournament)
     tables = run.format == "groups_playoff" or run.phase not in (*BRACKETS, "swiss_elim")
     if run.phase in BRACKETS or run.phase == "swiss_elim":
         text = await placings_text(services, tr, run) or tr("formats.no_places_yet")
