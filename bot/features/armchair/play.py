@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.features.armchair.hand import HAND, LATE_MINUTES
 from bot.features.armchair.keyboards import BatFirst, Toss
-from bot.features.armchair.texts import innings_over, last_ball_line, result_line, score_card
+from bot.features.armchair.texts import card, innings_over, last_ball_line, result_line, score_card
 from bot.features.formats.results import record_played
 from bot.features.formats.state import load
 from bot.i18n import Translator
@@ -44,6 +44,8 @@ def explain(tr: Translator, error: IllegalAction, match: MatchRow | None = None)
     params = error_params(error)
     if error.code == "wrong_phase":
         params["now"] = tr(f"armchair.phase_{params.get('phase', 'bowl')}")
+    if "card" in params:  # named in the engine's notation (BALL 5): say it as the hands do
+        params["card"] = card(tr, params["card"])
     return tr(key, **params)
 
 
