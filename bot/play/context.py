@@ -31,6 +31,20 @@ class MatchContext:
     """A line held back until the game knows its board will not show it (backgammon: a move
     the bot played for a player), then said together with the next line, or dropped."""
 
+    @property
+    def closed(self) -> bool:
+        """The match was closed outside its play (a walkover, a result an organiser set, a
+        resignation): its board and panels say so instead of whose move it is."""
+        return self.match.status not in LIVE
+
+    def closed_line(self) -> str:
+        """The line a board or private panel of a :attr:`closed` match ends with: who won,
+        when someone did."""
+        winner = self.match.winner
+        if winner not in self.match.players:
+            return self.tr("play.closed")
+        return self.tr("play.closed_won", winner=self.names[self.match.players.index(winner)])
+
     def seat(self, user_id: int) -> int | None:
         """0 for player A, 1 for player B, None for anyone else."""
         players = self.match.players

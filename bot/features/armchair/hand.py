@@ -49,6 +49,8 @@ def panel(ctx: MatchContext, seat: int, tr: Translator, game: ArmchairGame) -> P
         lines.append(tr("armchair.panel_ball", card=card(tr, state.bowled)))
     lines.append(tr("armchair.panel_hand", cards=hand_line(tr, state.hands[seat])))
     lines.append(_ask(tr, ctx, game, seat))
+    if ctx.closed:
+        return Panel("\n".join(lines), (), position=game.position)
     return Panel("\n".join(lines), _buttons(tr, game, seat), columns=COLUMNS,
                  extra=_declare_row(tr, ctx.match.id, game, seat), position=game.position)
 
@@ -56,6 +58,8 @@ def panel(ctx: MatchContext, seat: int, tr: Translator, game: ArmchairGame) -> P
 def _ask(tr: Translator, ctx: MatchContext, game: ArmchairGame, seat: int) -> str:
     if game.finished:
         return result_line(tr, ctx.names, game)
+    if ctx.closed:
+        return ctx.closed_line()
     kind = _kind_for(game, seat)
     if kind is None:
         turn = game.to_act

@@ -19,7 +19,7 @@ from bot.features.formats.state import load
 from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import clock, hidden
-from bot.play.board import show_board
+from bot.play.board import closed_match, show_board
 from bot.play.context import MatchContext, own_text
 from bot.play.launch import start_match
 from bot.play.perform import Playbook, draw_chance, error_params
@@ -71,8 +71,20 @@ async def launch(services: Services, tournament: Tournament, match: MatchRow) ->
 
 async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False) -> None:
     """The match's one score card in the group, edited in place."""
-    await show_board(ctx, score_card(ctx.tr, ctx.match.id, ctx.names, game),
-                     _card_buttons(ctx, game), new=new)
+    closed = ctx.closed_line() if ctx.closed and not game.finished else None
+    await show_board(ctx, score_card(ctx.tr, ctx.match.id, ctx.names, game, closed),
+                     None if closed else _card_buttons(ctx, game), new=new)
+
+
+async def show_closed(services: Services, tournament: Tournament, match: MatchRow) -> None:
+    """The score card and both hands of a match closed before it was played out (a
+    walkover, an organiser's result, a resignation): who won instead of whose move it is,
+    and no buttons."""
+    ctx, game = await closed_match(services, tournament, match)
+    shows = [refresh_panels(ctx)]
+    if match.board_message_id is not None:
+        shows.append(show_card(ctx, game))
+    await at_once(*shows)
 
 
 def _card_buttons(ctx: MatchContext, game: ArmchairGame) -> InlineKeyboardMarkup | None:

@@ -15,8 +15,8 @@ from bot.features.backgammon.summary import post_summary
 from bot.features.formats.results import ResultRefused, record_played, record_result
 from bot.i18n import Translator
 from bot.match_service import Change
-from bot.play.board import show_board
-from bot.play.context import LIVE, MatchContext, context_for, load_match
+from bot.play.board import closed_match, show_board
+from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.launch import start_match
 from bot.play.perform import Playbook, error_params, perform
 from bot.play.refusal import Refusal
@@ -48,9 +48,9 @@ async def show_settled_card(services: Services, tournament: Tournament,
                             match: MatchRow) -> None:
     """The card of a match settled outside it (a walkover, an organiser's result): the games
     reported so far and the settled line, without buttons."""
-    tr = await services.translator_for_chat(tournament.chat_id)
-    ctx = await context_for(services, tr, tournament, await services.repos.matches.get(match.id))
-    await show_card(ctx, await services.matches.state(ctx.match))
+    if match.board_message_id is None:
+        return
+    await show_card(*await closed_match(services, tournament, match))
 
 
 async def _announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:

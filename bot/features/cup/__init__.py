@@ -37,5 +37,6 @@ GAME = Game(
           CLOSED_JOB: match_closed, corrections.DQ_JOB: corrections.close_disqualified},
     export_sections={"cup_standings": status.standings_export},
     boards={"betting": partial(betting.show_final_board, new=True)},
+    settled_boards={"betting": betting.show_closed},
     rules="cup.rules",  # the Cup's own catalog: its typed words in the chat's language
 )

@@ -18,10 +18,12 @@ from bot.features.cup.playoff import THIRD, on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator, lines
 from bot.middlewares.filters import IN_GROUP
-from bot.play.board import show_board
+from bot.play.board import closed_match, show_board
 from bot.play.context import MatchContext
 from bot.services import Services
 from games.dice_cup.words import parse_bet
+from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
 
 router = Handlers("cup-betting")
 
@@ -82,6 +84,13 @@ async def show_final_board(play: MatchContext, state, *, new: bool = False,
                      _board_keyboard(play, state), new=new)
 
 
+async def show_closed(services: Services, tournament: Tournament, match: MatchRow) -> None:
+    """The board of a final closed before it was played out (a disqualification, an
+    organiser's result): who won instead of whose turn it is, no buttons."""
+    if match.board_message_id is not None:
+        await show_final_board(*await closed_match(services, tournament, match))
+
+
 def _board_text(play: MatchContext, state) -> str:
     """The last hand's result (or the final's opening), the board, and whose turn it is (or
     the final's result)."""
@@ -101,7 +110,7 @@ def _board_text(play: MatchContext, state) -> str:
         return "\n".join(lines + [tr(key, winner=name[state.winner],
                                      loser=name[1 - state.winner], sw=state.wins[state.winner],
                                      sl=state.wins[1 - state.winner])])
-    return "\n".join(lines + [_waiting(tr, name, state)])
+    return "\n".join(lines + [play.closed_line() if play.closed else _waiting(tr, name, state)])
 
 
 def _waiting(tr: Translator, name: tuple[str, str], state) -> str:
@@ -115,7 +124,7 @@ def _waiting(tr: Translator, name: tuple[str, str], state) -> str:
 
 
 def _board_keyboard(play: MatchContext, state) -> InlineKeyboardMarkup | None:
-    if state.finished or not state.legal_bets:
+    if state.finished or play.closed or not state.legal_bets:
         return None
     tr = play.tr
     buttons = [InlineKeyboardButton(

@@ -5,7 +5,7 @@ statistics (also in /export) and the result handed to the tournament format."""
 from bot.features.darts import entry, starter
 from bot.features.darts.kinds import fincricket_engine, shanghai_engine
 from bot.features.darts.launch import bull_note, fincricket_note, launch
-from bot.features.darts.play import PLAYBOOK, board_again
+from bot.features.darts.play import PLAYBOOK, board_again, show_closed
 from bot.features.darts.stats import darts_stats
 from bot.features.formats.game import formats_game
 from bot.game_settings import choice, odd
@@ -21,12 +21,12 @@ SHANGHAI = formats_game(
      "bull": "visit"},
     {"legs": odd(1, 21), "bull": choice("visit", "strict")},
     engines={"shanghai": shanghai_engine}, match_kind="shanghai", setup_note=bull_note,
-    boards={"shanghai": board_again},
+    boards={"shanghai": board_again}, settled_boards={"shanghai": show_closed},
     **_DARTS)
 FINCRICKET = formats_game(
     "fincricket",
     {"max_players": 0, "approval": "off", "checkin": 0, "format": "round_robin", "legs": 1},
     {"legs": odd(1, 21)},
     engines={"fincricket": fincricket_engine}, match_kind="fincricket",
-    boards={"fincricket": board_again},
+    boards={"fincricket": board_again}, settled_boards={"fincricket": show_closed},
     setup_note=fincricket_note, **_DARTS)

@@ -16,6 +16,7 @@ from bot.features.darts.kinds import KINDS, DartsKind
 from bot.features.formats.results import record_played
 from bot.i18n import Translator
 from bot.match_service import Change
+from bot.play.board import closed_match
 from bot.play.board import show_board as show_live_board
 from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import Alongside, Playbook, error_params
@@ -124,13 +125,21 @@ async def _announce(play: DartsPlay, change: Change, actions: list[dict]) -> Non
 
 
 async def show_board(play: DartsPlay, state: LegsMatch, *, new: bool = False) -> None:
-    if state.finished:
+    if state.finished or play.closed:
         markup = None
     elif state.started:
         markup = keypad(play.tr, play.kind, play.match.id, state)
     else:
         markup = opening_pad(play.tr, play.match.id, state, play.names)
     await show_live_board(play, board_text(play, state), markup, new=new)
+
+
+async def show_closed(services: Services, tournament: Tournament, match: MatchRow) -> None:
+    """The scoreboard of a match closed before it was played out (a walkover, an
+    organiser's result, a resignation): who won instead of whose throw it is, no keypad."""
+    if match.board_message_id is not None:
+        ctx, state = await closed_match(services, tournament, match)
+        await show_board(DartsPlay(**vars(ctx)), state)
 
 
 async def board_again(ctx: MatchContext, state: LegsMatch) -> None:
@@ -151,7 +160,7 @@ def board_text(play: DartsPlay, state: LegsMatch) -> str:
     if no_dart_yet and state.started:
         lines.append(starter_text(play, state))
     lines.append(_turn_line(play, state))
-    if no_dart_yet:
+    if no_dart_yet and not play.closed:
         lines.append(play.text("darts.board_how_to_enter"))
     return "\n".join(lines)
 
@@ -164,6 +173,8 @@ def _turn_line(play: DartsPlay, state: LegsMatch) -> str:
     tr, leg = play.tr, state.leg
     if state.finished:
         return tr("darts.board_finished", winner=play.names[state.winner])
+    if play.closed:
+        return play.closed_line()
     if not state.started:
         return play.text("darts.board_opening")
     entered = [dart_label(tr, dart) for dart in leg.pending]

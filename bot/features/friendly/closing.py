@@ -22,7 +22,7 @@ from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope, game_commands
-from bot.play import hidden
+from bot.play.board import retire_board
 from bot.play.context import MatchContext, context_for
 from bot.services import Services
 from storage.repositories.matches import DuplicateUpdate, MatchRow
@@ -96,17 +96,7 @@ async def resign(message: Message, friendly: Tournament, match: MatchRow, event_
     await ctx.say(tr("friendly.over_resigned", title=friendly.title,
                      winner=ctx.names[match.players.index(winner)],
                      loser=ctx.names[match.players.index(loser)]))
-    await _retire_buttons(services, friendly.chat_id, match)
-
-
-async def _retire_buttons(services: Services, chat_id: int, match: MatchRow) -> None:
-    """A resigned match's board and private panels keep no buttons (a match played out is
-    redrawn by its game's own finish, which a resignation does not run)."""
-    shown = [(chat_id, match.board_message_id)] + [
-        (user, await hidden.panels(services).get(match.id, user)) for user in match.players]
-    for chat, message_id in shown:
-        if message_id is not None:
-            await services.outbox.drop_buttons(chat, message_id)
+    await retire_board(services, friendly, match)  # a game's own finish does not run
 
 
 @router.message(Command("match"), IN_GROUP, _live_friendly)
