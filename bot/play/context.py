@@ -33,8 +33,9 @@ class MatchContext:
 
     @property
     def closed(self) -> bool:
-        """The match was closed outside its play (a walkover, a result an organiser set, a
-        resignation): its board and panels say so instead of whose move it is."""
+        """The match's row is no longer live: played out, or, while its game is not over,
+        closed outside its play (a walkover, a result an organiser set, a resignation) —
+        then its board and panels end in :meth:`closed_line` instead of whose move it is."""
         return self.match.status not in LIVE
 
     def closed_line(self) -> str:
