@@ -8,8 +8,6 @@ sender's match, in every game whose match kind has a board (:attr:`~bot.games.Ga
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiogram.filters import Command
 from aiogram.types import InlineKeyboardMarkup, Message
 
@@ -44,29 +42,17 @@ async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup 
 async def retire_board(services: Services, tournament: Tournament, match: MatchRow) -> None:
     """Show on its board that ``match`` (as it was before) was closed outside its play — a
     walkover, a result an organiser set, a friendly's resignation — so nobody goes on
-    pressing it: the game's own drawing of its board and the players' private panels
-    (:attr:`~bot.games.Game.settled_boards`), else their buttons taken off."""
+    pressing it: the game's own drawing of its board (:attr:`~bot.games.Game.settled_boards`),
+    else its buttons taken off; the players' private panels (a hand, a choice) say who won,
+    without buttons."""
     if match.status not in LIVE:
         return
     redraw = game_of(tournament.game).settled_boards.get(match.kind)
     if redraw is not None:
         await redraw(services, tournament, match)
-        return
-    stored = hidden.panels(services)  # the players' private panels (a hand, a choice)
-    shown = [(tournament.chat_id, match.board_message_id)] + [
-        (user_id, await stored.get(match.id, user_id)) for user_id in match.players]
-    for chat_id, message_id in shown:
-        if message_id is not None:
-            await services.outbox.drop_buttons(chat_id, message_id)
-
-
-async def closed_match(services: Services, tournament: Tournament,
-                       match: MatchRow) -> tuple[MatchContext, Any]:
-    """What a game's settled drawing (:attr:`~bot.games.Game.settled_boards`) draws from:
-    the match as it was closed (its winner known), in the group's language, and its state."""
-    tr = await services.translator_for_chat(tournament.chat_id)
-    ctx = await context_for(services, tr, tournament, await services.repos.matches.get(match.id))
-    return ctx, await services.matches.state(ctx.match)
+    elif match.board_message_id is not None:
+        await services.outbox.drop_buttons(tournament.chat_id, match.board_message_id)
+    await hidden.close_panels(services, tournament, match)
 
 
 router = Handlers("play-board")

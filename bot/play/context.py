@@ -38,13 +38,13 @@ class MatchContext:
         then its board and panels end in :meth:`closed_line` instead of whose move it is."""
         return self.match.status not in LIVE
 
-    def closed_line(self) -> str:
-        """The line a board or private panel of a :attr:`closed` match ends with: who won,
-        when someone did."""
-        winner = self.match.winner
+    def closed_line(self, tr: Translator | None = None) -> str:
+        """The line a board or private panel (in ``tr``, its reader's language) of a
+        :attr:`closed` match ends with: who won, when someone did."""
+        tr, winner = tr or self.tr, self.match.winner
         if winner not in self.match.players:
-            return self.tr("play.closed")
-        return self.tr("play.closed_won", winner=self.names[self.match.players.index(winner)])
+            return tr("play.closed")
+        return tr("play.closed_won", winner=self.names[self.match.players.index(winner)])
 
     def seat(self, user_id: int) -> int | None:
         """0 for player A, 1 for player B, None for anyone else."""
@@ -87,3 +87,12 @@ async def load_match(services: Services, tr: Translator, match_id: int,
         return None
     tournament = await services.repos.tournaments.get(match.tournament_id)
     return await context_for(services, tr, tournament, match)
+
+
+async def closed_match(services: Services, tournament: Tournament,
+                       match: MatchRow) -> tuple[MatchContext, Any]:
+    """What a game's settled drawing (:attr:`~bot.games.Game.settled_boards`) draws from:
+    the match as it was closed (its winner known), in the group's language, and its state."""
+    tr = await services.translator_for_chat(tournament.chat_id)
+    ctx = await context_for(services, tr, tournament, await services.repos.matches.get(match.id))
+    return ctx, await services.matches.state(ctx.match)

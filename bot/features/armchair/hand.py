@@ -59,7 +59,7 @@ def _ask(tr: Translator, ctx: MatchContext, game: ArmchairGame, seat: int) -> st
     if game.finished:
         return result_line(tr, ctx.names, game)
     if ctx.closed:
-        return ctx.closed_line()
+        return ctx.closed_line(tr)
     kind = _kind_for(game, seat)
     if kind is None:
         turn = game.to_act

@@ -19,8 +19,8 @@ from bot.features.formats.state import load
 from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import clock, hidden
-from bot.play.board import closed_match, show_board
-from bot.play.context import MatchContext, own_text
+from bot.play.board import show_board
+from bot.play.context import MatchContext, closed_match, own_text
 from bot.play.launch import start_match
 from bot.play.perform import Playbook, draw_chance, error_params
 from bot.sending import at_once
@@ -77,14 +77,10 @@ async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False)
 
 
 async def show_closed(services: Services, tournament: Tournament, match: MatchRow) -> None:
-    """The score card and both hands of a match closed before it was played out (a
-    walkover, an organiser's result, a resignation): who won instead of whose move it is,
-    and no buttons."""
-    ctx, game = await closed_match(services, tournament, match)
-    shows = [refresh_panels(ctx)]
+    """The score card of a match closed before it was played out (a walkover, an
+    organiser's result, a resignation): who won instead of whose move it is, no buttons."""
     if match.board_message_id is not None:
-        shows.append(show_card(ctx, game))
-    await at_once(*shows)
+        await show_card(*await closed_match(services, tournament, match))
 
 
 def _card_buttons(ctx: MatchContext, game: ArmchairGame) -> InlineKeyboardMarkup | None:

@@ -15,8 +15,8 @@ from bot.features.backgammon.summary import post_summary
 from bot.features.formats.results import ResultRefused, record_played, record_result
 from bot.i18n import Translator
 from bot.match_service import Change
-from bot.play.board import closed_match, show_board
-from bot.play.context import LIVE, MatchContext, load_match
+from bot.play.board import show_board
+from bot.play.context import LIVE, MatchContext, closed_match, load_match
 from bot.play.launch import start_match
 from bot.play.perform import Playbook, error_params, perform
 from bot.play.refusal import Refusal

@@ -18,8 +18,8 @@ from bot.features.cup.playoff import THIRD, on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator, lines
 from bot.middlewares.filters import IN_GROUP
-from bot.play.board import closed_match, show_board
-from bot.play.context import MatchContext
+from bot.play.board import show_board
+from bot.play.context import MatchContext, closed_match
 from bot.services import Services
 from games.dice_cup.words import parse_bet
 from storage.repositories.matches import MatchRow

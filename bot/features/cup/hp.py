@@ -12,7 +12,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.features.cup.common import announcer, post
 from bot.features.cup.playoff import THIRD, on_match_start, stage_title
 from bot.features.keyboards import link_keyboard
-from bot.i18n import Translator
+from bot.i18n import Translator, lines
 from bot.play import clock, hidden
 from bot.play.context import MatchContext
 from bot.sending import at_once
@@ -22,7 +22,11 @@ CHOICE_MINUTES = 5  # after this a late chooser is reminded and the organisers a
 
 
 def _panel(play: MatchContext, seat: int, tr: Translator, state: Any) -> hidden.Panel:
-    """Ask for this round's choice; once made, show it (to its owner only)."""
+    """Ask for this round's choice; once made, show it (to its owner only); closed outside
+    the battle (a disqualification, an organiser's result), say who won."""
+    if play.closed and not state.finished:
+        return hidden.Panel(lines(tr("cup.hp_closed_head", round=state.round,
+                                     opponent=play.names[1 - seat]), play.closed_line(tr)))
     choice = state.choice_of(seat)
     if choice is not None:
         return hidden.Panel(tr(f"cup.hp_chosen_{choice}"))

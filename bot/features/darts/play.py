@@ -16,9 +16,8 @@ from bot.features.darts.kinds import KINDS, DartsKind
 from bot.features.formats.results import record_played
 from bot.i18n import Translator
 from bot.match_service import Change
-from bot.play.board import closed_match
 from bot.play.board import show_board as show_live_board
-from bot.play.context import LIVE, MatchContext, load_match
+from bot.play.context import LIVE, MatchContext, closed_match, load_match
 from bot.play.perform import Alongside, Playbook, error_params
 from bot.play.perform import perform as perform_action
 from bot.play.refusal import Refusal
