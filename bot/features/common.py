@@ -18,7 +18,7 @@ from bot.features.game_names import with_suggestion
 from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard
 from bot.features.registration import prompt
-from bot.i18n import Translator, clip
+from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
 from bot.middlewares.scope import Scope, game_commands
 from bot.play import hidden
@@ -42,13 +42,17 @@ class LanguagePick(CallbackData, prefix="lang"):
 async def start(message: Message, command: CommandObject, services: Services,
                 tr: Translator) -> None:
     """Welcome; a deep link ``m-<match id>`` (from a match announcement) shows the sender's
-    private panel of that match instead."""
+    private panel of that match instead, or, when there is none to show (the link pressed
+    after the match), says why above the welcome."""
+    why = None
     if found := _PANEL_LINK.fullmatch(command.args or ""):
-        if await hidden.resend(services, message.from_user.id,
-                               int(found[1])) is hidden.Resent.NO_PANEL:
-            await message.answer(tr("play.panel_none", match=found[1]))
-        return
-    await message.answer(tr("start.welcome", name=message.from_user.first_name))
+        resent = await hidden.resend(services, message.from_user.id, int(found[1]))
+        if resent in (hidden.Resent.SENT, hidden.Resent.UNDELIVERED):
+            return
+        key = "play.panel_over" if resent is hidden.Resent.OVER else "play.panel_none"
+        why = tr(key, match=found[1])
+    await message.answer(lines(why, tr("start.welcome", name=message.from_user.first_name)))
+    await _pending(services, tr, message)
     await _pending(services, tr, message)
 
 

@@ -251,7 +251,8 @@ def stale_position(hidden: HiddenInput, at: int, state: Any) -> bool:
 class Resent(Enum):
     """What :func:`resend` did."""
 
-    NO_PANEL = "no panel"  # not a live hidden-input match of theirs
+    NO_PANEL = "no panel"  # not a hidden-input match of theirs
+    OVER = "over"  # theirs, and no longer played
     SENT = "sent"
     UNDELIVERED = "undelivered"  # the bot cannot write to them; the group was told why
 
@@ -260,9 +261,10 @@ async def resend(services: Services, user_id: int, match_id: int) -> Resent:
     """Send the user's panel of a live hidden-input match again, below everything else
     (the old copy is removed)."""
     match = await services.repos.matches.get(match_id)
-    live = match is not None and match.status in ("running", "paused")
-    if not live or input_of(match.kind) is None or user_id not in match.players:
+    if match is None or input_of(match.kind) is None or user_id not in match.players:
         return Resent.NO_PANEL
+    if match.status not in ("running", "paused"):
+        return Resent.OVER
     tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)
     ctx = await context_for(services, tr, tournament, match)
