@@ -53,7 +53,6 @@ async def start(message: Message, command: CommandObject, services: Services,
         why = tr(key, match=found[1])
     await message.answer(lines(why, tr("start.welcome", name=message.from_user.first_name)))
     await _pending(services, tr, message)
-    await _pending(services, tr, message)
 
 
 @router.message(CommandStart(), IN_GROUP)
