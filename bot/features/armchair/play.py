@@ -69,10 +69,12 @@ async def launch(services: Services, tournament: Tournament, match: MatchRow) ->
     await refresh_panels(ctx, fresh=True)
 
 
-async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False) -> None:
-    """The match's one score card in the group, edited in place."""
+async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False,
+                    note: str | None = None) -> None:
+    """The match's one score card in the group, edited in place (``note``: what the action
+    just taken adds, see :func:`_card_note`)."""
     closed = ctx.closed_line() if ctx.closed and not game.finished else None
-    await show_board(ctx, score_card(ctx.tr, ctx.match.id, ctx.names, game, closed),
+    await show_board(ctx, score_card(ctx.tr, ctx.match.id, ctx.names, game, closed, note),
                      None if closed else _card_buttons(ctx, game), new=new)
 
 
@@ -119,12 +121,13 @@ async def refresh_panels(ctx: MatchContext, *, fresh: bool = False) -> None:
 async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:
     """Tell the group what happened, redraw the score card and both hands."""
     before, after = change.before, change.after
-    lines = [] if after.finished else _news(ctx, before, after, actions)  # finish says them
+    lines = [] if after.finished else _news(ctx, before, after)  # finish says them
+    note = _card_note(ctx, before, after, actions)
 
     async def group() -> None:
         if lines:
             await ctx.say("\n".join(lines))
-        await show_card(ctx, after)
+        await show_card(ctx, after, note=note)
 
     await at_once(group(), refresh_panels(ctx))
 
@@ -144,27 +147,33 @@ def _late_clock(robot: int | None, game: ArmchairGame) -> clock.Onward:
                                          {"seat": turn.seat}),))
 
 
-def _news(ctx: MatchContext, before: ArmchairGame, after: ArmchairGame,
-          actions: list[dict]) -> list[str]:
-    """What the group is told in a message of its own: an exchange after a wicket, an
-    innings' end and a new deck (with the ball that made them). The toss, who bats first,
-    whose discard is awaited and each delivery show on the score card, edited in place:
-    every new group message spends the group's budget of about 20 a minute."""
+def _news(ctx: MatchContext, before: ArmchairGame, after: ArmchairGame) -> list[str]:
+    """What the group is told in a message of its own: an innings' end, with the ball that
+    ended it and who bats next. Everything else shows on the score card, edited in place
+    (:func:`_card_note`): every new group message spends the group's budget of about 20 a
+    minute, shared by all its matches."""
     tr, names, old, new = ctx.tr, ctx.names, before.state, after.state
-    lines = []
+    ended = [innings_over(tr, names, after, innings) for innings in new.innings
+             if innings.closed and not _was_closed(old, innings.number)]
+    if ended and new.last is not None and new.last != old.last:
+        return [last_ball_line(tr, names, after), *ended]
+    return ended
+
+
+def _card_note(ctx: MatchContext, before: ArmchairGame, after: ArmchairGame,
+               actions: list[dict]) -> str | None:
+    """What the score card adds until the next action: an exchange after a wicket (how many
+    cards, never which) and a new deck."""
+    tr, names, old, new = ctx.tr, ctx.names, before.state, after.state
+    notes = []
     for action in actions:
         if action.get("type") == "exchange":
             count = len(action["cards"])
-            lines.append(tr("armchair.exchanged", name=names[action["player"]], count=count)
+            notes.append(tr("armchair.exchanged", name=names[action["player"]], count=count)
                          if count else tr("armchair.kept", name=names[action["player"]]))
-    milestones = [innings_over(tr, names, after, innings) for innings in new.innings
-                  if innings.closed and not _was_closed(old, innings.number)]
     if new.deck > old.deck:
-        milestones.append(tr("armchair.new_deck", deck=new.deck,
-                             limit=new.settings.deck_limit))
-    if milestones and new.last is not None and new.last != old.last:
-        lines.append(last_ball_line(tr, names, after))  # the ball that made the milestone
-    return lines + milestones
+        notes.append(tr("armchair.new_deck", deck=new.deck, limit=new.settings.deck_limit))
+    return "\n".join(notes) or None
 
 
 def _last_news(ctx: MatchContext, game: ArmchairGame) -> list[str]:

@@ -34,9 +34,10 @@ def innings_line(tr: Translator, names: tuple[str, str], innings: Innings) -> st
 
 
 def score_card(tr: Translator, match_id: int, names: tuple[str, str], game: ArmchairGame,
-               closed: str | None = None) -> str:
-    """The match's one score card in the group (public view only); ``closed`` ends it in
-    place of whose move it is when the match was closed before it was played out."""
+               closed: str | None = None, note: str | None = None) -> str:
+    """The match's one score card in the group (public view only); ``note`` (an exchange,
+    a new deck) comes above whose move it is, and ``closed`` takes its place when the match
+    was closed before it was played out."""
     state = game.state
     lines = [tr("armchair.card_head", match=match_id, a=names[0], b=names[1], deck=state.deck,
                 limit=state.settings.deck_limit, pile=len(state.pile))]
@@ -48,6 +49,8 @@ def score_card(tr: Translator, match_id: int, names: tuple[str, str], game: Armc
                         rb=state.totals[1]))
     if state.last is not None and state.last.innings == len(state.innings):
         lines.append(last_ball_line(tr, names, game))  # of this innings only
+    if note:
+        lines.append(note)
     lines.append(closed or turn_line(tr, names, game))
     return "\n".join(lines)
 
