@@ -78,6 +78,8 @@ def test_no_legal_move_is_the_empty_play() -> None:
     ("bad_notation", "6/off/3", START, (3, 1)),
     ("wrong_dice", "24/17", START, (3, 1)),
     ("wrong_dice", "8/5 6/5 24/23", START, (3, 1)),
+    ("wrong_dice", "24/18 13/10", START, (3, 2)),  # 9 pips for 5: not "19 is blocked" on the way
+    ("wrong_dice", "24/18", START, (3, 2)),
     ("no_checker_there", "20/17 6/5", START, (3, 1)),
     ("blocked_point", "13/7 6/1", START, (6, 5)),
     ("blocked_point", "24/18 18/12", START, (6, 6)),
