@@ -197,8 +197,13 @@ async def test_enter_typed_in_the_group_is_deleted_and_not_applied(sandbox):
 
 
 async def test_the_deep_link_of_a_match_not_ones_own_shows_no_panel(sandbox):
-    assert await _run(sandbox, "bob@dm: /start m-7") == [
-        "→ bob@dm: У вас нет открытой панели в матче #7."]
+    lines = await _run(sandbox, "bob@dm: /start m-7")
+    assert lines[:2] == ["→ bob@dm: В матче #7 нет ничего, что ждёт вас в личке.",
+                         "  Привет, Bob! Я провожу турниры в группах. Здесь, в личке, вы "
+                         "заполняете заявки, делаете тайные ходы и видите свои карты. "
+                         "/help — все команды."]
+    # no panel of match 7; his own match's panel, awaiting his choice, follows as on /start
+    assert lines[2] == "→ bob@dm: Раунд 1 против Carol_King: атака или защита?"
     lines = await _run(sandbox, "bob@dm: /start m-8")
     assert lines[0] == "→ bob@dm: Раунд 1 против Carol_King: атака или защита?"
     assert lines[-1].startswith("✗ bob@dm#")  # the old copy of the panel is removed
