@@ -286,10 +286,11 @@ class Outbox:
 
     async def board(self, chat_id: int, message_id: int | None, text: str,
                     markup: InlineKeyboardMarkup | None = None,
-                    thread_id: int | None = None) -> int:
+                    thread_id: int | None = None, resend: bool = True) -> int:
         """Show a live board: edit it in place when it exists, else send it; return its id.
         A board already showing ``text`` and ``markup`` (as this process drew it last) is
-        left as it is."""
+        left as it is. ``resend=False``: a board gone from the chat (deleted) is not sent
+        again — a closed match's last drawing is not worth a new message."""
         drawing = _digest(text, markup)
         if message_id is not None:
             shown = self._shown.get((chat_id, message_id))
@@ -304,6 +305,8 @@ class Outbox:
                     return self._drawn(chat_id, message_id, drawing, markup)
                 if "not found" not in error.message and "can't be edited" not in error.message:
                     raise
+                if not resend:
+                    return message_id
         sent = await self.bot.send_message(chat_id, text, reply_markup=markup,
                                            message_thread_id=thread_id)
         return self._drawn(chat_id, sent.message_id, drawing, markup)

@@ -32,7 +32,7 @@ async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup 
         await services.outbox.drop_buttons(chat_id, match.board_message_id)
     current = None if new else match.board_message_id
     message_id = await services.outbox.board(chat_id, current, text, markup,
-                                             thread_id=match.thread_id)
+                                             thread_id=match.thread_id, resend=not ctx.closed)
     if message_id != match.board_message_id:
         await services.repos.matches.update(match.id, services.clock.now(),
                                             board_message_id=message_id)

@@ -223,7 +223,8 @@ async def _draw(ctx: MatchContext, seat: int, *,
     markup = _keyboard(match.id, panel)
     stored = await panels(services).get(match.id, user_id)
     if stored is not None and not fresh:
-        message_id = await services.outbox.board(user_id, stored, panel.text, markup)
+        message_id = await services.outbox.board(user_id, stored, panel.text, markup,
+                                                 resend=not ctx.closed)
     else:
         sent = await services.outbox.dm(user_id, panel.text, markup=markup)
         if sent is None:

@@ -134,6 +134,12 @@ async def test_board_unchanged_is_not_resent_and_a_lost_board_is_sent_anew() -> 
     assert await Outbox(fresh, str).board(-100, None, "new board") == 99
 
 
+async def test_a_closed_matchs_lost_board_is_not_sent_again() -> None:
+    lost = _BoardBot("Bad Request: message to edit not found")
+    assert await Outbox(lost, str).board(-100, 17, "closed: Bob wins", resend=False) == 17
+    assert lost.sent == []
+
+
 async def test_a_board_drawn_again_unchanged_is_not_edited_until_another_call_touches_it(
         ) -> None:
     bot = _BoardBot(edit_error=None)
