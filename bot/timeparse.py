@@ -1,20 +1,45 @@
 """Reading a start time the way organisers type it (README, "Commands": /schedule):
-``2026-10-21 20:00 Europe/Moscow``, ``21.10.2026 20:00``, a bare ``19:00`` (its next
-occurrence), ``tomorrow 19:00`` (завтра, huomenna; today, сегодня, tänään), and a zone as an
-IANA name, an offset (``+03:00``, ``UTC+3``) or a common abbreviation (MSK, МСК, EET, CET …).
+``2026-10-21 20:00 Europe/Moscow``, ``21.10.2026 20:00``, ``21.10 20:00`` (its next
+occurrence), a bare ``19:00`` (its next occurrence), ``tomorrow 19:00`` (завтра, huomenna;
+today, сегодня, tänään), a weekday (``friday``, ``пт``, ``perjantai``: the next one whose
+time is still ahead), and a zone as an IANA name, its city alone (``Helsinki``, also a few
+in Russian: ``Москва``), an offset (``+03:00``, ``UTC+3``) or a common abbreviation (MSK,
+МСК, EET, CET …).
 """
 
 from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 _OFFSET = re.compile(r"^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
 _DATE_FORMATS = ("%Y-%m-%d", "%d.%m.%Y")
 _TIME = re.compile(r"^(\d{1,2})[:.](\d{2})$")
+_DAY_MONTH = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?$")
 _DAY_WORDS = {"today": 0, "сегодня": 0, "tänään": 0,
               "tomorrow": 1, "завтра": 1, "huomenna": 1}
+_WEEKDAYS = (
+    ("monday", "mon", "понедельник", "пн", "maanantai", "ma"),
+    ("tuesday", "tue", "вторник", "вт", "tiistai", "ti"),
+    ("wednesday", "wed", "среда", "среду", "ср", "keskiviikko", "ke"),
+    ("thursday", "thu", "четверг", "чт", "torstai", "to"),
+    ("friday", "fri", "пятница", "пятницу", "пт", "perjantai", "pe"),
+    ("saturday", "sat", "суббота", "субботу", "сб", "lauantai", "la"),
+    ("sunday", "sun", "воскресенье", "вс", "sunnuntai", "su"),
+)
+"""Weekday words in the bot's languages (full and short; Russian also as after «в»)."""
+_WEEKDAY = {word: number for number, words in enumerate(_WEEKDAYS) for word in words}
+_CITIES = {
+    "москва": "Europe/Moscow", "санкт-петербург": "Europe/Moscow", "питер": "Europe/Moscow",
+    "калининград": "Europe/Kaliningrad", "самара": "Europe/Samara",
+    "екатеринбург": "Asia/Yekaterinburg", "новосибирск": "Asia/Novosibirsk",
+    "минск": "Europe/Minsk", "хельсинки": "Europe/Helsinki", "таллин": "Europe/Tallinn",
+    "рига": "Europe/Riga", "берлин": "Europe/Berlin", "лондон": "Europe/London",
+    "tukholma": "Europe/Stockholm", "tallinna": "Europe/Tallinn",
+}
+"""City names in Russian and Finnish that are not an IANA zone's own English city name."""
 _ABBREVIATIONS = {
     "MSK": "Europe/Moscow", "МСК": "Europe/Moscow",
     "EET": "Europe/Helsinki", "EEST": "Europe/Helsinki",
@@ -41,7 +66,21 @@ def parse_zone(text: str) -> tzinfo | None:
     try:
         return ZoneInfo(text)
     except (ZoneInfoNotFoundError, ValueError):
-        return None
+        pass
+    city = text.lower().replace("ё", "е")
+    named = _CITIES.get(city) or _zones_by_city().get(city.replace(" ", "_"))
+    return ZoneInfo(named) if named else None
+
+
+@cache
+def _zones_by_city() -> dict[str, str]:
+    """Each IANA zone by its city, lower case (``helsinki`` → ``Europe/Helsinki``); a city
+    in two zones' names keeps the first in sorted order."""
+    zones: dict[str, str] = {}
+    for name in sorted(available_timezones()):
+        if "/" in name:
+            zones.setdefault(name.rsplit("/", 1)[1].lower(), name)
+    return zones
 
 
 def zone_name(zone: tzinfo) -> str:
@@ -55,12 +94,14 @@ def parse_start(words: list[str], default_zone: str, now: datetime
     such as ``tomorrow``, counted in the zone."""
     if not words:
         raise ValueError("schedule.bad_time")
-    timed = 0 if _TIME.match(words[0]) else 1
+    # a day first, unless the first word is the time ("21.10 20:00": the 21st of October)
+    timed = 0 if _TIME.match(words[0]) and not (len(words) > 1 and _TIME.match(words[1])) \
+        else 1
     if len(words) <= timed or not (clock := _clock(words[timed])):
         raise ValueError("schedule.bad_time")
     rest = words[timed + 1:]
-    zone = parse_zone(rest[0] if rest else default_zone)
-    if zone is None or len(rest) > 1:
+    zone = parse_zone(" ".join(rest) if rest else default_zone)  # a city may be two words
+    if zone is None:
         raise ValueError("schedule.bad_zone")
     today = now.astimezone(zone).date()
     if timed == 0:
@@ -68,7 +109,7 @@ def parse_start(words: list[str], default_zone: str, now: datetime
         if start <= now:
             start = datetime.combine(today + timedelta(days=1), clock, tzinfo=zone)
         return start, zone
-    day = _day(words[0].lower(), today)
+    day = _day(words[0].lower().replace("ё", "е"), today, clock, zone, now)
     return datetime.combine(day, clock, tzinfo=zone), zone
 
 
@@ -79,9 +120,24 @@ def _clock(word: str) -> time | None:
     return time(int(match[1]), int(match[2]))
 
 
-def _day(word: str, today: date) -> date:
+def _day(word: str, today: date, clock: time, zone: tzinfo, now: datetime) -> date:
     if word in _DAY_WORDS:
         return today + timedelta(days=_DAY_WORDS[word])
+    if word in _WEEKDAY:  # the next such day whose time is still ahead
+        day = today + timedelta(days=(_WEEKDAY[word] - today.weekday()) % 7)
+        return day if datetime.combine(day, clock, tzinfo=zone) > now \
+            else day + timedelta(days=7)
+    if match := _DAY_MONTH.match(word):  # 21.10: this year's, or next year's once passed
+        try:
+            day = date(today.year, int(match[2]), int(match[1]))
+        except ValueError:
+            raise ValueError("schedule.bad_time") from None
+        if datetime.combine(day, clock, tzinfo=zone) > now:
+            return day
+        try:
+            return day.replace(year=today.year + 1)
+        except ValueError:  # 29.02 with no leap day next year
+            raise ValueError("schedule.bad_time") from None
     for fmt in _DATE_FORMATS:
         try:
             return datetime.strptime(word, fmt).date()

@@ -1,5 +1,5 @@
-"""The /schedule forms organisers type (README, "Commands": /schedule): dates, a bare time, day words
-of ru/en/fi and zone abbreviations."""
+"""The /schedule forms organisers type (README, "Commands": /schedule): dates (with or without
+the year), a bare time, day and weekday words of ru/en/fi, zone abbreviations and cities."""
 
 from __future__ import annotations
 
@@ -52,10 +52,35 @@ def test_dates_and_zones_as_before() -> None:
     assert _start("21.10.2026 20:00 +05:00") == "2026-10-21T20:00:00+05:00 UTC+05:00"
 
 
+@pytest.mark.parametrize("word", ["friday", "Fri", "пятница", "пятницу", "пт", "perjantai",
+                                  "pe"])
+def test_a_weekday_in_every_language_is_the_next_one(word: str) -> None:
+    assert _start(f"{word} 19:00") == "2026-10-02T19:00:00+03:00 Europe/Moscow"  # NOW: Thu
+
+
+def test_a_weekday_that_is_today_counts_while_its_time_is_ahead() -> None:
+    assert _start("четверг 19:00") == "2026-10-01T19:00:00+03:00 Europe/Moscow"
+    assert _start("to 11:00") == "2026-10-08T11:00:00+03:00 Europe/Moscow"  # torstai, passed
+
+
+def test_a_day_and_month_without_a_year_is_the_next_one() -> None:
+    assert _start("21.10 20:00") == "2026-10-21T20:00:00+03:00 Europe/Moscow"
+    assert _start("01.10 11:00") == "2027-10-01T11:00:00+03:00 Europe/Moscow"  # passed today
+
+
+@pytest.mark.parametrize(("city", "zone", "offset"), [
+    ("Helsinki", "Europe/Helsinki", "+03:00"), ("helsinki", "Europe/Helsinki", "+03:00"),
+    ("Хельсинки", "Europe/Helsinki", "+03:00"), ("Москва", "Europe/Moscow", "+03:00"),
+    ("New York", "America/New_York", "-04:00"), ("Tukholma", "Europe/Stockholm", "+02:00")])
+def test_a_zone_named_by_its_city(city: str, zone: str, offset: str) -> None:
+    assert _start(f"tomorrow 19:00 {city}") == f"2026-10-02T19:00:00{offset} {zone}"
+
+
 @pytest.mark.parametrize(("text", "key"), [
     ("", "schedule.bad_time"), ("25:00", "schedule.bad_time"), ("tomorrow", "schedule.bad_time"),
     ("someday 19:00", "schedule.bad_time"), ("19:00 Mars/Olympus", "schedule.bad_zone"),
-    ("19:00 MSK extra", "schedule.bad_zone")])
+    ("19:00 MSK extra", "schedule.bad_zone"), ("31.02 19:00", "schedule.bad_time"),
+    ("19:00 Atlantis", "schedule.bad_zone")])
 def test_what_is_refused(text: str, key: str) -> None:
     with pytest.raises(ValueError) as refused:
         parse_start(text.split(), "Europe/Moscow", NOW)
