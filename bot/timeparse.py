@@ -1,4 +1,6 @@
-"""Reading a start time the way organisers type it (README, "Commands": /schedule):
+"""Reading a start time the way organisers type it (README, "Commands": /schedule), with the
+little words of speech left out («в пятницу в 19:00 по Москве», "on friday at 19:00",
+"pe klo 19:00"):
 ``2026-10-21 20:00 Europe/Moscow``, ``21.10.2026 20:00``, ``21.10 20:00`` (its next
 occurrence), a bare ``19:00`` (its next occurrence), ``tomorrow 19:00`` (завтра, huomenna;
 today, сегодня, tänään), a weekday (``friday``, ``пт``, ``perjantai``: the next one whose
@@ -30,9 +32,13 @@ _WEEKDAYS = (
     ("sunday", "sun", "воскресенье", "вс", "sunnuntai", "su"),
 )
 """Weekday words in the bot's languages (full and short; Russian also as after «в»)."""
+_FILLERS = frozenset({"в", "во", "по", "on", "at", "klo", "kello"})
+"""Words around a day, a time and a zone that say nothing more: «в пятницу», «по Москве»,
+"on friday", "klo 19:00"."""
 _WEEKDAY = {word: number for number, words in enumerate(_WEEKDAYS) for word in words}
 _CITIES = {
-    "москва": "Europe/Moscow", "санкт-петербург": "Europe/Moscow", "питер": "Europe/Moscow",
+    "москва": "Europe/Moscow", "москве": "Europe/Moscow", "санкт-петербург": "Europe/Moscow",
+    "питер": "Europe/Moscow",
     "калининград": "Europe/Kaliningrad", "самара": "Europe/Samara",
     "екатеринбург": "Asia/Yekaterinburg", "новосибирск": "Asia/Novosibirsk",
     "минск": "Europe/Minsk", "хельсинки": "Europe/Helsinki", "таллин": "Europe/Tallinn",
@@ -92,6 +98,7 @@ def parse_start(words: list[str], default_zone: str, now: datetime
     """Day, time and an optional zone; ValueError("schedule.bad_time"/"bad_zone") if wrong.
     Without a day the time is its next occurrence in the zone; a day is a date or a word
     such as ``tomorrow``, counted in the zone."""
+    words = [word for word in words if word.lower() not in _FILLERS]
     if not words:
         raise ValueError("schedule.bad_time")
     # a day first, unless the first word is the time ("21.10 20:00": the 21st of October)

@@ -58,6 +58,13 @@ def test_a_weekday_in_every_language_is_the_next_one(word: str) -> None:
     assert _start(f"{word} 19:00") == "2026-10-02T19:00:00+03:00 Europe/Moscow"  # NOW: Thu
 
 
+@pytest.mark.parametrize("text", ["в пятницу в 19:00", "в пятницу в 19:00 по Москве",
+                                  "on friday at 19:00", "pe klo 19:00",
+                                  "perjantai kello 19.00"])
+def test_the_little_words_of_speech_are_left_out(text: str) -> None:
+    assert _start(text) == "2026-10-02T19:00:00+03:00 Europe/Moscow"
+
+
 def test_a_weekday_that_is_today_counts_while_its_time_is_ahead() -> None:
     assert _start("четверг 19:00") == "2026-10-01T19:00:00+03:00 Europe/Moscow"
     assert _start("to 11:00") == "2026-10-08T11:00:00+03:00 Europe/Moscow"  # torstai, passed
