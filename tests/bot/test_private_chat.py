@@ -56,7 +56,8 @@ async def test_hand_in_the_group_sends_the_hand_to_private(tmp_path: Path) -> No
                     "✗ bob@dm#3",
                     "→ g: 📬 Sent to you in private (button).",
                     "  [💬 Open the chat with the bot]",
-                    "→ g: You have no match with a panel in private."]
+                    "→ g: None of your live matches has cards or a secret choice for you in "
+                    "private."]
     assert logged == 0
 
 
