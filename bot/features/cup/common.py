@@ -18,10 +18,11 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardMarkup
 
+from bot.games import SettledBoard
 from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import hidden
-from bot.play.context import LIVE, MatchContext, context_for, load_match
+from bot.play.context import LIVE, MatchContext, closed_match, context_for, load_match
 from bot.play.perform import Alongside, Playbook, error_params
 from bot.play.perform import perform as perform_action
 from bot.play.refusal import Refusal
@@ -120,11 +121,26 @@ async def post(play: MatchContext, text: str, markup: InlineKeyboardMarkup | Non
     match = await services.repos.matches.get(play.match.id)
     current = None if new else match.board_message_id
     message_id = await services.outbox.board(play.tournament.chat_id, current, text, markup,
-                                             thread_id=match.thread_id)
+                                             thread_id=match.thread_id, resend=not play.closed)
     if message_id != match.board_message_id:
         await services.repos.matches.update(match.id, services.clock.now(),
                                             board_message_id=message_id)
     play.match = await services.repos.matches.get(match.id)
+
+
+Status = Callable[[MatchContext, Any], tuple[str, InlineKeyboardMarkup | None]]
+"""A kind's newest message drawn from its state: text and buttons (rolling, the HP battle)."""
+
+
+def closed_status(status: Status) -> SettledBoard:
+    """How a match whose newest message ``status`` draws shows that it was closed outside
+    its play (a disqualification, an organiser's result, a resignation): that message drawn
+    again, ending in who won instead of who acts next, without buttons."""
+    async def redraw(services: Services, tournament: Tournament, match: MatchRow) -> None:
+        if match.board_message_id is not None:
+            play, state = await closed_match(services, tournament, match)
+            await post(play, *status(play, state), new=False)
+    return redraw
 
 
 def tried(play: MatchContext, event: dict) -> str:

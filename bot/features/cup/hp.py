@@ -47,7 +47,7 @@ HP_INPUT = hidden.HiddenInput(types=("choose",), parse=parse_choice, panel=_pane
 
 @on_match_start("hp")
 async def start_battle(play: MatchContext) -> None:
-    text, markup = _status(play, await play.services.matches.state(play.match))
+    text, markup = status(play, await play.services.matches.state(play.match))
     await at_once(post(play, text, markup), hidden.open_panels(play))
 
 
@@ -55,7 +55,7 @@ async def start_battle(play: MatchContext) -> None:
 async def announce_hp(play: MatchContext, before, after, event: dict) -> None:
     """A resolved round is a new message; a choice or the first die edits the newest one."""
     resolved = len(after.history) > len(before.history)
-    text, markup = _status(play, after)
+    text, markup = status(play, after)
     if resolved and not after.finished:  # the new round's message and both panels at once
         await at_once(post(play, text, markup),  # the die started the late clock
                       hidden.open_panels(play, clock_started=True))
@@ -65,7 +65,7 @@ async def announce_hp(play: MatchContext, before, after, event: dict) -> None:
         await clock.stop(play)
 
 
-def _status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]:
+def status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]:
     """The battle's newest message: the last round (or the opening), who has chosen or
     rolled in this one, and who acts next — with the button to the private chat while a
     choice is missing."""
@@ -81,6 +81,8 @@ def _status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None
         key = "cup.third_won_hp" if play.match.slot == THIRD else "cup.hp_won"
         return "\n".join(lines + [tr(key, winner=name[state.winner],
                                      loser=name[1 - state.winner])]), None
+    if play.closed:
+        return "\n".join(lines + [play.closed_line()]), None
     choosing = [name[p] for p in (0, 1) if not state.has_chosen(p)]
     if choosing:
         lines += [tr("cup.hp_has_chosen", name=name[p]) for p in (0, 1) if state.has_chosen(p)]

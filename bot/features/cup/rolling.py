@@ -103,11 +103,11 @@ async def announce_rounds(play: MatchContext, before, after, event: dict) -> Non
     if after.finished and not played:  # a draw agreed: the result alone, below the vote
         await post(play, _result_text(play.tr, play.names, after, play.match))
         return
-    text, markup = _status(play, after, event)
+    text, markup = status(play, after, event)
     await post(play, text, markup, new=played or after.finished)
 
 
-def _status(play: MatchContext, state, event: dict | None = None
+def status(play: MatchContext, state, event: dict | None = None
             ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The match's newest message: the last round played (or the match's opening), what the
     round being played has so far, and who acts next (or the vote, or the result)."""
@@ -116,6 +116,8 @@ def _status(play: MatchContext, state, event: dict | None = None
              else _opening(play)]
     if state.finished:
         return "\n".join(lines + [_result_text(tr, name, state, play.match)]), None
+    if play.closed:
+        return "\n".join(lines + [play.closed_line()]), None
     if getattr(state, "voting", False):
         lines.append(tr("cup.vote_open"))
         lines += [tr("cup.voted_draw", name=name[p]) for p in (0, 1) if state.votes[p]]
@@ -219,7 +221,7 @@ def match_status(play: MatchContext, state) -> str:
 
 @on_match_start("order", "drop", "group3")
 async def start_rounds(play: MatchContext) -> None:
-    text, markup = _status(play, await play.services.matches.state(play.match))
+    text, markup = status(play, await play.services.matches.state(play.match))
     await post(play, text, markup)
 
 
