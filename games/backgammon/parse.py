@@ -155,7 +155,7 @@ class _Walk:
         if not journeys:
             self.successes.append((tuple(self.moves), self._result_key()))
             return
-        if sum(at - goal for at, goal in journeys if goal) > sum(dice):
+        if sum(at - goal for at, goal in journeys) > sum(dice):  # off is goal 0: overshoot ok
             return  # more pips written than the dice left: no point on the way is the reason
         tried = set()
         for index, (at, goal) in enumerate(journeys):

@@ -80,6 +80,7 @@ def test_no_legal_move_is_the_empty_play() -> None:
     ("wrong_dice", "8/5 6/5 24/23", START, (3, 1)),
     ("wrong_dice", "24/18 13/10", START, (3, 2)),  # 9 pips for 5: not "19 is blocked" on the way
     ("wrong_dice", "24/18", START, (3, 2)),
+    ("wrong_dice", "6/off", START, (3, 2)),  # 6 pips to bear off with 5: not "1 is blocked"
     ("no_checker_there", "20/17 6/5", START, (3, 1)),
     ("blocked_point", "13/7 6/1", START, (6, 5)),
     ("blocked_point", "24/18 18/12", START, (6, 6)),
