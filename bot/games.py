@@ -38,8 +38,8 @@ Table = tuple[list[str], list[list]]  # an export's CSV: header, rows
 ExportSection = Callable[["Services", "Tournament"], Awaitable[tuple[Any, Table | None]]]
 StandingsNote = Callable[["Services", "Translator", "Tournament"], Awaitable[str | None]]
 DiceAction = Callable[[int, int], dict[str, Any]]  # (seat, die value) → the engine's action
-SettledBoard = Callable[["Services", "Tournament", "MatchRow"], Awaitable[None]]
 BoardAgain = Callable[["MatchContext", Any], Awaitable[None]]  # (match, its state)
+SettledBoard = Callable[["MatchContext", Any], Awaitable[None]]  # (closed match, its state)
 BotPlayer = Callable[[Any, int], "dict[str, Any] | None"]  # (state, seat) → the bot's action
 BOT_ROLLS: dict[str, Any] = {"bot": "roll"}
 """What a :attr:`Game.bot_player` returns to roll a Telegram 🎲."""
@@ -101,9 +101,11 @@ class Game:
     rules: str | None = None
     """The catalog key of the game's /rules text when it is not ``rules.<key>``."""
     settled_boards: Mapping[str, SettledBoard] = field(default_factory=dict)
-    """Match kind → how its board shows that the match was closed outside its play (a
-    walkover, a result an organiser set); kinds absent here have their board's buttons
-    taken off."""
+    """Match kind → how its board is drawn once the match was closed outside its play (a
+    walkover, a result an organiser set, a resignation), from the closed match (its
+    :attr:`~bot.play.context.MatchContext.closed` true, its winner known) and its state:
+    who won instead of whose move it is, no buttons; kinds absent here have their board's
+    buttons taken off (``bot/play/board.py``, ``retire_board``)."""
     boards: Mapping[str, BoardAgain] = field(default_factory=dict)
     """Match kind → how /board posts its live board again at the bottom of the chat, drawn
     from the match's state (the old one loses its buttons); kinds absent here have no board

@@ -48,11 +48,12 @@ async def retire_board(services: Services, tournament: Tournament, match: MatchR
     if match.status not in LIVE:
         return
     redraw = game_of(tournament.game).settled_boards.get(match.kind)
-    if redraw is not None:
-        await redraw(services, tournament, match)
-    elif match.board_message_id is not None:
-        await services.outbox.drop_buttons(tournament.chat_id, match.board_message_id)
-    await hidden.close_panels(services, tournament, match)
+    tr = await services.translator_for_chat(tournament.chat_id)
+    ctx = await context_for(services, tr, tournament, await services.repos.matches.get(match.id))
+    if match.board_message_id is not None:
+        await (redraw(ctx, await services.matches.state(ctx.match)) if redraw else
+               services.outbox.drop_buttons(tournament.chat_id, match.board_message_id))
+    await hidden.close_panels(ctx)  # ctx: the match as closed, its winner known
 
 
 router = Handlers("play-board")

@@ -87,12 +87,3 @@ async def load_match(services: Services, tr: Translator, match_id: int,
         return None
     tournament = await services.repos.tournaments.get(match.tournament_id)
     return await context_for(services, tr, tournament, match)
-
-
-async def closed_match(services: Services, tournament: Tournament,
-                       match: MatchRow) -> tuple[MatchContext, Any]:
-    """What a game's settled drawing (:attr:`~bot.games.Game.settled_boards`) draws from:
-    the match as it was closed (its winner known), in the group's language, and its state."""
-    tr = await services.translator_for_chat(tournament.chat_id)
-    ctx = await context_for(services, tr, tournament, await services.repos.matches.get(match.id))
-    return ctx, await services.matches.state(ctx.match)

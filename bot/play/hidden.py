@@ -35,7 +35,7 @@ from bot import games
 from bot.i18n import Translator
 from bot.match_service import Clocks
 from bot.play import clock
-from bot.play.context import MatchContext, closed_match, context_for, own_text
+from bot.play.context import MatchContext, context_for, own_text
 from bot.play.perform import Alongside, perform
 from bot.play.refusal import Refusal
 from bot.sending import raise_failure, settled
@@ -44,7 +44,6 @@ from storage.db import Write
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
 from storage.repositories.panels import PanelsRepo
-from storage.repositories.tournaments import Tournament
 
 LATE = "hidden_late"  # the clock kind of a late hidden choice
 
@@ -163,16 +162,17 @@ async def open_panels(ctx: MatchContext, *, clock_started: bool = False) -> None
     await show(ctx, *seats, fresh=True)
 
 
-async def close_panels(services: Services, tournament: Tournament, match: MatchRow) -> None:
-    """The panels of a match closed outside its play, redrawn where the players have one:
-    each game's panel says who won (:meth:`MatchContext.closed_line`), without buttons."""
+async def close_panels(ctx: MatchContext) -> None:
+    """The panels of a match closed outside its play (``ctx``), redrawn where the players
+    have one: each game's panel says who won (:meth:`MatchContext.closed_line`), without
+    buttons."""
+    match = ctx.match
     if input_of(match.kind) is None:
         return
-    stored = panels(services)
+    stored = panels(ctx.services)
     seats = [seat for seat, user_id in enumerate(match.players)
              if await stored.get(match.id, user_id) is not None]
     if seats:
-        ctx, _ = await closed_match(services, tournament, match)
         await show(ctx, *seats)
 
 

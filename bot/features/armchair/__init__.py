@@ -10,7 +10,7 @@ from functools import partial
 
 from bot.features.armchair import handlers
 from bot.features.armchair.hand import HAND
-from bot.features.armchair.play import LATE, PLAYBOOK, late_clock, launch, show_card, show_closed
+from bot.features.armchair.play import LATE, PLAYBOOK, late_clock, launch, show_card
 from bot.features.armchair.settings import DEFAULTS, KIND, PARSERS, engine, reported
 from bot.features.armchair.stats import armchair_stats, leading_scorers
 from bot.features.formats.game import formats_game
@@ -40,5 +40,5 @@ _FORMATS = formats_game(
     engines={KIND: engine}, match_kind=KIND, launch=launch, playbook=PLAYBOOK,
     hidden={KIND: HAND}, bot_player=_bot_player,
     setup_note=_note, reported_when=reported, match_hint="armchair.match_hint",
-    boards={KIND: partial(show_card, new=True)}, settled_boards={KIND: show_closed})
+    boards={KIND: partial(show_card, new=True)}, settled_boards={KIND: show_card})
 GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, LATE: late_clock})

@@ -20,7 +20,7 @@ from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import clock, hidden
 from bot.play.board import show_board
-from bot.play.context import MatchContext, closed_match, own_text
+from bot.play.context import MatchContext, own_text
 from bot.play.launch import start_match
 from bot.play.perform import Playbook, draw_chance, error_params
 from bot.sending import at_once
@@ -76,13 +76,6 @@ async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False,
     closed = ctx.closed_line() if ctx.closed and not game.finished else None
     await show_board(ctx, score_card(ctx.tr, ctx.match.id, ctx.names, game, closed, note),
                      None if closed else _card_buttons(ctx, game), new=new)
-
-
-async def show_closed(services: Services, tournament: Tournament, match: MatchRow) -> None:
-    """The score card of a match closed before it was played out (a walkover, an
-    organiser's result, a resignation): who won instead of whose move it is, no buttons."""
-    if match.board_message_id is not None:
-        await show_card(*await closed_match(services, tournament, match))
 
 
 def _card_buttons(ctx: MatchContext, game: ArmchairGame) -> InlineKeyboardMarkup | None:

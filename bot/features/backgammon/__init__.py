@@ -19,7 +19,6 @@ from bot.features.backgammon.play import (
     grace_passed,
     launch,
     show_card,
-    show_settled_card,
 )
 from bot.features.backgammon.settings import (
     DEFAULTS,
@@ -70,7 +69,7 @@ _FORMATS = formats_game(
     engines={KIND: board_engine, LIVE_KIND: live_engine}, match_kind=KIND, kind_for=kind_for,
     launch=_launch, playbook=BOTH, setup_note=setup_note, tiebreaks=BACKGAMMON_TIEBREAKS,
     draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player,
-    settled_boards={KIND: show_settled_card},
+    settled_boards={KIND: show_card},
     boards={KIND: partial(show_card, new=True), LIVE_KIND: partial(board.show, new=True)})
 # Results are reported through the match card or played out here, not by the formats' /result.
 GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, GRACE_JOB: grace_passed, **flow.JOBS},

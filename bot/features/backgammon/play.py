@@ -16,7 +16,7 @@ from bot.features.formats.results import ResultRefused, record_played, record_re
 from bot.i18n import Translator
 from bot.match_service import Change
 from bot.play.board import show_board
-from bot.play.context import LIVE, MatchContext, closed_match, load_match
+from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.launch import start_match
 from bot.play.perform import Playbook, error_params, perform
 from bot.play.refusal import Refusal
@@ -42,15 +42,6 @@ async def show_card(ctx: MatchContext, state: BoardMatch, *, new: bool = False) 
     """Edit the match card in place (post it when there is none yet, or ``new``): the
     match's live board."""
     await show_board(ctx, card_text(ctx, state), card_markup(ctx, state), new=new)
-
-
-async def show_settled_card(services: Services, tournament: Tournament,
-                            match: MatchRow) -> None:
-    """The card of a match settled outside it (a walkover, an organiser's result): the games
-    reported so far and the settled line, without buttons."""
-    if match.board_message_id is None:
-        return
-    await show_card(*await closed_match(services, tournament, match))
 
 
 async def _announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:

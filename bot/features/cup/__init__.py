@@ -37,7 +37,7 @@ GAME = Game(
           CLOSED_JOB: match_closed, corrections.DQ_JOB: corrections.close_disqualified},
     export_sections={"cup_standings": status.standings_export},
     boards={"betting": partial(betting.show_final_board, new=True)},
-    settled_boards={"betting": betting.show_closed, "hp": closed_status(hp.status),
+    settled_boards={"betting": betting.show_final_board, "hp": closed_status(hp.status),
                     **{kind: closed_status(rolling.status)
                        for kind in ("group", "group3", "order", "drop")}},
     rules="cup.rules",  # the Cup's own catalog: its typed words in the chat's language

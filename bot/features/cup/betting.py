@@ -19,11 +19,9 @@ from bot.features.handlers import Handlers
 from bot.i18n import Translator, lines
 from bot.middlewares.filters import IN_GROUP
 from bot.play.board import show_board
-from bot.play.context import MatchContext, closed_match
+from bot.play.context import MatchContext
 from bot.services import Services
 from games.dice_cup.words import parse_bet
-from storage.repositories.matches import MatchRow
-from storage.repositories.tournaments import Tournament
 
 router = Handlers("cup-betting")
 
@@ -82,13 +80,6 @@ async def show_final_board(play: MatchContext, state, *, new: bool = False,
                            lead: str | None = None) -> None:
     await show_board(play, lines(lead, _board_text(play, state)),
                      _board_keyboard(play, state), new=new)
-
-
-async def show_closed(services: Services, tournament: Tournament, match: MatchRow) -> None:
-    """The board of a final closed before it was played out (a disqualification, an
-    organiser's result): who won instead of whose turn it is, no buttons."""
-    if match.board_message_id is not None:
-        await show_final_board(*await closed_match(services, tournament, match))
 
 
 def _board_text(play: MatchContext, state) -> str:

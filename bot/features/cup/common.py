@@ -22,7 +22,7 @@ from bot.games import SettledBoard
 from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import hidden
-from bot.play.context import LIVE, MatchContext, closed_match, context_for, load_match
+from bot.play.context import LIVE, MatchContext, context_for, load_match
 from bot.play.perform import Alongside, Playbook, error_params
 from bot.play.perform import perform as perform_action
 from bot.play.refusal import Refusal
@@ -136,10 +136,8 @@ def closed_status(status: Status) -> SettledBoard:
     """How a match whose newest message ``status`` draws shows that it was closed outside
     its play (a disqualification, an organiser's result, a resignation): that message drawn
     again, ending in who won instead of who acts next, without buttons."""
-    async def redraw(services: Services, tournament: Tournament, match: MatchRow) -> None:
-        if match.board_message_id is not None:
-            play, state = await closed_match(services, tournament, match)
-            await post(play, *status(play, state), new=False)
+    async def redraw(play: MatchContext, state: Any) -> None:
+        await post(play, *status(play, state), new=False)
     return redraw
 
 

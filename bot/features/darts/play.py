@@ -17,7 +17,7 @@ from bot.features.formats.results import record_played
 from bot.i18n import Translator
 from bot.match_service import Change
 from bot.play.board import show_board as show_live_board
-from bot.play.context import LIVE, MatchContext, closed_match, load_match
+from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import Alongside, Playbook, error_params
 from bot.play.perform import perform as perform_action
 from bot.play.refusal import Refusal
@@ -133,17 +133,10 @@ async def show_board(play: DartsPlay, state: LegsMatch, *, new: bool = False) ->
     await show_live_board(play, board_text(play, state), markup, new=new)
 
 
-async def show_closed(services: Services, tournament: Tournament, match: MatchRow) -> None:
-    """The scoreboard of a match closed before it was played out (a walkover, an
-    organiser's result, a resignation): who won instead of whose throw it is, no keypad."""
-    if match.board_message_id is not None:
-        ctx, state = await closed_match(services, tournament, match)
-        await show_board(DartsPlay(**vars(ctx)), state)
-
-
-async def board_again(ctx: MatchContext, state: LegsMatch) -> None:
-    """/board: the scoreboard posted again at the bottom of the chat."""
-    await show_board(DartsPlay(**vars(ctx)), state, new=True)
+async def board_again(ctx: MatchContext, state: LegsMatch, *, new: bool = True) -> None:
+    """/board: the scoreboard posted again at the bottom of the chat (``new=False``: drawn
+    in place, as for a match closed outside its play)."""
+    await show_board(DartsPlay(**vars(ctx)), state, new=new)
 
 
 def board_text(play: DartsPlay, state: LegsMatch) -> str:
