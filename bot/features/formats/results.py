@@ -201,9 +201,10 @@ async def close_removed(services: Services, job: Job) -> None:
 def outcome_key(run: Run, player: int, how: str) -> str:
     """The catalog key that explains what happens to a leaving player's results (SPEC §6):
     in a round robin under half played → removed, otherwise unplayed matches are losses;
-    Swiss and elimination → out, played results kept; a disqualification annuls them."""
+    Swiss and elimination → out, played results kept; a disqualification annuls them (in a
+    round robin its open matches are void, elsewhere walkovers)."""
     if how == "disqualify":
-        return "formats.dq.annulled"
+        return "formats.dq.removed" if run.phase == "round_robin" else "formats.dq.annulled"
     if run.phase != "round_robin":
         return "formats.withdrawn.out"
     return "formats.withdrawn.losses" if half_played(run, player) else "formats.withdrawn.removed"
