@@ -8,6 +8,7 @@ game has :data:`COMMON_SETTINGS`, and the games run by the tournament formats ad
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +22,32 @@ def int_range(low: int, high: int) -> Callable[[str], int]:
             raise ValueError("settings.bad_number")
         return int(text)
     parse.hint = f"{low}–{high}"  # type: ignore[attr-defined]
+    return parse
+
+
+_DURATION = re.compile(r"(\d+)([^\W\d_]*)")
+_UNIT_MINUTES = {
+    1: ("", "m", "min", "mins", "minutes", "м", "мин", "minuuttia"),
+    60: ("h", "hr", "hours", "ч", "час", "часа", "часов", "t", "tunti", "tuntia"),
+    1440: ("d", "day", "days", "д", "дн", "день", "дня", "дней", "pv", "päivä", "päivää"),
+}
+_UNITS = {unit: minutes for minutes, units in _UNIT_MINUTES.items() for unit in units}
+
+
+def minutes(low: int, high: int) -> Callable[[str], int]:
+    """A number of minutes from ``low`` to ``high``, written bare (``90``) or with a unit as
+    organisers write it in the bot's languages (``30m``, ``2h``, ``1d``; ``2ч``, ``1д``;
+    ``2t``, ``1pv``); kept as minutes."""
+    def parse(text: str) -> int:
+        found = _DURATION.fullmatch(text.strip().lower())
+        if not found or found[2] not in _UNITS:
+            raise ValueError("settings.bad_number")
+        value = int(found[1]) * _UNITS[found[2]]
+        if not low <= value <= high:
+            raise ValueError("settings.bad_number")
+        return value
+    examples = ("90", "2h", "1d")[:3 if high >= 1440 else 2]
+    parse.hint = f"{low}–{high} ({', '.join(examples)})"  # type: ignore[attr-defined]
     return parse
 
 
@@ -81,7 +108,7 @@ def format_list(*options: str, most: int = 4) -> Callable[[str], list[str]]:
 COMMON_SETTINGS: dict[str, Callable[[str], Any]] = {
     "max_players": player_limit(512),
     "approval": choice("on", "off"),
-    "checkin": int_range(0, 1440),
+    "checkin": minutes(0, 1440),
     "topics": choice("on", "off"),
 }
 TIEBREAK_KEYS = ("h2h", "buchholz", "median_buchholz", "sonneborn_berger", "wins",
@@ -98,7 +125,7 @@ FORMAT_SETTINGS: dict[str, Callable[[str], Any]] = {
     "groups": int_range(1, 16),
     "top": int_range(1, 8),
     "tiebreaks": format_list(*TIEBREAK_KEYS, most=len(TIEBREAK_KEYS)),
-    "deadline": int_range(0, 10080),
+    "deadline": minutes(0, 10080),
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.game_settings import int_range
+from bot.game_settings import minutes
 from bot.i18n import Translator
 from games.backgammon.match import LENGTHS
 from games.backgammon.protocol import BoardMatch
@@ -50,8 +50,8 @@ def match_clock(text: str) -> str:
 
 
 match_clock.hint = "auto|60+10"  # type: ignore[attr-defined]
-PARSERS = {"play": play_mode, "length": match_length, "grace": int_range(0, 240),
-           "clock": match_clock, "idle": int_range(0, 1440)}
+PARSERS = {"play": play_mode, "length": match_length, "grace": minutes(0, 240),
+           "clock": match_clock, "idle": minutes(0, 1440)}
 DEFAULTS = {"play": "bot", "length": 5}  # clock=auto, idle=0 and grace when unset
 GRACE_MINUTES = 15  # a board match's late-start grace unless ``grace`` says otherwise
 MOVE_SECONDS = 60  # the preset per-move (and double-answer) timer
