@@ -31,7 +31,7 @@ _UNIT_MINUTES = {
     60: ("h", "hr", "hours", "ч", "час", "часа", "часов", "t", "tunti", "tuntia"),
     1440: ("d", "day", "days", "д", "дн", "день", "дня", "дней", "pv", "päivä", "päivää"),
 }
-_UNITS = {unit: minutes for minutes, units in _UNIT_MINUTES.items() for unit in units}
+_UNITS = {unit: size for size, units in _UNIT_MINUTES.items() for unit in units}
 
 
 def minutes(low: int, high: int) -> Callable[[str], int]:
