@@ -46,8 +46,8 @@ def minutes(low: int, high: int) -> Callable[[str], int]:
         if not low <= value <= high:
             raise ValueError("settings.bad_number")
         return value
-    examples = ("90", "2h", "1d")[:3 if high >= 1440 else 2]
-    parse.hint = f"{low}–{high} ({', '.join(examples)})"  # type: ignore[attr-defined]
+    units = ("2h", "1d")[:2 if high >= 1440 else 1]  # values it accepts, as every hint names
+    parse.hint = "|".join((f"{low}–{high}", *units))  # type: ignore[attr-defined]
     return parse
 
 

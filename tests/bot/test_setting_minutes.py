@@ -26,4 +26,4 @@ def test_the_settings_keep_minutes() -> None:
     parsers = {**COMMON_SETTINGS, **FORMAT_SETTINGS}
     assert parse_settings(parsers, ["checkin=1h", "deadline=2d"], {}) == {
         "checkin": 60, "deadline": 2880}
-    assert parsers["deadline"].hint == "0–10080 (90, 2h, 1d)"
+    assert parsers["deadline"].hint == "0–10080|2h|1d"
