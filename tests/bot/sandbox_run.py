@@ -36,6 +36,18 @@ async def run_script(tmp_path: Path, script: str, *, seed: int = 1, language: st
     return output
 
 
+def said(output: list[str]) -> list[str]:
+    """Each printed line that is not a message's continuation (``→``/``✎`` messages, ``✗``,
+    ``!!`` …), with its indented continuation lines joined to it: one string per message."""
+    joined: list[str] = []
+    for line in output:
+        if line.startswith("  ") and joined:
+            joined[-1] += "\n" + line
+        else:
+            joined.append(line)
+    return joined
+
+
 def scenario_until(name: str, line: str) -> list[str]:
     """Transcript ``name``'s lines before ``line``, comments left out: the set-up of a test
     that goes on from that point its own way."""

@@ -16,6 +16,7 @@ from bot.features.formats.results import record_result
 from bot.features.formats.state import load, names_of
 from bot.sandbox.runner import Sandbox
 from games.armchair_cricket import choose_action
+from tests.bot.sandbox_run import said
 from tests.sql_trace import sql_trace
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
@@ -44,13 +45,9 @@ def _script_lines(name: str) -> list[str]:
 def _messages(output: list[str]) -> list[tuple[str, str]]:
     """(chat, whole text) of every message sent or edited, continuation lines joined."""
     found: list[tuple[str, str]] = []
-    for line in output:
-        head = re.match(r"^[→✎] ([a-z0-9_]+)(?:@dm)?[#:/]", line)
-        if head:
-            chat = "dm" if "@dm" in line.split(":")[0] else head.group(1)
-            found.append((chat, line))
-        elif line.startswith("  ") and found:
-            found[-1] = (found[-1][0], found[-1][1] + "\n" + line)
+    for message in said(output):
+        if head := re.match(r"^[→✎] ([a-z0-9_]+)(?:@dm)?[#:/]", message):
+            found.append(("dm" if "@dm" in message.split(":")[0] else head.group(1), message))
     return found
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.sandbox_run import run_script
+from tests.bot.sandbox_run import run_script, said
 
 CUP_OF_TWO_LOSES_ONE = """\
 org@cup: /new cup Two approval=off
@@ -62,12 +62,5 @@ async def test_fuzz_finding_is_answered(tmp_path: Path, script: str, seed: int,
                                         last: str) -> None:
     output = await run_script(tmp_path, script, seed=seed)
     assert not [line for line in output if line.startswith("!! error")], output
-    assert last in _last_message(output)  # boards edited after it may follow
-
-
-def _last_message(output: list[str]) -> str:
-    """The last new message the bot sent, with its continuation lines."""
-    start = max(index for index, line in enumerate(output) if line.startswith("→ "))
-    end = next((index for index in range(start + 1, len(output))
-                if not output[index].startswith("  ")), len(output))
-    return "\n".join(output[start:end])
+    sent = [message for message in said(output) if message.startswith("→ ")]
+    assert last in sent[-1]  # the last message sent: boards edited after it may follow
