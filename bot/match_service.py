@@ -74,6 +74,11 @@ class _Replicas:
         return self.spare
 
 
+CLOSED = ("finished", "void")
+"""Row statuses of a match that takes no more actions, whatever its game's state says (a
+walkover, an organiser's result, a resignation, a match voided by a withdrawal)."""
+
+
 class MatchService:
     def __init__(self, services) -> None:
         self.services = services
@@ -98,11 +103,12 @@ class MatchService:
 
     async def _replicas(self, match: MatchRow) -> _Replicas:
         """The match's cached replicas, loaded when absent: kept with the live matches', or
-        (a finished match) among the last :data:`FINISHED_REMEMBERED`."""
+        (a finished match, or one closed outside its play) among the last
+        :data:`FINISHED_REMEMBERED`."""
         replicas = self._states.get(match.id) or self._finished.use(match.id)
         if replicas is None:
             replicas = await self._load(match)
-            if replicas.current.finished:
+            if replicas.current.finished or match.status in CLOSED:
                 self._finished[match.id] = replicas
             else:
                 self._states[match.id] = replicas

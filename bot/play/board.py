@@ -48,6 +48,8 @@ async def retire_board(services: Services, tournament: Tournament, match: MatchR
     if match.status not in LIVE:
         return
     redraw = game_of(tournament.game).settled_boards.get(match.kind)
+    async with services.matches.lock(match.id):  # after an action under way, if any
+        services.matches.forget(match.id)  # read again as closed: among the finished ones
     tr = await services.translator_for_chat(tournament.chat_id)
     ctx = await context_for(services, tr, tournament, await services.repos.matches.get(match.id))
     if match.board_message_id is not None:

@@ -354,6 +354,23 @@ async def test_the_late_clock_stands_at_the_latest_position_through_a_reshuffle(
     assert status == "finished" and left == []  # its last action stopped the late clock
 
 
+async def test_a_match_closed_outside_its_play_leaves_the_live_states(tmp_path: Path) -> None:
+    """A walkover (a /dq mid-match) ends no game, yet the match takes no more actions: its
+    state leaves the live ones for the bounded finished ones, also when read again."""
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 5, output)
+    try:
+        await sandbox.run_lines([*FIRST_BALL.splitlines(), "org@g: /dq @bob left"])
+        matches = sandbox.app.services.matches
+        assert 1 not in matches._states and 1 in matches._finished
+        matches.forget(1)  # as after a restart
+        await matches.current(await sandbox.app.services.repos.matches.get(1))
+        assert 1 not in matches._states and 1 in matches._finished
+    finally:
+        await sandbox.close()
+    assert "!! error" not in "\n".join(output)
+
+
 async def test_finished_matches_read_again_are_kept_a_bounded_number(tmp_path: Path,
                                                                      monkeypatch) -> None:
     """A finished match read for its record (the leading scorers under /standings) is kept
