@@ -75,6 +75,8 @@ async def board_again(message: Message, scope: Scope, services: Services,
     tournament = await services.repos.tournaments.get(match.tournament_id)
     game = game_of(tournament.game)
     draw = game.boards.get(match.kind)
+    if draw is None and match.kind not in game.engines:  # played away, its result reported
+        raise Refusal("play.board_reported", match=match.id)
     if draw is None:
         raise Refusal("play.not_for_game", command="board", game=tr(f"game.{game.key}"))
     async with services.matches.lock(match.id):  # no action redraws it meanwhile

@@ -4,7 +4,7 @@ playoff in four formats and the 3rd-place match — declared as one :class:`~bot
 from functools import partial
 
 from bot.features.cup import betting, corrections, hp, rolling, status, third
-from bot.features.cup.common import CLOSED_JOB, PLAYBOOK, closed_status, match_closed
+from bot.features.cup.common import CLOSED_JOB, PLAYBOOK, closed_status, match_closed, status_board
 from bot.features.cup.playoff import ENGINES, bracket_note
 from bot.features.cup.stage import group_engine, start_group_stage, two_per_group
 from bot.features.friendly.players import cup_player
@@ -36,9 +36,10 @@ GAME = Game(
     jobs={hidden.LATE: hidden.late_clock, "third_deadline": third.vote_deadline,
           CLOSED_JOB: match_closed, corrections.DQ_JOB: corrections.close_disqualified},
     export_sections={"cup_standings": status.standings_export},
-    boards={"betting": partial(betting.show_final_board, new=True)},
+    boards={"betting": partial(betting.show_final_board, new=True),
+            "hp": status_board(hp.status), "third_choice": status_board(third.vote_status),
+            **{kind: status_board(rolling.status) for kind in rolling.KINDS}},
     settled_boards={"betting": betting.show_final_board, "hp": closed_status(hp.status),
-                    **{kind: closed_status(rolling.status)
-                       for kind in ("group", "group3", "order", "drop")}},
+                    **{kind: closed_status(rolling.status) for kind in rolling.KINDS}},
     rules="cup.rules",  # the Cup's own catalog: its typed words in the chat's language
 )

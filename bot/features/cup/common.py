@@ -18,10 +18,11 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.games import SettledBoard
+from bot.games import BoardAgain, SettledBoard
 from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import hidden
+from bot.play.board import show_board
 from bot.play.context import LIVE, MatchContext, context_for, load_match
 from bot.play.perform import Alongside, Playbook, error_params
 from bot.play.perform import perform as perform_action
@@ -139,6 +140,15 @@ def closed_status(status: Status) -> SettledBoard:
     async def redraw(play: MatchContext, state: Any) -> None:
         await post(play, *status(play, state), new=False)
     return redraw
+
+
+def status_board(status: Status) -> BoardAgain:
+    """/board for a match whose newest message ``status`` draws (the rolls, the HP battle,
+    the 3rd-place vote): that message posted again at the bottom of the chat, with its
+    buttons; the old one loses them, and the match's next edits go to the new one."""
+    async def again(play: MatchContext, state: Any) -> None:
+        await show_board(play, *status(play, state), new=True)
+    return again
 
 
 def tried(play: MatchContext, event: dict) -> str:

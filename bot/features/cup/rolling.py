@@ -36,6 +36,9 @@ from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 router = Handlers("cup-rolling")
+KINDS = ("group", "group3", "order", "drop")
+"""The match kinds played in rounds of rolls (the group stage's, and the playoff's «Порядок»
+and «Убираю»)."""
 ORDERS = ("123", "132", "213", "231", "312", "321")
 
 
@@ -95,7 +98,7 @@ def declaration_keyboard(match_id: int, kind: str) -> InlineKeyboardMarkup:
 # -- announcements --------------------------------------------------------------------
 
 
-@announcer("group", "group3", "order", "drop")
+@announcer(*KINDS)
 async def announce_rounds(play: MatchContext, before, after, event: dict) -> None:
     """A finished round (or match) is a new message; a die, a declaration or a vote that only
     moves the round on edits the match's newest message."""

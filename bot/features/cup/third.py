@@ -12,7 +12,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.features.access import is_organiser
 from bot.features.cup.common import announcer, button_play, my_play, perform, post, tried
-from bot.features.cup.playoff import formats_played, on_match_start
+from bot.features.cup.playoff import on_match_start
 from bot.features.handlers import Handlers
 from bot.i18n import Translator, lines
 from bot.middlewares.filters import IN_GROUP
@@ -41,13 +41,22 @@ def _keyboard(tr: Translator, match_id: int, formats: list[str],
 
 @on_match_start("third_choice")
 async def start_vote(play: MatchContext) -> None:
-    formats = formats_played(len(play.tournament.state["playoff_seeds"]),
-                             play.tournament.settings.get("formats"))
-    await post(play, play.tr("cup.third_vote", a=play.names[0], b=play.names[1],
-                             minutes=VOTE_MINUTES), _keyboard(play.tr, play.match.id, formats))
+    await post(play, *vote_status(play, await play.services.matches.state(play.match)))
     await play.services.scheduler.add(
         "third_deadline", play.services.clock.now() + timedelta(minutes=VOTE_MINUTES),
         play.tournament.id, match_id=play.match.id)
+
+
+def vote_status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The vote's newest message: the question with a button per format and who has
+    picked, or, when the picks differ, the higher seed's /try."""
+    if state.needs_try:
+        return _needs_try(play, state), None
+    tr, name = play.tr, play.names
+    picked = [tr("cup.third_picked", name=name[p], other=name[1 - p])
+              for p in (0, 1) if state.has_picked(p)]
+    return (lines(tr("cup.third_vote", a=name[0], b=name[1], minutes=VOTE_MINUTES), *picked),
+            _keyboard(tr, play.match.id, list(state.available)))
 
 
 @router.callback_query(Pick.filter())
@@ -68,17 +77,10 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
 async def announce_vote(play: MatchContext, before, after, event: dict) -> None:
     """A first pick edits the vote (its buttons stay for the other player); different
     picks ask for the higher seed's /try in a new message."""
-    tr, name = play.tr, play.names
     if event["type"] == "pick" and not after.finished and not after.needs_try:
-        formats = formats_played(len(play.tournament.state["playoff_seeds"]),
-                                 play.tournament.settings.get("formats"))
-        await post(play, "\n".join((
-            tr("cup.third_vote", a=name[0], b=name[1], minutes=VOTE_MINUTES),
-            tr("cup.third_picked", name=name[event["player"]],
-               other=name[1 - event["player"]]))),
-            _keyboard(tr, play.match.id, formats), new=False)
+        await post(play, *vote_status(play, after), new=False)
     elif after.needs_try:
-        await post(play, _needs_try(play, after))
+        await post(play, *vote_status(play, after))
     elif event["type"] == "try":  # its outcome under the question it answers
         await post(play, lines(_needs_try(play, before), tried(play, event)), new=False)
 
@@ -98,10 +100,9 @@ async def vote_deadline(services: Services, job: Job) -> None:
         return
     tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)
-    formats = formats_played(len(tournament.state["playoff_seeds"]),
-                             tournament.settings.get("formats"))
     await services.bot.send_message(tournament.chat_id, tr("cup.third_organiser"),
-                                    reply_markup=_keyboard(tr, match.id, formats, True))
+                                    reply_markup=_keyboard(tr, match.id, list(state.available),
+                                                           True))
 
 
 async def _try_awaited(message: Message, services: Services, tr: Translator
