@@ -201,3 +201,16 @@ def test_parsed_actions_are_accepted_by_the_engines() -> None:
     final.apply(parse_word("korotan 2") | {"player": 0})
     final.apply(parse_word("колл") | {"player": 1})
     assert final.stakes == (3, 3)
+
+
+@pytest.mark.parametrize(("typed", "action"), [
+    ("hyökkää", {"type": "choose", "choice": "attack"}),
+    ("Puolusta!", {"type": "choose", "choice": "defend"}),
+    ("maksa", {"type": "bet", "action": "call"}),
+    ("kippaa", {"type": "bet", "action": "fold"}),
+    ("korota 3", {"type": "bet", "action": "raise", "amount": 3}),
+    ("sökötän", {"type": "bet", "action": "check"}),
+])
+def test_finnish_commands_as_the_buttons_say_them(typed: str, action: dict) -> None:
+    """A Finnish player types the word a button shows («Kippaa», «Korota…»): the imperative."""
+    assert (parse_choice(typed) or parse_bet(typed)) == action
