@@ -18,6 +18,7 @@ from bot.features.darts.play import (
     LIVE,
     PLAYBOOK,
     DartsPlay,
+    dart_label,
     load,
     match_for,
     perform,
@@ -97,13 +98,26 @@ async def typed(message: Message, darts: list[str], command: str | None,
     darts = _normalised(darts, play)
     if len(darts) > DARTS_PER_VISIT:
         raise Refusal(text=tr("darts.error.too_many_typed", count=len(darts)))
-    player = (await services.matches.current(play.match)).current  # read only: no copy
+    state = await services.matches.current(play.match)  # read only: no copy
+    _check_room(tr, state, darts)
+    player = state.current
     actions = [{"type": "dart", "dart": dart, "player": player} for dart in darts]
     if command == "undo":
         actions.append({"type": "undo", "player": player})
     elif len(darts) == 3 or command == "end":
         actions.append({"type": "end_visit", "player": player})
     await perform(play, actions, message.from_user.id, event_update.update_id)
+
+
+def _check_room(tr: Translator, state, darts: list[str]) -> None:
+    """Refuse typed darts that do not fit in the visit under way (a dart or two already
+    entered, by the keypad or an earlier line), saying what is there and how many fit:
+    the engine's own refusal would only say that a visit has three darts."""
+    entered = state.leg.pending
+    room = DARTS_PER_VISIT - len(entered)
+    if entered and 0 < room < len(darts):
+        raise Refusal(text=tr("darts.error.visit_overflow", room=room, count=len(darts),
+                              entered=" · ".join(dart_label(tr, dart) for dart in entered)))
 
 
 def _numbers_for_darts(message: Message) -> dict | bool:
