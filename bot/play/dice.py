@@ -23,6 +23,7 @@ from bot.play.perform import DICE_ANIMATION_SECONDS, perform, refused
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
+from storage.repositories.tournaments import Tournament
 
 router = Handlers("play-dice")
 
@@ -35,13 +36,18 @@ def _collect_dice_games() -> tuple[str, ...]:
     return tuple(game.key for game in games.all_games() if game.dice is not None)
 
 
-async def _sender_match(message: Message, services: Services,
-                        tr: Translator) -> MatchContext | None:
-    """The sender's live match in a dice game of this chat; None when no such tournament runs
-    here (the message is ordinary chat); refused when one runs but the sender has no match."""
+async def _dice_tournaments(services: Services, chat_id: int) -> list[Tournament]:
+    """The chat's running (or paused) tournaments of games that take 🎲."""
     dice_keys = dice_games()
-    running = [t for t in await services.repos.tournaments.active_in_chat(message.chat.id)
-               if t.game in dice_keys and t.status in ("running", "paused")]
+    return [t for t in await services.repos.tournaments.active_in_chat(chat_id)
+            if t.game in dice_keys and t.status in ("running", "paused")]
+
+
+async def _sender_match(message: Message, services: Services, tr: Translator,
+                        running: list[Tournament]) -> MatchContext | None:
+    """The sender's live match among ``running`` (the chat's dice games); None when none
+    runs here (the message is ordinary chat); refused when one runs but the sender has no
+    match."""
     for tournament in running:
         match = await services.repos.matches.current_for_player(tournament.id,
                                                                 message.from_user.id)
@@ -52,6 +58,13 @@ async def _sender_match(message: Message, services: Services,
     return None
 
 
+async def _in_a_dice_game(message: Message, services: Services) -> dict | bool:
+    """Filter: a game that takes 🎲 is under way in this chat. Any other 🎲 goes on to the
+    chat's own game (backgammon's bot rolls both dice itself) or is ordinary chat."""
+    running = await _dice_tournaments(services, message.chat.id)
+    return {"running": running} if running else False
+
+
 async def _roll(ctx: MatchContext, message: Message, value: int, update_id: int) -> None:
     game = games.game_of(ctx.tournament.game)
     action = game.dice(ctx.seat(message.from_user.id), value)
@@ -59,12 +72,10 @@ async def _roll(ctx: MatchContext, message: Message, value: int, update_id: int)
                   update_id=update_id, wait=DICE_ANIMATION_SECONDS)
 
 
-@router.message(F.dice, IN_GROUP)
-async def dice(message: Message, event_update: Update, services: Services,
+@router.message(F.dice, IN_GROUP, _in_a_dice_game)
+async def dice(message: Message, running: list[Tournament], event_update: Update, services: Services,
                tr: Translator) -> None:
-    ctx = await _sender_match(message, services, tr)
-    if ctx is None:
-        return  # no dice game under way here: a 🎲 is just a 🎲
+    ctx = await _sender_match(message, services, tr, running)
     if message.forward_origin is not None:
         raise Refusal("play.forwarded")
     if message.dice.emoji != "🎲":
@@ -83,7 +94,8 @@ async def _for_a_dice_game(message: Message, scope: Scope) -> bool:
 @router.message(Command("roll"), IN_GROUP, _for_a_dice_game)
 async def roll_command(message: Message, event_update: Update, scope: Scope,
                        services: Services, tr: Translator) -> None:
-    ctx = await _sender_match(message, services, tr)
+    ctx = await _sender_match(message, services, tr,
+                              await _dice_tournaments(services, message.chat.id))
     if ctx is None:  # no dice game runs here: say what the chat has instead
         target = await scope.target()
         raise Refusal(target.error or "play.not_in_match", **(target.error_params or {}))

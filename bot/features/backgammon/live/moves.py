@@ -54,6 +54,16 @@ async def typed_move(message: Message, event_update: Update, services: Services,
               message.from_user.id, event_update.update_id)
 
 
+@router.message(F.dice, IN_GROUP)
+async def dice_sent(message: Message, services: Services) -> None:
+    """A 🎲 from a player of a match played here is a roll meant: the bot rolls both dice
+    (Roll, /roll), which it says; from anyone else a 🎲 is ordinary chat."""
+    match = await services.repos.matches.live_for_player_in_chat(message.chat.id,
+                                                                 message.from_user.id)
+    if match is not None and match.kind == LIVE_KIND:
+        raise Refusal("backgammon.live.error.dice_by_bot")
+
+
 @router.message(Command("roll", "double", "take", "pass"), IN_GROUP)
 async def decision(message: Message, command: CommandObject, event_update: Update,
                    services: Services, tr: Translator) -> None:
