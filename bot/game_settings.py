@@ -8,9 +8,12 @@ game has :data:`COMMON_SETTINGS`, and the games run by the tournament formats ad
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from typing import Any
+
+from bot.i18n import Translator, clip
 
 FORMATS = ("round_robin", "swiss", "swiss_elim", "single_elim", "double_elim", "reentry",
            "groups_playoff", "cup")
@@ -57,6 +60,7 @@ def choice(*options: str) -> Callable[[str], str]:
             raise ValueError("settings.bad_choice")
         return text.lower()
     parse.hint = "|".join(options)  # type: ignore[attr-defined]
+    parse.options = options  # type: ignore[attr-defined]
     return parse
 
 
@@ -102,6 +106,7 @@ def format_list(*options: str, most: int = 4) -> Callable[[str], list[str]]:
             raise ValueError("settings.bad_choice")
         return items
     parse.hint = ",".join(options)  # type: ignore[attr-defined]
+    parse.options = options  # type: ignore[attr-defined]
     return parse
 
 
@@ -131,18 +136,57 @@ FORMAT_SETTINGS: dict[str, Callable[[str], Any]] = {
 
 def parse_settings(parsers: dict[str, Callable[[str], Any]], pairs: list[str],
                    current: dict[str, Any]) -> dict[str, Any]:
-    """Apply ``key=value`` pairs to ``current``; ValueError(catalog key, name) if wrong."""
+    """Apply ``key=value`` pairs to ``current``; ValueError(catalog key, name, suggestion)
+    if wrong, the suggestion being the pair as it was probably meant (``format=swis`` →
+    ``format=swiss``, ``fromat=swiss`` → ``format=swiss``) or None."""
     result = dict(current)
     for pair in pairs:
         name, sep, value = pair.partition("=")
-        name = name.strip().lower()
+        name, value = name.strip().lower(), value.strip()
         if not sep or name not in parsers:
-            raise ValueError("settings.unknown_key", name)
+            raise ValueError("settings.unknown_key", name, _meant(parsers, name, value))
         try:
-            result[name] = parsers[name](value.strip())
+            result[name] = parsers[name](value)
         except ValueError as error:
-            raise ValueError(error.args[0], name) from None
+            raise ValueError(error.args[0], name, _meant(parsers, name, value)) from None
     return result
+
+
+def _closest(word: str, options) -> str | None:
+    found = difflib.get_close_matches(word.lower(), options, n=1, cutoff=0.75)
+    return found[0] if found else None
+
+
+def _meant(parsers: dict[str, Callable[[str], Any]], name: str, value: str) -> str | None:
+    """The refused pair with a mistyped key, or a mistyped word of a value chosen from a
+    list, put right; None when nothing is close enough (or the value was not a word)."""
+    if name not in parsers:
+        key = _closest(name, parsers)
+        return None if key is None or not value else f"{key}={value}"
+    options = getattr(parsers[name], "options", None)
+    if not options:
+        return None
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    fixed = [item.lower() if item.lower() in options else _closest(item, options)
+             for item in items]
+    if not items or None in fixed or fixed == [item.lower() for item in items]:
+        return None
+    return f"{name}={','.join(fixed)}"
+
+
+def refused_key(error: ValueError) -> str:
+    """The key whose values the answer to a refused pair lists: the one probably meant
+    (``fromat`` → ``format``), else the one typed (every key's when it is no key)."""
+    name, meant = error.args[1:]
+    return name if meant is None else meant.partition("=")[0]
+
+
+def refusal(tr: Translator, error: ValueError) -> str:
+    """Why a ``key=value`` was refused (``error`` from :func:`parse_settings`), with the
+    pair as it was probably meant."""
+    reason, key, meant = error.args
+    said = tr(reason, key=clip(key))
+    return said if meant is None else f"{said} {tr('settings.did_you_mean', pair=meant)}"
 
 
 def hints(parsers: dict[str, Callable[[str], Any]], refused: str | None = None) -> str:

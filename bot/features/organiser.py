@@ -20,7 +20,7 @@ from bot.features.lifecycle import (
     schedule_start,
     start_tournament,
 )
-from bot.game_settings import hints, shown_settings
+from bot.game_settings import hints, refusal, refused_key, shown_settings
 from bot.i18n import Translator, clip, lines
 from bot.play import clock
 from bot.services import Services
@@ -132,9 +132,8 @@ def _describe(settings: dict) -> str:
 
 def _refused_setting(tr: Translator, game: games.Game, error: ValueError) -> str:
     """Why a ``key=value`` was refused, then what that key allows."""
-    reason, key = error.args
-    return (tr(reason, key=clip(key)) + "\n"
-            + tr("settings.hint", hints=hints(game.all_parsers(), key)))
+    return (refusal(tr, error) + "\n"
+            + tr("settings.hint", hints=hints(game.all_parsers(), refused_key(error))))
 
 
 @router.message(Command("settings"))

@@ -12,7 +12,13 @@ from typing import Any
 
 from bot import games
 from bot.features.game_names import meant, with_suggestion
-from bot.game_settings import FORMAT_SETTINGS, hints, parse_settings
+from bot.game_settings import (
+    FORMAT_SETTINGS,
+    hints,
+    parse_settings,
+    refusal,
+    refused_key,
+)
 from bot.games import Game, MatchLauncher
 from bot.i18n import Translator, clip
 from bot.play.refusal import Refusal
@@ -68,10 +74,9 @@ def settings_for(tr: Translator, game: Game, pairs: list[str]) -> dict[str, Any]
     try:
         settings = parse_settings(parsers, pairs, dict(game.defaults))
     except ValueError as error:
-        reason, key = error.args
-        raise Refusal(text=tr(reason, key=key) + "\n"
+        raise Refusal(text=refusal(tr, error) + "\n"
                       + tr("friendly.settings_hint", game=tr(f"game.{game.key}"),
-                           hints=hints(parsers, key) or "—")) from None
+                           hints=hints(parsers, refused_key(error)) or "—")) from None
     if not game.in_bot(settings):  # e.g. armchair with play=report: played at a table
         raise Refusal("friendly.not_in_bot", game=tr(f"game.{game.key}"),
                       games=", ".join(friendly_games()))
