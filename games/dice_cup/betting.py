@@ -9,7 +9,9 @@ How the rules read where the seed and SPEC section 3 leave room:
   the higher dice total so far. On a tie player 0 (the higher seed) reports a ``/try``:
   success → player 0 acts first, failure → player 1.
 * ``raise`` carries ``amount``: how much above the opponent's stake the raiser's stake goes
-  (at least 1). No stake may exceed what the opponent could match, so a call is always
+  (at least 1). A ``call`` may carry the ``amount`` it means to put in (a player typing
+  what the Call button shows, «колл 3»): refused with ``wrong_call`` unless it is what is
+  owed. No stake may exceed what the opponent could match, so a call is always
   affordable; ``allin`` puts in as much as that allows (a raise if it goes above the
   opponent's stake, otherwise a call). When a player has no chips behind, the remaining
   dice are only rolled.
@@ -76,7 +78,7 @@ class BettingFinal:
     Actions: ``{"type": "roll", "player": p, "value": v}``,
     ``{"type": "try", "player": 0, "success": bool}``,
     ``{"type": "bet", "player": p, "action": "check" | "call" | "raise" | "fold" | "allin",
-    "amount": n}`` (``amount`` only for raise).
+    "amount": n}`` (``amount`` for raise; a call may state it too).
     """
 
     def __init__(
@@ -321,6 +323,8 @@ class BettingFinal:
             raise IllegalAction("cannot_check", to_call=owed)
         if kind == "call" and owed == 0:
             raise IllegalAction("nothing_to_call")
+        if kind == "call" and action.get("amount", owed) != owed:
+            raise IllegalAction("wrong_call", amount=action["amount"], to_call=owed)
         if kind == "fold":
             self._bets.append(Bet(self._betting_round, player, kind, 0))
             self._end_hand("fold", other)

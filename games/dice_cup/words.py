@@ -135,6 +135,7 @@ def _numbered(meaning: str) -> re.Pattern[str]:
 
 
 _RAISE = _numbered("raise")
+_CALL = _numbered("call")
 _DROP = _numbered("drop")
 
 
@@ -164,14 +165,16 @@ def parse_choice(text: str) -> dict[str, Any] | None:
 
 
 def parse_bet(text: str) -> dict[str, Any] | None:
-    """«чек», «колл», «рейз N», «фолд», «олл-ин» and their forms → a ``bet``."""
+    """«чек», «колл», «рейз N», «фолд», «олл-ин» and their forms → a ``bet``; also «колл N»,
+    a call as its button shows it (the engine checks that N is what is owed)."""
     action = _BET_FORMS.get(_squash(text))
     if action is not None:
         return {"type": "bet", "action": action}
-    found = _RAISE.fullmatch(_clean(text))
-    if found is None or not found[1].isdecimal():
-        return None
-    return {"type": "bet", "action": "raise", "amount": int(found[1])}
+    for action, pattern in (("raise", _RAISE), ("call", _CALL)):
+        found = pattern.fullmatch(_clean(text))
+        if found is not None and found[1].isdecimal():
+            return {"type": "bet", "action": action, "amount": int(found[1])}
+    return None
 
 
 def parse_order(text: str) -> dict[str, Any] | None:

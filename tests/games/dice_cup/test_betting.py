@@ -84,6 +84,19 @@ def test_raise_rules() -> None:
     assert final.stakes == (6, 6) and final.betting_round == 2
 
 
+def test_a_call_may_state_what_it_puts_in() -> None:
+    """«колл 3», as the Call button reads: refused unless 3 is what is owed."""
+    final = BettingFinal()
+    rolls(final, 6, 1)
+    bet(final, 0, "raise", 3)
+    error = assert_illegal(
+        final, {"type": "bet", "player": 1, "action": "call", "amount": 2}, "wrong_call"
+    )
+    assert error.params == {"amount": 2, "to_call": 3}
+    bet(final, 1, "call", 3)
+    assert final.stakes == (4, 4) and final.betting_round == 2
+
+
 def test_later_rounds_start_with_the_last_raiser_else_the_higher_total() -> None:
     final = BettingFinal()
     rolls(final, 6, 1)

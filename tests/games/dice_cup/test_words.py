@@ -92,6 +92,11 @@ def test_not_a_bet(typed: str) -> None:
     assert parse_bet(typed) is None
 
 
+@pytest.mark.parametrize("typed", ["колл 3", "Call 3", "maksa 3", "maksan3"])
+def test_a_call_as_its_button_reads(typed: str) -> None:
+    assert parse_bet(typed) == {"type": "bet", "action": "call", "amount": 3}
+
+
 def test_raise_amount_is_left_for_the_engine_to_judge() -> None:
     assert parse_bet("рейз 0") == {"type": "bet", "action": "raise", "amount": 0}
 
