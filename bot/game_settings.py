@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.i18n import Translator, clip
@@ -152,7 +152,7 @@ def parse_settings(parsers: dict[str, Callable[[str], Any]], pairs: list[str],
     return result
 
 
-def _closest(word: str, options) -> str | None:
+def _closest(word: str, options: Iterable[str]) -> str | None:
     found = difflib.get_close_matches(word.lower(), options, n=1, cutoff=0.75)
     return found[0] if found else None
 
