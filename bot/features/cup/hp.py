@@ -81,15 +81,16 @@ def status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]
         key = "cup.third_won_hp" if play.match.slot == THIRD else "cup.hp_won"
         return "\n".join(lines + [tr(key, winner=name[state.winner],
                                      loser=name[1 - state.winner])]), None
-    if play.closed:
-        return "\n".join(lines + [play.closed_line()]), None
+    rolled = [tr("cup.rolled", name=name[p], value=roll)
+              for p, roll in enumerate(state.rolls) if roll is not None]
+    if play.closed:  # the round left unplayed keeps what was rolled in it
+        return "\n".join(lines + rolled + [play.closed_line()]), None
     choosing = [name[p] for p in (0, 1) if not state.has_chosen(p)]
     if choosing:
         lines += [tr("cup.hp_has_chosen", name=name[p]) for p in (0, 1) if state.has_chosen(p)]
         lines.append(tr("cup.hp_to_choose", number=state.round, names=", ".join(choosing)))
         return "\n".join(lines), _dm_button(play)
-    lines += [tr("cup.rolled", name=name[p], value=roll)
-              for p, roll in enumerate(state.rolls) if roll is not None]
+    lines += rolled
     rolling = [name[p] for p, roll in enumerate(state.rolls) if roll is None]
     lines.append(tr("cup.hp_to_roll", number=state.round, names=", ".join(rolling)))
     return "\n".join(lines), None

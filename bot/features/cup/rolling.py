@@ -119,8 +119,8 @@ def status(play: MatchContext, state, event: dict | None = None
              else _opening(play)]
     if state.finished:
         return "\n".join(lines + [_result_text(tr, name, state, play.match)]), None
-    if play.closed:
-        return "\n".join(lines + [play.closed_line()]), None
+    if play.closed:  # the round left unplayed keeps what was rolled in it
+        return "\n".join(lines + _progress(tr, name, state) + [play.closed_line()]), None
     if getattr(state, "voting", False):
         lines.append(tr("cup.vote_open"))
         lines += [tr("cup.voted_draw", name=name[p]) for p in (0, 1) if state.votes[p]]
