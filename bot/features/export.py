@@ -1,5 +1,7 @@
 """/export: everything about a tournament as JSON and its match log as CSV (one row per
-action, so every round's dice are there), for organisers.
+action, so every round's dice are there), for organisers: sent to the organiser's private
+chat (the group is told so in one line, not shown three to six files); to the group when
+the organiser never started the bot.
 
 A game adds its own parts (``bot.games.Game.export_sections``): a section returns its JSON
 value and, optionally, a table that is sent as one more CSV file (standings, statistics …).
@@ -20,7 +22,7 @@ from aiogram.types import BufferedInputFile, Message
 from bot.features.access import command_target
 from bot.features.handlers import Handlers
 from bot.games import Table, game_of
-from bot.i18n import Translator
+from bot.i18n import Translator, lines
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
@@ -116,11 +118,31 @@ async def export(message: Message, command: CommandObject, services: Services,
         data[name], table = await section()
         if table is not None:
             tables[name] = table
-    stem = f"tournament-{tournament.id}"
-    await message.answer_document(BufferedInputFile(
-        json.dumps(data, ensure_ascii=False, indent=2).encode(), f"{stem}.json"))
-    for name, table in tables.items():
-        await message.answer_document(BufferedInputFile(
-            table_csv(table).encode(), f"{stem}-{name}.csv"))
-    await message.answer_document(BufferedInputFile(as_csv(data).encode(), f"{stem}.csv"),
-                                  caption=tr("export.caption", title=tournament.title))
+    files = _files(f"tournament-{tournament.id}", data, tables)
+    caption = tr("export.caption", title=tournament.title)
+    if await _send(services, message.from_user.id, files, caption):
+        await message.answer(tr("export.sent_private", title=tournament.title))
+        return
+    await _send(services, message.chat.id, files, lines(caption, tr(
+        "export.private_next_time", bot=services.bot_username)))
+
+
+def _files(stem: str, data: dict, tables: dict[str, Table]) -> list[BufferedInputFile]:
+    """The export's files: everything as JSON, each section's table, the match log last."""
+    return [BufferedInputFile(json.dumps(data, ensure_ascii=False, indent=2).encode(),
+                              f"{stem}.json"),
+            *(BufferedInputFile(table_csv(table).encode(), f"{stem}-{name}.csv")
+              for name, table in tables.items()),
+            BufferedInputFile(as_csv(data).encode(), f"{stem}.csv")]
+
+
+async def _send(services: Services, chat_id: int, files: list[BufferedInputFile],
+                caption: str) -> bool:
+    """Send ``files`` to ``chat_id``, the last with ``caption``; False, and nothing sent,
+    when the chat is a private one the bot cannot write to (its user never started it)."""
+    for number, file in enumerate(files, start=1):
+        sent = await services.bot.send_document(
+            chat_id, file, caption=caption if number == len(files) else None)
+        if sent is None:  # undeliverable to a private chat (``bot/sending.py``)
+            return False
+    return True

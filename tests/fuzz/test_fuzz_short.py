@@ -14,7 +14,7 @@ from tests.fuzz.__main__ import main, parse_args
 from tests.fuzz.engine import Fuzzer, signature, write_findings
 from tests.fuzz.generate import GAMES
 
-SEED = 3080  # a seed whose run passes today (the generator's choices change with its lines)
+SEED = 3149  # a seed whose run passes today (the generator's choices change with its lines)
 TRANSCRIPTS = 10
 
 
