@@ -152,8 +152,14 @@ def parse_settings(parsers: dict[str, Callable[[str], Any]], pairs: list[str],
     return result
 
 
+CLOSE_ENOUGH = 0.7
+"""How alike a typed word and a known one must be to be offered as what was meant (difflib's
+ratio: ``swis`` against ``swiss`` is 0.89, ``shangai`` against ``shanghai`` 0.93, ``chess``
+against ``dice`` 0.44); for a game's name (``bot/features/game_names.py``) and a setting."""
+
+
 def _closest(word: str, options: Iterable[str]) -> str | None:
-    found = difflib.get_close_matches(word.lower(), options, n=1, cutoff=0.75)
+    found = difflib.get_close_matches(word.lower(), options, n=1, cutoff=CLOSE_ENOUGH)
     return found[0] if found else None
 
 

@@ -13,11 +13,8 @@ import difflib
 
 from bot import games
 from bot.config import SUPPORTED_LANGUAGES
+from bot.game_settings import CLOSE_ENOUGH
 from bot.i18n import Translator
-
-CLOSE_ENOUGH = 0.7
-"""How alike a typed word and a game's word must be (difflib's ratio: ``shangai`` against
-``shanghai`` is 0.93, ``chess`` against ``dice`` 0.44)."""
 
 
 def meant(word: str, keys: list[str] | None = None) -> list[str]:

@@ -73,8 +73,8 @@ async def _roll(ctx: MatchContext, message: Message, value: int, update_id: int)
 
 
 @router.message(F.dice, IN_GROUP, _in_a_dice_game)
-async def dice(message: Message, running: list[Tournament], event_update: Update, services: Services,
-               tr: Translator) -> None:
+async def dice(message: Message, running: list[Tournament], event_update: Update,
+               services: Services, tr: Translator) -> None:
     ctx = await _sender_match(message, services, tr, running)
     if message.forward_origin is not None:
         raise Refusal("play.forwarded")
