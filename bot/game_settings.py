@@ -168,7 +168,13 @@ def _meant(parsers: dict[str, Callable[[str], Any]], name: str, value: str) -> s
     list, put right; None when nothing is close enough (or the value was not a word)."""
     if name not in parsers:
         key = _closest(name, parsers)
-        return None if key is None or not value else f"{key}={value}"
+        if key is None or not value:
+            return None
+        try:  # the key put right must take the value as it is, or a value put right too
+            parsers[key](value)
+        except ValueError:
+            return _meant(parsers, key, value)
+        return f"{key}={value}"
     options = getattr(parsers[name], "options", None)
     if not options:
         return None

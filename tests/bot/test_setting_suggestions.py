@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game_settings import COMMON_SETTINGS, FORMAT_SETTINGS, parse_settings, refused_key
+from bot.game_settings import (
+    COMMON_SETTINGS,
+    FORMAT_SETTINGS,
+    format_list,
+    parse_settings,
+    refused_key,
+)
 
 PARSERS = COMMON_SETTINGS | FORMAT_SETTINGS
 
@@ -20,6 +26,7 @@ def _refused(pair: str) -> ValueError:
     ("format=Doubel_elim", "format=double_elim"),
     ("fromat=swiss", "format=swiss"),
     ("aproval=off", "approval=off"),
+    ("aproval=of", "approval=off"),  # the key and its value both put right
     ("tiebreaks=buchholtz,wins", "tiebreaks=buchholz,wins"),
     ("third_place=of", "third_place=off"),
 ])
@@ -33,6 +40,7 @@ def test_a_near_miss_is_put_right(pair: str, meant: str) -> None:
     "format=league",  # no format is close
     "colour=red",  # no key is close
     "fromat=",  # a key put right, but no value to go with it
+    "fromat=league",  # a key put right, but its value is no format
     "rounds=40",  # a number out of range: nothing to guess
     "tiebreaks=wins,chess",  # one word of the list is not close to any
 ])
@@ -40,3 +48,12 @@ def test_nothing_is_guessed_when_nothing_is_close(pair: str) -> None:
     error = _refused(pair)
     assert error.args[2] is None
     assert refused_key(error) == pair.partition("=")[0]
+
+
+def test_a_key_put_right_is_offered_only_with_a_value_it_takes() -> None:
+    """The Cup has ``formats`` (its rounds' formats), no ``format``: ``fromat=swiss`` there is
+    not offered as ``formats=swiss``, which the Cup would refuse in turn."""
+    cup = COMMON_SETTINGS | {"formats": format_list("order", "drop", "hp", "betting")}
+    with pytest.raises(ValueError) as caught:
+        parse_settings(cup, ["fromat=swiss"], {})
+    assert caught.value.args[2] is None
