@@ -164,26 +164,35 @@ def _closest(word: str, options: Iterable[str]) -> str | None:
 
 
 def _meant(parsers: dict[str, Callable[[str], Any]], name: str, value: str) -> str | None:
-    """The refused pair with a mistyped key, or a mistyped word of a value chosen from a
-    list, put right; None when nothing is close enough (or the value was not a word)."""
-    if name not in parsers:
-        key = _closest(name, parsers)
-        if key is None or not value:
-            return None
-        try:  # the key put right must take the value as it is, or a value put right too
-            parsers[key](value)
-        except ValueError:
-            return _meant(parsers, key, value)
-        return f"{key}={value}"
-    options = getattr(parsers[name], "options", None)
+    """The refused pair put right — a mistyped key, a mistyped word of a value chosen from a
+    list, or both — when the pair put right is one its setting takes; else None."""
+    key = name if name in parsers else _closest(name, parsers)
+    if key is None or not value:
+        return None
+    for candidate in (value, _words_put_right(parsers[key], value)):
+        if candidate is not None and (key, candidate) != (name, value) and _takes(
+                parsers[key], candidate):
+            return f"{key}={candidate}"
+    return None
+
+
+def _words_put_right(parse: Callable[[str], Any], value: str) -> str | None:
+    """``value``'s comma-separated words, each replaced by the closest of the setting's
+    options; None for a setting without options, or a word close to none of them."""
+    options = getattr(parse, "options", None)
     if not options:
         return None
-    items = [item.strip() for item in value.split(",") if item.strip()]
-    fixed = [item.lower() if item.lower() in options else _closest(item, options)
-             for item in items]
-    if not items or None in fixed or fixed == [item.lower() for item in items]:
-        return None
-    return f"{name}={','.join(fixed)}"
+    words = [word.strip().lower() for word in value.split(",") if word.strip()]
+    fixed = [word if word in options else _closest(word, options) for word in words]
+    return None if not fixed or None in fixed else ",".join(fixed)
+
+
+def _takes(parse: Callable[[str], Any], value: str) -> bool:
+    try:
+        parse(value)
+    except ValueError:
+        return False
+    return True
 
 
 def refused_key(error: ValueError) -> str:

@@ -138,8 +138,9 @@ def _files(stem: str, data: dict, tables: dict[str, Table]) -> list[BufferedInpu
 
 async def _send(services: Services, chat_id: int, files: list[BufferedInputFile],
                 caption: str) -> bool:
-    """Send ``files`` to ``chat_id``, the last with ``caption``; False, and nothing sent,
-    when the chat is a private one the bot cannot write to (its user never started it)."""
+    """Send ``files`` to ``chat_id``, the last with ``caption``; False when the chat is a
+    private one the bot cannot write to (its user never started it), which the first file
+    finds out."""
     for number, file in enumerate(files, start=1):
         sent = await services.bot.send_document(
             chat_id, file, caption=caption if number == len(files) else None)

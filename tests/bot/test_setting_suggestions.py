@@ -50,10 +50,12 @@ def test_nothing_is_guessed_when_nothing_is_close(pair: str) -> None:
     assert refused_key(error) == pair.partition("=")[0]
 
 
-def test_a_key_put_right_is_offered_only_with_a_value_it_takes() -> None:
-    """The Cup has ``formats`` (its rounds' formats), no ``format``: ``fromat=swiss`` there is
-    not offered as ``formats=swiss``, which the Cup would refuse in turn."""
+@pytest.mark.parametrize("pair", [
+    "fromat=swiss",  # the Cup has formats (its rounds'), no format: formats=swiss is no pair
+    "formats=order,drop,hp,beting,hp",  # words put right, but more formats than rounds
+])
+def test_only_a_pair_the_setting_takes_is_offered(pair: str) -> None:
     cup = COMMON_SETTINGS | {"formats": format_list("order", "drop", "hp", "betting")}
     with pytest.raises(ValueError) as caught:
-        parse_settings(cup, ["fromat=swiss"], {})
+        parse_settings(cup, [pair], {})
     assert caught.value.args[2] is None
