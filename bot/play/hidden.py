@@ -35,7 +35,7 @@ from bot import games
 from bot.i18n import Translator
 from bot.match_service import Clocks
 from bot.play import clock
-from bot.play.context import MatchContext, context_for, own_text
+from bot.play.context import LIVE, MatchContext, context_for, own_text
 from bot.play.perform import Alongside, perform
 from bot.play.refusal import Refusal
 from bot.sending import raise_failure, settled
@@ -264,7 +264,7 @@ async def resend(services: Services, user_id: int, match_id: int) -> Resent:
     match = await services.repos.matches.get(match_id)
     if match is None or input_of(match.kind) is None or user_id not in match.players:
         return Resent.NO_PANEL
-    if match.status not in ("running", "paused"):
+    if match.status not in LIVE:
         return Resent.OVER
     tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)
