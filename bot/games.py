@@ -39,7 +39,7 @@ ExportSection = Callable[["Services", "Tournament"], Awaitable[tuple[Any, Table 
 StandingsNote = Callable[["Services", "Translator", "Tournament"], Awaitable[str | None]]
 DiceAction = Callable[[int, int], dict[str, Any]]  # (seat, die value) → the engine's action
 BoardAgain = Callable[["MatchContext", Any], Awaitable[None]]  # (match, its state)
-SettledBoard = Callable[["MatchContext", Any], Awaitable[None]]  # (closed match, its state)
+SettledBoard = BoardAgain  # the same drawing, of a closed match
 BotPlayer = Callable[[Any, int], "dict[str, Any] | None"]  # (state, seat) → the bot's action
 BOT_ROLLS: dict[str, Any] = {"bot": "roll"}
 """What a :attr:`Game.bot_player` returns to roll a Telegram 🎲."""

@@ -14,7 +14,7 @@ import difflib
 from bot import games
 from bot.config import SUPPORTED_LANGUAGES
 from bot.game_settings import CLOSE_ENOUGH
-from bot.i18n import Translator
+from bot.i18n import Translator, lines
 
 
 def meant(word: str, keys: list[str] | None = None) -> list[str]:
@@ -35,7 +35,7 @@ def meant(word: str, keys: list[str] | None = None) -> list[str]:
 def with_suggestion(tr: Translator, said: str, word: str, keys: list[str] | None = None) -> str:
     """``said`` (that ``word`` is no game), then on a line of its own the games it may have
     meant, when any."""
-    return "\n".join(filter(None, (said, did_you_mean(tr, word, keys))))
+    return lines(said, did_you_mean(tr, word, keys))
 
 
 def did_you_mean(tr: Translator, word: str, keys: list[str] | None = None) -> str | None:

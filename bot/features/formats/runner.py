@@ -24,7 +24,7 @@ from bot.features.formats.tables import GROUP_LETTERS, post_tables
 from bot.features.lifecycle import duration, zone_of
 from bot.game_settings import SWISS_ROUNDS
 from bot.games import game_of
-from bot.i18n import Markup, Translator
+from bot.i18n import Markup, Translator, lines
 from bot.services import Services
 from bot.timeparse import zone_name
 from games.tournament import round_count, swiss_rounds_warning
@@ -63,10 +63,10 @@ async def _say(services: Services, tournament: Tournament, text: str, **kwargs) 
 
 async def _groups_text(services: Services, tr: Translator, run: Run) -> str:
     label = await names_of(services, run.tournament.id)
-    lines = [tr("formats.group_line", group=GROUP_LETTERS[i],
-                names=", ".join(label[p] for p in group))
-             for i, group in enumerate(run.record["groups"])]
-    return tr("formats.groups", groups=Markup("\n".join(lines)))
+    groups = [tr("formats.group_line", group=GROUP_LETTERS[i],
+                 names=", ".join(label[p] for p in group))
+              for i, group in enumerate(run.record["groups"])]
+    return tr("formats.groups", groups=Markup("\n".join(groups)))
 
 
 async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str] = (),
@@ -216,7 +216,7 @@ async def _announcement(services: Services, tr: Translator, run: Run,
     if not played and run.phase == "round_robin":
         return None  # a round left with only rests (after withdrawals)
     label = await names_of(services, run.tournament.id)
-    lines = [match_line(tr, run, row, label) for row in rows]
+    matches = [match_line(tr, run, row, label) for row in rows]
     tail = []
     if played and not game_of(run.tournament.game).in_bot(run.tournament.settings):
         tail.append(tr("formats.how_to_report"))
@@ -229,7 +229,7 @@ async def _announcement(services: Services, tr: Translator, run: Run,
         tail.append(tr("formats.deadline_at", time=due.astimezone(zone).strftime("%d.%m %H:%M"),
                        zone=zone_name(zone), left=duration(tr, minutes)))
     return tr("formats.announce", heading=_round_heading(tr, run, rows[0]),
-              lines=Markup("\n".join(lines + tail)))
+              lines=Markup("\n".join(matches + tail)))
 
 
 async def _launch(services: Services, run: Run, rows: list[MatchRow]) -> None:
@@ -256,7 +256,7 @@ async def ending_text(services: Services, tr: Translator, run: Run) -> str:
     ended = tr("formats.finished", title=run.tournament.title,
                placings=Markup(await placings_text(services, tr, run)))
     note = await game_of(run.tournament.game).note(services, tr, run.tournament)
-    return "\n".join(filter(None, [ended, note]))
+    return lines(ended, note)
 
 
 async def placings_text(services: Services, tr: Translator, run: Run) -> str:
@@ -284,10 +284,10 @@ async def deadline_passed(services: Services, job: Job) -> None:
         return
     tr = await services.translator_for_chat(run.tournament.chat_id)
     label = await names_of(services, run.tournament.id)
-    lines = [tr(f"formats.late.{_late_state(row)}", a=label[row.player_a],
-                b=label[row.player_b]) for row in late]
+    overdue = [tr(f"formats.late.{_late_state(row)}", a=label[row.player_a],
+                  b=label[row.player_b]) for row in late]
     await _say(services, run.tournament, tr("formats.deadline_passed",
-                                            lines=Markup("\n".join(lines))))
+                                            lines=Markup("\n".join(overdue))))
 
 
 def _late_state(row: MatchRow) -> str:

@@ -19,7 +19,7 @@ from bot.features.formats.tables import post_tables
 from bot.features.handlers import Handlers
 from bot.features.mine import dm_answer
 from bot.games import game_of
-from bot.i18n import Markup, Translator
+from bot.i18n import Markup, Translator, lines
 from bot.middlewares.filters import IN_GROUP, command_name
 from bot.play.context import own_text
 from bot.render import bracket_png
@@ -71,7 +71,7 @@ async def _standings(services: Services, tr: Translator, run: Run, chat_id: int,
                                              None if tables else note])))
     if tables:
         caption = tr("formats.standings_caption", title=title)
-        await post_tables(services, tr, run, "\n".join(filter(None, [caption, note])), chat_id)
+        await post_tables(services, tr, run, lines(caption, note), chat_id)
 
 
 Match = tuple[str, str, str | None, tuple[str, str] | None]
@@ -136,11 +136,11 @@ async def _bracket(services: Services, tr: Translator, run: Run, chat_id: int,
 
 
 def _text_bracket(tr: Translator, title: str, parts: list) -> str:
-    lines = [f"{name}: {a} — {b}" + (f" {score[0]}:{score[1]}" if score else "")
+    rows = [f"{name}: {a} — {b}" + (f" {score[0]}:{score[1]}" if score else "")
              + (f" → {winner}" if winner else "")
              for rounds in parts for name, matches in rounds
              for a, b, winner, score in matches]
-    return tr("formats.table", title=title, rows="\n".join(lines))
+    return tr("formats.table", title=title, rows="\n".join(rows))
 
 
 @router.message(Command("match"), IN_GROUP)
