@@ -1,7 +1,8 @@
 """/export: everything about a tournament as JSON and its match log as CSV (one row per
 action, so every round's dice are there), for organisers: sent to the organiser's private
-chat (the group is told so in one line, not shown three to six files); to the group when
-the organiser never started the bot.
+chat (the group is told so in one line, not shown three to six files). An organiser who
+never started the bot gets a deep-link button instead (``/start x-<tournament id>``): the
+files come once the chat is open, and the group still sees one message.
 
 A game adds its own parts (``bot.games.Game.export_sections``): a section returns its JSON
 value and, optionally, a table that is sent as one more CSV file (standings, statistics …).
@@ -16,13 +17,16 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
-from aiogram.filters import Command, CommandObject
+from aiogram import F
+from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import BufferedInputFile, Message
 
-from bot.features.access import command_target
+from bot.features.access import command_target, is_organiser
 from bot.features.handlers import Handlers
+from bot.features.keyboards import link_keyboard
 from bot.games import Table, game_of
-from bot.i18n import Translator, lines
+from bot.i18n import Translator
+from bot.middlewares.filters import IN_PRIVATE
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
@@ -34,6 +38,8 @@ CHAT_SECTIONS: dict[str, ChatSection] = {}
 the features that keep them: name → a section like a game's, given the chat id."""
 CSV_COLUMNS = ("match_id", "stage", "round", "slot", "format", "player_a", "player_b",
                "status", "winner", "seq", "actor", "action", "time")
+LINK_PREFIX = "x-"
+"""``/start x-<tournament id>``: the export of that tournament, to an organiser."""
 
 
 async def collect(services: Services, tournament: Tournament) -> dict:
@@ -108,6 +114,33 @@ async def export(message: Message, command: CommandObject, services: Services,
     if target is None:
         return
     tournament = target.tournament
+    if await _deliver(services, tournament, message.from_user.id, tr):
+        await message.answer(tr("export.sent_private", title=tournament.title))
+        return
+    await message.reply(tr("export.open_private", title=tournament.title),
+                        reply_markup=link_keyboard(tr("export.open_button"), services.deep_link(
+                            f"{LINK_PREFIX}{tournament.id}")))
+
+
+@router.message(CommandStart(deep_link=True, magic=F.args.regexp(rf"^{LINK_PREFIX}\d+$")),
+                IN_PRIVATE)
+async def export_from_link(message: Message, command: CommandObject, services: Services,
+                           tr: Translator) -> None:
+    """The button under "open the chat with the bot": the export, if the presser is still
+    one of the tournament's organisers."""
+    tournament = await services.repos.tournaments.get(int(command.args.removeprefix(LINK_PREFIX)))
+    if tournament is None:
+        await message.answer(tr("tournament.link_unknown"))
+    elif not await is_organiser(services, tournament.chat_id, message.from_user.id):
+        await message.answer(tr("access.organisers_only"))
+    else:
+        await _deliver(services, tournament, message.from_user.id, tr)
+
+
+async def _deliver(services: Services, tournament: Tournament, user_id: int,
+                   tr: Translator) -> bool:
+    """Send the export to ``user_id``'s private chat; False when the bot cannot write there
+    (the user never started it)."""
     data = await collect(services, tournament)
     tables = {}
     sections = [(name, partial(section, services, tournament)) for name, section
@@ -119,12 +152,7 @@ async def export(message: Message, command: CommandObject, services: Services,
         if table is not None:
             tables[name] = table
     files = _files(f"tournament-{tournament.id}", data, tables)
-    caption = tr("export.caption", title=tournament.title)
-    if await _send(services, message.from_user.id, files, caption):
-        await message.answer(tr("export.sent_private", title=tournament.title))
-        return
-    await _send(services, message.chat.id, files, lines(caption, tr(
-        "export.private_next_time", bot=services.bot_username)))
+    return await _send(services, user_id, files, tr("export.caption", title=tournament.title))
 
 
 def _files(stem: str, data: dict, tables: dict[str, Table]) -> list[BufferedInputFile]:

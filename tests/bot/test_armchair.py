@@ -274,6 +274,7 @@ async def test_a_tie_and_a_draw_score_half_a_point_in_columns_of_their_own(
         second = next(row for row in rows if row.status == "running")
         await record_result(services, second.id, None, (3, 9))
         await sandbox.line("org@g: /export")
+        await sandbox.line("org@g: [📦 Get the export]")
         tied = await services.repos.matches.get(first.id)
         drawn = await services.repos.matches.get(second.id)
         run, label = await load(services, 1), await names_of(services, 1)

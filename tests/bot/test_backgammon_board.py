@@ -28,6 +28,7 @@ alice@bg: /confirm
 bob@bg: /game single
 alice@bg: /confirm
 org@bg: /export
+org@bg: [📦 Get the export]
 """
 
 

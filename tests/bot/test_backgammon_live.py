@@ -63,7 +63,7 @@ async def test_export_holds_the_record_of_every_finished_match(tmp_path: Path) -
 async def test_export_leaves_out_a_match_still_being_played(tmp_path: Path) -> None:
     script = "\n".join([
         "org@g: /new backgammon Evening length=1", "alice@g: /register", "bob@g: /register",
-        "org@g: /begin", "org@g: /export"])
+        "org@g: /begin", "org@g: /export", "org@g: [📦 Get the export]"])
     output = await run_script(tmp_path, script, seed=1, files=True)
     assert not any(line.startswith("!! error") for line in output)
     assert any("Match 1" in line for line in output)  # the match is under way

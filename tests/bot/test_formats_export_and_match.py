@@ -25,6 +25,7 @@ carol@ex: /confirm
 alice@ex: /result draw
 bob@ex: /confirm
 org@ex: /export
+org@ex: [📦 Get the export]
 """
 
 
@@ -61,7 +62,7 @@ async def test_export_has_standings_and_pairings(tmp_path: Path) -> None:
 
 
 async def test_cup_export_has_no_formats_sections(tmp_path: Path) -> None:
-    output = await _run(tmp_path, "org@c: /new cup Cable News Cup\norg@c: /export\n")
+    output = await _run(tmp_path, "org@c: /new cup Cable News Cup\norg@c: /export\norg@c: [📦 Get the export]\n")
     assert not any("standings.csv" in line or "pairings.csv" in line for line in output)
     data = json.loads(_file(tmp_path, "tournament-1.json").read_text())
     assert "standings" not in data and "pairings" not in data  # sections of the formats' games

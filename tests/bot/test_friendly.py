@@ -63,6 +63,7 @@ carol@fx: /practice cup
 carol@fx: 🎲 6
 org@fx: /players
 org@fx: /export
+org@fx: [📦 Get the export]
 """
 
 

@@ -26,7 +26,8 @@ async def _run(tmp_path, lines, **options) -> tuple[Sandbox, list[str]]:
 async def test_pictures_and_files_are_saved_under_out(tmp_path) -> None:
     out = tmp_path / "out"
     sandbox, output = await _run(tmp_path, (*CUP_OF_TWO, "org@cup: /standings",
-                                            "org@cup: /export"), out_dir=out)
+                                            "org@cup: /export",
+                                            "org@cup: [📦 Получить выгрузку]"), out_dir=out)
     await sandbox.close()
     assert any(line.startswith('→ cup: photo "') for line in output)
     [png] = out.glob("*.png")
