@@ -132,7 +132,7 @@ async def export_from_link(message: Message, command: CommandObject, services: S
     if tournament is None:
         await message.answer(tr("tournament.link_unknown"))
     elif not await is_organiser(services, tournament.chat_id, message.from_user.id):
-        await message.answer(tr("access.organisers_only"))
+        await message.answer(tr("export.organisers_only", title=tournament.title))
     else:
         await _deliver(services, tournament, message.from_user.id, tr)
 
