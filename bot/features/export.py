@@ -29,7 +29,7 @@ from bot.i18n import Translator
 from bot.middlewares.filters import IN_PRIVATE
 from bot.services import Services
 from storage.repositories.matches import MatchRow
-from storage.repositories.tournaments import Tournament
+from storage.repositories.tournaments import LIVE, Tournament
 
 router = Handlers("export")
 ChatSection = Callable[[Services, int], Awaitable[tuple[Any, "Table | None"]]]
@@ -68,7 +68,7 @@ async def _match_export(services: Services, match: MatchRow) -> dict[str, Any]:
         "id": match.id, "stage": match.stage, "round": match.round, "slot": match.slot,
         "format": match.kind, "players": [match.player_a, match.player_b],
         "status": match.status, "winner": match.winner, "result": match.result}
-    if match.status in ("running", "paused") and (view := await _public_view(services, match)):
+    if match.status in LIVE and (view := await _public_view(services, match)):
         return exported | {"view": view, "actions": []}
     actions = await services.repos.matches.actions(match.id)
     return exported | {"actions": [{"seq": a.seq, "actor": a.actor_id, "action": a.payload,

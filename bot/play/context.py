@@ -12,9 +12,7 @@ from typing import Any
 from bot.i18n import Translator
 from bot.services import Services
 from storage.repositories.matches import MatchRow
-from storage.repositories.tournaments import Tournament
-
-LIVE = ("running", "paused")
+from storage.repositories.tournaments import LIVE, Tournament
 
 
 @dataclass

@@ -18,7 +18,7 @@ from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
-from bot.play.context import MatchContext, context_for
+from bot.play.context import LIVE, MatchContext, context_for
 from bot.play.perform import DICE_ANIMATION_SECONDS, perform, refused
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -40,7 +40,7 @@ async def _dice_tournaments(services: Services, chat_id: int) -> list[Tournament
     """The chat's running (or paused) tournaments of games that take 🎲."""
     dice_keys = dice_games()
     return [t for t in await services.repos.tournaments.active_in_chat(chat_id)
-            if t.game in dice_keys and t.status in ("running", "paused")]
+            if t.game in dice_keys and t.status in LIVE]
 
 
 async def _sender_match(message: Message, services: Services, tr: Translator,

@@ -123,7 +123,7 @@ def panels(services: Services) -> PanelsRepo:
 async def awaited(services: Services, match: MatchRow, seat: int) -> bool:
     """Whether ``seat`` owes the match a hidden action now."""
     hidden = input_of(match.kind)
-    if hidden is None or match.status not in ("running", "paused"):
+    if hidden is None or match.status not in LIVE:
         return False
     return _owes(hidden, await services.matches.current(match), seat)
 

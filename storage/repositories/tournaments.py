@@ -19,7 +19,9 @@ from storage.cache import (
 from storage.db import Database
 from storage.timefmt import from_db, to_db
 
-OPEN_STATUSES = ("registration", "closed", "running", "paused")
+LIVE = ("running", "paused")
+"""A tournament or a match being played (a paused one is still being played: it resumes)."""
+OPEN_STATUSES = ("registration", "closed", *LIVE)
 ACTIVE_ENTRANT = ("photo", "pending", "approved")
 
 

@@ -18,7 +18,7 @@ from bot.features.armchair.play import PLAYBOOK, explain
 from bot.features.armchair.settings import KIND
 from bot.features.handlers import Handlers
 from bot.play import hidden
-from bot.play.context import MatchContext, load_match
+from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import perform
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -30,7 +30,7 @@ router = Handlers("armchair")
 async def _match(services: Services, match_id: int) -> MatchContext:
     """The live armchair match a button names, in its group's language."""
     found = await services.repos.matches.get(match_id)
-    if found is None or found.kind != KIND or found.status not in ("running", "paused"):
+    if found is None or found.kind != KIND or found.status not in LIVE:
         raise Refusal("callback.stale")
     tournament = await services.repos.tournaments.get(found.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)

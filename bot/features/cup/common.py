@@ -51,7 +51,7 @@ on_finish = _finishers.register  # what a finished match does to its stage
 async def running_cup(services: Services, chat_id: int) -> Tournament | None:
     """The chat's running Cup tournament (a friendly Cup match is not one)."""
     for tournament in await services.repos.tournaments.active_in_chat(chat_id):
-        if tournament.game == "cup" and tournament.status in ("running", "paused") \
+        if tournament.game == "cup" and tournament.status in LIVE \
                 and not tournament.friendly:
             return tournament
     return None

@@ -18,7 +18,7 @@ from bot.features.handlers import Handlers
 from bot.features.registration import valid_name
 from bot.i18n import Translator, clip
 from bot.play.board import retire_board
-from bot.play.context import MatchContext, context_for
+from bot.play.context import LIVE, MatchContext, context_for
 from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.jobs import Job
@@ -292,6 +292,6 @@ async def _reopenable_finished(services: Services, tournament_id: int, user_id: 
     if not mine:
         return None
     last = max(mine, key=lambda m: m.id)
-    round_open = any(m.round == last.round and m.status in ("running", "paused")
+    round_open = any(m.round == last.round and m.status in LIVE
                      for m in matches)
     return last if round_open else None

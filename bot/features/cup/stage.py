@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.features.cup.common import on_finish
 from bot.features.cup.playoff import playoff_size, start_playoff
 from bot.i18n import Markup, Translator
-from bot.play.context import MatchContext, names_of
+from bot.play.context import LIVE, MatchContext, names_of
 from bot.play.topics import open_topic
 from bot.services import Services
 from games.dice_cup import GroupMatch
@@ -143,7 +143,7 @@ async def advance_groups(services: Services, tr: Translator, tournament: Tournam
     one message, or after the last round the tables and the playoff (ties for a place are
     drawn by lot and announced)."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
-    if any(m.round == round_no and m.status in ("running", "paused") for m in matches):
+    if any(m.round == round_no and m.status in LIVE for m in matches):
         return
     played = any(m.round == round_no and m.status == "finished" for m in matches)
     tables = await tables_text(services, tr, tournament) if played else ""

@@ -16,7 +16,7 @@ from bot.features.handlers import Handlers
 from bot.features.mine import dm_answer
 from bot.i18n import Markup, Translator
 from bot.middlewares.filters import IN_GROUP
-from bot.play.context import names_of
+from bot.play.context import LIVE, names_of
 from bot.render import BAR_MARK, bracket_png, standings_png
 from bot.render.posting import post_pictures
 from bot.services import Services
@@ -70,7 +70,7 @@ def _without_match(tr: Translator, tournament: Tournament, user_id: int,
     if seeds and user_id not in seeds:
         return tr("cup.match.not_qualified")
     playing = min((row.round for row in rows if row.stage == GROUPS
-                   and row.status in ("running", "paused")), default=None)
+                   and row.status in LIVE), default=None)
     mine_now = next((row for row in mine if row.stage == GROUPS and row.round == playing), None)
     if mine_now is not None and mine_now.status in ("bye", "finished"):
         key = "cup.match.rest" if mine_now.status == "bye" else "cup.match.round_done"

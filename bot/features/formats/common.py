@@ -10,11 +10,12 @@ from aiogram.types import Message
 
 from bot.features.access import command_target
 from bot.features.formats.runner import slot_label
-from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load
+from bot.features.formats.state import BRACKETS, Run, load
 from bot.games import game_of
 from bot.i18n import Translator
 from bot.services import Services
 from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import LIVE
 
 WIN_WORDS = {"win", "won", "w", "победа", "выиграл", "выиграла", "voitto"}
 LOSS_WORDS = {"loss", "lost", "l", "поражение", "проиграл", "проиграла", "tappio"}
@@ -78,7 +79,7 @@ async def formats_tournament(message: Message, services: Services, tr: Translato
     target = await command_target(message, services, tr, args, organiser=organiser)
     if target is None:
         return None
-    if target.tournament.status not in ("running", "paused"):
+    if target.tournament.status not in LIVE:
         await message.reply(tr("formats.error.not_running"))
         return None
     return await load(services, target.tournament.id), target.words
@@ -110,7 +111,7 @@ def open_match(tr: Translator, run: Run, user: int, *,
     if user in run.removed:
         return tr("formats.error.you_are_out")
     mine = [row for row in run.rows if user in row.players and row.status != "void"]
-    current = [row for row in mine if row.status in OPEN_STATUSES and row.player_b]
+    current = [row for row in mine if row.status in LIVE and row.player_b]
     if current:
         return current[0]
     # a bye into a later round has no row of its own yet: waiting, not decided
@@ -130,7 +131,7 @@ def without_match(tr: Translator, run: Run, user: int, otherwise: str) -> str:
     engine = run.engine()
     if user not in run.seeds or (engine is not None and user in engine.placings()):
         return tr("formats.match.knocked_out")  # or not through to the playoff
-    playing = {row.round for row in run.rows if row.status in OPEN_STATUSES}
+    playing = {row.round for row in run.rows if row.status in LIVE}
     bye = next((row for row in run.rows if row.status == "bye" and row.player_a == user
                 and row.round in playing), None)
     if bye is None:

@@ -14,7 +14,6 @@ from functools import lru_cache
 
 from bot.features.formats.state import (
     BRACKETS,
-    OPEN_STATUSES,
     POINTS,
     STAGE,
     Run,
@@ -37,6 +36,7 @@ from games.tournament import (
     swiss_pairings,
 )
 from storage.repositories.matches import MatchRow, NewMatch
+from storage.repositories.tournaments import LIVE
 
 
 @dataclass
@@ -244,4 +244,4 @@ def placings(run: Run) -> dict[int, int]:
 
 
 def is_open(row: MatchRow) -> bool:
-    return row.status in OPEN_STATUSES
+    return row.status in LIVE

@@ -20,11 +20,12 @@ from bot.features.formats.common import (
     score_problem,
 )
 from bot.features.formats.results import ResultRefused, correction_problem, record_result
-from bot.features.formats.state import OPEN_STATUSES, Run, load, names_of
+from bot.features.formats.state import Run, load, names_of
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.services import Services
 from storage.repositories.matches import DuplicateUpdate, MatchRow
+from storage.repositories.tournaments import LIVE
 
 router = Handlers("formats-report")
 
@@ -205,7 +206,7 @@ async def answer_command(message: Message, command: CommandObject, services: Ser
 async def answer_button(query: CallbackQuery, callback_data: Answer, services: Services,
                         tr: Translator, event_update: Update) -> None:
     match = await services.repos.matches.get(callback_data.match_id)
-    if match is None or match.status not in OPEN_STATUSES or not match.result.get("report") \
+    if match is None or match.status not in LIVE or not match.result.get("report") \
             or query.message is None:
         await query.answer(tr("callback.stale"), show_alert=True)
         return

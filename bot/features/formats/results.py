@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.features.formats.runner import ADVANCE_JOB, proceed, said_once
-from bot.features.formats.state import BRACKETS, OPEN_STATUSES, Run, load, log_event, save_record
+from bot.features.formats.state import BRACKETS, Run, load, log_event, save_record
 from bot.games import game_of
 from bot.play.board import retire_board
 from bot.play.context import MatchContext
@@ -25,6 +25,7 @@ from storage.db import Write, in_order
 from storage.repositories.jobs import Job, insert_job
 from storage.repositories.matches import MatchRow
 from storage.repositories.organiser_log import log_entry
+from storage.repositories.tournaments import LIVE
 
 log = logging.getLogger(__name__)
 REMOVE_JOB = "formats_remove"
@@ -47,7 +48,7 @@ def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | N
     undone once entered: later pairings were built on it. Draws need a format with a table
     and a game that has them (``Game.draws``).
     """
-    if match.status not in (*OPEN_STATUSES, "finished") or match.player_b is None:
+    if match.status not in (*LIVE, "finished") or match.player_b is None:
         return "formats.error.not_playable"
     if winner is None and (run.phase not in ("round_robin", "swiss")
                            or not game_of(run.tournament.game).draws):
@@ -214,7 +215,7 @@ async def _close_open_matches(services: Services, run: Run, player: int) -> list
     """Close the removed ``player``'s matches not yet finished; the rows as they were."""
     now, closed = services.clock.now(), []
     for row in run.rows:
-        if player not in row.players or row.status not in (*OPEN_STATUSES, "pending"):
+        if player not in row.players or row.status not in (*LIVE, "pending"):
             continue
         if run.phase == "round_robin":
             await services.repos.matches.settle(row.id, {"meta": "void"}, player, now)

@@ -12,7 +12,6 @@ from typing import Any
 from bot.features.formats import progress
 from bot.features.formats.state import (
     BRACKETS,
-    OPEN_STATUSES,
     TABLES,
     Run,
     load,
@@ -30,7 +29,7 @@ from bot.timeparse import zone_name
 from games.tournament import round_count, swiss_rounds_warning
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
-from storage.repositories.tournaments import Entrant, Tournament
+from storage.repositories.tournaments import LIVE, Entrant, Tournament
 
 DEADLINE_JOB = "formats_deadline"
 ADVANCE_JOB = "formats_advance"
@@ -212,7 +211,7 @@ def match_line(tr: Translator, run: Run, row: MatchRow, label: dict[int, str]) -
 async def _announcement(services: Services, tr: Translator, run: Run,
                         rows: list[MatchRow]) -> str | None:
     """The round's pairings (its deadline set), or None when it needs no announcement."""
-    played = [row for row in rows if row.status in OPEN_STATUSES]
+    played = [row for row in rows if row.status in LIVE]
     if not played and run.phase == "round_robin":
         return None  # a round left with only rests (after withdrawals)
     label = await names_of(services, run.tournament.id)
@@ -279,7 +278,7 @@ async def deadline_passed(services: Services, job: Job) -> None:
     if run.tournament is None or run.tournament.status != "running":
         return
     late = [row for row in run.rows if row.id in job.payload["matches"]
-            and row.status in OPEN_STATUSES]
+            and row.status in LIVE]
     if not late:
         return
     tr = await services.translator_for_chat(run.tournament.chat_id)

@@ -22,10 +22,9 @@ from games.tournament import (
     single_elimination,
 )
 from storage.repositories.matches import MatchRow
-from storage.repositories.tournaments import Tournament
+from storage.repositories.tournaments import LIVE, Tournament
 
 STAGE = "main"
-OPEN_STATUSES = ("running", "paused")
 BRACKETS = ("single_elim", "double_elim", "reentry")
 TABLES = ("round_robin", "swiss")
 POINTS = Points(win=1, draw=0.5, loss=0)
@@ -74,7 +73,7 @@ class Run:
         return set(self.record.get("withdrawn", [])) | set(self.record.get("disqualified", []))
 
     def open_rows(self) -> list[MatchRow]:
-        return [row for row in self.rows if row.status in OPEN_STATUSES]
+        return [row for row in self.rows if row.status in LIVE]
 
     def bracket(self) -> Bracket:
         if self.phase == "double_elim":

@@ -21,7 +21,7 @@ from bot.features.mine import dm_answer
 from bot.games import game_of
 from bot.i18n import Markup, Translator, lines
 from bot.middlewares.filters import IN_GROUP, command_name
-from bot.play.context import own_text
+from bot.play.context import LIVE, own_text
 from bot.render import bracket_png
 from bot.render.posting import post_pictures
 from bot.services import Services
@@ -156,7 +156,7 @@ async def match_command(message: Message, command: CommandObject, services: Serv
     if target.tournament.status == "finished":
         await message.reply(tr("match.finished", title=target.tournament.title))
         return
-    if target.tournament.status not in ("running", "paused"):
+    if target.tournament.status not in LIVE:
         await message.reply(tr("formats.error.not_running"))
         return
     run = await load(services, target.tournament.id)

@@ -23,7 +23,7 @@ from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope, game_commands
 from bot.play.board import retire_board
-from bot.play.context import MatchContext, context_for
+from bot.play.context import LIVE, MatchContext, context_for
 from bot.services import Services
 from storage.repositories.matches import DuplicateUpdate, MatchRow
 from storage.repositories.tournaments import Tournament
@@ -82,7 +82,7 @@ async def resign(message: Message, friendly: Tournament, match: MatchRow, event_
     winner = next(user for user in match.players if user != loser)
     async with services.matches.lock(match.id):
         match = await services.repos.matches.get(match.id)
-        if match.status not in ("running", "paused"):
+        if match.status not in LIVE:
             return  # it ended meanwhile, and said so
         try:
             await services.repos.matches.settle(match.id, {
