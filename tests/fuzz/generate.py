@@ -46,6 +46,9 @@ class Plan:
     organiser: str
     players: list[str]
     lines: list[str] = field(default_factory=list)
+    resume_in: int | None = None
+    """Lines until the organiser sends /resume: set when play was paused (a /pause, the bot
+    removed), as an organiser soon goes on; else a paused transcript stalls to its end."""
 
 
 def new_plan(rng: random.Random, game: str, number: int) -> Plan:
@@ -81,13 +84,27 @@ def setup(rng: random.Random, plan: Plan) -> list[str]:
 def step(rng: random.Random, plan: Plan, world: World) -> str:
     """One line of play: mostly the game itself, some buttons, some noise; a bot removed
     from the group is soon added back (meanwhile nothing said there reaches it), an
-    organiser posting as the group soon posts as themselves again."""
+    organiser posting as the group soon posts as themselves again, and paused play is soon
+    resumed."""
+    line = _next_line(rng, plan, world)
+    pausing = line == f"! remove bot@{plan.group}" or re.search(r": /pause\b", line)
+    if pausing and plan.resume_in is None:
+        plan.resume_in = rng.randint(3, 12)
+    return line
+
+
+def _next_line(rng: random.Random, plan: Plan, world: World) -> str:
     roll = rng.random()
     group = world.group(plan.group)
     if group.id in world.left and roll < 0.5:
         return f"! add bot@{plan.group}"
     if world.anonymous and roll < 0.3:
         return f"! anonymous {plan.organiser}@{plan.group} off"
+    if plan.resume_in is not None and group.id not in world.left:
+        plan.resume_in -= 1
+        if plan.resume_in <= 0:
+            plan.resume_in = None
+            return f"{plan.organiser}@{plan.group}: /resume"
     if roll < 0.45:
         return play(rng, plan, world)
     if roll < 0.75:

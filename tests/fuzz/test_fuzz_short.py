@@ -1,4 +1,4 @@
-"""A short seeded fuzz run is part of the suite: ten transcripts (two per game) in which
+"""A short seeded fuzz run is part of the suite: for each game, transcripts in which
 tournaments start and matches are played, with no unhandled error and nothing Telegram
 would refuse. The long run is ``python -m tests.fuzz --minutes N`` (README)."""
 
@@ -14,8 +14,9 @@ from tests.fuzz.__main__ import main, parse_args
 from tests.fuzz.engine import Fuzzer, signature, write_findings
 from tests.fuzz.generate import GAMES
 
-SEED = 3149  # a seed whose run passes today (the generator's choices change with its lines)
-TRANSCRIPTS = 10
+SEED = 3149
+PLAYED = 10  # match actions each game's transcripts log together
+FEWEST, MOST = 2, 6  # transcripts per game
 
 
 def _budget(count: int):
@@ -23,13 +24,27 @@ def _budget(count: int):
     return lambda: next(counter) < count
 
 
+def _until_played(fuzzer: Fuzzer, game: str):
+    """Go on until ``game``'s matches have logged PLAYED actions, within FEWEST to MOST
+    transcripts: how far one transcript gets rests on its draws as much as on the bot (a
+    withdrawal ends a tournament of two, a group made a supergroup unseen leaves the bot
+    out), so a fixed count of transcripts holds only for a lucky seed."""
+    report = fuzzer.report
+    return lambda: report.transcripts < FEWEST or (
+        report.actions.get(game, 0) < PLAYED and report.transcripts < MOST)
+
+
 async def test_a_short_fuzz_run_finds_nothing_and_plays(tmp_path) -> None:
-    report = await Fuzzer(SEED).run(_budget(TRANSCRIPTS))
-    assert report.transcripts == TRANSCRIPTS and report.lines_fed > 1500
-    assert sorted(report.started) == sorted(GAMES)
-    assert all(report.actions.get(game, 0) >= 10 for game in GAMES), report.actions
-    files = write_findings(report, tmp_path)
-    assert not report.findings, "\n".join(path.read_text() for path in files)
+    lines_fed = 0
+    for game in GAMES:
+        fuzzer = Fuzzer(SEED, (game,))
+        report = await fuzzer.run(_until_played(fuzzer, game))
+        lines_fed += report.lines_fed
+        assert report.started.get(game), game
+        assert report.actions.get(game, 0) >= PLAYED, (game, report.actions)
+        files = write_findings(report, tmp_path / game)
+        assert not report.findings, "\n".join(path.read_text() for path in files)
+    assert lines_fed > 1500
 
 
 async def test_a_broken_limit_is_found_shrunk_and_written(tmp_path, monkeypatch) -> None:
