@@ -69,6 +69,8 @@ def setup(rng: random.Random, plan: Plan) -> list[str]:
         lines.append(f"{handle}@{g}: {rng.choice(('hi', 'привет', '👋', 'moi'))}")
         if plan.game != "cup":
             lines.append(f"{handle}@{g}: /register")
+            if plan.game == "armchair" and rng.random() < 0.8:  # the hand comes to the DM
+                lines.append(f"{handle}@dm: /start")
         elif rng.random() < 0.6:
             lines.append(f"{org}@{g}: /add @{handle} {name(handle)}")
         else:
@@ -141,8 +143,38 @@ def play(rng: random.Random, plan: Plan, world: World) -> str:
     if plan.game in ("shanghai", "fincricket"):
         return f"{who}@{g}: {darts(rng)}"
     if plan.game == "armchair" and rng.random() < 0.8:
+        if rng.random() < 0.6 and (card := from_hand(rng, who, world)):
+            return card
+        if rng.random() < 0.2 and (toss := card_button(rng, who, g, world)):
+            return toss
         return f"{who}@{'dm' if rng.random() < 0.9 else g}: {card_move(rng)}"
     return f"{who}@{g}: {rng.choice(RESULTS)}"
+
+
+def card_button(rng: random.Random, who: str, group: str, world: World) -> str | None:
+    """A button of the group's newest score card (the toss, my cards, a declaration)."""
+    cards = [m for m in world.messages.get(world.group(group).id, [])[-20:]
+             if m.from_bot and (m.payload.get("reply_markup") or {}).get("inline_keyboard")
+             and "🏏" in (m.payload.get("text") or "")]
+    if not cards:
+        return None
+    keys = cards[-1].payload["reply_markup"]["inline_keyboard"]
+    return f"{who}@{group}: [{rng.choice([key['text'] for row in keys for key in row])}]"
+
+
+def from_hand(rng: random.Random, who: str, world: World) -> str | None:
+    """A button of ``who``'s newest private panel (a card of the hand, a swap, a keep),
+    pressed, or typed as its label: a card typed at random is rarely in the hand, so without
+    these the card game is mostly refused, not played."""
+    user = world.users.get(who)
+    panels = [m for m in world.messages.get(user.id, [])[-10:]
+              if m.from_bot and (m.payload.get("reply_markup") or {}).get("inline_keyboard")
+              ] if user else []
+    if not panels:
+        return None
+    keys = panels[-1].payload["reply_markup"]["inline_keyboard"]
+    label = rng.choice([key["text"] for row in keys for key in row])
+    return f"{who}@dm: [{label}]" if rng.random() < 0.7 else f"{who}@dm: {label}"
 
 
 def card_move(rng: random.Random) -> str:
