@@ -118,7 +118,7 @@ async def test_a_game_with_a_launch_plays_a_friendly(tmp_path: Path) -> None:
     assert "!! error" not in text, text
     assert "I cannot play High card myself" in text  # no bot player declared
     assert "→ hc: 🎯 Match 1: Alice — Bob." in output  # the game's own launch
-    assert "The match is on: play your moves in this chat." in text  # /match
+    assert "The match is played in the bot: the result is recorded when it ends." in text  # /match
     assert "Alice 3 : 6 Bob — 1:1" in text
     # the friendly is over, said once by the game: Bob's last 🎲 is only a 🎲 in a chat with
     # nothing running

@@ -15,15 +15,15 @@ from aiogram.types import Message, Update
 
 from bot.features.cup.common import on_finish
 from bot.features.cup.rolling import match_status
-from bot.features.darts.kinds import KINDS as DARTS_KINDS
 from bot.features.formats.results import outside_formats
 from bot.features.friendly.start import STAGE
 from bot.features.handlers import Handlers
+from bot.games import game_of
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope, game_commands
 from bot.play.board import retire_board
-from bot.play.context import LIVE, MatchContext, context_for
+from bot.play.context import LIVE, MatchContext, context_for, own_text
 from bot.services import Services
 from storage.repositories.matches import DuplicateUpdate, MatchRow
 from storage.repositories.tournaments import Tournament
@@ -102,12 +102,13 @@ async def resign(message: Message, friendly: Tournament, match: MatchRow, event_
 @router.message(Command("match"), IN_GROUP, _live_friendly)
 async def my_friendly(message: Message, friendly: Tournament, match: MatchRow,
                       services: Services, tr: Translator) -> None:
-    """/match in a friendly: which one, the score and whose turn (the Cup), the scoreboard
-    (darts) or, for another game, that it is on."""
+    """/match in a friendly: which one, and the score and whose turn (the Cup) or where the
+    game is played (its tournaments' /match hint: the scoreboard, the board, the hand in
+    private)."""
     ctx = await context_for(services, tr, friendly, match)
     head = tr("friendly.match_head", title=friendly.title, game=tr(f"game.{friendly.game}"))
     if friendly.game == "cup":
         detail = match_status(ctx, await services.matches.state(match))
     else:
-        detail = tr("friendly.match_board" if match.kind in DARTS_KINDS else "friendly.match_on")
+        detail = own_text(tr, game_of(friendly.game).match_hint, match.kind)
     await message.reply(head + "\n" + detail)
