@@ -126,8 +126,8 @@ async def export(message: Message, command: CommandObject, services: Services,
                 IN_PRIVATE)
 async def export_from_link(message: Message, command: CommandObject, services: Services,
                            tr: Translator) -> None:
-    """The button under "open the chat with the bot": the export, if the presser is still
-    one of the tournament's organisers."""
+    """The button /export gives an organiser the bot could not write to (it opens the
+    private chat): the files, if the one who pressed it is an organiser of the tournament."""
     tournament = await services.repos.tournaments.get(int(command.args.removeprefix(LINK_PREFIX)))
     if tournament is None:
         await message.answer(tr("tournament.link_unknown"))
