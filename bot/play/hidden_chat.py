@@ -30,7 +30,8 @@ from aiogram.types import (
 
 from bot.features.access import command_target, is_organiser
 from bot.features.handlers import Handlers
-from bot.i18n import Translator, clip
+from bot.features.keyboards import link_keyboard
+from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
 from bot.play.context import MatchContext, load_match, own_text
 from bot.play.hidden import (
@@ -210,7 +211,8 @@ async def _seat_named(services: Services, ctx: MatchContext, who: str) -> int:
 async def host_copy(message: Message, command: CommandObject, services: Services,
                     tr: Translator) -> None:
     """An organiser opts in (or out) to get every hidden action in their DM (never those of
-    a match they play in themselves)."""
+    a match they play in themselves); one who never opened the private chat with the bot is
+    told that the copies come only once they do, under a button that opens it."""
     target = await command_target(message, services, tr, None, organiser=True)
     if target is None:
         return
@@ -222,5 +224,11 @@ async def host_copy(message: Message, command: CommandObject, services: Services
         await services.repos.organiser_log.record(
             message.from_user.id, "hostcopy", services.clock.now(),
             tournament_id=tournament.id, chat_id=message.chat.id, on=wanted)
-    await message.answer(tr("play.hidden_host_on" if wanted else "play.hidden_host_off",
-                            name=message.from_user.first_name))
+    said = tr("play.hidden_host_on" if wanted else "play.hidden_host_off",
+              name=message.from_user.first_name)
+    organiser = await services.repos.users.get(message.from_user.id)
+    if wanted and (organiser is None or not organiser.started):  # the copies could not reach them
+        await message.answer(lines(said, tr("play.hidden_host_open_dm")), reply_markup=link_keyboard(
+            tr("dm.open_button"), services.deep_link()))
+        return
+    await message.answer(said)
