@@ -19,6 +19,7 @@ from bot.features.backgammon.play import (
 )
 from bot.features.backgammon.settings import KIND
 from bot.features.handlers import Handlers
+from bot.features.keyboards import link_keyboard
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.play.context import load_match
@@ -79,21 +80,32 @@ async def forfeit_button(query: CallbackQuery, callback_data: Forfeit, services:
 @router.message(Command("appeal"), IN_GROUP)
 async def appeal(message: Message, command: CommandObject, services: Services,
                  tr: Translator) -> None:
-    """A player's appeal reaches the tournament's organiser (and the bot's admins) by DM."""
+    """A player's appeal reaches the tournament's organiser (and the bot's admins) by DM; an
+    organiser the bot cannot write to (who never opened the private chat) is named in the
+    answer, which points at the appeal above it, under a button that opens that chat."""
     text = (command.args or "").strip()
     if not text:
         raise Refusal("backgammon.appeal_usage")
     ctx = await sender_match(message, services, tr)
     user = message.from_user.id
     await log_decision(ctx, user, "appeal", text)
-    organisers = dict.fromkeys([ctx.tournament.created_by, *services.settings.admin_ids])
+    organiser = ctx.tournament.created_by
     seat = ctx.seat(user)
-    for organiser in organisers:
-        organiser_tr = await services.translator_for_chat(organiser)
-        await services.outbox.dm(organiser, organiser_tr(
-            "backgammon.appeal_dm", name=ctx.names[seat], match=ctx.match.id,
-            a=ctx.names[0], b=ctx.names[1], title=ctx.tournament.title, text=text))
-    await message.reply(tr("backgammon.appeal_sent", match=ctx.match.id))
+    reached = set()
+    for recipient in dict.fromkeys([organiser, *services.settings.admin_ids]):
+        recipient_tr = await services.translator_for_chat(recipient)
+        if await services.outbox.dm(recipient, recipient_tr(
+                "backgammon.appeal_dm", name=ctx.names[seat], match=ctx.match.id,
+                a=ctx.names[0], b=ctx.names[1], title=ctx.tournament.title, text=text)):
+            reached.add(recipient)
+    if organiser in reached:
+        await message.reply(tr("backgammon.appeal_sent", match=ctx.match.id))
+        return
+    known = await services.repos.users.get(organiser)
+    await message.reply(
+        tr("backgammon.appeal_here", match=ctx.match.id,
+           organiser=known.mention if known else str(organiser)),
+        reply_markup=link_keyboard(tr("dm.open_button"), services.deep_link()))
 
 
 @router.message(Command("decide"), IN_GROUP)
