@@ -11,7 +11,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from bot.sandbox.world import World
+from bot.sandbox.world import StoredMessage, World
 
 GAMES = ("cup", "shanghai", "fincricket", "backgammon", "armchair")
 PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
@@ -153,13 +153,11 @@ def play(rng: random.Random, plan: Plan, world: World) -> str:
 
 def card_button(rng: random.Random, who: str, group: str, world: World) -> str | None:
     """A button of the group's newest score card (the toss, my cards, a declaration)."""
-    cards = [m for m in world.messages.get(world.group(group).id, [])[-20:]
-             if m.from_bot and (m.payload.get("reply_markup") or {}).get("inline_keyboard")
-             and "🏏" in (m.payload.get("text") or "")]
+    cards = [m for m in with_buttons(world, world.group(group).id, 20)
+             if "🏏" in (m.payload.get("text") or "")]
     if not cards:
         return None
-    keys = cards[-1].payload["reply_markup"]["inline_keyboard"]
-    return f"{who}@{group}: [{rng.choice([key['text'] for row in keys for key in row])}]"
+    return f"{who}@{group}: [{rng.choice(buttons(cards[-1]))['text']}]"
 
 
 def from_hand(rng: random.Random, who: str, world: World) -> str | None:
@@ -167,13 +165,10 @@ def from_hand(rng: random.Random, who: str, world: World) -> str | None:
     pressed, or typed as its label: a card typed at random is rarely in the hand, so without
     these the card game is mostly refused, not played."""
     user = world.users.get(who)
-    panels = [m for m in world.messages.get(user.id, [])[-10:]
-              if m.from_bot and (m.payload.get("reply_markup") or {}).get("inline_keyboard")
-              ] if user else []
+    panels = with_buttons(world, user.id, 10) if user else []
     if not panels:
         return None
-    keys = panels[-1].payload["reply_markup"]["inline_keyboard"]
-    label = rng.choice([key["text"] for row in keys for key in row])
+    label = rng.choice(buttons(panels[-1]))["text"]
     return f"{who}@dm: [{label}]" if rng.random() < 0.7 else f"{who}@dm: {label}"
 
 
@@ -213,13 +208,11 @@ def press(rng: random.Random, plan: Plan, world: World) -> str | None:
     if who in world.users:
         chats.append((world.users[who].id, "dm"))
     chat_id, place = rng.choice(chats)
-    boards = [m for m in world.messages.get(chat_id, [])[-40:]
-              if m.from_bot and (m.payload.get("reply_markup") or {}).get("inline_keyboard")]
+    boards = with_buttons(world, chat_id, 40)
     if not boards:
         return None
     message = boards[-1] if rng.random() < 0.6 else rng.choice(boards[-4:])
-    button = rng.choice([b for row in message.payload["reply_markup"]["inline_keyboard"]
-                         for b in row])
+    button = rng.choice(buttons(message))
     how = rng.random()
     if how < 0.75:
         return f"{who}@{place}: [{button['text']}]"
@@ -228,6 +221,16 @@ def press(rng: random.Random, plan: Plan, world: World) -> str | None:
     data = button.get("callback_data") or "x"
     forged = re.sub(r"\d+", lambda d: str(int(d.group()) + rng.choice((-1, 1, 1000))), data)
     return f"{who}@{place}: callback {rng.choice((forged, data + ':x', 'z' * 80, ''))}"
+
+
+def with_buttons(world: World, chat_id: int, last: int) -> list[StoredMessage]:
+    """The bot's messages with buttons among a chat's ``last`` messages, oldest first."""
+    return [m for m in world.messages.get(chat_id, [])[-last:]
+            if m.from_bot and (m.payload.get("reply_markup") or {}).get("inline_keyboard")]
+
+
+def buttons(message: StoredMessage) -> list[dict]:
+    return [key for row in message.payload["reply_markup"]["inline_keyboard"] for key in row]
 
 
 def noise(rng: random.Random, plan: Plan) -> str:
