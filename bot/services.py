@@ -63,6 +63,12 @@ class Services:
             self._locks[key] = lock
         return lock
 
+    async def opened_private_chat(self, user_id: int) -> bool:
+        """Whether the user ever wrote to the bot in private (``users.started``): Telegram
+        lets a bot write first to no one else, so a DM to anyone else would be dropped."""
+        user = await self.repos.users.get(user_id)
+        return user is not None and user.started
+
     def deep_link(self, payload: str = "") -> str:
         """A t.me link that opens the DM with the bot (and sends /start payload)."""
         link = f"https://t.me/{self.bot_username}"

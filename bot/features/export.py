@@ -113,8 +113,9 @@ async def export(message: Message, command: CommandObject, services: Services,
     target = await command_target(message, services, tr, command.args, organiser=True)
     if target is None:
         return
-    tournament = target.tournament
-    if await _deliver(services, tournament, message.from_user.id, tr):
+    tournament, user_id = target.tournament, message.from_user.id
+    if await services.opened_private_chat(user_id) and await _deliver(
+            services, tournament, user_id, tr):  # drawn up only for a chat it can reach
         await message.answer(tr("export.sent_private", title=tournament.title))
         return
     await message.reply(tr("export.open_private", title=tournament.title),

@@ -226,8 +226,7 @@ async def host_copy(message: Message, command: CommandObject, services: Services
             tournament_id=tournament.id, chat_id=message.chat.id, on=wanted)
     said = tr("play.hidden_host_on" if wanted else "play.hidden_host_off",
               name=message.from_user.first_name)
-    organiser = await services.repos.users.get(message.from_user.id)
-    if wanted and (organiser is None or not organiser.started):  # the copies could not reach them
+    if wanted and not await services.opened_private_chat(message.from_user.id):
         await message.answer(lines(said, tr("play.hidden_host_open_dm")), reply_markup=link_keyboard(
             tr("dm.open_button"), services.deep_link()))
         return
