@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, Update
 
@@ -19,7 +21,6 @@ from bot.features.backgammon.play import (
 )
 from bot.features.backgammon.settings import KIND
 from bot.features.handlers import Handlers
-from bot.features.keyboards import link_keyboard
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.play.context import load_match
@@ -82,30 +83,32 @@ async def appeal(message: Message, command: CommandObject, services: Services,
                  tr: Translator) -> None:
     """A player's appeal reaches the tournament's organiser (and the bot's admins) by DM; an
     organiser the bot cannot write to (who never opened the private chat) is named in the
-    answer, which points at the appeal above it, under a button that opens that chat."""
+    group instead, under a button that opens that chat (the outbox's fallback)."""
     text = (command.args or "").strip()
     if not text:
         raise Refusal("backgammon.appeal_usage")
     ctx = await sender_match(message, services, tr)
     user = message.from_user.id
     await log_decision(ctx, user, "appeal", text)
-    organiser = ctx.tournament.created_by
     seat = ctx.seat(user)
-    reached = set()
-    for recipient in dict.fromkeys([organiser, *services.settings.admin_ids]):
+
+    async def send(recipient: int, **fallback: Any) -> Message | None:
         recipient_tr = await services.translator_for_chat(recipient)
-        if await services.outbox.dm(recipient, recipient_tr(
-                "backgammon.appeal_dm", name=ctx.names[seat], match=ctx.match.id,
-                a=ctx.names[0], b=ctx.names[1], title=ctx.tournament.title, text=text)):
-            reached.add(recipient)
-    if organiser in reached:
-        await message.reply(tr("backgammon.appeal_sent", match=ctx.match.id))
-        return
+        return await services.outbox.dm(recipient, recipient_tr(
+            "backgammon.appeal_dm", name=ctx.names[seat], match=ctx.match.id,
+            a=ctx.names[0], b=ctx.names[1], title=ctx.tournament.title, text=text), **fallback)
+
+    organiser = ctx.tournament.created_by
     known = await services.repos.users.get(organiser)
-    await message.reply(
-        tr("backgammon.appeal_here", match=ctx.match.id,
-           organiser=known.mention if known else str(organiser)),
-        reply_markup=link_keyboard(tr("dm.open_button"), services.deep_link()))
+    reached = await send(organiser, fallback_chat_id=message.chat.id, fallback_text=tr(
+        "backgammon.appeal_here", match=ctx.match.id,
+        organiser=known.mention if known else str(organiser)),
+        button_text=tr("dm.open_button"), fallback_thread_id=ctx.match.thread_id)
+    for admin in dict.fromkeys(services.settings.admin_ids):
+        if admin != organiser:
+            await send(admin)
+    if reached:
+        await message.reply(tr("backgammon.appeal_sent", match=ctx.match.id))
 
 
 @router.message(Command("decide"), IN_GROUP)
