@@ -231,12 +231,21 @@ async def content_in_private(message: Message, tr: Translator) -> None:
 
 @router.message(IN_PRIVATE, F.text)
 async def unread_in_private(message: Message, services: Services, tr: Translator) -> None:
-    """Text in a private chat that no feature read (not a move, not a form's answer): a
-    player with a match that takes private moves is told how to write one, anyone else
-    where the commands are."""
-    live = await hidden.live_hidden_matches(services, message.from_user.id)
+    """Text in a private chat that no feature read (not a move, not a form's answer)."""
+    await message.answer(await _unread_answer(services, tr, message.from_user.id,
+                                              clip(message.text)))
+
+
+async def _unread_answer(services: Services, tr: Translator, user_id: int, word: str) -> str:
+    """A player with a match that takes private moves is told how to write one; a player
+    whose match is played in its group (a move or a result typed here by mistake), where;
+    anyone else where the commands are."""
+    live = await hidden.live_hidden_matches(services, user_id)
     if live:
-        await message.answer(hidden.own_text(tr, "play.hidden_unread", live[-1].kind,
-                                             word=clip(message.text)))
-    else:
-        await message.answer(tr("dm.unread"))
+        return hidden.own_text(tr, "play.hidden_unread", live[-1].kind, word=word)
+    in_group = await hidden.panels(services).live_matches(user_id)
+    if in_group:
+        match = await services.repos.matches.get(in_group[-1])
+        tournament = await services.repos.tournaments.get(match.tournament_id)
+        return tr("dm.played_in_group", title=tournament.title)
+    return tr("dm.unread")

@@ -40,6 +40,13 @@ def dm_answer(table: Handlers, command: str) -> Callable[[DmAnswer], DmAnswer]:
     return register
 
 
+def about(tr: Translator, tournament: Tournament, text: str) -> str:
+    """``text`` about a player's match as their private chat shows it: under the
+    tournament's title, since that chat is not the tournament's group (a picture's caption
+    names it already)."""
+    return tr("mine.about", title=tournament.title) + "\n" + text
+
+
 def _answer_for(tournament: Tournament, command: str) -> DmAnswer | None:
     for table in game_of(tournament.game).routers:
         if (found := _answers.get((table.name, command))) is not None:

@@ -13,7 +13,7 @@ from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import group_tables, render_table, table_title
 from bot.features.handlers import Handlers
-from bot.features.mine import dm_answer
+from bot.features.mine import about, dm_answer
 from bot.i18n import Markup, Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.play.context import LIVE, names_of
@@ -34,8 +34,8 @@ async def my_match(message: Message, services: Services, tr: Translator) -> None
 @dm_answer(router, "match")
 async def _match_in_dm(services: Services, tr: Translator, tournament: Tournament,
                        user_id: int, chat_id: int) -> None:
-    await services.bot.send_message(
-        chat_id, await _match_text(services, tr, tournament.chat_id, user_id))
+    text = await _match_text(services, tr, tournament.chat_id, user_id)
+    await services.bot.send_message(chat_id, about(tr, tournament, text))
 
 
 async def _match_text(services: Services, tr: Translator, chat_id: int, user_id: int) -> str:
