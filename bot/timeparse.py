@@ -2,7 +2,8 @@
 little words of speech left out («в пятницу в 19:00 по Москве», "on friday at 19:00",
 "pe klo 19:00"):
 ``2026-10-21 20:00 Europe/Moscow``, ``21.10.2026 20:00``, ``21.10 20:00`` (its next
-occurrence), a bare ``19:00`` (its next occurrence), ``tomorrow 19:00`` (завтра, huomenna;
+occurrence), a bare ``19:00`` (its next occurrence; also ``7pm``, ``7:30 pm``, and a whole
+hour after «в» or "klo": «в 19», "klo 19"), ``tomorrow 19:00`` (завтра, huomenna;
 today, сегодня, tänään), a weekday (``friday``, ``пт``, ``perjantai``: the next one whose
 time is still ahead), and a zone as an IANA name, its city alone (``Helsinki``, also a few
 in Russian: ``Москва``), an offset (``+03:00``, ``UTC+3``) or a common abbreviation (MSK,
@@ -19,6 +20,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 _OFFSET = re.compile(r"^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
 _DATE_FORMATS = ("%Y-%m-%d", "%d.%m.%Y")
 _TIME = re.compile(r"^(\d{1,2})[:.](\d{2})$")
+_TWELVE_HOUR = re.compile(r"^(\d{1,2})(?:[:.](\d{2}))?([ap])\.?m\.?$", re.IGNORECASE)
+"""``9pm``, ``9:30pm``, ``12 a.m.`` (the am or pm written apart is joined first)."""
+_MERIDIEM = re.compile(r"^[ap]\.?m\.?$", re.IGNORECASE)
+_HOUR_AND_MINUTES = re.compile(r"^\d{1,2}(?:[:.]\d{2})?$")
 _DAY_MONTH = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?$")
 _DAY_WORDS = {"today": 0, "сегодня": 0, "tänään": 0,
               "tomorrow": 1, "завтра": 1, "huomenna": 1}
@@ -35,6 +40,9 @@ _WEEKDAYS = (
 _FILLERS = frozenset({"в", "во", "по", "on", "at", "klo", "kello"})
 """Words around a day, a time and a zone that say nothing more: «в пятницу», «по Москве»,
 "on friday", "klo 19:00"."""
+_BEFORE_HOUR = frozenset({"в", "во", "klo", "kello"})
+"""Fillers after which a whole hour is a time: «в 19», "klo 19" (19:00)."""
+_HOUR = re.compile(r"^\d{1,2}$")
 _WEEKDAY = {word: number for number, words in enumerate(_WEEKDAYS) for word in words}
 _CITIES = {
     "москва": "Europe/Moscow", "москве": "Europe/Moscow", "санкт-петербург": "Europe/Moscow",
@@ -98,12 +106,11 @@ def parse_start(words: list[str], default_zone: str, now: datetime
     """Day, time and an optional zone; ValueError("schedule.bad_time"/"bad_zone") if wrong.
     Without a day the time is its next occurrence in the zone; a day is a date or a word
     such as ``tomorrow``, counted in the zone."""
-    words = [word for word in words if word.lower() not in _FILLERS]
+    words = _meaningful(words)
     if not words:
         raise ValueError("schedule.bad_time")
     # a day first, unless the first word is the time ("21.10 20:00": the 21st of October)
-    timed = 0 if _TIME.match(words[0]) and not (len(words) > 1 and _TIME.match(words[1])) \
-        else 1
+    timed = 0 if _clock(words[0]) and not (len(words) > 1 and _clock(words[1])) else 1
     if len(words) <= timed or not (clock := _clock(words[timed])):
         raise ValueError("schedule.bad_time")
     rest = words[timed + 1:]
@@ -120,11 +127,34 @@ def parse_start(words: list[str], default_zone: str, now: datetime
     return datetime.combine(day, clock, tzinfo=zone), zone
 
 
+def _meaningful(words: list[str]) -> list[str]:
+    """The words without :data:`_FILLERS`; ``9 pm`` as one word, ``9pm``; a whole hour
+    after «в» or "klo" as ``19:00``."""
+    said: list[str] = []
+    hour_next = False
+    for word in words:
+        if word.lower() in _FILLERS:
+            hour_next = word.lower() in _BEFORE_HOUR
+            continue
+        if said and _MERIDIEM.match(word) and _HOUR_AND_MINUTES.match(said[-1]):
+            said[-1] += word
+        else:
+            said.append(f"{word}:00" if hour_next and _HOUR.match(word) else word)
+        hour_next = False
+    return said
+
+
 def _clock(word: str) -> time | None:
-    match = _TIME.match(word)
-    if not match or int(match[1]) > 23 or int(match[2]) > 59:
+    if match := _TIME.match(word):
+        hour, minute = int(match[1]), int(match[2])
+    elif match := _TWELVE_HOUR.match(word):
+        hour, minute = int(match[1]), int(match[2] or 0)
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if match[3].lower() == "p" else 0)
+    else:
         return None
-    return time(int(match[1]), int(match[2]))
+    return time(hour, minute) if hour <= 23 and minute <= 59 else None
 
 
 def _day(word: str, today: date, clock: time, zone: tzinfo, now: datetime) -> date:

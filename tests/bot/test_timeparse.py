@@ -27,6 +27,39 @@ def test_a_bare_time_is_its_next_occurrence_in_the_zone() -> None:
     assert _start("11:30", "Europe/Berlin") == "2026-10-01T11:30:00+02:00 Europe/Berlin"
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("9pm", "2026-10-01T21:00:00"), ("9 pm", "2026-10-01T21:00:00"),
+    ("9:30PM", "2026-10-01T21:30:00"), ("9.30 p.m.", "2026-10-01T21:30:00"),
+    ("11am", "2026-10-02T11:00:00"),  # 11:00 has passed today
+    ("12am", "2026-10-02T00:00:00"), ("12 pm", "2026-10-02T12:00:00"),
+    ("tomorrow 7pm", "2026-10-02T19:00:00"), ("friday at 8 pm", "2026-10-02T20:00:00"),
+    ("21.10 9pm", "2026-10-21T21:00:00"), ("tomorrow 7 pm London", "2026-10-02T19:00:00"),
+])
+def test_a_twelve_hour_time(text: str, expected: str) -> None:
+    assert _start(text).split("+")[0] == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("в 19", "2026-10-01T19:00:00"), ("в пятницу в 20 по Москве", "2026-10-02T20:00:00"),
+    ("pe klo 19", "2026-10-02T19:00:00"), ("huomenna kello 9", "2026-10-02T09:00:00"),
+    ("klo 19.30", "2026-10-01T19:30:00"),
+])
+def test_a_whole_hour_after_its_word(text: str, expected: str) -> None:
+    assert _start(text).split("+")[0] == expected
+
+
+@pytest.mark.parametrize("text", ["19", "friday 19", "at 19", "в 24", "klo 7 19:00"])
+def test_a_bare_number_is_not_a_time(text: str) -> None:
+    with pytest.raises(ValueError):
+        _start(text)
+
+
+@pytest.mark.parametrize("text", ["13pm", "0am", "9:75pm", "pm", "tomorrow pm", "9 pm pm"])
+def test_a_twelve_hour_time_that_is_not_one(text: str) -> None:
+    with pytest.raises(ValueError):
+        _start(text)
+
+
 @pytest.mark.parametrize("word", ["tomorrow", "завтра", "huomenna", "Tomorrow", "ЗАВТРА"])
 def test_tomorrow_in_every_language(word: str) -> None:
     assert _start(f"{word} 19:00") == "2026-10-02T19:00:00+03:00 Europe/Moscow"
