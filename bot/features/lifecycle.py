@@ -153,15 +153,18 @@ async def _remind(services: Services, tr: Translator, tournament: Tournament,
 async def _reminder(services: Services, tr: Translator, tournament: Tournament,
                     minutes: int) -> tuple[str, InlineKeyboardMarkup | None]:
     """The reminder ``minutes`` before the start, and its Register button while registration
-    is open; once check-in is open, how many have checked in; the last reminder names the
-    applications still waiting."""
+    is open; when check-in opens, or once it is open, how many have checked in (with the
+    Check-in button); the last reminder names the applications still waiting."""
     approved = await services.repos.entrants.list(tournament.id, ("approved",))
     markup = register_keyboard(services, tr, tournament) if tournament.registration_open else None
     text = tr("reminder.text", title=tournament.title, left=duration(tr, minutes),
               time=local_time(services, tournament), count=len(approved))
-    if minutes < tournament.settings.get("checkin", 0):
+    if opens := checkin_opens(services, tournament):
+        text += "\n" + tr("schedule.checkin_opens", time=opens)
+    elif minutes < tournament.settings.get("checkin", 0):
         text += "\n" + tr("reminder.checked_in", total=len(approved),
                           count=sum(entrant.checked_in for entrant in approved))
+        markup = stacked(markup, checkin_keyboard(tr, tournament))
     if minutes == min(services.settings.reminders):  # the last reminder
         pending = await services.repos.entrants.list(tournament.id, ("pending",))
         if pending:

@@ -9,7 +9,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.features.access import command_target
 from bot.features.handlers import Handlers
 from bot.features.keyboards import CheckIn
-from bot.features.lifecycle import called_off
+from bot.features.lifecycle import called_off, checkin_opens
 from bot.features.registration import MAX_FREE_NAME, valid_name
 from bot.games import game_of
 from bot.i18n import Markup, Translator, clip
@@ -138,6 +138,8 @@ async def _check_in(services: Services, tr: Translator, tournament: Tournament,
         return tr("checkin.none", title=tournament.title)
     if entry.checked_in:
         return tr("checkin.already", name=entry.label)
+    if opens := checkin_opens(services, tournament):  # a check-in days early says nothing
+        return tr("checkin.not_yet", title=tournament.title, time=opens)
     await services.repos.entrants.update(tournament.id, user_id, services.clock.now(),
                                          checked_in=1)
     return tr("checkin.done", name=entry.label)
