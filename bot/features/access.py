@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
+from bot.games import game_of
 from bot.i18n import Translator
 from bot.middlewares.filters import command_name
 from bot.play.refusal import Refusal
@@ -19,6 +20,10 @@ _ID_ARG = re.compile(r"^#(\d+)$")
 # sender is entered in (about their entry), or the started one they play (about their play).
 _ENTRY_COMMANDS = frozenset({"withdraw", "checkin"})
 _PLAY_COMMANDS = frozenset({"match", "result", "confirm", "dispute", "standings", "bracket"})
+_REPORT_COMMANDS = frozenset({"result", "confirm", "dispute"})
+"""Play commands only a game whose results are reported takes (not one played in the bot)."""
+_NAMING_COMMANDS = frozenset({"setresult", "dq"})
+"""Organisers' commands naming players (``@a @b``): about the tournament they are in."""
 
 
 async def is_organiser(services: Services, chat_id: int, user_id: int) -> bool:
@@ -86,8 +91,9 @@ async def target_tournament(services: Services, chat_id: int, args: str | None,
     if active:
         if sender is not None and len(active) > 1 and (
                 command in _ENTRY_COMMANDS or command in _PLAY_COMMANDS):
-            return Target(await _entered(services, active, sender, command in _PLAY_COMMANDS),
-                          words)
+            return Target(await _entered(services, active, sender, command), words)
+        if len(active) > 1 and command in _NAMING_COMMANDS:
+            return Target(await _naming(services, active, words), words)
         return Target(active[0], words)
     newest = await services.repos.tournaments.newest_in_chat(chat_id)  # a finished one
     if newest is None:
@@ -96,13 +102,31 @@ async def target_tournament(services: Services, chat_id: int, args: str | None,
 
 
 async def _entered(services: Services, tournaments: list[Tournament], user_id: int,
-                   playing: bool) -> Tournament:
-    """The first of ``tournaments`` ``user_id`` is entered in (``playing``: a started one
-    first), else the first."""
+                   command: str | None) -> Tournament:
+    """The first of ``tournaments`` ``user_id`` is entered in (for a command about their
+    play, a started one first; for a report, one whose results are reported, not played in
+    the bot), else the first."""
     entered = [tournament for tournament in tournaments
                if await _is_entrant(services, tournament, user_id)]
-    started = [tournament for tournament in entered if playing and tournament.started]
-    return (started or entered or tournaments)[0]
+    started = [tournament for tournament in entered
+               if command in _PLAY_COMMANDS and tournament.started]
+    reported = [tournament for tournament in started if command in _REPORT_COMMANDS
+                and not game_of(tournament.game).in_bot(tournament.settings)]
+    return (reported or started or entered or tournaments)[0]
+
+
+async def _naming(services: Services, tournaments: list[Tournament],
+                  words: list[str]) -> Tournament:
+    """The first of ``tournaments`` every ``@user`` among ``words`` is entered in, else the
+    first."""
+    named = [await services.repos.users.by_username(word) for word in words
+             if word.startswith("@")]
+    if not named or None in named:
+        return tournaments[0]
+    for tournament in tournaments:
+        if all([await _is_entrant(services, tournament, user.id) for user in named]):
+            return tournament
+    return tournaments[0]
 
 
 async def _is_entrant(services: Services, tournament: Tournament, user_id: int) -> bool:

@@ -3,7 +3,9 @@ sender organises — resolved once per update, when first asked, and injected as
 
 Routers of a game receive group messages only when the update is about that game
 (:class:`ForItsGame`), so commands several games answer (/match, /standings, /setresult …)
-reach exactly one handler, whatever the order of the routers.
+reach exactly one handler, whatever the order of the routers. A player in live matches of
+two games here (two tournaments in one group) has text, and commands the first game does
+not answer, shown to both games' routers (:meth:`Scope.games`).
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ class Scope:
             and " " in text.strip() else None
         self.command = command_name(text)
         self._target: Target | None = None
-        self._match: Any = _UNSET
+        self._live: Any = _UNSET
         self._game: Any = _UNSET
+        self._games: Any = _UNSET
         self._organiser: bool | None = None
 
     @property
@@ -55,13 +58,23 @@ class Scope:
         return (await self.target()).tournament
 
     async def live_match(self) -> MatchRow | None:
-        """The sender's running (or paused) match in a running tournament of this chat."""
-        if self._match is _UNSET:
-            self._match = None
+        """The sender's (oldest) running or paused match in a running tournament of this
+        chat."""
+        live = await self.live_matches()
+        return live[0] if live else None
+
+    async def live_matches(self) -> list[MatchRow]:
+        """All of them, oldest first (a player may play in two tournaments here)."""
+        return [match for _, match in await self._live_matches()]
+
+    async def _live_matches(self) -> list[tuple[str, MatchRow]]:
+        """The sender's live matches here with their games, oldest first."""
+        if self._live is _UNSET:
+            self._live = []
             if self.in_group and self.user is not None:
-                self._match = await self.services.repos.matches.live_for_player_in_chat(
-                    self.chat.id, self.user.id)
-        return self._match
+                self._live = await self.services.repos.matches.live_in_chat(self.chat.id,
+                                                                             self.user.id)
+        return self._live
 
     async def game(self) -> games.Game | None:
         """The game the update is about: the sender's live match's, else the command's
@@ -83,6 +96,21 @@ class Scope:
             if tournament is None or not self._answered_by(tournament.game):
                 tournament = await self._last_friendly() or tournament
         return None if tournament is None else games.get(tournament.game)
+
+    async def games(self) -> tuple[games.Game, ...]:
+        """The games the update may be about: :meth:`game`, and — for text, or a command
+        that game does not answer — the games of the sender's other live matches here: a
+        player in tournaments of two games in one group plays both, and a move typed for
+        the newer one must reach its game (each game's handlers find their own match)."""
+        if self._games is _UNSET:
+            first = await self.game()
+            found = [first]
+            if not (self.args or "").startswith("#") and (
+                    first is None or not self.command or not self._answered_by(first.key)):
+                found += [games.get(key) for key, _ in await self._live_matches()]
+            self._games = tuple({game.key: game for game in found if game is not None}
+                                .values())
+        return self._games
 
     def _answered_by(self, game: str) -> bool:
         """Whether the message is not a game's command, or one that game ``game`` answers."""
@@ -137,5 +165,4 @@ class ForItsGame(Filter):
     async def __call__(self, event: TelegramObject, scope: Scope) -> bool:
         if not isinstance(event, Message) or event.chat.type == "private":
             return True
-        game = await scope.game()
-        return game is not None and self.table in game.routers
+        return any(self.table in game.routers for game in await scope.games())

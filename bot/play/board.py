@@ -65,13 +65,28 @@ router = Handlers("play-board")
 async def board_again(message: Message, scope: Scope, services: Services,
                       tr: Translator) -> None:
     """Post the sender's match board again at the bottom of the chat (a busy group has
-    scrolled it away); an organiser outside every match gets the chat's only live board."""
+    scrolled it away): each of their boards when they play in two tournaments here; an
+    organiser outside every match gets the chat's only live board."""
     if not scope.in_group:
         raise Refusal("access.group_only")
-    match = await scope.live_match() or await _only_board(services, scope)
-    if match is None:
+    mine = await scope.live_matches()
+    if len(mine) > 1:
+        mine = [match for match in mine if await _has_board(services, match)] or mine[:1]
+    matches = mine or [match for match in [await _only_board(services, scope)] if match]
+    if not matches:
         target = await scope.target()
         raise Refusal(target.error or "play.not_in_match", **(target.error_params or {}))
+    for match in matches:
+        await _post_again(message, services, tr, match)
+
+
+async def _has_board(services: Services, match: MatchRow) -> bool:
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    return match.kind in game_of(tournament.game).boards
+
+
+async def _post_again(message: Message, services: Services, tr: Translator,
+                      match: MatchRow) -> None:
     tournament = await services.repos.tournaments.get(match.tournament_id)
     game = game_of(tournament.game)
     draw = game.boards.get(match.kind)

@@ -133,11 +133,12 @@ async def pick(query: CallbackQuery, callback_data: Pick, event_update: Update,
 async def word_in_group(message: Message, word: str, services: Services,
                         tr: Translator) -> None:
     """A hidden word typed in the group: not applied, removed if the bot may delete."""
-    match = await services.repos.matches.live_for_player_in_chat(message.chat.id,
-                                                                 message.from_user.id)
-    hidden = None if match is None else input_of(match.kind)
-    if hidden is None or hidden.parse(word) is None:
-        return  # not a hidden word of the sender's match: ordinary chat
+    match = next((match for _, match in await services.repos.matches.live_in_chat(
+        message.chat.id, message.from_user.id)
+        if (hidden := input_of(match.kind)) is not None and hidden.parse(word) is not None),
+        None)
+    if match is None:
+        return  # not a hidden word of one of the sender's matches: ordinary chat
     with contextlib.suppress(TelegramBadRequest):
         await services.bot.delete_message(message.chat.id, message.message_id)
     ctx = await _context(services, match)

@@ -124,6 +124,7 @@ class BoardMatch:
 
     def _report(self, action: dict[str, Any]) -> None:
         player = self._seat(action.get("player"))
+        self._check_open()
         if self.pending is not None:
             raise IllegalAction("already_reported" if self.pending["player"] == player
                                 else "report_pending")
@@ -135,6 +136,7 @@ class BoardMatch:
 
     def _final(self, action: dict[str, Any]) -> None:
         player = self._seat(action.get("player"))
+        self._check_open()
         if self.pending is not None:
             raise IllegalAction("already_reported" if self.pending["player"] == player
                                 else "report_pending")
@@ -256,6 +258,10 @@ class BoardMatch:
             raise IllegalAction("nothing_to_confirm")
         if self.pending["player"] == player:
             raise IllegalAction("own_report")
+        self._check_open()
+
+    def _check_open(self) -> None:
+        """A disputed report waits for the organisers: the players report nothing more."""
         if self.disputed:
             raise IllegalAction("with_organisers")
 

@@ -255,14 +255,27 @@ class MatchesRepo:
             "SELECT id FROM matches WHERE tournament_id = ? AND status IN ('running', 'paused')"
             " AND ? IN (player_a, player_b) ORDER BY id LIMIT 1", (tournament_id, user_id))
 
-    async def live_for_player_in_chat(self, chat_id: int, user_id: int) -> MatchRow | None:
-        """The user's oldest running (or paused) match in a running tournament of the chat."""
-        return await self._found(
-            chat_id, ("live", user_id),
-            "SELECT m.id FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
-            " WHERE t.chat_id = ? AND t.status IN ('running', 'paused')"
-            " AND m.status IN ('running', 'paused') AND ? IN (m.player_a, m.player_b)"
-            " ORDER BY m.id LIMIT 1", (chat_id, user_id))
+    async def live_for_player_in_chat(self, chat_id: int, user_id: int,
+                                      game: str | None = None) -> MatchRow | None:
+        """The user's oldest running (or paused) match in a running tournament of the chat
+        (of ``game``'s tournaments, when given: a player may play two games in one group)."""
+        for match_game, match in await self.live_in_chat(chat_id, user_id):
+            if game is None or match_game == game:
+                return match
+        return None
+
+    async def live_in_chat(self, chat_id: int, user_id: int) -> list[tuple[str, MatchRow]]:
+        """The user's running (or paused) matches in running tournaments of the chat, oldest
+        first, each with its tournament's game."""
+        async def read() -> tuple[tuple[int, str], ...]:
+            rows = await self.db.fetchall(
+                "SELECT m.id, t.game FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+                " WHERE t.chat_id = ? AND t.status IN ('running', 'paused')"
+                " AND m.status IN ('running', 'paused') AND ? IN (m.player_a, m.player_b)"
+                " ORDER BY m.id", (chat_id, user_id))
+            return tuple((row[0], row[1]) for row in rows)
+        found = await self.db.reads.get(chat_lookups(chat_id), ("live", user_id), read)
+        return [(game, await self.get(match_id)) for match_id, game in found]
 
     async def last_for_player_in_chat(self, chat_id: int, user_id: int) -> MatchRow | None:
         """The user's newest match in a tournament (or friendly) of the chat, any status."""

@@ -22,6 +22,7 @@ from bot.features.backgammon.play import (
 )
 from bot.features.backgammon.settings import (
     DEFAULTS,
+    GAME,
     KIND,
     LIVE_KIND,
     PARSERS,
@@ -62,14 +63,14 @@ def _bot_player(state, seat: int):
 BOTH = Playbook(explain=lambda tr, error, match: _playbook(match.kind).explain(tr, error, match),
                 announce=_announce, finish=_finish)
 _FORMATS = formats_game(
-    "backgammon",
+    GAME,
     {"max_players": 0, "approval": "off", "checkin": 0, "format": "swiss", **DEFAULTS},
     PARSERS, routers=(report.router, organiser.router, moves.router, tools.router, record.router),
     export_sections={"backgammon_games": backgammon_games, "backgammon_mat": backgammon_mat},
     engines={KIND: board_engine, LIVE_KIND: live_engine}, match_kind=KIND, kind_for=kind_for,
     launch=_launch, playbook=BOTH, setup_note=setup_note, tiebreaks=BACKGAMMON_TIEBREAKS,
     draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player,
-    settled_boards={KIND: show_card},
+    settled_boards={KIND: show_card, LIVE_KIND: board.show},
     boards={KIND: partial(show_card, new=True), LIVE_KIND: partial(board.show, new=True)})
 # Results are reported through the match card or played out here, not by the formats' /result.
 GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, GRACE_JOB: grace_passed, **flow.JOBS},

@@ -1,7 +1,8 @@
 """The organisers' tools of the seed's §11 (``docs/backgammon.md``), each logged with a reason:
 ``/penalty @user warning|point|game reason``, the card's "award by forfeit" after a late start,
-``/appeal text`` by a player (to the organisers by DM, the match named) and
-``/decide <match> text`` (logged and announced in the group)."""
+``/appeal text`` by a player (to the organisers by DM, the match named; in a match played in
+the bot too: about the clocks, a lost connection, conduct) and ``/decide <match> text``
+(logged and announced in the group)."""
 
 from __future__ import annotations
 
@@ -17,13 +18,12 @@ from bot.features.backgammon.play import (
     load,
     log_decision,
     organiser_only,
-    sender_match,
 )
-from bot.features.backgammon.settings import KIND
+from bot.features.backgammon.settings import GAME, KIND, LIVE_KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
-from bot.play.context import load_match
+from bot.play.context import MatchContext, load_match
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.backgammon.protocol import PENALTIES
@@ -41,7 +41,7 @@ async def penalty(message: Message, command: CommandObject, services: Services,
         raise Refusal("backgammon.penalty_usage")
     user = await services.repos.users.by_username(words[0])
     match = None if user is None else \
-        await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id)
+        await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id, GAME)
     if match is None or match.kind != KIND:
         raise Refusal("backgammon.error.no_such_match")
     ctx = await load(services, tr, match.id)
@@ -87,7 +87,7 @@ async def appeal(message: Message, command: CommandObject, services: Services,
     text = (command.args or "").strip()
     if not text:
         raise Refusal("backgammon.appeal_usage")
-    ctx = await sender_match(message, services, tr)
+    ctx = await _appealed(message, services, tr)
     user = message.from_user.id
     await log_decision(ctx, user, "appeal", text)
     seat = ctx.seat(user)
@@ -111,6 +111,20 @@ async def appeal(message: Message, command: CommandObject, services: Services,
         await message.reply(tr("backgammon.appeal_sent", match=ctx.match.id))
 
 
+async def _appealed(message: Message, services: Services, tr: Translator) -> MatchContext:
+    """The sender's backgammon match in this chat, on a board or in the bot, in a
+    tournament (a friendly match has no organiser to appeal to)."""
+    match = await services.repos.matches.live_for_player_in_chat(
+        message.chat.id, message.from_user.id, GAME)
+    ctx = None if match is None or match.kind not in (KIND, LIVE_KIND) else \
+        await load_match(services, tr, match.id)
+    if ctx is None:
+        raise Refusal("backgammon.error.no_live_match")
+    if ctx.tournament.friendly:
+        raise Refusal("backgammon.appeal_friendly")
+    return ctx
+
+
 @router.message(Command("decide"), IN_GROUP)
 async def decide(message: Message, command: CommandObject, services: Services,
                  tr: Translator) -> None:
@@ -118,7 +132,7 @@ async def decide(message: Message, command: CommandObject, services: Services,
     words = (command.args or "").split(maxsplit=1)
     if len(words) < 2 or not words[0].lstrip("#").isdigit():
         raise Refusal("backgammon.decide_usage")
-    ctx = await load_match(services, tr, int(words[0].lstrip("#")), (KIND,))
+    ctx = await load_match(services, tr, int(words[0].lstrip("#")), (KIND, LIVE_KIND))
     if ctx is None or ctx.tournament.chat_id != message.chat.id:
         raise Refusal("backgammon.error.no_such_match")
     await organiser_only(ctx, message.from_user.id)

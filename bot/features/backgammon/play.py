@@ -10,7 +10,7 @@ from aiogram.types import Message
 
 from bot.features.access import is_organiser
 from bot.features.backgammon.card import card_markup, card_text
-from bot.features.backgammon.settings import GRACE_MINUTES, KIND, LIVE_KIND
+from bot.features.backgammon.settings import GAME, GRACE_MINUTES, KIND, LIVE_KIND
 from bot.features.backgammon.summary import post_summary
 from bot.features.formats.results import ResultRefused, record_played, record_result
 from bot.i18n import Translator
@@ -117,8 +117,8 @@ async def load(services: Services, tr: Translator, match_id: int) -> MatchContex
 async def sender_match(message: Message, services: Services, tr: Translator) -> MatchContext:
     """The sender's live backgammon match reported on its card in this chat, refused when
     there is none (or it is played in the bot, which records every game itself)."""
-    match = await services.repos.matches.live_for_player_in_chat(message.chat.id,
-                                                                 message.from_user.id)
+    match = await services.repos.matches.live_for_player_in_chat(
+        message.chat.id, message.from_user.id, GAME)
     if match is not None and match.kind == LIVE_KIND:
         raise Refusal("formats.error.played_in_bot")
     if match is None or match.kind != KIND:

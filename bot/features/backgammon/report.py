@@ -10,7 +10,8 @@ from aiogram.types import CallbackQuery, Message, Update
 
 from bot.features.backgammon.card import NO_CHOICE, Answer, Form, form_markup, game_words
 from bot.features.backgammon.play import act, decision, load, organiser_only, sender_match
-from bot.features.backgammon.words import parse_game
+from bot.features.backgammon.settings import GAME
+from bot.features.backgammon.words import parse_game, typed_game
 from bot.features.formats.common import handles_of, parse_claim
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
@@ -45,7 +46,7 @@ async def _settle(message: Message, words: list[str], services: Services, tr: Tr
     replaces the last confirmed game; logged with the reason."""
     user = await services.repos.users.by_username(words[0])
     match = None if user is None else \
-        await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id)
+        await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id, GAME)
     if match is None:
         raise Refusal("backgammon.error.no_such_match")
     ctx = await load(services, tr, match.id)
@@ -124,7 +125,7 @@ async def _settle_hint(ctx: MatchContext, state: BoardMatch) -> str:
     if "final" in pending:
         score = pending["final"]
         return f"/setresult {handle[users[0]]} {handle[users[1]]} {score[0]}:{score[1]}"
-    return f"/game {handle[users[pending['winner']]]} single cube 1"
+    return f"/game {handle[users[pending['winner']]]} {typed_game(ctx.tr.language, pending)}"
 
 
 @router.message(Command("result"), IN_GROUP)

@@ -12,6 +12,9 @@ from games.backgammon.match import LENGTHS
 from games.backgammon.protocol import BoardMatch
 from games.backgammon.session import LiveMatch
 
+GAME = "backgammon"
+"""The game's key (its tournaments'); a player may have a match of another game in the
+same group, so its handlers look for their match among this game's."""
 KIND = "bg_board"
 LIVE_KIND = "bg_live"
 PLAY_MODES = ("board", "bot")

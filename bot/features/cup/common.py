@@ -65,7 +65,7 @@ async def my_play(services: Services, tr: Translator, chat_id: int, user_id: int
     match = None if tournament is None else \
         await services.repos.matches.current_for_player(tournament.id, user_id)
     if match is None and (live := await services.repos.matches.live_for_player_in_chat(
-            chat_id, user_id)) is not None:
+            chat_id, user_id, "cup")) is not None:
         owner = await services.repos.tournaments.get(live.tournament_id)
         if owner.friendly and owner.game == "cup":
             tournament, match = owner, live

@@ -64,6 +64,11 @@ def test_checks_of_a_waiting_report() -> None:
     assert refused(match, {"type": "confirm", "player": None}) == "not_in_match"
     match.apply({"type": "dispute", "player": 1})
     assert refused(match, confirm(1)) == "with_organisers"
+    # a disputed report waits for the organisers: neither player reports anything else
+    for player in (0, 1):
+        assert refused(match, report(player)) == "with_organisers"
+        assert refused(match, {"type": "final", "player": player, "score": [5, 0]}) \
+            == "with_organisers"
     assert match.legal_actions() == []
     match.apply({"type": "correct", "winner": 1, "value": "single", "cube": 2, "how": "played"})
     assert match.score == (0, 2) and not match.disputed and match.pending is None

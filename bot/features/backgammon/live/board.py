@@ -80,10 +80,12 @@ def caption(ctx: MatchContext, state: LiveMatch, *, banks: bool = True) -> str:
     elif game.phase == MOVE:  # the game's first move: the opening roll decided it
         lines.append(_opening(ctx, game.turn, game.dice, game.tied_openings))
     lines.append(_status(ctx, state))
-    if banks and not state.finished:
+    if state.finished or ctx.closed:  # who won is its last line
+        return "\n".join(lines)
+    if banks:
         lines.append(tr("backgammon.live.clocks", a=names[0], b=names[1],
                         ta=clock_text(state.banks[0]), tb=clock_text(state.banks[1])))
-    if not state.games and game.last_played is None and not state.finished:
+    if not state.games and game.last_played is None:
         lines.append(tr("backgammon.live.how_to_play"))  # until the match's first move
     return "\n".join(lines)
 
@@ -121,6 +123,8 @@ def _status(ctx: MatchContext, state: LiveMatch) -> str:
     if state.finished:
         return tr(f"backgammon.live.won_{state.outcome.how}", winner=names[state.winner],
                   loser=names[1 - state.winner])
+    if ctx.closed:  # a walkover, a result an organiser set
+        return ctx.closed_line()
     name = names[game.turn]
     if game.phase == MOVE:
         return tr("backgammon.live.to_play", dice=dice_text(game.dice),
@@ -153,7 +157,7 @@ def markup(ctx: MatchContext, state: LiveMatch, steps: list[Step] | None = None,
             match_id=ctx.match.id, step=state.steps, act=act,
             steps=pack_steps(picked or [])).pack())
 
-    if state.finished:
+    if state.finished or ctx.closed:
         return None
     if game.phase == TURN and state.may_double():
         return _rows([button(tr("backgammon.live.button.roll"), "roll"),

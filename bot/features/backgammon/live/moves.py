@@ -14,7 +14,7 @@ from aiogram.types import CallbackQuery, Message, Update
 
 from bot.features.backgammon.live.board import Press, markup, unpack_steps
 from bot.features.backgammon.live.flow import PLAYBOOK, act, same_step
-from bot.features.backgammon.settings import LIVE_KIND
+from bot.features.backgammon.settings import GAME, LIVE_KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
@@ -25,6 +25,7 @@ from bot.services import Services
 from games.backgammon.session import LiveMatch
 from games.backgammon.steps import play_of
 from games.common.errors import IllegalAction
+from storage.repositories.matches import MatchRow
 
 router = Handlers("backgammon-live")
 NOTATION = re.compile(r"^\s*(bar|b|\d{1,2})\s*[/-].*$", re.IGNORECASE)
@@ -34,19 +35,35 @@ WORDS = {"roll": "roll", "double": "double", "take": "take", "pass": "pass"}
 async def sender_match(message: Message, services: Services, tr: Translator) -> MatchContext:
     """The sender's live backgammon match played in the bot in this chat, else refused."""
     chat_id, user_id = message.chat.id, message.from_user.id
-    match = await services.repos.matches.live_for_player_in_chat(chat_id, user_id)
-    if match is None or match.kind != LIVE_KIND:
-        last = await services.repos.matches.last_for_player_in_chat(chat_id, user_id)
-        over = last is not None and last.kind == LIVE_KIND and last.status == "finished"
-        raise Refusal("backgammon.live.error.match_over" if over
-                      else "backgammon.live.error.no_match")
+    match = await _own_live(services, chat_id, user_id)
+    if match is None:
+        raise Refusal("backgammon.live.error.match_over" if await _just_played(
+            services, chat_id, user_id) else "backgammon.live.error.no_match")
     return await load_match(services, tr, match.id)
+
+
+async def _own_live(services: Services, chat_id: int, user_id: int) -> MatchRow | None:
+    match = await services.repos.matches.live_for_player_in_chat(chat_id, user_id, GAME)
+    return match if match is not None and match.kind == LIVE_KIND else None
+
+
+async def _just_played(services: Services, chat_id: int, user_id: int) -> bool:
+    """Whether the user's last match in the chat is a backgammon match played in the bot
+    that has ended."""
+    last = await services.repos.matches.last_for_player_in_chat(chat_id, user_id)
+    return last is not None and last.kind == LIVE_KIND and last.status == "finished"
 
 
 @router.message(IN_GROUP, F.text.func(lambda text: NOTATION.match(text) is not None))
 async def typed_move(message: Message, event_update: Update, services: Services,
                      tr: Translator) -> None:
-    """A play typed in notation, checked against the legal plays."""
+    """A play typed in notation, checked against the legal plays. From someone who plays
+    no match in the bot here, nor has just finished one, it is talk about a position (as
+    darts take a spectator's ``60``): not answered."""
+    chat_id, user_id = message.chat.id, message.from_user.id
+    if await _own_live(services, chat_id, user_id) is None \
+            and not await _just_played(services, chat_id, user_id):
+        return
     ctx = await sender_match(message, services, tr)
     seat = ctx.seat(message.from_user.id)
     check_turn(ctx, await services.matches.current(ctx.match), seat)
@@ -58,8 +75,8 @@ async def typed_move(message: Message, event_update: Update, services: Services,
 async def dice_sent(message: Message, services: Services) -> None:
     """A 🎲 from a player of a match played here is a roll meant: the bot rolls both dice
     (Roll, /roll), which it says; from anyone else a 🎲 is ordinary chat."""
-    match = await services.repos.matches.live_for_player_in_chat(message.chat.id,
-                                                                 message.from_user.id)
+    match = await services.repos.matches.live_for_player_in_chat(
+        message.chat.id, message.from_user.id, GAME)
     if match is not None and match.kind == LIVE_KIND:
         raise Refusal("backgammon.live.error.dice_by_bot")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from aiogram.filters import Command
 from aiogram.types import BufferedInputFile, Message
 
-from bot.features.backgammon.settings import LIVE_KIND
+from bot.features.backgammon.settings import GAME, LIVE_KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.match_service import effective_actions
@@ -48,7 +48,7 @@ async def mat(message: Message, services: Services, tr: Translator) -> None:
     """The sender's match record: their live match played in the bot, so far; with none
     live, their last match in the chat (a finished one's whole record, as sent at its end)."""
     matches, chat_id, user_id = services.repos.matches, message.chat.id, message.from_user.id
-    match = (await matches.live_for_player_in_chat(chat_id, user_id)
+    match = (await matches.live_for_player_in_chat(chat_id, user_id, GAME)
              or await matches.last_for_player_in_chat(chat_id, user_id))
     if match is None or match.kind != LIVE_KIND:
         raise Refusal("backgammon.live.error.no_match")

@@ -14,7 +14,7 @@ from bot.features.backgammon.live import clocks
 from bot.features.backgammon.live.board import caption, scene
 from bot.features.backgammon.live.flow import act
 from bot.features.backgammon.live.moves import sender_match
-from bot.features.backgammon.settings import LIVE_KIND
+from bot.features.backgammon.settings import GAME, LIVE_KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.match_service import effective_actions
@@ -67,7 +67,7 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
     seconds = int(found.group(1)) * UNITS[(found.group(2) or "m").lower()]
     user = await services.repos.users.by_username(words[0].lstrip("@"))
     match = None if user is None else \
-        await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id)
+        await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id, GAME)
     if match is None or match.kind != LIVE_KIND:
         raise Refusal("backgammon.live.error.no_match_of", name=words[0])
     ctx = await load_match(services, tr, match.id)
