@@ -95,14 +95,19 @@ def standings(
     a double one) a player with results in fewer than half of their matches (forfeits
     count, byes do not) has all their results removed; otherwise their results stay and each match they did not play counts
     as a forfeit loss. In Swiss and elimination play their results simply stay.
-    Disqualification annuls every result of the player. Removed players come last with
-    place None. ``stats`` are the values of the ``stat`` key (0 for a player missing).
+    Disqualification annuls every result of the player, but outside a round robin the
+    forfeit wins of their opponents stay (the walkover of the round they were disqualified
+    in: annulled, it would leave that opponent a round without a result, when everyone
+    else had one; in a round robin everyone loses their result against the player alike).
+    Removed players come last with place None. ``stats`` are the values of the ``stat`` key
+    (0 for a player missing).
     """
     unknown = [t for t in tiebreaks if t not in TIEBREAKS]
     if unknown:
         raise IllegalAction("unknown_tiebreak", keys=unknown)
     field = list(players)
-    kept = [r for r in results if not set(r.players) & set(disqualified)]
+    kept = [r for r in results if not set(r.players) & set(disqualified)
+            or (not round_robin and r.forfeit and r.winner not in (None, *disqualified))]
     removed: set[Player] = set(disqualified)
     if round_robin:
         kept, early = _apply_round_robin_withdrawals(field, kept, withdrawn, cycles, removed)

@@ -126,14 +126,19 @@ def stage_of(tr: Translator, run: Run, row: MatchRow) -> str:
 
 def without_match(tr: Translator, run: Run, user: int, otherwise: str) -> str:
     """Why ``user`` has no match to play now: knocked out (or left out of the playoff),
-    resting (a round robin) or through on a bye in the round being played; else the text
-    ``otherwise`` (waiting for the next round, or the match already decided)."""
+    resting (a round robin, also when this round's opponent left the tournament) or through
+    on a bye in the round being played; else the text ``otherwise`` (waiting for the next
+    round, or the match already decided)."""
     engine = run.engine()
     if user not in run.seeds or (engine is not None and user in engine.placings()):
         return tr("formats.match.knocked_out")  # or not through to the playoff
     playing = {row.round for row in run.rows if row.status in LIVE}
     bye = next((row for row in run.rows if row.status == "bye" and row.player_a == user
                 and row.round in playing), None)
+    if bye is None and (left := next((row for row in run.rows if row.status == "void"
+                                      and user in row.players and row.round in playing),
+                                     None)) is not None:  # a round robin's opponent who left
+        return tr("formats.match.rest_left", stage=stage_of(tr, run, left))
     if bye is None:
         return tr(otherwise)
     rest = run.phase == "round_robin"  # a round robin's bye is a rest, not a win

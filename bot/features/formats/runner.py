@@ -196,6 +196,17 @@ def _round_heading(tr: Translator, run: Run, row: MatchRow) -> str:
     return tr("formats.round_of", number=row.round, total=total)
 
 
+def _rests_left(tr: Translator, run: Run, rows: list[MatchRow],
+                label: dict[int, str]) -> list[str]:
+    """A round robin's players of the round whose opponent has left the tournament (the
+    match is void): each rests this round, said so they are not left wondering."""
+    if run.phase != "round_robin" or not rows:
+        return []
+    voids = [row for row in run.rows if row.round == rows[0].round and row.status == "void"]
+    return [f"• {tr('formats.rest_left', name=label[player])}" for row in voids
+            for player in row.players if player is not None and player not in run.removed]
+
+
 def match_line(tr: Translator, run: Run, row: MatchRow, label: dict[int, str]) -> str:
     if row.player_b is None:  # a Swiss or bracket bye is a win; a round robin's is a rest
         line = tr("formats.bye" if row.winner else "formats.rest", name=label[row.player_a])
@@ -215,7 +226,7 @@ async def _announcement(services: Services, tr: Translator, run: Run,
     if not played and run.phase == "round_robin":
         return None  # a round left with only rests (after withdrawals)
     label = await names_of(services, run.tournament.id)
-    matches = [match_line(tr, run, row, label) for row in rows]
+    matches = [match_line(tr, run, row, label) for row in rows] + _rests_left(tr, run, rows, label)
     tail = []
     if played and not game_of(run.tournament.game).in_bot(run.tournament.settings):
         tail.append(tr("formats.how_to_report"))
@@ -283,13 +294,20 @@ async def deadline_passed(services: Services, job: Job) -> None:
         return
     tr = await services.translator_for_chat(run.tournament.chat_id)
     label = await names_of(services, run.tournament.id)
-    overdue = [tr(f"formats.late.{_late_state(row)}", a=label[row.player_a],
+    in_bot = game_of(run.tournament.game).in_bot(run.tournament.settings)
+    overdue = [tr(f"formats.late.{_late_state(row, in_bot)}", a=label[row.player_a],
                   b=label[row.player_b]) for row in late]
-    await _say(services, run.tournament, tr("formats.deadline_passed",
-                                            lines=Markup("\n".join(overdue))))
+    await _say(services, run.tournament, tr(
+        "formats.deadline_passed_in_bot" if in_bot else "formats.deadline_passed",
+        lines=Markup("\n".join(overdue))))
 
 
-def _late_state(row: MatchRow) -> str:
+def _late_state(row: MatchRow, in_bot: bool) -> str:
+    """Where a match open at the deadline stands: a match played in the bot is still being
+    played (the bot records its result), a reported one is unreported, unconfirmed or
+    disputed."""
+    if in_bot:
+        return "playing"
     if row.result.get("dispute"):
         return "disputed"
     return "unconfirmed" if row.result.get("report") else "unreported"

@@ -301,6 +301,27 @@ def test_disqualification_annuls_results():
     ]
 
 
+def test_a_walkover_against_a_disqualified_player_stays_outside_a_round_robin():
+    """Swiss: A is disqualified in round 2; C's walkover against A counts, the result A
+    played (beating B) is annulled."""
+    results = [Result(A, B, A, round=1), Result(C, D, C, round=1),
+               Result(A, C, C, forfeit=True, round=2), Result(B, D, B, round=2)]
+    rows = {r.player: r for r in standings("ABCD", results, disqualified={A})}
+    assert (rows[C].points, rows[C].played) == (2, 2)
+    assert (rows[B].points, rows[B].played) == (1, 1)  # the loss to A is annulled
+    assert rows[A].status == "disqualified" and rows[A].place is None
+    # a round robin annuls them all alike: C's walkover goes too
+    rows = {r.player: r for r in standings("ABCD", results, disqualified={A},
+                                           round_robin=True)}
+    assert (rows[C].points, rows[C].played) == (1, 1)
+
+
+def test_a_forfeit_win_of_the_disqualified_player_is_annulled():
+    rows = {r.player: r for r in standings("ABC", [Result(A, B, A, forfeit=True)],
+                                           disqualified={A})}
+    assert (rows[B].points, rows[B].played) == (0, 0)
+
+
 def test_unknown_tiebreak():
     with pytest.raises(IllegalAction, match="unknown_tiebreak"):
         standings("AB", [], tiebreaks=["elo"])
