@@ -205,7 +205,8 @@ async def start_tournament(services: Services, tournament_id: int,
         pending = await repos.entrants.list(tournament.id, ("pending",))
         if len(players) < minimum_players(tournament):
             problem = _too_few(tr, tournament, approved, players, pending,
-                               at_time=actor_id is None)
+                               at_time=actor_id is None,
+                               opens=checkin_opens(services, tournament))
             if actor_id is None:
                 await services.bot.send_message(tournament.chat_id, problem.text,
                                                 reply_markup=problem.markup)
@@ -230,11 +231,14 @@ async def start_tournament(services: Services, tournament_id: int,
 
 
 def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
-             players: list[Entrant], pending: list[Entrant], *, at_time: bool) -> NotStarted:
+             players: list[Entrant], pending: list[Entrant], *, at_time: bool,
+             opens: str | None) -> NotStarted:
     """Too few players to start: too few entrants (none at all, at the start time, is said
     so), or too few of them checked in (those who have not are named, so the organiser knows
-    whom to wait for, and the Check-in button goes with it); applications nobody has
-    approved yet are named too (an organiser who forgot them sees why the list is short)."""
+    whom to wait for, and the Check-in button goes with it — or, before a scheduled
+    check-in has opened (``opens``), when it opens and how to start without it); applications
+    nobody has approved yet are named too (an organiser who forgot them sees why the list is
+    short)."""
     waiting = [entrant.label for entrant in approved if entrant not in players]
     if waiting:
         key = "begin.too_few_checked_in" if players else "begin.none_checked_in"
@@ -246,6 +250,8 @@ def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
                  min=minimum_players(tournament), names=", ".join(waiting))
     unapproved = tr("begin.applications_waiting", count=len(pending),
                     names=", ".join(entrant.label for entrant in pending)) if pending else None
+    if waiting and opens:
+        return NotStarted(lines(problem, tr("begin.checkin_not_open", time=opens), unapproved))
     return NotStarted(lines(problem, unapproved),
                       checkin_keyboard(tr, tournament) if waiting else None)
 

@@ -132,10 +132,12 @@ async def _check_in(services: Services, tr: Translator, tournament: Tournament,
     if tournament.started:
         return tr("checkin.over", title=tournament.title)
     entry = await services.repos.entrants.get(tournament.id, user_id)
-    if entry is None or entry.status != "approved":
-        return tr("checkin.not_entered")
     if not tournament.settings.get("checkin"):
         return tr("checkin.none", title=tournament.title)
+    if entry is not None and entry.status == "pending":
+        return tr("checkin.pending", title=tournament.title)
+    if entry is None or entry.status != "approved":
+        return tr("checkin.not_entered")
     if entry.checked_in:
         return tr("checkin.already", name=entry.label)
     if opens := checkin_opens(services, tournament):  # a check-in days early says nothing

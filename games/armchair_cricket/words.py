@@ -3,8 +3,8 @@
 * a card (``bat 8``, ``BAT8``, ``б8``, ``maila 8``) plays it: it becomes the discard, the
   ball or the answer the match waits for (the bot completes the kind from the state);
 * an exchange after a wicket: ``swap bat 3 gloves 2``, ``обмен б3 п2``, ``vaihda maila 3``
-  (up to two cards; more are read and then refused by the rules), and ``keep``,
-  ``оставить``, ``pidä`` to exchange none.
+  (up to two cards; more are read and then refused by the rules; ``swap`` alone is no
+  move), and ``keep``, ``оставить``, ``pidä`` to exchange none.
 
 :func:`parse_move` returns an action without ``player`` (``{"type": "card", "card": …}``
 for a bare card), or None when the text is not a move at all. Pure: no state is read.
@@ -20,7 +20,7 @@ from games.common.errors import IllegalAction
 from .cards import card_code, card_name
 
 SWAP_WORDS = frozenset({"swap", "exchange", "обмен", "обменять", "меняю", "vaihda", "vaihto"})
-KEEP_WORDS = frozenset({"keep", "оставить", "оставляю", "pidä", "pidän"})
+KEEP_WORDS = frozenset({"keep", "keep hand", "оставить", "оставляю", "оставь", "pidä", "pidän"})
 CARD = "card"  # the kind of a bare card before the state says what it is
 _CARD_IN_TEXT = re.compile(r"([^\W\d_]+)[\s\-_]*(\d{1,2})")
 MAX_TYPED = 40  # a longer text is chat, not a move
@@ -34,9 +34,9 @@ def parse_move(text: str) -> dict[str, Any] | None:
     if words in KEEP_WORDS:
         return {"type": "exchange", "cards": []}
     head, _, rest = words.partition(" ")
-    if head in SWAP_WORDS:
+    if head in SWAP_WORDS:  # alone it asks which cards: keeping the hand is a word of its own
         cards = _cards(rest)
-        return None if cards is None else {"type": "exchange", "cards": cards}
+        return None if not cards else {"type": "exchange", "cards": cards}
     cards = _cards(words)
     return {"type": CARD, "card": cards[0]} if cards is not None and len(cards) == 1 else None
 

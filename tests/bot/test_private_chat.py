@@ -31,9 +31,16 @@ async def test_a_word_that_is_no_move_gets_an_answer_and_changes_nothing(tmp_pat
     said, logged = await _said(tmp_path, ARMCHAIR,
                                ["bob@dm: bowl 3", "bob@dm: bat 99", "bob@dm: hello"])
     assert said == [
-        f"→ bob@dm: “{word}” is not a card: type one from your hand as it is written there"
-        " (for example BALL 5), or press its button; /hand sends your hand again."
+        f"→ bob@dm: “{word}” is not a move: type a card from your hand as it is written there"
+        " (for example BALL 5); after a wicket, “swap BAT 3” (one or two cards) or “keep”;"
+        " or press its button. /hand sends your hand again."
         for word in ("bowl 3", "bat 99", "hello")]
+    assert logged == 0
+
+
+async def test_swap_alone_is_asked_which_cards_and_keeps_nothing(tmp_path: Path) -> None:
+    said, logged = await _said(tmp_path, ARMCHAIR, ["bob@dm: swap"])
+    assert len(said) == 1 and said[0].startswith("→ bob@dm: “swap” is not a move:")
     assert logged == 0
 
 

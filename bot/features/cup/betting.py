@@ -57,11 +57,13 @@ async def typed_bet(message: Message, bet: dict, event_update: Update, services:
 async def bet_button(query: CallbackQuery, callback_data: BetButton, services: Services,
                      tr: Translator) -> None:
     play, player = await button_play(services, tr, query, callback_data.match_id, ("betting",))
-    if callback_data.action == "raise":
-        limits = (await services.matches.state(play.match)).raise_limits or (1, 1)
+    state = await services.matches.state(play.match)
+    if callback_data.action == "raise" and (limits := state.raise_limits) \
+            and state.to_act == player:  # the amount is typed: "рейз N"
         key = "cup.raise_only" if limits[0] == limits[1] else "cup.raise_how_much"
         await query.answer(tr(key, low=limits[0], high=limits[1]), show_alert=True)
         return
+    # a raise pressed out of turn is refused as a typed one is: whose turn it is
     action = {"type": "bet", "player": player, "action": callback_data.action}
     await perform(play, action, query.from_user.id, None, alongside=[query.answer])
 

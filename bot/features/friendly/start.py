@@ -78,8 +78,8 @@ def settings_for(tr: Translator, game: Game, pairs: list[str]) -> dict[str, Any]
                       + tr("friendly.settings_hint", game=tr(f"game.{game.key}"),
                            hints=hints(parsers, refused_key(error)) or "—")) from None
     if not game.in_bot(settings):  # e.g. armchair with play=report: played at a table
-        raise Refusal("friendly.not_in_bot", game=tr(f"game.{game.key}"),
-                      games=", ".join(friendly_games()))
+        raise Refusal("friendly.reported_settings", game=tr(f"game.{game.key}"),
+                      settings=described(game, settings))
     return settings
 
 

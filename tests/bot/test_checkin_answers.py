@@ -1,0 +1,43 @@
+"""What /checkin answers before a scheduled start's check-in opens, and to an applicant
+still awaiting approval (``bot/features/roster.py``): each says when or why, and nothing is
+checked in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bot.sandbox_run import opened
+
+# The newest application card is Bob's: Bob is approved, Alice still waits.
+SETUP = """! now 2026-12-05T10:00+00:00
+org@g: /new shanghai Early legs=1 checkin=30 approval=on
+alice@g: /register
+bob@g: /register
+org@g: [✅ Approve]
+org@g: /schedule 2026-12-05 12:00 UTC"""
+
+
+async def _answers(tmp_path: Path, lines: list[str]) -> tuple[list[str], int]:
+    """The bot's messages for ``lines`` after SETUP, and how many entrants checked in."""
+    output: list[str] = []
+    async with opened(tmp_path, seed=1, emit=output.append) as sandbox:
+        await sandbox.run_lines(SETUP.splitlines())
+        start = len(output)
+        await sandbox.run_lines(lines)
+        entrants = await sandbox.app.services.repos.entrants.list(1)
+    said = [line for line in output[start:] if line.startswith(("→", "⚑"))]
+    return said, sum(entrant.checked_in for entrant in entrants)
+
+
+async def test_a_check_in_before_it_opens_says_when_and_changes_nothing(tmp_path: Path) -> None:
+    said, checked_in = await _answers(tmp_path, ["bob@g: /checkin"])
+    assert said == ["→ g: Check-in for “Early” opens 05.12.2026 11:30: check in then"
+                    " (I will say so here)."]
+    assert checked_in == 0
+
+
+async def test_an_applicant_awaiting_approval_is_told_so(tmp_path: Path) -> None:
+    said, checked_in = await _answers(tmp_path, ["! advance 1h45m", "alice@g: /checkin"])
+    assert said[-1] == ("→ g: Your application for “Early” still awaits an organiser's"
+                        " approval: once it is approved, check in.")
+    assert checked_in == 0
