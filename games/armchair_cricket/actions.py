@@ -69,11 +69,13 @@ def order_of(action: dict[str, Any], size: int) -> tuple[int, ...]:
 
 
 def take(hand: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
-    """``hand`` without ``cards`` (each one copy), or ``card_not_in_hand``."""
+    """``hand`` without ``cards`` (each one copy), or ``card_not_in_hand`` (``card_held_once``
+    when the card is named twice and held once: two packs make two of each)."""
     rest = list(hand)
     for code in cards:
         try:
             rest.remove(code)
         except ValueError:
-            raise IllegalAction("card_not_in_hand", card=card_name(code)) from None
+            raise IllegalAction("card_held_once" if code in hand else "card_not_in_hand",
+                                card=card_name(code)) from None
     return tuple(rest)

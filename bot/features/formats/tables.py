@@ -142,8 +142,9 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
 
     lines = legend(tr, stats is not None, bar > 0, ties is not None)
     calls = [(standings_png, (f"{title} · {GROUP_LETTERS[i]}" if many else title, header,
-                              _cells(rows, label, stats, ties), bar, lines))
-             for i, rows in tables]
+                              _cells(rows, label, stats, ties),
+                              min(bar, sum(row.place is not None for row in rows)), lines))
+             for i, rows in tables]  # a player who left (no place) is never barred through
     head = "\n".join([caption, *notes])
     carried = size("\n\n".join([*lead, head, *then])) <= CAPTION_LIMIT
     above, below = (list(lead), list(then)) if carried else ([], [])

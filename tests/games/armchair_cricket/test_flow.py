@@ -106,6 +106,8 @@ def test_a_wicket_lets_the_batter_exchange_up_to_two() -> None:
     action = {"type": "exchange", "player": 0, "cards": ["BAT 1", "GLOVES 2", "STUMPS 4"]}
     assert_illegal(match, action, "too_many_cards")
     action = {"type": "exchange", "player": 0, "cards": ["BAT 1", "BAT 1"]}
+    assert_illegal(match, action, "card_held_once")  # two packs: it could have been two
+    action = {"type": "exchange", "player": 0, "cards": ["BAT 11"]}
     assert_illegal(match, action, "card_not_in_hand")
     assert_illegal(match, {"type": "exchange", "player": 0, "cards": "BAT 1"}, "bad_cards")
     pile = match.view().pile_size
