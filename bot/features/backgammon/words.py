@@ -21,7 +21,7 @@ _WORDS: dict[str, dict[str, str]] = {
 """Each language's word for a game's value, its ending and the cube (as the report card's
 buttons name them)."""
 _ALSO = {"оин": "single"}
-"""More words people type for a value (ойн, the Russian players' "one")."""
+"""More words people type for a value («оин», said for a single game)."""
 VALUE_WORDS = {words[v]: v for words in _WORDS.values() for v in VALUES} | _ALSO
 HOW_WORDS = {words[h]: h for words in _WORDS.values() for h in HOWS}
 CUBE_WORDS = {words["cube"] for words in _WORDS.values()}

@@ -203,8 +203,9 @@ def _rests_left(tr: Translator, run: Run, rows: list[MatchRow],
     if run.phase != "round_robin" or not rows:
         return []
     voids = [row for row in run.rows if row.round == rows[0].round and row.status == "void"]
-    return [f"• {tr('formats.rest_left', name=label[player])}" for row in voids
-            for player in row.players if player is not None and player not in run.removed]
+    return [_placed(tr, run, row, tr("formats.rest_left", name=label[player]))
+            for row in voids for player in row.players
+            if player is not None and player not in run.removed]
 
 
 def match_line(tr: Translator, run: Run, row: MatchRow, label: dict[int, str]) -> str:
@@ -212,6 +213,11 @@ def match_line(tr: Translator, run: Run, row: MatchRow, label: dict[int, str]) -
         line = tr("formats.bye" if row.winner else "formats.rest", name=label[row.player_a])
     else:
         line = tr("formats.pair", a=label[row.player_a], b=label[row.player_b])
+    return _placed(tr, run, row, line)
+
+
+def _placed(tr: Translator, run: Run, row: MatchRow, line: str) -> str:
+    """``line`` about ``row`` as a list item, with its bracket round or group named."""
     if run.phase in BRACKETS:
         return f"• {slot_label(tr, run, row)}: {line}"
     if row.slot.startswith("G"):

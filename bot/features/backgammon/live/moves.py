@@ -61,10 +61,12 @@ async def typed_move(message: Message, event_update: Update, services: Services,
     no match in the bot here, nor has just finished one, it is talk about a position (as
     darts take a spectator's ``60``): not answered."""
     chat_id, user_id = message.chat.id, message.from_user.id
-    if await _own_live(services, chat_id, user_id) is None \
-            and not await _just_played(services, chat_id, user_id):
+    match = await _own_live(services, chat_id, user_id)
+    if match is None:
+        if await _just_played(services, chat_id, user_id):
+            raise Refusal("backgammon.live.error.match_over")
         return
-    ctx = await sender_match(message, services, tr)
+    ctx = await load_match(services, tr, match.id)
     seat = ctx.seat(message.from_user.id)
     check_turn(ctx, await services.matches.current(ctx.match), seat)
     await act(ctx, [{"type": "move", "player": seat, "play": message.text.strip()}],
