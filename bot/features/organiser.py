@@ -170,15 +170,27 @@ async def settings_(message: Message, command: CommandObject, services: Services
             chat_id=message.chat.id, changes=target.words)
     renamed = None if title is None else tr("settings.renamed", id=tournament.id,
                                             old=tournament.title, title=title)
-    saved = note = opens = None
+    saved = note = opens = waiting = None
     if pairs:
         saved = tr("settings.saved", title=title or tournament.title,
                    settings=_describe(updated))
         tournament = await services.repos.tournaments.get(tournament.id)
         note = note_for(tr, tournament)
         opens = checkin_opens(services, tournament) if moved else None
+        waiting = await _still_waiting(services, tr, tournament)
     await message.answer(lines(renamed, saved, note,
-                               opens and tr("schedule.checkin_opens", time=opens)))
+                               opens and tr("schedule.checkin_opens", time=opens), waiting))
+
+
+async def _still_waiting(services: Services, tr: Translator,
+                         tournament: Tournament) -> str | None:
+    """With approval switched off, the applications sent before it still wait for an
+    organiser's decision (a new one is entered at once): named, so none is forgotten."""
+    if tournament.settings.get("approval") != "off":
+        return None
+    pending = await services.repos.entrants.list(tournament.id, ("pending",))
+    return tr("begin.applications_waiting", count=len(pending),
+              names=", ".join(entrant.label for entrant in pending)) if pending else None
 
 
 @router.message(Command("schedule"))
