@@ -248,12 +248,17 @@ def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
         key = "begin.none_at_time" if not approved else key + "_at_time"
     problem = tr(key, title=tournament.title, count=len(players),
                  min=minimum_players(tournament), names=", ".join(waiting))
-    unapproved = tr("begin.applications_waiting", count=len(pending),
-                    names=", ".join(entrant.label for entrant in pending)) if pending else None
+    unapproved = applications_waiting(tr, pending)
     if waiting and opens:
         return NotStarted(lines(problem, tr("begin.checkin_not_open", time=opens), unapproved))
     return NotStarted(lines(problem, unapproved),
                       checkin_keyboard(tr, tournament) if waiting else None)
+
+
+def applications_waiting(tr: Translator, pending: list[Entrant]) -> str | None:
+    """The line naming the applications that wait for an organiser's decision, if any."""
+    return tr("begin.applications_waiting", count=len(pending),
+              names=", ".join(entrant.label for entrant in pending)) if pending else None
 
 
 @job_kind("opening")

@@ -11,6 +11,7 @@ from bot.features.game_names import did_you_mean
 from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
 from bot.features.lifecycle import (
+    applications_waiting,
     checkin_moved,
     checkin_opens,
     duration,
@@ -188,9 +189,8 @@ async def _still_waiting(services: Services, tr: Translator,
     organiser's decision (a new one is entered at once): named, so none is forgotten."""
     if tournament.settings.get("approval") != "off":
         return None
-    pending = await services.repos.entrants.list(tournament.id, ("pending",))
-    return tr("begin.applications_waiting", count=len(pending),
-              names=", ".join(entrant.label for entrant in pending)) if pending else None
+    return applications_waiting(tr, await services.repos.entrants.list(tournament.id,
+                                                                       ("pending",)))
 
 
 @router.message(Command("schedule"))
