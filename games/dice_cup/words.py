@@ -126,6 +126,8 @@ def _meanings(meanings: tuple[str, ...]) -> dict[str, str]:
 _VOTE_FORMS = _meanings(VOTES)
 _CHOICE_FORMS = _meanings(CHOICES)
 _BET_FORMS = _meanings(BETS)
+_RAISE_ALONE = _meanings(("raise",))
+"""«рейз» without its amount: read as a raise, so the refusal says how much may be raised."""
 
 
 def _numbered(meaning: str) -> re.Pattern[str]:
@@ -166,7 +168,8 @@ def parse_choice(text: str) -> dict[str, Any] | None:
 
 def parse_bet(text: str) -> dict[str, Any] | None:
     """«чек», «колл», «рейз N», «фолд», «олл-ин» and their forms → a ``bet``; also «колл N»,
-    a call as its button shows it (the engine checks that N is what is owed)."""
+    a call as its button shows it (the engine checks that N is what is owed), and «рейз»
+    without a whole number (a raise without its amount, refused with the amounts allowed)."""
     action = _BET_FORMS.get(_squash(text))
     if action is not None:
         return {"type": "bet", "action": action}
@@ -174,6 +177,9 @@ def parse_bet(text: str) -> dict[str, Any] | None:
         found = pattern.fullmatch(_clean(text))
         if found is not None and found[1].isdecimal():
             return {"type": "bet", "action": action, "amount": int(found[1])}
+    words = _clean(text).split(maxsplit=1)
+    if words and _squash(words[0]) in _RAISE_ALONE:  # «рейз», «рейз 5 фишек»: the engine
+        return {"type": "bet", "action": "raise"}   # answers with the amounts it takes
     return None
 
 

@@ -86,8 +86,14 @@ def test_raise_with_every_form() -> None:
             assert parse_bet(typed) == {"type": "bet", "action": "raise", "amount": amount}
 
 
-@pytest.mark.parametrize("typed", ["рейз", "raise", "raise three", "raise 3 4", "korotan -2",
-                                   "рейзы 3", "чек 3", "bet 3"])
+@pytest.mark.parametrize("typed", ["рейз", "Raise!", "raise three", "raise 3 4", "korotan -2",
+                                   "рейз 3.5", "рейз 5 фишек"])
+def test_a_raise_without_a_whole_amount_is_a_raise_the_engine_refuses(typed: str) -> None:
+    """Not ignored: the player meant to raise, and the refusal says what may be raised."""
+    assert parse_bet(typed) == {"type": "bet", "action": "raise"}
+
+
+@pytest.mark.parametrize("typed", ["рейзы 3", "чек 3", "bet 3", "raised", "колл много"])
 def test_not_a_bet(typed: str) -> None:
     assert parse_bet(typed) is None
 
