@@ -42,7 +42,6 @@ _FILLERS = frozenset({"в", "во", "по", "on", "at", "klo", "kello"})
 "on friday", "klo 19:00"."""
 _BEFORE_HOUR = frozenset({"в", "во", "klo", "kello"})
 """Fillers after which a whole hour is a time: «в 19», "klo 19" (19:00)."""
-_HOUR = re.compile(r"^\d{1,2}$")
 _WEEKDAY = {word: number for number, words in enumerate(_WEEKDAYS) for word in words}
 _CITIES = {
     "москва": "Europe/Moscow", "москве": "Europe/Moscow", "санкт-петербург": "Europe/Moscow",
@@ -139,7 +138,8 @@ def _meaningful(words: list[str]) -> list[str]:
         if said and _MERIDIEM.match(word) and _HOUR_AND_MINUTES.match(said[-1]):
             said[-1] += word
         else:
-            said.append(f"{word}:00" if hour_next and _HOUR.match(word) else word)
+            whole_hour = hour_next and word.isdecimal() and len(word) <= 2
+            said.append(f"{word}:00" if whole_hour else word)
         hour_next = False
     return said
 

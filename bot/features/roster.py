@@ -131,9 +131,9 @@ async def _check_in(services: Services, tr: Translator, tournament: Tournament,
         return said
     if tournament.started:
         return tr("checkin.over", title=tournament.title)
-    entry = await services.repos.entrants.get(tournament.id, user_id)
     if not tournament.settings.get("checkin"):
         return tr("checkin.none", title=tournament.title)
+    entry = await services.repos.entrants.get(tournament.id, user_id)
     if entry is not None and entry.status == "pending":
         return tr("checkin.pending", title=tournament.title)
     if entry is None or entry.status != "approved":
