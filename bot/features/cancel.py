@@ -21,7 +21,7 @@ from bot.features.lifecycle import START_JOBS, called_off
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
 from bot.services import Services
-from storage.repositories.tournaments import ACTIVE_ENTRANT, Entrant, Tournament
+from storage.repositories.tournaments import ACTIVE_ENTRANT, APPLICANT, Entrant, Tournament
 
 router = Handlers("cancel")
 
@@ -51,14 +51,23 @@ async def ask(message: Message, command: CommandObject, services: Services,
     if (refusal := _refusal(tr, tournament)) is not None:
         await message.reply(refusal)
         return
-    entrants = await services.repos.entrants.count(tournament.id, ACTIVE_ENTRANT)
     await message.reply(
-        tr("cancel.confirm", title=tournament.title, id=tournament.id, entrants=entrants),
+        await _question(services, tr, tournament),
         reply_markup=InlineKeyboardMarkup(inline_keyboard=[[
             InlineKeyboardButton(text=tr("cancel.yes"), callback_data=Cancel(
                 tournament_id=tournament.id, sure=True).pack()),
             InlineKeyboardButton(text=tr("cancel.no"), callback_data=Cancel(
                 tournament_id=tournament.id, sure=False).pack())]]))
+
+
+async def _question(services: Services, tr: Translator, tournament: Tournament) -> str:
+    """Are you sure? — naming how many play in it and, apart, how many applications wait."""
+    entrants = services.repos.entrants
+    question = tr("cancel.confirm", title=tournament.title, id=tournament.id,
+                  entrants=await entrants.count(tournament.id, ("approved",)))
+    if applicants := await entrants.count(tournament.id, APPLICANT):
+        question += " " + tr("cancel.applicants", count=applicants)
+    return question
 
 
 @router.callback_query(Cancel.filter())

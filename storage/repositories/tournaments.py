@@ -22,7 +22,9 @@ from storage.timefmt import from_db, to_db
 LIVE = ("running", "paused")
 """A tournament or a match being played (a paused one is still being played: it resumes)."""
 OPEN_STATUSES = ("registration", "closed", *LIVE)
-ACTIVE_ENTRANT = ("photo", "pending", "approved")
+APPLICANT = ("photo", "pending")
+"""Applied, not yet in: the form waits for a photo or the application for an organiser."""
+ACTIVE_ENTRANT = (*APPLICANT, "approved")
 
 
 @dataclass(frozen=True, slots=True)
