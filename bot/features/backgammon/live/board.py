@@ -66,9 +66,10 @@ def clock_text(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def caption(ctx: MatchContext, state: LiveMatch, *, banks: bool = True) -> str:
+def caption(ctx: MatchContext, state: LiveMatch, *, past: bool = False) -> str:
     """The board's text: match and score, Position ID, dice, who is to act, the banks
-    (``banks`` False: a past position, whose banks are not known from its moves)."""
+    (``past``: a position of ``/position N``, whose banks are not known from its moves and
+    whose player is not asked to act)."""
     tr, names, game = ctx.tr, ctx.names, state.game
     crawford = tr("backgammon.live.crawford") if game.crawford and not state.finished else ""
     lines = [tr("backgammon.live.header", match=ctx.match.id, a=names[0], b=names[1],
@@ -79,12 +80,11 @@ def caption(ctx: MatchContext, state: LiveMatch, *, banks: bool = True) -> str:
         lines.append(_last_played(ctx, game.last_played))
     elif game.phase == MOVE:  # the game's first move: the opening roll decided it
         lines.append(_opening(ctx, game.turn, game.dice, game.tied_openings))
-    lines.append(_status(ctx, state))
-    if state.finished or ctx.closed:  # who won is its last line
+    lines.append(_status(ctx, state, past))
+    if state.finished or ctx.closed or past:  # who won, or who acts next, is its last line
         return "\n".join(lines)
-    if banks:
-        lines.append(tr("backgammon.live.clocks", a=names[0], b=names[1],
-                        ta=clock_text(state.banks[0]), tb=clock_text(state.banks[1])))
+    lines.append(tr("backgammon.live.clocks", a=names[0], b=names[1],
+                    ta=clock_text(state.banks[0]), tb=clock_text(state.banks[1])))
     if not state.games and game.last_played is None:
         lines.append(tr("backgammon.live.how_to_play"))  # until the match's first move
     return "\n".join(lines)
@@ -118,8 +118,9 @@ def _last_played(ctx: MatchContext, played: Played) -> str:
                   play=played.notation)
 
 
-def _status(ctx: MatchContext, state: LiveMatch) -> str:
+def _status(ctx: MatchContext, state: LiveMatch, past: bool) -> str:
     tr, names, game = ctx.tr, ctx.names, state.game
+    asks = "backgammon.live.past" if past else "backgammon.live"  # past: no commands
     if state.finished:
         return tr(f"backgammon.live.won_{state.outcome.how}", winner=names[state.winner],
                   loser=names[1 - state.winner])
@@ -130,16 +131,16 @@ def _status(ctx: MatchContext, state: LiveMatch) -> str:
         return tr("backgammon.live.to_play", dice=dice_text(game.dice),
                   name=name)
     if game.phase == DOUBLED:
-        return tr("backgammon.live.doubled", name=name, cube=game.cube * 2,
+        return tr(f"{asks}.doubled", name=name, cube=game.cube * 2,
                   other=names[1 - game.turn])
     if game.phase == TURN:
-        return tr("backgammon.live.to_roll", name=name)
+        return tr(f"{asks}.to_roll", name=name)
     return tr("backgammon.live.opening")
 
 
-def scene(ctx: MatchContext, state: LiveMatch, *, banks: bool = True) -> BoardScene:
+def scene(ctx: MatchContext, state: LiveMatch, *, past: bool = False) -> BoardScene:
     game, tr = state.game, ctx.tr
-    clocks = (clock_text(state.banks[0]), clock_text(state.banks[1])) if banks else None
+    clocks = None if past else (clock_text(state.banks[0]), clock_text(state.banks[1]))
     words = {key: tr.plain(f"backgammon.live.word.{key}")
              for key in ("pips", "crawford", "to_play", "match_to")}
     return BoardScene(game.position, ctx.names, game.turn, game.dice, game.cube,

@@ -49,8 +49,8 @@ async def position(message: Message, command: CommandObject, services: Services,
         current = await services.matches.state(ctx.match)
         raise Refusal("backgammon.live.error.no_such_move", moves=current.moves)
     text = tr("backgammon.live.position", number=words[0]) + "\n" + caption(ctx, state,
-                                                                               banks=False)
-    png = await services.renderer.picture(board_png, scene(ctx, state, banks=False))
+                                                                               past=True)
+    png = await services.renderer.picture(board_png, scene(ctx, state, past=True))
     await services.bot.send_photo(
         message.chat.id, BufferedInputFile(png, f"backgammon-{ctx.match.id}-{words[0]}.png"),
         caption=text, message_thread_id=message.message_thread_id)
