@@ -11,10 +11,10 @@ from aiogram.types import BufferedInputFile, Message, Update
 
 from bot.features.access import is_organiser
 from bot.features.backgammon.live import clocks
-from bot.features.backgammon.live.board import caption, scene
+from bot.features.backgammon.live.board import caption, clock_text, scene
 from bot.features.backgammon.live.flow import act
 from bot.features.backgammon.live.moves import sender_match
-from bot.features.backgammon.settings import GAME, LIVE_KIND
+from bot.features.backgammon.settings import GAME, LIVE_KIND, clock_of
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.match_service import effective_actions
@@ -59,7 +59,8 @@ async def position(message: Message, command: CommandObject, services: Services,
 @router.message(Command("addtime"), IN_GROUP)
 async def addtime(message: Message, command: CommandObject, event_update: Update,
                   services: Services, tr: Translator) -> None:
-    """``/addtime @user 2m reason``: an organiser gives a player time back."""
+    """``/addtime @user 2m reason``: an organiser gives a player time back, at most the
+    match's whole bank at a time (a slip such as ``500h`` would end the match's clock)."""
     words = (command.args or "").split()
     found = DURATION.match(words[1]) if len(words) > 2 else None
     if found is None or not words[0].startswith("@"):
@@ -75,6 +76,9 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
         raise Refusal("backgammon.live.error.addtime_friendly")
     if not await is_organiser(services, message.chat.id, message.from_user.id):
         raise Refusal("backgammon.error.organisers_only")
+    most = clock_of(ctx.tournament.settings)[1]
+    if not 0 < seconds <= most:
+        raise Refusal("backgammon.live.error.addtime_range", most=clock_text(most))
     seat, reason = ctx.seat(user.id), " ".join(words[2:])
     before = await services.matches.state(ctx.match)
     spent = await clocks.spent(ctx, before, seat)  # the bank as it stands now, then more
