@@ -86,11 +86,18 @@ async def _latest_cup(services: Services, chat_id: int) -> Tournament | None:
                                                            status="finished")
 
 
+async def _none_yet(services: Services, tr: Translator, chat_id: int, key: str) -> str:
+    """Why there is nothing to show: ``key`` while a Cup waits for its start; no tournament
+    at all when the chat has none (a friendly match is no tournament)."""
+    waiting = await services.repos.tournaments.newest_in_chat(chat_id, game="cup")
+    return tr(key if waiting else "tournament.none_here")
+
+
 @router.message(Command("standings"), IN_GROUP)
 async def standings_command(message: Message, services: Services, tr: Translator) -> None:
     tournament = await _latest_cup(services, message.chat.id)
     if tournament is None:
-        await message.answer(tr("standings.none"))
+        await message.answer(await _none_yet(services, tr, message.chat.id, "standings.none"))
         return
     await post_standings(services, tr, tournament, 0, message.chat.id)
 
@@ -125,7 +132,10 @@ async def post_standings(services: Services, tr: Translator, tournament: Tournam
 @router.message(Command("bracket"), IN_GROUP)
 async def bracket_command(message: Message, services: Services, tr: Translator) -> None:
     tournament = await _latest_cup(services, message.chat.id)
-    if tournament is None or "playoff_seeds" not in tournament.state:
+    if tournament is None:
+        await message.answer(await _none_yet(services, tr, message.chat.id, "bracket.none"))
+        return
+    if "playoff_seeds" not in tournament.state:
         await message.answer(tr("bracket.none"))
         return
     await post_bracket(services, tr, tournament, 0, message.chat.id)
