@@ -39,6 +39,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "second": ("вторая", "вторую", "второй"),
         "third": ("третья", "третью", "третий"),
         "fourth": ("четвёртая", "четвёртую", "четвёртый"),
+        "order": ("порядок",),
     },
     "en": {
         "draw": ("draw",),
@@ -55,6 +56,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "second": ("second", "2nd"),
         "third": ("third", "3rd"),
         "fourth": ("fourth", "4th"),
+        "order": ("order",),
     },
     "fi": {
         "draw": ("tasapeli",),
@@ -71,6 +73,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "second": ("toinen", "toisen"),
         "third": ("kolmas", "kolmannen"),
         "fourth": ("neljäs", "neljännen"),
+        "order": ("järjestys",),
     },
 }
 
@@ -128,6 +131,12 @@ _CHOICE_FORMS = _meanings(CHOICES)
 _BET_FORMS = _meanings(BETS)
 _RAISE_ALONE = _meanings(("raise",))
 """«рейз» without its amount: read as a raise, so the refusal says how much may be raised."""
+_DROP_ALONE = _meanings(("drop",))
+"""«убираю» without its die: read as a drop, so the refusal says which dice may go."""
+_ORDER_WORDS = _meanings(("order",))
+"""«порядок 312»: the word may head an order; alone, or followed by numbers that are no
+order («порядок 12»), it is read as an order the engine refuses, so the player learns how
+to write one («порядок дня» stays chat)."""
 
 
 def _numbered(meaning: str) -> re.Pattern[str]:
@@ -184,13 +193,17 @@ def parse_bet(text: str) -> dict[str, Any] | None:
 
 
 def parse_order(text: str) -> dict[str, Any] | None:
-    """«третья, первая, вторая», «3,1,2», «312», «3-я, 1-я, 2-я», "third, first and second"
-    → a ``declare``.
+    """«третья, первая, вторая», «3,1,2», «312», «3-я, 1-я, 2-я», "third, first and second",
+    each may be headed by «порядок» (order, järjestys) → a ``declare``.
 
     Any three positions are read; the engine refuses what is not an order of
     1, 2 and 3 (``bad_order``).
     """
     cleaned = _clean(text)
+    head, _, rest = cleaned.partition(" ")
+    headed = _squash(head.rstrip(":")) in _ORDER_WORDS
+    if headed:
+        cleaned = rest.lstrip(": ")
     if found := _DIGITS.fullmatch(cleaned):
         return {"type": "declare", "order": [int(digit) for digit in found.groups()]}
     words = [
@@ -200,12 +213,16 @@ def parse_order(text: str) -> dict[str, Any] | None:
     ]
     positions = [_position(word) for word in words]
     if len(positions) != 3 or None in positions:
-        return None
+        tried = headed and (not words or any(c.isdecimal() for c in cleaned))
+        return {"type": "declare", "order": None} if tried else None
     return {"type": "declare", "order": positions}
 
 
 def parse_drop(text: str) -> dict[str, Any] | None:
-    """«убираю 3» (drop 3, poistan 3), also «убираю 3-ю», «убираю третью» → a ``declare``."""
+    """«убираю 3» (drop 3, poistan 3), also «убираю 3-ю», «убираю третью» → a ``declare``;
+    «убираю» alone is a drop without its die (refused with the dice that may go)."""
+    if _squash(text) in _DROP_ALONE:
+        return {"type": "declare", "drop": None}
     found = _DROP.fullmatch(_clean(text))
     if found is None:
         return None

@@ -127,6 +127,10 @@ def test_raise_amount_is_left_for_the_engine_to_judge() -> None:
     ("3-я, 1-я, 2-я", [3, 1, 2]),
     ("3-ю 1-ю 2-ю", [3, 1, 2]),
     ("112", [1, 1, 2]),  # read; the engine refuses it with bad_order
+    ("порядок 312", [3, 1, 2]),
+    ("Порядок: третья, первая, вторая", [3, 1, 2]),
+    ("order 3rd 1st 2nd", [3, 1, 2]),
+    ("järjestys 2, 3, 1", [2, 3, 1]),
 ])
 def test_orders(typed: str, order: list[int]) -> None:
     assert parse_order(typed) == {"type": "declare", "order": order}
@@ -146,6 +150,16 @@ def test_not_an_order(typed: str) -> None:
     assert parse_order(typed) is None
 
 
+@pytest.mark.parametrize("typed", ["порядок", "Order:", "порядок 12", "order: 3, 1"])
+def test_the_order_word_without_an_order_is_an_order_to_refuse(typed: str) -> None:
+    assert parse_order(typed) == {"type": "declare", "order": None}
+
+
+@pytest.mark.parametrize("typed", ["порядок дня", "order pizza", "järjestys on hyvä"])
+def test_the_order_word_in_chat_is_no_order(typed: str) -> None:
+    assert parse_order(typed) is None
+
+
 def test_drops_with_every_form() -> None:
     for form in forms("drop"):
         for typed, position in [(f"{form} 3", 3), (f"  {form.upper()}   2 ", 2),
@@ -162,17 +176,23 @@ def test_drop_with_ordinals(typed: str, position: int | None) -> None:
     assert parse_drop(typed) == expected
 
 
-@pytest.mark.parametrize("typed", ["убираю", "drop", "убираю 3 4", "drop it", "убираю все"])
+@pytest.mark.parametrize("typed", ["убираю 3 4", "drop it", "убираю все"])
 def test_not_a_drop(typed: str) -> None:
     assert parse_drop(typed) is None
+
+
+def test_the_drop_word_alone_is_a_drop_to_refuse() -> None:
+    for form in forms("drop"):
+        assert parse_drop(f" {form.upper()}! ") == {"type": "declare", "drop": None}, form
 
 
 def every_example() -> list[str]:
     single = [f for m in ("draw", "reroll", "attack", "defend", "check", "call", "fold",
                           "allin") for f in forms(m)]
     numbered = [f"{f} 2" for f in forms("raise") + forms("drop")]
-    return single + numbered + ["третья, первая, вторая", "third, first, second", "312",
-                                "kolmas, ensimmäinen, toinen"]
+    return single + numbered + forms("drop") + forms("order") + [
+        "третья, первая, вторая", "third, first, second", "312", "kolmas, ensimmäinen, toinen",
+        "порядок 312", "order 1 2"]
 
 
 def test_each_word_reads_as_exactly_one_kind() -> None:
