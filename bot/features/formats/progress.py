@@ -112,14 +112,32 @@ async def _round_robin_step(services: Services, run: Run) -> Step:
 
 async def _start_playoff(services: Services, run: Run) -> Step:
     """Rank each group, cross-seed the top K of each into single elimination."""
-    top = run.settings.get("top", 2)
-    ranked = [[row.player for row in table if row.place is not None
-               and row.player not in run.removed] for _, table in group_tables(run)]
-    seeds = cross_seeded(ranked, top)
+    ranked = [[row.player for row in rows] for rows in _playoff_rankings(run)]
+    seeds = cross_seeded(ranked, run.settings.get("top", 2))
     run = await save_record(services, run, seeds=seeds, log=[])
     step = await _bracket_step(services, run)
     step.note, step.note_params = "formats.playoff_started", {"count": len(seeds)}
     return step
+
+
+def _playoff_rankings(run: Run) -> list[list[Row]]:
+    """Each group's table without the players who may not go on (removed, or no place)."""
+    return [[row for row in table if row.place is not None and row.player not in run.removed]
+            for _, table in group_tables(run)]
+
+
+def seeded_at_the_line(run: Run) -> list[tuple[int, list[int], list[int]]]:
+    """Players level on every tie-break across a group's qualifying line, whom seeding
+    (the registration order) split: (group index, those through, those out)."""
+    top, found = run.settings.get("top", 2), []
+    for index, rows in enumerate(_playoff_rankings(run)):
+        if len(rows) <= top or rows[top - 1].place != rows[top].place:
+            continue
+        tied = [row.player for row in rows if row.place == rows[top].place]
+        through = {row.player for row in rows[:top]}
+        found.append((index, [p for p in tied if p in through],
+                      [p for p in tied if p not in through]))
+    return found
 
 
 async def _swiss_step(services: Services, run: Run) -> Step:

@@ -68,6 +68,18 @@ async def _groups_text(services: Services, tr: Translator, run: Run) -> str:
     return tr("formats.groups", groups=Markup("\n".join(groups)))
 
 
+async def _seeded_at_the_line(services: Services, tr: Translator, run: Run) -> list[str]:
+    """Why one of the players level at a group's qualifying line goes on and not another."""
+    label = await names_of(services, run.tournament.id)
+    many = len(run.record["groups"]) > 1
+
+    def names(players: list[int]) -> str:
+        return ", ".join(label[p] for p in players)
+    return [tr("formats.seeded_at_the_line", group=GROUP_LETTERS[index] if many else "",
+               tied=names(through + out), through=names(through), out=names(out))
+            for index, through, out in progress.seeded_at_the_line(run)]
+
+
 async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str] = (),
                   lead_said: Callable[[], Awaitable[None]] | None = None) -> None:
     """Advance the format until something waits for play, announcing every step
@@ -90,6 +102,8 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
     for _ in range(64):  # each pass opens a round or ends; byes-only rounds go on at once
         step = await progress.advance(services, run)
         texts = [tr(step.note, **step.note_params)] if step.note else []
+        if step.note == "formats.playoff_started":
+            texts = [lines(*texts, *await _seeded_at_the_line(services, tr, step.run))]
         if step.opened and (text := await _announcement(services, tr, step.run, step.opened)):
             texts.append(text)
         if step.finished and not step.run.record.get("ended"):
