@@ -21,6 +21,7 @@ from bot.features.darts.play import (
     dart_label,
     load,
     match_for,
+    no_match_answer,
     perform,
     running_tournaments,
 )
@@ -91,9 +92,10 @@ def _normalised(words: list[str], play: DartsPlay) -> list[str]:
 async def typed(message: Message, darts: list[str], command: str | None,
                 event_update: Update, services: Services, tr: Translator) -> None:
     play = await match_for(services, tr, message.chat.id, message.from_user.id)
-    if play is None:
-        if darts:  # a lone «end» or «undo» from someone else is ordinary chat
-            await message.reply(tr("darts.not_in_match"))
+    if play is None:  # a lone «end» or «undo» without a match is ordinary chat
+        if darts and (answer := await no_match_answer(services, tr, message.chat.id,
+                                                      message.from_user.id)):
+            await message.reply(answer)
         return
     darts = _normalised(darts, play)
     if len(darts) > DARTS_PER_VISIT:

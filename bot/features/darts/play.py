@@ -64,11 +64,31 @@ async def match_for(services: Services, tr: Translator, chat_id: int,
         match = await services.repos.matches.current_for_player(tournament.id, user_id)
         if match is not None and match.kind in KINDS:
             return await load(services, tr, match.id)
-    live = [match for tournament in tournaments
-            for match in await services.repos.matches.for_tournament(tournament.id)
-            if match.status in LIVE and match.kind in KINDS]
+    live = await _live_matches(services, tournaments)
     if len(live) == 1 and await is_organiser(services, chat_id, user_id):
         return await load(services, tr, live[0].id)
+    return None
+
+
+async def _live_matches(services: Services, tournaments: list[Tournament]) -> list[MatchRow]:
+    return [match for tournament in tournaments
+            for match in await services.repos.matches.for_tournament(tournament.id)
+            if match.status in LIVE and match.kind in KINDS]
+
+
+async def no_match_answer(services: Services, tr: Translator, chat_id: int,
+                          user_id: int) -> str | None:
+    """The answer to darts typed by someone :func:`match_for` found no match for: an
+    organiser while several matches are played is sent to a board's keypad, an entrant is
+    told they play none now; anyone else is chatting (None: no answer)."""
+    tournaments = await running_tournaments(services, chat_id)
+    if await is_organiser(services, chat_id, user_id):
+        several = len(await _live_matches(services, tournaments)) > 1
+        return tr("darts.organiser_several") if several else None
+    for tournament in tournaments:
+        entry = await services.repos.entrants.get(tournament.id, user_id)
+        if entry is not None and entry.status == "approved":
+            return tr("darts.not_in_match")
     return None
 
 
