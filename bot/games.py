@@ -87,8 +87,9 @@ class Game:
     """A folder of ``<lang>/<domain>.po`` catalogs with the game's own texts."""
     tiebreaks: tuple[str, ...] | None = None
     """The formats' tie-break order when the organiser sets none (``tiebreaks=…``)."""
-    check_score: Callable[[dict[str, Any], int, int], str | None] | None = None
-    """Why a reported final score (winner's, loser's) cannot be, as a catalog key, or None."""
+    check_score: Callable[[dict[str, Any], int, int], tuple[str, dict] | None] | None = None
+    """Why a final score (winner's, loser's) reported or set by an organiser cannot be, as
+    a catalog key and its parameters, or None."""
     hidden: Mapping[str, HiddenInput] = field(default_factory=dict)
     """Match kind → the secret input its players give by DM (``bot/play/hidden.py``)."""
     draws: bool = True

@@ -29,6 +29,7 @@ from bot.features.backgammon.settings import (
     board_engine,
     kind_for,
     live_engine,
+    match_score_problem,
     setup_note,
 )
 from bot.features.formats import report as formats_report
@@ -70,6 +71,7 @@ _FORMATS = formats_game(
     engines={KIND: board_engine, LIVE_KIND: live_engine}, match_kind=KIND, kind_for=kind_for,
     launch=_launch, playbook=BOTH, setup_note=setup_note, tiebreaks=BACKGAMMON_TIEBREAKS,
     draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player,
+    check_score=match_score_problem,
     settled_boards={KIND: show_card, LIVE_KIND: board.show},
     boards={KIND: partial(show_card, new=True), LIVE_KIND: partial(board.show, new=True)})
 # Results are reported through the match card or played out here, not by the formats' /result.

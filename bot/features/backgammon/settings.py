@@ -83,6 +83,16 @@ def breaks(length: int) -> int:
     return 1 if length <= 9 else 2 if length <= 13 else 3
 
 
+def match_score_problem(settings: dict[str, Any], won: int, lost: int
+                        ) -> tuple[str, dict] | None:
+    """A match's final score in match points: the winner exactly the length, the loser
+    less (as a reported match card's, ``games/backgammon/protocol.py``)."""
+    length = settings.get("length", 5)
+    if won == length and 0 <= lost < length:
+        return None
+    return "backgammon.error.bad_score", {"length": length}
+
+
 def board_engine(settings: dict[str, Any]) -> BoardMatch:
     return BoardMatch(settings.get("length", 5))
 

@@ -8,7 +8,12 @@ from __future__ import annotations
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.features.formats.common import describe, formats_tournament, parse_claim
+from bot.features.formats.common import (
+    describe,
+    formats_tournament,
+    parse_claim,
+    score_problem,
+)
 from bot.features.formats.results import (
     correction_problem,
     outcome_key,
@@ -93,6 +98,9 @@ async def set_result(message: Message, command: CommandObject, services: Service
     winner, score = claim.in_row_terms(match, players[0])
     if problem := correction_problem(run, match, winner):
         await message.reply(tr(problem))
+        return
+    if problem := score_problem(tr, run, winner, score, match):
+        await message.reply(problem)
         return
     label = await names_of(services, run.tournament.id)
     said = tr("formats.set_by_organiser", reason=reason,

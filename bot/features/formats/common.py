@@ -61,14 +61,15 @@ def parse_claim(word: str | None, *, forfeits: bool = False) -> Claim | None:
     return None
 
 
-def score_problem(run: Run, winner: int | None, score: tuple[int, int] | None,
-                  match: MatchRow) -> str | None:
+def score_problem(tr: Translator, run: Run, winner: int | None,
+                  score: tuple[int, int] | None, match: MatchRow) -> str | None:
     """Why the game cannot end with that score (``Game.check_score``), or None."""
     check = game_of(run.tournament.game).check_score
     if check is None or score is None or winner is None:
         return None
     won, lost = score if winner == match.player_a else (score[1], score[0])
-    return check(run.settings, won, lost)
+    problem = check(run.settings, won, lost)
+    return None if problem is None else tr(problem[0], **problem[1])
 
 
 async def formats_tournament(message: Message, services: Services, tr: Translator,

@@ -56,9 +56,11 @@ async def report(message: Message, command: CommandObject, services: Services, t
         return
     user = message.from_user.id
     winner, score = claim.in_row_terms(match, user)
-    if problem := correction_problem(run, match, winner) or score_problem(run, winner, score,
-                                                                          match):
-        await message.reply(tr(problem, length=run.settings.get("length", 5)))
+    if problem := correction_problem(run, match, winner):
+        await message.reply(tr(problem))
+        return
+    if problem := score_problem(tr, run, winner, score, match):
+        await message.reply(problem)
         return
     earlier = match.result.get("report")
     if earlier and earlier["by"] == user:
