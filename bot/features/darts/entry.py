@@ -215,7 +215,8 @@ async def correct(message: Message, command: CommandObject, event_update: Update
 
 async def _say_correction(tr: Translator, play, message: Message, parts: dict,
                           darts: list[str]) -> None:
-    shown = " ".join(darts) or tr("darts.key_miss")
+    missed = [tr("darts.key_miss")] * (DARTS_PER_VISIT - len(darts))  # what the visit scores
+    shown = " · ".join([dart_label(tr, parse_dart(dart)) for dart in darts] + missed)
     await message.answer(tr("darts.corrected", organiser=message.from_user.first_name,
                             match=play.match.id, visit=parts["visit"], darts=shown,
                             reason=parts["reason"]))
