@@ -19,9 +19,11 @@ NUMBERED = range(1, 21)
 
 _PREFIX = {"S": 1, "D": 2, "T": 3}
 _CYRILLIC_PREFIX = str.maketrans({"С": "S", "Д": "D", "Т": "T"})
-_MISS_WORDS = frozenset({"MISS", "M", "0", "МИМО", "ПРОМАХ", "М", "OHI"})
-_OUTER_BULL = frozenset({"25", "S25", "BULL", "SBULL"})
-_INNER_BULL = frozenset({"50", "D25", "DBULL"})
+_MISS_WORDS = frozenset({"MISS", "M", "0", "МИМО", "ПРОМАХ", "М", "OHI", "HUTI"})
+_OUTER_BULL = frozenset({"25", "S25", "BULL", "SBULL", "SB", "БУЛЛ", "BULLI"})
+_INNER_BULL = frozenset({"50", "D25", "DBULL", "DB"})
+NAMED_DARTS = _MISS_WORDS | _OUTER_BULL | _INNER_BULL
+"""Darts written as a word or a number instead of a ring and a sector (upper case)."""
 _SECTOR_DART = re.compile(r"([SDT])(\d{1,2})")
 
 

@@ -1,9 +1,11 @@
-"""The darts keypad's callback data and the /correct arguments (the chat flows are in the
-darts_* transcripts)."""
+"""The darts keypad's callback data, typed lines and the /correct arguments (the chat flows
+are in the darts_* transcripts)."""
 
 from __future__ import annotations
 
-from bot.features.darts.entry import parse_correction
+import pytest
+
+from bot.features.darts.entry import parse_correction, read_line
 from bot.features.darts.keypad import keypad, read
 from bot.features.darts.kinds import KINDS
 from bot.i18n import Translator
@@ -38,3 +40,19 @@ def test_correction_arguments() -> None:
     assert parse_correction("3 5 T20 X20 typo")["darts"] == ["T20", "X20"]
     for bad in (None, "", "3", "3 5 T20", "3 0 T20 why", "x 5 T20 why"):
         assert parse_correction(bad) is None
+
+
+@pytest.mark.parametrize(("typed", "darts", "command"), [
+    ("T20,T19,T18", ["T20", "T19", "T18"], None),
+    ("t20; s19, мимо!", ["t20", "s19", "мимо"], None),
+    ("SB DB bulli", ["SB", "DB", "bulli"], None),
+    ("S20 конец", ["S20"], "end"),
+    ("отмена", [], "undo"),
+])
+def test_typed_lines(typed: str, darts: list[str], command: str | None) -> None:
+    assert read_line(typed) == (darts, command)
+
+
+@pytest.mark.parametrize("typed", ["S20 D20 T20 отмена", "T20 nice", "привет", "T20T20T20"])
+def test_lines_that_are_no_visit(typed: str) -> None:
+    assert read_line(typed) is None

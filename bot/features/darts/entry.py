@@ -32,13 +32,12 @@ from bot.play.perform import refused
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
-from games.darts.notation import parse_dart
+from games.darts.notation import NAMED_DARTS, parse_dart
 from games.darts.turn import DARTS_PER_VISIT
 from storage.repositories.organiser_log import log_entry
 
 router = Handlers("darts")
-_DART_WORD = re.compile(r"^(?:[SDTСДТ]\d{1,2}|25|50|D?BULL|MISS|M|МИМО|ПРОМАХ|М|OHI|0)$",
-                        re.IGNORECASE)
+_RING_DART = re.compile(r"^[SDTСДТ]\d{1,2}$", re.IGNORECASE)  # T25 too: refused with why
 _DART_LIKE = re.compile(r"^[A-ZА-ЯЁ]\d{1,2}$", re.IGNORECASE)  # a dart, or a mistyped one
 _BARE_NUMBER = re.compile(r"^\d{1,3}$")
 _MATCH_REF = re.compile(r"^#?(\d{1,12})(?:\.(\d{1,3}))?$")
@@ -50,14 +49,19 @@ END_WORDS = frozenset({"конец", "конец подхода", "end", "end tu
                        "päätä vuoro"})
 
 
-def dart_words(words: list[str]) -> bool:
-    return all(_DART_WORD.match(word) for word in words)
+def is_dart(word: str) -> bool:
+    """Whether ``word`` is written as a dart (its value is checked when it is read)."""
+    return bool(_RING_DART.match(word)) or re.sub(r"[\-_]", "", word).upper() in NAMED_DARTS
+
+
+def words_of(text: str) -> list[str]:
+    """A typed line's words: commas and semicolons part them too (``T20,T19,T18``)."""
+    return [word for word in (w.strip(".!") for w in re.split(r"[\s,;]+", text)) if word]
 
 
 def read_line(text: str) -> tuple[list[str], str | None] | None:
     """A typed line as (darts, "undo" | "end" | None); None when it is not darts entry."""
-    words = [word.strip(".,!") for word in text.split()]
-    words = [word for word in words if word]
+    words = words_of(text)
     said = " ".join(words).lower()
     if said in UNDO_WORDS:
         return [], "undo"
@@ -66,7 +70,7 @@ def read_line(text: str) -> tuple[list[str], str | None] | None:
         if len(words) >= size and " ".join(words[-size:]).lower() in END_WORDS:
             words, command = words[:-size], "end"
             break
-    if len(words) > MAX_TYPED or not dart_words(words) or not (words or command):
+    if len(words) > MAX_TYPED or not all(map(is_dart, words)) or not (words or command):
         return None
     return words, command
 
@@ -122,23 +126,26 @@ def _check_room(tr: Translator, state, darts: list[str]) -> None:
                               entered=" · ".join(dart_label(tr, dart) for dart in entered)))
 
 
-def _numbers_for_darts(message: Message) -> dict | bool:
-    """Filter: a line of darts with a bare number among them (``20 20 20``, ``T20 19``,
-    ``60``); the first such number is given as ``number``."""
-    words = (message.text or "").split()
-    if not 0 < len(words) <= DARTS_PER_VISIT or not all(
-            dart_words([word]) or _BARE_NUMBER.match(word) for word in words):
+def _nearly_darts(message: Message) -> dict | bool:
+    """Filter: a line that is nearly darts: darts with bare numbers among them (``20 20
+    20``, ``T20 19``, ``60``), or at least half of it darts (``S19 bulli!``, ``S20 D20 T20
+    отмена``); the first word that is no dart is given as ``stray``."""
+    words = words_of(message.text or "")
+    strays = [word for word in words if not is_dart(word)]
+    if not strays or len(words) > MAX_TYPED:
         return False
-    return next(({"number": word} for word in words if not dart_words([word])), False)
+    numbers = all(_BARE_NUMBER.match(word) for word in strays)
+    return {"stray": strays[0]} if numbers or 2 * len(strays) <= len(words) else False
 
 
-@router.message(IN_GROUP, _numbers_for_darts)
-async def bare_number(message: Message, number: str, services: Services,
-                      tr: Translator) -> None:
-    """A number alone is not read as a dart (it says no ring, or it is the visit's score),
-    but a player of a live match here is told how to write one; anyone else is chatting."""
+@router.message(IN_GROUP, _nearly_darts)
+async def nearly_darts(message: Message, stray: str, services: Services,
+                       tr: Translator) -> None:
+    """Not read as darts (a number alone says no ring, or it is the visit's score), but a
+    player of a live match here is told how to write a dart, so nothing they meant as a
+    visit goes unanswered; anyone else is chatting."""
     if await match_for(services, tr, message.chat.id, message.from_user.id) is not None:
-        raise Refusal(text=tr("darts.error.bad_notation", text=number))
+        raise Refusal(text=tr("darts.error.bad_notation", text=stray))
 
 
 @router.callback_query(F.data.startswith(PREFIX))
@@ -175,7 +182,7 @@ def parse_correction(args: str | None) -> dict | None:
         return None
     darts = []
     rest = words[2:]
-    while rest and len(darts) < 3 and (dart_words(rest[:1]) or _DART_LIKE.match(rest[0])):
+    while rest and len(darts) < 3 and (is_dart(rest[0]) or _DART_LIKE.match(rest[0])):
         darts.append(rest.pop(0))
     if not rest or int(words[1]) < 1:
         return None

@@ -27,6 +27,11 @@ from games.darts.notation import MISS, Dart, parse_dart
         ("Промах", "MISS"),
         ("М", "MISS"),  # Cyrillic Em
         ("ohi", "MISS"),
+        ("huti", "MISS"),
+        ("SB", "25"),
+        ("булл", "25"),
+        ("bulli", "25"),
+        ("DB", "50"),
     ],
 )
 def test_accepted_notation(text: str, canonical: str) -> None:
