@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
@@ -32,10 +33,11 @@ from bot.middlewares.context import ContextMiddleware
 from bot.middlewares.dedupe import DedupeMiddleware
 from bot.middlewares.filters import run_on_loop
 from bot.middlewares.scope import ScopeMiddleware
+from bot.play import clock as clock_of_matches
 from bot.play import refusal
 from bot.render.pool import Renderer
 from bot.scheduler import LiveScheduler, Scheduler
-from bot.sending import GROUP_LIMIT, Outbox, install, unreachable_group
+from bot.sending import GROUP_LIMIT, Outbox, RateLimitMiddleware, install, unreachable_group
 from bot.services import Repos, Services
 from storage.db import Database
 from storage.repositories.jobs import Job
@@ -147,6 +149,9 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
     dedupe = DedupeMiddleware()
     dispatcher = make_dispatcher(services, dedupe)
     await dedupe.prune(services.repos.updates, clock.now())
+    for middleware in bot.session.middleware:  # a wait to post in a group stops its clocks
+        if isinstance(middleware, RateLimitMiddleware):
+            middleware.group_waits = partial(clock_of_matches.stalled, services)
     await services.scheduler.restore()
     _freeze_once()
     return App(bot, dispatcher, services, dedupe)

@@ -85,6 +85,12 @@ class Scheduler(ABC):
         for job_id in await self.jobs.freeze(tournament_id, kinds, self.now()):
             self._disarm(job_id)
 
+    async def delay_in_chat(self, chat_id: int, kinds: tuple[str, ...],
+                            seconds: float) -> None:
+        """Move the pending jobs of ``kinds`` of a chat's tournaments ``seconds`` later."""
+        for job in await self.jobs.delay_in_chat(chat_id, kinds, seconds):
+            self._arm(job)
+
     async def thaw(self, tournament_id: int) -> None:
         """Restart a tournament's frozen jobs with the time each had left."""
         for job in await self.jobs.thaw(tournament_id, self.now()):

@@ -18,6 +18,7 @@ import logging
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from functools import partial
 from typing import TypeVar
 
 from aiogram import Bot
@@ -40,6 +41,7 @@ from storage.cache import Recent
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+Waiting = Callable[[float], Awaitable[None]]
 
 GROUP_LIMIT = (20, 60.0)  # messages per seconds in one group
 GLOBAL_LIMIT = (30, 1.0)  # messages per second overall
@@ -102,10 +104,11 @@ class _Window:
         self.closed_until = full_at + period if full_at is not None else 0.0
         self.lock = asyncio.Lock()
 
-    async def take(self, clock: Clock) -> None:
+    async def take(self, clock: Clock, waiting: Waiting | None = None) -> None:
+        """Wait for room in the window; ``waiting`` hears of each wait before it starts."""
         async with self.lock:
             if (wait := self.closed_until - clock.now().timestamp()) > 0:
-                await clock.sleep(wait)
+                await _sleep(clock, wait, waiting)
             while True:
                 now = clock.now().timestamp()
                 while self.times and self.times[0] <= now - self.period:
@@ -113,7 +116,13 @@ class _Window:
                 if len(self.times) < self.limit:
                     self.times.append(now)
                     return
-                await clock.sleep(self.times[0] + self.period - now)
+                await _sleep(clock, self.times[0] + self.period - now, waiting)
+
+
+async def _sleep(clock: Clock, seconds: float, waiting: Waiting | None) -> None:
+    if waiting is not None:
+        await waiting(seconds)
+    await clock.sleep(seconds)
 
 
 class RateLimitMiddleware(BaseRequestMiddleware):
@@ -121,6 +130,9 @@ class RateLimitMiddleware(BaseRequestMiddleware):
     met a server error or a dropped connection (``FAULT_DELAYS`` apart) instead of failing.
 
     ``resumed_at`` (a restart that followed recent activity) starts every window full.
+    ``group_waits`` (set once the bot's services exist) hears of each wait for a group's
+    window before it starts, with the group's id: the players of that group's matches see
+    nothing meanwhile, so their clocks are moved on by it (``bot.play.clock.stalled``).
     Retrying after a dropped connection may deliver a message twice when the first copy
     did reach Telegram; a lost announcement is the worse of the two.
     """
@@ -131,6 +143,7 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         self.global_window = _Window(*GLOBAL_LIMIT, full_at=full_at)
         self.group_windows: defaultdict[int, _Window] = defaultdict(
             lambda: _Window(*GROUP_LIMIT, full_at=full_at))
+        self.group_waits: Callable[[int, float], Awaitable[None]] | None = None
 
     async def __call__(self, make_request, bot: Bot, method: TelegramMethod):
         chat_id = getattr(method, "chat_id", None)
@@ -141,7 +154,7 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         while True:
             if counted:
                 if chat_id < 0:
-                    await self.group_windows[chat_id].take(self.clock)
+                    await self.group_windows[chat_id].take(self.clock, self._waiting(chat_id))
                 await self.global_window.take(self.clock)
             try:
                 return await make_request(bot, method)
@@ -158,6 +171,12 @@ class RateLimitMiddleware(BaseRequestMiddleware):
                 log.warning("%s on %s; again in %ss", error.message, type(method).__name__,
                             delay)
                 await self.clock.sleep(delay)
+
+
+    def _waiting(self, chat_id: int) -> Waiting | None:
+        if self.group_waits is None:
+            return None
+        return partial(self.group_waits, chat_id)
 
 
 class PlainToastMiddleware(BaseRequestMiddleware):

@@ -131,6 +131,15 @@ async def stop(ctx: MatchContext, *kinds: str) -> None:
         await ctx.services.scheduler.cancel_for_match(ctx.match.id, chosen)
 
 
+async def stalled(services: Services, chat_id: int, seconds: float) -> None:
+    """The bot is about to wait ``seconds`` before it may post in the group ``chat_id``
+    (Telegram's group limit, or the rate windows a restart starts full): its players see
+    no board meanwhile, so every match clock of the group runs that much later. A clock
+    whose player acts during the wait is charged only what is left after it."""
+    if _kinds:
+        await services.scheduler.delay_in_chat(chat_id, tuple(sorted(_kinds)), seconds)
+
+
 async def pause(services: Services, tournament_id: int) -> None:
     """Freeze the tournament's running clocks; each keeps the time it had left."""
     if _kinds:

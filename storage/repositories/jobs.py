@@ -147,6 +147,25 @@ class JobsRepo:
             await move_match_jobs(tx, match_id, kinds, seq)
         await self.db.write(work)
 
+    async def delay_in_chat(self, chat_id: int, kinds: tuple[str, ...],
+                            seconds: float) -> list[Job]:
+        """Move the pending jobs of ``kinds`` of the chat's tournaments ``seconds`` later."""
+        async def work(tx):
+            marks = ",".join("?" * len(kinds))
+            rows = await (await tx.execute(
+                f"SELECT * FROM jobs WHERE status = 'pending' AND kind IN ({marks}) AND"
+                " tournament_id IN (SELECT id FROM tournaments WHERE chat_id = ?)",
+                (*kinds, chat_id))).fetchall()
+            jobs = []
+            for row in rows:
+                run_at = from_db(row["run_at"]) + timedelta(seconds=seconds)
+                await tx.execute("UPDATE jobs SET run_at = ? WHERE id = ?",
+                                 (to_db(run_at), row["id"]))
+                jobs.append(Job(row["id"], row["kind"], row["tournament_id"],
+                                from_db(to_db(run_at)), json.loads(row["payload"])))
+            return jobs
+        return await self.db.write(work)
+
     async def freeze(self, tournament_id: int, kinds: tuple[str, ...],
                      now: datetime) -> list[int]:
         """Stop the pending jobs of ``kinds`` of a tournament: each keeps the seconds it had

@@ -224,3 +224,19 @@ async def test_after_a_busy_restart_the_windows_start_full() -> None:
     clock = VirtualClock(START)
     await RateLimitMiddleware(clock)(record, None, SendMessage(chat_id=-100, text="no restart"))
     assert calls[1] == START
+
+
+async def test_a_wait_for_a_group_window_is_told_before_it_starts() -> None:
+    clock, told = VirtualClock(START), []
+    limiter = RateLimitMiddleware(clock, resumed_at=START)
+
+    async def waits(chat_id: int, seconds: float) -> None:
+        told.append((chat_id, seconds, clock.now()))
+
+    async def record(bot, method):
+        return "sent"
+
+    limiter.group_waits = waits
+    await limiter(record, None, SendMessage(chat_id=-100, text="first after restart"))
+    await limiter(record, None, SendMessage(chat_id=42, text="a DM waits for no group"))
+    assert told == [(-100, 60.0, START)]  # the match clocks of the group move on first
