@@ -181,6 +181,9 @@ async def _open(services: Services, tr: Translator, tournament: Tournament, roun
 @on_finish(STAGE)
 async def after_playoff_match(play: MatchContext, told: dict) -> None:
     services, tr, tournament = play.services, play.tr, play.tournament
+    if play.match.slot == THIRD_VOTE and "format" not in told:
+        await _third_by_walkover(play)
+        return
     if play.match.slot == THIRD_VOTE:
         chosen = told["format"]
         kind = "group3" if chosen == "group" else chosen  # its opening names it
@@ -189,6 +192,27 @@ async def after_playoff_match(play: MatchContext, told: dict) -> None:
         return
     await open_ready(services, tr, tournament)
     await _finish_if_done(services, tr, tournament)
+
+
+async def _third_by_walkover(vote: MatchContext) -> None:
+    """The 3rd-place vote was closed by a walkover (one of its players disqualified or gone):
+    the other takes 3rd place without a match, said once; the tournament ends if the final
+    is over. Run again after a restart, it finds the match it wrote."""
+    services, tournament, row = vote.services, vote.tournament, vote.match
+    matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
+    third, now = next((m for m in matches if m.slot == THIRD), None), services.clock.now()
+    if third is None:
+        third = await services.repos.matches.create(
+            tournament.id, STAGE, row.round, THIRD, "group3", row.player_a, row.player_b,
+            now, status="running")
+    if third.status != "finished":
+        await services.repos.matches.settle(third.id, {
+            "meta": "result", "winner": row.winner,
+            "result": {"score": [0, 0], "walkover": True}}, None, now)
+        winner = vote.seat(row.winner)
+        await vote.say(vote.tr("cup.third_walkover", winner=vote.names[winner],
+                               loser=vote.names[1 - winner]))
+    await _finish_if_done(services, vote.tr, tournament)
 
 
 async def _finish_if_done(services: Services, tr: Translator, tournament: Tournament) -> None:
