@@ -21,7 +21,8 @@ class ThirdPlaceChoice:
     Actions: ``{"type": "pick", "player": p, "format": f}``; when the picks differ,
     ``{"type": "try", "player": 0, "success": bool}`` by the higher seed (player 0):
     success → player 0's pick. The engine has no clock: when the pick deadline passes and
-    :attr:`needs_organiser_pick` is true, the bot applies
+    :attr:`needs_organiser_pick` is true, the bot applies ``{"type": "deadline"}``, which
+    closes the vote (a late pick is refused with ``vote_closed``), and then
     ``{"type": "organiser_pick", "format": f}`` (after checking the sender is an organiser).
 
     A pick stays hidden from the other player and from ``view(None)`` until both have
@@ -44,6 +45,7 @@ class ThirdPlaceChoice:
         self._picks: list[str | None] = [None, None]
         self._result: str | None = None
         self._winner: int | None = None
+        self._closed = False
 
     @property
     def available(self) -> tuple[str, ...]:
@@ -67,8 +69,13 @@ class ThirdPlaceChoice:
         return self._result is None and None in self._picks
 
     @property
+    def closed(self) -> bool:
+        """The deadline passed with a pick missing: only the organiser's pick decides."""
+        return self._closed
+
+    @property
     def expecting(self) -> list[tuple[int, str]]:
-        if self._result is not None:
+        if self._result is not None or self._closed:
             return []
         if self.needs_try:
             return [(0, "try")]
@@ -103,7 +110,7 @@ class ThirdPlaceChoice:
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every pick open now, or the ``/try`` template (any ``success``)."""
         asked = seats(seat)
-        if self._result is not None:
+        if self._result is not None or self._closed:
             return []
         if self.needs_try:
             return [{"type": "try", "player": 0}] if 0 in asked else []
@@ -124,6 +131,7 @@ class ThirdPlaceChoice:
             "picks": [self._picks[p] if revealed or p == seat else None for p in (0, 1)],
             "needs_try": self.needs_try,
             "needs_organiser_pick": self.needs_organiser_pick,
+            "closed": self._closed,
             "format": self._result,
             "expecting": expecting_list(self.expecting),
             "finished": self.finished,
@@ -132,7 +140,14 @@ class ThirdPlaceChoice:
 
     def apply(self, action: Action) -> None:
         """Apply one action or raise :class:`IllegalAction` leaving the state unchanged."""
-        kind = action_type(action, ("pick", "try", "organiser_pick"))
+        kind = action_type(action, ("pick", "try", "organiser_pick", "deadline"))
+        if kind == "deadline":
+            if self._result is not None:
+                raise IllegalAction("match_over")
+            if not self.needs_organiser_pick or self._closed:
+                raise IllegalAction("not_needed")
+            self._closed = True
+            return
         if kind == "organiser_pick":
             fmt = one_of(action, "format", self._available, "bad_format")
             if self._result is not None:
@@ -146,6 +161,8 @@ class ThirdPlaceChoice:
             raise IllegalAction("match_over")
         if kind == "pick":
             fmt = one_of(action, "format", self._available, "bad_format")
+            if self._closed:
+                raise IllegalAction("vote_closed")
             if self._picks[player] is not None:
                 raise IllegalAction("already_chosen")
             self._picks[player] = fmt

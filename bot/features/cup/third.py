@@ -16,7 +16,7 @@ from bot.features.cup.playoff import on_match_start
 from bot.features.handlers import Handlers
 from bot.i18n import Translator, lines
 from bot.middlewares.filters import IN_GROUP
-from bot.play.context import MatchContext
+from bot.play.context import MatchContext, context_for
 from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.jobs import Job
@@ -55,8 +55,10 @@ def vote_status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | 
     tr, name = play.tr, play.names
     picked = [tr("cup.third_picked", name=name[p], other=name[1 - p])
               for p in (0, 1) if state.has_picked(p)]
-    return (lines(tr("cup.third_vote", a=name[0], b=name[1], minutes=VOTE_MINUTES), *picked),
-            _keyboard(tr, play.match.id, list(state.available)))
+    question = lines(tr("cup.third_vote", a=name[0], b=name[1], minutes=VOTE_MINUTES), *picked)
+    if state.closed:  # the organiser's own message asks them now
+        return lines(question, tr("cup.third_closed")), None
+    return question, _keyboard(tr, play.match.id, list(state.available))
 
 
 @router.callback_query(Pick.filter())
@@ -76,13 +78,24 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
 @announcer("third_choice")
 async def announce_vote(play: MatchContext, before, after, event: dict) -> None:
     """A first pick edits the vote (its buttons stay for the other player); different
-    picks ask for the higher seed's /try in a new message."""
-    if event["type"] == "pick" and not after.finished and not after.needs_try:
+    picks ask for the higher seed's /try in a new message; the deadline closes the vote
+    (its buttons go) and asks the organiser in a new message; a format decided by equal
+    picks or by the organiser is said in place of the question, without buttons."""
+    kind = event["type"]
+    if kind == "pick" and not after.finished and not after.needs_try:
         await post(play, *vote_status(play, after), new=False)
     elif after.needs_try:
         await post(play, *vote_status(play, after))
-    elif event["type"] == "try":  # its outcome under the question it answers
+    elif kind == "try":  # its outcome under the question it answers
         await post(play, lines(_needs_try(play, before), tried(play, event)), new=False)
+    elif kind == "deadline":
+        await post(play, *vote_status(play, after), new=False)
+        await post(play, play.tr("cup.third_organiser"),
+                   _keyboard(play.tr, play.match.id, list(after.available), True))
+    elif after.finished:
+        how = "cup.third_same_pick" if kind == "pick" else "cup.third_organiser_picked"
+        await post(play, play.tr(how, a=play.names[0], b=play.names[1],
+                                 format=play.tr(f"cup.format.{after.result}")), new=False)
 
 
 def _needs_try(play: MatchContext, state) -> str:
@@ -92,17 +105,18 @@ def _needs_try(play: MatchContext, state) -> str:
 
 
 async def vote_deadline(services: Services, job: Job) -> None:
+    """The time to pick is up with a pick missing: the vote closes to the players (a late
+    press is refused) and the organiser is asked; once, whatever restarts come between."""
     match = await services.repos.matches.get(job.payload["match_id"])
     if match is None or match.status != "running":
         return
     state = await services.matches.state(match)
-    if not state.needs_organiser_pick:
+    if not state.needs_organiser_pick or state.closed:
         return
     tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)
-    await services.bot.send_message(tournament.chat_id, tr("cup.third_organiser"),
-                                    reply_markup=_keyboard(tr, match.id, list(state.available),
-                                                           True))
+    play = await context_for(services, tr, tournament, match)
+    await perform(play, {"type": "deadline"}, None, None)
 
 
 async def _try_awaited(message: Message, services: Services, tr: Translator

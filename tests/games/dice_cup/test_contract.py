@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from games.common.errors import IllegalAction
 from games.common.outcome import Outcome
 from games.dice_cup import (
     BettingFinal,
@@ -179,6 +180,29 @@ def test_third_place_outcomes() -> None:
     assert all(a["player"] == 1 for a in late.legal_actions())  # the organiser is not a seat
     late.apply({"type": "organiser_pick", "format": "hp"})
     assert late.outcome == Outcome(None, "draw", (1, 0), "organiser_pick")
+
+
+def test_the_deadline_closes_the_vote_to_the_players() -> None:
+    vote = ThirdPlaceChoice()
+    vote.apply({"type": "pick", "player": 0, "format": "hp"})
+    vote.apply({"type": "deadline"})
+    assert vote.closed and vote.expecting == [] and vote.legal_actions() == []
+    with pytest.raises(IllegalAction) as refused:
+        vote.apply({"type": "pick", "player": 1, "format": "drop"})
+    assert refused.value.code == "vote_closed" and not vote.has_picked(1)
+    with pytest.raises(IllegalAction):
+        vote.apply({"type": "deadline"})  # once
+    vote.apply({"type": "organiser_pick", "format": "drop"})
+    assert vote.result == "drop"
+
+
+def test_no_deadline_once_both_picked() -> None:
+    vote = ThirdPlaceChoice()
+    vote.apply({"type": "pick", "player": 0, "format": "hp"})
+    vote.apply({"type": "pick", "player": 1, "format": "drop"})
+    with pytest.raises(IllegalAction) as refused:
+        vote.apply({"type": "deadline"})
+    assert refused.value.code == "not_needed"
 
 
 # -- what each seat sees ----------------------------------------------------------------------
