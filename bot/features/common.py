@@ -111,6 +111,12 @@ async def rules(message: Message, command: CommandObject, tr: Translator) -> Non
 
 @router.message(Command("try"))
 async def try_luck(message: Message, services: Services, tr: Translator) -> None:
+    """A coin for anyone; in private, a player whose match is played in a group is told
+    that a match's /try counts only there (a result here would look like one)."""
+    if message.chat.type == "private" and (
+            title := await _group_match_title(services, message.from_user.id)):
+        await message.answer(tr("try.in_group", title=title))
+        return
     lucky = services.rng.random() < 0.5
     await message.reply(tr("try.success" if lucky else "try.failure",
                            name=message.from_user.first_name))
@@ -243,9 +249,15 @@ async def _unread_answer(services: Services, tr: Translator, user_id: int, word:
     live = await hidden.live_hidden_matches(services, user_id)
     if live:
         return hidden.own_text(tr, "play.hidden_unread", live[-1].kind, word=word)
-    in_group = await hidden.panels(services).live_matches(user_id)
-    if in_group:
-        match = await services.repos.matches.get(in_group[-1])
-        tournament = await services.repos.tournaments.get(match.tournament_id)
-        return tr("dm.played_in_group", title=tournament.title)
+    if title := await _group_match_title(services, user_id):
+        return tr("dm.played_in_group", title=title)
     return tr("dm.unread")
+
+
+async def _group_match_title(services: Services, user_id: int) -> str | None:
+    """The tournament of the user's newest live match played in a group, if any."""
+    in_group = await hidden.panels(services).live_matches(user_id)
+    if not in_group:
+        return None
+    match = await services.repos.matches.get(in_group[-1])
+    return (await services.repos.tournaments.get(match.tournament_id)).title

@@ -121,20 +121,25 @@ async def vote_deadline(services: Services, job: Job) -> None:
 
 async def _try_awaited(message: Message, services: Services, tr: Translator
                        ) -> dict | bool:
-    """Filter: the sender's match waits for exactly their /try (else it is the plain /try)."""
+    """Filter: the sender's match waits for a /try, theirs or their opponent's (else it is
+    the plain /try); the engine refuses the opponent's, naming whose it is."""
     tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
     if play is None:
         return False
-    player = play.seat(message.from_user.id)
     state = await services.matches.current(play.match)
-    return {"play": play, "player": player} if (player, "try") in state.expecting else False
+    awaited = next((seat for seat, kind in state.expecting if kind == "try"), None)
+    if awaited is None:
+        return False
+    return {"play": play, "player": play.seat(message.from_user.id), "awaited": awaited}
 
 
 @router.message(Command("try"), IN_GROUP, _try_awaited)
-async def try_in_match(message: Message, play: MatchContext, player: int, services: Services,
-                       tr: Translator, event_update) -> None:
+async def try_in_match(message: Message, play: MatchContext, player: int, awaited: int,
+                       services: Services, tr: Translator, event_update) -> None:
     """/try decides a tie the sender's match waits for; its outcome is said with what it
-    decides, once logged (see the announcers)."""
+    decides, once logged (see the announcers). The opponent's /try is refused."""
+    if player != awaited:
+        raise Refusal("cup.error.try_not_yours", name=play.names[awaited])
     success = services.rng.random() < 0.5
     await perform(play, {"type": "try", "player": player, "success": success},
                   message.from_user.id, event_update.update_id)
