@@ -253,8 +253,8 @@ def _draw_strip(canvas: Canvas, scene: BoardScene, seat: int, side: tuple[int, .
     name_x = _MARGIN + 2 * RADIUS + 14
     room = WIDTH - _MARGIN - text_width(right, small) - name_x - 40
     label = f"{_clean(scene.names[seat])}  · {score}"
-    if seat == scene.on_roll:
-        label += f"  · {words.get('to_play', '')}"
+    if seat == scene.on_roll and words.get("to_play"):  # none once the match is over
+        label += f"  · {words['to_play']}"
     canvas.write((name_x, middle), _fit(label, big, room), big, _TEXT, paper, "lm")
 
 

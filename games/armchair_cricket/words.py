@@ -20,7 +20,10 @@ from games.common.errors import IllegalAction
 from .cards import card_code, card_name
 
 SWAP_WORDS = frozenset({"swap", "exchange", "обмен", "обменять", "меняю", "vaihda", "vaihto"})
-KEEP_WORDS = frozenset({"keep", "keep hand", "оставить", "оставляю", "оставь", "pidä", "pidän"})
+KEEP_WORDS = frozenset({"keep", "keep hand", "keep my hand", "оставить", "оставляю", "оставь",
+                        "оставить руку", "оставляю руку", "pidä", "pidän", "pidän käteni",
+                        "pidä kätesi", "pidän kortit"})
+"""Keeping the hand after a wicket, also as its button and the prompts word it."""
 CARD = "card"  # the kind of a bare card before the state says what it is
 _CARD_IN_TEXT = re.compile(r"([^\W\d_]+)[\s\-_]*(\d{1,2})")
 MAX_TYPED = 40  # a longer text is chat, not a move
@@ -28,7 +31,7 @@ MAX_TYPED = 40  # a longer text is chat, not a move
 
 def parse_move(text: str) -> dict[str, Any] | None:
     """The move in ``text``, or None when it is not one."""
-    words = text.strip().lower().replace("ё", "е")
+    words = " ".join(text.lower().replace("ё", "е").split()).strip("✋!. ")
     if not words or len(words) > MAX_TYPED:
         return None
     if words in KEEP_WORDS:

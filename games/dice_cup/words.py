@@ -44,8 +44,8 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {
         "draw": ("draw",),
         "reroll": ("reroll",),
-        "attack": ("attack",),
-        "defend": ("defend", "defence", "defense"),
+        "attack": ("attack", "i attack"),
+        "defend": ("defend", "defence", "defense", "i defend"),
         "check": ("check",),
         "call": ("call",),
         "raise": ("raise",),

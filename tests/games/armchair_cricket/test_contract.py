@@ -70,6 +70,8 @@ def test_typed_cards_and_exchanges() -> None:
     assert parse_move("swap б1 б2 б3")["cards"] == ["BAT 1", "BAT 2", "BAT 3"]  # refused later
     assert parse_move("keep") == parse_move("оставить") == {"type": "exchange", "cards": []}
     assert parse_move("оставь") == parse_move("keep hand") == {"type": "exchange", "cards": []}
+    for button in ("✋ Keep my hand", "Pidän käteni", "pidä kätesi!", "Оставить руку"):
+        assert parse_move(button) == {"type": "exchange", "cards": []}, button
     # "swap" alone names no card: it is no move (keeping the hand is a word of its own)
     for text in ("hello", "bat 12", "бита", "8", "bat 8 please", "", "б8 б9", "обмен", "swap",
                  "vaihda"):

@@ -141,8 +141,9 @@ def _status(ctx: MatchContext, state: LiveMatch, past: bool) -> str:
 def scene(ctx: MatchContext, state: LiveMatch, *, past: bool = False) -> BoardScene:
     game, tr = state.game, ctx.tr
     clocks = None if past else (clock_text(state.banks[0]), clock_text(state.banks[1]))
+    over = state.finished or ctx.closed  # nobody is to play
     words = {key: tr.plain(f"backgammon.live.word.{key}")
-             for key in ("pips", "crawford", "to_play", "match_to")}
+             for key in ("pips", "crawford", "match_to", *(() if over else ("to_play",)))}
     return BoardScene(game.position, ctx.names, game.turn, game.dice, game.cube,
                       game.cube_owner, not game.crawford, state.score, state.length,
                       clocks, words)
