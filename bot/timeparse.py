@@ -5,7 +5,8 @@ little words of speech left out («в пятницу в 19:00 по Москве�
 occurrence), a bare ``19:00`` (its next occurrence; also ``7pm``, ``7:30 pm``, and a whole
 hour after «в» or "klo": «в 19», "klo 19"), ``tomorrow 19:00`` (завтра, huomenna;
 today, сегодня, tänään), a weekday (``friday``, ``пт``, ``perjantai``: the next one whose
-time is still ahead), and a zone as an IANA name, its city alone (``Helsinki``, also a few
+time is still ahead; «perjantaina», "next friday" too), a day with its month's name
+("3 October", «3 октября»), noon and midnight, and a zone as an IANA name, its city alone (``Helsinki``, also a few
 in Russian: ``Москва``), an offset (``+03:00``, ``UTC+3``) or a common abbreviation (MSK,
 МСК, EET, CET …).
 """
@@ -28,18 +29,33 @@ _DAY_MONTH = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?$")
 _DAY_WORDS = {"today": 0, "сегодня": 0, "tänään": 0,
               "tomorrow": 1, "завтра": 1, "huomenna": 1}
 _WEEKDAYS = (
-    ("monday", "mon", "понедельник", "пн", "maanantai", "ma"),
-    ("tuesday", "tue", "вторник", "вт", "tiistai", "ti"),
-    ("wednesday", "wed", "среда", "среду", "ср", "keskiviikko", "ke"),
-    ("thursday", "thu", "четверг", "чт", "torstai", "to"),
-    ("friday", "fri", "пятница", "пятницу", "пт", "perjantai", "pe"),
-    ("saturday", "sat", "суббота", "субботу", "сб", "lauantai", "la"),
-    ("sunday", "sun", "воскресенье", "вс", "sunnuntai", "su"),
+    ("monday", "mon", "понедельник", "пн", "maanantai", "maanantaina", "ma"),
+    ("tuesday", "tue", "вторник", "вт", "tiistai", "tiistaina", "ti"),
+    ("wednesday", "wed", "среда", "среду", "ср", "keskiviikko", "keskiviikkona", "ke"),
+    ("thursday", "thu", "четверг", "чт", "torstai", "torstaina", "to"),
+    ("friday", "fri", "пятница", "пятницу", "пт", "perjantai", "perjantaina", "pe"),
+    ("saturday", "sat", "суббота", "субботу", "сб", "lauantai", "lauantaina", "la"),
+    ("sunday", "sun", "воскресенье", "вс", "sunnuntai", "sunnuntaina", "su"),
 )
-"""Weekday words in the bot's languages (full and short; Russian also as after «в»)."""
-_FILLERS = frozenset({"в", "во", "по", "on", "at", "klo", "kello"})
+"""Weekday words in the bot's languages (full and short; Russian also as after «в»,
+Finnish also as «perjantaina», on Friday)."""
+_MONTHS = {
+    **{name: number for number, names in enumerate((
+        ("january", "jan", "января", "tammikuuta"), ("february", "feb", "февраля", "helmikuuta"),
+        ("march", "mar", "марта", "maaliskuuta"), ("april", "apr", "апреля", "huhtikuuta"),
+        ("may", "мая", "toukokuuta"), ("june", "jun", "июня", "kesäkuuta"),
+        ("july", "jul", "июля", "heinäkuuta"), ("august", "aug", "августа", "elokuuta"),
+        ("september", "sep", "sept", "сентября", "syyskuuta"),
+        ("october", "oct", "октября", "lokakuuta"), ("november", "nov", "ноября", "marraskuuta"),
+        ("december", "dec", "декабря", "joulukuuta")), start=1) for name in names},
+}
+"""Month names beside a day's number: "3 October", "Oct 3rd", «3 октября», «3. lokakuuta»."""
+_DAY_NUMBER = re.compile(r"^(\d{1,2})(?:st|nd|rd|th|\.)?,?$", re.IGNORECASE)
+_CLOCK_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00", "полдень": "12:00",
+                "полночь": "00:00", "keskipäivällä": "12:00", "keskiyöllä": "00:00"}
+_FILLERS = frozenset({"в", "во", "по", "on", "at", "klo", "kello", "next", "this"})
 """Words around a day, a time and a zone that say nothing more: «в пятницу», «по Москве»,
-"on friday", "klo 19:00"."""
+"on friday", "next friday" (the next one, as "friday" alone), "klo 19:00"."""
 _BEFORE_HOUR = frozenset({"в", "во", "klo", "kello"})
 """Fillers after which a whole hour is a time: «в 19», "klo 19" (19:00)."""
 _WEEKDAY = {word: number for number, words in enumerate(_WEEKDAYS) for word in words}
@@ -105,7 +121,7 @@ def parse_start(words: list[str], default_zone: str, now: datetime
     """Day, time and an optional zone; ValueError("schedule.bad_time"/"bad_zone") if wrong.
     Without a day the time is its next occurrence in the zone; a day is a date or a word
     such as ``tomorrow``, counted in the zone."""
-    words = _meaningful(words)
+    words = _meaningful(_dates(words))
     if not words:
         raise ValueError("schedule.bad_time")
     # a day first, unless the first word is the time ("21.10 20:00": the 21st of October)
@@ -124,6 +140,24 @@ def parse_start(words: list[str], default_zone: str, now: datetime
         return start, zone
     day = _day(words[0].lower().replace("ё", "е"), today, clock, zone, now)
     return datetime.combine(day, clock, tzinfo=zone), zone
+
+
+def _dates(words: list[str]) -> list[str]:
+    """A day's number and a month's name beside it as one ``DD.MM`` word ("3 October",
+    "Oct 3rd", «3 октября»; its next occurrence, as ``3.10``); "noon" and «полдень» as the
+    time they are."""
+    said: list[str] = []
+    for word in words:
+        lower = word.lower().rstrip(",")
+        month = _MONTHS.get(lower.rstrip("."))
+        previous = _DAY_NUMBER.match(said[-1]) if said else None
+        if month and previous:
+            said[-1] = f"{previous[1]}.{month}"
+        elif (day := _DAY_NUMBER.match(word)) and said and said[-1].startswith("month:"):
+            said[-1] = f"{day[1]}.{said[-1].removeprefix('month:')}"
+        else:
+            said.append(f"month:{month}" if month else _CLOCK_WORDS.get(lower, word))
+    return said  # a month left without its day stays unreadable: "bad time"
 
 
 def _meaningful(words: list[str]) -> list[str]:

@@ -125,3 +125,27 @@ def test_what_is_refused(text: str, key: str) -> None:
     with pytest.raises(ValueError) as refused:
         parse_start(text.split(), "Europe/Moscow", NOW)
     assert refused.value.args[0] == key
+
+
+@pytest.mark.parametrize("text", ["3 October 19:00", "Oct 3 19:00", "October 3rd, 19:00",
+                                  "3 октября в 19:00", "3. lokakuuta klo 19"])
+def test_a_day_and_a_month_name_in_every_language(text: str) -> None:
+    assert _start(text) == "2026-10-03T19:00:00+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize("text", ["perjantaina klo 19", "next friday 19:00", "this fri 19:00"])
+def test_a_weekday_said_as_speech_says_it(text: str) -> None:
+    assert _start(text) == "2026-10-02T19:00:00+03:00 Europe/Moscow"  # 1 Oct 2026: Thursday
+
+
+@pytest.mark.parametrize(("text", "expected"), [("tomorrow noon", "2026-10-02T12:00:00"),
+                                                ("завтра в полдень", "2026-10-02T12:00:00"),
+                                                ("midnight", "2026-10-02T00:00:00")])
+def test_noon_and_midnight(text: str, expected: str) -> None:
+    assert _start(text) == f"{expected}+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize("text", ["October 19:00", "3 19:00 October"])
+def test_a_month_without_its_day_is_not_read(text: str) -> None:
+    with pytest.raises(ValueError):
+        _start(text)
