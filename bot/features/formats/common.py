@@ -17,8 +17,8 @@ from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import LIVE
 
-WIN_WORDS = {"win", "won", "w", "победа", "выиграл", "выиграла", "voitto"}
-LOSS_WORDS = {"loss", "lost", "l", "поражение", "проиграл", "проиграла", "tappio"}
+WIN_WORDS = {"win", "won", "w", "победа", "выиграл", "выиграла", "voitto", "voitin"}
+LOSS_WORDS = {"loss", "lost", "l", "поражение", "проиграл", "проиграла", "tappio", "hävisin"}
 DRAW_WORDS = {"draw", "ничья", "tasapeli"}
 _SCORE = re.compile(r"^(\d{1,3})\s*[:\-–—]\s*(\d{1,3})$")
 """``5:3``, also as phones and people write it: ``5-3``, ``5–3`` (a dash a keyboard made of
