@@ -38,11 +38,15 @@ async def set_starter(message: Message, command: CommandObject, event_update: Up
         await message.reply(tr("darts.no_such_match", match=words[0]))
         return
     if user is None or user.id not in play.match.players:
-        await message.reply(tr("darts.starter_usage"))
+        await message.reply(tr("darts.starter_not_a_player", name=words[1], match=words[0]))
         return
     state = await services.matches.state(play.match)
     if position(state) != (1, 0, 0):
         await message.reply(tr("darts.starter_too_late"))
+        return
+    if state.starter == play.seat(user.id):  # a repeated command: nothing to fix
+        await message.reply(tr("darts.starter_already", name=play.names[state.starter],
+                               match=play.match.id))
         return
     if state.started:
         await services.matches.rewind(play.match, 0, organiser)
