@@ -21,7 +21,7 @@ FORMATS = ("round_robin", "swiss", "swiss_elim", "single_elim", "double_elim", "
 
 def int_range(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        if not text.isdigit() or not low <= int(text) <= high:
+        if not text.isdecimal() or not low <= int(text) <= high:
             raise ValueError("settings.bad_number")
         return int(text)
     parse.hint = f"{low}–{high}"  # type: ignore[attr-defined]
@@ -66,7 +66,7 @@ def choice(*options: str) -> Callable[[str], str]:
 
 def int_choice(*options: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        if not text.isdigit() or int(text) not in options:
+        if not text.isdecimal() or int(text) not in options:
             raise ValueError("settings.bad_choice")
         return int(text)
     parse.hint = "|".join(map(str, options))  # type: ignore[attr-defined]

@@ -69,7 +69,7 @@ async def in_dm(message: Message, command: CommandObject, services: Services,
     mine = [t for t in await services.repos.tournaments.played_by(user_id)
             if _answer_for(t, command.command)]
     named = (command.args or "").strip().removeprefix("#")
-    if named.isdigit():  # /match #2: that one of the sender's tournaments
+    if named.isdecimal():  # /match #2: that one of the sender's tournaments
         mine = [t for t in mine if t.id == int(named)]
     if not mine:
         await message.answer(tr("mine.none"))

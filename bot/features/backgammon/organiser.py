@@ -47,7 +47,7 @@ async def penalty(message: Message, command: CommandObject, services: Services,
     ctx = await load(services, tr, match.id)
     await organiser_only(ctx, message.from_user.id)
     rest, cube = words[2:], 1
-    if rest[:1] in (["cube"], ["куб"]) and len(rest) > 1 and rest[1].isdigit():
+    if rest[:1] in (["cube"], ["куб"]) and len(rest) > 1 and rest[1].isdecimal():
         rest, cube = rest[2:], int(rest[1])
     if not rest:
         raise Refusal("formats.error.reason_required")
@@ -130,7 +130,7 @@ async def decide(message: Message, command: CommandObject, services: Services,
                  tr: Translator) -> None:
     """An organiser's decision on an appeal: ``/decide 7 text`` — logged and announced."""
     words = (command.args or "").split(maxsplit=1)
-    if len(words) < 2 or not words[0].lstrip("#").isdigit():
+    if len(words) < 2 or not words[0].lstrip("#").isdecimal():
         raise Refusal("backgammon.decide_usage")
     ctx = await load_match(services, tr, int(words[0].lstrip("#")), (KIND, LIVE_KIND))
     if ctx is None or ctx.tournament.chat_id != message.chat.id:

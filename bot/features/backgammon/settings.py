@@ -34,7 +34,7 @@ play_mode.hint = "bot|board"  # type: ignore[attr-defined]
 
 def match_length(text: str) -> int:
     """1, 3, 5 … 15 points (the Crawford rule needs an odd length; the cube stops at 64)."""
-    if not text.isdigit() or int(text) not in LENGTHS:
+    if not text.isdecimal() or int(text) not in LENGTHS:
         raise ValueError("backgammon.settings.bad_length")
     return int(text)
 
@@ -46,7 +46,7 @@ def match_clock(text: str) -> str:
     if value == "auto":
         return value
     move, plus, bank = value.partition("+")
-    if not (plus and move.isdigit() and bank.isdigit() and 5 <= int(move) <= 3600
+    if not (plus and move.isdecimal() and bank.isdecimal() and 5 <= int(move) <= 3600
             and 0 <= int(bank) <= 600):
         raise ValueError("backgammon.settings.bad_clock")
     return f"{int(move)}+{int(bank)}"

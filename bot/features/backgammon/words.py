@@ -39,7 +39,7 @@ def parse_game(words: list[str]) -> tuple[dict[str, Any], list[str]] | None:
             game["value"] = VALUE_WORDS[word]
         elif word in HOW_WORDS:
             game["how"] = HOW_WORDS[word]
-        elif word in CUBE_WORDS and index + 1 < len(words) and words[index + 1].isdigit():
+        elif word in CUBE_WORDS and index + 1 < len(words) and words[index + 1].isdecimal():
             game["cube"] = int(words[index + 1])
             index += 1
         else:

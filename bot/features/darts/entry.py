@@ -178,7 +178,7 @@ async def pressed(query: CallbackQuery, event_update: Update, services: Services
 def parse_correction(args: str | None) -> dict | None:
     """``<match>[.<leg>] <visit> [dart dart dart] <reason…>`` → its parts; None if malformed."""
     words = (args or "").split()
-    if len(words) < 3 or not (ref := _MATCH_REF.match(words[0])) or not words[1].isdigit():
+    if len(words) < 3 or not (ref := _MATCH_REF.match(words[0])) or not words[1].isdecimal():
         return None
     darts = []
     rest = words[2:]

@@ -28,7 +28,7 @@ async def set_starter(message: Message, command: CommandObject, event_update: Up
         await message.reply(tr("access.organisers_only"))
         return
     words = (command.args or "").split()
-    if len(words) < 3 or not words[0].isdigit() or not words[1].startswith("@"):
+    if len(words) < 3 or not words[0].isdecimal() or not words[1].startswith("@"):
         await message.reply(tr("darts.starter_usage"))
         return
     play = await load(services, tr, int(words[0]))

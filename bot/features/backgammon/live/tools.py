@@ -37,7 +37,7 @@ async def position(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
     """The board of the sender's match after its move N (0: before the first)."""
     words = (command.args or "").split()
-    if len(words) != 1 or not words[0].isdigit():
+    if len(words) != 1 or not words[0].isdecimal():
         raise Refusal("backgammon.live.error.position_usage")
     ctx = await sender_match(message, services, tr)
     logged = effective_actions(await services.repos.matches.actions(ctx.match.id))
