@@ -21,7 +21,9 @@ Actions (``player`` is the acting seat, None for someone outside the match):
 
 Refusal codes: not_in_match, match_over, bad_value, bad_how, bad_cube, crawford_cube,
 passed_gammon, winner_reports, report_pending, already_reported, nothing_to_confirm,
-own_report, with_organisers, nothing_to_correct, bad_score, bad_penalty.
+own_report, with_organisers, nothing_to_correct, bad_score, bad_penalty, point_while_pending
+(a penalty point while a report waits: it is settled first, as the report was made against
+the score before the point).
 A backgammon match never ends in a draw; ``outcome.how`` is played, reported or forfeit.
 """
 
@@ -177,6 +179,8 @@ class BoardMatch:
                 "how": "penalty"}
         if kind == "game":
             self._check_game(game)
+        if kind == "point" and self.pending is not None:  # it would change the score the
+            raise IllegalAction("point_while_pending")  # report was checked against
         self.penalties.append({"player": player, "kind": kind, "game": self.game_number})
         if kind == "point":
             self._add({"kind": "point", "winner": 1 - player})

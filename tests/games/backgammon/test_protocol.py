@@ -127,6 +127,19 @@ def test_penalties() -> None:
     assert match.finished and match.score == (0, 5)
 
 
+def test_a_penalty_point_waits_for_the_report_in_hand() -> None:
+    """A point would change the score the report was checked against (here: make its game
+    the Crawford game, where its cube 2 cannot be): refused until the report is settled."""
+    match = replay(BoardMatch(3), [report(0), confirm(1), report(1, cube=2)])
+    point = {"type": "penalty", "player": 1, "kind": "point"}
+    assert refused(match, point) == "point_while_pending"
+    match.apply(confirm(0))
+    match.apply(point)
+    assert match.score == (2, 2)
+    match.apply({"type": "final", "player": 0, "score": [3, 2]})
+    assert refused(match, point) == "point_while_pending"
+
+
 def test_a_final_score_in_one_step() -> None:
     match = replay(BoardMatch(5), [report(1, "gammon"), confirm(0)])
     for score in ([5, 5], [4, 3], [5, 1], [7, 2], [3, 5, 1]):
