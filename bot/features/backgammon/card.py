@@ -16,11 +16,14 @@ NO_CHOICE = "-"
 
 
 class Form(CallbackData, prefix="bgf"):
-    """A report being built with buttons: the value, then the cube, then how it ended."""
+    """A report being built with buttons: the value, then the cube, then how it ended; for
+    game number ``game``, by the player in ``seat`` (-1 on the card: whoever presses it)."""
     match_id: int
     value: str
     cube: int = 0
     how: str = NO_CHOICE
+    game: int = 0
+    seat: int = -1
 
 
 class Answer(CallbackData, prefix="bga"):
@@ -108,9 +111,8 @@ def card_markup(ctx: MatchContext, state: BoardMatch) -> InlineKeyboardMarkup | 
                                  callback_data=Answer(match_id=match_id, agree=True).pack()),
             InlineKeyboardButton(text=tr("backgammon.button.dispute"),
                                  callback_data=Answer(match_id=match_id, agree=False).pack())]])
-    rows = [[InlineKeyboardButton(text=tr(f"backgammon.button.{value}"),
-                                  callback_data=Form(match_id=match_id, value=value).pack())
-             for value in VALUES]]
+    rows = [[InlineKeyboardButton(text=tr(f"backgammon.button.{value}"), callback_data=Form(
+        match_id=match_id, value=value, game=state.game_number).pack()) for value in VALUES]]
     if state.late and state.silent:
         rows.append([InlineKeyboardButton(
             text=tr("backgammon.button.forfeit", name=ctx.names[seat]),
@@ -119,18 +121,17 @@ def card_markup(ctx: MatchContext, state: BoardMatch) -> InlineKeyboardMarkup | 
 
 
 def form_markup(tr: Translator, form: Form, crawford: bool) -> InlineKeyboardMarkup:
-    """The next choice of a report form: the cube (only ×1 in the Crawford game), then how
-    the game ended (a passed double only for a single with a cube left to double)."""
+    """The next choice of a report form: the cube (none to choose in the Crawford game: the
+    form starts at how it ended), then how the game ended (a passed double only for a single
+    with a cube left to double)."""
     if form.cube == 0:
-        cubes = (1,) if crawford else (1, 2, 4, 8, 16, 32, 64)
-        buttons = [InlineKeyboardButton(text=f"×{cube}", callback_data=Form(
-            match_id=form.match_id, value=form.value, cube=cube).pack()) for cube in cubes]
+        buttons = [InlineKeyboardButton(text=f"×{cube}", callback_data=form.model_copy(
+            update={"cube": cube}).pack()) for cube in (1, 2, 4, 8, 16, 32, 64)]
         return InlineKeyboardMarkup(inline_keyboard=[buttons[:4], buttons[4:]] if
                                     len(buttons) > 4 else [buttons])
     hows = ["played", "resigned"]
     if form.value == "single" and not crawford and form.cube < 64:
         hows.append("passed")
     return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-        text=tr(f"backgammon.how.{how}"), callback_data=Form(
-            match_id=form.match_id, value=form.value, cube=form.cube, how=how).pack())
-        for how in hows]])
+        text=tr(f"backgammon.how.{how}"), callback_data=form.model_copy(
+            update={"how": how}).pack()) for how in hows]])

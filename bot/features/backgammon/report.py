@@ -68,20 +68,31 @@ async def _settle(message: Message, words: list[str], services: Services, tr: Tr
 @router.callback_query(Form.filter())
 async def form_button(query: CallbackQuery, callback_data: Form, services: Services,
                       tr: Translator, event_update: Update) -> None:
-    """Each press of a report form picks one thing; the last one sends the report."""
+    """Each press of a report form picks one thing; the last one sends the report. A form
+    is its player's (the card's first press makes it theirs) and its game's: a press by the
+    opponent, or on a form of a game already reported, is refused."""
     ctx = await load(services, tr, callback_data.match_id)
     seat = ctx.seat(query.from_user.id)
     if seat is None:
         raise Refusal("backgammon.error.not_in_match")
     state = await services.matches.state(ctx.match)
-    if callback_data.how == NO_CHOICE:
+    if callback_data.game != state.game_number or state.pending is not None or state.finished:
+        if callback_data.seat >= 0:  # a form left behind: its buttons go
+            await services.outbox.drop_buttons(query.message.chat.id, query.message.message_id)
+        raise Refusal("callback.stale")
+    if callback_data.seat not in (-1, seat):
+        raise Refusal("backgammon.error.not_your_form", name=ctx.names[callback_data.seat])
+    form = callback_data.model_copy(update={"seat": seat})
+    if form.how == NO_CHOICE:
         await query.answer()
-        value = tr(f"backgammon.value.{callback_data.value}")
+        if form.cube == 0 and state.crawford:  # no cube in the Crawford game: nothing to ask
+            form = form.model_copy(update={"cube": 1})
+        value = tr(f"backgammon.value.{form.value}")
         text = tr("backgammon.form_how", name=ctx.names[seat], value=value,
-                  cube=callback_data.cube) if callback_data.cube else \
+                  cube=form.cube) if form.cube else \
             tr("backgammon.form_cube", name=ctx.names[seat], value=value)
-        markup = form_markup(tr, callback_data, state.crawford)
-        if callback_data.cube == 0:
+        markup = form_markup(tr, form, state.crawford)
+        if callback_data.seat == -1:  # pressed on the card: the form is a message of its own
             await ctx.say(text, reply_markup=markup)
         else:
             await query.message.edit_text(text, reply_markup=markup)
