@@ -186,11 +186,10 @@ async def close_disqualified(services: Services, job: Job) -> None:
         opponent = match.player_b if match.player_a == user_id else match.player_a
         await close_match(play, opponent, {"score": [0, 0], "walkover": True},
                           actor_id=actor_id)
-    groups = await services.repos.matches.for_tournament(tournament.id, GROUPS)
-    current = [m.round for m in groups if m.status in ("running", "paused", "void")]
-    if current and not any(m.stage != GROUPS for m in
-                           await services.repos.matches.for_tournament(tournament.id)):
-        await advance_groups(services, tr, tournament, min(current))
+    # a round goes on only when a match of it being played was closed here (an earlier
+    # round's voided or finished matches are not reopened: the round in play is the one)
+    if current := sorted({m.round for m in closed if m.stage == GROUPS and m.status in LIVE}):
+        await advance_groups(services, tr, tournament, current[0])
     for match in closed:
         await retire_board(services, tournament, match)
 

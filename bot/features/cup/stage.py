@@ -53,7 +53,7 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     await services.repos.matches.update_many(
         {m.id: {"status": "running"} for m in matches
-         if m.round == number and m.status not in ("bye", "void")}, services.clock.now())
+         if m.round == number and m.status == "pending"}, services.clock.now())
     label = await names_of(services, tournament.id)
     lines = []
     for match in (m for m in matches if m.round == number):
