@@ -165,6 +165,10 @@ async def open_ready(services: Services, tr: Translator, tournament: Tournament)
     semis = [v for v in bracket.matches if v.round == bracket.rounds - 1]
     if len(seeds) >= 4 and THIRD_VOTE not in existing and all(v.status == "done" for v in semis):
         losers = sorted((v.loser for v in semis), key=seeds.index)
+        out = await _disqualified(services, tournament)
+        if any(player in out for player in losers):  # no vote with a player who is out
+            await _third_without_match(services, tr, tournament, bracket.rounds, losers, out)
+            return
         await _open(services, tr, tournament, bracket.rounds, THIRD_VOTE, "third_choice",
                     *losers)
 
@@ -181,8 +185,12 @@ async def _open(services: Services, tr: Translator, tournament: Tournament, roun
 @on_finish(STAGE)
 async def after_playoff_match(play: MatchContext, told: dict) -> None:
     services, tr, tournament = play.services, play.tr, play.tournament
-    if play.match.slot == THIRD_VOTE and "format" not in told:
-        await _third_by_walkover(play)
+    if play.match.slot == THIRD_VOTE and "format" not in told:  # closed by a walkover
+        row = play.match
+        loser = row.player_b if row.winner == row.player_a else row.player_a
+        await _third_without_match(services, tr, tournament, row.round,
+                                   [row.player_a, row.player_b], {loser})
+        await _finish_if_done(services, tr, tournament)
         return
     if play.match.slot == THIRD_VOTE:
         chosen = told["format"]
@@ -194,41 +202,56 @@ async def after_playoff_match(play: MatchContext, told: dict) -> None:
     await _finish_if_done(services, tr, tournament)
 
 
-async def _third_by_walkover(vote: MatchContext) -> None:
-    """The 3rd-place vote was closed by a walkover (one of its players disqualified or gone):
-    the other takes 3rd place without a match, said once; the tournament ends if the final
-    is over. Run again after a restart, it finds the match it wrote."""
-    services, tournament, row = vote.services, vote.tournament, vote.match
+async def _disqualified(services: Services, tournament: Tournament) -> set[int]:
+    return {entry.user_id for entry in
+            await services.repos.entrants.list(tournament.id, ("disqualified",))}
+
+
+async def _third_without_match(services: Services, tr: Translator, tournament: Tournament,
+                               round_no: int, pair: list[int], out: set[int]) -> None:
+    """3rd place when a semi-final loser is out (disqualified, or gone from the vote by a
+    walkover): the other takes it without a match; with both out nobody does. Said once
+    (run again after a restart, it finds the match it wrote); the caller ends the tournament
+    if the final is over."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     third, now = next((m for m in matches if m.slot == THIRD), None), services.clock.now()
     if third is None:
         third = await services.repos.matches.create(
-            tournament.id, STAGE, row.round, THIRD, "group3", row.player_a, row.player_b,
-            now, status="running")
-    if third.status != "finished":
-        await services.repos.matches.settle(third.id, {
-            "meta": "result", "winner": row.winner,
-            "result": {"score": [0, 0], "walkover": True}}, None, now)
-        winner = vote.seat(row.winner)
-        await vote.say(vote.tr("cup.third_walkover", winner=vote.names[winner],
-                               loser=vote.names[1 - winner]))
-    await _finish_if_done(services, vote.tr, tournament)
+            tournament.id, STAGE, round_no, THIRD, "group3", *pair, now, status="running")
+    if third.status not in ("finished", "void"):
+        staying = [player for player in pair if player not in out]
+        label = await names_of(services, tournament.id)
+        if staying:
+            await services.repos.matches.settle(third.id, {
+                "meta": "result", "winner": staying[0],
+                "result": {"score": [0, 0], "walkover": True}}, None, now)
+            said = tr("cup.third_walkover", winner=label[staying[0]],
+                      loser=label[next(p for p in pair if p != staying[0])])
+        else:
+            await services.repos.matches.settle(third.id, {"meta": "void"}, None, now)
+            said = tr("cup.third_nobody", a=label[pair[0]], b=label[pair[1]])
+        await services.bot.send_message(tournament.chat_id, said)
 
 
 async def _finish_if_done(services: Services, tr: Translator, tournament: Tournament) -> None:
+    """The podium once the final and the match for 3rd place are over; a disqualified
+    player has no place on it."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     bracket = bracket_of(tournament, matches)
     third = next((m for m in matches if m.slot == THIRD), None)
     needs_third = len(tournament.state["playoff_seeds"]) >= 4
-    if not bracket.finished or (needs_third and (third is None or third.status != "finished")):
+    if not bracket.finished or (needs_third and (
+            third is None or third.status not in ("finished", "void"))):
         return
     label = await names_of(services, tournament.id)
     final = bracket.match(f"W{bracket.rounds}-1")
     podium = [final.winner, final.loser]
-    if third is not None:
+    if third is not None and third.status == "finished":
         podium += [third.winner, third.player_a if third.winner == third.player_b
                    else third.player_b]
-    lines = [tr(f"cup.place_{n}", name=label[player]) for n, player in enumerate(podium, 1)]
+    out = await _disqualified(services, tournament)
+    lines = [tr(f"cup.place_{n}", name=label[player])
+             for n, player in enumerate(podium, 1) if player not in out]
     await services.repos.tournaments.set_status(tournament.id, "finished", services.clock.now())
     await services.bot.send_message(tournament.chat_id, tr(
         "cup.champion", title=tournament.title, places=Markup("\n".join(lines)),

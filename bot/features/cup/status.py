@@ -64,6 +64,8 @@ def _without_match(tr: Translator, tournament: Tournament, user_id: int,
                and row.status == "finished"]
     if decided:
         last = max(decided, key=lambda row: (row.round, row.slot == THIRD))
+        if last.slot == THIRD and last.winner == user_id:  # nothing comes after it
+            return tr("cup.match.third_place")
         key = "cup.match.through" if last.winner == user_id else "cup.match.out"
         return tr(key, stage=match_title(tr, tournament, last))
     seeds = tournament.state.get("playoff_seeds")
