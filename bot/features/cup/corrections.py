@@ -232,17 +232,20 @@ async def replace(message: Message, command: CommandObject, services: Services,
 
 async def _take_over(services: Services, actor_id: int, tournament: Tournament, old: int,
                      new: int, name: str, seed: int | None) -> None:
-    """The writes of /replace: the new player's entry with the old one's seed, and the new
-    player in the old one's open matches and playoff seeds."""
+    """The writes of /replace: the new player's entry with the old one's seed, the new
+    player in the old one's open matches, rests and playoff seeds, and the entry's results
+    so far theirs in the group tables (``replaced``: old → new, read by ``group_tables``)."""
     repos, now = services.repos, services.clock.now()
     await repos.entrants.update(tournament.id, old, now, status="replaced")
     await repos.entrants.put(tournament.id, new, "approved", now, name)
     await repos.entrants.update(tournament.id, new, now, seed=seed)
     for match in await repos.matches.for_tournament(tournament.id):
-        if match.status in OPEN and old in match.players:
+        if match.status in (*OPEN, "bye") and old in match.players:
             side = "player_a" if match.player_a == old else "player_b"
             await repos.matches.settle(match.id, {"meta": "replace", "side": side,
                                                   "old": old, "new": new}, actor_id, now)
+    replaced = {**tournament.state.get("replaced", {}), str(old): new}
+    await repos.tournaments.set_state(tournament.id, "replaced", replaced)
     seeds = tournament.state.get("playoff_seeds")
     if seeds and old in seeds:
         await repos.tournaments.set_state(tournament.id, "playoff_seeds",

@@ -7,6 +7,9 @@ A match's group is the first part of its slot: ``G2-R3-1`` is group 2, round 3.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 from bot.features.cup.common import on_finish
 from bot.features.cup.playoff import playoff_size, start_playoff
 from bot.i18n import Markup, Translator
@@ -85,21 +88,37 @@ def group_of(match: MatchRow) -> int:
 
 async def group_tables(services: Services, tournament: Tournament, lot=None
                        ) -> list[list[Row]]:
-    """Every group's table; disqualified players' results are annulled (SPEC §6). With
-    ``lot`` the ties left after every tie-break are drawn (the roll-off), else they share a
-    place."""
+    """Every group's table; disqualified players' results are annulled (SPEC §6); an entry
+    taken over by /replace is its new player's row, with its results so far. With ``lot``
+    the ties left after every tie-break are drawn (the roll-off), else they share a place."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     entrants = await services.repos.entrants.list(tournament.id)
     seed = {e.user_id: e.seed or 0 for e in entrants}
     disqualified = [e.user_id for e in entrants if e.status == "disqualified"]
+    holder = _holders(tournament)
     tables = []
     for group in sorted({group_of(m) for m in matches}):
         mine = [m for m in matches if group_of(m) == group]
-        players = sorted({p for m in mine for p in m.players if p is not None}, key=seed.get)
-        tables.append(standings(players, results_of(mine), points=DICE_CUP_POINTS,
+        players = sorted({holder(p) for m in mine for p in m.players if p is not None},
+                         key=seed.get)
+        results = [replace(r, a=holder(r.a), b=holder(r.b),
+                           winner=None if r.winner is None else holder(r.winner))
+                   for r in results_of(mine)]
+        tables.append(standings(players, results, points=DICE_CUP_POINTS,
                                 tiebreaks=DICE_CUP_TIEBREAKS, round_robin=True,
                                 disqualified=disqualified, lot=lot))
     return tables
+
+
+def _holders(tournament: Tournament) -> Callable[[int], int]:
+    """Who holds each entry now: a player replaced by /replace (twice, too) → the new one."""
+    replaced = {int(old): new for old, new in tournament.state.get("replaced", {}).items()}
+
+    def holder(player: int) -> int:
+        while player in replaced:
+            player = replaced[player]
+        return player
+    return holder
 
 
 async def group_table(services: Services, tournament: Tournament, group: int = 1,
