@@ -276,7 +276,9 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
         return
     tournament, pausing = target.tournament, command.command == "pause"
     if tournament.status != ("running" if pausing else "paused"):
-        await message.answer(tr("pause.not_running" if pausing else "pause.not_paused"))
+        again = pausing and tournament.status == "paused"  # a second /pause
+        await message.answer(tr("pause.already" if again else "pause.not_running" if pausing
+                                else "pause.not_paused"))
         return
     logged = log_entry(message.from_user.id, command.command, services.clock.now(),
                        tournament_id=tournament.id, chat_id=message.chat.id,
