@@ -45,6 +45,11 @@ async def _match_text(services: Services, tr: Translator, chat_id: int, user_id:
             return tr("match.finished", title=ended.title)
         if tournament is None:
             return tr("cup.not_in_match")
+        entry = await services.repos.entrants.get(tournament.id, user_id)
+        if entry is None or entry.status != "approved":  # an onlooker, or out of it
+            out = entry is not None and entry.status in ("disqualified", "replaced")
+            return tr(f"cup.match.{entry.status}" if out else "cup.match.not_entered",
+                      title=tournament.title)
         rows = await services.repos.matches.for_tournament(tournament.id)
         return _without_match(tr, tournament, user_id, rows)
     state = await services.matches.state(play.match)
