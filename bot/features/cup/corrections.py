@@ -176,7 +176,8 @@ async def close_disqualified(services: Services, job: Job) -> None:
     tr = await services.translator_for_chat(tournament.chat_id)
     now, closed = services.clock.now(), []
     for match in await services.repos.matches.for_tournament(tournament.id):
-        if match.status not in OPEN or user_id not in match.players:
+        rest = match.status == "bye" and match.stage == GROUPS  # not announced as resting
+        if (match.status not in OPEN and not rest) or user_id not in match.players:
             continue
         closed.append(match)
         if match.stage == GROUPS:

@@ -60,6 +60,8 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
     label = await names_of(services, tournament.id)
     lines = []
     for match in (m for m in matches if m.round == number):
+        if match.status == "void" and match.player_b is None:
+            continue  # the rest of a disqualified player: not announced
         if match.status == "bye":
             lines.append(tr("cup.round_bye", name=label[match.player_a]))
         elif match.status == "void":
