@@ -142,7 +142,9 @@ async def _settle_hint(ctx: MatchContext, state: BoardMatch) -> str:
 @router.message(Command("result"), IN_GROUP)
 async def result_command(message: Message, command: CommandObject, services: Services,
                          tr: Translator, event_update: Update) -> None:
-    """The final score in one step (the sender's first), checked by the opponent."""
+    """The final score in one step (the sender's first), checked by the opponent: the
+    opponent's own /result answers a waiting one, confirming the same score and disputing
+    another."""
     ctx = await sender_match(message, services, tr)
     claim = parse_claim(command.args)
     if claim is not None and claim.outcome == "draw":
@@ -151,5 +153,10 @@ async def result_command(message: Message, command: CommandObject, services: Ser
         raise Refusal("backgammon.result_usage")
     seat = ctx.seat(message.from_user.id)
     score = list(claim.score) if seat == 0 else [claim.score[1], claim.score[0]]
+    waiting = (await services.matches.current(ctx.match)).pending
+    if waiting is not None and "final" in waiting and waiting["player"] != seat:
+        await _answer(ctx, "confirm" if waiting["final"] == score else "dispute",
+                      message.from_user.id, event_update.update_id)
+        return
     await act(ctx, [{"type": "final", "player": seat, "score": score}], message.from_user.id,
               event_update.update_id)
