@@ -58,11 +58,18 @@ async def _settle(message: Message, words: list[str], services: Services, tr: Tr
     if not rest:
         raise Refusal("formats.error.reason_required")
     action = {"type": "correct", "winner": ctx.seat(user.id), **game}
+    before = await services.matches.state(ctx.match)
     logged = decision(ctx, message.from_user.id, "correct", " ".join(rest), entry=action)
     if await act(ctx, [action], message.from_user.id, update_id, logged=logged) is None:
         return
-    await ctx.say(tr("backgammon.settled", name=ctx.names[action["winner"]],
-                     game=game_words(tr, game), reason=" ".join(rest)))
+    said = dict(name=ctx.names[action["winner"]], game=game_words(tr, game),
+                reason=" ".join(rest))
+    if before.pending is None:  # no report waited: the last confirmed game was replaced
+        last = before.entries[-1]
+        await ctx.say(tr("backgammon.replaced_game", number=before.game_number - 1,
+                         was=f"{ctx.names[last['winner']]} — {game_words(tr, last)}", **said))
+        return
+    await ctx.say(tr("backgammon.settled", **said))
 
 
 @router.callback_query(Form.filter())
