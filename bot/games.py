@@ -96,6 +96,10 @@ class Game:
     """False: no match of this game may end drawn, however entered (backgammon)."""
     match_hint: str = "formats.match.in_bot"
     """The catalog key /match uses to say where a match played in the bot is played."""
+    match_now: Callable[[Any, Any], str] | None = None
+    """What /match says of a match played in the bot before its hint: the score, whose
+    turn it is, the report awaited (from its MatchContext and engine state); None: the
+    hint alone."""
     reported_when: Callable[[dict[str, Any]], bool] | None = None
     """For a game played in the bot that may also be played away from it: whether a
     tournament's settings say its matches are played elsewhere and reported (``play=report``)."""

@@ -10,6 +10,7 @@ from dataclasses import replace
 from functools import partial
 
 from bot.features.backgammon import organiser, report
+from bot.features.backgammon.card import card_now
 from bot.features.backgammon.export import backgammon_games
 from bot.features.backgammon.live import board, flow, moves, record, tools
 from bot.features.backgammon.live.export import backgammon_mat
@@ -56,6 +57,10 @@ async def _launch(services, tournament, match) -> None:
     await (flow.launch if match.kind == LIVE_KIND else launch)(services, tournament, match)
 
 
+def _match_now(ctx: MatchContext, state) -> str:
+    return (board.board_now if ctx.match.kind == LIVE_KIND else card_now)(ctx, state)
+
+
 def _bot_player(state, seat: int):
     """The bot plays backgammon only in the bot (a board match has nothing for it to do)."""
     return flow.bot_player(state, seat)
@@ -71,7 +76,7 @@ _FORMATS = formats_game(
     engines={KIND: board_engine, LIVE_KIND: live_engine}, match_kind=KIND, kind_for=kind_for,
     launch=_launch, playbook=BOTH, setup_note=setup_note, tiebreaks=BACKGAMMON_TIEBREAKS,
     draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player,
-    check_score=match_score_problem,
+    check_score=match_score_problem, match_now=_match_now,
     settled_boards={KIND: show_card, LIVE_KIND: board.show},
     boards={KIND: partial(show_card, new=True), LIVE_KIND: partial(board.show, new=True)})
 # Results are reported through the match card or played out here, not by the formats' /result.

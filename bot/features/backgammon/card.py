@@ -86,6 +86,13 @@ def _status_line(ctx: MatchContext, state: BoardMatch) -> str:
     return tr(key, reporter=reporter, checker=checker, claim=claim)
 
 
+def card_now(ctx: MatchContext, state: BoardMatch) -> str:
+    """The card's score and status lines (/match): the game on, or the report awaited."""
+    tr, names = ctx.tr, ctx.names
+    return "\n".join([tr("backgammon.card.score", a=names[0], b=names[1], sa=state.score[0],
+                          sb=state.score[1]), _status_line(ctx, state)])
+
+
 def card_text(ctx: MatchContext, state: BoardMatch) -> str:
     tr, names = ctx.tr, ctx.names
     lines = [tr("backgammon.card.header", match=ctx.match.id, a=names[0], b=names[1],

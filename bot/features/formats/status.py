@@ -21,7 +21,7 @@ from bot.features.mine import about, dm_answer
 from bot.games import game_of
 from bot.i18n import Markup, Translator, lines
 from bot.middlewares.filters import IN_GROUP, command_name
-from bot.play.context import LIVE, own_text
+from bot.play.context import LIVE, load_match, own_text
 from bot.render import bracket_png
 from bot.render.posting import post_pictures
 from bot.services import Services
@@ -178,17 +178,21 @@ async def match_text(services: Services, tr: Translator, run: Run, user: int) ->
     label = await names_of(services, run.tournament.id)
     head = tr("formats.match.yours", stage=stage_of(tr, run, row), a=label[row.player_a],
               b=label[row.player_b])
-    return head + "\n" + _next_step(tr, run, row, user, label)
+    return head + "\n" + await _next_step(services, tr, run, row, user, label)
 
 
-def _next_step(tr: Translator, run: Run, row: MatchRow, user: int,
-               label: dict[int, str]) -> str:
+async def _next_step(services: Services, tr: Translator, run: Run, row: MatchRow, user: int,
+                     label: dict[int, str]) -> str:
     """What the player does now: play on the board, report, confirm or wait."""
     if row.status == "paused":
         return tr("formats.error.paused")
     game = game_of(run.tournament.game)
     if game.in_bot(run.tournament.settings):
-        return own_text(tr, game.match_hint, row.kind)
+        hint = own_text(tr, game.match_hint, row.kind)
+        if game.match_now is None:
+            return hint
+        ctx = await load_match(services, tr, row.id)
+        return lines(game.match_now(ctx, await services.matches.state(ctx.match)), hint)
     report = row.result.get("report")
     if row.result.get("dispute"):
         return tr("formats.match.disputed")

@@ -71,11 +71,7 @@ def caption(ctx: MatchContext, state: LiveMatch, *, past: bool = False) -> str:
     (``past``: a position of ``/position N``, whose banks are not known from its moves and
     whose player is not asked to act)."""
     tr, names, game = ctx.tr, ctx.names, state.game
-    crawford = tr("backgammon.live.crawford") if game.crawford and not state.finished else ""
-    lines = [tr("backgammon.live.header", match=ctx.match.id, a=names[0], b=names[1],
-                sa=state.score[0], sb=state.score[1], length=state.length,
-                number=game_number(state), crawford=crawford),
-             f"Position ID: {game.position.id}"]
+    lines = [_header(ctx, state), f"Position ID: {game.position.id}"]
     if game.last_played is not None:
         lines.append(_last_played(ctx, game.last_played))
     elif game.phase == MOVE:  # the game's first move: the opening roll decided it
@@ -88,6 +84,20 @@ def caption(ctx: MatchContext, state: LiveMatch, *, past: bool = False) -> str:
     if not state.games and game.last_played is None:
         lines.append(tr("backgammon.live.how_to_play"))  # until the match's first move
     return "\n".join(lines)
+
+
+def board_now(ctx: MatchContext, state: LiveMatch) -> str:
+    """The board's header and whose move it is (/match)."""
+    return "\n".join([_header(ctx, state), _status(ctx, state, False)])
+
+
+def _header(ctx: MatchContext, state: LiveMatch) -> str:
+    """``Match 1: Alice 0 – 0 Bob, to 7 · game 1`` (and the Crawford game's mark)."""
+    tr, names, game = ctx.tr, ctx.names, state.game
+    crawford = tr("backgammon.live.crawford") if game.crawford and not state.finished else ""
+    return tr("backgammon.live.header", match=ctx.match.id, a=names[0], b=names[1],
+              sa=state.score[0], sb=state.score[1], length=state.length,
+              number=game_number(state), crawford=crawford)
 
 
 def _opening(ctx: MatchContext, starter: int, dice: Sequence[int],
