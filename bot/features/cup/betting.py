@@ -80,11 +80,11 @@ async def announce_betting(play: MatchContext, before, after, event: dict) -> No
 
 async def show_final_board(play: MatchContext, state, *, new: bool = False,
                            lead: str | None = None) -> None:
-    await show_board(play, lines(lead, _board_text(play, state)),
+    await show_board(play, lines(lead, board_text(play, state)),
                      _board_keyboard(play, state), new=new)
 
 
-def _board_text(play: MatchContext, state) -> str:
+def board_text(play: MatchContext, state) -> str:
     """The last hand's result (or the final's opening), the board, and whose turn it is (or
     the final's result)."""
     tr, name = play.tr, play.names

@@ -3,9 +3,13 @@ text table as the fallback when a picture cannot be drawn."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.features.cup import betting, hp, third
 from bot.features.cup.common import my_play, running_cup
 from bot.features.cup.playoff import STAGE as PLAYOFF
 from bot.features.cup.playoff import THIRD, THIRD_VOTE, bracket_of, match_title, round_title
@@ -14,9 +18,9 @@ from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import group_tables, render_table, table_title
 from bot.features.handlers import Handlers
 from bot.features.mine import about, dm_answer
-from bot.i18n import Markup, Translator
+from bot.i18n import Markup, Translator, lines
 from bot.middlewares.filters import IN_GROUP
-from bot.play.context import LIVE, names_of
+from bot.play.context import LIVE, MatchContext, names_of
 from bot.render import BAR_MARK, bracket_png, standings_png
 from bot.render.posting import post_pictures
 from bot.services import Services
@@ -55,8 +59,19 @@ async def _match_text(services: Services, tr: Translator, chat_id: int, user_id:
     state = await services.matches.state(play.match)
     if hasattr(state, "round") and hasattr(state, "score"):
         return match_status(play, state)
-    return tr("cup.match_other", a=play.names[0], b=play.names[1],
+    head = tr("cup.match_other", a=play.names[0], b=play.names[1],
               format=tr(f"cup.format.{play.match.kind}"))
+    now = _NOW.get(play.match.kind)
+    return head if now is None else lines(head, now(play, state))
+
+
+_NOW: dict[str, Callable[[MatchContext, Any], str]] = {
+    "hp": lambda play, state: hp.status(play, state)[0],
+    "betting": betting.board_text,
+    "third_choice": lambda play, state: third.vote_status(play, state)[0],
+}
+"""The newest message of a playoff match, as /match tells it: the round or hand, whose turn
+it is, what is awaited."""
 
 
 def _without_match(tr: Translator, tournament: Tournament, user_id: int,
