@@ -16,7 +16,9 @@ from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import advance_groups
 from bot.features.handlers import Handlers
 from bot.features.registration import valid_name
+from bot.games import game_of
 from bot.i18n import Translator, clip
+from bot.play import hidden
 from bot.play.board import retire_board
 from bot.play.context import LIVE, MatchContext, context_for
 from bot.play.refusal import Refusal
@@ -229,6 +231,27 @@ async def replace(message: Message, command: CommandObject, services: Services,
                          entry.seed)
         await _log(services, message, "replace", tournament.id, reason, old=old.id, new=new.id)
     await message.answer(tr("correction.replaced", old=entry.label, new=name, reason=reason))
+    await _show_new_player(services, tr, tournament, new.id)
+
+
+async def _show_new_player(services: Services, tr: Translator, tournament: Tournament,
+                           user_id: int) -> None:
+    """The entry's matches being played, with its new player: each board again at the
+    bottom of the chat (the old one, with the old name, loses its buttons), and the new
+    player's private panel where the match awaits their hidden choice (one the bot cannot
+    write to is asked in the group to open its chat; a choice the entry made this round
+    stands, and the next round's panel comes as everyone's does)."""
+    game = game_of(tournament.game)
+    for match in await services.repos.matches.for_tournament(tournament.id):
+        if match.status not in LIVE or user_id not in match.players:
+            continue
+        ctx = await context_for(services, tr, tournament, match)
+        if (again := game.boards.get(match.kind)) is not None:
+            await again(ctx, await services.matches.state(match))
+        seat = ctx.seat(user_id)
+        if hidden.input_of(match.kind) is not None and await hidden.awaited(services, match,
+                                                                            seat):
+            await hidden.show(ctx, seat, fresh=True)
 
 
 async def _take_over(services: Services, actor_id: int, tournament: Tournament, old: int,
