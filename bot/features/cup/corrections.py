@@ -246,7 +246,8 @@ async def _show_new_player(services: Services, tr: Translator, tournament: Tourn
         if match.status not in LIVE or user_id not in match.players:
             continue
         ctx = await context_for(services, tr, tournament, match)
-        if (again := game.boards.get(match.kind)) is not None:
+        again = game.boards.get(match.kind)
+        if again is not None and match.board_message_id is not None:  # one was shown
             await again(ctx, await services.matches.state(match))
         seat = ctx.seat(user_id)
         if hidden.input_of(match.kind) is not None and await hidden.awaited(services, match,
