@@ -316,9 +316,12 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
         if stale_position(hidden, at, state):
             raise Refusal("callback.stale")
 
-    redrawn = hidden.redrawn_by_announce and await panels(services).get(
-        ctx.match.id, ctx.match.players[seat]) is not None
-    own_panel = () if redrawn else (partial(show, ctx, seat),)
+    stored = await panels(services).get(ctx.match.id, ctx.match.players[seat])
+    redrawn = hidden.redrawn_by_announce and stored is not None
+    # an organiser's /enter for a player the bot never reached: no panel to update, and
+    # nothing to ask of them in the group
+    unreached = actor_id != ctx.match.players[seat] and stored is None
+    own_panel = () if redrawn or unreached else (partial(show, ctx, seat),)
     late = None if hidden.late_minutes is None else partial(_late_clock, hidden)
     change = await perform(ctx, game.playbook, [action], actor_id=actor_id,
                            update_id=update_id, check=check,
