@@ -193,7 +193,9 @@ async def not_for_this_game(message: Message, name: str, scope: Scope, tr: Trans
         target = await scope.target()
         await message.reply(tr(target.error, **(target.error_params or {})))
         return
-    await message.reply(tr("play.not_for_game", command=name, game=tr(f"game.{game.key}")))
+    instead = f"play.not_for_game.{name}"  # what to use instead, where there is a way
+    await message.reply(tr(instead if tr.has(instead) else "play.not_for_game", command=name,
+                           game=tr(f"game.{game.key}")))
 
 
 def _number_first(message: Message) -> dict | bool:
