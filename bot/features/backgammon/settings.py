@@ -106,5 +106,6 @@ def setup_note(tr: Translator, settings: dict[str, Any]) -> str:
     if settings.get("play") != "board":
         move, bank = clock_of(settings)
         return tr("backgammon.note_live", length=length, move=move, bank=bank // 60)
-    return tr("backgammon.note", length=length, breaks=breaks(length),
-              grace=settings.get("grace", GRACE_MINUTES))
+    grace = settings.get("grace", GRACE_MINUTES)
+    late = tr("backgammon.note_grace", grace=grace) if grace else tr("backgammon.note_no_grace")
+    return tr("backgammon.note", length=length, breaks=breaks(length)) + " " + late
