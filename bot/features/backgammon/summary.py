@@ -28,13 +28,18 @@ def summary_rows(ctx: MatchContext, state: BoardMatch) -> list[list[str]]:
 
 
 async def post_summary(ctx: MatchContext, state: BoardMatch, result: str) -> None:
-    """The record, captioned by ``result`` (who won): the match's end in one message."""
+    """The record, captioned by ``result`` (who won): the match's end in one message; a
+    match with no game on its record (a final score in one step, a forfeit) says the result
+    alone, without an empty picture."""
+    rows = summary_rows(ctx, state)
+    if not rows:
+        await ctx.say(result)
+        return
     tr = ctx.tr
     title = tr.plain("backgammon.summary.title", match=ctx.match.id, a=ctx.names[0],
                      b=ctx.names[1], sa=state.score[0], sb=state.score[1])
     header = [tr.plain(f"backgammon.summary.{column}")
               for column in ("number", "winner", "how", "score")]
-    rows = summary_rows(ctx, state)
     await post_pictures(ctx.services, ctx.tournament.chat_id,
                         [(standings_png, (title, header, rows))],
                         f'{result}\n{tr("backgammon.summary.caption", match=ctx.match.id)}',
