@@ -87,7 +87,11 @@ async def appeal(message: Message, command: CommandObject, services: Services,
     text = (command.args or "").strip()
     if not text:
         raise Refusal("backgammon.appeal_usage")
-    ctx = await _appealed(message, services, tr)
+    number, _, rest = text.partition(" ")
+    if number.lstrip("#").isdecimal() and rest.strip():  # /appeal 3 …: a match named
+        ctx, text = await _named(message, services, tr, int(number.lstrip("#"))), rest.strip()
+    else:
+        ctx = await _appealed(message, services, tr)
     user = message.from_user.id
     await log_decision(ctx, user, "appeal", text)
     seat = ctx.seat(user)
@@ -111,6 +115,19 @@ async def appeal(message: Message, command: CommandObject, services: Services,
         await message.reply(tr("backgammon.appeal_sent", match=ctx.match.id))
 
 
+async def _named(message: Message, services: Services, tr: Translator,
+                 match_id: int) -> MatchContext:
+    """The sender's backgammon match ``match_id`` of this chat's tournaments, over or not:
+    a ruling may be appealed after the match ended."""
+    ctx = await load_match(services, tr, match_id, (KIND, LIVE_KIND))
+    if ctx is None or ctx.tournament.chat_id != message.chat.id or \
+            message.from_user.id not in ctx.match.players:
+        raise Refusal("backgammon.error.not_your_match", match=match_id)
+    if ctx.tournament.friendly:
+        raise Refusal("backgammon.appeal_friendly")
+    return ctx
+
+
 async def _appealed(message: Message, services: Services, tr: Translator) -> MatchContext:
     """The sender's backgammon match in this chat, on a board or in the bot, in a
     tournament (a friendly match has no organiser to appeal to)."""
@@ -119,7 +136,7 @@ async def _appealed(message: Message, services: Services, tr: Translator) -> Mat
     ctx = None if match is None or match.kind not in (KIND, LIVE_KIND) else \
         await load_match(services, tr, match.id)
     if ctx is None:
-        raise Refusal("backgammon.error.no_live_match")
+        raise Refusal("backgammon.appeal_no_match")
     if ctx.tournament.friendly:
         raise Refusal("backgammon.appeal_friendly")
     return ctx
