@@ -12,7 +12,7 @@ from bot.features.access import command_target
 from bot.features.formats.runner import slot_label
 from bot.features.formats.state import BRACKETS, Run, load
 from bot.games import game_of
-from bot.i18n import Translator
+from bot.i18n import Translator, lines
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import LIVE
@@ -116,7 +116,23 @@ def open_match(tr: Translator, run: Run, user: int, *,
     if current:
         return current[0]
     # a bye into a later round has no row of its own yet: waiting, not decided
-    return without_match(tr, run, user, decided if mine else "formats.match.waiting")
+    if (why := without_match(tr, run, user)) is not None:
+        return why
+    waiting = tr(decided if mine else "formats.match.waiting")
+    played = [row for row in mine if row.status == "finished" and row.player_b]
+    if not played:
+        return waiting
+    last = max(played, key=lambda row: (row.round, row.id))
+    return lines(_last_result(tr, run, last, user), waiting)
+
+
+def _last_result(tr: Translator, run: Run, row: MatchRow, user: int) -> str:
+    """``Your match (round 1) is over: won 2:1.`` — the player's own score first."""
+    score = row.score_texts(user)
+    shown = f" {score[0]}:{score[1]}" if score else ""
+    key = "formats.match.last_won" if row.winner == user else \
+        "formats.match.last_drawn" if row.winner is None else "formats.match.last_lost"
+    return tr(key, stage=stage_of(tr, run, row), score=shown)
 
 
 def stage_of(tr: Translator, run: Run, row: MatchRow) -> str:
@@ -125,11 +141,11 @@ def stage_of(tr: Translator, run: Run, row: MatchRow) -> str:
         else tr("formats.match.round", round=row.round)
 
 
-def without_match(tr: Translator, run: Run, user: int, otherwise: str) -> str:
+def without_match(tr: Translator, run: Run, user: int) -> str | None:
     """Why ``user`` has no match to play now: knocked out (or left out of the playoff),
     resting (a round robin, also when this round's opponent left the tournament) or through
-    on a bye in the round being played; else the text ``otherwise`` (waiting for the next
-    round, or the match already decided)."""
+    on a bye in the round being played; else None (waiting for the next round, or the match
+    already decided)."""
     engine = run.engine()
     if user not in run.seeds or (engine is not None and user in engine.placings()):
         return tr("formats.match.knocked_out")  # or not through to the playoff
@@ -141,7 +157,7 @@ def without_match(tr: Translator, run: Run, user: int, otherwise: str) -> str:
                                      None)) is not None:  # a round robin's opponent who left
         return tr("formats.match.rest_left", stage=stage_of(tr, run, left))
     if bye is None:
-        return tr(otherwise)
+        return None
     rest = run.phase == "round_robin"  # a round robin's bye is a rest, not a win
     return tr("formats.match.rest" if rest else "formats.match.bye",
               stage=stage_of(tr, run, bye))
