@@ -16,6 +16,7 @@ A game that takes hidden input lists :data:`router` among its routers.
 from __future__ import annotations
 
 import contextlib
+import copy
 from typing import Any
 
 from aiogram.exceptions import TelegramBadRequest
@@ -46,6 +47,7 @@ from bot.play.hidden import (
 from bot.play.perform import Alongside
 from bot.play.refusal import Refusal
 from bot.services import Services
+from games.common.errors import IllegalAction
 from storage.repositories.matches import MatchRow
 from storage.repositories.organiser_log import log_entry
 
@@ -87,6 +89,8 @@ async def typed_word(message: Message, word: str, event_update: Update, services
     if not live:
         raise Refusal("play.hidden_none")
     waiting = [m for m in live if await awaited(services, m, m.players.index(user_id))]
+    if len(waiting) > 1:  # asked only among the matches that can take it (a card in hand)
+        waiting = [m for m in waiting if await _takes(services, m, user_id, word)] or waiting
     if len(waiting) > 1:
         await message.answer(tr("play.hidden_which", word=clip(word)),
                              reply_markup=await _which(services, tr, waiting, word))
@@ -96,15 +100,34 @@ async def typed_word(message: Message, word: str, event_update: Update, services
     await _apply(services, target, user_id, word, event_update.update_id)
 
 
+async def _takes(services: Services, match: MatchRow, user_id: int, word: str) -> bool:
+    """Whether ``match`` would take the user's ``word`` now (tried on a copy of its state)."""
+    hidden, seat = input_of(match.kind), match.players.index(user_id)
+    state = copy.deepcopy(await services.matches.current(match))
+    action = {**hidden.parse(word), "player": seat}
+    try:
+        if hidden.resolve is not None:
+            action = hidden.resolve(state, seat, action)
+        state.apply(action)
+    except (IllegalAction, Refusal):
+        return False
+    return True
+
+
 async def _which(services: Services, tr: Translator, matches: list[MatchRow],
                  word: str) -> InlineKeyboardMarkup:
+    """A button per match; each carries its match's position, so a press after the match
+    moved on is refused instead of playing the word as another move."""
     rows = []
     for match in matches:
         ctx = await _context(services, match)
         label = tr("play.hidden_which_button", match=match.id, title=ctx.tournament.title,
                    a=ctx.names[0], b=ctx.names[1])
+        hidden = input_of(match.kind)
+        at = -1 if hidden.position is None else \
+            hidden.position(await services.matches.current(match))
         rows.append([InlineKeyboardButton(text=label, callback_data=Pick(
-            match_id=match.id, word=word[:MAX_WORD], panel=0).pack())])
+            match_id=match.id, word=word[:MAX_WORD], panel=0, at=at).pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
