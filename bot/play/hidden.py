@@ -352,7 +352,8 @@ async def _copy_to_hosts(ctx: MatchContext, hosts: list[int], seat: int,
 
 async def _late(ctx: MatchContext, job: Job) -> None:
     """The late clock ran out: remind each player still awaited, and tell the group in one
-    message (where the organisers can act: /enter, /setresult, /dq)."""
+    message (where the organisers can act: /enter, /setresult, /dq) — not in a friendly
+    match, which has no organisers."""
     services, kind = ctx.services, ctx.match.kind
     state = await services.matches.state(ctx.match)
     late = [seat for seat in (0, 1) if await awaited(services, ctx.match, seat)]
@@ -362,7 +363,7 @@ async def _late(ctx: MatchContext, job: Job) -> None:
         await services.outbox.dm(user_id, own_text(
             user_tr, "play.hidden_reminder", kind, match=ctx.match.id,
             round=getattr(state, "round", "")))
-    if late:
+    if late and not ctx.tournament.friendly:
         await ctx.say(_naming(ctx, "play.hidden_late", late,
                               minutes=_inputs()[kind].late_minutes))
 

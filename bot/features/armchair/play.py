@@ -226,7 +226,7 @@ async def deal_again(ctx: MatchContext) -> None:
 async def _late(ctx: MatchContext, job: Job) -> None:
     """The player to move is late: remind them by DM — or, when the bot cannot write to
     them (never started, blocked), tell the group how to open the bot's chat — and alert
-    the organisers in the group. The match waits."""
+    the organisers in the group (a friendly has none: not there). The match waits."""
     seat = job.payload["seat"]
     user_id, kind = ctx.match.players[seat], ctx.match.kind
     user_tr = await ctx.services.translator_for_chat(user_id)
@@ -236,8 +236,9 @@ async def _late(ctx: MatchContext, job: Job) -> None:
             ctx.tr, "play.hidden_cannot_dm", kind, name=ctx.names[seat], match=ctx.match.id),
         button_text=ctx.tr("dm.open_button"), payload=f"m-{ctx.match.id}",
         fallback_thread_id=ctx.match.thread_id)
-    await ctx.say(own_text(ctx.tr, "play.hidden_late", kind, name=ctx.names[seat],
-                           minutes=LATE_MINUTES, match=ctx.match.id))
+    if not ctx.tournament.friendly:
+        await ctx.say(own_text(ctx.tr, "play.hidden_late", kind, name=ctx.names[seat],
+                               minutes=LATE_MINUTES, match=ctx.match.id))
 
 
 late_clock = clock.timeout(LATE, _late)
