@@ -179,6 +179,9 @@ async def enter(message: Message, command: CommandObject, event_update: Update,
         await message.answer(tr("play.enter_dm_only"))
         return
     ctx, seat, action, reason = await _entry(services, message.from_user.id, command.args)
+    if not await awaited(services, ctx.match, seat):  # said of the player, to the organiser
+        raise Refusal("play.enter_not_awaited", name=ctx.names[seat], match=ctx.match.id)
+    before = await services.matches.state(ctx.match)  # a copy: the entry is said from it
     logged = log_entry(message.from_user.id, "enter", services.clock.now(),
                        tournament_id=ctx.tournament.id, chat_id=ctx.tournament.chat_id,
                        reason=reason, match_id=ctx.match.id, player=ctx.match.players[seat],
@@ -186,8 +189,12 @@ async def enter(message: Message, command: CommandObject, event_update: Update,
     if not await submit(ctx, seat, action, actor_id=message.from_user.id,
                         update_id=event_update.update_id, logged=logged):
         return
+    hidden = input_of(ctx.match.kind)
+    done = {**action, "player": seat}  # as it was applied: a typed card is read by the state
+    if hidden.resolve is not None:
+        done = hidden.resolve(before, seat, done)
     await message.answer(tr("play.entered", name=ctx.names[seat], match=ctx.match.id,
-                            word=clip(" ".join(action_words(command.args)))))
+                            word=hidden.describe(tr, done, before)))
 
 
 def action_words(args: str | None) -> list[str]:
