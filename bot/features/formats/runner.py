@@ -258,6 +258,8 @@ async def _announcement(services: Services, tr: Translator, run: Run,
         zone = zone_of(services, run.tournament)
         tail.append(tr("formats.deadline_at", time=due.astimezone(zone).strftime("%d.%m %H:%M"),
                        zone=zone_name(zone), left=duration(tr, minutes)))
+    if played and run.tournament.status == "paused":  # opened by a result or a withdrawal
+        tail.append(tr("formats.opened_paused"))
     return tr("formats.announce", heading=_round_heading(tr, run, rows[0]),
               lines=Markup("\n".join(matches + tail)))
 
