@@ -13,6 +13,7 @@ from bot.features.formats.common import (
     formats_tournament,
     parse_claim,
     score_problem,
+    stage_of,
 )
 from bot.features.formats.results import (
     correction_problem,
@@ -103,7 +104,7 @@ async def set_result(message: Message, command: CommandObject, services: Service
         await message.reply(problem)
         return
     label = await names_of(services, run.tournament.id)
-    said = tr("formats.set_by_organiser", reason=reason,
+    said = tr("formats.set_by_organiser", reason=reason, stage=stage_of(tr, run, match),
               result=describe(tr, label, match, winner, score, claim.forfeit))
     await record_result(services, match.id, winner, score, forfeit=claim.forfeit,
                         actor_id=message.from_user.id, reason=reason, said=said)
