@@ -159,8 +159,11 @@ def without_match(tr: Translator, run: Run, user: int) -> str | None:
     if bye is None:
         return None
     rest = run.phase == "round_robin"  # a round robin's bye is a rest, not a win
-    return tr("formats.match.rest" if rest else "formats.match.bye",
-              stage=stage_of(tr, run, bye))
+    last = rest and not any(row.round > bye.round and user in row.players
+                            and row.status != "void" for row in run.rows)
+    key = "formats.match.rest_last" if last else "formats.match.rest" if rest \
+        else "formats.match.bye"
+    return tr(key, stage=stage_of(tr, run, bye))
 
 
 def describe(tr: Translator, label: dict[int, str], match: MatchRow, winner: int | None,
