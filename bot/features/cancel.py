@@ -36,6 +36,8 @@ def _refusal(tr: Translator, tournament: Tournament) -> str | None:
     paused), or None."""
     if said := called_off(tr, tournament):
         return said
+    if tournament.status == "finished":
+        return tr("cancel.finished", title=tournament.title)
     if tournament.started:
         return tr("cancel.started", title=tournament.title)
     return None

@@ -154,7 +154,8 @@ async def settings_(message: Message, command: CommandObject, services: Services
         await message.answer(tr("new.bad_title", max=MAX_TITLE))
         return
     if pairs and tournament.started:  # a title may change at any time
-        await message.answer(tr("settings.locked"))
+        await message.answer(tr("settings.finished" if tournament.status == "finished"
+                                else "settings.locked"))
         return
     try:
         updated = game.parse_settings(pairs, tournament.settings)
