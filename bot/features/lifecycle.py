@@ -58,6 +58,15 @@ def checkin_opens(services: Services, tournament: Tournament) -> str | None:
     return local_time(services, tournament, opens) if opens > services.clock.now() else None
 
 
+def checkin_is_open(services: Services, tournament: Tournament) -> bool:
+    """Whether the tournament's check-in has opened and it has not started: an entrant
+    added or approved now still has to check in, and is told so."""
+    minutes = tournament.settings.get("checkin", 0)
+    if not minutes or tournament.starts_at is None or tournament.started:
+        return False
+    return tournament.starts_at - timedelta(minutes=minutes) <= services.clock.now()
+
+
 def zone_of(services: Services, tournament: Tournament) -> tzinfo:
     """The tournament's time zone: the one its start was scheduled in, else the bot's."""
     return parse_zone(tournament.timezone or services.settings.timezone)

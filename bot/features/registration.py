@@ -17,10 +17,10 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.features.access import organisers_press, target_tournament
 from bot.features.handlers import Handlers
-from bot.features.keyboards import register_keyboard
-from bot.features.lifecycle import called_off
+from bot.features.keyboards import checkin_keyboard, register_keyboard
+from bot.features.lifecycle import called_off, checkin_is_open
 from bot.games import game_of
-from bot.i18n import Translator, clip
+from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -290,8 +290,11 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
         await services.bot.edit_message_text(verdict, chat_id=message.chat.id,
                                              message_id=message.message_id)
     user_tr = await services.translator_for_chat(entry.user_id)
+    told = user_tr(f"registration.{status}_dm", title=tournament.title)
+    checking_in = status == "approved" and checkin_is_open(services, tournament)
     await services.outbox.dm(
-        entry.user_id, user_tr(f"registration.{status}_dm", title=tournament.title),
+        entry.user_id, lines(told, user_tr("checkin.now_open")) if checking_in else told,
+        markup=checkin_keyboard(user_tr, tournament) if checking_in else None,
         fallback_chat_id=tournament.chat_id,
         fallback_text=tr(f"registration.{status}_group", name=entry.label,
                          user=(await services.repos.users.get(entry.user_id)).mention),
