@@ -317,7 +317,7 @@ async def test_a_pressed_card_writes_itself_and_the_next_turns_clock_in_one_tran
     finally:
         await sandbox.close()
     assert [(kind, json.loads(payload)) for kind, payload in clocks] == [
-        ("armchair_late", {"match_id": 1, "seq": last, "seat": 0})]  # who acts next
+        ("armchair_late", {"match_id": 1, "seq": last, "seat": 0, "kind": "bowl"})]  # next
     assert statements.count("BEGIN IMMEDIATE") == 1, statements
     assert sum("processed_updates" in s for s in statements) == 1, statements
 

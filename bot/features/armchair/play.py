@@ -62,11 +62,19 @@ async def launch(services: Services, tournament: Tournament, match: MatchRow) ->
     """Deal, post the score card (🪙 for the toss, and the link to each player's hand: the
     match's one group message at its start) and each player's hand in their DM."""
     ctx = await start_match(services, tournament, match)
-    async with services.matches.lock(match.id):
-        await draw_chance(ctx, PLAYBOOK)
+    await _deal(ctx)
     game = await services.matches.state(ctx.match)
     await show_card(ctx, game, new=True)
     await refresh_panels(ctx, fresh=True)
+
+
+async def _deal(ctx: MatchContext) -> None:
+    """The deal a new match (or a replay) waits for, and the late clock of its toss."""
+    services = ctx.services
+    async with services.matches.lock(ctx.match.id):
+        await draw_chance(ctx, PLAYBOOK)
+        late = await clocks(ctx)
+        await clock.carry(ctx, late(await services.matches.current(ctx.match)))
 
 
 async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False,
@@ -125,19 +133,24 @@ async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> No
     await at_once(group(), refresh_panels(ctx))
 
 
+OPENING = ("toss", "choose")  # pressed on the score card in the group, not played from a hand
+
+
 async def clocks(ctx: MatchContext) -> Clocks:
-    """The late clock of whoever must act next (a card from a human's hand), set with each
-    action; none while the bot, the toss or nobody is awaited."""
+    """The late clock of whoever must act next (a card from a human's hand, the toss, the
+    toss winner's choice), set with each action; none while the bot or nobody is awaited."""
     return partial(_late_clock, await _bot_seat(ctx))
 
 
 def _late_clock(robot: int | None, game: ArmchairGame) -> clock.Onward:
     turn = game.to_act
-    if game.finished or turn is None or turn.seat is None or turn.seat == robot \
-            or turn.kind not in HAND.types:
+    if game.finished or turn is None or (turn.seat is not None and turn.seat == robot) \
+            or (turn.kind not in HAND.types and turn.kind not in OPENING) \
+            or (turn.seat is None and turn.kind != "toss"):
         return clock.Onward((LATE,))
+    seat = -1 if turn.seat is None else turn.seat  # the toss: either player presses it
     return clock.Onward((LATE,), start=((LATE, timedelta(minutes=LATE_MINUTES),
-                                         {"seat": turn.seat}),))
+                                         {"seat": seat, "kind": turn.kind}),))
 
 
 def _news(ctx: MatchContext, before: ArmchairGame, after: ArmchairGame) -> list[str]:
@@ -216,8 +229,7 @@ async def deal_again(ctx: MatchContext) -> None:
     """The match starts over with a new deal; the played one stays in the log."""
     services = ctx.services
     await services.matches.rewind(ctx.match, 0, None)
-    async with services.matches.lock(ctx.match.id):
-        await draw_chance(ctx, PLAYBOOK)
+    await _deal(ctx)
     await ctx.say(ctx.tr("armchair.replay", match=ctx.match.id))
     await show_card(ctx, await services.matches.state(ctx.match), new=True)
     await refresh_panels(ctx, fresh=True)
@@ -228,6 +240,9 @@ async def _late(ctx: MatchContext, job: Job) -> None:
     them (never started, blocked), tell the group how to open the bot's chat — and alert
     the organisers in the group (a friendly has none: not there). The match waits."""
     seat = job.payload["seat"]
+    if job.payload.get("kind") in OPENING:  # waited for on the score card, in the group
+        await ctx.say(_opening_late(ctx, seat))
+        return
     user_id, kind = ctx.match.players[seat], ctx.match.kind
     user_tr = await ctx.services.translator_for_chat(user_id)
     await ctx.services.outbox.dm(
@@ -239,6 +254,15 @@ async def _late(ctx: MatchContext, job: Job) -> None:
     if not ctx.tournament.friendly:
         await ctx.say(own_text(ctx.tr, "play.hidden_late", kind, name=ctx.names[seat],
                                minutes=LATE_MINUTES, match=ctx.match.id))
+
+
+def _opening_late(ctx: MatchContext, seat: int) -> str:
+    """The toss (``seat`` -1: either player) or the toss winner's choice is late."""
+    if seat < 0:
+        return ctx.tr("armchair.late_toss", a=ctx.names[0], b=ctx.names[1],
+                      match=ctx.match.id, minutes=LATE_MINUTES)
+    return ctx.tr("armchair.late_choice", name=ctx.names[seat], match=ctx.match.id,
+                  minutes=LATE_MINUTES)
 
 
 late_clock = clock.timeout(LATE, _late)
