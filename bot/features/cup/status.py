@@ -9,13 +9,15 @@ from typing import Any
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.features.cup import betting, hp, third
+from bot.features.cup.betting import board_text
 from bot.features.cup.common import my_play, running_cup
+from bot.features.cup.hp import status as hp_status
 from bot.features.cup.playoff import STAGE as PLAYOFF
 from bot.features.cup.playoff import THIRD, THIRD_VOTE, bracket_of, match_title, round_title
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import group_tables, render_table, table_title
+from bot.features.cup.third import vote_status
 from bot.features.handlers import Handlers
 from bot.features.mine import about, dm_answer
 from bot.i18n import Markup, Translator, lines
@@ -66,9 +68,9 @@ async def _match_text(services: Services, tr: Translator, chat_id: int, user_id:
 
 
 _NOW: dict[str, Callable[[MatchContext, Any], str]] = {
-    "hp": lambda play, state: hp.status(play, state)[0],
-    "betting": betting.board_text,
-    "third_choice": lambda play, state: third.vote_status(play, state)[0],
+    "hp": lambda play, state: hp_status(play, state)[0],
+    "betting": board_text,
+    "third_choice": lambda play, state: vote_status(play, state)[0],
 }
 """The newest message of a playoff match, as /match tells it: the round or hand, whose turn
 it is, what is awaited."""
