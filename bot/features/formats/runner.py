@@ -22,8 +22,9 @@ from bot.features.formats.state import (
 from bot.features.formats.tables import GROUP_LETTERS, post_tables
 from bot.features.lifecycle import duration, zone_of
 from bot.game_settings import SWISS_ROUNDS
-from bot.games import game_of
+from bot.games import Game, game_of
 from bot.i18n import Markup, Translator, lines
+from bot.play.context import load_match
 from bot.services import Services
 from bot.timeparse import zone_name
 from games.tournament import round_count, swiss_rounds_warning
@@ -316,12 +317,24 @@ async def deadline_passed(services: Services, job: Job) -> None:
         return
     tr = await services.translator_for_chat(run.tournament.chat_id)
     label = await names_of(services, run.tournament.id)
-    in_bot = game_of(run.tournament.game).in_bot(run.tournament.settings)
-    overdue = [tr(f"formats.late.{_late_state(row, in_bot)}", a=label[row.player_a],
-                  b=label[row.player_b]) for row in late]
+    game = game_of(run.tournament.game)
+    in_bot = game.in_bot(run.tournament.settings)
+    overdue = [await _overdue(services, tr, game, row, label, in_bot) for row in late]
     await _say(services, run.tournament, tr(
         "formats.deadline_passed_in_bot" if in_bot else "formats.deadline_passed",
         lines=Markup("\n".join(overdue))))
+
+
+async def _overdue(services: Services, tr: Translator, game: Game, row: MatchRow,
+                   label: dict[int, str], in_bot: bool) -> str:
+    """A match open at the deadline, and where it stands: a game that tells its state
+    (``Game.match_now``) says it (a report awaiting its confirmation, whose move it is)."""
+    a, b = label[row.player_a], label[row.player_b]
+    if in_bot and game.match_now is not None:
+        ctx = await load_match(services, tr, row.id)
+        now = game.match_now(ctx, await services.matches.state(ctx.match))
+        return tr("formats.late.now", a=a, b=b, now=now.splitlines()[-1])
+    return tr(f"formats.late.{_late_state(row, in_bot)}", a=a, b=b)
 
 
 def _late_state(row: MatchRow, in_bot: bool) -> str:
