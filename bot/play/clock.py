@@ -135,8 +135,9 @@ async def stalled(services: Services, chat_id: int, seconds: float) -> None:
     """The bot is about to wait ``seconds`` before it may post in the group ``chat_id``
     (Telegram's group limit, or the rate windows a restart starts full): its players see
     no board meanwhile, so every match clock of the group runs that much later. A clock
-    whose player acts during the wait is charged only what is left after it."""
-    if _kinds:
+    whose player acts during the wait is charged only what is left after it. A wait under
+    a second is nobody's loss on clocks counted in minutes: left alone."""
+    if _kinds and seconds >= 1:
         await services.scheduler.delay_in_chat(chat_id, tuple(sorted(_kinds)), seconds)
 
 
