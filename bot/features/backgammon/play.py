@@ -15,6 +15,7 @@ from bot.features.backgammon.summary import post_summary
 from bot.features.formats.results import ResultRefused, record_played, record_result
 from bot.i18n import Translator
 from bot.match_service import Change
+from bot.play import clock
 from bot.play.board import show_board
 from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.launch import start_match
@@ -30,6 +31,7 @@ from storage.repositories.organiser_log import log_entry
 from storage.repositories.tournaments import Tournament
 
 GRACE_JOB = "backgammon_grace"
+clock.register(GRACE_JOB)  # /pause freezes the late-start grace with the match clocks
 
 
 def explain(tr: Translator, error: IllegalAction, match: MatchRow | None = None) -> str:
@@ -92,8 +94,14 @@ async def launch(services: Services, tournament: Tournament, match: MatchRow) ->
 
 
 async def grace_passed(services: Services, job: Job) -> None:
-    """The late-start grace of a match is over: logged, and the card redrawn."""
+    """The late-start grace of a match is over: logged, and the card redrawn. A match
+    opened during a pause (its grace set then) is looked at again a minute later, until
+    /resume: the forfeit is offered once the match is played."""
     match = await services.repos.matches.get(job.payload["match"])
+    if match is not None and match.status == "paused":
+        await services.scheduler.add(GRACE_JOB, services.clock.now() + timedelta(minutes=1),
+                                     job.tournament_id, match=match.id)
+        return
     if match is None or match.status != "running":
         return
     tournament = await services.repos.tournaments.get(match.tournament_id)
