@@ -89,8 +89,10 @@ async def typed_word(message: Message, word: str, event_update: Update, services
     if not live:
         raise Refusal("play.hidden_none")
     waiting = [m for m in live if await awaited(services, m, m.players.index(user_id))]
-    if len(waiting) > 1:  # asked only among the matches that can take it (a card in hand)
-        waiting = [m for m in waiting if await _takes(services, m, user_id, word)] or waiting
+    if len(waiting) > 1:  # asked only among the matches that can take it (a card in hand);
+        # none can: the newest one's engine says why (not in your hand …), no question
+        waiting = [m for m in waiting if await _takes(services, m, user_id, word)] \
+            or waiting[-1:]
     if len(waiting) > 1:
         await message.answer(tr("play.hidden_which", word=clip(word)),
                              reply_markup=await _which(services, tr, waiting, word))

@@ -42,7 +42,9 @@ async def penalty(message: Message, command: CommandObject, services: Services,
     user = await services.repos.users.by_username(words[0])
     match = None if user is None else \
         await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id, GAME)
-    if match is None or match.kind != KIND:
+    if match is None:  # a match that is over is corrected as the tournament's result
+        raise Refusal("backgammon.error.none_to_settle", name=words[0])
+    if match.kind != KIND:
         raise Refusal("backgammon.error.no_such_match")
     ctx = await load(services, tr, match.id)
     await organiser_only(ctx, message.from_user.id)

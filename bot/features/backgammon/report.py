@@ -47,8 +47,8 @@ async def _settle(message: Message, words: list[str], services: Services, tr: Tr
     user = await services.repos.users.by_username(words[0])
     match = None if user is None else \
         await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id, GAME)
-    if match is None:
-        raise Refusal("backgammon.error.no_such_match")
+    if match is None:  # a match that is over is corrected as the tournament's result
+        raise Refusal("backgammon.error.none_to_settle", name=words[0])
     ctx = await load(services, tr, match.id)
     await organiser_only(ctx, message.from_user.id)
     parsed = parse_game(words[1:])
