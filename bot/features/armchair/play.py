@@ -14,6 +14,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.features.armchair.hand import HAND, LATE_MINUTES
 from bot.features.armchair.keyboards import BatFirst, Toss
 from bot.features.armchair.texts import card, innings_over, last_ball_line, result_line, score_card
+from bot.features.formats.common import handles_of
 from bot.features.formats.results import record_played
 from bot.features.formats.state import load
 from bot.i18n import Translator
@@ -251,9 +252,10 @@ async def _late(ctx: MatchContext, job: Job) -> None:
             ctx.tr, "play.hidden_cannot_dm", kind, name=ctx.names[seat], match=ctx.match.id),
         button_text=ctx.tr("dm.open_button"), payload=f"m-{ctx.match.id}",
         fallback_thread_id=ctx.match.thread_id)
-    if not ctx.tournament.friendly:
+    if not ctx.tournament.friendly:  # a ready /enter: the late player's @username
+        handle = (await handles_of(ctx.services, ctx.tournament.id))[user_id]
         await ctx.say(own_text(ctx.tr, "play.hidden_late", kind, name=ctx.names[seat],
-                               minutes=LATE_MINUTES, match=ctx.match.id))
+                               minutes=LATE_MINUTES, match=ctx.match.id, handle=handle))
 
 
 def _opening_late(ctx: MatchContext, seat: int) -> str:
