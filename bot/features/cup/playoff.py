@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from babel import Locale
 from babel.numbers import format_currency
 
-from bot.features.cup.common import on_finish
+from bot.features.cup.common import close_match, on_finish
 from bot.i18n import Markup, Translator
 from bot.play.context import MatchContext, context_for, names_of
 from bot.play.topics import open_topic
@@ -143,11 +143,25 @@ async def _end_without_playoff(services: Services, tr: Translator, tournament: T
 
 
 def bracket_of(tournament: Tournament, matches: list[MatchRow]) -> Bracket:
-    bracket = single_elimination(tournament.state["playoff_seeds"])
+    """The playoff bracket from its seeds and its finished matches; a winner replaced since
+    (/replace between rounds) is recorded as the entry's new player."""
+    bracket, holder = single_elimination(tournament.state["playoff_seeds"]), holders(tournament)
     for match in sorted(matches, key=lambda m: m.id):
         if match.status == "finished" and match.slot.startswith("W"):
-            bracket.record(match.slot, match.winner)
+            bracket.record(match.slot, holder(match.winner))
     return bracket
+
+
+def holders(tournament: Tournament) -> Callable[[int], int]:
+    """Who holds each entry now: a player replaced by /replace (twice, too) → the new one."""
+    replaced = {int(old): new for old, new in tournament.state.get("replaced", {}).items()}
+
+    def holder(player: int) -> int:
+        while player in replaced:
+            player = replaced[player]
+        return player
+    return holder
+
 
 
 async def open_ready(services: Services, tr: Translator, tournament: Tournament) -> None:
@@ -156,12 +170,15 @@ async def open_ready(services: Services, tr: Translator, tournament: Tournament)
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     existing = {m.slot for m in matches}
     bracket = bracket_of(tournament, matches)
+    out = await _disqualified(services, tournament)
     for view in bracket.ready():
         if view.id not in existing:
             a, b = sorted(view.slots, key=seeds.index)
-            await _open(services, tr, tournament, view.round, view.id,
-                        kind_for(len(seeds), view.round, tournament.settings.get("formats")),
-                        a, b)
+            kind = kind_for(len(seeds), view.round, tournament.settings.get("formats"))
+            if {a, b} & out:  # disqualified between rounds: no match to play
+                await _walkover(services, tr, tournament, view.round, view.id, kind, (a, b), out)
+                continue
+            await _open(services, tr, tournament, view.round, view.id, kind, a, b)
     semis = [v for v in bracket.matches if v.round == bracket.rounds - 1]
     if len(seeds) >= 4 and THIRD_VOTE not in existing and all(v.status == "done" for v in semis):
         losers = sorted((v.loser for v in semis), key=seeds.index)
@@ -173,10 +190,25 @@ async def open_ready(services: Services, tr: Translator, tournament: Tournament)
                     *losers)
 
 
+async def _walkover(services: Services, tr: Translator, tournament: Tournament, round_no: int,
+                    slot: str, kind: str, pair: tuple[int, int], out: set[int]) -> None:
+    """A playoff match one of whose players was disqualified before it opened: the other
+    goes through without playing, said once; the bracket goes on after it (its closing job)."""
+    match = await services.repos.matches.create(tournament.id, STAGE, round_no, slot, kind,
+                                                *pair, services.clock.now(), status="running")
+    ctx = await context_for(services, tr, tournament, match)
+    winner = next((p for p in pair if p not in out), pair[0])
+    await ctx.say(tr("cup.walkover_out", winner=ctx.names[ctx.seat(winner)],
+                     loser=ctx.names[1 - ctx.seat(winner)], stage=match_title(tr, tournament,
+                                                                              match)))
+    await close_match(ctx, winner, {"score": [0, 0], "walkover": True})
+
+
 async def _open(services: Services, tr: Translator, tournament: Tournament, round_no: int,
                 slot: str, kind: str, a: int, b: int) -> None:
+    playing = "paused" if tournament.status == "paused" else "running"  # /resume runs it on
     match = await services.repos.matches.create(tournament.id, STAGE, round_no, slot, kind, a, b,
-                                                services.clock.now(), status="running")
+                                                services.clock.now(), status=playing)
     ctx = await context_for(services, tr, tournament, match)
     ctx.match = await open_topic(services, tournament, ctx.match, ctx.names)
     await _start_announcers[kind](ctx)

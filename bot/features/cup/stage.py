@@ -7,11 +7,10 @@ A match's group is the first part of its slot: ``G2-R3-1`` is group 2, round 3.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from bot.features.cup.common import on_finish
-from bot.features.cup.playoff import playoff_size, start_playoff
+from bot.features.cup.playoff import holders, playoff_size, start_playoff
 from bot.i18n import Markup, Translator
 from bot.play.context import LIVE, MatchContext, names_of
 from bot.play.topics import open_topic
@@ -54,8 +53,9 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
     """Open round ``number``: its pairs in one message, after ``tables`` (the tables of the
     round just finished) when given."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
+    playing = "paused" if tournament.status == "paused" else "running"  # /resume runs it on
     await services.repos.matches.update_many(
-        {m.id: {"status": "running"} for m in matches
+        {m.id: {"status": playing} for m in matches
          if m.round == number and m.status == "pending"}, services.clock.now())
     label = await names_of(services, tournament.id)
     lines = []
@@ -97,7 +97,7 @@ async def group_tables(services: Services, tournament: Tournament, lot=None
     entrants = await services.repos.entrants.list(tournament.id)
     seed = {e.user_id: e.seed or 0 for e in entrants}
     disqualified = [e.user_id for e in entrants if e.status == "disqualified"]
-    holder = _holders(tournament)
+    holder = holders(tournament)
     tables = []
     for group in sorted({group_of(m) for m in matches}):
         mine = [m for m in matches if group_of(m) == group]
@@ -110,17 +110,6 @@ async def group_tables(services: Services, tournament: Tournament, lot=None
                                 tiebreaks=DICE_CUP_TIEBREAKS, round_robin=True,
                                 disqualified=disqualified, lot=lot))
     return tables
-
-
-def _holders(tournament: Tournament) -> Callable[[int], int]:
-    """Who holds each entry now: a player replaced by /replace (twice, too) → the new one."""
-    replaced = {int(old): new for old, new in tournament.state.get("replaced", {}).items()}
-
-    def holder(player: int) -> int:
-        while player in replaced:
-            player = replaced[player]
-        return player
-    return holder
 
 
 async def group_table(services: Services, tournament: Tournament, group: int = 1,
