@@ -33,7 +33,7 @@ GAME = Game(
     routers=tuple(module.router for module in (corrections, third, status, rolling, hidden_chat,
                                                betting)),
     hidden={"hp": hp.HP_INPUT},
-    jobs={hidden.LATE: hidden.late_clock, "third_deadline": third.vote_deadline,
+    jobs={hidden.LATE: hidden.late_clock, third.VOTE_DEADLINE: third.vote_deadline,
           CLOSED_JOB: match_closed, corrections.DQ_JOB: corrections.close_disqualified},
     export_sections={"cup_standings": status.standings_export},
     boards={"betting": partial(betting.show_final_board, new=True),

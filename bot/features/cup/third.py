@@ -16,6 +16,7 @@ from bot.features.cup.playoff import on_match_start
 from bot.features.handlers import Handlers
 from bot.i18n import Translator, lines
 from bot.middlewares.filters import IN_GROUP
+from bot.play import clock
 from bot.play.context import MatchContext, context_for
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -23,6 +24,8 @@ from storage.repositories.jobs import Job
 
 router = Handlers("cup-third")
 VOTE_MINUTES = 10
+VOTE_DEADLINE = "third_deadline"
+clock.register(VOTE_DEADLINE)  # /pause freezes the vote's ten minutes with the match clocks
 
 
 class Pick(CallbackData, prefix="tp"):
@@ -43,7 +46,7 @@ def _keyboard(tr: Translator, match_id: int, formats: list[str],
 async def start_vote(play: MatchContext) -> None:
     await post(play, *vote_status(play, await play.services.matches.state(play.match)))
     await play.services.scheduler.add(
-        "third_deadline", play.services.clock.now() + timedelta(minutes=VOTE_MINUTES),
+        VOTE_DEADLINE, play.services.clock.now() + timedelta(minutes=VOTE_MINUTES),
         play.tournament.id, match_id=play.match.id)
 
 

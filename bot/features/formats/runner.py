@@ -24,6 +24,7 @@ from bot.features.lifecycle import duration, zone_of
 from bot.game_settings import SWISS_ROUNDS
 from bot.games import Game, game_of
 from bot.i18n import Markup, Translator, lines
+from bot.play import clock
 from bot.play.context import load_match
 from bot.services import Services
 from bot.timeparse import zone_name
@@ -33,6 +34,7 @@ from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import LIVE, Entrant, Tournament
 
 DEADLINE_JOB = "formats_deadline"
+clock.register(DEADLINE_JOB)  # /pause freezes a round's deadline with the match clocks
 ADVANCE_JOB = "formats_advance"
 """The format moving on after a result: stored with the result, run right after its update."""
 MEDALS = {1: "🥇 ", 2: "🥈 ", 3: "🥉 "}
@@ -270,8 +272,8 @@ async def _launch(services: Services, run: Run, rows: list[MatchRow]) -> None:
     if not game.in_bot(run.tournament.settings):
         return
     launcher = game.launch
-    for row in rows:
-        if row.status == "running" and row.player_b is not None:
+    for row in rows:  # one opened during a pause too: its board waits for /resume
+        if row.status in LIVE and row.player_b is not None:
             await launcher(services, run.tournament, row)
 
 
