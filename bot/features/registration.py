@@ -119,7 +119,8 @@ async def _apply_directly(services: Services, tr: Translator, tournament: Tourna
     status = "pending" if needs_approval else "approved"
     await services.repos.entrants.put(tournament.id, user_id, status, services.clock.now(), name)
     if not needs_approval:
-        await message.reply(tr("registration.registered", name=name, title=tournament.title))
+        said, markup = _entered(services, tr, tournament, name)
+        await message.reply(said, reply_markup=markup)
     elif message.chat.id == tournament.chat_id:  # the card answers the /register itself
         await _send_application(services, tournament, user_id, reply_to=message)
     else:
@@ -203,8 +204,18 @@ async def form_photo(message: Message, entry: Entrant, services: Services,
         await _send_application(services, tournament, entry.user_id)
         await message.answer(tr("registration.sent", title=tournament.title))
     else:
-        await message.answer(tr("registration.registered", name=entry.display_name,
-                                title=tournament.title))
+        said, markup = _entered(services, tr, tournament, entry.display_name)
+        await message.answer(said, reply_markup=markup)
+
+
+def _entered(services: Services, tr: Translator, tournament: Tournament,
+             name: str) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The answer to a registration taken at once: once check-in has opened, it says so,
+    with the Check-in button (the entrant still has to check in)."""
+    said = tr("registration.registered", name=name, title=tournament.title)
+    if not checkin_is_open(services, tournament):
+        return said, None
+    return lines(said, tr("checkin.now_open")), checkin_keyboard(tr, tournament)
 
 
 @router.message(IN_PRIVATE, F.text, ~F.text.startswith("/"), _awaiting)
