@@ -76,6 +76,12 @@ _NOW: dict[str, Callable[[MatchContext, Any], str]] = {
 it is, what is awaited."""
 
 
+def _final_slot(tournament: Tournament) -> str:
+    """The final's slot in the playoff bracket (``W3-1`` for eight qualifiers)."""
+    rounds = max(1, (len(tournament.state.get("playoff_seeds", [])) - 1).bit_length())
+    return f"W{rounds}-1"
+
+
 def _without_match(tr: Translator, tournament: Tournament, user_id: int,
                    rows: list[MatchRow]) -> str:
     """Why an entrant of a running Cup has no match now: out of the playoff or through to
@@ -88,6 +94,8 @@ def _without_match(tr: Translator, tournament: Tournament, user_id: int,
         last = max(decided, key=lambda row: (row.round, row.slot == THIRD))
         if last.slot == THIRD and last.winner == user_id:  # nothing comes after it
             return tr("cup.match.third_place")
+        if last.winner == user_id and last.slot == _final_slot(tournament):
+            return tr("cup.match.champion")
         key = "cup.match.through" if last.winner == user_id else "cup.match.out"
         return tr(key, stage=match_title(tr, tournament, last))
     seeds = tournament.state.get("playoff_seeds")
