@@ -51,6 +51,12 @@ class Tournament:
     def started(self) -> bool:
         return self.status in ("running", "paused", "finished")
 
+    @property
+    def opening_status(self) -> str:
+        """A match opened now: paused while the tournament is (/resume runs it on, with
+        the rest), else running."""
+        return "paused" if self.status == "paused" else "running"
+
 
 def _tournament(row) -> Tournament:
     return Tournament(row["id"], row["chat_id"], row["game"], row["title"], row["status"],

@@ -163,7 +163,6 @@ def holders(tournament: Tournament) -> Callable[[int], int]:
     return holder
 
 
-
 async def open_ready(services: Services, tr: Translator, tournament: Tournament) -> None:
     """Create and announce every playoff match whose players are now known."""
     seeds = tournament.state["playoff_seeds"]
@@ -182,7 +181,6 @@ async def open_ready(services: Services, tr: Translator, tournament: Tournament)
     semis = [v for v in bracket.matches if v.round == bracket.rounds - 1]
     if len(seeds) >= 4 and THIRD_VOTE not in existing and all(v.status == "done" for v in semis):
         losers = sorted((v.loser for v in semis), key=seeds.index)
-        out = await _disqualified(services, tournament)
         if any(player in out for player in losers):  # no vote with a player who is out
             await _third_without_match(services, tr, tournament, bracket.rounds, losers, out)
             return
@@ -206,9 +204,9 @@ async def _walkover(services: Services, tr: Translator, tournament: Tournament, 
 
 async def _open(services: Services, tr: Translator, tournament: Tournament, round_no: int,
                 slot: str, kind: str, a: int, b: int) -> None:
-    playing = "paused" if tournament.status == "paused" else "running"  # /resume runs it on
     match = await services.repos.matches.create(tournament.id, STAGE, round_no, slot, kind, a, b,
-                                                services.clock.now(), status=playing)
+                                                services.clock.now(),
+                                                status=tournament.opening_status)
     ctx = await context_for(services, tr, tournament, match)
     ctx.match = await open_topic(services, tournament, ctx.match, ctx.names)
     await _start_announcers[kind](ctx)

@@ -53,9 +53,8 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
     """Open round ``number``: its pairs in one message, after ``tables`` (the tables of the
     round just finished) when given."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
-    playing = "paused" if tournament.status == "paused" else "running"  # /resume runs it on
     await services.repos.matches.update_many(
-        {m.id: {"status": playing} for m in matches
+        {m.id: {"status": tournament.opening_status} for m in matches
          if m.round == number and m.status == "pending"}, services.clock.now())
     label = await names_of(services, tournament.id)
     lines = []

@@ -102,9 +102,9 @@ async def _round_robin_step(services: Services, run: Run) -> Step:
         if run.format == "groups_playoff":
             return await _start_playoff(services, run)
         return Step(run, finished=True)
-    number = min(row.round for row in pending)
+    number, playing = min(row.round for row in pending), run.tournament.opening_status
     await services.repos.matches.update_many(
-        {row.id: {"status": _playing(run) if row.player_b is not None else "bye"}
+        {row.id: {"status": playing if row.player_b is not None else "bye"}
          for row in pending if row.round == number}, services.clock.now())
     run = await load(services, run.tournament.id)
     return Step(run, [row for row in run.rows if row.round == number and row.status != "void"])
@@ -157,18 +157,13 @@ async def _swiss_step(services: Services, run: Run) -> Step:
     return await _create_pairs(services, run, played + 1, "S", pairs)
 
 
-def _playing(run: Run) -> str:
-    """A new match's status: running, or paused while the tournament is (a result or a
-    withdrawal during a pause opens the next round: it waits for /resume like the rest)."""
-    return "paused" if run.tournament.status == "paused" else "running"
-
-
 async def _create_pairs(services: Services, run: Run, round_no: int, prefix: str,
                         pairs: list[tuple[int, int | None]]) -> Step:
     """Rows for a freshly paired round (a bye is a win without play)."""
     kind, existing = match_kind(run.tournament), {row.slot for row in run.rows}
+    playing = run.tournament.opening_status
     await _create(services, run, [
-        NewMatch(round_no, slot, kind, a, b, _playing(run) if b is not None else "bye")
+        NewMatch(round_no, slot, kind, a, b, playing if b is not None else "bye")
         for index, (a, b) in enumerate(pairs, start=1)
         if (slot := f"{prefix}{round_no}-{index}") not in existing])
     new = await load(services, run.tournament.id)
@@ -188,7 +183,7 @@ async def _bracket_step(services: Services, run: Run) -> Step:
         return Step(run, finished=True)
     kind, existing = match_kind(run.tournament), {row.slot for row in run.rows}
     await _create(services, run, [
-        NewMatch(view.round, view.id, kind, *view.slots, _playing(run))
+        NewMatch(view.round, view.id, kind, *view.slots, run.tournament.opening_status)
         if view.status == "ready"
         else NewMatch(view.round, view.id, kind, view.winner, None, "bye")
         for view in bracket.matches
