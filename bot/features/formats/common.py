@@ -155,15 +155,21 @@ def without_match(tr: Translator, run: Run, user: int) -> str | None:
     if bye is None and (left := next((row for row in run.rows if row.status == "void"
                                       and user in row.players and row.round in playing),
                                      None)) is not None:  # a round robin's opponent who left
-        return tr("formats.match.rest_left", stage=stage_of(tr, run, left))
+        key = "formats.match.rest_left_last" if _last_round(run, user, left) \
+            else "formats.match.rest_left"
+        return tr(key, stage=stage_of(tr, run, left))
     if bye is None:
         return None
     rest = run.phase == "round_robin"  # a round robin's bye is a rest, not a win
-    last = rest and not any(row.round > bye.round and user in row.players
-                            and row.status != "void" for row in run.rows)
-    key = "formats.match.rest_last" if last else "formats.match.rest" if rest \
-        else "formats.match.bye"
+    key = "formats.match.rest_last" if rest and _last_round(run, user, bye) \
+        else "formats.match.rest" if rest else "formats.match.bye"
     return tr(key, stage=stage_of(tr, run, bye))
+
+
+def _last_round(run: Run, user: int, row: MatchRow) -> bool:
+    """Whether ``row``'s round is ``user``'s last: no match of theirs comes after it."""
+    return not any(later.round > row.round and user in later.players
+                   and later.status != "void" for later in run.rows)
 
 
 def describe(tr: Translator, label: dict[int, str], match: MatchRow, winner: int | None,
