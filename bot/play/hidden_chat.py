@@ -215,6 +215,8 @@ async def _entry(services: Services, organiser: int, args: str | None
     if len(words) < 4 or not words[0].lstrip("#").isdecimal():
         raise Refusal("play.enter_usage")
     match = await services.repos.matches.get(int(words[0].lstrip("#")))
+    if match is not None and match.status == "paused" and input_of(match.kind) is not None:
+        raise Refusal("play.paused")  # entered after /resume, like the players' own moves
     if match is None or input_of(match.kind) is None or match.status != "running":
         raise Refusal("play.enter_no_match", match=clip(words[0]))
     ctx = await _context(services, match)

@@ -231,16 +231,17 @@ async def replace(message: Message, command: CommandObject, services: Services,
                          entry.seed)
         await _log(services, message, "replace", tournament.id, reason, old=old.id, new=new.id)
     await message.answer(tr("correction.replaced", old=entry.label, new=name, reason=reason))
-    await _show_new_player(services, tr, tournament, new.id)
+    await _show_new_player(services, tr, tournament, old.id, new.id)
 
 
 async def _show_new_player(services: Services, tr: Translator, tournament: Tournament,
-                           user_id: int) -> None:
+                           old: int, user_id: int) -> None:
     """The entry's matches being played, with its new player: each board again at the
     bottom of the chat (the old one, with the old name, loses its buttons), and the new
     player's private panel where the match awaits their hidden choice (one the bot cannot
     write to is asked in the group to open its chat; a choice the entry made this round
-    stands, and the next round's panel comes as everyone's does)."""
+    stands, and the next round's panel comes as everyone's does). The old player's panel
+    loses its buttons."""
     game = game_of(tournament.game)
     for match in await services.repos.matches.for_tournament(tournament.id):
         if match.status not in LIVE or user_id not in match.players:
@@ -249,9 +250,11 @@ async def _show_new_player(services: Services, tr: Translator, tournament: Tourn
         again = game.boards.get(match.kind)
         if again is not None and match.board_message_id is not None:  # one was shown
             await again(ctx, await services.matches.state(match))
-        seat = ctx.seat(user_id)
-        if hidden.input_of(match.kind) is not None and await hidden.awaited(services, match,
-                                                                            seat):
+        if hidden.input_of(match.kind) is None:
+            continue
+        if (left := await hidden.panels(services).get(match.id, old)) is not None:
+            await services.outbox.drop_buttons(old, left)
+        if await hidden.awaited(services, match, seat := ctx.seat(user_id)):
             await hidden.show(ctx, seat, fresh=True)
 
 
