@@ -43,13 +43,20 @@ async def send_record(ctx: MatchContext, *, lead: str = "") -> None:
         message_thread_id=ctx.match.thread_id)
 
 
-@router.message(Command("mat"), IN_GROUP)
-async def mat(message: Message, services: Services, tr: Translator) -> None:
-    """The sender's match record: their live match played in the bot, so far; with none
-    live, their last match in the chat (a finished one's whole record, as sent at its end)."""
+async def sender_last_match(message: Message, services: Services,
+                            tr: Translator) -> MatchContext:
+    """The sender's backgammon match played in the bot in this chat to look back at
+    (/mat, /position): the live one, else their last one there, over too; else refused."""
     matches, chat_id, user_id = services.repos.matches, message.chat.id, message.from_user.id
     match = (await matches.live_for_player_in_chat(chat_id, user_id, GAME)
              or await matches.last_for_player_in_chat(chat_id, user_id))
     if match is None or match.kind != LIVE_KIND:
         raise Refusal("backgammon.live.error.no_match")
-    await send_record(await load_match(services, tr, match.id))
+    return await load_match(services, tr, match.id)
+
+
+@router.message(Command("mat"), IN_GROUP)
+async def mat(message: Message, services: Services, tr: Translator) -> None:
+    """The sender's match record: their live match played in the bot, so far; with none
+    live, their last match in the chat (a finished one's whole record, as sent at its end)."""
+    await send_record(await sender_last_match(message, services, tr))

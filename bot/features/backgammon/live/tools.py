@@ -13,7 +13,7 @@ from bot.features.access import is_organiser
 from bot.features.backgammon.live import clocks
 from bot.features.backgammon.live.board import caption, clock_text, scene
 from bot.features.backgammon.live.flow import act
-from bot.features.backgammon.live.moves import sender_match
+from bot.features.backgammon.live.record import sender_last_match
 from bot.features.backgammon.settings import GAME, LIVE_KIND, clock_of
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
@@ -35,11 +35,12 @@ UNITS = {"s": 1, "с": 1, "m": 60, "м": 60, "h": 3600, "ч": 3600}
 @router.message(Command("position"), IN_GROUP)
 async def position(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
-    """The board of the sender's match after its move N (0: before the first)."""
+    """The board of the sender's match after its move N (0: before the first); with no
+    match live, of their last one (a finished match is looked back at too)."""
     words = (command.args or "").split()
     if len(words) != 1 or not words[0].isdecimal():
         raise Refusal("backgammon.live.error.position_usage")
-    ctx = await sender_match(message, services, tr)
+    ctx = await sender_last_match(message, services, tr)
     logged = effective_actions(await services.repos.matches.actions(ctx.match.id))
     try:
         state = after_moves(logged, ctx.tournament.settings.get("length", 5), int(words[0]))
