@@ -49,22 +49,31 @@ def local_time(services: Services, tournament: Tournament, at: datetime | None =
         "%d.%m.%Y %H:%M")
 
 
-def checkin_opens(services: Services, tournament: Tournament) -> str | None:
-    """When a scheduled start's check-in opens, while that is still ahead."""
+def _checkin_opening(tournament: Tournament) -> datetime | None:
+    """When a scheduled start's check-in opens (None: no check-in, or no start set)."""
     minutes = tournament.settings.get("checkin", 0)
     if not minutes or tournament.starts_at is None:
         return None
-    opens = tournament.starts_at - timedelta(minutes=minutes)
-    return local_time(services, tournament, opens) if opens > services.clock.now() else None
+    return tournament.starts_at - timedelta(minutes=minutes)
 
 
-def checkin_is_open(services: Services, tournament: Tournament) -> bool:
-    """Whether the tournament's check-in has opened and it has not started: an entrant
-    added or approved now still has to check in, and is told so."""
-    minutes = tournament.settings.get("checkin", 0)
-    if not minutes or tournament.starts_at is None or tournament.started:
-        return False
-    return tournament.starts_at - timedelta(minutes=minutes) <= services.clock.now()
+def checkin_opens(services: Services, tournament: Tournament) -> str | None:
+    """When a scheduled start's check-in opens, while that is still ahead."""
+    opens = _checkin_opening(tournament)
+    if opens is None or opens <= services.clock.now():
+        return None
+    return local_time(services, tournament, opens)
+
+
+def with_checkin(services: Services, tr: Translator, tournament: Tournament,
+                 said: str) -> tuple[str, InlineKeyboardMarkup | None]:
+    """``said`` to an entrant just taken in (added, approved, registered): once check-in
+    has opened, and the tournament has not started, with the line that they still have to
+    check in and the Check-in button."""
+    opens = _checkin_opening(tournament)
+    if opens is None or opens > services.clock.now() or tournament.started:
+        return said, None
+    return lines(said, tr("checkin.now_open")), checkin_keyboard(tr, tournament)
 
 
 def zone_of(services: Services, tournament: Tournament) -> tzinfo:

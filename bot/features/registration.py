@@ -17,10 +17,10 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.features.access import organisers_press, target_tournament
 from bot.features.handlers import Handlers
-from bot.features.keyboards import checkin_keyboard, register_keyboard
-from bot.features.lifecycle import called_off, checkin_is_open
+from bot.features.keyboards import register_keyboard
+from bot.features.lifecycle import called_off, with_checkin
 from bot.games import game_of
-from bot.i18n import Translator, clip, lines
+from bot.i18n import Translator, clip
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -119,7 +119,8 @@ async def _apply_directly(services: Services, tr: Translator, tournament: Tourna
     status = "pending" if needs_approval else "approved"
     await services.repos.entrants.put(tournament.id, user_id, status, services.clock.now(), name)
     if not needs_approval:
-        said, markup = _entered(services, tr, tournament, name)
+        said, markup = with_checkin(services, tr, tournament, tr(
+            "registration.registered", name=name, title=tournament.title))
         await message.reply(said, reply_markup=markup)
     elif message.chat.id == tournament.chat_id:  # the card answers the /register itself
         await _send_application(services, tournament, user_id, reply_to=message)
@@ -204,18 +205,9 @@ async def form_photo(message: Message, entry: Entrant, services: Services,
         await _send_application(services, tournament, entry.user_id)
         await message.answer(tr("registration.sent", title=tournament.title))
     else:
-        said, markup = _entered(services, tr, tournament, entry.display_name)
+        said, markup = with_checkin(services, tr, tournament, tr(
+            "registration.registered", name=entry.display_name, title=tournament.title))
         await message.answer(said, reply_markup=markup)
-
-
-def _entered(services: Services, tr: Translator, tournament: Tournament,
-             name: str) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The answer to a registration taken at once: once check-in has opened, it says so,
-    with the Check-in button (the entrant still has to check in)."""
-    said = tr("registration.registered", name=name, title=tournament.title)
-    if not checkin_is_open(services, tournament):
-        return said, None
-    return lines(said, tr("checkin.now_open")), checkin_keyboard(tr, tournament)
 
 
 @router.message(IN_PRIVATE, F.text, ~F.text.startswith("/"), _awaiting)
@@ -301,11 +293,11 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
         await services.bot.edit_message_text(verdict, chat_id=message.chat.id,
                                              message_id=message.message_id)
     user_tr = await services.translator_for_chat(entry.user_id)
-    told = user_tr(f"registration.{status}_dm", title=tournament.title)
-    checking_in = status == "approved" and checkin_is_open(services, tournament)
+    told, markup = user_tr(f"registration.{status}_dm", title=tournament.title), None
+    if status == "approved":
+        told, markup = with_checkin(services, user_tr, tournament, told)
     await services.outbox.dm(
-        entry.user_id, lines(told, user_tr("checkin.now_open")) if checking_in else told,
-        markup=checkin_keyboard(user_tr, tournament) if checking_in else None,
+        entry.user_id, told, markup=markup,
         fallback_chat_id=tournament.chat_id,
         fallback_text=tr(f"registration.{status}_group", name=entry.label,
                          user=(await services.repos.users.get(entry.user_id)).mention),

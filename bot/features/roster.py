@@ -8,11 +8,11 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.features.access import command_target
 from bot.features.handlers import Handlers
-from bot.features.keyboards import CheckIn, checkin_keyboard
-from bot.features.lifecycle import called_off, checkin_is_open, checkin_opens
+from bot.features.keyboards import CheckIn
+from bot.features.lifecycle import called_off, checkin_opens, with_checkin
 from bot.features.registration import MAX_FREE_NAME, valid_name
 from bot.games import game_of
-from bot.i18n import Markup, Translator, clip, lines
+from bot.i18n import Markup, Translator, clip
 from bot.services import Services
 from storage.repositories.tournaments import ACTIVE_ENTRANT, Tournament
 from storage.repositories.users import User
@@ -100,12 +100,9 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
         await services.repos.organiser_log.record(
             message.from_user.id, "add", now, tournament_id=tournament.id,
             chat_id=message.chat.id, user_id=user.id, name=name)
-    added = tr("add.done", name=name, user=user.mention, title=tournament.title)
-    if checkin_is_open(services, tournament):  # they still have to check in
-        await message.answer(lines(added, tr("checkin.now_open")),
-                             reply_markup=checkin_keyboard(tr, tournament))
-        return
-    await message.answer(added)
+    said, markup = with_checkin(services, tr, tournament, tr(
+        "add.done", name=name, user=user.mention, title=tournament.title))
+    await message.answer(said, reply_markup=markup)
 
 
 @router.message(Command("withdraw"))
