@@ -29,9 +29,9 @@ from games.tournament.standings import (
 )
 from games.tournament.swiss import (
     swiss_inputs,
+    swiss_most_rounds,
     swiss_pairings,
     swiss_rounds_warning,
-    swiss_supported_rounds,
 )
 from games.tournament.swiss_elimination import SwissElimination
 
@@ -60,8 +60,8 @@ __all__ = [
     "split_into_groups",
     "standings",
     "swiss_inputs",
+    "swiss_most_rounds",
     "swiss_pairings",
     "swiss_rounds_warning",
-    "swiss_supported_rounds",
     "tied_groups",
 ]

@@ -12,6 +12,9 @@ whenever one exists. The weights rank the legal rounds lexicographically by:
 4. within a score group the top half meets the bottom half (1v3, 2v4 in a group of four);
    players who float to another group meet the nearest-ranked ones there (the smallest
    sum of squared rank distances).
+
+Told how many rounds are still to come, a round without rematches is the best one that
+leaves them pairable (:mod:`games.tournament.lookahead`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from games.common.errors import IllegalAction
+from games.tournament.lookahead import best_leaving
 from games.tournament.results import DEFAULT_POINTS, Pair, Player, Points, Result, as_fraction
 
 _BYE = object()
@@ -63,6 +67,7 @@ def swiss_pairings(
     had_bye: Iterable[Player],
     *,
     ranking: Sequence[Player] | None = None,
+    rounds_after: int = 0,
 ) -> list[Pair]:
     """The next Swiss round: no rematch, at most one bye per player.
 
@@ -72,8 +77,11 @@ def swiss_pairings(
     (``(player, None)``) last. Raises :class:`IllegalAction` (a ``ValueError``) with code
     ``no_legal_pairing`` and a ``reason`` when no legal round exists: ``too_few``
     (fewer than two players), ``bye`` (every player has had the bye) or ``rematch``.
+    With ``rounds_after``, the round leaves that many more rounds pairable whenever some
+    round does (within the look-ahead's bounds).
     """
-    return pair_round(scores, played, had_bye, ranking=ranking, allow_repeats=False)
+    return pair_round(scores, played, had_bye, ranking=ranking, allow_repeats=False,
+                      rounds_after=rounds_after)
 
 
 def pair_round(
@@ -83,8 +91,10 @@ def pair_round(
     *,
     ranking: Sequence[Player] | None = None,
     allow_repeats: bool,
+    rounds_after: int = 0,
 ) -> list[Pair]:
-    """Pair one round; with ``allow_repeats`` rematches and second byes are a last resort."""
+    """Pair one round; with ``allow_repeats`` rematches and second byes are a last resort,
+    without it the round leaves ``rounds_after`` more rounds pairable when it can."""
     ranked = _ranked(scores, ranking)
     if len(ranked) < 2:
         raise IllegalAction("no_legal_pairing", reason="too_few")
@@ -121,6 +131,9 @@ def pair_round(
     matching = _min_cost_perfect_matching(costs, n + n % 2)
     if matching is None:
         raise _no_pairing(ranked, costs, n)
+    if not allow_repeats:
+        matching = best_leaving(costs, n + n % 2, matching, rounds_after,
+                                _min_cost_perfect_matching)
     pairs: list[Pair] = []
     bye: list[Pair] = []
     for u, v in matching:
@@ -188,29 +201,17 @@ def _no_pairing(
     )
 
 
-def swiss_supported_rounds(players: int) -> int:
-    """Rounds that can always be paired without a rematch or a second bye.
-
-    After k complete rounds each player (and the bye, for an odd field) has met k others, so
-    the not-yet-met graph on the n (or n + 1) nodes has minimum degree n − 1 − k (n − k).
-    By Dirac's theorem it then has a Hamiltonian cycle, hence a perfect matching, while
-    that degree is at least half the nodes: ⌈n/2⌉ rounds are always pairable, whatever
-    the results. More rounds often pair too, but not always (six players after three
-    rounds can be left with two triangles of unplayed pairs).
-    """
-    return (players + 1) // 2
+def swiss_most_rounds(players: int) -> int:
+    """The rounds a field can play without a rematch or a second bye: each player meets
+    every other once (and, in an odd field, has the bye once)."""
+    return players if players % 2 else players - 1
 
 
 def swiss_rounds_warning(players: int, rounds: int) -> str | None:
-    """A warning code for the organiser when ``rounds`` is too many for the field.
-
-    ``"rounds_impossible"``: more rounds than opponents (plus one bye for an odd field);
-    ``"rounds_may_not_pair"``: beyond :func:`swiss_supported_rounds`, so a late round may
-    have no legal pairing; None when the number is safe.
+    """A warning code for the organiser when ``rounds`` is too many for the field:
+    ``"rounds_impossible"``, more rounds than opponents (plus one bye for an odd field);
+    None when every round can be paired. Fewer rounds always pair, whatever the results,
+    since each round is paired to leave the rounds after it pairable
+    (:mod:`games.tournament.lookahead`): only a withdrawal can leave none.
     """
-    most = players if players % 2 else players - 1
-    if rounds > most:
-        return "rounds_impossible"
-    if rounds > swiss_supported_rounds(players):
-        return "rounds_may_not_pair"
-    return None
+    return "rounds_impossible" if rounds > swiss_most_rounds(players) else None

@@ -33,6 +33,7 @@ from games.tournament import (
     split_into_groups,
     standings,
     swiss_inputs,
+    swiss_most_rounds,
     swiss_pairings,
 )
 from storage.repositories.matches import MatchRow, NewMatch
@@ -150,7 +151,8 @@ async def _swiss_step(services: Services, run: Run) -> Step:
     inputs = swiss_inputs(active, results, POINTS)
     every = swiss_inputs(run.seeds, results, POINTS)
     try:
-        pairs = swiss_pairings(inputs.scores, every.played, every.had_bye)
+        pairs = swiss_pairings(inputs.scores, every.played, every.had_bye, rounds_after=min(
+            rounds, swiss_most_rounds(len(active))) - (played + 1))
     except IllegalAction as error:
         return Step(run, finished=True,
                     note=f"formats.swiss_unpairable.{error.params['reason']}")
