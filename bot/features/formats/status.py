@@ -63,7 +63,10 @@ async def _standings(services: Services, tr: Translator, run: Run, chat_id: int,
     game = game_of(run.tournament.game)
     note = await game.note(services, tr, run.tournament)
     tables = run.format == "groups_playoff" or run.phase not in (*BRACKETS, "swiss_elim")
-    if run.phase in BRACKETS or run.phase == "swiss_elim":
+    if run.phase == "swiss_elim" and run.tournament.status != "finished":
+        await say("\n\n".join(filter(None, [await _swiss_elim_so_far(services, tr, run),
+                                             note])))
+    elif run.phase in BRACKETS or run.phase == "swiss_elim":
         text = await placings_text(services, tr, run) or tr("formats.no_places_yet")
         key = "formats.final_placings" if run.tournament.status == "finished" \
             else "formats.placings_so_far"
@@ -72,6 +75,19 @@ async def _standings(services: Services, tr: Translator, run: Run, chat_id: int,
     if tables:
         caption = tr("formats.standings_caption", title=title)
         await post_tables(services, tr, run, lines(caption, note), chat_id)
+
+
+async def _swiss_elim_so_far(services: Services, tr: Translator, run: Run) -> str:
+    """A running Swiss with elimination: the players still in, fewest losses first (then
+    most wins, then seed), each with their wins and losses; then the places of those out."""
+    engine, label = run.swiss_elim(), await names_of(services, run.tournament.id)
+    still_in = sorted(engine.active, key=lambda p: (engine.losses(p), -engine.wins(p)))
+    text = tr("formats.swiss_elim_so_far", title=run.tournament.title, round=engine.round,
+              count=engine.max_losses, players=Markup("\n".join(
+                  tr("formats.still_in_line", name=label[p], wins=engine.wins(p),
+                     losses=engine.losses(p)) for p in still_in)))
+    out = await placings_text(services, tr, run)
+    return lines(text, tr("formats.out_so_far", placings=Markup(out)) if out else None)
 
 
 Match = tuple[str, str, str | None, tuple[str, str] | None]
