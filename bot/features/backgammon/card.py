@@ -13,11 +13,14 @@ from bot.play.context import LIVE, MatchContext
 from games.backgammon.protocol import VALUES, BoardMatch
 
 NO_CHOICE = "-"
+BACK = "<"
+"""A form's ``how`` that closes it: the card's own buttons again."""
 
 
 class Form(CallbackData, prefix="bgf"):
-    """A report being built with buttons: the value, then the cube, then how it ended; for
-    game number ``game``, by the player in ``seat`` (-1 on the card: whoever presses it)."""
+    """A report being built with buttons on the match card: the value, then the cube, then
+    how it ended; for game number ``game``, by the player in ``seat`` (-1: whoever presses
+    it, as the card's first buttons and ↩️ Back)."""
     match_id: int
     value: str
     cube: int = 0
@@ -127,18 +130,29 @@ def card_markup(ctx: MatchContext, state: BoardMatch) -> InlineKeyboardMarkup | 
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+def form_text(ctx: MatchContext, state: BoardMatch, form: Form) -> str:
+    """The card with the form's question under it."""
+    tr, name = ctx.tr, ctx.names[form.seat]
+    value = tr(f"backgammon.value.{form.value}")
+    question = tr("backgammon.form_how", name=name, value=value, cube=form.cube) \
+        if form.cube else tr("backgammon.form_cube", name=name, value=value)
+    return f"{card_text(ctx, state)}\n{question}"
+
+
 def form_markup(tr: Translator, form: Form, crawford: bool) -> InlineKeyboardMarkup:
     """The next choice of a report form: the cube (none to choose in the Crawford game: the
     form starts at how it ended), then how the game ended (a passed double only for a single
-    with a cube left to double)."""
+    with a cube left to double); ↩️ Back under them."""
     if form.cube == 0:
         buttons = [InlineKeyboardButton(text=f"×{cube}", callback_data=form.model_copy(
             update={"cube": cube}).pack()) for cube in (1, 2, 4, 8, 16, 32, 64)]
-        return InlineKeyboardMarkup(inline_keyboard=[buttons[:4], buttons[4:]] if
-                                    len(buttons) > 4 else [buttons])
-    hows = ["played", "resigned"]
-    if form.value == "single" and not crawford and form.cube < 64:
-        hows.append("passed")
-    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-        text=tr(f"backgammon.how.{how}"), callback_data=form.model_copy(
-            update={"how": how}).pack()) for how in hows]])
+        rows = [buttons[:4], buttons[4:]]
+    else:
+        hows = ["played", "resigned"]
+        if form.value == "single" and not crawford and form.cube < 64:
+            hows.append("passed")
+        rows = [[InlineKeyboardButton(text=tr(f"backgammon.how.{how}"), callback_data=form.
+                                      model_copy(update={"how": how}).pack()) for how in hows]]
+    back = form.model_copy(update={"how": BACK, "seat": -1}).pack()
+    return InlineKeyboardMarkup(inline_keyboard=[
+        *rows, [InlineKeyboardButton(text=tr("backgammon.button.back"), callback_data=back)]])

@@ -8,14 +8,30 @@ from __future__ import annotations
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, Update
 
-from bot.features.backgammon.card import NO_CHOICE, Answer, Form, form_markup, game_words
-from bot.features.backgammon.play import act, decision, load, organiser_only, sender_match
+from bot.features.backgammon.card import (
+    BACK,
+    NO_CHOICE,
+    Answer,
+    Form,
+    form_markup,
+    form_text,
+    game_words,
+)
+from bot.features.backgammon.play import (
+    act,
+    decision,
+    load,
+    organiser_only,
+    sender_match,
+    show_card,
+)
 from bot.features.backgammon.settings import GAME
 from bot.features.backgammon.words import parse_game, typed_game
 from bot.features.formats.common import handles_of, parse_claim
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
+from bot.play.board import show_board
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -75,41 +91,36 @@ async def _settle(message: Message, words: list[str], services: Services, tr: Tr
 @router.callback_query(Form.filter())
 async def form_button(query: CallbackQuery, callback_data: Form, services: Services,
                       tr: Translator, event_update: Update) -> None:
-    """Each press of a report form picks one thing; the last one sends the report. A form
-    is its player's (the card's first press makes it theirs) and its game's: a press by the
-    opponent, or on a form of a game already reported, is refused."""
+    """A report form is built on the match card itself (no message of its own: a double
+    press posts nothing twice, and the group is spared a message a game): each press picks
+    one thing, the last one sends the report, ↩️ Back (either player) gives the card its own
+    buttons again. A form is its player's (the card's first press makes it theirs) and its
+    game's: a press by the opponent, or on a form of a game already reported, is refused."""
     ctx = await load(services, tr, callback_data.match_id)
     seat = ctx.seat(query.from_user.id)
     if seat is None:
         raise Refusal("backgammon.error.not_in_match")
     state = await services.matches.state(ctx.match)
     if callback_data.game != state.game_number or state.pending is not None or state.finished:
-        if callback_data.seat >= 0:  # a form left behind: its buttons go
-            await services.outbox.drop_buttons(query.message.chat.id, query.message.message_id)
         raise Refusal("callback.stale")
+    if callback_data.how == BACK:
+        await show_card(ctx, state)
+        await query.answer()
+        return
     if callback_data.seat not in (-1, seat):
         raise Refusal("backgammon.error.not_your_form", name=ctx.names[callback_data.seat])
     form = callback_data.model_copy(update={"seat": seat})
     if form.how == NO_CHOICE:
-        await query.answer()
         if form.cube == 0 and state.crawford:  # no cube in the Crawford game: nothing to ask
             form = form.model_copy(update={"cube": 1})
-        value = tr(f"backgammon.value.{form.value}")
-        text = tr("backgammon.form_how", name=ctx.names[seat], value=value,
-                  cube=form.cube) if form.cube else \
-            tr("backgammon.form_cube", name=ctx.names[seat], value=value)
-        markup = form_markup(tr, form, state.crawford)
-        if callback_data.seat == -1:  # pressed on the card: the form is a message of its own
-            await ctx.say(text, reply_markup=markup)
-        else:
-            await query.message.edit_text(text, reply_markup=markup)
+        await show_board(ctx, form_text(ctx, state, form),
+                         form_markup(tr, form, state.crawford))
+        await query.answer()
         return
-    game = {"value": callback_data.value, "cube": callback_data.cube, "how": callback_data.how}
+    game = {"value": form.value, "cube": form.cube, "how": form.how}
     await act(ctx, [{"type": "report", "player": seat, "winner": seat, **game}],
               query.from_user.id, event_update.update_id)
     await query.answer()
-    await query.message.edit_text(tr("backgammon.form_sent", name=ctx.names[seat],
-                                     game=game_words(tr, game)))
 
 
 @router.callback_query(Answer.filter())
