@@ -6,9 +6,10 @@ occurrence), a bare ``19:00`` (its next occurrence; also ``7pm``, ``7:30 pm``, a
 hour after «в» or "klo": «в 19», "klo 19"), ``tomorrow 19:00`` (завтра, huomenna;
 today, сегодня, tänään), a weekday (``friday``, ``пт``, ``perjantai``: the next one whose
 time is still ahead; «perjantaina», "next friday" too), a day with its month's name
-("3 October", «3 октября»), noon and midnight, and a zone as an IANA name, its city alone (``Helsinki``, also a few
-in Russian: ``Москва``), an offset (``+03:00``, ``UTC+3``) or a common abbreviation (MSK,
-МСК, EET, CET …).
+("3 October", «3 октября»), noon and midnight, the time before the day ("20:00 tomorrow"),
+a time from now ("in 2 hours", «через 30 минут», "tunnin päästä"), and a zone as an IANA
+name, its city alone (``Helsinki``, also a few in Russian: ``Москва``), an offset
+(``+03:00``, ``UTC+3``) or a common abbreviation (MSK, МСК, EET, CET …).
 """
 
 from __future__ import annotations
@@ -53,11 +54,22 @@ _MONTHS = {
 _DAY_NUMBER = re.compile(r"^(\d{1,2})(?:st|nd|rd|th|\.)?,?$", re.IGNORECASE)
 _CLOCK_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00", "полдень": "12:00",
                 "полночь": "00:00", "keskipäivällä": "12:00", "keskiyöllä": "00:00"}
-_FILLERS = frozenset({"в", "во", "по", "on", "at", "klo", "kello", "next", "this"})
+_FILLERS = frozenset({"в", "во", "по", "on", "at", "klo", "kello", "next", "this", "ensi",
+                      "tänä", "следующий", "следующую", "следующее", "ближайший",
+                      "ближайшую", "ближайшее"})
 """Words around a day, a time and a zone that say nothing more: «в пятницу», «по Москве»,
-"on friday", "next friday" (the next one, as "friday" alone), "klo 19:00"."""
-_BEFORE_HOUR = frozenset({"в", "во", "klo", "kello"})
-"""Fillers after which a whole hour is a time: «в 19», "klo 19" (19:00)."""
+"on friday", "next friday", «в следующую пятницу», "ensi perjantaina" (the next one, as the
+weekday alone), "klo 19:00"."""
+_BEFORE_HOUR = frozenset({"в", "во", "klo", "kello", "at"})
+"""Fillers after which a whole hour is a time: «в 19», "klo 19", "at 19" (19:00)."""
+_FROM_NOW = (
+    re.compile(r"^in (?:(\d+) ?|an? |half an )(hours?|h|minutes?|mins?)$"),
+    re.compile(r"^через (?:(\d+) ?)?(часа|часов|час|ч|минуту|минуты|минут|мин|полчаса)$"),
+    re.compile(r"^(?:(\d+|puolen) )?(tunnin|tuntia|tunti|t|minuutin|minuuttia|min) päästä$"),
+)
+"""A start some time from now, in each language: the number (none: one; half: 30
+minutes) and the unit."""
+_HOUR_UNITS = ("h", "ч", "t", "час", "tun")
 _WEEKDAY = {word: number for number, words in enumerate(_WEEKDAYS) for word in words}
 _CITIES = {
     "москва": "Europe/Moscow", "москве": "Europe/Moscow", "санкт-петербург": "Europe/Moscow",
@@ -121,7 +133,10 @@ def parse_start(words: list[str], default_zone: str, now: datetime
     """Day, time and an optional zone; ValueError("schedule.bad_time"/"bad_zone") if wrong.
     Without a day the time is its next occurrence in the zone; a day is a date or a word
     such as ``tomorrow``, counted in the zone."""
-    words = _meaningful(_dates(words))
+    if (later := _from_now(words)) is not None:
+        zone = parse_zone(default_zone)
+        return (now + later).astimezone(zone).replace(second=0, microsecond=0), zone
+    words = _day_first(_meaningful(_dates(words)))
     if not words:
         raise ValueError("schedule.bad_time")
     # a day first, unless the first word is the time ("21.10 20:00": the 21st of October)
@@ -176,6 +191,48 @@ def _meaningful(words: list[str]) -> list[str]:
             said.append(f"{word}:00" if whole_hour else word)
         hour_next = False
     return said
+
+
+def _from_now(words: list[str]) -> timedelta | None:
+    """How long from now "in 2 hours", «через полчаса», "tunnin päästä" say; None when the
+    words are not such a phrase."""
+    said = " ".join(words).lower()
+    for pattern in _FROM_NOW:
+        if found := pattern.match(said):
+            break
+    else:
+        return None
+    number, unit = found[1], found[2]
+    if unit == "полчаса" or number == "puolen" or said.startswith("in half"):
+        return timedelta(minutes=30)
+    count = int(number) if number and number.isdecimal() else 1
+    hours = unit.startswith(_HOUR_UNITS)
+    return timedelta(hours=count) if hours else timedelta(minutes=count)
+
+
+def _day_first(words: list[str]) -> list[str]:
+    """The day before the time when it was said after it ("20:00 tomorrow", "18.30 21.10");
+    a first word that may itself be a day stays first ("21.10 20:00")."""
+    if len(words) > 1 and _clock(words[0]) and _is_day(words[1]) and not _is_day(words[0]):
+        return [words[1], words[0], *words[2:]]
+    return words
+
+
+def _is_day(word: str) -> bool:
+    lower = word.lower().replace("ё", "е")
+    if lower in _DAY_WORDS or lower in _WEEKDAY:
+        return True
+    if match := _DAY_MONTH.match(word):
+        return 1 <= int(match[1]) <= 31 and 1 <= int(match[2]) <= 12
+    return any(_parses(word, fmt) for fmt in _DATE_FORMATS)
+
+
+def _parses(word: str, fmt: str) -> bool:
+    try:
+        datetime.strptime(word, fmt)
+    except ValueError:
+        return False
+    return True
 
 
 def _clock(word: str) -> time | None:

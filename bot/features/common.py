@@ -159,7 +159,12 @@ async def lang_button(query: CallbackQuery, callback_data: LanguagePick, service
         await query.answer(tr("access.organisers_only"))
         return
     await _set_language(services, chat_id, query.from_user.id, code)
-    await query.answer(Translator(code)("lang.set"))
+    said = Translator(code)("lang.set")
+    if not isinstance(query.message, Message):  # too old to edit: the press's answer says it
+        await query.answer(said)
+        return
+    await query.answer()
+    await query.message.edit_text(said)  # the picker becomes the answer, for everyone
 
 
 async def _set_language(services: Services, chat_id: int, user_id: int, code: str) -> None:

@@ -76,9 +76,16 @@ def with_checkin(services: Services, tr: Translator, tournament: Tournament,
     return lines(said, tr("checkin.now_open")), checkin_keyboard(tr, tournament)
 
 
-def zone_of(services: Services, tournament: Tournament) -> tzinfo:
-    """The tournament's time zone: the one its start was scheduled in, else the bot's."""
-    return parse_zone(tournament.timezone or services.settings.timezone)
+LANGUAGE_ZONES = {"fi": "Europe/Helsinki"}
+"""The zone of a chat language spoken in one: a Finnish group's tournament is timed in
+Helsinki until /schedule names another zone (elsewhere the bot's ``TIMEZONE``)."""
+
+
+def zone_of(services: Services, tournament: Tournament, language: str = "") -> tzinfo:
+    """The tournament's time zone: the one its start was scheduled in, else its chat
+    ``language``'s (:data:`LANGUAGE_ZONES`), else the bot's."""
+    return parse_zone(tournament.timezone or LANGUAGE_ZONES.get(language)
+                      or services.settings.timezone)
 
 
 def duration(tr: Translator, minutes: int) -> str:

@@ -20,6 +20,7 @@ from bot.features.lifecycle import (
     revive_opening,
     schedule_start,
     start_tournament,
+    zone_of,
 )
 from bot.game_settings import hints, refusal, refused_key, shown_settings
 from bot.i18n import Translator, clip, lines
@@ -206,9 +207,15 @@ async def schedule(message: Message, command: CommandObject, services: Services,
     if tournament.started:
         await message.answer(tr("schedule.already_started"))
         return
+    if not target.words:  # what is set now, and how to set it
+        said = tr("schedule.current", title=tournament.title, time=local_time(
+            services, tournament), zone=tournament.timezone) if tournament.starts_at else \
+            tr("schedule.not_set", title=tournament.title)
+        await message.answer(lines(said, tr("schedule.usage")))
+        return
     try:
         start, zone = parse_start(target.words,
-                                  tournament.timezone or services.settings.timezone,
+                                  zone_name(zone_of(services, tournament, tr.language)),
                                   services.clock.now())
     except ValueError as error:
         await message.answer(tr(error.args[0]) + "\n" + tr("schedule.usage"))

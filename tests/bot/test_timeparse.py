@@ -42,13 +42,13 @@ def test_a_twelve_hour_time(text: str, expected: str) -> None:
 @pytest.mark.parametrize(("text", "expected"), [
     ("в 19", "2026-10-01T19:00:00"), ("в пятницу в 20 по Москве", "2026-10-02T20:00:00"),
     ("pe klo 19", "2026-10-02T19:00:00"), ("huomenna kello 9", "2026-10-02T09:00:00"),
-    ("klo 19.30", "2026-10-01T19:30:00"),
+    ("klo 19.30", "2026-10-01T19:30:00"), ("at 20", "2026-10-01T20:00:00"),
 ])
 def test_a_whole_hour_after_its_word(text: str, expected: str) -> None:
     assert _start(text).split("+")[0] == expected
 
 
-@pytest.mark.parametrize("text", ["19", "friday 19", "at 19", "в 24", "klo 7 19:00"])
+@pytest.mark.parametrize("text", ["19", "friday 19", "at 24", "в 24", "klo 7 19:00"])
 def test_a_bare_number_is_not_a_time(text: str) -> None:
     with pytest.raises(ValueError):
         _start(text)
@@ -133,7 +133,8 @@ def test_a_day_and_a_month_name_in_every_language(text: str) -> None:
     assert _start(text) == "2026-10-03T19:00:00+03:00 Europe/Moscow"
 
 
-@pytest.mark.parametrize("text", ["perjantaina klo 19", "next friday 19:00", "this fri 19:00"])
+@pytest.mark.parametrize("text", ["perjantaina klo 19", "next friday 19:00", "this fri 19:00",
+                                  "ensi perjantaina klo 19", "в следующую пятницу в 19"])
 def test_a_weekday_said_as_speech_says_it(text: str) -> None:
     assert _start(text) == "2026-10-02T19:00:00+03:00 Europe/Moscow"  # 1 Oct 2026: Thursday
 
@@ -149,3 +150,25 @@ def test_noon_and_midnight(text: str, expected: str) -> None:
 def test_a_month_without_its_day_is_not_read(text: str) -> None:
     with pytest.raises(ValueError):
         _start(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("20:00 tomorrow", "2026-10-02T20:00:00"), ("18:00 huomenna", "2026-10-02T18:00:00"),
+    ("8pm friday", "2026-10-02T20:00:00"), ("20:00 21.10", "2026-10-21T20:00:00"),
+    ("18.30 21.10", "2026-10-21T18:30:00"), ("21.10 20:00", "2026-10-21T20:00:00"),
+    ("10.10 11.10", "2026-10-10T11:10:00"),  # either could be the day: the first one is
+])
+def test_the_time_before_the_day(text: str, expected: str) -> None:
+    assert _start(text) == f"{expected}+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("in 2 hours", "14:00"), ("in an hour", "13:00"), ("in 30 minutes", "12:30"),
+    ("in half an hour", "12:30"), ("in 2h", "14:00"), ("через 2 часа", "14:00"),
+    ("через час", "13:00"), ("через полчаса", "12:30"), ("через 15 минут", "12:15"),
+    ("2 tunnin päästä", "14:00"), ("tunnin päästä", "13:00"),
+    ("puolen tunnin päästä", "12:30"), ("30 minuutin päästä", "12:30"),
+])
+def test_a_time_from_now(text: str, expected: str) -> None:
+    assert _start(text) == f"2026-10-01T{expected}:00+03:00 Europe/Moscow"
+

@@ -258,7 +258,7 @@ async def _announcement(services: Services, tr: Translator, run: Run,
         due = services.clock.now() + timedelta(minutes=minutes)
         await services.scheduler.add(DEADLINE_JOB, due, run.tournament.id,
                                      matches=[row.id for row in played])
-        zone = zone_of(services, run.tournament)
+        zone = zone_of(services, run.tournament, tr.language)
         tail.append(tr("formats.deadline_at", time=due.astimezone(zone).strftime("%d.%m %H:%M"),
                        zone=zone_name(zone), left=duration(tr, minutes)))
     if played and run.tournament.status == "paused":  # opened by a result or a withdrawal
