@@ -19,7 +19,7 @@ from bot.registry import Registry
 from bot.services import Services
 from bot.timeparse import parse_zone
 from storage.repositories.jobs import Job
-from storage.repositories.tournaments import Entrant, Tournament
+from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
 
 START_JOBS = ("reminder", "checkin", "start")
 MIN_PLAYERS = 2
@@ -191,9 +191,10 @@ async def _reminder(services: Services, tr: Translator, tournament: Tournament,
                           count=sum(entrant.checked_in for entrant in approved))
         markup = stacked(markup, checkin_keyboard(tr, tournament))
     if minutes == min(services.settings.reminders):  # the last reminder
-        pending = await services.repos.entrants.list(tournament.id, ("pending",))
-        if pending:
+        waiting = await services.repos.entrants.list(tournament.id, ("pending", *UNFINISHED))
+        if pending := [e for e in waiting if e.status == "pending"]:
             text += "\n" + tr("reminder.pending", names=", ".join(e.label for e in pending))
+        text = lines(text, unfinished_forms(tr, waiting))
     return text, markup
 
 
@@ -280,6 +281,13 @@ def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
                       checkin_keyboard(tr, tournament) if waiting else None)
 
 
+def unfinished_forms(tr: Translator, entrants: list[Entrant]) -> str | None:
+    """The line naming those who began the registration form and never sent it (they are
+    not entered, and may think they are), if any."""
+    names = [entrant.label for entrant in entrants if entrant.status in UNFINISHED]
+    return tr("registration.unfinished", names=", ".join(names)) if names else None
+
+
 def applications_waiting(tr: Translator, pending: list[Entrant]) -> str | None:
     """The line naming the applications that wait for an organiser's decision, if any."""
     return tr("begin.applications_waiting", count=len(pending),
@@ -329,6 +337,8 @@ def _started(tr: Translator, tournament: Tournament, entrants: list[Entrant]) ->
         lines.append(tr("begin.no_shows", names=", ".join(no_shows)))
     if lapsed := [e.label for e in entrants if e.status == "lapsed"]:
         lines.append(tr("begin.lapsed", names=", ".join(lapsed)))
+    if unfinished := [e.label for e in entrants if e.status in UNFINISHED]:
+        lines.append(tr("begin.unfinished", names=", ".join(unfinished)))
     return "\n".join(lines)
 
 

@@ -92,11 +92,22 @@ async def register_in_group(message: Message, command: CommandObject, services: 
             await message.reply(error)
             return
         await services.repos.entrants.put(tournament.id, user.id, "photo", now, name)
-        text = tr("registration.continue_photo", name=name)
     else:
         await services.repos.entrants.put(tournament.id, user.id, "name", now)
-        text = tr("registration.continue_dm")
-    await message.reply(text, reply_markup=register_keyboard(services, tr, tournament))
+    asked = await _ask_in_private(services, tournament, user.id)
+    key = "registration.continue_photo" if name else "registration.continue_dm"
+    await message.reply(tr(f"{key}_asked" if asked else key, name=name),
+                        reply_markup=register_keyboard(services, tr, tournament))
+
+
+async def _ask_in_private(services: Services, tournament: Tournament, user_id: int) -> bool:
+    """The form's next step sent to a user who opened the bot's chat before (no need to
+    press the button first); whether it was sent."""
+    if not await services.opened_private_chat(user_id):
+        return False
+    entry = await services.repos.entrants.get(tournament.id, user_id)
+    tr = await services.translator_for_chat(user_id)
+    return await services.outbox.dm(user_id, next_step(tr, tournament, entry)) is not None
 
 
 async def _name_problem(services: Services, tr: Translator, tournament: Tournament,
@@ -157,10 +168,13 @@ async def start_from_link(message: Message, command: CommandObject, services: Se
 async def prompt(message: Message, tr: Translator, tournament: Tournament,
                  entry: Entrant) -> None:
     """Ask for the next step of the form: the name, or the screenshot."""
+    await message.answer(next_step(tr, tournament, entry))
+
+
+def next_step(tr: Translator, tournament: Tournament, entry: Entrant) -> str:
     if entry.status == "name":
-        await message.answer(tr("registration.ask_name", title=tournament.title))
-    else:
-        await message.answer(tr("registration.ask_photo", name=entry.display_name))
+        return tr("registration.ask_name", title=tournament.title)
+    return tr("registration.ask_photo", name=entry.display_name)
 
 
 async def _awaiting(message: Message, services: Services) -> dict | bool:

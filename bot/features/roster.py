@@ -9,12 +9,12 @@ from aiogram.types import CallbackQuery, Message
 from bot.features.access import command_target
 from bot.features.handlers import Handlers
 from bot.features.keyboards import CheckIn
-from bot.features.lifecycle import called_off, checkin_opens, with_checkin
+from bot.features.lifecycle import called_off, checkin_opens, unfinished_forms, with_checkin
 from bot.features.registration import MAX_FREE_NAME, valid_name
 from bot.games import game_of
-from bot.i18n import Markup, Translator, clip
+from bot.i18n import Markup, Translator, clip, lines
 from bot.services import Services
-from storage.repositories.tournaments import ACTIVE_ENTRANT, Tournament
+from storage.repositories.tournaments import ACTIVE_ENTRANT, UNFINISHED, Tournament
 from storage.repositories.users import User
 
 router = Handlers("roster")
@@ -175,15 +175,16 @@ async def players(message: Message, command: CommandObject, services: Services,
     if target is None:
         return
     tournament = target.tournament
-    entrants = [e for e in await services.repos.entrants.list(tournament.id)
-                if e.status not in ("name", "photo")]
+    everyone = await services.repos.entrants.list(tournament.id)
+    entrants = [e for e in everyone if e.status not in UNFINISHED]
+    unfinished = None if tournament.started else unfinished_forms(tr, everyone)
     if not entrants:
-        await message.answer(tr("players.empty", title=tournament.title))
+        await message.answer(lines(tr("players.empty", title=tournament.title), unfinished))
         return
     checkin_on = bool(tournament.settings.get("checkin"))
     rows = [tr("players.line", n=n, name=e.label, status=tr(f"status.{e.status}"),
                checked=" ✅" if checkin_on and e.checked_in and e.status == "approved" else "")
             for n, e in enumerate(entrants, start=1)]
     approved = sum(e.status == "approved" for e in entrants)
-    await message.answer(tr("players.list", title=tournament.title, approved=approved,
-                            lines=Markup("\n".join(rows))))
+    await message.answer(lines(tr("players.list", title=tournament.title, approved=approved,
+                                  lines=Markup("\n".join(rows))), unfinished))

@@ -25,6 +25,8 @@ OPEN_STATUSES = ("registration", "closed", *LIVE)
 APPLICANT = ("photo", "pending")
 """Applied, not yet in: the form waits for a photo or the application for an organiser."""
 ACTIVE_ENTRANT = (*APPLICANT, "approved")
+UNFINISHED = ("name", "photo")
+"""A registration form begun and not sent: the name or the screenshot still to come."""
 
 
 @dataclass(frozen=True, slots=True)
