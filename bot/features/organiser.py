@@ -60,7 +60,8 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
         return
     title = _title(words[1:])
     if not title or len(title) > MAX_TITLE:
-        await message.answer(tr("new.bad_title", max=MAX_TITLE))
+        await message.answer(lines(tr("new.bad_title", max=MAX_TITLE),
+                                   tr("new.usage", games=", ".join(games.keys()))))
         return
     try:
         settings = game.parse_settings([w for w in words[1:] if "=" in w], game.defaults)
@@ -68,6 +69,8 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
         await message.answer(_refused_setting(tr, game, error))
         return
     now = services.clock.now()
+    earlier = [t for t in await services.repos.tournaments.active_in_chat(message.chat.id)
+               if not t.friendly]
     async with services.db.together():
         tournament = await services.repos.tournaments.create(
             message.chat.id, game.key, title, settings, message.from_user.id, now)
@@ -76,7 +79,11 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
             chat_id=message.chat.id, game=game.key, title=title, settings=settings)
     created = tr("new.created", id=tournament.id, title=title, game=tr(f"game.{game.key}"),
                  settings=_describe(settings))
-    await message.answer(lines(created, note_for(tr, tournament), tr("new.registration_open")),
+    also = tr("new.also_open", count=len(earlier), last=earlier[0].id,
+              open=", ".join(tr("new.open_item", id=t.id, title=t.title)
+                             for t in reversed(earlier))) if earlier else None
+    await message.answer(lines(created, note_for(tr, tournament), tr("new.registration_open"),
+                               also),
                          reply_markup=register_keyboard(services, tr, tournament))
     if warning := await rights_problem(services, message.chat.id, tr):
         await message.answer(warning)

@@ -57,7 +57,8 @@ async def _open_for(services: Services, tr: Translator, tournament: Tournament,
     if said := called_off(tr, tournament):
         return said
     if not tournament.registration_open:
-        return tr("registration.is_closed", title=tournament.title)
+        key = "registration.started" if tournament.started else "registration.is_closed"
+        return tr(key, title=tournament.title)
     entry = await services.repos.entrants.get(tournament.id, user_id)
     if entry and entry.status in ("pending", "approved"):
         key = "registration.duplicate" if entry.status == "pending" else \
