@@ -14,7 +14,7 @@ from bot.features.access import is_organiser
 from bot.features.darts.keypad import keypad, opening_pad, position
 from bot.features.darts.kinds import KINDS, DartsKind
 from bot.features.formats.results import record_played
-from bot.i18n import Translator
+from bot.i18n import Markup, Translator
 from bot.match_service import Change
 from bot.play.board import show_board as show_live_board
 from bot.play.context import LIVE, MatchContext, load_match
@@ -171,6 +171,8 @@ def board_text(play: DartsPlay, state: LegsMatch) -> str:
     no_dart_yet = len(state.legs) == 1 and not state.leg.history and not state.leg.pending
     if no_dart_yet and state.started:
         lines.append(starter_text(play, state))
+    if state.leg.history and not state.finished:
+        lines.append(_last_visit(play, state.leg))
     lines.append(_turn_line(play, state))
     if no_dart_yet and not play.closed:
         lines.append(play.text("darts.board_how_to_enter"))
@@ -179,6 +181,16 @@ def board_text(play: DartsPlay, state: LegsMatch) -> str:
 
 def dart_label(tr: Translator, dart) -> str:
     return tr("darts.key_miss") if dart.is_miss else str(dart)
+
+
+def _last_visit(play: DartsPlay, leg) -> str:
+    """The visit just committed, whose it was and what it made: a visit typed by the other
+    player (either may enter darts) is seen at once as the thrower's."""
+    visit = leg.history[-1]
+    darts = " · ".join(dart_label(play.tr, dart) for dart in visit.padded)
+    return play.text("darts.board_last", name=play.names[visit.player], darts=darts,
+                     visit=leg.visits_of(visit.player),
+                     marks=Markup(play.text("darts.n_marks", count=visit.marks)))
 
 
 def _turn_line(play: DartsPlay, state: LegsMatch) -> str:
