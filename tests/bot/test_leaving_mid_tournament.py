@@ -29,9 +29,11 @@ async def test_a_withdrawal_that_was_not_written_is_not_announced(tmp_path: Path
             return await real_add(kind, *args, **payload)
         monkeypatch.setattr(jobs, "add", fails_once)
         await sandbox.line("p1@rr: /withdraw")
+        await sandbox.line("p1@rr: [🚪 Withdraw]")
         assert not [line for line in output if "withdrawn" in line], output
         entrant = await sandbox.app.services.repos.entrants.get(1, sandbox.world.user("p1").id)
         assert entrant.status == "approved"
         await sandbox.line("p1@rr: /withdraw")
+        await sandbox.line("p1@rr: [🚪 Withdraw]")
     assert failed == [results.REMOVE_JOB]
     assert len([line for line in output if "P1 has withdrawn" in line]) == 1, output

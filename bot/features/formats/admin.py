@@ -6,7 +6,8 @@ and is logged."""
 from __future__ import annotations
 
 from aiogram.filters import Command, CommandObject
-from aiogram.types import Message
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.features.formats.common import (
     describe,
@@ -138,23 +139,62 @@ async def _started(message: Message, scope: Scope) -> dict | bool:
     return {"tournament": tournament} if tournament and tournament.started else False
 
 
+class Withdraw(CallbackData, prefix="fwd"):
+    """The answer to "withdraw from the running tournament?" (only the asker's counts)."""
+    tournament_id: int
+    user_id: int
+    sure: bool
+
+
 @router.message(Command("withdraw"), IN_GROUP, _started)
 async def withdraw(message: Message, tournament: Tournament, services: Services,
                    tr: Translator) -> None:
-    """Leaving a running tournament: out, per the format's rules."""
+    """Leaving a running tournament cannot be undone: the player is asked first, with what
+    becomes of their results, and leaves by the button (out, per the format's rules)."""
     run = await load(services, tournament.id)
     user = message.from_user.id
-    if tournament.status == "finished" or user not in run.seeds:
-        await message.reply(tr("formats.error.not_running" if user in run.seeds
-                               else "withdraw.not_entered"))
-        return
-    if user in run.removed:
-        await message.reply(tr("formats.error.already_withdrawn"))
-        return
+    _check_leaving(tr, run, user)
     label = await names_of(services, tournament.id)
+    await message.reply(
+        lines(tr("formats.withdraw.confirm", name=label[user], title=tournament.title),
+              tr(outcome_key(run, user, "withdraw"))),
+        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[
+            InlineKeyboardButton(text=tr("formats.withdraw.yes"), callback_data=Withdraw(
+                tournament_id=tournament.id, user_id=user, sure=True).pack()),
+            InlineKeyboardButton(text=tr("formats.withdraw.no"), callback_data=Withdraw(
+                tournament_id=tournament.id, user_id=user, sure=False).pack())]]))
+
+
+@router.callback_query(Withdraw.filter())
+async def withdraw_answer(query: CallbackQuery, callback_data: Withdraw, services: Services,
+                          tr: Translator) -> None:
+    user = callback_data.user_id
+    if query.from_user.id != user:
+        raise Refusal("formats.withdraw.not_yours")
+    run = await load(services, callback_data.tournament_id)
+    label = await names_of(services, run.tournament.id)
+    if not callback_data.sure:
+        await query.answer()
+        await query.message.edit_text(tr("formats.withdraw.kept", name=label[user],
+                                         title=run.tournament.title))
+        return
+    try:
+        _check_leaving(tr, run, user)
+    finally:
+        await services.outbox.drop_buttons(query.message.chat.id, query.message.message_id)
+    await query.answer()
     said = lines(tr("formats.withdrawn.done", name=label[user]),
                  tr(outcome_key(run, user, "withdraw")))
-    await remove_player(services, tournament.id, user, "withdraw", said=said)
+    await remove_player(services, run.tournament.id, user, "withdraw", said=said)
+
+
+def _check_leaving(tr: Translator, run: Run, user: int) -> None:
+    """Refuse leaving a tournament the user does not play, that is over, or already left."""
+    if run.tournament.status == "finished" or user not in run.seeds:
+        raise Refusal("formats.error.not_running" if user in run.seeds
+                      else "withdraw.not_entered")
+    if user in run.removed:
+        raise Refusal("formats.error.already_withdrawn")
 
 
 @router.message(Command("reentry"))
