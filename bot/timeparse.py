@@ -56,10 +56,10 @@ _CLOCK_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00", "пол
                 "полночь": "00:00", "keskipäivällä": "12:00", "keskiyöllä": "00:00"}
 _FILLERS = frozenset({"в", "во", "по", "on", "at", "klo", "kello", "next", "this", "ensi",
                       "tänä", "следующий", "следующую", "следующее", "ближайший",
-                      "ближайшую", "ближайшее"})
+                      "ближайшую", "ближайшее", "time", "aikaa", "времени"})
 """Words around a day, a time and a zone that say nothing more: «в пятницу», «по Москве»,
 "on friday", "next friday", «в следующую пятницу», "ensi perjantaina" (the next one, as the
-weekday alone), "klo 19:00"."""
+weekday alone), "klo 19:00", "Helsinki time", «по московскому времени», "Suomen aikaa"."""
 _BEFORE_HOUR = frozenset({"в", "во", "klo", "kello", "at"})
 """Fillers after which a whole hour is a time: «в 19», "klo 19", "at 19" (19:00)."""
 _FROM_NOW = (
@@ -79,6 +79,8 @@ _CITIES = {
     "минск": "Europe/Minsk", "хельсинки": "Europe/Helsinki", "таллин": "Europe/Tallinn",
     "рига": "Europe/Riga", "берлин": "Europe/Berlin", "лондон": "Europe/London",
     "tukholma": "Europe/Stockholm", "tallinna": "Europe/Tallinn",
+    "московскому": "Europe/Moscow", "suomen": "Europe/Helsinki",
+    "helsingin": "Europe/Helsinki",
 }
 """City names in Russian and Finnish that are not an IANA zone's own English city name."""
 _ABBREVIATIONS = {

@@ -172,3 +172,11 @@ def test_the_time_before_the_day(text: str, expected: str) -> None:
 def test_a_time_from_now(text: str, expected: str) -> None:
     assert _start(text) == f"2026-10-01T{expected}:00+03:00 Europe/Moscow"
 
+
+@pytest.mark.parametrize(("text", "zone"), [
+    ("19:00 Helsinki time", "Europe/Helsinki"), ("klo 19 Suomen aikaa", "Europe/Helsinki"),
+    ("в 19 по московскому времени", "Europe/Moscow"), ("klo 19 Helsingin aikaa", "Europe/Helsinki"),
+])
+def test_a_zone_said_as_its_time(text: str, zone: str) -> None:
+    assert _start(text, "Europe/Berlin").endswith(zone)
+
