@@ -32,7 +32,7 @@ from aiogram.types import (
 from bot.features.access import command_target, is_organiser
 from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard
-from bot.i18n import Translator, clip, lines
+from bot.i18n import Markup, Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
 from bot.play.context import MatchContext, load_match, own_text
 from bot.play.hidden import (
@@ -188,9 +188,13 @@ async def enter(message: Message, command: CommandObject, event_update: Update,
                        tournament_id=ctx.tournament.id, chat_id=ctx.tournament.chat_id,
                        reason=reason, match_id=ctx.match.id, player=ctx.match.players[seat],
                        move=action)
-    if not await submit(ctx, seat, action, actor_id=message.from_user.id,
-                        update_id=event_update.update_id, logged=logged):
-        return
+    try:
+        if not await submit(ctx, seat, action, actor_id=message.from_user.id,
+                            update_id=event_update.update_id, logged=logged):
+            return
+    except Refusal as refusal:  # the engine speaks to the player: say whose it was
+        raise Refusal("play.enter_refused", name=ctx.names[seat], match=ctx.match.id,
+                      reason=Markup(refusal.render(tr))) from None
     hidden = input_of(ctx.match.kind)
     done = {**action, "player": seat}  # as it was applied: a typed card is read by the state
     if hidden.resolve is not None:
