@@ -39,13 +39,15 @@ async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup 
     ctx.match = await services.repos.matches.get(match.id)
 
 
-async def retire_board(services: Services, tournament: Tournament, match: MatchRow) -> None:
+async def retire_board(services: Services, tournament: Tournament, match: MatchRow, *,
+                       corrected: bool = False) -> None:
     """Show on its board that ``match`` (as it was before) was closed outside its play — a
     walkover, a result an organiser set, a friendly's resignation — so nobody goes on
     pressing it: the game's own drawing of its board (:attr:`~bot.games.Game.settled_boards`),
     else its buttons taken off; the players' private panels (a hand, a choice) say who won,
-    without buttons."""
-    if match.status not in LIVE:
+    without buttons. ``corrected``: an organiser's new result for a match already closed,
+    whose board and panels must name the new winner."""
+    if match.status not in LIVE and not corrected:
         return
     redraw = game_of(tournament.game).settled_boards.get(match.kind)
     async with services.matches.lock(match.id):  # after an action under way, if any

@@ -13,7 +13,9 @@ actions. Players are 0 and 1.
     {"type": "take", "player": p} / {"type": "pass", "player": p}
     {"type": "roll", "player": p, "dice": [d1, d2]}
     {"type": "move", "player": p, "play": "8/5 6/5"}   "" when the roll cannot be played
-    {"type": "resign", "player": p}               scored by position times the cube (§6, §9)
+    {"type": "resign", "player": p}               scored by position times the cube (§6, §9);
+                                                  "idle": true when the bot resigns for a
+                                                  player idle too long (reason "idle")
 
 Every refused action raises :class:`IllegalAction` and changes nothing.
 """
@@ -42,7 +44,7 @@ class Outcome:
     points_per_cube: int
     cube: int
     passed: bool
-    reason: str  # "borne_off", "passed" or "resigned"
+    reason: str  # "borne_off", "passed", "resigned" or "idle" (lost by inactivity)
 
     @property
     def points(self) -> int:
@@ -195,7 +197,8 @@ class Game:
         if player != self.turn:
             raise IllegalAction("not_your_turn", player=player)
         points = game_result(self.position, winner=1)
-        self._finish(Outcome(1 - player, points, self.cube, False, "resigned"))
+        reason = "idle" if action.get("idle") else "resigned"
+        self._finish(Outcome(1 - player, points, self.cube, False, reason))
 
     def _finish(self, outcome: Outcome) -> None:
         self.outcome = outcome

@@ -109,7 +109,8 @@ async def set_result(message: Message, command: CommandObject, services: Service
               result=describe(tr, label, match, winner, score, claim.forfeit))
     await record_result(services, match.id, winner, score, forfeit=claim.forfeit,
                         actor_id=message.from_user.id, reason=reason, said=said)
-    await retire_board(services, run.tournament, match)  # the job after it says the result
+    await retire_board(services, run.tournament, match,  # the job after it says the result
+                       corrected=True)
 
 
 @router.message(Command("dq"))

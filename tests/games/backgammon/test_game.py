@@ -110,6 +110,14 @@ def test_resignation_is_scored_by_position_times_cube() -> None:
     late = Game.from_position(make({13: 15}, {1: 3}), turn=0)
     late.apply({"type": "resign", "player": 0})
     assert late.winner == 1 and late.outcome is not None and late.outcome.points == 2
+    assert late.outcome.reason == "resigned"
+
+
+def test_a_game_lost_by_inactivity_is_scored_as_a_resignation_and_says_so() -> None:
+    game = Game.from_position(Position.start(), turn=0, cube=2, cube_owner=0)
+    game.apply({"type": "resign", "player": 0, "idle": True})
+    assert game.outcome is not None
+    assert (game.winner, game.outcome.points, game.outcome.reason) == (1, 6, "idle")
 
 
 def test_bearing_off_the_last_checker_wins() -> None:

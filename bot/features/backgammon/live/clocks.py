@@ -52,10 +52,9 @@ def onward(robot: int | None, settings: dict[str, Any], state: LiveMatch) -> clo
     total = move + state.banks[seat]
     stamp: dict[str, Any] = {"seat": seat, "step": state.steps}
     clocks = [(TURN_CLOCK, timedelta(seconds=total), stamp)]
-    remind_at = max(move, total - REMIND_BEFORE)
-    if remind_at < total:
-        clocks.append((REMIND_CLOCK, timedelta(seconds=remind_at),
-                       {"left": total - remind_at, **stamp}))
+    if state.banks[seat] > REMIND_BEFORE:  # once: as the bank comes down to its last minute
+        clocks.append((REMIND_CLOCK, timedelta(seconds=total - REMIND_BEFORE),
+                       {"left": REMIND_BEFORE, **stamp}))
     idle = settings.get("idle", 0) * 60
     if 0 < idle < total:
         clocks.append((IDLE_CLOCK, timedelta(seconds=idle), stamp))

@@ -242,10 +242,11 @@ async def idle_over(services: Services, job: Job) -> None:
         return
     ctx, state = found
     seat = job.payload["seat"]
-    kind = "pass" if state.phase == DOUBLED else "resign"
+    action = {"type": "pass", "player": seat} if state.phase == DOUBLED else \
+        {"type": "resign", "player": seat, "idle": True}  # scored as a resignation
     await ctx.say(ctx.tr("backgammon.live.idle", name=ctx.names[seat],
                          minutes=ctx.tournament.settings.get("idle", 0)))
-    await _run(ctx, [{"type": kind, "player": seat}], job)
+    await _run(ctx, [action], job)
 
 
 async def _run(ctx: MatchContext, actions: list[Action], job: Job) -> None:
