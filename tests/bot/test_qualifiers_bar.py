@@ -32,7 +32,8 @@ async def test_a_player_who_left_is_not_barred_through(tmp_path: Path) -> None:
                    if e.seed in (2, 3)]  # snake seeding: 1 4 5 in A, 2 3 in B
         leaver = group_b[0].user_id
         user = await sandbox.app.services.repos.users.get(leaver)
-        await sandbox.run_lines([f"{user.username}@g: /withdraw", "org@g: /standings"])
+        await sandbox.run_lines([f"{user.username}@g: /withdraw",
+                                 f"{user.username}@g: [🚪 Withdraw]", "org@g: /standings"])
     tables = {title: (cells, bar) for title, _, cells, bar, _ in drawn}
     cells, bar = tables["GP · B"]
     assert len(cells) == 2 and bar == 1  # the one left in group B, not the leaver
