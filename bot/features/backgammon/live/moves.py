@@ -30,6 +30,11 @@ from storage.repositories.matches import MatchRow
 router = Handlers("backgammon-live")
 NOTATION = re.compile(r"^\s*(bar|b|\d{1,2})\s*[/-].*$", re.IGNORECASE)
 WORDS = {"roll": "roll", "double": "double", "take": "take", "pass": "pass"}
+ALIASES = {"drop": "pass", "accept": "take", "redouble": "double"}
+"""Commands players use for the cube's decisions: a drop is a pass, a redouble a double."""
+SAID = {**WORDS, **ALIASES, "удваиваю": "double", "беру": "take", "принимаю": "take",
+        "пас": "pass", "отказ": "pass", "бросаю": "roll"}
+"""A decision typed alone as a word by a player of a match here (``take``, «беру»)."""
 
 
 async def sender_match(message: Message, services: Services, tr: Translator) -> MatchContext:
@@ -83,13 +88,31 @@ async def dice_sent(message: Message, services: Services) -> None:
         raise Refusal("backgammon.live.error.dice_by_bot")
 
 
-@router.message(Command("roll", "double", "take", "pass"), IN_GROUP)
+@router.message(Command(*WORDS, *ALIASES, "beaver"), IN_GROUP)
 async def decision(message: Message, command: CommandObject, event_update: Update,
                    services: Services, tr: Translator) -> None:
+    word = command.command.lower()
+    if word == "beaver":
+        raise Refusal("backgammon.live.error.no_beavers")
     ctx = await sender_match(message, services, tr)
     seat = ctx.seat(message.from_user.id)
-    await act(ctx, [await _decision(ctx, command.command.lower(), seat)],
+    await act(ctx, [await _decision(ctx, ALIASES.get(word, word), seat)],
               message.from_user.id, event_update.update_id)
+
+
+@router.message(IN_GROUP, F.text.func(lambda text: text.strip().lower() in SAID))
+async def said_decision(message: Message, event_update: Update, services: Services,
+                        tr: Translator) -> None:
+    """A decision typed as a word ("take", «беру») by a player of a match played here;
+    from anyone else the word is chat, not answered."""
+    match = await _own_live(services, message.chat.id, message.from_user.id)
+    if match is None:
+        return
+    ctx = await load_match(services, tr, match.id)
+    seat = ctx.seat(message.from_user.id)
+    word = SAID[message.text.strip().lower()]
+    await act(ctx, [await _decision(ctx, word, seat)], message.from_user.id,
+              event_update.update_id)
 
 
 async def _decision(ctx: MatchContext, word: str, seat: int) -> dict:
