@@ -1,8 +1,9 @@
 """Read a play as players type it and match it against the legal plays.
 
-Accepted: moves separated by spaces or commas, in any order; ``/`` or ``-`` between points;
+Accepted: moves separated by spaces or commas, in any order; ``/`` or ``-`` (or a phone's
+en or em dash) between points; a full stop after the last move;
 ``bar``, ``b`` or ``25`` for the bar and ``off`` (or ``o``, ``0``) for bearing off; ``*``
-optional; a repeat count ``(2)``; one checker written through (``24/18``, ``24/21*/18``) or
+optional; a repeat count ``(2)`` (1 to 4); one checker written through (``24/18``, ``24/21*/18``) or
 move by move (``24/21 21/18``). The text is played out die by die on the board, every way its
 moves fit the dice, and the result is matched by resulting position, so any spelling of a
 legal play is accepted. A refused play raises :class:`IllegalAction` whose code says why:
@@ -26,7 +27,9 @@ from games.common.errors import IllegalAction
 
 Segment = tuple[int, int, bool]  # from, to (0 = off), written with "*"
 
-_TOKEN = re.compile(r"(bar|b|\d{1,2})((?:/(?:\d{1,2}|off|o)\*?)+)(?:\((\d)\))?")
+_TOKEN = re.compile(r"(bar|b|\d{1,2})((?:/(?:\d{1,2}|off|o)\*?)+)(?:\(([1-4])\))?")
+_DASHES = re.compile(r"[-–—−]")
+"""A hyphen, or the dash a phone makes of it (en, em, minus), between two points."""
 _STEP = re.compile(r"/(\d{1,2}|off|o)(\*?)")
 
 
@@ -52,7 +55,8 @@ def parse_play(text: str, position: Position | str, dice: Sequence[int]) -> Play
 
 def read_segments(text: str) -> tuple[Segment, ...]:
     """Each written step of the text as ``(from, to, starred)``; ``bad_notation`` if unreadable."""
-    cleaned = re.sub(r"\s*\(", "(", re.sub(r"\s*/\s*", "/", text.lower().replace("-", "/")))
+    plain = _DASHES.sub("/", text.lower().strip().rstrip(".!;"))  # "13–8 13–11."
+    cleaned = re.sub(r"\s*\(", "(", re.sub(r"\s*/\s*", "/", plain))
     segments: list[Segment] = []
     for token in cleaned.replace(",", " ").split():
         found = _TOKEN.fullmatch(token)

@@ -19,6 +19,7 @@ def notation(text: str, position: Position, dice: tuple[int, int]) -> str:
 
 @pytest.mark.parametrize("text", [
     "8/5 6/5", "6/5 8/5", "8-5 6-5", "8/5, 6/5", "  8/5   6/5 ", "8 / 5 6 - 5", "8/5* 6/5",
+    "8–5 6–5", "8—5 6−5", "8/5 6/5.",
 ])
 def test_spellings_of_one_play(text: str) -> None:
     assert notation(text, START, (3, 1)) == "8/5 6/5"
@@ -76,6 +77,8 @@ def test_no_legal_move_is_the_empty_play() -> None:
     ("bad_notation", "0/5", START, (3, 1)),
     ("bad_notation", "8/11", START, (3, 1)),
     ("bad_notation", "6/off/3", START, (3, 1)),
+    ("bad_notation", "24/18(0)", START, (6, 6)),
+    ("bad_notation", "24/18(5)", START, (6, 6)),
     ("wrong_dice", "24/17", START, (3, 1)),
     ("wrong_dice", "8/5 6/5 24/23", START, (3, 1)),
     ("wrong_dice", "24/18 13/10", START, (3, 2)),  # 9 pips for 5: not "19 is blocked" on the way

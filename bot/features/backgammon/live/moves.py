@@ -28,7 +28,7 @@ from games.common.errors import IllegalAction
 from storage.repositories.matches import MatchRow
 
 router = Handlers("backgammon-live")
-NOTATION = re.compile(r"^\s*(bar|b|\d{1,2})\s*[/-].*$", re.IGNORECASE)
+NOTATION = re.compile(r"^\s*(bar|b|\d{1,2})\s*[/\-–—−].*$", re.IGNORECASE)
 WORDS = {"roll": "roll", "double": "double", "take": "take", "pass": "pass"}
 ALIASES = {"drop": "pass", "accept": "take", "redouble": "double"}
 """Commands players use for the cube's decisions: a drop is a pass, a redouble a double."""
