@@ -86,8 +86,8 @@ async def target_tournament(services: Services, chat_id: int, args: str | None,
             return Target(None, words[1:], "tournament.cancelled",
                           {"id": tournament.id, "title": tournament.title})
         return Target(tournament, words[1:])
-    active = [t for t in await services.repos.tournaments.active_in_chat(chat_id)
-              if not t.friendly]  # a friendly match is no command's tournament
+    every = await services.repos.tournaments.active_in_chat(chat_id)
+    active = [t for t in every if not t.friendly]  # a friendly match is no command's tournament
     if active:
         if sender is not None and len(active) > 1 and (
                 command in _ENTRY_COMMANDS or command in _PLAY_COMMANDS):
@@ -97,8 +97,19 @@ async def target_tournament(services: Services, chat_id: int, args: str | None,
         return Target(active[0], words)
     newest = await services.repos.tournaments.newest_in_chat(chat_id)  # a finished one
     if newest is None:
-        return Target(None, words, "tournament.none_here")
+        return Target(None, words, await _no_tournament(services, every, sender))
     return Target(newest, words)
+
+
+async def _no_tournament(services: Services, friendlies: list[Tournament],
+                         sender: int | None) -> str:
+    """Why a chat with no tournament has none for this command: nothing is open, or only
+    friendly matches are, which have no organiser and are played only by their players."""
+    if not friendlies:
+        return "tournament.none_here"
+    if sender is not None and any([await _is_entrant(services, t, sender) for t in friendlies]):
+        return "tournament.friendly_has_no_organiser"
+    return "tournament.only_friendlies"
 
 
 async def _entered(services: Services, tournaments: list[Tournament], user_id: int,
