@@ -12,7 +12,7 @@ from functools import partial
 from bot.features.backgammon import organiser, report
 from bot.features.backgammon.card import card_now
 from bot.features.backgammon.export import backgammon_games
-from bot.features.backgammon.live import board, flow, moves, record, tools
+from bot.features.backgammon.live import board, flow, moves, record, resign, tools
 from bot.features.backgammon.live.export import backgammon_mat
 from bot.features.backgammon.play import (
     GRACE_JOB,
@@ -71,7 +71,8 @@ BOTH = Playbook(explain=lambda tr, error, match: _playbook(match.kind).explain(t
 _FORMATS = formats_game(
     GAME,
     {"max_players": 0, "approval": "off", "checkin": 0, "format": "swiss", **DEFAULTS},
-    PARSERS, routers=(report.router, organiser.router, moves.router, tools.router, record.router),
+    PARSERS, routers=(report.router, organiser.router, moves.router, resign.router, tools.router,
+             record.router),
     export_sections={"backgammon_games": backgammon_games, "backgammon_mat": backgammon_mat},
     engines={KIND: board_engine, LIVE_KIND: live_engine}, match_kind=KIND, kind_for=kind_for,
     launch=_launch, playbook=BOTH, setup_note=setup_note, tiebreaks=BACKGAMMON_TIEBREAKS,

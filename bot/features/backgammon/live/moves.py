@@ -1,7 +1,7 @@
 """What the players of a match played in the bot do (``docs/backgammon.md``): moves typed in
 notation (``24/18 13/10``, ``bar/22``, ``6/off``, ``13/7(2)``) or pressed on the board, Roll
-and Double (``/roll``, ``/double``), Take and Pass (``/take``, ``/pass``), ``/resign`` (the
-game, scored by the position) and ``/resign match``. Every action goes through
+and Double (``/roll``, ``/double``), Take and Pass (``/take``, ``/pass``); resignations are
+:mod:`.resign`'s. Every action goes through
 :func:`~bot.features.backgammon.live.flow.act`; a refusal says why and changes nothing."""
 
 from __future__ import annotations
@@ -153,20 +153,6 @@ def check_turn(ctx: MatchContext, state: LiveMatch, seat: int) -> None:
     """Refused with whose turn it is when it is not ``seat``'s."""
     if state.to_act is not None and state.to_act != seat:
         raise Refusal("backgammon.live.error.turn_of", name=ctx.names[state.to_act])
-
-
-@router.message(Command("resign"), IN_GROUP)
-async def resign(message: Message, command: CommandObject, event_update: Update,
-                 services: Services, tr: Translator) -> None:
-    """``/resign``: the game, scored by the position × cube; ``/resign match``."""
-    ctx = await sender_match(message, services, tr)
-    seat = ctx.seat(message.from_user.id)
-    word = (command.args or "").strip().lower()
-    if word and word not in ("match", "матч", "ottelu"):
-        raise Refusal("backgammon.live.error.resign_usage")
-    kind = "resign_match" if word else "resign"
-    await act(ctx, [{"type": kind, "player": seat}], message.from_user.id,
-              event_update.update_id)
 
 
 @router.callback_query(Press.filter())

@@ -1,0 +1,99 @@
+"""``/resign`` asks first: a resignation is scored by the position (a backgammon, times the
+cube, can end a match at once) and cannot be undone, so the player reads what it costs and
+confirms with a button (only theirs counts; the match must not have moved on meanwhile).
+``/resign match`` the same for the whole match."""
+
+from __future__ import annotations
+
+from aiogram.filters import Command, CommandObject
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+
+from bot.features.backgammon.live.flow import PLAYBOOK, act, same_step
+from bot.features.backgammon.live.moves import sender_match
+from bot.features.handlers import Handlers
+from bot.i18n import Markup, Translator
+from bot.middlewares.filters import IN_GROUP
+from bot.play.context import LIVE, MatchContext, load_match
+from bot.play.perform import refused
+from bot.play.refusal import Refusal
+from bot.services import Services
+from games.backgammon.protocol import VALUES
+from games.backgammon.result import game_result
+from games.backgammon.session import LiveMatch
+from games.common.errors import IllegalAction
+
+router = Handlers("backgammon-resign")
+MATCH_WORDS = ("match", "матч", "ottelu")
+GAME_WORDS = ("game", "партия", "партию", "peli", "erä")
+VALUE_NAMES = {points: name for name, points in VALUES.items()}
+
+
+class Resign(CallbackData, prefix="bgr"):
+    """The answer to "resign?": the match, its step when asked, the asking seat."""
+    match_id: int
+    step: int
+    seat: int
+    whole: bool
+    sure: bool
+
+
+@router.message(Command("resign"), IN_GROUP)
+async def resign(message: Message, command: CommandObject, services: Services,
+                 tr: Translator) -> None:
+    ctx = await sender_match(message, services, tr)
+    seat = ctx.seat(message.from_user.id)
+    word = (command.args or "").strip().lower()
+    if word and word not in MATCH_WORDS + GAME_WORDS:
+        raise Refusal("backgammon.live.error.resign_usage")
+    whole = word in MATCH_WORDS
+    state = await services.matches.state(ctx.match)  # a copy: tried, never kept
+    try:
+        state.apply(_action(seat, whole))
+    except IllegalAction as error:  # not their turn, a double waiting …
+        raise refused(ctx, PLAYBOOK, error) from None
+    state = await services.matches.state(ctx.match)
+    question = _question(ctx, state, seat, whole)
+    buttons = [InlineKeyboardButton(text=tr(f"backgammon.live.button.{key}"), callback_data=
+                                    Resign(match_id=ctx.match.id, step=state.steps, seat=seat,
+                                           whole=whole, sure=sure).pack())
+               for key, sure in (("resign", True), ("play_on", False))]
+    await message.reply(question, reply_markup=InlineKeyboardMarkup(inline_keyboard=[buttons]))
+
+
+def _action(seat: int, whole: bool) -> dict:
+    return {"type": "resign_match" if whole else "resign", "player": seat}
+
+
+def _question(ctx: MatchContext, state: LiveMatch, seat: int, whole: bool) -> str:
+    """What resigning costs: the match to the opponent, or the game by the position."""
+    tr, name, winner = ctx.tr, ctx.names[seat], ctx.names[1 - seat]
+    if whole:
+        return tr("backgammon.live.resign_match_ask", name=name, winner=winner)
+    game = state.game
+    per_cube = game_result(game.position, winner=1)  # the resigning player is on roll
+    return tr("backgammon.live.resign_ask", name=name, winner=winner, cube=game.cube,
+              number=len(state.match.games) + 1,
+              value=tr(f"backgammon.value.{VALUE_NAMES[per_cube]}"),
+              points=Markup(tr("formats.n_points", count=per_cube * game.cube)))
+
+
+@router.callback_query(Resign.filter())
+async def answer(query: CallbackQuery, callback_data: Resign, event_update: Update,
+                 services: Services, tr: Translator) -> None:
+    ctx = await load_match(services, tr, callback_data.match_id)
+    if ctx is None or ctx.match.status not in LIVE:
+        raise Refusal("callback.stale")
+    seat = callback_data.seat
+    if ctx.seat(query.from_user.id) != seat:
+        raise Refusal("backgammon.live.resign_not_yours", name=ctx.names[seat])
+    if not callback_data.sure:
+        await query.answer()
+        await query.message.edit_text(tr("backgammon.live.resign_kept", name=ctx.names[seat]))
+        return
+    try:
+        await act(ctx, [_action(seat, callback_data.whole)], query.from_user.id,
+                  event_update.update_id, check=same_step(callback_data.step),
+                  alongside=[query.answer])
+    finally:  # done, or out of date: the question takes no more presses
+        await services.outbox.drop_buttons(query.message.chat.id, query.message.message_id)
