@@ -1,4 +1,4 @@
-"""Around a match played in the bot (``docs/backgammon.md``): ``/position N`` (the board
+"""Around a match played in the bot (``docs/backgammon.md``): ``/position [N]`` (the board
 after move N, as a picture with its Position ID) and the organisers' ``/addtime @user 2m
 reason`` (time given back to a player's bank, the seed's §9 refund; logged with the reason)."""
 
@@ -35,12 +35,15 @@ UNITS = {"s": 1, "с": 1, "m": 60, "м": 60, "h": 3600, "ч": 3600}
 @router.message(Command("position"), IN_GROUP)
 async def position(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
-    """The board of the sender's match after its move N (0: before the first); with no
-    match live, of their last one (a finished match is looked back at too)."""
+    """The board of the sender's match after its move N (0: before the first; none: its
+    last move, numbered); with no match live, of their last one (a finished match is looked
+    back at too)."""
     words = (command.args or "").split()
-    if len(words) != 1 or not words[0].isdecimal():
+    if len(words) > 1 or (words and not words[0].isdecimal()):
         raise Refusal("backgammon.live.error.position_usage")
     ctx = await sender_last_match(message, services, tr)
+    if not words:
+        words = [str((await services.matches.state(ctx.match)).moves)]
     logged = effective_actions(await services.repos.matches.actions(ctx.match.id))
     try:
         state = after_moves(logged, ctx.tournament.settings.get("length", 5), int(words[0]))
