@@ -56,9 +56,13 @@ async def _players(services: Services, run: Run, words: list[str], count: int
 
 
 def _latest_between(run: Run, a: int, b: int) -> MatchRow | None:
+    """The pair's match an organiser's result is for: the one open now (a rematch in a
+    playoff or a grand final is not their earlier match), else the one created last (the
+    table's rows are ordered by round, and a playoff's round 1 comes after a group's 3)."""
     rows = [row for row in run.rows if set(row.players) == {a, b}
             and row.status in ("running", "paused", "finished")]
-    return rows[-1] if rows else None
+    open_now = [row for row in rows if row.status != "finished"]
+    return max(open_now or rows, key=lambda row: row.id, default=None)
 
 
 async def _order(message: Message, command: CommandObject, services: Services,
