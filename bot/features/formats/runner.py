@@ -255,16 +255,26 @@ async def _announcement(services: Services, tr: Translator, run: Run,
         tail.append(tr("formats.how_to_report"))
     minutes = run.settings.get("deadline", 0)
     if played and minutes:
-        due = services.clock.now() + timedelta(minutes=minutes)
-        await services.scheduler.add(DEADLINE_JOB, due, run.tournament.id,
-                                     matches=[row.id for row in played])
-        zone = zone_of(services, run.tournament, tr.language)
-        tail.append(tr("formats.deadline_at", time=due.astimezone(zone).strftime("%d.%m %H:%M"),
-                       zone=zone_name(zone), left=duration(tr, minutes)))
+        tail.append(await _deadline(services, tr, run, played, minutes))
     if played and run.tournament.status == "paused":  # opened by a result or a withdrawal
         tail.append(tr("formats.opened_paused"))
     return tr("formats.announce", heading=_round_heading(tr, run, rows[0]),
               lines=Markup("\n".join(matches + tail)))
+
+
+async def _deadline(services: Services, tr: Translator, run: Run, played: list[MatchRow],
+                    minutes: int) -> str:
+    """Set the round's deadline and say when it is; a round opened during a pause gets
+    its minutes of play after /resume (the deadline is frozen with the match clocks)."""
+    due = services.clock.now() + timedelta(minutes=minutes)
+    await services.scheduler.add(DEADLINE_JOB, due, run.tournament.id,
+                                 matches=[row.id for row in played])
+    if run.tournament.status == "paused":
+        await services.scheduler.freeze(run.tournament.id, (DEADLINE_JOB,))
+        return tr("formats.deadline_after_resume", left=duration(tr, minutes))
+    zone = zone_of(services, run.tournament, tr.language)
+    return tr("formats.deadline_at", time=due.astimezone(zone).strftime("%d.%m %H:%M"),
+              zone=zone_name(zone), left=duration(tr, minutes))
 
 
 async def _launch(services: Services, run: Run, rows: list[MatchRow]) -> None:
