@@ -18,7 +18,7 @@ from storage.repositories.tournaments import ACTIVE_ENTRANT, Tournament
 _ID_ARG = re.compile(r"^#(\d+)$")
 # A player's own commands: with several open tournaments in a group they go to the one the
 # sender is entered in (about their entry), or the started one they play (about their play).
-_ENTRY_COMMANDS = frozenset({"withdraw", "checkin"})
+_ENTRY_COMMANDS = frozenset({"withdraw", "leave", "checkin"})
 _PLAY_COMMANDS = frozenset({"match", "result", "confirm", "dispute", "standings", "bracket"})
 _REPORT_COMMANDS = frozenset({"result", "confirm", "dispute"})
 """Play commands only a game whose results are reported takes (not one played in the bot)."""

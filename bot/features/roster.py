@@ -105,7 +105,7 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
     await message.answer(said, reply_markup=markup)
 
 
-@router.message(Command("withdraw"))
+@router.message(Command("withdraw", "leave"))
 async def withdraw(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
     target = await command_target(message, services, tr, command.args)

@@ -151,7 +151,7 @@ class Withdraw(CallbackData, prefix="fwd"):
     sure: bool
 
 
-@router.message(Command("withdraw"), IN_GROUP, _started)
+@router.message(Command("withdraw", "leave"), IN_GROUP, _started)
 async def withdraw(message: Message, tournament: Tournament, services: Services,
                    tr: Translator) -> None:
     """Leaving a running tournament cannot be undone: the player is asked first, with what
