@@ -22,7 +22,10 @@ def cross_seeded(groups: Sequence[Sequence[Player]], top: int) -> list[Player]:
     for four each), group winners take any byes, and two players of one group never meet
     in round one. For any number of groups (power of two) the same holds; otherwise a
     first-round meeting of group-mates is removed by swapping the lower seed with the
-    nearest seed of the same group place (or, failing that, of the nearest place).
+    nearest seed of the same group place (or, failing that, of the nearest place); when no
+    lower seed fits (a group thinned by withdrawals: A1, B1, B2 for a bracket of four), the
+    higher seed changes places with another group winner instead (B1 takes the bye, A1
+    meets B2).
     """
     if top < 1:
         raise IllegalAction("bad_playoff_size", top=top)
@@ -40,17 +43,25 @@ def cross_seeded(groups: Sequence[Sequence[Player]], top: int) -> list[Player]:
         other = opponent[seed]
         return other <= len(seeds) and group_of[seeds[seed - 1]] == group_of[seeds[other - 1]]
 
+    def swapped(seed: int, candidates: list[int]) -> bool:
+        """Swap ``seed`` with the first candidate that leaves neither in a clash."""
+        for swap in candidates:
+            seeds[seed - 1], seeds[swap - 1] = seeds[swap - 1], seeds[seed - 1]
+            if not clashes(seed) and not clashes(swap):
+                return True
+            seeds[seed - 1], seeds[swap - 1] = seeds[swap - 1], seeds[seed - 1]
+        return False
+
     for high in sorted(opponent):
         low = opponent[high]
         if high > low or not clashes(high):
             continue
-        candidates = sorted(
+        lower = sorted(
             (s for s in range(high + 1, len(seeds) + 1) if s != low),
             key=lambda s: (abs(place_of[seeds[s - 1]] - place_of[seeds[low - 1]]), abs(s - low)),
         )
-        for swap in candidates:
-            seeds[low - 1], seeds[swap - 1] = seeds[swap - 1], seeds[low - 1]
-            if not clashes(low) and not clashes(swap):
-                break
-            seeds[low - 1], seeds[swap - 1] = seeds[swap - 1], seeds[low - 1]
+        if not swapped(low, lower):  # no lower seed fits (a group thinned by withdrawals):
+            swapped(high, [s for s in range(1, len(seeds) + 1)  # the higher one changes
+                           if s not in (high, low)  # places with another of its group place
+                           and place_of[seeds[s - 1]] == place_of[seeds[high - 1]]])
     return seeds

@@ -135,10 +135,16 @@ def _last_result(tr: Translator, run: Run, row: MatchRow, user: int) -> str:
     return tr(key, stage=stage_of(tr, run, row), score=shown)
 
 
+BRACKET_SLOTS = ("W", "L", "3P", "GF")
+"""The slots of a bracket's matches (``W1-1``, ``L2-3``, ``3P``, ``GF``, ``GF2``); a table's
+rounds are ``R…``/``G…``, a Swiss event's ``S…``/``E…``."""
+
+
 def stage_of(tr: Translator, run: Run, row: MatchRow) -> str:
-    """Where ``row`` is played: its bracket round's name, else its round's number."""
-    return slot_label(tr, run, row) if run.phase in BRACKETS \
-        else tr("formats.match.round", round=row.round)
+    """Where ``row`` is played: its bracket round's name, else its round's number (a group
+    match of a tournament now in its playoff is still a group round)."""
+    return slot_label(tr, run, row) if run.phase in BRACKETS and \
+        row.slot.startswith(BRACKET_SLOTS) else tr("formats.match.round", round=row.round)
 
 
 def without_match(tr: Translator, run: Run, user: int) -> str | None:

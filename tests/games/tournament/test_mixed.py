@@ -38,6 +38,13 @@ def test_group_mates_never_meet_in_round_one(count, top):
         assert b is None or a[0] != b[0]
 
 
+def test_a_thinned_group_moves_the_bye_to_the_other_winner():
+    # Group A lost two players to withdrawals: A1, B1 and B2 go through to a bracket of
+    # four. A1 keeping the bye would leave B1 v B2 in round one; B1 takes it instead.
+    first = single_elimination(cross_seeded([["A1"], ["B1", "B2"]], 2)).first_round
+    assert sorted(first, key=str) == sorted([("B1", None), ("A1", "B2")], key=str)
+
+
 def test_bad_playoff():
     with pytest.raises(IllegalAction):
         cross_seeded(groups_of(2, 3), 0)
