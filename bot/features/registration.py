@@ -24,7 +24,7 @@ from bot.i18n import Translator, clip
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
 from bot.play.refusal import Refusal
 from bot.services import Services
-from storage.repositories.tournaments import Entrant, Tournament
+from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
 
 router = Handlers("registration")
 _WORD = r"[A-ZА-ЯЁÄÖÅ][a-zа-яёäöå]+(?:-[A-ZА-ЯЁÄÖÅ][a-zа-яёäöå]+)?"
@@ -150,7 +150,7 @@ async def start_from_link(message: Message, command: CommandObject, services: Se
         await message.answer(tr("tournament.link_unknown"))
         return
     entry = await services.repos.entrants.get(tournament.id, message.from_user.id)
-    if entry and entry.status in ("name", "photo") and tournament.registration_open:
+    if entry and entry.status in UNFINISHED and tournament.registration_open:
         await prompt(message, tr, tournament, entry)
         return
     if problem := await _open_for(services, tr, tournament, message.from_user.id):

@@ -119,7 +119,7 @@ async def withdraw(message: Message, command: CommandObject, services: Services,
     if tournament.started:
         await message.reply(tr("withdraw.after_start"))
         return
-    if entry.status in ("name", "photo"):  # a form never sent: nobody is listed
+    if entry.status in UNFINISHED:  # a form never sent: nobody is listed
         await services.repos.entrants.forget_form(tournament.id, entry.user_id)
     else:
         await services.repos.entrants.update(tournament.id, entry.user_id,
