@@ -100,7 +100,8 @@ async def decision(message: Message, command: CommandObject, event_update: Updat
               message.from_user.id, event_update.update_id)
 
 
-@router.message(IN_GROUP, F.text.func(lambda text: text.strip().lower() in SAID))
+@router.message(IN_GROUP, F.text.func(lambda text: text is not None
+                                       and text.strip().lower() in SAID))
 async def said_decision(message: Message, event_update: Update, services: Services,
                         tr: Translator) -> None:
     """A decision typed as a word ("take", «беру») by a player of a match played here;
