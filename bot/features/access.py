@@ -108,7 +108,7 @@ async def _no_tournament(services: Services, friendlies: list[Tournament],
     if not friendlies:
         return "tournament.none_here"
     if sender is not None and any([await _is_entrant(services, t, sender) for t in friendlies]):
-        return "tournament.friendly_has_no_organiser"
+        return "tournament.friendly_is_no_tournament"
     return "tournament.only_friendlies"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.i18n import Translator
 from bot.services import Services
@@ -38,3 +38,15 @@ def stacked(*keyboards: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup:
     carries both their buttons)."""
     return InlineKeyboardMarkup(inline_keyboard=[
         row for keyboard in keyboards if keyboard is not None for row in keyboard.inline_keyboard])
+
+
+def pressed_on_its_question(query: CallbackQuery) -> bool:
+    """Whether the pressed data is a button of the message it came with: a question's
+    answer (withdraw? resign?) edits that message, so forged data sent with another message
+    (an announcement, a board picture) must not reach it."""
+    message = query.message
+    if not isinstance(message, Message) or message.text is None or message.reply_markup is None:
+        return False
+    return any(button.callback_data == query.data
+               for row in message.reply_markup.inline_keyboard for button in row)
+

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
@@ -31,6 +33,8 @@ from storage.db import Write
 from storage.repositories.organiser_log import log_entry
 from storage.repositories.tournaments import Tournament
 
+_ID_ONLY = re.compile(r"(#\d+)?")
+"""/schedule's words when it only asks what is set (nothing, or the tournament's ``#id``)."""
 router = Handlers("organiser")
 MAX_TITLE = 64
 _TITLE_KEY = "title="
@@ -205,9 +209,11 @@ async def _still_waiting(services: Services, tr: Translator,
 @router.message(Command("schedule"))
 async def schedule(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
-    """Set the start: a day, a time and a zone; the tournament's ``#id`` first or last."""
-    target = await command_target(message, services, tr, id_moved_first(command.args),
-                                  organiser=True)
+    """Set the start: a day, a time and a zone; the tournament's ``#id`` first or last.
+    Alone (or with the ``#id`` only) it says the start set now, to anyone."""
+    args = id_moved_first(command.args)
+    viewing = _ID_ONLY.fullmatch((args or "").strip()) is not None
+    target = await command_target(message, services, tr, args, organiser=not viewing)
     if target is None:
         return
     tournament = target.tournament
@@ -218,7 +224,8 @@ async def schedule(message: Message, command: CommandObject, services: Services,
         said = tr("schedule.current", title=tournament.title, time=local_time(
             services, tournament), zone=tournament.timezone) if tournament.starts_at else \
             tr("schedule.not_set", title=tournament.title)
-        await message.answer(lines(said, tr("schedule.usage")))
+        how = await is_organiser(services, message.chat.id, message.from_user.id)
+        await message.answer(lines(said, tr("schedule.usage") if how else None))
         return
     try:
         start, zone = parse_start(target.words,
@@ -291,9 +298,7 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
         return
     tournament, pausing = target.tournament, command.command == "pause"
     if tournament.status != ("running" if pausing else "paused"):
-        again = pausing and tournament.status == "paused"  # a second /pause
-        await message.answer(tr("pause.already" if again else "pause.not_running" if pausing
-                                else "pause.not_paused"))
+        await message.answer(tr(_not_switched(tournament, pausing), title=tournament.title))
         return
     logged = log_entry(message.from_user.id, command.command, services.clock.now(),
                        tournament_id=tournament.id, chat_id=message.chat.id,
@@ -303,6 +308,16 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
                             title=tournament.title, organiser=message.from_user.first_name))
     if opening is not None:
         await services.scheduler.run(opening)
+
+
+def _not_switched(tournament: Tournament, pausing: bool) -> str:
+    """Why /pause or /resume changes nothing: paused already, not running, over (a last
+    withdrawal during a pause may end it), or not paused."""
+    if tournament.status == "finished":
+        return "pause.finished"
+    if pausing:
+        return "pause.already" if tournament.status == "paused" else "pause.not_running"
+    return "pause.not_paused"
 
 
 async def _switch(services: Services, tournament: Tournament, pausing: bool,

@@ -116,3 +116,12 @@ def test_every_text_uses_only_tags_telegram_knows() -> None:
         for key, text in catalog(language).items():
             tags = {tag for form in _forms(text) for tag in re.findall(r"</?([^\s>/]+)", form)}
             assert tags <= allowed, (language, key, tags - allowed)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "bot" / "locales").rglob("*.po")),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_catalog_names_each_text_once(path: Path) -> None:
+    """A second entry of a key silently replaces the first: a new text added under a key
+    that already exists changes that text everywhere it is used."""
+    keys = re.findall(r'^msgid "([^"]+)"$', path.read_text(encoding="utf-8"), re.MULTILINE)
+    assert [key for key in set(keys) if keys.count(key) > 1] == []

@@ -25,6 +25,7 @@ from bot.features.formats.results import (
 from bot.features.formats.runner import proceed
 from bot.features.formats.state import Run, load, log_event, names_of
 from bot.features.handlers import Handlers
+from bot.features.keyboards import pressed_on_its_question
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
@@ -173,20 +174,24 @@ async def withdraw(message: Message, tournament: Tournament, services: Services,
 @router.callback_query(Withdraw.filter())
 async def withdraw_answer(query: CallbackQuery, callback_data: Withdraw, services: Services,
                           tr: Translator) -> None:
-    user = callback_data.user_id
+    user, tournament = callback_data.user_id, await services.repos.tournaments.get(
+        callback_data.tournament_id)
+    if not pressed_on_its_question(query) or tournament is None or \
+            tournament.chat_id != query.message.chat.id or not tournament.started:
+        raise Refusal("callback.stale")
     if query.from_user.id != user:
         raise Refusal("formats.withdraw.not_yours")
-    run = await load(services, callback_data.tournament_id)
-    label = await names_of(services, run.tournament.id)
+    run = await load(services, tournament.id)
+    try:
+        _check_leaving(tr, run, user)  # still in, the tournament not over nor paused
+    finally:
+        await services.outbox.drop_buttons(query.message.chat.id, query.message.message_id)
+    label = await names_of(services, tournament.id)
     if not callback_data.sure:
         await query.answer()
         await query.message.edit_text(tr("formats.withdraw.kept", name=label[user],
-                                         title=run.tournament.title))
+                                         title=tournament.title))
         return
-    try:
-        _check_leaving(tr, run, user)
-    finally:
-        await services.outbox.drop_buttons(query.message.chat.id, query.message.message_id)
     await query.answer()
     said = lines(tr("formats.withdrawn.done", name=label[user]),
                  tr(outcome_key(run, user, "withdraw")))
@@ -194,12 +199,14 @@ async def withdraw_answer(query: CallbackQuery, callback_data: Withdraw, service
 
 
 def _check_leaving(tr: Translator, run: Run, user: int) -> None:
-    """Refuse leaving a tournament the user does not play, that is over, or already left."""
+    """Refuse leaving a tournament the user does not play, that is over, or one already
+    left (a paused one may be left: the matches it opens wait for /resume)."""
     if run.tournament.status == "finished" or user not in run.seeds:
         raise Refusal("formats.error.not_running" if user in run.seeds
                       else "withdraw.not_entered")
     if user in run.removed:
-        raise Refusal("formats.error.already_withdrawn")
+        raise Refusal("formats.error.already_withdrawn" if user in run.record.get(
+            "withdrawn", []) else "formats.error.you_are_out")
 
 
 @router.message(Command("reentry"))

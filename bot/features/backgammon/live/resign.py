@@ -12,6 +12,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot.features.backgammon.live.flow import PLAYBOOK, act, same_step
 from bot.features.backgammon.live.moves import sender_match
 from bot.features.handlers import Handlers
+from bot.features.keyboards import pressed_on_its_question
 from bot.i18n import Markup, Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.play.context import LIVE, MatchContext, load_match
@@ -82,9 +83,10 @@ def _question(ctx: MatchContext, state: LiveMatch, seat: int, whole: bool) -> st
 async def answer(query: CallbackQuery, callback_data: Resign, event_update: Update,
                  services: Services, tr: Translator) -> None:
     ctx = await load_match(services, tr, callback_data.match_id)
-    if ctx is None or ctx.match.status not in LIVE:
-        raise Refusal("callback.stale")
     seat = callback_data.seat
+    if not pressed_on_its_question(query) or ctx is None or ctx.match.status not in LIVE \
+            or ctx.tournament.chat_id != query.message.chat.id or seat not in (0, 1):
+        raise Refusal("callback.stale")
     if ctx.seat(query.from_user.id) != seat:
         raise Refusal("backgammon.live.resign_not_yours", name=ctx.names[seat])
     if not callback_data.sure:

@@ -23,7 +23,7 @@ from bot.play.context import load_match
 from bot.play.refusal import Refusal
 from bot.render.backgammon import board_png
 from bot.services import Services
-from games.backgammon.session import after_moves
+from games.backgammon.session import LiveMatch, after_moves
 from games.common.errors import IllegalAction
 from storage.repositories.organiser_log import log_entry
 
@@ -35,29 +35,36 @@ UNITS = {"s": 1, "с": 1, "m": 60, "м": 60, "h": 3600, "ч": 3600}
 @router.message(Command("position"), IN_GROUP)
 async def position(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
-    """The board of the sender's match after its move N (0: before the first; none: its
-    last move, numbered); with no match live, of their last one (a finished match is looked
-    back at too)."""
+    """The board of the sender's match after its move N (0: before the first; none: as it
+    is now); with no match live, of their last one (a finished match is looked back at
+    too)."""
     words = (command.args or "").split()
     if len(words) > 1 or (words and not words[0].isdecimal()):
         raise Refusal("backgammon.live.error.position_usage")
     ctx = await sender_last_match(message, services, tr)
-    if not words:
-        words = [str((await services.matches.state(ctx.match)).moves)]
-    logged = effective_actions(await services.repos.matches.actions(ctx.match.id))
-    try:
-        state = after_moves(logged, ctx.tournament.settings.get("length", 5), int(words[0]))
-    except IllegalAction:
-        state = None
+    current = await services.matches.state(ctx.match)
+    if not words:  # the board as it is now (a new game may have no move yet)
+        state, heading = current, tr("backgammon.live.position_now")
+        words = [str(current.moves)]
+    else:
+        heading = tr("backgammon.live.position", number=words[0])
+        state = _after(await services.repos.matches.actions(ctx.match.id),
+                       ctx.tournament.settings.get("length", 5), int(words[0]))
     if state is None:
-        current = await services.matches.state(ctx.match)
         raise Refusal("backgammon.live.error.no_such_move", moves=current.moves)
-    text = tr("backgammon.live.position", number=words[0]) + "\n" + caption(ctx, state,
-                                                                               past=True)
+    text = heading + "\n" + caption(ctx, state, past=True)
     png = await services.renderer.picture(board_png, scene(ctx, state, past=True))
     await services.bot.send_photo(
         message.chat.id, BufferedInputFile(png, f"backgammon-{ctx.match.id}-{words[0]}.png"),
         caption=text, message_thread_id=message.message_thread_id)
+
+
+def _after(actions, length: int, moves: int) -> LiveMatch | None:
+    """The match after its move ``moves``, or None when it has not been played."""
+    try:
+        return after_moves(effective_actions(actions), length, moves)
+    except IllegalAction:
+        return None
 
 
 @router.message(Command("addtime"), IN_GROUP)
