@@ -159,7 +159,7 @@ async def withdraw(message: Message, tournament: Tournament, services: Services,
     becomes of their results, and leaves by the button (out, per the format's rules)."""
     run = await load(services, tournament.id)
     user = message.from_user.id
-    _check_leaving(tr, run, user)
+    _check_leaving(run, user)
     label = await names_of(services, tournament.id)
     await message.reply(
         lines(tr("formats.withdraw.confirm", name=label[user], title=tournament.title),
@@ -183,22 +183,23 @@ async def withdraw_answer(query: CallbackQuery, callback_data: Withdraw, service
         raise Refusal("formats.withdraw.not_yours")
     run = await load(services, tournament.id)
     try:
-        _check_leaving(tr, run, user)  # still in, the tournament not over nor paused
-    finally:
+        _check_leaving(run, user)  # still in, the tournament not over
+    except Refusal:  # out of date: the question takes no more presses
         await services.outbox.drop_buttons(query.message.chat.id, query.message.message_id)
+        raise
     label = await names_of(services, tournament.id)
+    await query.answer()
     if not callback_data.sure:
-        await query.answer()
         await query.message.edit_text(tr("formats.withdraw.kept", name=label[user],
                                          title=tournament.title))
         return
-    await query.answer()
+    await services.outbox.drop_buttons(query.message.chat.id, query.message.message_id)
     said = lines(tr("formats.withdrawn.done", name=label[user]),
                  tr(outcome_key(run, user, "withdraw")))
     await remove_player(services, run.tournament.id, user, "withdraw", said=said)
 
 
-def _check_leaving(tr: Translator, run: Run, user: int) -> None:
+def _check_leaving(run: Run, user: int) -> None:
     """Refuse leaving a tournament the user does not play, that is over, or one already
     left (a paused one may be left: the matches it opens wait for /resume)."""
     if run.tournament.status == "finished" or user not in run.seeds:
