@@ -327,5 +327,16 @@ class Bracket:
             winner, forfeit = self._results[spec.id]
             return view("done", winner, forfeit)
         if a in self._out or b in self._out:
-            return view("done", b if a in self._out and b not in self._out else a, forfeit=True)
+            return view("done", b if self._left_first(a, b) == a else a, forfeit=True)
         return view("ready")
+
+    def _left_first(self, a: Player, b: Player) -> Player:
+        """Of two players one or both of whom left, the one who left first: they lost the
+        match between them, whatever the other does later (a finalist who withdraws does
+        not hand the semi-final back to the opponent who had left before)."""
+        if b not in self._out:
+            return a
+        if a not in self._out:
+            return b
+        order = list(self._out)  # in the order they left
+        return a if order.index(a) < order.index(b) else b

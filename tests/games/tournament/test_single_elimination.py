@@ -130,6 +130,17 @@ def test_withdrawal_forfeits_the_next_match_and_keeps_the_player_placed():
         bracket.withdraw(99)
 
 
+def test_a_player_who_left_first_lost_to_one_who_leaves_later():
+    # 4 and 2 withdraw in the semi-finals (1 and 3 go through), then 3 withdraws from the
+    # final: 3 keeps the semi-final won against 2 and is the runner-up.
+    bracket = single_elimination([1, 2, 3, 4])
+    bracket.withdraw(4)
+    bracket.withdraw(2)
+    bracket.withdraw(3)
+    assert bracket.match("W1-2").winner == 3
+    assert bracket.placings() == {1: 1, 3: 2, 2: 3, 4: 3}
+
+
 def test_disqualified_player_forfeits_and_gets_no_place():
     bracket = single_elimination([1, 2, 3, 4])
     bracket.record("W1-1", 4)
