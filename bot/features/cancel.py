@@ -11,12 +11,15 @@ for the whole exchange. A cancelled tournament is gone for every command and but
 
 from __future__ import annotations
 
+from functools import partial
+
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, User
+from aiogram.types import CallbackQuery, Message, User
 
 from bot.features.access import command_target, organisers_press
 from bot.features.handlers import Handlers
+from bot.features.keyboards import pressed_on_its_question, question_keyboard
 from bot.features.lifecycle import START_JOBS, called_off
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
@@ -55,11 +58,8 @@ async def ask(message: Message, command: CommandObject, services: Services,
         return
     await message.reply(
         await _question(services, tr, tournament),
-        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[
-            InlineKeyboardButton(text=tr("cancel.yes"), callback_data=Cancel(
-                tournament_id=tournament.id, sure=True).pack()),
-            InlineKeyboardButton(text=tr("cancel.no"), callback_data=Cancel(
-                tournament_id=tournament.id, sure=False).pack())]]))
+        reply_markup=question_keyboard(tr("cancel.yes"), tr("cancel.no"), partial(
+            Cancel, tournament_id=tournament.id)))
 
 
 async def _question(services: Services, tr: Translator, tournament: Tournament) -> str:
@@ -75,6 +75,8 @@ async def _question(services: Services, tr: Translator, tournament: Tournament) 
 @router.callback_query(Cancel.filter())
 async def answer(query: CallbackQuery, callback_data: Cancel, services: Services,
                  tr: Translator) -> None:
+    if not pressed_on_its_question(query):
+        raise Refusal("callback.stale")
     tournament = await organisers_press(query, services, callback_data.tournament_id)
     message = query.message
     said, entrants = tr("cancel.kept", title=tournament.title), []

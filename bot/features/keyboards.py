@@ -1,7 +1,9 @@
-"""Keyboards and callback data the platform's features share (registration, check-in)."""
+"""Keyboards and callback data the platform's features share (registration, check-in,
+yes/no questions)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from aiogram.filters.callback_data import CallbackData
@@ -40,10 +42,19 @@ def stacked(*keyboards: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup:
         row for keyboard in keyboards if keyboard is not None for row in keyboard.inline_keyboard])
 
 
+def question_keyboard(yes: str, no: str, answer: Callable[..., CallbackData]
+                      ) -> InlineKeyboardMarkup:
+    """A yes/no question's two buttons (cancel? withdraw? resign?): ``answer(sure=…)`` is
+    each one's data. Its press is checked with :func:`pressed_on_its_question`."""
+    return InlineKeyboardMarkup(inline_keyboard=[[
+        InlineKeyboardButton(text=text, callback_data=answer(sure=sure).pack())
+        for text, sure in ((yes, True), (no, False))]])
+
+
 def pressed_on_its_question(query: CallbackQuery) -> bool:
     """Whether the pressed data is a button of the message it came with: a question's
-    answer (withdraw? resign?) edits that message, so forged data sent with another message
-    (an announcement, a board picture) must not reach it."""
+    answer edits that message, so forged data sent with another message (an announcement,
+    a board picture) must not reach it."""
     message = query.message
     if not isinstance(message, Message) or message.text is None or message.reply_markup is None:
         return False

@@ -5,9 +5,11 @@ and is logged."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import CallbackQuery, Message
 
 from bot.features.formats.common import (
     describe,
@@ -25,7 +27,7 @@ from bot.features.formats.results import (
 from bot.features.formats.runner import proceed
 from bot.features.formats.state import Run, load, log_event, names_of
 from bot.features.handlers import Handlers
-from bot.features.keyboards import pressed_on_its_question
+from bot.features.keyboards import pressed_on_its_question, question_keyboard
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
@@ -164,11 +166,9 @@ async def withdraw(message: Message, tournament: Tournament, services: Services,
     await message.reply(
         lines(tr("formats.withdraw.confirm", name=label[user], title=tournament.title),
               tr(outcome_key(run, user, "withdraw"))),
-        reply_markup=InlineKeyboardMarkup(inline_keyboard=[[
-            InlineKeyboardButton(text=tr("formats.withdraw.yes"), callback_data=Withdraw(
-                tournament_id=tournament.id, user_id=user, sure=True).pack()),
-            InlineKeyboardButton(text=tr("formats.withdraw.no"), callback_data=Withdraw(
-                tournament_id=tournament.id, user_id=user, sure=False).pack())]]))
+        reply_markup=question_keyboard(tr("formats.withdraw.yes"), tr("formats.withdraw.no"),
+                                       partial(Withdraw, tournament_id=tournament.id,
+                                               user_id=user)))
 
 
 @router.callback_query(Withdraw.filter())

@@ -52,6 +52,20 @@ async def _own_live(services: Services, chat_id: int, user_id: int) -> MatchRow 
     return match if match is not None and match.kind == LIVE_KIND else None
 
 
+async def _played_here(message: Message, services: Services,
+                       tr: Translator) -> MatchContext | None:
+    """The sender's live match played in the bot in this chat, for a move or decision they
+    typed as plain text; None when they play none here (the text is chat, not answered),
+    refused as over when their last match here has just ended."""
+    chat_id, user_id = message.chat.id, message.from_user.id
+    match = await _own_live(services, chat_id, user_id)
+    if match is None:
+        if await _just_played(services, chat_id, user_id):
+            raise Refusal("backgammon.live.error.match_over")
+        return None
+    return await load_match(services, tr, match.id)
+
+
 async def _just_played(services: Services, chat_id: int, user_id: int) -> bool:
     """Whether the user's last match in the chat is a backgammon match played in the bot
     that has ended."""
@@ -65,13 +79,9 @@ async def typed_move(message: Message, event_update: Update, services: Services,
     """A play typed in notation, checked against the legal plays. From someone who plays
     no match in the bot here, nor has just finished one, it is talk about a position (as
     darts take a spectator's ``60``): not answered."""
-    chat_id, user_id = message.chat.id, message.from_user.id
-    match = await _own_live(services, chat_id, user_id)
-    if match is None:
-        if await _just_played(services, chat_id, user_id):
-            raise Refusal("backgammon.live.error.match_over")
+    ctx = await _played_here(message, services, tr)
+    if ctx is None:
         return
-    ctx = await load_match(services, tr, match.id)
     seat = ctx.seat(message.from_user.id)
     check_turn(ctx, await services.matches.current(ctx.match), seat)
     await act(ctx, [{"type": "move", "player": seat, "play": message.text.strip()}],
@@ -106,10 +116,9 @@ async def said_decision(message: Message, event_update: Update, services: Servic
                         tr: Translator) -> None:
     """A decision typed as a word ("take", «беру») by a player of a match played here;
     from anyone else the word is chat, not answered."""
-    match = await _own_live(services, message.chat.id, message.from_user.id)
-    if match is None:
+    ctx = await _played_here(message, services, tr)
+    if ctx is None:
         return
-    ctx = await load_match(services, tr, match.id)
     seat = ctx.seat(message.from_user.id)
     word = SAID[message.text.strip().lower()]
     await act(ctx, [await _decision(ctx, word, seat)], message.from_user.id,

@@ -5,14 +5,16 @@ confirms with a button (only theirs counts; the match must not have moved on mea
 
 from __future__ import annotations
 
+from functools import partial
+
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from aiogram.types import CallbackQuery, Message, Update
 
 from bot.features.backgammon.live.flow import PLAYBOOK, act, same_step
 from bot.features.backgammon.live.moves import sender_match
 from bot.features.handlers import Handlers
-from bot.features.keyboards import pressed_on_its_question
+from bot.features.keyboards import pressed_on_its_question, question_keyboard
 from bot.i18n import Markup, Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.play.context import LIVE, MatchContext, load_match
@@ -55,11 +57,9 @@ async def resign(message: Message, command: CommandObject, services: Services,
         raise refused(ctx, PLAYBOOK, error) from None
     state = await services.matches.state(ctx.match)
     question = _question(ctx, state, seat, whole)
-    buttons = [InlineKeyboardButton(text=tr(f"backgammon.live.button.{key}"), callback_data=
-                                    Resign(match_id=ctx.match.id, step=state.steps, seat=seat,
-                                           whole=whole, sure=sure).pack())
-               for key, sure in (("resign", True), ("play_on", False))]
-    await message.reply(question, reply_markup=InlineKeyboardMarkup(inline_keyboard=[buttons]))
+    await message.reply(question, reply_markup=question_keyboard(
+        tr("backgammon.live.button.resign"), tr("backgammon.live.button.play_on"),
+        partial(Resign, match_id=ctx.match.id, step=state.steps, seat=seat, whole=whole)))
 
 
 def _action(seat: int, whole: bool) -> dict:
