@@ -11,6 +11,7 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot import games
 from bot.features.armchair.hand import HAND, LATE_MINUTES
 from bot.features.armchair.keyboards import BatFirst, Toss
 from bot.features.armchair.texts import card, innings_over, last_ball_line, result_line, score_card
@@ -121,17 +122,28 @@ async def refresh_panels(ctx: MatchContext, *, fresh: bool = False) -> None:
 
 
 async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:
-    """Tell the group what happened, redraw the score card and both hands."""
+    """Tell the group what happened, redraw the score card and both hands — unless the bot
+    answers at once (``/practice``): its move redraws them, so a move and its answer edit
+    the card once, not twice."""
     before, after = change.before, change.after
     lines = [] if after.finished else _news(ctx, before, after)  # finish says them
     note = _card_note(ctx, before, after, actions)
+    redraw = not await _bot_answers(ctx, after)
 
     async def group() -> None:
         if lines:
             await ctx.say("\n".join(lines))
-        await show_card(ctx, after, note=note)
+        if redraw:
+            await show_card(ctx, after, note=note)
 
-    await at_once(group(), refresh_panels(ctx))
+    await at_once(group(), *([refresh_panels(ctx)] if redraw else []))
+
+
+async def _bot_answers(ctx: MatchContext, game: ArmchairGame) -> bool:
+    """Whether the bot plays the next move itself, right after this one."""
+    robot = await _bot_seat(ctx)
+    return robot is not None and not game.finished and \
+        games.game_of(ctx.tournament.game).bot_player(game, robot) is not None
 
 
 OPENING = ("toss", "choose")  # pressed on the score card in the group, not played from a hand
