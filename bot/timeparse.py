@@ -62,14 +62,20 @@ _FILLERS = frozenset({"в", "во", "по", "on", "at", "klo", "kello", "next", 
 weekday alone), "klo 19:00", "Helsinki time", «по московскому времени», "Suomen aikaa"."""
 _BEFORE_HOUR = frozenset({"в", "во", "klo", "kello", "at"})
 """Fillers after which a whole hour is a time: «в 19», "klo 19", "at 19" (19:00)."""
+_COUNT = r"(\d+(?:[.,]\d+)?|an?|half an|пол|полтора|puolen|puolentoista)"
 _FROM_NOW = (
-    re.compile(r"^in (?:(\d+) ?|an? |half an )(hours?|h|minutes?|mins?)$"),
-    re.compile(r"^через (?:(\d+) ?)?(часа|часов|час|ч|минуту|минуты|минут|мин|полчаса)$"),
-    re.compile(r"^(?:(\d+|puolen) )?(tunnin|tuntia|tunti|t|minuutin|minuuttia|min) päästä$"),
+    re.compile(rf"^in (?:{_COUNT} ?)?(hours?|hrs?|h|minutes?|mins?|days?)$"),
+    re.compile(rf"^через (?:{_COUNT} ?)?(часа|часов|час|ч|минуту|минуты|минут|мин|"
+               r"дня|дней|день|сутки|суток)$"),
+    re.compile(rf"^(?:{_COUNT} )?(tunnin|tuntia|tunti|t|minuutin|minuuttia|min|päivän|päivää|"
+               r"vuorokauden) päästä$"),
 )
-"""A start some time from now, in each language: the number (none: one; half: 30
-minutes) and the unit."""
-_HOUR_UNITS = ("h", "ч", "t", "час", "tun")
+"""A start some time from now, in each language: the count (none: one; a half; one and a
+half; «1,5») and the unit."""
+_HALVES = {"half an": 0.5, "пол": 0.5, "puolen": 0.5, "полтора": 1.5, "puolentoista": 1.5}
+_UNIT_MINUTES = (("д", 1440), ("сут", 1440), ("päiv", 1440), ("vuoro", 1440), ("day", 1440),
+                 ("min", 1), ("мин", 1))
+"""Minutes in a unit by how its word starts; any other unit is an hour."""
 _WEEKDAY = {word: number for number, words in enumerate(_WEEKDAYS) for word in words}
 _CITIES = {
     "москва": "Europe/Moscow", "москве": "Europe/Moscow", "санкт-петербург": "Europe/Moscow",
@@ -79,8 +85,14 @@ _CITIES = {
     "минск": "Europe/Minsk", "хельсинки": "Europe/Helsinki", "таллин": "Europe/Tallinn",
     "рига": "Europe/Riga", "берлин": "Europe/Berlin", "лондон": "Europe/London",
     "tukholma": "Europe/Stockholm", "tallinna": "Europe/Tallinn",
-    "московскому": "Europe/Moscow", "suomen": "Europe/Helsinki",
-    "helsingin": "Europe/Helsinki",
+    "lontoo": "Europe/London", "berliini": "Europe/Berlin", "riika": "Europe/Riga",
+    "moskova": "Europe/Moscow", "pietari": "Europe/Moscow",
+    "московскому": "Europe/Moscow", "хельсинкскому": "Europe/Helsinki",
+    "калининградскому": "Europe/Kaliningrad", "самарскому": "Europe/Samara",
+    "екатеринбургскому": "Asia/Yekaterinburg", "новосибирскому": "Asia/Novosibirsk",
+    "минскому": "Europe/Minsk", "лондонскому": "Europe/London",
+    "берлинскому": "Europe/Berlin", "suomen": "Europe/Helsinki",
+    "helsingin": "Europe/Helsinki", "moskovan": "Europe/Moscow", "lontoon": "Europe/London",
 }
 """City names in Russian and Finnish that are not an IANA zone's own English city name."""
 _ABBREVIATIONS = {
@@ -196,20 +208,20 @@ def _meaningful(words: list[str]) -> list[str]:
 
 
 def _from_now(words: list[str]) -> timedelta | None:
-    """How long from now "in 2 hours", «через полчаса», "tunnin päästä" say; None when the
-    words are not such a phrase."""
+    """How long from now "in 2 hours", «через полтора часа», "2 päivän päästä" say; None
+    when the words are not such a phrase."""
     said = " ".join(words).lower()
     for pattern in _FROM_NOW:
         if found := pattern.match(said):
             break
     else:
         return None
-    number, unit = found[1], found[2]
-    if unit == "полчаса" or number == "puolen" or said.startswith("in half"):
-        return timedelta(minutes=30)
-    count = int(number) if number and number.isdecimal() else 1
-    hours = unit.startswith(_HOUR_UNITS)
-    return timedelta(hours=count) if hours else timedelta(minutes=count)
+    count, unit = found[1], found[2]
+    number = _HALVES.get(count or "", 1.0)
+    if count and count[0].isdigit():
+        number = float(count.replace(",", "."))
+    minutes = next((m for prefix, m in _UNIT_MINUTES if unit.startswith(prefix)), 60)
+    return timedelta(minutes=round(number * minutes))
 
 
 def _day_first(words: list[str]) -> list[str]:

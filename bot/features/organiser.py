@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
@@ -206,6 +207,14 @@ async def _still_waiting(services: Services, tr: Translator,
                                                                        ("pending",)))
 
 
+def _usage(services: Services, tr: Translator, tournament: Tournament) -> str:
+    """How to set a start, its examples a week from today in the zone a time is read in."""
+    zone = zone_of(services, tournament, tr.language)
+    week = services.clock.now().astimezone(zone) + timedelta(days=7)
+    return tr("schedule.usage", date=week.strftime("%Y-%m-%d"), short=week.strftime("%d.%m"),
+              zone=zone_name(zone))
+
+
 @router.message(Command("schedule"))
 async def schedule(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
@@ -225,14 +234,14 @@ async def schedule(message: Message, command: CommandObject, services: Services,
             services, tournament), zone=tournament.timezone) if tournament.starts_at else \
             tr("schedule.not_set", title=tournament.title)
         how = await is_organiser(services, message.chat.id, message.from_user.id)
-        await message.answer(lines(said, tr("schedule.usage") if how else None))
+        await message.answer(lines(said, _usage(services, tr, tournament) if how else None))
         return
     try:
         start, zone = parse_start(target.words,
                                   zone_name(zone_of(services, tournament, tr.language)),
                                   services.clock.now())
     except ValueError as error:
-        await message.answer(tr(error.args[0]) + "\n" + tr("schedule.usage"))
+        await message.answer(tr(error.args[0]) + "\n" + _usage(services, tr, tournament))
         return
     if start <= services.clock.now():
         await message.answer(tr("schedule.in_past"))

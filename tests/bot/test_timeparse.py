@@ -168,14 +168,27 @@ def test_the_time_before_the_day(text: str, expected: str) -> None:
     ("через час", "13:00"), ("через полчаса", "12:30"), ("через 15 минут", "12:15"),
     ("2 tunnin päästä", "14:00"), ("tunnin päästä", "13:00"),
     ("puolen tunnin päästä", "12:30"), ("30 minuutin päästä", "12:30"),
+    ("in 1.5 hours", "13:30"), ("через 1,5 часа", "13:30"), ("через полтора часа", "13:30"),
+    ("puolentoista tunnin päästä", "13:30"), ("1,5 tunnin päästä", "13:30"),
 ])
 def test_a_time_from_now(text: str, expected: str) -> None:
     assert _start(text) == f"2026-10-01T{expected}:00+03:00 Europe/Moscow"
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("in 2 days", "2026-10-03T12:00"), ("in a day", "2026-10-02T12:00"),
+    ("через 2 дня", "2026-10-03T12:00"), ("через сутки", "2026-10-02T12:00"),
+    ("через 5 дней", "2026-10-06T12:00"), ("2 päivän päästä", "2026-10-03T12:00"),
+])
+def test_days_from_now(text: str, expected: str) -> None:
+    assert _start(text) == f"{expected}:00+03:00 Europe/Moscow"
+
+
 @pytest.mark.parametrize(("text", "zone"), [
     ("19:00 Helsinki time", "Europe/Helsinki"), ("klo 19 Suomen aikaa", "Europe/Helsinki"),
     ("в 19 по московскому времени", "Europe/Moscow"), ("klo 19 Helsingin aikaa", "Europe/Helsinki"),
+    ("в 19 по хельсинкскому времени", "Europe/Helsinki"), ("klo 19 Lontoo", "Europe/London"),
+    ("klo 19 Moskovan aikaa", "Europe/Moscow"),
 ])
 def test_a_zone_said_as_its_time(text: str, zone: str) -> None:
     assert _start(text, "Europe/Berlin").endswith(zone)
