@@ -126,6 +126,12 @@ class BettingFinal:
         """Number of the hand being played (the last one once finished)."""
         return self._hand
 
+    def final_scores(self) -> tuple[tuple[int, int], ...] | None:
+        """Hands won, the winner's first: at most ``hands_to_win``, fewer when the other
+        player could not post the ante."""
+        return tuple((won, lost) for won in range(1, self._hands_to_win + 1)
+                     for lost in range(won))
+
     @property
     def betting_round(self) -> int:
         """1–3 within the current hand."""

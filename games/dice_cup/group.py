@@ -63,6 +63,11 @@ class GroupMatch(RollingRounds):
             return DRAW_POINTS, DRAW_POINTS
         return (WIN_POINTS, LOSS_POINTS) if self._winner == 0 else (LOSS_POINTS, WIN_POINTS)
 
+    def final_scores(self) -> tuple[tuple[int, int], ...] | None:
+        """The wins of :class:`RollingRounds`, and the draw at the deciding round."""
+        draw = self._wins_needed - 1
+        return (*super().final_scores(), *([(draw, draw)] if self._allow_draw else []))
+
     @property
     def outcome(self) -> Outcome | None:
         if self._draw:

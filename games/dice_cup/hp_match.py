@@ -43,6 +43,10 @@ class HPMatch:
     def hp(self) -> tuple[int, int]:
         return self._battle.hp
 
+    def final_scores(self) -> tuple[tuple[int, int], ...] | None:
+        """None: the score is the HP left, any two numbers (the winner's the higher)."""
+        return None
+
     @property
     def start_hp(self) -> int:
         return self._battle.start_hp

@@ -70,6 +70,11 @@ class RollingRounds:
     def wins_needed(self) -> int:
         return self._wins_needed
 
+    def final_scores(self) -> tuple[tuple[int, int], ...] | None:
+        """Every score a finished match can have, the winner's (or a draw's) first: what
+        an organiser may set (``None``: any score)."""
+        return tuple((self._wins_needed, lost) for lost in range(self._wins_needed))
+
     @property
     def history(self) -> tuple[RoundRecord, ...]:
         return tuple(self._history)

@@ -5,12 +5,13 @@ handlers."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message, Update
 
 from bot.features.access import Target, command_target
-from bot.features.cup.common import close_match, post
+from bot.features.cup.common import close_match, match_score, post
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import advance_groups
@@ -109,6 +110,8 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
         return
     play = await context_for(services, tr, target.tournament, match)
     me = play.seat(user.id)
+    mine, theirs = _possible(tr, await services.matches.current(match), me, words[0],
+                             mine, theirs)
     score = [mine, theirs] if me == 0 else [theirs, mine]
     winner = None if mine == theirs else (user.id if mine > theirs else
                                           (match.player_b if me == 0 else match.player_a))
@@ -125,6 +128,34 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
     await play.say(tr("correction.result_set", a=play.names[0], b=play.names[1], sa=score[0],
                       sb=score[1], reason=reason))
     await retire_board(services, target.tournament, match)
+
+
+def _possible(tr: Translator, state: Any, me: int, word: str, mine: int,
+              theirs: int) -> tuple[int, int]:
+    """The score to record from the player's side: a typed score when the match can end
+    so (else a Refusal naming those it can), a bare ``win``/``loss``/``draw`` as the match
+    would end from where it stands (a win of a match to 3 at 1:2 is 3:1)."""
+    possible = state.final_scores()
+    if possible is None:
+        return mine, theirs
+    if word.lower() in _OUTCOME:
+        if mine == theirs:
+            return next(((a, b) for a, b in possible if a == b), (mine, theirs))
+        now = match_score(state)
+        won, lost = _awarded(possible, now[1 - me] if mine > theirs else now[me])
+        return (won, lost) if mine > theirs else (lost, won)
+    if (max(mine, theirs), min(mine, theirs)) not in possible:
+        won, lost = [(a, b) for a, b in possible if a > b][-1]
+        raise Refusal("correction.impossible_score", score=f"{mine}:{theirs}",
+                      scores=", ".join(f"{a}:{b}" for a, b in possible), example=f"{lost}:{won}")
+    return mine, theirs
+
+
+def _awarded(possible: tuple[tuple[int, int], ...], loser_now: int) -> tuple[int, int]:
+    """The win an organiser's bare ``win`` records: the winner's full score, the loser's
+    as it stands (at most what a loser can have)."""
+    top = max(a for a, b in possible if a > b)
+    return top, max((b for a, b in possible if a == top and b <= loser_now), default=0)
 
 
 def _parse_outcome(word: str) -> tuple[int, int] | None:
