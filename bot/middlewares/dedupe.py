@@ -10,7 +10,8 @@ often incidental (a new user's record, written before the command runs), and a p
 died right after it would have claimed a command it never carried out; Telegram's
 redelivery would be dropped. An update whose handling wrote nothing (a command that only
 answers, a refusal) is remembered in memory only: handled again after a restart it changes
-nothing either, and it costs no write transaction. The middleware also counts the handlers
+nothing either, and it costs no write transaction. A refusal is handled too: a copy of a
+refused update is dropped, not answered again. The middleware also counts the handlers
 in flight, so a shutdown can wait for them before closing the database (:meth:`drain`), and
 forgets the ids older than ``REMEMBER_FOR`` once every ``PRUNE_EVERY`` while the bot runs.
 """
@@ -25,6 +26,7 @@ from aiogram import BaseMiddleware
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.types import Update
 
+from bot.play.refusal import Refusal
 from storage.repositories.updates import REMEMBER_FOR, ProcessedUpdatesRepo
 
 log = logging.getLogger(__name__)
@@ -61,17 +63,26 @@ class DedupeMiddleware(BaseMiddleware):
                 return None
             now = services.clock.now()
             with services.db.tracking_writes(event.update_id, now) as writes:
-                result = await handler(event, data)
-            if writes.count:  # it changed something: claimed for good, across restarts
-                await updates.claim(event.update_id, now)
-                await self.prune(updates, services.clock.now())
-            elif result is not UNHANDLED:  # it only answered: a copy is dropped while we run
-                updates.remember(event.update_id)
+                try:
+                    result = await handler(event, data)
+                except Refusal:  # handled too: its answer is not given twice
+                    await self._handled(services, event.update_id, now, writes.count)
+                    raise
+            await self._handled(services, event.update_id, now, writes.count, result)
             return result
         finally:
             self._in_flight.discard(event.update_id)
             if not self._in_flight:
                 self._idle.set()
+
+    async def _handled(self, services, update_id: int, now: datetime, writes: int,
+                       result: object = None) -> None:
+        updates = services.repos.updates
+        if writes:  # it changed something: claimed for good, across restarts
+            await updates.claim(update_id, now)
+            await self.prune(updates, services.clock.now())
+        elif result is not UNHANDLED:  # it only answered: a copy is dropped while we run
+            updates.remember(update_id)
 
     async def drain(self, timeout: float) -> bool:
         """Wait until no update is being handled; False if ``timeout`` ran out first."""

@@ -62,7 +62,7 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
                   actor_id: int | None, update_id: int | None, wait: float = 0,
                   check: Callable[[Any], None] | None = None,
                   alongside: Alongside = (), clocks: Clocks | None = None,
-                  logged: Write | None = None) -> Change | None:
+                  logged: Write | None = None, in_pause: bool = False) -> Change | None:
     """Apply ``actions`` together (all or none) and announce them.
 
     ``check`` sees the current state first and may raise a Refusal (a press on an old board);
@@ -72,13 +72,15 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     is said elsewhere once the action is accepted (the answer to the pressed button, the
     actor's own panel in their DM), at the same time as the announcement
     (:func:`~bot.sending.at_once`); ``logged`` is written with the actions, in their
-    transaction (an organiser's correction with its log entry). After the lock, when
+    transaction (an organiser's correction with its log entry); ``in_pause``: it goes in
+    while the match is paused (an organiser's correction of what was played: a pause is
+    where disputes are settled). After the lock, when
     the bot itself plays a seat of the match and it is its turn, it makes its move
     (:func:`bot_moves`, with the same ``clocks``). Returns the change, or None when this
     update was applied before (nothing is said twice).
     """
     services, match = ctx.services, ctx.match
-    if match.status == "paused":
+    if match.status == "paused" and not in_pause:
         raise Refusal("play.paused")
     if clocks is None and playbook.clocks is not None:
         clocks = await playbook.clocks(ctx)

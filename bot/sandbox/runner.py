@@ -27,6 +27,7 @@ from bot import menu
 from bot.app import App, build
 from bot.clock import VirtualClock
 from bot.config import load_settings
+from bot.features.darts import keypad as darts_keypad
 from bot.sandbox import strict
 from bot.sandbox.failures import LINE, REFUSED, UNHANDLED, Failure, LoggedErrors, trace_of
 from bot.sandbox.session import DICE_FACES, SandboxSession
@@ -443,7 +444,10 @@ def _is_step(line: str) -> bool:
 
 
 def match_of_callback(data: str) -> int | None:
-    """The match a button's callback data names (any CallbackData with a ``match_id``)."""
+    """The match a button's callback data names (any CallbackData with a ``match_id``, and
+    the darts keypad's own compact data)."""
+    if (press := darts_keypad.read(data)) is not None:
+        return press.match_id
     for kind in _callback_kinds(CallbackData):
         head = f"{kind.__prefix__}{kind.__separator__}"
         if "match_id" in kind.model_fields and data.startswith(head):

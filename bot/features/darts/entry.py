@@ -107,6 +107,10 @@ async def typed(message: Message, darts: list[str], command: str | None,
     state = await services.matches.current(play.match)  # read only: no copy
     _check_room(tr, state, darts)
     player = state.current
+    if command == "end" and not darts and state.started and not state.leg.pending \
+            and play.match.status == "running" and play.seat(message.from_user.id) != player:
+        # a lone «end» sent twice would end the next player's visit with three misses
+        raise Refusal(text=play.text("darts.error.end_without_darts", name=play.names[player]))
     actions = [{"type": "dart", "dart": dart, "player": player} for dart in darts]
     if command == "undo":
         actions.append({"type": "undo", "player": player})
@@ -216,7 +220,8 @@ async def correct(message: Message, command: CommandObject, event_update: Update
                        tournament_id=play.tournament.id, chat_id=message.chat.id,
                        reason=parts["reason"], match=play.match.id, leg=parts["leg"],
                        visit=parts["visit"], darts=darts)
-    if await perform(play, [action], user_id, event_update.update_id, logged=logged):
+    if await perform(play, [action], user_id, event_update.update_id, logged=logged,
+                     in_pause=True):
         await _say_correction(tr, play, message, parts, darts)
 
 

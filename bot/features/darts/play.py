@@ -105,17 +105,19 @@ def error_text(tr: Translator, error: IllegalAction, match: MatchRow | None = No
 
 async def perform(play: DartsPlay, actions: list[dict], actor_id: int,
                   update_id: int | None, expect: tuple[int, int, int] | None = None,
-                  alongside: Alongside = (), *, logged: Write | None = None
-                  ) -> LegsMatch | None:
+                  alongside: Alongside = (), *, logged: Write | None = None,
+                  in_pause: bool = False) -> LegsMatch | None:
     """Apply ``actions`` together through the match-play module.
 
     ``expect`` is the position the pressed board showed: the press only counts when the
     match is still there; ``alongside``: said with the announcement once accepted (the
-    press answered); ``logged``: written with the actions (an organiser's log entry).
+    press answered); ``logged``: written with the actions (an organiser's log entry);
+    ``in_pause``: taken while the match is paused (an organiser's correction).
     Returns the new state, or None when nothing changed."""
     change = await perform_action(play, PLAYBOOK, actions, actor_id=actor_id,
                                   update_id=update_id, alongside=alongside,
-                                  check=partial(_refuse_stale, play, expect), logged=logged)
+                                  check=partial(_refuse_stale, play, expect), logged=logged,
+                                  in_pause=in_pause)
     return None if change is None else change.after
 
 

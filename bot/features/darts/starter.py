@@ -56,6 +56,7 @@ async def set_starter(message: Message, command: CommandObject, event_update: Up
     logged = log_entry(organiser, "starter", services.clock.now(),
                        tournament_id=play.tournament.id, chat_id=message.chat.id,
                        reason=reason, match=play.match.id, starter=user.id)
-    if await perform(play, [action], organiser, event_update.update_id, logged=logged):
+    if await perform(play, [action], organiser, event_update.update_id, logged=logged,
+                     in_pause=True):
         await message.answer(play.text("darts.starter_set", organiser=message.from_user.first_name,
                                 match=play.match.id, name=play.names[player], reason=reason))
