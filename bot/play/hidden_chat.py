@@ -31,7 +31,7 @@ from aiogram.types import (
 
 from bot.features.access import command_target, is_organiser
 from bot.features.handlers import Handlers
-from bot.features.keyboards import link_keyboard
+from bot.features.keyboards import link_keyboard, pressed_on_its_question
 from bot.i18n import Markup, Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
 from bot.play.context import MatchContext, load_match, own_text
@@ -123,8 +123,9 @@ async def _which(services: Services, tr: Translator, matches: list[MatchRow],
     rows = []
     for match in matches:
         ctx = await _context(services, match)
-        label = tr("play.hidden_which_button", match=match.id, title=ctx.tournament.title,
-                   a=ctx.names[0], b=ctx.names[1])
+        label = tr("play.hidden_which_friendly" if ctx.tournament.friendly  # names them
+                   else "play.hidden_which_button", match=match.id,
+                   title=ctx.tournament.title, a=ctx.names[0], b=ctx.names[1])
         hidden = input_of(match.kind)
         at = -1 if hidden.position is None else \
             hidden.position(await services.matches.current(match))
@@ -145,6 +146,8 @@ async def pick(query: CallbackQuery, callback_data: Pick, event_update: Update,
     newest = await panels(services).get(match.id, query.from_user.id)
     if callback_data.panel and query.message and query.message.message_id != newest:
         raise Refusal("callback.stale")
+    if not callback_data.panel and not pressed_on_its_question(query):
+        raise Refusal("callback.stale")  # answered already: its other match's button is gone
     await _apply(services, match, query.from_user.id, callback_data.word,
                  event_update.update_id, callback_data.at, alongside=[query.answer])
     if not callback_data.panel and query.message:  # the question is answered: close it

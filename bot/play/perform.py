@@ -155,7 +155,7 @@ def refused(ctx: MatchContext, playbook: Playbook, error: IllegalAction) -> Refu
     turn it is (``turn``: a seat) has the player named for its text as ``name``."""
     if isinstance(seat := error.params.get("turn"), int):
         error.params.setdefault("name", ctx.names[seat])
-    return Refusal(text=playbook.explain(ctx.tr, error, ctx.match))
+    return Refusal(explain=partial(playbook.explain, error=error, match=ctx.match))
 
 
 def error_params(error: IllegalAction) -> dict[str, Any]:

@@ -7,6 +7,7 @@ message, an alert for a button press — in the language the update was handled 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from aiogram import Dispatcher
@@ -18,14 +19,19 @@ from bot.services import Services
 
 
 class Refusal(Exception):
-    """Turn the request down with the catalog text ``key`` (or a text already rendered)."""
+    """Turn the request down with the catalog text ``key``, a text already rendered, or
+    ``explain``: the text rendered by the translator of the chat the answer goes to (an
+    engine's refusal of a card typed in private is said in the player's language, not the
+    group's)."""
 
     def __init__(self, key: str | None = None, *, text: str | None = None,
-                 **params: Any) -> None:
+                 explain: Callable[[Translator], str] | None = None, **params: Any) -> None:
         super().__init__(key or text)
-        self.key, self.text, self.params = key, text, params
+        self.key, self.text, self.explain, self.params = key, text, explain, params
 
     def render(self, tr: Translator) -> str:
+        if self.explain is not None:
+            return self.explain(tr)
         return self.text if self.text is not None else tr(self.key, **self.params)
 
 
