@@ -58,10 +58,15 @@ def vote_status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | 
     tr, name = play.tr, play.names
     picked = [tr("cup.third_picked", name=name[p], other=name[1 - p])
               for p in (0, 1) if state.has_picked(p)]
-    question = lines(tr("cup.third_vote", a=name[0], b=name[1], minutes=VOTE_MINUTES), *picked)
+    question = _question(play, *picked)
     if state.closed:  # the organiser's own message asks them now
         return lines(question, tr("cup.third_closed")), None
     return question, _keyboard(tr, play.match.id, list(state.available))
+
+
+def _question(play: MatchContext, *said: str) -> str:
+    return lines(play.tr("cup.third_vote", a=play.names[0], b=play.names[1],
+                         minutes=VOTE_MINUTES), *said)
 
 
 @router.callback_query(Pick.filter())
@@ -81,13 +86,14 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
 @announcer("third_choice")
 async def announce_vote(play: MatchContext, before, after, event: dict) -> None:
     """A first pick edits the vote (its buttons stay for the other player); different
-    picks ask for the higher seed's /try in a new message; the deadline closes the vote
+    picks close the vote and ask for the higher seed's /try in a new message; the deadline closes the vote
     (its buttons go) and asks the organiser in a new message; a format decided by equal
     picks or by the organiser is said in place of the question, without buttons."""
     kind = event["type"]
     if kind == "pick" and not after.finished and not after.needs_try:
         await post(play, *vote_status(play, after), new=False)
-    elif after.needs_try:
+    elif after.needs_try:  # the question answered (its buttons go), the /try asked anew
+        await post(play, _question(play, play.tr("cup.third_both_picked")), None, new=False)
         await post(play, *vote_status(play, after))
     elif kind == "try":  # its outcome under the question it answers
         await post(play, lines(_needs_try(play, before), tried(play, event)), new=False)
