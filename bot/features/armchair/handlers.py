@@ -62,11 +62,18 @@ async def toss(query: CallbackQuery, callback_data: Toss, event_update: Update,
 @router.callback_query(BatFirst.filter())
 async def bat_first(query: CallbackQuery, callback_data: BatFirst, event_update: Update,
                     services: Services) -> None:
-    """The toss winner chooses to bat or to bowl first."""
+    """The toss winner chooses to bat or to bowl first — or an organiser for them (a toss
+    winner who does not come back would stall the match)."""
     ctx = await _match(services, callback_data.match_id)
     seat = ctx.seat(query.from_user.id)
     if seat is None:
-        raise Refusal("armchair.error.not_player")
+        turn = (await services.matches.current(ctx.match)).to_act
+        if ctx.tournament.friendly or \
+                not await is_organiser(services, ctx.tournament.chat_id, query.from_user.id):
+            raise Refusal("armchair.error.not_player")
+        if turn is None or turn.kind != "choose":
+            raise Refusal("callback.stale")
+        seat = turn.seat
     first = seat if callback_data.bats else 1 - seat
     await perform(ctx, PLAYBOOK, [{"type": "choose", "player": seat, "bat_first": first}],
                   actor_id=query.from_user.id, update_id=event_update.update_id,

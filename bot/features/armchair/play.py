@@ -18,7 +18,7 @@ from bot.features.armchair.texts import card, innings_over, last_ball_line, resu
 from bot.features.formats.common import handles_of
 from bot.features.formats.results import record_played
 from bot.features.formats.state import load
-from bot.i18n import Translator
+from bot.i18n import Translator, lines
 from bot.match_service import Change, Clocks
 from bot.play import clock, hidden
 from bot.play.board import show_board
@@ -275,8 +275,10 @@ def _opening_late(ctx: MatchContext, seat: int) -> str:
     if seat < 0:
         return ctx.tr("armchair.late_toss", a=ctx.names[0], b=ctx.names[1],
                       match=ctx.match.id, minutes=LATE_MINUTES)
-    return ctx.tr("armchair.late_choice", name=ctx.names[seat], match=ctx.match.id,
+    said = ctx.tr("armchair.late_choice", name=ctx.names[seat], match=ctx.match.id,
                   minutes=LATE_MINUTES)
+    return said if ctx.tournament.friendly else \
+        lines(said, ctx.tr("armchair.late_choice_organisers"))
 
 
 late_clock = clock.timeout(LATE, _late)
