@@ -165,10 +165,11 @@ def standings_png(title: str, header: list[str], rows: list[list[str]],
     head_h = round(size * 1.6) if any(header) else 0
     top = _PAD + (round(52 * 1.5) + 16 if title else 0)
 
-    legend = [_clean(line) for line in legend if _clean(line)]
     legend_size = max(20, size - 12)
     legend_font, legend_h = _font(legend_size), round(legend_size * 1.5)
-    legend_block = (16 + len(legend) * legend_h) if legend else 0
+    notes = _legend_notes([_clean(line) for line in legend if _clean(line)], legend_font,
+                          width - 2 * _PAD)
+    legend_block = (16 + sum(len(pieces) for _, pieces in notes) * legend_h) if notes else 0
     room = max(1, (_STANDINGS_MAX_HEIGHT - top - head_h - _PAD - legend_block) // row_h)
     if len(rows) > room:
         hidden = len(rows) - room + 1
@@ -210,25 +211,48 @@ def standings_png(title: str, header: list[str], rows: list[list[str]],
     if 0 < highlight < len(rows):
         line_y = top + head_h + highlight * row_h
         draw.line((left, line_y, right - 1, line_y), fill=_ACCENT, width=3)
-    _draw_legend(canvas, legend, legend_font, left, right, y + 16, legend_h)
+    _draw_legend(canvas, notes, legend_font, left, y + 16, legend_h)
     return canvas.png()
 
 
 BAR_MARK = "▌"  # a legend line about the qualifiers' bar starts with this
 
 
-def _draw_legend(canvas: Canvas, lines: list[str], font: Font, left: int, right: int, y: int,
-                 line_h: int) -> None:
-    """The legend under a table, one muted line each; the bar's line shows a piece of it."""
+def _legend_notes(lines: list[str], font: Font, width: int) -> list[tuple[bool, list[str]]]:
+    """Each legend line as (drawn after a piece of the bar?, its text wrapped to ``width``
+    pixels): a long explanation goes on over more lines instead of being cut."""
+    notes = []
     for line in lines:
+        bar = line.startswith(BAR_MARK)
+        text = line[len(BAR_MARK):].strip() if bar else line
+        notes.append((bar, _wrap(text, font, width - (_BAR + 12 if bar else 0))))
+    return notes
+
+
+def _wrap(text: str, font: Font, width: int) -> list[str]:
+    """``text`` in lines at most ``width`` pixels wide, broken between words (a single word
+    wider than that is cut with an ellipsis)."""
+    pieces: list[str] = []
+    for word in text.split():
+        if pieces and _width(f"{pieces[-1]} {word}", font) <= width:
+            pieces[-1] = f"{pieces[-1]} {word}"
+        else:
+            pieces.append(_fit(word, font, width))
+    return pieces or [""]
+
+
+def _draw_legend(canvas: Canvas, notes: list[tuple[bool, list[str]]], font: Font, left: int,
+                 y: int, line_h: int) -> None:
+    """The legend under a table, muted; the bar's line shows a piece of it."""
+    for bar, pieces in notes:
         x = left
-        if line.startswith(BAR_MARK):
+        if bar:
             canvas.draw.rectangle((x, y + line_h // 4, x + _BAR - 1, y + 3 * line_h // 4),
                                   fill=_ACCENT)
-            x, line = x + _BAR + 12, line[len(BAR_MARK):].strip()
-        canvas.write((x, y + line_h // 2), _fit(line, font, right - x), font, _MUTED, _BG, "lm")
-        y += line_h
-
+            x += _BAR + 12
+        for piece in pieces:
+            canvas.write((x, y + line_h // 2), piece, font, _MUTED, _BG, "lm")
+            y += line_h
 
 
 def _standings_columns(header: list[str], rows: list[list[str]], size: int, width: int,

@@ -181,6 +181,19 @@ def test_the_legend_goes_under_the_table_with_a_piece_of_the_qualifiers_bar() ->
     assert _green_pixels(below) > 0  # the bar's piece
 
 
+def test_a_long_legend_line_goes_on_over_more_lines_instead_of_being_cut() -> None:
+    _needs_font()
+    long = ("SB — Sonneborn-Berger: the points of the opponents beaten plus half the points "
+            "of the opponents drawn with, summed over every round played so far")
+    font = pictures._font(28)
+    (bar, pieces), = pictures._legend_notes([long], font, 600)
+    assert not bar and len(pieces) > 1
+    assert " ".join(pieces) == long  # every word kept, none cut with an ellipsis
+    assert all(pictures._width(piece, font) <= 600 for piece in pieces)
+    short = _open(standings_png("A", HEADER, STANDINGS, legend=["SB — Sonneborn-Berger"]))
+    assert _open(standings_png("A", HEADER, STANDINGS, legend=[long])).height > short.height
+
+
 def test_a_bracket_shows_each_score_and_the_third_place_match() -> None:
     _needs_font()
     semis = [("A", "B", "A"), ("C", "D", "D")]
