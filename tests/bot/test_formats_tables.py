@@ -10,7 +10,7 @@ from pathlib import Path
 from bot import catalogue
 from bot.features.formats import progress, state
 from bot.features.formats.state import Run
-from bot.features.formats.tables import legend, legs_layout, shared_lines
+from bot.features.formats.tables import _cells, _header, legend, legs_layout, shared_lines
 from bot.i18n import Translator
 from games.tournament import Result, standings
 from storage.repositories.matches import MatchRow
@@ -71,6 +71,21 @@ def test_the_legs_layout_is_the_darts_games_own() -> None:
     tr = Translator("en")
     assert legend(tr, legs=False, bar=False)[0].startswith("Bh — Buchholz")
     assert legend(tr, legs=True, bar=True)[-1] == "▌ go through to the playoff"
+
+
+def test_a_score_difference_that_ranks_the_table_is_a_column_of_its_own() -> None:
+    """Armchair ranks by h2h, wins, then the runs' difference: a place it decides is seen."""
+    run = _run(stats=False, game="armchair")
+    assert "diff" in run.tiebreaks()
+    [(_, rows)] = progress.group_tables(run)
+    tr = Translator("en")
+    assert _header(tr, stats=False, ties=False, diff=True) == [
+        "#", "Player", "Pts", "W-D-L", "±", "Bh", "SB"]
+    cells = _cells(rows, {A: "A", B: "B", C: "C"}, None, None, diff=True)
+    assert [row[4] for row in cells] == ["0", "0", "0"] and len(cells[0]) == 7
+    assert legend(tr, legs=False, bar=False, diff=True)[-1].startswith("± — score difference")
+    assert _header(tr, stats=False, ties=True, diff=False) == [
+        "#", "Player", "Pts", "W-D-L", "T", "Bh", "SB"]
 
 
 SCRIPT = """\

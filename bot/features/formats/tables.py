@@ -41,23 +41,34 @@ def _stat_text(value: Fraction | None) -> str:
 
 
 def _cells(rows: list[Row], label: dict[int, str], stats: dict[int, Fraction] | None,
-           ties: dict[int, int] | None = None) -> list[list[str]]:
+           ties: dict[int, int] | None = None, diff: bool = False) -> list[list[str]]:
     """One picture row per player: the common columns, then the layout's own; ``ties``
-    (when any match was tied) takes the ties out of the draws into a column of its own."""
+    (when any match was tied) takes the ties out of the draws into a column of its own;
+    ``diff`` (a tie-break of the table) shows the score difference after them."""
     cells = []
     for r in rows:
         common = [str(r.place) if r.place else "—", label[r.player], str(r.points)]
-        if stats is None and ties is not None:
-            tied = ties.get(r.player, 0)
-            cells.append(common + [f"{r.wins}-{r.draws - tied}-{r.losses}", str(tied),
-                                   str(r.buchholz), str(r.sonneborn_berger)])
-        elif stats is None:
-            cells.append(common + [f"{r.wins}-{r.draws}-{r.losses}", str(r.buchholz),
-                                   str(r.sonneborn_berger)])
-        else:
+        if stats is not None:
             cells.append(common + [f"{r.wins}-{r.losses}", f"{r.scored}:{r.scored - r.diff}",
-                                   f"{r.diff:+d}" if r.diff else "0", _stat_text(stats.get(r.player))])
+                                   _signed(r.diff), _stat_text(stats.get(r.player))])
+            continue
+        tied = ties.get(r.player, 0) if ties is not None else None
+        record = [f"{r.wins}-{r.draws - (tied or 0)}-{r.losses}",
+                  *([] if tied is None else [str(tied)]), *([_signed(r.diff)] if diff else [])]
+        cells.append(common + record + [str(r.buchholz), str(r.sonneborn_berger)])
     return cells
+
+
+def _signed(number: int) -> str:
+    return f"{number:+d}" if number else "0"
+
+
+def _header(tr: Translator, stats: bool, ties: bool, diff: bool) -> list[str]:
+    """The picture's column names, matching :func:`_cells`."""
+    if stats:
+        return tr.plain("formats.table_header_legs").split("|")
+    header = tr.plain("formats.table_header_ties" if ties else "formats.table_header").split("|")
+    return header[:-2] + ([tr.plain("formats.table_column_diff")] if diff else []) + header[-2:]
 
 
 def _text_row(tr: Translator, r: Row, label: dict[int, str],
@@ -107,10 +118,12 @@ def qualifiers(run: Run) -> int:
     return run.settings.get("top", 2) if run.format == "groups_playoff" else 0
 
 
-def legend(tr: Translator, legs: bool, bar: bool, ties: bool = False) -> list[str]:
+def legend(tr: Translator, legs: bool, bar: bool, ties: bool = False,
+           diff: bool = False) -> list[str]:
     """The legend lines under a table picture."""
     lines = tr.plain("formats.legend.legs" if legs else "formats.legend.standard").split("\n")
     lines += [tr.plain("formats.legend.ties")] if ties else []
+    lines += [tr.plain("formats.legend.diff")] if diff else []
     return lines + ([f"{BAR_MARK} {tr.plain('formats.legend.bar')}"] if bar else [])
 
 
@@ -134,15 +147,14 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
     tables = progress.group_tables(run)
     stats = progress.table_stats(run.rows) if legs_layout(run) else None
     ties = None if stats is not None else _ties(run, tables)
-    header = tr.plain("formats.table_header_legs" if stats is not None
-                      else "formats.table_header_ties" if ties is not None
-                      else "formats.table_header").split("|")
+    diff = stats is None and "diff" in run.tiebreaks()  # it may decide a place: shown
+    header = _header(tr, stats is not None, ties is not None, diff)
     many, bar = len(tables) > 1, qualifiers(run)
     notes = shared_lines(tr, _letters(tables), label)
 
-    lines = legend(tr, stats is not None, bar > 0, ties is not None)
+    lines = legend(tr, stats is not None, bar > 0, ties is not None, diff)
     calls = [(standings_png, (f"{title} · {GROUP_LETTERS[i]}" if many else title, header,
-                              _cells(rows, label, stats, ties),
+                              _cells(rows, label, stats, ties, diff),
                               min(bar, sum(row.place is not None for row in rows)), lines))
              for i, rows in tables]  # a player who left (no place) is never barred through
     head = "\n".join([caption, *notes])
