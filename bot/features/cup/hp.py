@@ -101,7 +101,8 @@ def _both_down(tr: Translator, name: tuple[str, str], state) -> str:
     if state.winner is None:
         return tr("cup.hp_both_down_level")
     margin = state.hp[state.winner] - state.hp[1 - state.winner]
-    return tr("cup.hp_both_down", winner=name[state.winner], margin=margin)
+    return tr("cup.hp_both_down", winner=name[state.winner], margin=margin, a=name[0],
+              ha=state.hp[0], b=name[1], hb=state.hp[1])  # below 0, as the table shows 0
 
 
 def _dm_button(play: MatchContext) -> InlineKeyboardMarkup:
