@@ -14,7 +14,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot import games, menu
 from bot.config import SUPPORTED_LANGUAGES
 from bot.features.access import is_organiser
-from bot.features.game_names import with_suggestion
+from bot.features.game_names import game_named, with_suggestion
 from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard
 from bot.features.registration import prompt
@@ -99,7 +99,7 @@ async def help_(message: Message, tr: Translator) -> None:
 @router.message(Command("rules"))
 async def rules(message: Message, command: CommandObject, tr: Translator) -> None:
     game = (command.args or "").strip().lower()
-    known = games.get(game)
+    known = game_named(game) if game else None
     if not game:
         await message.answer(tr("rules.pick", games=", ".join(games.keys())))
     elif known is None:

@@ -1,10 +1,11 @@
-"""Which game a word that is no game's key meant: a typo of a key (``shangai``) or a word
-people use for a game in one of the bot's languages («нарды», "darts", «tikka»).
+"""Which game a word names: its key, or a word people use for one game only in one of the
+bot's languages («нарды» is backgammon) — and, for a word that names none, the games it may
+have meant: a typo of a key (``shangai``) or a word of several games ("darts", «tikka»).
 
 Those words are language data, so they live in the catalogs (``game.words.<key>``: words
 separated by spaces); a word is looked up in every language, since a Finnish group may well
-type "darts". Only /new, /rules, /challenge and /practice ask, and only after the word was
-no key: a suggestion, never a game chosen for the sender.
+type "darts". /new, /rules, /challenge and /practice take a game's own word as its key; a
+typo or a word of several games gets a suggestion, never a game chosen for the sender.
 """
 
 from __future__ import annotations
@@ -17,19 +18,34 @@ from bot.game_settings import CLOSE_ENOUGH
 from bot.i18n import Translator, lines
 
 
+def game_named(word: str) -> games.Game | None:
+    """The game ``word`` names: its key, or a word of that one game in any language
+    («нарды», "tavla"); None for no game and for a word of several ("darts")."""
+    if (game := games.get(word.lower())) is not None:
+        return game
+    found = [key for key, words in _words(games.keys()).items() if word.lower() in words]
+    return games.get(found[0]) if len(found) == 1 else None
+
+
 def meant(word: str, keys: list[str] | None = None) -> list[str]:
     """The keys of the games ``word`` may have meant (among ``keys``, default every game),
     in the order the games are listed."""
     keys = games.keys() if keys is None else keys
+    named = _words(keys)
+    close = set(difflib.get_close_matches(word.lower(), set().union(*named.values()),
+                                          n=10, cutoff=CLOSE_ENOUGH))
+    return [key for key in keys if named[key] & close]
+
+
+def _words(keys: list[str]) -> dict[str, set[str]]:
+    """Each game's key and its words in every language, lower case."""
     named: dict[str, set[str]] = {key: {key} for key in keys}
     for language in SUPPORTED_LANGUAGES:
         tr = Translator(language)
         for key in keys:
             if tr.has(f"game.words.{key}"):
-                named[key] |= set(tr(f"game.words.{key}").split())
-    close = set(difflib.get_close_matches(word.lower(), set().union(*named.values()),
-                                          n=10, cutoff=CLOSE_ENOUGH))
-    return [key for key in keys if named[key] & close]
+                named[key] |= set(tr(f"game.words.{key}").lower().split())
+    return named
 
 
 def with_suggestion(tr: Translator, said: str, word: str, keys: list[str] | None = None) -> str:

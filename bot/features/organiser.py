@@ -10,7 +10,7 @@ from aiogram.types import Message
 
 from bot import games
 from bot.features.access import command_target, id_moved_first, is_organiser
-from bot.features.game_names import did_you_mean
+from bot.features.game_names import did_you_mean, game_named
 from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
 from bot.features.lifecycle import (
@@ -59,7 +59,7 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
     if not await _allowed(message, services, tr):
         return
     words = (command.args or "").split()
-    game = games.get(words[0].lower()) if words else None
+    game = game_named(words[0]) if words else None
     if game is None:
         await message.answer(_unknown_game(tr, words[0] if words else None))
         return

@@ -1,11 +1,12 @@
-"""A word that is no game's key is matched to the games it may have meant."""
+"""A game's key or a word of that one game names it; any other word is matched to the games
+it may have meant."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot import catalogue
-from bot.features.game_names import did_you_mean, meant
+from bot.features.game_names import did_you_mean, game_named, meant
 from bot.i18n import Translator
 
 catalogue.install()
@@ -24,6 +25,17 @@ catalogue.install()
 ])
 def test_the_games_a_word_may_mean(word: str, games: list[str]) -> None:
     assert meant(word) == games
+
+
+@pytest.mark.parametrize(("word", "key"), [
+    ("backgammon", "backgammon"), ("НАРДЫ", "backgammon"), ("tavla", "backgammon"),
+    ("шанхай", "shanghai"), ("карты", "armchair"), ("кубок", "cup"),
+    ("darts", None), ("tikka", None), ("kriketti", None),  # words of several games
+    ("shangai", None), ("chess", None),  # a typo is suggested, never chosen
+])
+def test_a_word_of_one_game_names_it(word: str, key: str | None) -> None:
+    game = game_named(word)
+    assert (game.key if game else None) == key
 
 
 def test_only_the_games_offered_are_suggested() -> None:

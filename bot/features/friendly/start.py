@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import games
-from bot.features.game_names import meant, with_suggestion
+from bot.features.game_names import game_named, meant, with_suggestion
 from bot.game_settings import (
     FORMAT_SETTINGS,
     hints,
@@ -49,7 +49,7 @@ def pick_game(tr: Translator, key: str | None, *, usage: str,
     names = ", ".join(played)
     if not key:
         raise Refusal(usage, games=names)
-    game = games.get(key.lower())
+    game = game_named(key)
     if game is None:
         said = tr("friendly.unknown_practice_game" if bot_player else "friendly.unknown_game",
                   game=clip(key), games=names)
