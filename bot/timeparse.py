@@ -26,6 +26,10 @@ _TWELVE_HOUR = re.compile(r"^(\d{1,2})(?:[:.](\d{2}))?([ap])\.?m\.?$", re.IGNORE
 """``9pm``, ``9:30pm``, ``12 a.m.`` (the am or pm written apart is joined first)."""
 _MERIDIEM = re.compile(r"^[ap]\.?m\.?$", re.IGNORECASE)
 _HOUR_AND_MINUTES = re.compile(r"^\d{1,2}(?:[:.]\d{2})?$")
+_DAY_PARTS = {"вечера": "pm", "дня": "pm", "утра": "am", "ночи": "am", "illalla": "pm",
+              "iltapäivällä": "pm", "aamulla": "am", "yöllä": "am"}
+"""The part of the day after an hour, as am or pm: «в 7 вечера» (19:00), «10 утра»,
+"klo 7 illalla"."""
 _DAY_MONTH = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?$")
 _DAY_WORDS = {"today": 0, "сегодня": 0, "tänään": 0,
               "tomorrow": 1, "завтра": 1, "huomenna": 1}
@@ -190,16 +194,17 @@ def _dates(words: list[str]) -> list[str]:
 
 
 def _meaningful(words: list[str]) -> list[str]:
-    """The words without :data:`_FILLERS`; ``9 pm`` as one word, ``9pm``; a whole hour
-    after «в» or "klo" as ``19:00``."""
+    """The words without :data:`_FILLERS`; ``9 pm`` (or «9 вечера») as one word, ``9pm``;
+    a whole hour after «в» or "klo" as ``19:00``."""
     said: list[str] = []
     hour_next = False
     for word in words:
         if word.lower() in _FILLERS:
             hour_next = word.lower() in _BEFORE_HOUR
             continue
-        if said and _MERIDIEM.match(word) and _HOUR_AND_MINUTES.match(said[-1]):
-            said[-1] += word
+        meridiem = _DAY_PARTS.get(word.lower(), word)
+        if said and _MERIDIEM.match(meridiem) and _HOUR_AND_MINUTES.match(said[-1]):
+            said[-1] += meridiem
         else:
             whole_hour = hour_next and word.isdecimal() and len(word) <= 2
             said.append(f"{word}:00" if whole_hour else word)

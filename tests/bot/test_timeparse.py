@@ -176,6 +176,15 @@ def test_a_time_from_now(text: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
+    ("завтра в 7 вечера", "19:00"), ("завтра 10 утра", "10:00"), ("завтра в 3 дня", "15:00"),
+    ("завтра в 12 дня", "12:00"), ("завтра 7:30 вечера", "19:30"),
+    ("huomenna klo 7 illalla", "19:00"), ("huomenna klo 9 aamulla", "09:00"),
+])
+def test_the_part_of_the_day_after_an_hour(text: str, expected: str) -> None:
+    assert _start(text) == f"2026-10-02T{expected}:00+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
     ("in 2 days", "2026-10-03T12:00"), ("in a day", "2026-10-02T12:00"),
     ("через 2 дня", "2026-10-03T12:00"), ("через сутки", "2026-10-02T12:00"),
     ("через 5 дней", "2026-10-06T12:00"), ("2 päivän päästä", "2026-10-03T12:00"),
