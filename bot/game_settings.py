@@ -11,8 +11,10 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any
 
+from bot.config import SUPPORTED_LANGUAGES
 from bot.i18n import Translator, clip
 
 FORMATS = ("round_robin", "swiss", "swiss_elim", "single_elim", "double_elim", "reentry",
@@ -142,7 +144,8 @@ def parse_settings(parsers: dict[str, Callable[[str], Any]], pairs: list[str],
     result = dict(current)
     for pair in pairs:
         name, sep, value = pair.partition("=")
-        name, value = name.strip().lower(), value.strip()
+        name = _key_named(parsers, name.strip().lower())
+        value = _value_named(parsers.get(name), value.strip())
         if not sep or name not in parsers:
             raise ValueError("settings.unknown_key", name, _meant(parsers, name, value))
         try:
@@ -150,6 +153,37 @@ def parse_settings(parsers: dict[str, Callable[[str], Any]], pairs: list[str],
         except ValueError as error:
             raise ValueError(error.args[0], name, _meant(parsers, name, value)) from None
     return result
+
+
+def _key_named(parsers: dict[str, Callable[[str], Any]], name: str) -> str:
+    """The key ``name`` stands for: itself, or a key whose word it is in one of the bot's
+    languages («формат» → ``format``; catalogs: ``settings.key_words.<key>``)."""
+    if name in parsers:
+        return name
+    return next((key for key in parsers if name in said_as(f"settings.key_words.{key}")), name)
+
+
+def _value_named(parse: Callable[[str], Any] | None, value: str) -> str:
+    """``value`` with each comma-separated word that is an option's word in one of the bot's
+    languages put as that option («швейцарка» → ``swiss``, «да» → ``on``; catalogs:
+    ``settings.value_words.<option>``); a setting without options takes it as typed."""
+    options = getattr(parse, "options", None)
+    if not options:
+        return value
+    return ",".join(next((option for option in options if word.strip().lower() in said_as(
+        f"settings.value_words.{option}")), word) for word in value.split(","))
+
+
+@cache
+def said_as(entry: str) -> frozenset[str]:
+    """The words of catalog ``entry`` in every language, lower case (none when no catalog
+    has it): a Finnish group may type a Russian word too."""
+    words: set[str] = set()
+    for language in SUPPORTED_LANGUAGES:
+        tr = Translator(language)
+        if tr.has(entry):
+            words |= set(tr(entry).lower().split())
+    return frozenset(words)
 
 
 CLOSE_ENOUGH = 0.7
@@ -177,13 +211,17 @@ def _meant(parsers: dict[str, Callable[[str], Any]], name: str, value: str) -> s
 
 
 def _words_put_right(parse: Callable[[str], Any], value: str) -> str | None:
-    """``value``'s comma-separated words, each replaced by the closest of the setting's
-    options; None for a setting without options, or a word close to none of them."""
+    """``value``'s comma-separated words, each replaced by the option closest to it (or to
+    one of its words in the bot's languages: «швейцарк» → ``swiss``); None for a setting
+    without options, or a word close to none of them."""
     options = getattr(parse, "options", None)
     if not options:
         return None
+    named = {word: option for option in options
+             for word in (option, *said_as(f"settings.value_words.{option}"))}
     words = [word.strip().lower() for word in value.split(",") if word.strip()]
-    fixed = [word if word in options else _closest(word, options) for word in words]
+    fixed = [word if word in options else named.get(_closest(word, named) or "")
+             for word in words]
     return None if not fixed or None in fixed else ",".join(fixed)
 
 

@@ -29,6 +29,8 @@ def _refused(pair: str) -> ValueError:
     ("aproval=of", "approval=off"),  # the key and its value both put right
     ("tiebreaks=buchholtz,wins", "tiebreaks=buchholz,wins"),
     ("third_place=of", "third_place=off"),
+    ("формат=швейцарк", "format=swiss"),  # near a word of the value in Russian
+    ("format=круговую", "format=round_robin"),
 ])
 def test_a_near_miss_is_put_right(pair: str, meant: str) -> None:
     error = _refused(pair)
@@ -37,10 +39,10 @@ def test_a_near_miss_is_put_right(pair: str, meant: str) -> None:
 
 
 @pytest.mark.parametrize("pair", [
-    "format=league",  # no format is close
+    "format=ladder",  # no format is close
     "colour=red",  # no key is close
     "fromat=",  # a key put right, but no value to go with it
-    "fromat=league",  # a key put right, but its value is no format
+    "fromat=ladder",  # a key put right, but its value is no format
     "rounds=40",  # a number out of range: nothing to guess
     "tiebreaks=wins,chess",  # one word of the list is not close to any
 ])
@@ -59,3 +61,23 @@ def test_only_a_pair_the_setting_takes_is_offered(pair: str) -> None:
     with pytest.raises(ValueError) as caught:
         parse_settings(cup, [pair], {})
     assert caught.value.args[2] is None
+
+
+@pytest.mark.parametrize(("pair", "setting"), [
+    ("формат=швейцарка", {"format": "swiss"}),
+    ("формат=круговая", {"format": "round_robin"}),
+    ("format=олимпийка", {"format": "single_elim"}),
+    ("туры=4", {"rounds": 4}),
+    ("одобрение=нет", {"approval": "off"}),
+    ("muoto=sarja", {"format": "round_robin"}),
+    ("third_place=kyllä", {"third_place": "on"}),
+    ("format=Swiss", {"format": "swiss"}),  # the key itself, as before
+])
+def test_a_key_or_value_in_the_bots_languages_is_taken(pair: str, setting: dict) -> None:
+    assert parse_settings(PARSERS, [pair], {}) == setting
+
+
+def test_a_word_in_another_language_is_still_refused_when_it_is_no_word_of_the_setting(
+        ) -> None:
+    error = _refused("формат=шахматы")
+    assert error.args[:2] == ("settings.bad_choice", "format")
