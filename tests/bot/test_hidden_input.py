@@ -206,9 +206,9 @@ async def test_the_deep_link_of_a_match_not_ones_own_shows_no_panel(sandbox):
                          "заполняете заявки, делаете тайные ходы и видите свои карты. "
                          "/help — все команды."]
     # no panel of match 7; his own match's panel, awaiting his choice, follows as on /start
-    assert lines[2] == "→ bob@dm: Раунд 1 против Carol_King: атака или защита?"
+    assert lines[2] == "→ bob@dm: Раунд 1, соперник: Carol_King. Атака или защита?"
     lines = await _run(sandbox, "bob@dm: /start m-8")
-    assert lines[0] == "→ bob@dm: Раунд 1 против Carol_King: атака или защита?"
+    assert lines[0] == "→ bob@dm: Раунд 1, соперник: Carol_King. Атака или защита?"
     assert lines[-1].startswith("✗ bob@dm#")  # the old copy of the panel is removed
 
 
