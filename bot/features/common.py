@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 
-from aiogram import F
+from aiogram import F, Router
 from aiogram.enums import ContentType
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.filters.callback_data import CallbackData
@@ -19,7 +20,7 @@ from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard
 from bot.features.registration import prompt
 from bot.i18n import Translator, clip, lines
-from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
+from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, command_names
 from bot.middlewares.scope import Scope, game_commands
 from bot.play import hidden
 from bot.services import Services
@@ -217,6 +218,35 @@ def _number_first(message: Message) -> dict | bool:
 @router.message(IN_GROUP, _number_first)
 async def number_first(message: Message, fixed: str, tr: Translator) -> None:
     await message.reply(tr("chat.number_after_command", fixed=clip(fixed)))
+
+
+async def _mistyped(message: Message, scope: Scope, services: Services,
+                    event_router: Router) -> dict | bool:
+    """Filter: in a group, a command no handler answers that is either addressed to this
+    bot (``/regster@our_bot``) or close to one of its commands (``/regster``); a command of
+    another bot, or a word far from every command of ours, is other bots' business."""
+    known = _known_commands(event_router)
+    if message.chat.type == "private" or not scope.command or scope.command in known:
+        return False
+    mention = (message.text or "").split(maxsplit=1)[0].partition("@")[2].lower()
+    if mention and mention != ((await services.bot.me()).username or "").lower():
+        return False
+    close = difflib.get_close_matches(scope.command, known, n=1, cutoff=0.75)
+    return {"meant": close[0] if close else None} if close or mention else False
+
+
+def _known_commands(commands: Router) -> set[str]:
+    """Every command a handler of the commands router answers, and the menus'."""
+    return {name for handler in commands.message.handlers
+            for name in command_names(handler) or ()} | {*menu.PLAYERS, *menu.ORGANISERS}
+
+
+@router.command_message(IN_GROUP, _mistyped)
+async def mistyped_command(message: Message, meant: str | None, scope: Scope,
+                           tr: Translator) -> None:
+    typed = clip(f"/{scope.command}")
+    await message.reply(tr("chat.mistyped_command", command=typed, meant=f"/{meant}")
+                        if meant else tr("dm.unknown_command", command=typed))
 
 
 @router.command_message(IN_PRIVATE)
