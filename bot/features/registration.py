@@ -17,10 +17,10 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.features.access import organisers_press, target_tournament
 from bot.features.handlers import Handlers
-from bot.features.keyboards import register_keyboard
+from bot.features.keyboards import link_keyboard, register_keyboard
 from bot.features.lifecycle import called_off, with_checkin
 from bot.games import game_of
-from bot.i18n import Translator, clip
+from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -111,6 +111,15 @@ async def _ask_in_private(services: Services, tournament: Tournament, user_id: i
     return await services.outbox.dm(user_id, next_step(tr, tournament, entry)) is not None
 
 
+async def _private_chat_needed(services: Services, tournament: Tournament,
+                               user_id: int) -> bool:
+    """Whether the game's matches take secret input in the bot's private chat (armchair's
+    hands) from a player who has not opened it: told at once, not when a match waits."""
+    game = game_of(tournament.game)
+    return game.kind_of(tournament.settings) in game.hidden and \
+        not await services.opened_private_chat(user_id)
+
+
 async def _name_problem(services: Services, tr: Translator, tournament: Tournament,
                         user_id: int, name: str) -> str | None:
     if not valid_name(name):
@@ -133,6 +142,11 @@ async def _apply_directly(services: Services, tr: Translator, tournament: Tourna
     if not needs_approval:
         said, markup = with_checkin(services, tr, tournament, tr(
             "registration.registered", name=name, title=tournament.title))
+        if await _private_chat_needed(services, tournament, user_id):
+            link = link_keyboard(tr("dm.open_button"), services.deep_link())
+            said = lines(said, tr("registration.open_private_chat"))
+            markup = InlineKeyboardMarkup(inline_keyboard=[
+                *(markup.inline_keyboard if markup else []), *link.inline_keyboard])
         await message.reply(said, reply_markup=markup)
     elif message.chat.id == tournament.chat_id:  # the card answers the /register itself
         await _send_application(services, tournament, user_id, reply_to=message)
