@@ -22,7 +22,6 @@ from bot.features.lifecycle import (
     note_for,
     revive_opening,
     schedule_start,
-    start_tournament,
     zone_of,
 )
 from bot.game_settings import hints, refusal, refused_key, shown_settings
@@ -259,17 +258,6 @@ async def schedule(message: Message, command: CommandObject, services: Services,
         tr("schedule.saved", title=tournament.title, time=local_time(services, tournament),
            zone=zone_name(zone), reminders=reminders),
         opens and tr("schedule.checkin_opens", time=opens)))
-
-
-@router.message(Command("begin"))
-async def begin(message: Message, command: CommandObject, services: Services,
-                tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args, organiser=True)
-    if target is None:
-        return
-    problem = await start_tournament(services, target.tournament.id, message.from_user.id)
-    if problem:
-        await message.answer(problem.text, reply_markup=problem.markup)
 
 
 @router.message(Command("closereg", "openreg"))

@@ -17,7 +17,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.features.access import organisers_press, target_tournament
 from bot.features.handlers import Handlers
-from bot.features.keyboards import link_keyboard, register_keyboard
+from bot.features.keyboards import link_keyboard, register_keyboard, stacked
 from bot.features.lifecycle import called_off, with_checkin
 from bot.games import game_of
 from bot.i18n import Translator, clip, lines
@@ -143,10 +143,8 @@ async def _apply_directly(services: Services, tr: Translator, tournament: Tourna
         said, markup = with_checkin(services, tr, tournament, tr(
             "registration.registered", name=name, title=tournament.title))
         if await _private_chat_needed(services, tournament, user_id):
-            link = link_keyboard(tr("dm.open_button"), services.deep_link())
             said = lines(said, tr("registration.open_private_chat"))
-            markup = InlineKeyboardMarkup(inline_keyboard=[
-                *(markup.inline_keyboard if markup else []), *link.inline_keyboard])
+            markup = stacked(markup, link_keyboard(tr("dm.open_button"), services.deep_link()))
         await message.reply(said, reply_markup=markup)
     elif message.chat.id == tournament.chat_id:  # the card answers the /register itself
         await _send_application(services, tournament, user_id, reply_to=message)
