@@ -2,8 +2,8 @@
 
 Accepted (case-insensitive, spaces and hyphens ignored): ``S20``/``D18``/``T15`` with
 sectors 1-20, ``25`` (also ``S25``, ``BULL``), ``50`` (also ``D25``, ``DBULL``) and a miss
-(``MISS``, ``M``, ``0``). Russian players type С/Д/Т for S/D/T and «мимо»/«промах»/«М»
-for a miss; the Finnish seed's «ohi» is a miss too.
+(``MISS``, ``M``, ``0``). Russian players type С/Д/Т for S/D/T (``ДБУЛЛ`` the bull's
+centre), «мимо»/«промах»/«М» for a miss; the Finnish seed's «ohi» is a miss too.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ NUMBERED = range(1, 21)
 _PREFIX = {"S": 1, "D": 2, "T": 3}
 _CYRILLIC_PREFIX = str.maketrans({"С": "S", "Д": "D", "Т": "T"})
 _MISS_WORDS = frozenset({"MISS", "M", "0", "МИМО", "ПРОМАХ", "М", "OHI", "HUTI"})
-_OUTER_BULL = frozenset({"25", "S25", "BULL", "SBULL", "SB", "БУЛЛ", "BULLI"})
-_INNER_BULL = frozenset({"50", "D25", "DBULL", "DB"})
+_OUTER_BULL = frozenset({"25", "S25", "BULL", "SBULL", "SB", "БУЛЛ", "СБУЛЛ", "СБ", "BULLI"})
+_INNER_BULL = frozenset({"50", "D25", "DBULL", "DB", "ДБУЛЛ", "ДБ", "Д25"})
 NAMED_DARTS = _MISS_WORDS | _OUTER_BULL | _INNER_BULL
 """Darts written as a word or a number instead of a ring and a sector (upper case)."""
 _SECTOR_DART = re.compile(r"([SDT])(\d{1,2})")

@@ -38,6 +38,8 @@ from storage.repositories.organiser_log import log_entry
 
 router = Handlers("darts")
 _RING_DART = re.compile(r"^[SDTСДТ]\d{1,2}$", re.IGNORECASE)  # T25 too: refused with why
+_RING_ALONE = re.compile(r"^[SDTСДТ]$", re.IGNORECASE)
+_SECTOR_ALONE = re.compile(r"^\d{1,2}$")
 _DART_LIKE = re.compile(r"^[A-ZА-ЯЁ]\d{1,2}$", re.IGNORECASE)  # a dart, or a mistyped one
 _BARE_NUMBER = re.compile(r"^\d{1,3}$")
 _MATCH_REF = re.compile(r"^#?(\d{1,12})(?:\.(\d{1,3}))?$")
@@ -55,8 +57,15 @@ def is_dart(word: str) -> bool:
 
 
 def words_of(text: str) -> list[str]:
-    """A typed line's words: commas and semicolons part them too (``T20,T19,T18``)."""
-    return [word for word in (w.strip(".!") for w in re.split(r"[\s,;]+", text)) if word]
+    """A typed line's words: commas and semicolons part them too (``T20,T19,T18``), and a
+    ring written apart from its sector is one dart (``T 18`` is ``T18``)."""
+    words: list[str] = []
+    for word in (w.strip(".!") for w in re.split(r"[\s,;]+", text)):
+        if words and _RING_ALONE.match(words[-1]) and _SECTOR_ALONE.match(word):
+            words[-1] += word
+        elif word:
+            words.append(word)
+    return words
 
 
 def read_line(text: str) -> tuple[list[str], str | None] | None:

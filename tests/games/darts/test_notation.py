@@ -32,6 +32,9 @@ from games.darts.notation import MISS, Dart, parse_dart
         ("булл", "25"),
         ("bulli", "25"),
         ("DB", "50"),
+        ("дбулл", "50"),  # Cyrillic De + булл: the bull's centre
+        ("ДБ", "50"),
+        ("сбулл", "25"),
     ],
 )
 def test_accepted_notation(text: str, canonical: str) -> None:
