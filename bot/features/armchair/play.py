@@ -251,23 +251,30 @@ async def deal_again(ctx: MatchContext) -> None:
 async def _late(ctx: MatchContext, job: Job) -> None:
     """The player to move is late: remind them by DM — or, when the bot cannot write to
     them (never started, blocked), tell the group how to open the bot's chat — and alert
-    the organisers in the group (a friendly has none: not there). The match waits."""
+    the organisers in the group (a friendly has none: not there), in the same message as
+    the way to open the chat when there is one. The match waits."""
     seat = job.payload["seat"]
     if job.payload.get("kind") in OPENING:  # waited for on the score card, in the group
         await ctx.say(_opening_late(ctx, seat))
         return
-    user_id, kind = ctx.match.players[seat], ctx.match.kind
+    user_id, kind, outbox = ctx.match.players[seat], ctx.match.kind, ctx.services.outbox
     user_tr = await ctx.services.translator_for_chat(user_id)
-    await ctx.services.outbox.dm(
-        user_id, own_text(user_tr, "play.hidden_reminder", kind, match=ctx.match.id, round=""),
-        fallback_chat_id=ctx.tournament.chat_id, fallback_text=own_text(
-            ctx.tr, "play.hidden_cannot_dm", kind, name=ctx.names[seat], match=ctx.match.id),
-        button_text=ctx.tr("dm.open_button"), payload=f"m-{ctx.match.id}",
-        fallback_thread_id=ctx.match.thread_id)
+    reached = await outbox.dm(user_id, own_text(user_tr, "play.hidden_reminder", kind,
+                                                match=ctx.match.id, round=""))
+    alert = None
     if not ctx.tournament.friendly:  # a ready /enter: the late player's @username
         handle = (await handles_of(ctx.services, ctx.tournament.id))[user_id]
-        await ctx.say(own_text(ctx.tr, "play.hidden_late", kind, name=ctx.names[seat],
-                               minutes=LATE_MINUTES, match=ctx.match.id, handle=handle))
+        alert = own_text(ctx.tr, "play.hidden_late", kind, name=ctx.names[seat],
+                         minutes=LATE_MINUTES, match=ctx.match.id, handle=handle)
+    if reached is not None:
+        if alert:
+            await ctx.say(alert)
+        return
+    await outbox.open_chat_notice(  # one group message: how to open the chat, and the alert
+        ctx.tournament.chat_id, lines(own_text(ctx.tr, "play.hidden_cannot_dm", kind,
+                                               name=ctx.names[seat], match=ctx.match.id), alert),
+        button_text=ctx.tr("dm.open_button"), payload=f"m-{ctx.match.id}",
+        thread_id=ctx.match.thread_id)
 
 
 def _opening_late(ctx: MatchContext, seat: int) -> str:
