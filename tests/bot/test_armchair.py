@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from bot import match_service
+from bot.features.armchair.stats import LEADERS, top_scorers
 from bot.features.formats import progress, tables
 from bot.features.formats.results import record_result
 from bot.features.formats.state import load, names_of
@@ -398,3 +399,11 @@ async def test_finished_matches_read_again_are_kept_a_bounded_number(tmp_path: P
         assert matches.cached == 1 and 1 not in matches._finished
     finally:
         await sandbox.close()
+
+
+def test_the_most_runs_name_only_players_who_scored() -> None:
+    totals = {1: [0, 2, 3], 2: [12, 2, 1], 3: [5, 1, 3], 4: [0, 1, 1]}
+    assert top_scorers(totals) == [(2, [12, 2, 1]), (3, [5, 1, 3])]
+    assert top_scorers({1: [0, 1, 3], 2: [0, 1, 3]}) == []  # said by no line at all
+    many = {player: [player, 1, 0] for player in range(1, LEADERS + 3)}
+    assert [player for player, _ in top_scorers(many)] == list(range(LEADERS + 2, 2, -1))

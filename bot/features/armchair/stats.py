@@ -56,7 +56,7 @@ LEADERS = 5  # run scorers named under /standings
 async def leading_scorers(services: Services, tr: Translator,
                           tournament: Tournament) -> str | None:
     """The most runs over the tournament's matches played in the bot, with their innings
-    and wickets lost (public figures only); None before any ball is bowled."""
+    and wickets lost (public figures only); None before anyone has scored a run."""
     label = await names_of(services, tournament.id)
     totals: dict[int, list[int]] = {}
     for match in await services.repos.matches.for_tournament(tournament.id):
@@ -68,10 +68,16 @@ async def leading_scorers(services: Services, tr: Translator,
             total = totals.setdefault(match.players[inn["batting"]], [0, 0, 0])
             total[0], total[1], total[2] = total[0] + inn["runs"], total[1] + 1, \
                 total[2] + inn["wickets"]
-    if not totals:
+    if not (leaders := top_scorers(totals)):
         return None
-    leaders = sorted(totals.items(), key=lambda item: -item[1][0])[:LEADERS]
     return tr("armchair.standings_runs", leaders=", ".join(
         tr.plain("armchair.standings_runner", name=label.get(player, "?"), runs=runs,
                  innings=innings, wickets=wickets)
         for player, (runs, innings, wickets) in leaders))
+
+
+def top_scorers(totals: dict[int, list[int]]) -> list[tuple[int, list[int]]]:
+    """The players with the most runs (runs, innings, wickets lost), at most ``LEADERS``;
+    nobody leads on no runs at all."""
+    scorers = [item for item in totals.items() if item[1][0] > 0]
+    return sorted(scorers, key=lambda item: -item[1][0])[:LEADERS]
