@@ -38,10 +38,10 @@ class MatchContext:
 
     def closed_line(self, tr: Translator | None = None) -> str:
         """The line a board or private panel (in ``tr``, its reader's language) of a
-        :attr:`closed` match ends with: who won, when someone did."""
+        :attr:`closed` match ends with: who won, when someone did, or that it was drawn."""
         tr, winner = tr or self.tr, self.match.winner
-        if winner not in self.match.players:
-            return tr("play.closed")
+        if winner not in self.match.players:  # a result without a winner is a draw
+            return tr("play.closed_drawn" if self.match.status == "finished" else "play.closed")
         return tr("play.closed_won", winner=self.names[self.match.players.index(winner)])
 
     def seat(self, user_id: int) -> int | None:
