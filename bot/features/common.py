@@ -266,10 +266,17 @@ async def dice_in_private(message: Message, tr: Translator) -> None:
 
 
 @router.message(IN_PRIVATE, F.content_type.in_(_SENT_CONTENT))
-async def content_in_private(message: Message, tr: Translator) -> None:
+async def content_in_private(message: Message, services: Services, tr: Translator) -> None:
     """A picture, sticker, voice or file in private that no feature took (a picture is
-    read only as the screenshot an application waits for)."""
-    await message.answer(tr("dm.photo" if message.photo else "dm.unread"))
+    read only as the screenshot an application waits for: one sent again while the
+    application is with the organisers is told so)."""
+    if not message.photo:
+        await message.answer(tr("dm.unread"))
+    elif applied := await services.repos.entrants.pending_application(message.from_user.id):
+        tournament = await services.repos.tournaments.get(applied.tournament_id)
+        await message.answer(tr("dm.photo_pending", title=tournament.title))
+    else:
+        await message.answer(tr("dm.photo"))
 
 
 @router.message(IN_PRIVATE, F.text)

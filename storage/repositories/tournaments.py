@@ -341,6 +341,15 @@ class EntrantsRepo:
                              " AND status IN ('name', 'photo')", (tournament_id, user_id))
         await self._write(work)
 
+    async def pending_application(self, user_id: int) -> Entrant | None:
+        """The user's newest application waiting for the organisers' decision."""
+        row = await self.db.fetchone(
+            f"{self._SELECT} JOIN tournaments t ON t.id = e.tournament_id"
+            " WHERE e.user_id = ? AND e.status = 'pending'"
+            " AND t.status IN ('registration', 'closed')"
+            " ORDER BY e.updated_at DESC, e.rowid DESC LIMIT 1", (user_id,))
+        return _entrant(row) if row else None
+
     async def awaiting_input(self, user_id: int) -> Entrant | None:
         """The user's newest registration that waits for a name or a photo in the DM."""
         async def read() -> Entrant | None:
