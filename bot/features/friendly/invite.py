@@ -117,9 +117,9 @@ async def answer(query: CallbackQuery, callback_data: Answer, services: Services
                           minutes=ANSWER_MINUTES)
         if callback_data.accept:
             await start.ensure_free(services, friendly.chat_id, challenger.user_id,
-                                    challenger.label)
+                                    challenger.label, "friendly.challenger_busy")
             await start.ensure_free(services, friendly.chat_id, opponent.user_id,
-                                    opponent.label)
+                                    opponent.label, "friendly.busy_accepting")
         status = "running" if callback_data.accept else "declined"
         await services.repos.tournaments.set_status(friendly.id, status, services.clock.now())
         await services.scheduler.cancel(friendly.id, (EXPIRY_JOB,))

@@ -89,10 +89,12 @@ def described(game: Game, settings: dict[str, Any]) -> str:
                     if key in own_parsers(game) and game.defaults.get(key) != value)
 
 
-async def ensure_free(services: Services, chat_id: int, user_id: int, name: str) -> None:
-    """Refuse a friendly for someone already playing a match in this chat."""
+async def ensure_free(services: Services, chat_id: int, user_id: int, name: str,
+                      refusal: str = "friendly.busy") -> None:
+    """Refuse a friendly for someone already playing a match in this chat (``refusal``:
+    the words for the one refused: a challenger, or the challenged pressing Accept)."""
     if await services.repos.matches.live_for_player_in_chat(chat_id, user_id) is not None:
-        raise Refusal("friendly.busy", name=name)
+        raise Refusal(refusal, name=name)
 
 
 async def create(services: Services, chat_id: int, game: Game, title: str,
