@@ -13,7 +13,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.features.handlers import Handlers
 from bot.games import game_of
-from bot.i18n import Translator
+from bot.i18n import Markup, Translator
 from bot.middlewares.filters import IN_PRIVATE
 from bot.services import Services
 from storage.repositories.tournaments import Tournament
@@ -71,12 +71,21 @@ async def in_dm(message: Message, command: CommandObject, services: Services,
     named = (command.args or "").strip().removeprefix("#")
     if named.isdecimal():  # /match #2: that one of the sender's tournaments
         mine = [t for t in mine if t.id == int(named)]
-    if not mine:
+    if not mine and command.command == "match" and \
+            (friendlies := await services.repos.tournaments.friendlies_playing(user_id)):
+        await message.answer(_friendlies(tr, friendlies))
+    elif not mine:
         await message.answer(tr("mine.none"))
     elif len(mine) == 1:
         await _answer(services, tr, mine[0], command.command, user_id)
     else:
         await message.answer(tr("mine.pick"), reply_markup=_choices(tr, command.command, mine))
+
+
+def _friendlies(tr: Translator, friendlies: list[Tournament]) -> str:
+    """Where the sender's friendly matches are played: /match in their group shows each."""
+    return tr("mine.friendlies", matches=Markup("\n".join(
+        tr("mine.friendly_line", title=t.title) for t in friendlies)))
 
 
 def _choices(tr: Translator, command: str, tournaments: list[Tournament]

@@ -223,6 +223,15 @@ class TournamentsRepo:
             (user_id, limit))
         return [_tournament(r) for r in rows]
 
+    async def friendlies_playing(self, user_id: int) -> list[Tournament]:
+        """The user's friendly matches being played now (a friendly is its own row),
+        newest first."""
+        rows = await self.db.fetchall(
+            _SELECT + " JOIN entrants e ON e.tournament_id = t.id WHERE e.user_id = ?"
+            " AND t.friendly = 1 AND t.status IN ('running', 'paused') ORDER BY t.id DESC",
+            (user_id,))
+        return [_tournament(r) for r in rows]
+
     async def set_status(self, tournament_id: int, status: str, now: datetime) -> None:
         column = {"running": "started_at", "finished": "finished_at"}.get(status)
         async def work(tx):
