@@ -99,12 +99,15 @@ async def roll_command(message: Message, event_update: Update, scope: Scope,
     if ctx is None:  # no dice game runs here: say what the chat has instead
         target = await scope.target()
         raise Refusal(target.error or "play.not_in_match", **(target.error_params or {}))
+    if ctx.match.status == "paused":  # refused before the bot rolls a die that could not count
+        raise Refusal("play.paused")
     game = games.game_of(ctx.tournament.game)
     trial = await services.matches.state(ctx.match)
     try:  # refuse before the bot rolls a die that could not count
         trial.apply(game.dice(ctx.seat(message.from_user.id), 1))
     except IllegalAction as error:
         raise refused(ctx, game.playbook, error) from None
-    sent = await services.bot.send_dice(message.chat.id, emoji="🎲",
-                                        message_thread_id=message.message_thread_id)
+    sent = await services.bot.send_dice(  # where the match is played (its forum topic)
+        message.chat.id, emoji="🎲",
+        message_thread_id=ctx.match.thread_id or message.message_thread_id)
     await _roll(ctx, message, sent.dice.value, event_update.update_id)
