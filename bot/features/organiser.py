@@ -34,6 +34,7 @@ from storage.repositories.organiser_log import log_entry
 from storage.repositories.tournaments import Tournament
 
 _ID_ONLY = re.compile(r"(#\d+)?")
+_ID_FIRST = re.compile(r"\s*#\d+\b")
 """/schedule's words when it only asks what is set (nothing, or the tournament's ``#id``)."""
 router = Handlers("organiser")
 MAX_TITLE = 64
@@ -294,7 +295,16 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
     if target is None:
         return
     tournament, pausing = target.tournament, command.command == "pause"
-    if tournament.status != ("running" if pausing else "paused"):
+    switchable = "running" if pausing else "paused"
+    if tournament.status != switchable and not _ID_FIRST.match(command.args or ""):
+        others = [t for t in await services.repos.tournaments.active_in_chat(message.chat.id)
+                  if t.status == switchable]  # the newest was not meant: the one that can be
+        if len(others) > 1:
+            await message.answer(tr("pause.which", command=command.command, tournaments=", ".join(
+                f"#{t.id} {t.title}" for t in others)))
+            return
+        tournament = others[0] if others else tournament
+    if tournament.status != switchable:
         await message.answer(tr(_not_switched(tournament, pausing), title=tournament.title))
         return
     logged = log_entry(message.from_user.id, command.command, services.clock.now(),
@@ -346,7 +356,8 @@ async def group_lost(services: Services, chat_id: int) -> None:
         await _switch(services, tournament, pausing=True)
         for user_id in await _organisers(services, tournament):
             tr = await services.translator_for_chat(user_id)
-            await services.outbox.dm(user_id, tr("group_lost.paused", title=tournament.title))
+            await services.outbox.dm(user_id, tr("group_lost.paused", title=tournament.title,
+                                                 id=tournament.id))
 
 
 async def _organisers(services: Services, tournament: Tournament) -> list[int]:

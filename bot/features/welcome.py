@@ -34,7 +34,7 @@ async def added(event: ChatMemberUpdated, services: Services, tr: Translator) ->
     listed = "\n".join(tr("welcome.game", key=game.key, name=tr(f"game.{game.key}"))
                         for game in games.all_games())
     said = [tr("welcome.group", games=listed)]
-    said += [tr("welcome.paused", title=tournament.title)
+    said += [tr("welcome.paused", title=tournament.title, id=tournament.id)
              for tournament in await services.repos.tournaments.active_in_chat(event.chat.id)
              if tournament.status == "paused"]
     if warning := await rights_problem(services, event.chat.id, tr):

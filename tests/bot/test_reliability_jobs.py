@@ -118,7 +118,7 @@ async def test_a_lost_group_pauses_the_tournament_and_tells_the_organiser(sandbo
     assert [line for line in lost if line.startswith("→ org@dm:")] == [
         "→ org@dm: ⚠️ Я больше не могу писать в группу турнира «Friday Darts» (меня удалили"
         " из группы или группы больше нет). Турнир поставлен на паузу. Верните меня в группу"
-        " и отправьте там /resume."]
+        " и отправьте там /resume #1."]
     assert await _rows(sandbox, "SELECT status FROM tournaments") == [("paused",)]
 
     sandbox.world.groups["dice"] = group
