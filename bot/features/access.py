@@ -72,11 +72,13 @@ class Target:
 
 
 async def target_tournament(services: Services, chat_id: int, args: str | None,
-                            sender: int | None = None, command: str | None = None) -> Target:
-    """Pick the tournament: ``#id`` as the first word, else the chat's newest open one
-    (with several, for a player's own ``command`` from ``sender``, the newest they are
-    entered in, a started one first for a command about their play), else its newest
-    finished one (its results stay readable and exportable)."""
+                            sender: int | None = None, command: str | None = None,
+                            thread: int | None = None) -> Target:
+    """Pick the tournament: ``#id`` as the first word, else the one whose match's forum
+    topic ``thread`` the command was sent in, else the chat's newest open one (with several,
+    for a player's own ``command`` from ``sender``, the newest they are entered in, a
+    started one first for a command about their play), else its newest finished one (its
+    results stay readable and exportable)."""
     words = (args or "").split()
     if words and (match := _ID_ARG.match(words[0])):
         tournament = await services.repos.tournaments.get(int(match.group(1)))
@@ -88,6 +90,9 @@ async def target_tournament(services: Services, chat_id: int, args: str | None,
         return Target(tournament, words[1:])
     every = await services.repos.tournaments.active_in_chat(chat_id)
     active = [t for t in every if not t.friendly]  # a friendly match is no command's tournament
+    topic = thread and await services.repos.matches.tournament_of_topic(chat_id, thread)
+    if found := next((t for t in active if t.id == topic), None):
+        return Target(found, words)  # sent in the topic of one of its matches
     if active:
         if sender is not None and len(active) > 1 and (
                 command in _ENTRY_COMMANDS or command in _PLAY_COMMANDS):
@@ -99,6 +104,11 @@ async def target_tournament(services: Services, chat_id: int, args: str | None,
     if newest is None:
         return Target(None, words, await _no_tournament(services, every, sender))
     return Target(newest, words)
+
+
+def topic_of(message: Message) -> int | None:
+    """The forum topic a message was sent in, or None (the general chat, or no forum)."""
+    return message.message_thread_id if message.is_topic_message else None
 
 
 async def _no_tournament(services: Services, friendlies: list[Tournament],
@@ -157,7 +167,7 @@ async def command_target(message: Message, services: Services, tr: Translator,
         await message.reply(tr("access.organisers_only"))
         return None
     target = await target_tournament(services, message.chat.id, args, message.from_user.id,
-                                     command_name(message.text))
+                                     command_name(message.text), topic_of(message))
     if target.error:
         await message.reply(tr(target.error, **(target.error_params or {})))
         return None

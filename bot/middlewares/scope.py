@@ -28,8 +28,8 @@ _UNSET: Any = object()
 
 class Scope:
     def __init__(self, services: Services, chat: Chat | None, user: User | None,
-                 text: str | None) -> None:
-        self.services, self.chat, self.user = services, chat, user
+                 text: str | None, thread: int | None = None) -> None:
+        self.services, self.chat, self.user, self.thread = services, chat, user, thread
         self.args = text.split(maxsplit=1)[1] if text and text.startswith("/") \
             and " " in text.strip() else None
         self.command = command_name(text)
@@ -50,7 +50,8 @@ class Scope:
         if self._target is None:
             self._target = await target_tournament(
                 self.services, self.chat.id, self.args,
-                self.user.id if self.user else None, self.command) if self.in_group else Target(
+                self.user.id if self.user else None, self.command,
+                self.thread) if self.in_group else Target(
                 None, [], "access.group_only")
         return self._target
 
@@ -150,7 +151,9 @@ class ScopeMiddleware(BaseMiddleware):
     async def __call__(self, handler, event: Update, data: dict[str, Any]):
         message = event.message
         data["scope"] = Scope(data["services"], data.get("event_chat"),
-                              data.get("event_from_user"), message.text if message else None)
+                              data.get("event_from_user"), message.text if message else None,
+                              message.message_thread_id
+                              if message and message.is_topic_message else None)
         return await handler(event, data)
 
 

@@ -277,6 +277,14 @@ class MatchesRepo:
         found = await self.db.reads.get(chat_lookups(chat_id), ("live", user_id), read)
         return [(game, await self.get(match_id)) for match_id, game in found]
 
+    async def tournament_of_topic(self, chat_id: int, thread_id: int) -> int | None:
+        """The tournament whose match is played in forum topic ``thread_id`` of the chat."""
+        row = await self.db.fetchone(
+            "SELECT m.tournament_id FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+            " WHERE t.chat_id = ? AND m.thread_id = ? ORDER BY m.id DESC LIMIT 1",
+            (chat_id, thread_id))
+        return row[0] if row else None
+
     async def last_for_player_in_chat(self, chat_id: int, user_id: int) -> MatchRow | None:
         """The user's newest match in a tournament (or friendly) of the chat, any status."""
         return await self._found(

@@ -9,6 +9,7 @@ from typing import Any
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.features.access import topic_of
 from bot.features.cup.betting import board_text
 from bot.features.cup.common import my_play, running_cup
 from bot.features.cup.hp import status as hp_status
@@ -131,14 +132,15 @@ async def standings_command(message: Message, services: Services, tr: Translator
     if tournament is None:
         await message.answer(await _none_yet(services, tr, message.chat.id, "standings.none"))
         return
-    await post_standings(services, tr, tournament, 0, message.chat.id)
+    await post_standings(services, tr, tournament, 0, message.chat.id, topic_of(message))
 
 
 @dm_answer(router, "standings")
 async def post_standings(services: Services, tr: Translator, tournament: Tournament,
-                         user_id: int, chat_id: int) -> None:
-    """The group tables of ``tournament``, posted in ``chat_id``: one picture, or an album
-    of one per group (one message in the chat's feed)."""
+                         user_id: int, chat_id: int, thread_id: int | None = None) -> None:
+    """The group tables of ``tournament``, posted in ``chat_id`` (its forum topic
+    ``thread_id``): one picture, or an album of one per group (one message in the chat's
+    feed)."""
     label = await names_of(services, tournament.id)
     header = tr("cup.table_header").split("|")
     qualifiers = len(tournament.state.get("playoff_seeds", [])) or \
@@ -158,7 +160,7 @@ async def post_standings(services: Services, tr: Translator, tournament: Tournam
     caption_title = titles[0] if len(titles) == 1 else tournament.title
     await post_pictures(services, chat_id, calls,
                         tr("cup.standings_caption", title=caption_title), as_text,
-                        name="cup-standings")
+                        name="cup-standings", thread_id=thread_id)
 
 
 @router.message(Command("bracket"), IN_GROUP)
@@ -170,15 +172,16 @@ async def bracket_command(message: Message, services: Services, tr: Translator) 
     if "playoff_seeds" not in tournament.state:
         await message.answer(tr("bracket.none"))
         return
-    await post_bracket(services, tr, tournament, 0, message.chat.id)
+    await post_bracket(services, tr, tournament, 0, message.chat.id, topic_of(message))
 
 
 @dm_answer(router, "bracket")
 async def post_bracket(services: Services, tr: Translator, tournament: Tournament,
-                       user_id: int, chat_id: int) -> None:
-    """The playoff bracket of ``tournament``, posted in ``chat_id``."""
+                       user_id: int, chat_id: int, thread_id: int | None = None) -> None:
+    """The playoff bracket of ``tournament``, posted in ``chat_id`` (its forum topic
+    ``thread_id``)."""
     if "playoff_seeds" not in tournament.state:
-        await services.bot.send_message(chat_id, tr("bracket.none"))
+        await services.bot.send_message(chat_id, tr("bracket.none"), message_thread_id=thread_id)
         return
     seeds = tournament.state["playoff_seeds"]
     matches = await services.repos.matches.for_tournament(tournament.id, PLAYOFF)
@@ -200,7 +203,7 @@ async def post_bracket(services: Services, tr: Translator, tournament: Tournamen
                         lambda: tr("cup.bracket_text", title=tournament.title,
                                    rounds=_bracket_text(
                                        rounds + ([(third[0], [third[1]])] if third else []))),
-                        name="cup-bracket")
+                        name="cup-bracket", thread_id=thread_id)
 
 
 def _score(row: MatchRow | None, first: object = None) -> tuple[str, str] | None:

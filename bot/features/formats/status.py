@@ -11,7 +11,7 @@ from functools import partial
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.features.access import target_tournament
+from bot.features.access import target_tournament, topic_of
 from bot.features.formats.common import describe, open_match, stage_of
 from bot.features.formats.runner import placings_text, round_name
 from bot.features.formats.state import BRACKETS, Run, load, names_of
@@ -36,7 +36,7 @@ async def _run_here(message: Message, services: Services, tr: Translator,
                     args: str | None) -> Run | None:
     """The chat's tournament once it has started (with several, the one the sender plays)."""
     target = await target_tournament(services, message.chat.id, args, message.from_user.id,
-                                     command_name(message.text))
+                                     command_name(message.text), topic_of(message))
     if target.tournament is None:
         await message.reply(tr(target.error, **(target.error_params or {})))
         return None
@@ -52,13 +52,15 @@ async def standings_command(message: Message, command: CommandObject, services: 
     run = await _run_here(message, services, tr, command.args)
     if run is None:
         return
-    await _standings(services, tr, run, message.chat.id, message.answer)
+    await _standings(services, tr, run, message.chat.id, message.answer, topic_of(message))
 
 
 async def _standings(services: Services, tr: Translator, run: Run, chat_id: int,
-                     say: Callable[[str], Awaitable[object]]) -> None:
-    """Places so far (brackets) and the tables (round robin, Swiss, groups) in ``chat_id``,
-    with the game's own line (its statistics) under the last of them."""
+                     say: Callable[[str], Awaitable[object]],
+                     thread_id: int | None = None) -> None:
+    """Places so far (brackets) and the tables (round robin, Swiss, groups) in ``chat_id``
+    (its forum topic ``thread_id``: where the command was sent), with the game's own line
+    (its statistics) under the last of them."""
     title = run.tournament.title
     game = game_of(run.tournament.game)
     note = await game.note(services, tr, run.tournament)
@@ -74,7 +76,8 @@ async def _standings(services: Services, tr: Translator, run: Run, chat_id: int,
                                              None if tables else note])))
     if tables:
         caption = tr("formats.standings_caption", title=title)
-        await post_tables(services, tr, run, lines(caption, note), chat_id)
+        await post_tables(services, tr, run, lines(caption, note), chat_id,
+                          thread_id=thread_id)
 
 
 async def _swiss_elim_so_far(services: Services, tr: Translator, run: Run) -> str:
@@ -124,12 +127,14 @@ async def bracket_command(message: Message, command: CommandObject, services: Se
     run = await _run_here(message, services, tr, command.args)
     if run is None:
         return
-    await _bracket(services, tr, run, message.chat.id, message.answer)
+    await _bracket(services, tr, run, message.chat.id, message.answer, topic_of(message))
 
 
 async def _bracket(services: Services, tr: Translator, run: Run, chat_id: int,
-                   say: Callable[[str], Awaitable[object]]) -> None:
-    """The bracket(s) of ``run`` in ``chat_id``, or why there is none."""
+                   say: Callable[[str], Awaitable[object]],
+                   thread_id: int | None = None) -> None:
+    """The bracket(s) of ``run`` in ``chat_id`` (its forum topic ``thread_id``), or why
+    there is none."""
     if run.phase not in BRACKETS:
         await say(tr("bracket.none" if run.format == "groups_playoff"
                      else "formats.no_bracket"))
@@ -148,7 +153,7 @@ async def _bracket(services: Services, tr: Translator, run: Run, chat_id: int,
     await post_pictures(services, chat_id, calls,
                         tr("formats.bracket_caption", title=title),
                         lambda: _text_bracket(tr, title, parts + ([[third]] if third else [])),
-                        name=f"{run.tournament.game}-bracket")
+                        name=f"{run.tournament.game}-bracket", thread_id=thread_id)
 
 
 def _text_bracket(tr: Translator, title: str, parts: list) -> str:
@@ -165,7 +170,7 @@ async def match_command(message: Message, command: CommandObject, services: Serv
     """The sender's current match: the opponent, the report waiting for confirmation and
     what to do next."""
     target = await target_tournament(services, message.chat.id, command.args,
-                                     message.from_user.id, command.command)
+                                     message.from_user.id, command.command, topic_of(message))
     if target.tournament is None:
         await message.reply(tr(target.error, **(target.error_params or {})))
         return

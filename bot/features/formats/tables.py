@@ -136,9 +136,10 @@ def _ties(run: Run, tables: list[tuple[int, list[Row]]]) -> dict[int, int] | Non
 
 async def post_tables(services: Services, tr: Translator, run: Run, caption: str,
                       chat_id: int | None = None, *, lead: Sequence[str] = (),
-                      then: Sequence[str] = ()) -> bool:
+                      then: Sequence[str] = (), thread_id: int | None = None) -> bool:
     """The round robin or Swiss table(s) of ``run``, one picture per group, in its group
-    (or in ``chat_id``: a player's DM), with the shared places said in the caption, and
+    (or in ``chat_id``: a player's DM; in its forum topic ``thread_id``), with the shared
+    places said in the caption, and
     ``lead`` (the result that ended the round) above and ``then`` (what comes next: the next
     round's pairs) below when all of it fits a caption: one message instead of three.
     Whether they were carried (all or none)."""
@@ -164,5 +165,5 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
                         "\n\n".join([*above, head, *below]),
                         lambda: "\n\n".join([*above, _text_tables(tr, title, tables, label,
                                                                     stats), *below]),
-                        name=f"{run.tournament.game}-standings")
+                        name=f"{run.tournament.game}-standings", thread_id=thread_id)
     return carried
