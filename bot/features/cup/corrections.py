@@ -304,6 +304,7 @@ async def _take_over(services: Services, actor_id: int, tournament: Tournament, 
             await repos.matches.settle(match.id, {"meta": "replace", "side": side,
                                                   "old": old, "new": new}, actor_id, now)
     replaced = {**tournament.state.get("replaced", {}), str(old): new}
+    replaced.pop(str(new), None)  # a player replaced before comes back: the chain ends here
     await repos.tournaments.set_state(tournament.id, "replaced", replaced)
     seeds = tournament.state.get("playoff_seeds")
     if seeds and old in seeds:

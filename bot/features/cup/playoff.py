@@ -157,8 +157,10 @@ def holders(tournament: Tournament) -> Callable[[int], int]:
     replaced = {int(old): new for old, new in tournament.state.get("replaced", {}).items()}
 
     def holder(player: int) -> int:
-        while player in replaced:
+        seen = {player}
+        while player in replaced and replaced[player] not in seen:  # (a loop ends, too)
             player = replaced[player]
+            seen.add(player)
         return player
     return holder
 
