@@ -12,6 +12,7 @@ from aiogram.types import Message, Update
 
 from bot.features.access import Target, command_target
 from bot.features.cup.common import close_match, match_score, post
+from bot.features.cup.playoff import match_title
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import advance_groups
@@ -125,8 +126,10 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
                                        tournament_id=target.tournament.id,
                                        chat_id=message.chat.id, reason=reason,
                                        match_id=match.id, score=score, winner=winner))
+    where = tr("correction.where_group", round=match.round) if match.stage == GROUPS \
+        else match_title(tr, target.tournament, match)  # a repeated command is seen as such
     await play.say(tr("correction.result_set", a=play.names[0], b=play.names[1], sa=score[0],
-                      sb=score[1], reason=reason))
+                      sb=score[1], reason=reason, where=where))
     await retire_board(services, target.tournament, match)
 
 
