@@ -47,6 +47,7 @@ async def collect(services: Services, tournament: Tournament) -> dict:
     entrants = await repos.entrants.list(tournament.id)
     matches = [await _match_export(services, match)
                for match in await repos.matches.for_tournament(tournament.id)]
+    hidden = {m["id"] for m in matches if "view" in m}  # live, with secrets: their log held back
     return {
         "tournament": {"id": tournament.id, "game": tournament.game, "title": tournament.title,
                        "status": tournament.status, "settings": tournament.settings,
@@ -56,8 +57,18 @@ async def collect(services: Services, tournament: Tournament) -> dict:
                       "status": e.status, "seed": e.seed, "checked_in": e.checked_in}
                      for e in entrants],
         "matches": matches,
-        "organiser_log": await repos.organiser_log.for_tournament(tournament.id),
+        "organiser_log": [_without_secret(entry, hidden)
+                          for entry in await repos.organiser_log.for_tournament(tournament.id)],
     }
+
+
+def _without_secret(entry: dict[str, Any], hidden: set[int]) -> dict[str, Any]:
+    """An organiser's log entry, less the move an ``/enter`` made for a player in a match
+    whose log is held back (a choice or card the opponent has not seen yet)."""
+    details = entry["details"]
+    if entry["action"] != "enter" or details.get("match_id") not in hidden:
+        return entry
+    return entry | {"details": {key: value for key, value in details.items() if key != "move"}}
 
 
 async def _match_export(services: Services, match: MatchRow) -> dict[str, Any]:

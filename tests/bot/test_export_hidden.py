@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bot.features.export import _without_secret
 from bot.sandbox.runner import Sandbox
 from tests.bot.test_scenarios import SCENARIOS
 
@@ -45,3 +46,13 @@ async def test_a_finished_match_exports_its_whole_log(tmp_path: Path) -> None:
     choices = [a for m in _hp_matches(data) for a in m["actions"]
                if a["action"].get("type") == "choose"]
     assert choices and all(m["status"] == "finished" for m in _hp_matches(data))
+
+
+def test_a_move_entered_by_an_organiser_in_a_live_match_is_left_out_of_its_log() -> None:
+    entered = {"action": "enter", "reason": "phone died",
+               "details": {"match_id": 8, "player": 5, "move": {"choice": "attack"}}}
+    assert _without_secret(entered, {8}) == {
+        "action": "enter", "reason": "phone died", "details": {"match_id": 8, "player": 5}}
+    assert _without_secret(entered, {9}) == entered  # that match's log is out: so is the move
+    other = {"action": "setresult", "details": {"match_id": 8, "score": [3, 0]}}
+    assert _without_secret(other, {8}) == other
