@@ -38,6 +38,8 @@ def test_correction_arguments() -> None:
     assert parse_correction("#3.2 1 nothing hit") == {
         "match": 3, "leg": 2, "visit": 1, "darts": [], "reason": "nothing hit"}
     assert parse_correction("3 5 T20 X20 typo")["darts"] == ["T20", "X20"]
+    assert parse_correction("3 5 T2O S20 typo")["darts"] == ["T2O", "S20"]  # refused as a dart
+    assert parse_correction("3 5 Today was odd")["reason"] == "Today was odd"
     for bad in (None, "", "3", "3 5 T20", "3 0 T20 why", "x 5 T20 why"):
         assert parse_correction(bad) is None
 

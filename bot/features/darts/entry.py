@@ -40,7 +40,8 @@ router = Handlers("darts")
 _RING_DART = re.compile(r"^[SDTСДТ]\d{1,2}$", re.IGNORECASE)  # T25 too: refused with why
 _RING_ALONE = re.compile(r"^[SDTСДТ]$", re.IGNORECASE)
 _SECTOR_ALONE = re.compile(r"^\d{1,2}$")
-_DART_LIKE = re.compile(r"^[A-ZА-ЯЁ]\d{1,2}$", re.IGNORECASE)  # a dart, or a mistyped one
+_DART_LIKE = re.compile(r"^(?:[A-ZА-ЯЁ]\d{1,2}|[SDTСДТ](?=\w*\d)\w{1,4})$", re.IGNORECASE)
+"""A dart, or a mistyped one (``X20``, ``T2O``): refused as such, not read as the reason."""
 _BARE_NUMBER = re.compile(r"^\d{1,3}$")
 _MATCH_REF = re.compile(r"^#?(\d{1,12})(?:\.(\d{1,3}))?$")
 MAX_TYPED = 6
