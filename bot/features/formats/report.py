@@ -11,6 +11,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 
+from bot.features.access import id_moved_first
 from bot.features.formats.common import (
     describe,
     formats_tournament,
@@ -46,9 +47,9 @@ def _keyboard(tr: Translator, match: MatchRow) -> InlineKeyboardMarkup:
 @router.message(Command("result"))
 async def report(message: Message, command: CommandObject, services: Services, tr: Translator,
                  event_update: Update) -> None:
-    found = await formats_tournament(message, services, tr, command.args)
+    found = await formats_tournament(message, services, tr, id_moved_first(command.args))
     if found is None or (match := await my_open_match(message, found[0], tr)) is None:
-        return
+        return  # (a score is never free text: "/result win #2" names tournament #2)
     run, words = found
     claim = parse_claim(" ".join(words))
     if claim is None:
