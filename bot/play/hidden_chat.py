@@ -204,6 +204,11 @@ async def enter(message: Message, command: CommandObject, event_update: Update,
         done = hidden.resolve(before, seat, done)
     await message.answer(tr("play.entered", name=ctx.names[seat], match=ctx.match.id,
                             word=hidden.describe(tr, done, before)))
+    player = ctx.match.players[seat]  # told, in private, that the move was entered for them
+    player_tr = await services.translator_for_chat(player)
+    await services.outbox.dm(player, player_tr(
+        "play.entered_for_you", match=ctx.match.id, word=hidden.describe(player_tr, done, before),
+        reason=reason))
 
 
 def action_words(args: str | None) -> list[str]:
