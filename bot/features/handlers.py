@@ -60,9 +60,11 @@ class Handlers:
 
     def _add(self, kind: str, filters: tuple, flags: dict[str, Any], commands: bool):
         def register(handler: Callable) -> Callable:
-            self._entries.append(_Entry(kind, filters, flags, handler, commands))
+            self._entries.append(_Entry(kind, tuple(map(_any_case, filters)), flags, handler,
+                                        commands))
             return handler
         return register
+
 
     def commands(self) -> set[str]:
         """The command names this table's message handlers answer."""
@@ -72,6 +74,15 @@ class Handlers:
 
     def entries(self) -> list[_Entry]:
         return list(self._entries)
+
+
+def _any_case(item: Any) -> Any:
+    """A command filter that takes its command in any case: a phone writes ``/Register``
+    with a capital, and the user means /register."""
+    if type(item) is not Command or item.ignore_case:
+        return item
+    return Command(*item.commands, prefix=item.prefix, ignore_case=True,
+                   ignore_mention=item.ignore_mention, magic=item.magic)
 
 
 @dataclass(frozen=True)
