@@ -2,10 +2,12 @@
 bot's languages («нарды» is backgammon) — and, for a word that names none, the games it may
 have meant: a typo of a key (``shangai``) or a word of several games ("darts", «tikka»).
 
-Those words are language data, so they live in the catalogs (``game.words.<key>``: words
-separated by spaces); a word is looked up in every language, since a Finnish group may well
-type "darts". /new, /rules, /challenge and /practice take a game's own word as its key; a
-typo or a word of several games gets a suggestion, never a game chosen for the sender.
+Those words are language data, so they live in the catalogs (``game.key_words.<key>``: the
+game's names, taken as its key; ``game.words.<key>``: words that may mean it, suggested only;
+words separated by spaces); a word is looked up in every language, since a Finnish group may
+well type "darts". /new, /rules, /challenge and /practice take a game's name as its key; a
+typo, a word of several games or a word that may begin a title («Кубок клуба») gets a
+suggestion, never a game chosen for the sender.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ from bot.i18n import Translator, lines
 
 
 def game_named(word: str) -> games.Game | None:
-    """The game ``word`` names: its key, or a word of that one game in any language
-    («нарды», "tavla"); None for no game and for a word of several ("darts")."""
+    """The game ``word`` names: its key, or a name of that one game in any language
+    («нарды», "tavla": ``game.key_words.<key>``, not the words that may also begin a title,
+    such as «кубок»); None for no game and for a word of several."""
     if (game := games.get(word.lower())) is not None:
         return game
-    found = [key for key, words in _words(games.keys()).items() if word.lower() in words]
+    found = [key for key, words in _words(games.keys(), "game.key_words").items()
+             if word.lower() in words]
     return games.get(found[0]) if len(found) == 1 else None
 
 
@@ -37,14 +41,15 @@ def meant(word: str, keys: list[str] | None = None) -> list[str]:
     return [key for key in keys if named[key] & close]
 
 
-def _words(keys: list[str]) -> dict[str, set[str]]:
-    """Each game's key and its words in every language, lower case."""
+def _words(keys: list[str], entry: str = "game.words") -> dict[str, set[str]]:
+    """Each game's key and its words (catalog ``entry.<key>``) in every language, lower
+    case."""
     named: dict[str, set[str]] = {key: {key} for key in keys}
     for language in SUPPORTED_LANGUAGES:
         tr = Translator(language)
         for key in keys:
-            if tr.has(f"game.words.{key}"):
-                named[key] |= set(tr(f"game.words.{key}").lower().split())
+            if tr.has(f"{entry}.{key}"):
+                named[key] |= set(tr(f"{entry}.{key}").lower().split())
     return named
 
 
