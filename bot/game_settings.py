@@ -200,7 +200,9 @@ def _closest(word: str, options: Iterable[str]) -> str | None:
 def _meant(parsers: dict[str, Callable[[str], Any]], name: str, value: str) -> str | None:
     """The refused pair put right — a mistyped key, a mistyped word of a value chosen from a
     list, or both — when the pair put right is one its setting takes; else None."""
-    key = name if name in parsers else _closest(name, parsers)
+    named = {word: key for key in parsers
+             for word in (key, *said_as(f"settings.key_words.{key}"))}
+    key = name if name in parsers else named.get(_closest(name, named) or "")
     if key is None or not value:
         return None
     for candidate in (value, _words_put_right(parsers[key], value)):

@@ -26,10 +26,11 @@ _TWELVE_HOUR = re.compile(r"^(\d{1,2})(?:[:.](\d{2}))?([ap])\.?m\.?$", re.IGNORE
 """``9pm``, ``9:30pm``, ``12 a.m.`` (the am or pm written apart is joined first)."""
 _MERIDIEM = re.compile(r"^[ap]\.?m\.?$", re.IGNORECASE)
 _HOUR_AND_MINUTES = re.compile(r"^\d{1,2}(?:[:.]\d{2})?$")
-_DAY_PARTS = {"вечера": "pm", "дня": "pm", "утра": "am", "ночи": "am", "illalla": "pm",
-              "iltapäivällä": "pm", "aamulla": "am", "yöllä": "am"}
+_DAY_PARTS = {"вечера": "pm", "дня": "pm", "утра": "am", "ночи": "night", "illalla": "pm",
+              "iltapäivällä": "pm", "aamulla": "am", "yöllä": "night"}
 """The part of the day after an hour, as am or pm: «в 7 вечера» (19:00), «10 утра»,
-"klo 7 illalla"."""
+"klo 7 illalla"; the night is pm late in the evening, am after midnight («11 ночи» is 23:00,
+«2 ночи» 02:00)."""
 _DAY_MONTH = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?$")
 _DAY_WORDS = {"today": 0, "сегодня": 0, "tänään": 0,
               "tomorrow": 1, "завтра": 1, "huomenna": 1}
@@ -203,6 +204,8 @@ def _meaningful(words: list[str]) -> list[str]:
             hour_next = word.lower() in _BEFORE_HOUR
             continue
         meridiem = _DAY_PARTS.get(word.lower(), word)
+        if meridiem == "night" and said and _HOUR_AND_MINUTES.match(said[-1]):
+            meridiem = "pm" if 6 <= int(re.split(r"[:.]", said[-1])[0]) <= 11 else "am"
         if said and _MERIDIEM.match(meridiem) and _HOUR_AND_MINUTES.match(said[-1]):
             said[-1] += meridiem
         else:

@@ -31,6 +31,7 @@ def _refused(pair: str) -> ValueError:
     ("third_place=of", "third_place=off"),
     ("формат=швейцарк", "format=swiss"),  # near a word of the value in Russian
     ("format=круговую", "format=round_robin"),
+    ("формт=швейцарка", "format=swiss"),  # a key near its Russian word
 ])
 def test_a_near_miss_is_put_right(pair: str, meant: str) -> None:
     error = _refused(pair)

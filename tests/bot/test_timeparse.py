@@ -179,6 +179,8 @@ def test_a_time_from_now(text: str, expected: str) -> None:
     ("завтра в 7 вечера", "19:00"), ("завтра 10 утра", "10:00"), ("завтра в 3 дня", "15:00"),
     ("завтра в 12 дня", "12:00"), ("завтра 7:30 вечера", "19:30"),
     ("huomenna klo 7 illalla", "19:00"), ("huomenna klo 9 aamulla", "09:00"),
+    ("завтра в 11 ночи", "23:00"), ("завтра в 2 ночи", "02:00"), ("завтра в 12 ночи", "00:00"),
+    ("huomenna klo 11 yöllä", "23:00"),
 ])
 def test_the_part_of_the_day_after_an_hour(text: str, expected: str) -> None:
     assert _start(text) == f"2026-10-02T{expected}:00+03:00 Europe/Moscow"
