@@ -59,11 +59,16 @@ async def answer(query: CallbackQuery, callback_data: BeginAnyway, services: Ser
         raise Refusal("callback.stale")
     tournament = await organisers_press(query, services, callback_data.tournament_id)
     message = query.message
+    if tournament.started or tournament.status == "cancelled":  # started by the schedule too
+        await services.outbox.drop_buttons(message.chat.id, message.message_id)
+        raise Refusal("callback.stale")
     await query.answer()
     if not callback_data.sure:
         await services.outbox.board(message.chat.id, message.message_id,
                                     tr("begin.waiting", title=tournament.title))
         return
+    left_out = await services.repos.entrants.count(tournament.id, ("pending",))
     problem = await start_tournament(services, tournament.id, query.from_user.id)
-    said = problem.text if problem else tr("begin.started_anyway", title=tournament.title)
+    said = problem.text if problem else tr(
+        "begin.started_anyway" if left_out else "begin.started_all", title=tournament.title)
     await services.outbox.board(message.chat.id, message.message_id, said)

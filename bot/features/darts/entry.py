@@ -12,7 +12,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, Update
 
 from bot.features.access import is_organiser
-from bot.features.darts.keypad import PREFIX, read
+from bot.features.darts.keypad import END, PREFIX, read
 from bot.features.darts.opening import starter_action
 from bot.features.darts.play import (
     LIVE,
@@ -181,10 +181,15 @@ async def pressed(query: CallbackQuery, event_update: Update, services: Services
     if not await play.may_enter(query.from_user.id):
         await query.answer(tr("darts.not_your_match"), show_alert=True)
         return
+    state = await services.matches.current(play.match)  # read only
     if press.is_coin:
         action = starter_action(services.rng.randrange(2), "coin")
+    elif press.code == END and state.started and not state.leg.pending and \
+            play.seat(query.from_user.id) != state.current:  # as a typed «end»
+        raise Refusal(text=play.text("darts.error.end_without_darts",
+                                     name=play.names[state.current]))
     else:
-        action = press.action((await services.matches.current(play.match)).current)
+        action = press.action(state.current)
     await perform(play, [action], query.from_user.id, event_update.update_id,
                   expect=press.position, alongside=[query.answer])
 
