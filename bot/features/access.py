@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
+from bot.features.keyboards import pressed_on_its_question
 from bot.games import game_of
 from bot.i18n import Translator
 from bot.middlewares.filters import command_name
@@ -39,10 +40,14 @@ async def is_organiser(services: Services, chat_id: int, user_id: int) -> bool:
     return member.status in ("creator", "administrator")
 
 
-async def organisers_press(query: CallbackQuery, services: Services,
-                           tournament_id: int) -> Tournament:
+async def organisers_press(query: CallbackQuery, services: Services, tournament_id: int,
+                           *, question: bool = False) -> Tournament:
     """The tournament of a button only organisers press, on a message in its group; a
-    Refusal (answered as an alert) when the button is stale or the presser no organiser."""
+    Refusal (answered as an alert) when the button is stale or the presser no organiser.
+    ``question``: the press answers a question, so its data must be a button of the message
+    it came with (:func:`~bot.features.keyboards.pressed_on_its_question`)."""
+    if question and not pressed_on_its_question(query):
+        raise Refusal("callback.stale")
     tournament = await services.repos.tournaments.get(tournament_id)
     message = query.message
     if tournament is None or message is None or message.chat.id != tournament.chat_id:

@@ -16,7 +16,7 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.features.access import command_target, organisers_press
 from bot.features.handlers import Handlers
-from bot.features.keyboards import pressed_on_its_question, question_keyboard
+from bot.features.keyboards import question_keyboard
 from bot.features.lifecycle import minimum_players, start_tournament
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
@@ -55,9 +55,8 @@ async def begin(message: Message, command: CommandObject, services: Services,
 @router.callback_query(BeginAnyway.filter())
 async def answer(query: CallbackQuery, callback_data: BeginAnyway, services: Services,
                  tr: Translator) -> None:
-    if not pressed_on_its_question(query):
-        raise Refusal("callback.stale")
-    tournament = await organisers_press(query, services, callback_data.tournament_id)
+    tournament = await organisers_press(query, services, callback_data.tournament_id,
+                                        question=True)
     message = query.message
     if tournament.started or tournament.status == "cancelled":  # started by the schedule too
         await services.outbox.drop_buttons(message.chat.id, message.message_id)

@@ -19,7 +19,7 @@ from aiogram.types import CallbackQuery, Message, User
 
 from bot.features.access import command_target, organisers_press
 from bot.features.handlers import Handlers
-from bot.features.keyboards import pressed_on_its_question, question_keyboard
+from bot.features.keyboards import question_keyboard
 from bot.features.lifecycle import START_JOBS, called_off
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
@@ -75,9 +75,8 @@ async def _question(services: Services, tr: Translator, tournament: Tournament) 
 @router.callback_query(Cancel.filter())
 async def answer(query: CallbackQuery, callback_data: Cancel, services: Services,
                  tr: Translator) -> None:
-    if not pressed_on_its_question(query):
-        raise Refusal("callback.stale")
-    tournament = await organisers_press(query, services, callback_data.tournament_id)
+    tournament = await organisers_press(query, services, callback_data.tournament_id,
+                                        question=True)
     message = query.message
     said, entrants = tr("cancel.kept", title=tournament.title), []
     if callback_data.sure:

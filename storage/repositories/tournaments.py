@@ -352,20 +352,21 @@ class EntrantsRepo:
 
     async def pending_application(self, user_id: int) -> Entrant | None:
         """The user's newest application waiting for the organisers' decision."""
-        row = await self.db.fetchone(
-            f"{self._SELECT} JOIN tournaments t ON t.id = e.tournament_id"
-            " WHERE e.user_id = ? AND e.status = 'pending'"
-            " AND t.status IN ('registration', 'closed')"
-            " ORDER BY e.updated_at DESC, e.rowid DESC LIMIT 1", (user_id,))
-        return _entrant(row) if row else None
+        return await self._newest(user_id, ("pending",), ("registration", "closed"))
 
     async def awaiting_input(self, user_id: int) -> Entrant | None:
         """The user's newest registration that waits for a name or a photo in the DM."""
-        async def read() -> Entrant | None:
-            row = await self.db.fetchone(
-                f"{self._SELECT} JOIN tournaments t ON t.id = e.tournament_id"
-                " WHERE e.user_id = ? AND e.status IN ('name', 'photo')"
-                " AND t.status = 'registration'"
-                " ORDER BY e.updated_at DESC, e.rowid DESC LIMIT 1", (user_id,))
-            return _entrant(row) if row else None
-        return await self.db.reads.get(AWAITING, user_id, read)
+        return await self.db.reads.get(AWAITING, user_id, lambda: self._newest(
+            user_id, ("name", "photo"), ("registration",)))
+
+    async def _newest(self, user_id: int, statuses: tuple[str, ...],
+                      tournament_statuses: tuple[str, ...]) -> Entrant | None:
+        """The user's newest entry with one of ``statuses`` in a tournament with one of
+        ``tournament_statuses``."""
+        row = await self.db.fetchone(
+            f"{self._SELECT} JOIN tournaments t ON t.id = e.tournament_id"
+            f" WHERE e.user_id = ? AND e.status IN ({', '.join('?' * len(statuses))})"
+            f" AND t.status IN ({', '.join('?' * len(tournament_statuses))})"
+            " ORDER BY e.updated_at DESC, e.rowid DESC LIMIT 1",
+            (user_id, *statuses, *tournament_statuses))
+        return _entrant(row) if row else None
