@@ -165,7 +165,7 @@ def _key_named(parsers: dict[str, Callable[[str], Any]], name: str) -> str:
 
 def _value_named(parse: Callable[[str], Any] | None, value: str) -> str:
     """``value`` with each comma-separated word that is an option's word in one of the bot's
-    languages put as that option («швейцарка» → ``swiss``, «да» → ``on``; catalogs:
+    languages put as that option («швейцарка» → ``swiss``, «да» → ``on``; catalogs
     ``settings.value_words.<option>``); a setting without options takes it as typed."""
     options = getattr(parse, "options", None)
     if not options:

@@ -31,7 +31,8 @@ def routers() -> list[Router]:
     formats = [table for table in unique if table.name.startswith("formats")]
     others = [table for table in unique if table not in formats]
     platform = [registration.router, roster.router, organiser.router, begin.router,
-                cancel.router, export.router, dice.router, board.router, mine.router, welcome.router]
+                cancel.router, export.router, dice.router, board.router, mine.router,
+                welcome.router]
     def for_its_game(table: Handlers) -> Guarded:
         return Guarded(table, (ForItsGame(table),))
 

@@ -1,9 +1,10 @@
 """/begin: an organiser starts a tournament now.
 
 Applications still waiting for a decision do not enter a started tournament, so with some
-waiting (and enough entrants to start without them) the command first asks, naming them, with two buttons under the question: start
-without them, or wait (and decide them on their cards first). An organiser's press answers
-it, and the question is edited into what was done: one group message for the exchange.
+waiting (and enough entrants to start without them) the command first asks, naming them,
+with two buttons under the question: start without them, or wait (and decide them on their
+cards first). An organiser's press answers it, and the question is edited into what was
+done: one group message for the exchange.
 """
 
 from __future__ import annotations

@@ -225,8 +225,10 @@ async def _mistyped(message: Message, scope: Scope, services: Services,
     """Filter: in a group, a command no handler answers that is either addressed to this
     bot (``/regster@our_bot``) or close to one of its commands (``/regster``); a command of
     another bot, or a word far from every command of ours, is other bots' business."""
+    if message.chat.type == "private" or not scope.command:
+        return False
     known = _known_commands(event_router)
-    if message.chat.type == "private" or not scope.command or scope.command in known:
+    if scope.command in known:
         return False
     mention = (message.text or "").split(maxsplit=1)[0].partition("@")[2].lower()
     if mention and mention != ((await services.bot.me()).username or "").lower():

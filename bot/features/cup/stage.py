@@ -126,7 +126,8 @@ def table_title(tr: Translator, tournament: Tournament, group: int) -> str:
 
 def render_table(tr: Translator, rows: list[Row], label: dict[int, str]) -> str:
     return "\n".join(tr("cup.table_row", place=row.place or "—", name=label[row.player],
-                        points=Markup(tr("formats.n_points", count=row.points)), wins=row.wins, draws=row.draws, losses=row.losses,
+                        points=Markup(tr("formats.n_points", count=row.points)),
+                        wins=row.wins, draws=row.draws, losses=row.losses,
                         scored=row.scored, conceded=row.scored - row.diff)
                      for row in rows)
 

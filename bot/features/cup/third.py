@@ -86,9 +86,10 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
 @announcer("third_choice")
 async def announce_vote(play: MatchContext, before, after, event: dict) -> None:
     """A first pick edits the vote (its buttons stay for the other player); different
-    picks close the vote and ask for the higher seed's /try in a new message; the deadline closes the vote
-    (its buttons go) and asks the organiser in a new message; a format decided by equal
-    picks or by the organiser is said in place of the question, without buttons."""
+    picks close the vote and ask for the higher seed's /try in a new message; the deadline
+    closes the vote (its buttons go) and asks the organiser in a new message; a format
+    decided by equal picks or by the organiser is said in place of the question, without
+    buttons."""
     kind = event["type"]
     if kind == "pick" and not after.finished and not after.needs_try:
         await post(play, *vote_status(play, after), new=False)
