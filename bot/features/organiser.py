@@ -64,9 +64,8 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
         await message.answer(_unknown_game(tr, words[0] if words else None))
         return
     title = _title(words[1:])
-    if not title or len(title) > MAX_TITLE:
-        await message.answer(lines(tr("new.bad_title", max=MAX_TITLE),
-                                   tr("new.usage", games=", ".join(games.keys()))))
+    if problem := _title_problem(tr, title):
+        await message.answer(lines(problem, tr("new.usage", games=", ".join(games.keys()))))
         return
     try:
         settings = game.parse_settings([w for w in words[1:] if "=" in w], game.defaults)
@@ -92,6 +91,15 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
                          reply_markup=register_keyboard(services, tr, tournament))
     if warning := await rights_problem(services, message.chat.id, tr):
         await message.answer(warning)
+
+
+def _title_problem(tr: Translator, title: str) -> str | None:
+    """Why ``title`` cannot be a tournament's: missing, or too long (said with its length)."""
+    if not title:
+        return tr("new.bad_title", max=MAX_TITLE)
+    if len(title) > MAX_TITLE:
+        return tr("new.title_too_long", count=len(title), max=MAX_TITLE)
+    return None
 
 
 def _title(words: list[str]) -> str:
@@ -163,8 +171,8 @@ async def settings_(message: Message, command: CommandObject, services: Services
                                 hints=hints(game.all_parsers())))
         return
     pairs, title = _new_title(target.words)
-    if title is not None and not 0 < len(title) <= MAX_TITLE:
-        await message.answer(tr("new.bad_title", max=MAX_TITLE))
+    if title is not None and (problem := _title_problem(tr, title)):
+        await message.answer(problem)
         return
     if pairs and tournament.started:  # a title may change at any time
         await message.answer(tr("settings.finished" if tournament.status == "finished"
