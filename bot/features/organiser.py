@@ -190,7 +190,8 @@ async def settings_(message: Message, command: CommandObject, services: Services
             await schedule_start(services, await services.repos.tournaments.get(tournament.id))
         await services.repos.organiser_log.record(
             message.from_user.id, "settings", services.clock.now(), tournament_id=tournament.id,
-            chat_id=message.chat.id, changes=target.words)
+            chat_id=message.chat.id,
+            changes=[*pairs, *([] if title is None else [f"title={title}"])])  # as one
     renamed = None if title is None else tr("settings.renamed", id=tournament.id,
                                             old=tournament.title, title=title)
     saved = note = opens = waiting = None
