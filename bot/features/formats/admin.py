@@ -105,6 +105,11 @@ async def set_result(message: Message, command: CommandObject, services: Service
         await message.reply(tr("formats.error.no_such_match"))
         return
     winner, score = claim.in_row_terms(match, players[0])
+    if match.status == "finished" and match.winner == winner and \
+            match.result.get("score") == (list(score) if score else None) and \
+            bool(match.result.get("forfeit")) == claim.forfeit:  # sent twice: said once
+        await message.reply(tr("formats.setresult_same"))
+        return
     if problem := correction_problem(run, match, winner):
         await message.reply(tr(problem))
         return
