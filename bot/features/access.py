@@ -11,7 +11,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.features.keyboards import pressed_on_its_question
 from bot.games import game_of
 from bot.i18n import Translator
-from bot.middlewares.filters import command_name
+from bot.middlewares.filters import command_name, topic_of
 from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.tournaments import ACTIVE_ENTRANT, Tournament
@@ -109,11 +109,6 @@ async def target_tournament(services: Services, chat_id: int, args: str | None,
     if newest is None:
         return Target(None, words, await _no_tournament(services, every, sender))
     return Target(newest, words)
-
-
-def topic_of(message: Message) -> int | None:
-    """The forum topic a message was sent in, or None (the general chat, or no forum)."""
-    return message.message_thread_id if message.is_topic_message else None
 
 
 async def _no_tournament(services: Services, friendlies: list[Tournament],

@@ -21,7 +21,7 @@ from bot.features.keyboards import link_keyboard, register_keyboard, stacked
 from bot.features.lifecycle import called_off, with_checkin
 from bot.games import game_of
 from bot.i18n import Translator, clip, lines
-from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
+from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, topic_of
 from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
@@ -267,7 +267,7 @@ async def _send_application(services: Services, tournament: Tournament, user_id:
         caption += "\n" + tr("registration.sent", title=tournament.title)
     answering = {} if reply_to is None else {
         "reply_parameters": reply_to.as_reply_parameters(),
-        "message_thread_id": reply_to.message_thread_id if reply_to.is_topic_message else None}
+        "message_thread_id": topic_of(reply_to)}
     markup = InlineKeyboardMarkup(inline_keyboard=[[
         InlineKeyboardButton(text=tr("application.approve"), callback_data=Decision(
             tournament_id=tournament.id, user_id=user_id, approve=True).pack()),

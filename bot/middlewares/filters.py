@@ -140,6 +140,11 @@ class IndexedRouter(Router):
             self, "callback_query", data_key, data_prefixes)
 
 
+def topic_of(message: Any) -> int | None:
+    """The forum topic a message was sent in, or None (the general chat, or no forum)."""
+    return message.message_thread_id if message.is_topic_message else None
+
+
 def command_name(text: str | None) -> str | None:
     """The command a text starts with, as aiogram's ``Command`` reads it (its first word,
     without ``/`` and ``@bot``: ``/Mat@TourneyBot #2`` → ``mat``), case-folded; None."""

@@ -18,7 +18,7 @@ from aiogram.types import Chat, Message, TelegramObject, Update, User
 
 from bot import games
 from bot.features.access import Target, is_organiser, target_tournament
-from bot.middlewares.filters import command_name
+from bot.middlewares.filters import command_name, topic_of
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
@@ -152,8 +152,7 @@ class ScopeMiddleware(BaseMiddleware):
         message = event.message
         data["scope"] = Scope(data["services"], data.get("event_chat"),
                               data.get("event_from_user"), message.text if message else None,
-                              message.message_thread_id
-                              if message and message.is_topic_message else None)
+                              topic_of(message) if message else None)
         return await handler(event, data)
 
 

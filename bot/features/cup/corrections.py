@@ -20,6 +20,7 @@ from bot.features.handlers import Handlers
 from bot.features.registration import valid_name
 from bot.games import game_of
 from bot.i18n import Translator, clip
+from bot.middlewares.filters import topic_of
 from bot.play import hidden
 from bot.play.board import retire_board
 from bot.play.context import LIVE, MatchContext, context_for
@@ -191,7 +192,7 @@ async def disqualify(message: Message, command: CommandObject, services: Service
         job = await services.repos.jobs.add(
             DQ_JOB, now, tournament.id, user_id=user.id, actor_id=message.from_user.id,
             chat_id=message.chat.id, name=entry.label, reason=reason,
-            thread_id=message.message_thread_id if message.is_topic_message else None)
+            thread_id=topic_of(message))
     await services.scheduler.run(job.id)
 
 

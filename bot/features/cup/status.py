@@ -9,7 +9,6 @@ from typing import Any
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.features.access import topic_of
 from bot.features.cup.betting import board_text
 from bot.features.cup.common import my_play, running_cup
 from bot.features.cup.hp import status as hp_status
@@ -22,7 +21,7 @@ from bot.features.cup.third import vote_status
 from bot.features.handlers import Handlers
 from bot.features.mine import about, dm_answer
 from bot.i18n import Markup, Translator, lines
-from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.filters import IN_GROUP, topic_of
 from bot.play.context import LIVE, MatchContext, names_of
 from bot.render import BAR_MARK, bracket_png, standings_png
 from bot.render.posting import post_pictures

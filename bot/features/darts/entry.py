@@ -117,16 +117,23 @@ async def typed(message: Message, darts: list[str], command: str | None,
     state = await services.matches.current(play.match)  # read only: no copy
     _check_room(tr, state, darts)
     player = state.current
-    if command == "end" and not darts and state.started and not state.leg.pending \
-            and play.match.status == "running" and play.seat(message.from_user.id) != player:
-        # a lone «end» sent twice would end the next player's visit with three misses
-        raise Refusal(text=play.text("darts.error.end_without_darts", name=play.names[player]))
+    if command == "end" and not darts and play.match.status == "running":  # (a pause first)
+        _refuse_lone_end(play, state, message.from_user.id)
     actions = [{"type": "dart", "dart": dart, "player": player} for dart in darts]
     if command == "undo":
         actions.append({"type": "undo", "player": player})
     elif len(darts) == 3 or command == "end":
         actions.append({"type": "end_visit", "player": player})
     await perform(play, actions, message.from_user.id, event_update.update_id)
+
+
+def _refuse_lone_end(play: DartsPlay, state, user_id: int) -> None:
+    """End turn with no dart of the visit entered is the thrower's only: from anyone else
+    (an «end» or an End turn press sent twice) it would record the next player's visit as
+    three misses nobody threw."""
+    if state.started and not state.leg.pending and play.seat(user_id) != state.current:
+        raise Refusal(text=play.text("darts.error.end_without_darts",
+                                     name=play.names[state.current]))
 
 
 def _check_room(tr: Translator, state, darts: list[str]) -> None:
@@ -184,11 +191,9 @@ async def pressed(query: CallbackQuery, event_update: Update, services: Services
     state = await services.matches.current(play.match)  # read only
     if press.is_coin:
         action = starter_action(services.rng.randrange(2), "coin")
-    elif press.code == END and state.started and not state.leg.pending and \
-            play.seat(query.from_user.id) != state.current:  # as a typed «end»
-        raise Refusal(text=play.text("darts.error.end_without_darts",
-                                     name=play.names[state.current]))
     else:
+        if press.code == END:
+            _refuse_lone_end(play, state, query.from_user.id)
         action = press.action(state.current)
     await perform(play, [action], query.from_user.id, event_update.update_id,
                   expect=press.position, alongside=[query.answer])

@@ -11,7 +11,7 @@ from functools import partial
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.features.access import target_tournament, topic_of
+from bot.features.access import target_tournament
 from bot.features.formats.common import describe, open_match, stage_of
 from bot.features.formats.runner import placings_text, round_name
 from bot.features.formats.state import BRACKETS, Run, load, names_of
@@ -20,7 +20,7 @@ from bot.features.handlers import Handlers
 from bot.features.mine import about, dm_answer
 from bot.games import game_of
 from bot.i18n import Markup, Translator, lines
-from bot.middlewares.filters import IN_GROUP, command_name
+from bot.middlewares.filters import IN_GROUP, command_name, topic_of
 from bot.play.context import LIVE, load_match, own_text
 from bot.render import bracket_png
 from bot.render.posting import post_pictures
