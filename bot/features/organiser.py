@@ -316,12 +316,13 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
     if tournament.status != switchable:
         await message.answer(tr(_not_switched(tournament, pausing), title=tournament.title))
         return
+    reason = " ".join(target.words) or None
     logged = log_entry(message.from_user.id, command.command, services.clock.now(),
-                       tournament_id=tournament.id, chat_id=message.chat.id,
-                       reason=" ".join(target.words) or None)
+                       tournament_id=tournament.id, chat_id=message.chat.id, reason=reason)
     opening = await _switch(services, tournament, pausing, logged)
-    await message.answer(tr("pause.paused" if pausing else "pause.resumed",
-                            title=tournament.title, organiser=message.from_user.first_name))
+    said = "pause.resumed" if not pausing else "pause.paused_why" if reason else "pause.paused"
+    await message.answer(tr(said, title=tournament.title, reason=clip(reason or ""),
+                            organiser=message.from_user.first_name))
     if opening is not None:
         await services.scheduler.run(opening)
 

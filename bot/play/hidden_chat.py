@@ -45,7 +45,7 @@ from bot.play.hidden import (
     submit,
 )
 from bot.play.perform import Alongside
-from bot.play.refusal import Refusal
+from bot.play.refusal import Refusal, paused
 from bot.services import Services
 from games.common.errors import IllegalAction
 from storage.repositories.matches import MatchRow
@@ -228,7 +228,7 @@ async def _entry(services: Services, organiser: int, args: str | None
         raise Refusal("play.enter_usage")
     match = await services.repos.matches.get(int(words[0].lstrip("#")))
     if match is not None and match.status == "paused" and input_of(match.kind) is not None:
-        raise Refusal("play.paused")  # entered after /resume, like the players' own moves
+        raise await paused(services, match.tournament_id)  # entered after /resume, like the players' own moves
     if match is None or input_of(match.kind) is None or match.status != "running":
         raise Refusal("play.enter_no_match", match=clip(words[0]))
     ctx = await _context(services, match)

@@ -22,7 +22,7 @@ from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import clock
 from bot.play.context import MatchContext
-from bot.play.refusal import Refusal
+from bot.play.refusal import Refusal, paused
 from bot.sending import at_once
 from games.common.errors import IllegalAction
 from storage.db import Write
@@ -81,7 +81,7 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     """
     services, match = ctx.services, ctx.match
     if match.status == "paused" and not in_pause:
-        raise Refusal("play.paused")
+        raise await paused(services, match.tournament_id)
     if clocks is None and playbook.clocks is not None:
         clocks = await playbook.clocks(ctx)
     async with services.matches.lock(match.id):

@@ -14,7 +14,7 @@ from aiogram import Dispatcher
 from aiogram.filters import ExceptionTypeFilter
 from aiogram.types import ErrorEvent
 
-from bot.i18n import Translator
+from bot.i18n import Translator, clip
 from bot.services import Services
 
 
@@ -33,6 +33,13 @@ class Refusal(Exception):
         if self.explain is not None:
             return self.explain(tr)
         return self.text if self.text is not None else tr(self.key, **self.params)
+
+
+async def paused(services: Services, tournament_id: int) -> Refusal:
+    """The refusal of a move in a paused match, with the reason the organiser paused for
+    (“back at 14:00”) when one was given."""
+    reason = await services.repos.organiser_log.pause_reason(tournament_id)
+    return Refusal("play.paused_why", reason=clip(reason)) if reason else Refusal("play.paused")
 
 
 async def answer_refusal(event: ErrorEvent, services: Services) -> None:

@@ -25,6 +25,14 @@ class OrganiserLogRepo:
             "SELECT * FROM organiser_log WHERE tournament_id = ? ORDER BY id", (tournament_id,))
         return [dict(row) | {"details": json.loads(row["details"])} for row in rows]
 
+    async def pause_reason(self, tournament_id: int) -> str | None:
+        """The reason an organiser gave with the tournament's last ``/pause``; None when the
+        last pause or resume was not a pause with a reason."""
+        row = await self.db.fetchone(
+            "SELECT action, reason FROM organiser_log WHERE tournament_id = ?"
+            " AND action IN ('pause', 'resume') ORDER BY id DESC LIMIT 1", (tournament_id,))
+        return row["reason"] if row is not None and row["action"] == "pause" else None
+
 
 def log_entry(actor_id: int, action: str, now: datetime, *, tournament_id: int | None = None,
               chat_id: int | None = None, reason: str | None = None, **details: Any) -> Write:
