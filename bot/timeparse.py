@@ -7,7 +7,9 @@ hour after «в» or "klo": «в 19», "klo 19"), ``tomorrow 19:00`` (завтр
 today, сегодня, tänään), a weekday (``friday``, ``пт``, ``perjantai``: the next one whose
 time is still ahead; «perjantaina», "next friday" too), a day with its month's name
 ("3 October", «3 октября»), noon and midnight, the time before the day ("20:00 tomorrow"),
-a time from now ("in 2 hours", «через 30 минут», "tunnin päästä"), and a zone as an IANA
+a time from now ("in 2 hours", «через 30 минут», "tunnin päästä"), a day from today with
+its time («через 2 дня в 7 вечера», "in 2 days at 7 pm", «послезавтра в 19:30»), and a zone
+as an IANA
 name, its city alone (``Helsinki``, also a few in Russian: ``Москва``), an offset
 (``+03:00``, ``UTC+3``) or a common abbreviation (MSK, МСК, EET, CET …).
 """
@@ -33,7 +35,16 @@ _DAY_PARTS = {"вечера": "pm", "дня": "pm", "утра": "am", "ночи"
 «2 ночи» 02:00)."""
 _DAY_MONTH = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?$")
 _DAY_WORDS = {"today": 0, "сегодня": 0, "tänään": 0,
-              "tomorrow": 1, "завтра": 1, "huomenna": 1}
+              "tomorrow": 1, "завтра": 1, "huomenna": 1, "послезавтра": 2, "ylihuomenna": 2}
+_DAYS_AHEAD = re.compile(
+    r"(?<!\S)(?:in (?P<en>\d+|an?) days?|через (?:(?P<ru>\d+) ?)?(?:дня|дней|день|сутки|суток)"
+    r"|(?:(?P<fi>\d+) )?(?:päivän|päivää|vuorokauden) päästä|(?:the )?day after (?P<two>tomorrow))"
+    r"(?!\S)", re.IGNORECASE)
+"""Whole days from today with a time beside them: «через 2 дня в 19:00», "in 2 days at
+7 pm", "2 päivän päästä klo 19", "day after tomorrow 19:00" (a count of days alone is a time
+from now: :data:`_FROM_NOW`)."""
+_DAYS_WORD = "days:"
+"""How :func:`_days_ahead` writes such a phrase as one day word: ``days:2``."""
 _WEEKDAYS = (
     ("monday", "mon", "понедельник", "пн", "maanantai", "maanantaina", "ma"),
     ("tuesday", "tue", "вторник", "вт", "tiistai", "tiistaina", "ti"),
@@ -65,6 +76,11 @@ _FILLERS = frozenset({"в", "во", "по", "on", "at", "klo", "kello", "next", 
 """Words around a day, a time and a zone that say nothing more: «в пятницу», «по Москве»,
 "on friday", "next friday", «в следующую пятницу», "ensi perjantaina" (the next one, as the
 weekday alone), "klo 19:00", "Helsinki time", «по московскому времени», "Suomen aikaa"."""
+_ZONE_WORDS = frozenset({"по", "time", "aikaa", "времени"})
+"""Fillers that say a zone is named: «по Москве», "Helsinki time", "Suomen aikaa"."""
+_ZONE_LIKE = re.compile(r"(?i:utc|gmt)|[+-]\d|\S+/|[A-ZА-ЯЁ]")
+"""How a word meant as a zone starts: an offset ("UTC+25", "+25:00"), an IANA name
+("Europe/Mosow") or a capital (a city, an abbreviation: "Helsinky", "PST")."""
 _BEFORE_HOUR = frozenset({"в", "во", "klo", "kello", "at"})
 """Fillers after which a whole hour is a time: «в 19», "klo 19", "at 19" (19:00)."""
 _COUNT = r"(\d+(?:[.,]\d+)?|an?|half an|пол|полтора|puolen|puolentoista)"
@@ -155,7 +171,8 @@ def parse_start(words: list[str], default_zone: str, now: datetime
     if (later := _from_now(words)) is not None:
         zone = parse_zone(default_zone)
         return (now + later).astimezone(zone).replace(second=0, microsecond=0), zone
-    words = _day_first(_meaningful(_dates(words)))
+    said = words
+    words = _day_first(_meaningful(_dates(_days_ahead(words))))
     if not words:
         raise ValueError("schedule.bad_time")
     # a day first, unless the first word is the time ("21.10 20:00": the 21st of October)
@@ -165,7 +182,7 @@ def parse_start(words: list[str], default_zone: str, now: datetime
     rest = words[timed + 1:]
     zone = parse_zone(" ".join(rest) if rest else default_zone)  # a city may be two words
     if zone is None:
-        raise ValueError("schedule.bad_zone")
+        raise ValueError(_unread(rest, said))
     today = now.astimezone(zone).date()
     if timed == 0:
         start = datetime.combine(today, clock, tzinfo=zone)
@@ -174,6 +191,26 @@ def parse_start(words: list[str], default_zone: str, now: datetime
         return start, zone
     day = _day(words[0].lower().replace("ё", "е"), today, clock, zone, now)
     return datetime.combine(day, clock, tzinfo=zone), zone
+
+
+def _unread(rest: list[str], said: list[str]) -> str:
+    """The refusal of words left unread after the time: an unknown zone when one was meant
+    (named after «по» or before "time", or a last word that looks like one: "UTC+25",
+    "Europe/Mosow", "Helsinky"), else a day and time not understood («завтра в 7 вчера»,
+    "19:00 MSK please"; «в 7 вчера по Москве» too: the zone after the word is known)."""
+    if any(parse_zone(" ".join(rest[start:])) for start in range(1, len(rest))):
+        return "schedule.bad_time"
+    if _ZONE_WORDS.intersection(word.lower() for word in said) or _ZONE_LIKE.match(rest[-1]):
+        return "schedule.bad_zone"
+    return "schedule.bad_time"
+
+
+def _days_ahead(words: list[str]) -> list[str]:
+    """Each :data:`_DAYS_AHEAD` phrase as one day word (``days:2``)."""
+    def day_word(found: re.Match[str]) -> str:
+        count = next((n for n in found.group("en", "ru", "fi") if n and n.isdigit()), "1")
+        return f"{_DAYS_WORD}{2 if found['two'] else int(count)}"
+    return _DAYS_AHEAD.sub(day_word, " ".join(words)).split()
 
 
 def _dates(words: list[str]) -> list[str]:
@@ -242,7 +279,7 @@ def _day_first(words: list[str]) -> list[str]:
 
 def _is_day(word: str) -> bool:
     lower = word.lower().replace("ё", "е")
-    if lower in _DAY_WORDS or lower in _WEEKDAY:
+    if _days_from_today(lower) is not None or lower in _WEEKDAY:
         return True
     if match := _DAY_MONTH.match(word):
         return 1 <= int(match[1]) <= 31 and 1 <= int(match[2]) <= 12
@@ -270,9 +307,16 @@ def _clock(word: str) -> time | None:
     return time(hour, minute) if hour <= 23 and minute <= 59 else None
 
 
+def _days_from_today(word: str) -> int | None:
+    """How many days from today a day word says («завтра», ``days:2``); None for others."""
+    if word.startswith(_DAYS_WORD) and word[len(_DAYS_WORD):].isdecimal():
+        return int(word[len(_DAYS_WORD):])
+    return _DAY_WORDS.get(word)
+
+
 def _day(word: str, today: date, clock: time, zone: tzinfo, now: datetime) -> date:
-    if word in _DAY_WORDS:
-        return today + timedelta(days=_DAY_WORDS[word])
+    if (ahead := _days_from_today(word)) is not None:
+        return today + timedelta(days=ahead)
     if word in _WEEKDAY:  # the next such day whose time is still ahead
         day = today + timedelta(days=(_WEEKDAY[word] - today.weekday()) % 7)
         return day if datetime.combine(day, clock, tzinfo=zone) > now \

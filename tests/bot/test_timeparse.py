@@ -119,7 +119,7 @@ def test_a_zone_named_by_its_city(city: str, zone: str, offset: str) -> None:
 @pytest.mark.parametrize(("text", "key"), [
     ("", "schedule.bad_time"), ("25:00", "schedule.bad_time"), ("tomorrow", "schedule.bad_time"),
     ("someday 19:00", "schedule.bad_time"), ("19:00 Mars/Olympus", "schedule.bad_zone"),
-    ("19:00 MSK extra", "schedule.bad_zone"), ("31.02 19:00", "schedule.bad_time"),
+    ("19:00 MSK extra", "schedule.bad_time"), ("31.02 19:00", "schedule.bad_time"),
     ("19:00 Atlantis", "schedule.bad_zone")])
 def test_what_is_refused(text: str, key: str) -> None:
     with pytest.raises(ValueError) as refused:
@@ -204,3 +204,35 @@ def test_days_from_now(text: str, expected: str) -> None:
 def test_a_zone_said_as_its_time(text: str, zone: str) -> None:
     assert _start(text, "Europe/Berlin").endswith(zone)
 
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("через 2 дня в 7 вечера", "2026-10-03T19:00"), ("через 2 дня 19:00", "2026-10-03T19:00"),
+    ("через сутки в 10 утра", "2026-10-02T10:00"), ("в 19:00 через 3 дня", "2026-10-04T19:00"),
+    ("послезавтра в 19:30", "2026-10-03T19:30"), ("in 2 days at 7 pm", "2026-10-03T19:00"),
+    ("in a day at 9am", "2026-10-02T09:00"), ("day after tomorrow 19:00", "2026-10-03T19:00"),
+    ("2 päivän päästä klo 19", "2026-10-03T19:00"), ("ylihuomenna klo 19", "2026-10-03T19:00"),
+])
+def test_days_from_today_at_a_time(text: str, expected: str) -> None:
+    assert _start(text) == f"{expected}:00+03:00 Europe/Moscow"
+
+
+def test_days_from_today_are_counted_in_the_zone() -> None:
+    # 23:30 in Moscow on the 1st is already the 2nd in Tokyo: two days on is the 4th there
+    late = datetime(2026, 10, 1, 23, 30, tzinfo=MOSCOW)
+    assert _start("через 2 дня в 19:00 Asia/Tokyo", now=late) == \
+        "2026-10-04T19:00:00+09:00 Asia/Tokyo"
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("завтра в 7 вчера", "schedule.bad_time"), ("завтра в 19:00 пжлст", "schedule.bad_time"),
+    ("в 7 вчера по Москве", "schedule.bad_time"), ("19:00 helsinky", "schedule.bad_time"),
+    ("завтра в 19:00 UTC+25", "schedule.bad_zone"), ("19:00 +25:00", "schedule.bad_zone"),
+    ("завтра в 19:00 Europe/Mosow", "schedule.bad_zone"),
+    ("завтра в 19 по мосве", "schedule.bad_zone"), ("19:00 Helsinky", "schedule.bad_zone"),
+    ("klo 19 Helsingn aikaa", "schedule.bad_zone"),
+])
+def test_an_unread_word_is_a_zone_only_when_one_was_meant(text: str, key: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        parse_start(text.split(), "Europe/Moscow", NOW)
+    assert refused.value.args[0] == key
