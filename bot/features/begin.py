@@ -18,12 +18,10 @@ from aiogram.types import CallbackQuery, Message
 from bot.features.access import command_target, organisers_press
 from bot.features.handlers import Handlers
 from bot.features.keyboards import question_keyboard
-from bot.features.lifecycle import NotStarted, minimum_players, start_tournament
-from bot.features.organiser import rights_problem
+from bot.features.lifecycle import minimum_players, start_tournament
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
 from bot.services import Services
-from storage.repositories.tournaments import Tournament
 
 router = Handlers("begin")
 
@@ -50,19 +48,9 @@ async def begin(message: Message, command: CommandObject, services: Services,
             reply_markup=question_keyboard(tr("begin.start_anyway"), tr("begin.wait"), partial(
                 BeginAnyway, tournament_id=tournament.id)))
         return
-    problem = await _start(services, tr, tournament, message.from_user.id)
+    problem = await start_tournament(services, tournament.id, message.from_user.id)
     if problem:
         await message.answer(problem.text, reply_markup=problem.markup)
-
-
-async def _start(services: Services, tr: Translator, tournament: Tournament,
-                 actor_id: int) -> NotStarted | None:
-    """Start now; once started, what the organiser must still fix for the bot to see the
-    players' dice and words (privacy mode on and the bot no administrator), said again."""
-    problem = await start_tournament(services, tournament.id, actor_id)
-    if problem is None and (warning := await rights_problem(services, tournament.chat_id, tr)):
-        await services.bot.send_message(tournament.chat_id, warning)
-    return problem
 
 
 @router.callback_query(BeginAnyway.filter())
@@ -80,7 +68,7 @@ async def answer(query: CallbackQuery, callback_data: BeginAnyway, services: Ser
                                     tr("begin.waiting", title=tournament.title))
         return
     left_out = await services.repos.entrants.count(tournament.id, ("pending",))
-    problem = await _start(services, tr, tournament, query.from_user.id)
+    problem = await start_tournament(services, tournament.id, query.from_user.id)
     said = problem.text if problem else tr(
         "begin.started_anyway" if left_out else "begin.started_all", title=tournament.title)
     await services.outbox.board(message.chat.id, message.message_id, said)

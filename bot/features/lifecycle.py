@@ -294,6 +294,15 @@ def applications_waiting(tr: Translator, pending: list[Entrant]) -> str | None:
               names=", ".join(entrant.label for entrant in pending)) if pending else None
 
 
+async def rights_problem(services: Services, chat_id: int, tr: Translator) -> str | None:
+    """What the organiser must fix so the bot sees plain 🎲 and words in the group."""
+    me = await services.bot.get_me()  # fresh: privacy mode may have changed since start-up
+    member = await services.bot.get_chat_member(chat_id, me.id)
+    if member.status == "administrator" or me.can_read_all_group_messages:
+        return None
+    return tr("new.rights_warning", bot=services.bot_username)
+
+
 @job_kind("opening")
 async def _opening_job(services: Services, job: Job) -> None:
     """Announce the start and let the game create its first matches.
@@ -302,7 +311,10 @@ async def _opening_job(services: Services, job: Job) -> None:
     (after the group was lost) goes on where it stopped. The game's starter is called at
     most once: it creates matches before it announces them, so calling it again could
     create them twice; the announcement before it is its own step, so a send that fails
-    for good (the group lost) is said again when the opening resumes.
+    for good (the group lost) is said again when the opening resumes. The announcement
+    ends with what the organiser must still fix for the bot to see the players' dice and
+    words (privacy mode on and the bot no administrator): a start by /begin or by the
+    schedule says it once, in the message that starts the play.
     """
     async with services.lock(f"tournament-{job.tournament_id}"):
         repos = services.repos
@@ -313,8 +325,9 @@ async def _opening_job(services: Services, job: Job) -> None:
         entrants = await repos.entrants.list(tournament.id)
         players = [e for e in entrants if e.status == "approved"]
         if not job.payload.get("announced"):
-            await services.bot.send_message(tournament.chat_id, _started(tr, tournament,
-                                                                         entrants))
+            warning = await rights_problem(services, tournament.chat_id, tr)
+            await services.bot.send_message(tournament.chat_id, lines(
+                _started(tr, tournament, entrants), warning))
             await repos.jobs.note(job.id, announced=True)
         lapsed = [e for e in entrants if e.status == "lapsed"]
         if lapsed and not job.payload.get("lapsed"):

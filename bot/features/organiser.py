@@ -21,6 +21,7 @@ from bot.features.lifecycle import (
     local_time,
     note_for,
     revive_opening,
+    rights_problem,
     schedule_start,
     zone_of,
 )
@@ -135,15 +136,6 @@ def _unknown_game(tr: Translator, word: str | None) -> str:
     if suggestion := did_you_mean(tr, word):
         said += " " + suggestion
     return said + "\n" + usage
-
-
-async def rights_problem(services: Services, chat_id: int, tr: Translator) -> str | None:
-    """What the organiser must fix so the bot sees plain 🎲 and words in the group."""
-    me = await services.bot.get_me()  # fresh: privacy mode may have changed since start-up
-    member = await services.bot.get_chat_member(chat_id, me.id)
-    if member.status == "administrator" or me.can_read_all_group_messages:
-        return None
-    return tr("new.rights_warning", bot=services.bot_username)
 
 
 def _describe(settings: dict) -> str:

@@ -18,7 +18,8 @@ from aiogram.types import ChatMemberUpdated
 
 from bot import games
 from bot.features.handlers import Handlers
-from bot.features.organiser import group_lost, rights_problem
+from bot.features.lifecycle import rights_problem
+from bot.features.organiser import group_lost
 from bot.i18n import Translator
 from bot.services import Services
 
