@@ -3,7 +3,8 @@
 Each known key has a parser that returns the typed value or raises ``ValueError`` with the
 catalog key of the reason. Games declare their own keys (``bot.games.Game.parsers``); every
 game has :data:`COMMON_SETTINGS`, and the games run by the tournament formats add
-:data:`FORMAT_SETTINGS`.
+:data:`FORMAT_SETTINGS`. A parser says what it allows in ``hint`` (the answer to a refused
+pair), and the words its value may be said with in ``words`` (:func:`value_words`).
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ _UNITS = {unit: size for size, units in _UNIT_MINUTES.items() for unit in units}
 def minutes(low: int, high: int) -> Callable[[str], int]:
     """A number of minutes from ``low`` to ``high``, written bare (``90``) or with a unit as
     organisers write it in the bot's languages (``30m``, ``2h``, ``1d``; ``2ч``, ``1д``;
-    ``2t``, ``1pv``); kept as minutes."""
+    ``2t``, ``1pv``); kept as minutes. A 0 it allows means none (no check-in, no deadline)
+    and is also said with the word for ``off`` (``checkin=off``, «отметка=нет»)."""
     def parse(text: str) -> int:
         found = _DURATION.fullmatch(text.strip().lower())
         if not found or found[2] not in _UNITS:
@@ -53,6 +55,8 @@ def minutes(low: int, high: int) -> Callable[[str], int]:
         return value
     units = ("2h", "1d")[:2 if high >= 1440 else 1]  # values it accepts, as every hint names
     parse.hint = "|".join((f"{low}–{high}", *units))  # type: ignore[attr-defined]
+    if low == 0:
+        parse.words = {"off": "0"}  # type: ignore[attr-defined]
     return parse
 
 
@@ -62,7 +66,7 @@ def choice(*options: str) -> Callable[[str], str]:
             raise ValueError("settings.bad_choice")
         return text.lower()
     parse.hint = "|".join(options)  # type: ignore[attr-defined]
-    parse.options = options  # type: ignore[attr-defined]
+    parse.words = {option: option for option in options}  # type: ignore[attr-defined]
     return parse
 
 
@@ -97,8 +101,11 @@ def odd(low: int, high: int) -> Callable[[str], int]:
 
 
 def player_limit(high: int) -> Callable[[str], int]:
-    """0 for no limit, else at least two players (a match needs two)."""
-    return _narrowed(0, high, lambda value: value != 1, "settings.bad_number", f"0|2–{high}")
+    """0 for no limit (also said with the word for ``no_limit``: «без_лимита»), else at
+    least two players (a match needs two)."""
+    parse = _narrowed(0, high, lambda value: value != 1, "settings.bad_number", f"0|2–{high}")
+    parse.words = {"no_limit": "0"}  # type: ignore[attr-defined]
+    return parse
 
 
 def format_list(*options: str, most: int = 4) -> Callable[[str], list[str]]:
@@ -108,7 +115,7 @@ def format_list(*options: str, most: int = 4) -> Callable[[str], list[str]]:
             raise ValueError("settings.bad_choice")
         return items
     parse.hint = ",".join(options)  # type: ignore[attr-defined]
-    parse.options = options  # type: ignore[attr-defined]
+    parse.words = {option: option for option in options}  # type: ignore[attr-defined]
     return parse
 
 
@@ -163,15 +170,24 @@ def _key_named(parsers: dict[str, Callable[[str], Any]], name: str) -> str:
     return next((key for key in parsers if name in said_as(f"settings.key_words.{key}")), name)
 
 
+def value_words(parse: Callable[[str], Any] | None) -> dict[str, str]:
+    """The words a setting's value may be said with, as catalog entries
+    (``settings.value_words.<entry>``) and the value each stands for: a choice's options
+    (``swiss`` → ``swiss``), and the 0 of a number where 0 means none (``no_limit`` → ``0``);
+    empty for a setting taken only as typed."""
+    return getattr(parse, "words", {})
+
+
 def _value_named(parse: Callable[[str], Any] | None, value: str) -> str:
-    """``value`` with each comma-separated word that is an option's word in one of the bot's
-    languages put as that option («швейцарка» → ``swiss``, «да» → ``on``; catalogs
-    ``settings.value_words.<option>``); a setting without options takes it as typed."""
-    options = getattr(parse, "options", None)
-    if not options:
+    """``value`` with each comma-separated word that is one of the setting's value words in
+    one of the bot's languages put as what it stands for («швейцарка» → ``swiss``, «да» →
+    ``on``, «без_лимита» → ``0``); a setting without value words takes it as typed."""
+    words = value_words(parse)
+    if not words:
         return value
-    return ",".join(next((option for option in options if word.strip().lower() in said_as(
-        f"settings.value_words.{option}")), word) for word in value.split(","))
+    return ",".join(next((meant for entry, meant in words.items() if word.strip().lower() in
+                          said_as(f"settings.value_words.{entry}")), word)
+                    for word in value.split(","))
 
 
 @cache
@@ -213,17 +229,16 @@ def _meant(parsers: dict[str, Callable[[str], Any]], name: str, value: str) -> s
 
 
 def _words_put_right(parse: Callable[[str], Any], value: str) -> str | None:
-    """``value``'s comma-separated words, each replaced by the option closest to it (or to
-    one of its words in the bot's languages: «швейцарк» → ``swiss``); None for a setting
-    without options, or a word close to none of them."""
-    options = getattr(parse, "options", None)
-    if not options:
+    """``value``'s comma-separated words, each replaced by what the value word closest to it
+    stands for (an option, or one of its words in the bot's languages: «швейцарк» →
+    ``swiss``); None for a setting without value words, or a word close to none of them."""
+    words = value_words(parse)
+    if not words:
         return None
-    named = {word: option for option in options
-             for word in (option, *said_as(f"settings.value_words.{option}"))}
-    words = [word.strip().lower() for word in value.split(",") if word.strip()]
-    fixed = [word if word in options else named.get(_closest(word, named) or "")
-             for word in words]
+    named = {word: meant for entry, meant in words.items()
+             for word in (entry, *said_as(f"settings.value_words.{entry}"))}
+    typed = [word.strip().lower() for word in value.split(",") if word.strip()]
+    fixed = [named.get(word) or named.get(_closest(word, named) or "") for word in typed]
     return None if not fixed or None in fixed else ",".join(fixed)
 
 
@@ -270,3 +285,4 @@ def shown_settings(settings: dict[str, Any]) -> dict[str, Any]:
         if key == "format":
             shown["rounds"] = settings.get("rounds", SWISS_ROUNDS)
     return shown
+

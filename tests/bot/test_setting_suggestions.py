@@ -32,6 +32,7 @@ def _refused(pair: str) -> ValueError:
     ("формат=швейцарк", "format=swiss"),  # near a word of the value in Russian
     ("format=круговую", "format=round_robin"),
     ("формт=швейцарка", "format=swiss"),  # a key near its Russian word
+    ("max_players=без_лимто", "max_players=0"),  # near the word for a 0 meaning none
 ])
 def test_a_near_miss_is_put_right(pair: str, meant: str) -> None:
     error = _refused(pair)
@@ -73,6 +74,11 @@ def test_only_a_pair_the_setting_takes_is_offered(pair: str) -> None:
     ("muoto=sarja", {"format": "round_robin"}),
     ("third_place=kyllä", {"third_place": "on"}),
     ("format=Swiss", {"format": "swiss"}),  # the key itself, as before
+    ("макс_игроков=без_лимита", {"max_players": 0}),  # a 0 meaning none, said as a word
+    ("max_players=unlimited", {"max_players": 0}),
+    ("отметка=нет", {"checkin": 0}),
+    ("deadline=off", {"deadline": 0}),
+    ("paikallaolo=ei", {"checkin": 0}),
 ])
 def test_a_key_or_value_in_the_bots_languages_is_taken(pair: str, setting: dict) -> None:
     assert parse_settings(PARSERS, [pair], {}) == setting

@@ -30,7 +30,7 @@ def play_mode(text: str) -> str:
 
 
 play_mode.hint = "bot|board"  # type: ignore[attr-defined]
-play_mode.options = PLAY_MODES  # type: ignore[attr-defined]  # (its words in each language)
+play_mode.words = {mode: mode for mode in PLAY_MODES}  # type: ignore[attr-defined]
 
 
 def match_length(text: str) -> int:
