@@ -286,3 +286,29 @@ def shown_settings(settings: dict[str, Any]) -> dict[str, Any]:
             shown["rounds"] = settings.get("rounds", SWISS_ROUNDS)
     return shown
 
+
+def settings_line(tr: Translator, parsers: dict[str, Callable[[str], Any]],
+                  settings: dict[str, Any]) -> str:
+    """The settings as the organiser reads them (:func:`shown_settings`), one ``key=value``
+    pair each in the chat's language as /settings takes them back (``формат=круговая``,
+    ``макс_игроков=без_лимита``, ``checkin=off``): a key, and a value with a word of its
+    own (:func:`value_words`), is said with the first word of its catalog entry, anything
+    else as it is kept."""
+    return ", ".join(f"{_first_word(tr, f'settings.key_words.{key}', key)}="
+                     f"{_value_said(tr, parsers.get(key), value)}"
+                     for key, value in shown_settings(settings).items())
+
+
+def _value_said(tr: Translator, parse: Callable[[str], Any] | None, value: Any) -> str:
+    """A setting's value in the chat's language: each item of a list (``formats``) on its
+    own, a comma between them."""
+    entries = {meant: entry for entry, meant in value_words(parse).items()}
+    items = value if isinstance(value, list) else [value]
+    return ",".join(_first_word(tr, f"settings.value_words.{entries[str(item)]}", str(item))
+                    if str(item) in entries else str(item) for item in items)
+
+
+def _first_word(tr: Translator, entry: str, kept: str) -> str:
+    """The first word of catalog ``entry`` (the one a settings line shows), or ``kept``
+    when no catalog has it."""
+    return tr(entry).split()[0] if tr.has(entry) else kept

@@ -25,7 +25,7 @@ from bot.features.lifecycle import (
     schedule_start,
     zone_of,
 )
-from bot.game_settings import hints, refusal, refused_key, shown_settings
+from bot.game_settings import hints, refusal, refused_key, settings_line
 from bot.i18n import Translator, clip, lines
 from bot.play import clock
 from bot.services import Services
@@ -83,7 +83,7 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
             message.from_user.id, "new", now, tournament_id=tournament.id,
             chat_id=message.chat.id, game=game.key, title=title, settings=settings)
     created = tr("new.created", id=tournament.id, title=title, game=tr(f"game.{game.key}"),
-                 settings=_describe(settings))
+                 settings=_describe(tr, game, settings))
     also = tr("new.also_open", count=len(earlier), last=earlier[0].id,
               open=", ".join(tr("new.open_item", id=t.id, title=t.title)
                              for t in reversed(earlier))) if earlier else None
@@ -138,10 +138,9 @@ def _unknown_game(tr: Translator, word: str | None) -> str:
     return said + "\n" + usage
 
 
-def _describe(settings: dict) -> str:
-    def shown(value) -> str:
-        return ",".join(map(str, value)) if isinstance(value, list) else str(value)
-    return ", ".join(f"{key}={shown(value)}" for key, value in shown_settings(settings).items())
+def _describe(tr: Translator, game: games.Game, settings: dict) -> str:
+    """The settings line of /new and /settings, in the chat's language."""
+    return settings_line(tr, game.all_parsers(), settings)
 
 
 def _refused_setting(tr: Translator, game: games.Game, error: ValueError) -> str:
@@ -159,7 +158,7 @@ async def settings_(message: Message, command: CommandObject, services: Services
     tournament, game = target.tournament, games.game_of(target.tournament.game)
     if not target.words:
         await message.answer(tr("settings.show", title=tournament.title,
-                                settings=_describe(tournament.settings),
+                                settings=_describe(tr, game, tournament.settings),
                                 hints=hints(game.all_parsers())))
         return
     pairs, title = _new_title(target.words)
@@ -189,7 +188,7 @@ async def settings_(message: Message, command: CommandObject, services: Services
     saved = note = opens = waiting = None
     if pairs:
         saved = tr("settings.saved", title=title or tournament.title,
-                   settings=_describe(updated))
+                   settings=_describe(tr, game, updated))
         tournament = await services.repos.tournaments.get(tournament.id)
         note = note_for(tr, tournament)
         opens = checkin_opens(services, tournament) if moved else None
