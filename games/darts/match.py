@@ -109,13 +109,19 @@ class LegsMatch(ABC, Generic[L]):
         if self.leg.finished and not self.finished:
             self._legs.append(self._new_leg(self.starter ^ (len(self._legs) % 2)))
 
-    def _correct(self, action: Action) -> None:
-        if self.leg.pending:
-            raise IllegalAction("visit_in_progress")
+    def corrected_leg(self, action: Action) -> int:
+        """The index of the leg a ``correct`` action is about: its ``"leg"``, else the last
+        leg with a committed visit."""
         played = [number for number, leg in enumerate(self._legs) if leg.history]
         number = action.get("leg", played[-1] if played else 0)
         if type(number) is not int or not 0 <= number < len(self._legs):
             raise IllegalAction("no_such_leg", leg=number)
+        return number
+
+    def _correct(self, action: Action) -> None:
+        if self.leg.pending:
+            raise IllegalAction("visit_in_progress")
+        number = self.corrected_leg(action)
         legs = list(self._legs)
         if number < len(legs) - 1 and not legs[-1].history:
             legs.pop()  # an unstarted leg is started again below if it is still needed

@@ -87,6 +87,13 @@ def padded(darts: tuple[Dart, ...]) -> tuple[Dart, ...]:
     return darts + (MISS,) * (DARTS_PER_VISIT - len(darts))
 
 
+def _same_visit(new: tuple[Dart, ...], old: tuple[Dart, ...], *, last: bool) -> bool:
+    """Whether a corrected visit is the visit it replaces: the same three darts, a dart
+    left out being a miss — except in a leg's last visit, whose darts entered are counted
+    (it may be the visit that finished the leg)."""
+    return new == old if last else padded(new) == padded(old)
+
+
 def check_player(value: Any, name: str) -> int:
     if type(value) is not int or value not in (0, 1):
         raise IllegalAction("bad_setting", name=name, value=value)
@@ -243,7 +250,8 @@ class DartsLeg(ABC, Generic[G]):
 
         ``visit`` indexes :attr:`history` (negative counts from the end). The leg is
         recomputed from its visits; the correction is refused while a visit is being
-        entered, and when the leg would now end before a visit that was already played.
+        entered, when the leg would now end before a visit that was already played, and
+        when it changes nothing (``correction_unchanged``).
         """
         if self.pending:
             raise IllegalAction("visit_in_progress")
@@ -255,6 +263,9 @@ class DartsLeg(ABC, Generic[G]):
             raise IllegalAction("visit_full")
         visits = [entry.darts for entry in self.history]
         visits[visit] = tuple(parse_dart(dart, self.sectors) for dart in darts)
+        last = visit in (-1, len(visits) - 1)
+        if _same_visit(visits[visit], self.history[visit].darts, last=last):
+            raise IllegalAction("correction_unchanged")
         state: _LegState[G] = _LegState(self._initial())
         for number, entered in enumerate(visits):
             if state.finished:

@@ -32,6 +32,7 @@ from bot.play.perform import refused
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
+from games.darts.match import LegsMatch
 from games.darts.notation import NAMED_DARTS, parse_dart
 from games.darts.turn import DARTS_PER_VISIT
 from storage.repositories.organiser_log import log_entry
@@ -240,15 +241,22 @@ async def correct(message: Message, command: CommandObject, event_update: Update
                        tournament_id=play.tournament.id, chat_id=message.chat.id,
                        reason=parts["reason"], match=play.match.id, leg=parts["leg"],
                        visit=parts["visit"], darts=darts)
-    if await perform(play, [action], user_id, event_update.update_id, logged=logged,
-                     in_pause=True):
-        await _say_correction(tr, play, message, parts, darts)
+    if state := await perform(play, [action], user_id, event_update.update_id,
+                              logged=logged, in_pause=True):
+        await _say_correction(play, message, state, action, parts["reason"])
 
 
-async def _say_correction(tr: Translator, play, message: Message, parts: dict,
-                          darts: list[str]) -> None:
+async def _say_correction(play: DartsPlay, message: Message, state: LegsMatch, action: dict,
+                          reason: str) -> None:
+    """Whose visit was corrected, by its number on the board (the player's own, and the
+    leg's that /correct takes), to what."""
+    tr, leg = play.tr, action.get("leg", state.corrected_leg(action))
+    visits = state.legs[leg].history[:action["visit"] + 1]
+    player = visits[-1].player
+    darts = action["darts"]
     missed = [tr("darts.key_miss")] * (DARTS_PER_VISIT - len(darts))  # what the visit scores
     shown = " · ".join([dart_label(tr, parse_dart(dart)) for dart in darts] + missed)
-    await message.answer(tr("darts.corrected", organiser=message.from_user.first_name,
-                            match=play.match.id, visit=parts["visit"], darts=shown,
-                            reason=parts["reason"]))
+    await message.answer(play.text(
+        "darts.corrected", organiser=message.from_user.first_name, name=play.names[player],
+        visit=sum(visit.player == player for visit in visits), number=len(visits),
+        leg=leg + 1, match=play.match.id, darts=shown, reason=reason))

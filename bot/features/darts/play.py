@@ -191,7 +191,7 @@ def _last_visit(play: DartsPlay, leg) -> str:
     visit = leg.history[-1]
     darts = " · ".join(dart_label(play.tr, dart) for dart in visit.padded)
     return play.text("darts.board_last", name=play.names[visit.player], darts=darts,
-                     visit=leg.visits_of(visit.player),
+                     visit=leg.visits_of(visit.player), number=len(leg.history),
                      marks=Markup(play.text("darts.n_marks", count=visit.marks)))
 
 

@@ -107,6 +107,28 @@ def test_correction_refusals() -> None:
     assert code_of(leg.correct, 0, []) == "visit_in_progress"
 
 
+def test_a_correction_that_changes_nothing_is_refused() -> None:
+    leg = ShanghaiLeg()
+    leg.throw("S20")
+    leg.end_turn()  # entered as one dart: the other two are misses
+    leg.end_turn()
+    assert code_of(leg.correct, 0, ["S20"]) == "correction_unchanged"
+    assert code_of(leg.correct, 0, ["S20", "miss", "miss"]) == "correction_unchanged"
+    assert code_of(leg.correct, -1, []) == "correction_unchanged"
+    leg.correct(0, ["S20", "D20"])
+    assert leg.board(0)["20"] == 2  # Shanghai's elements: the single and the double
+
+
+def test_the_last_visit_counts_its_darts_entered() -> None:
+    """A leg's last visit may be its finish, where the darts entered are counted: the same
+    marks with a dart more is a change."""
+    leg = ShanghaiLeg()
+    leg.throw("S20")
+    leg.end_turn()
+    leg.correct(0, ["S20", "miss"])
+    assert len(leg.history[0].darts) == 2
+
+
 def test_correction_cannot_end_a_leg_before_visits_already_played() -> None:
     leg = ShanghaiLeg()
     closing = [["S20", "D20", "T20"], ["S19", "D19", "T19"], ["S18", "D18", "T18"]]
