@@ -37,6 +37,7 @@ def routers() -> list[Router]:
         return Guarded(table, (ForItsGame(table),))
 
     return dispatch_tree([Guarded(anonymous.router), *map(Guarded, friendly),
-                          *map(for_its_game, formats), *map(Guarded, platform),
+                          Guarded(mine.here), *map(for_its_game, formats),
+                          *map(Guarded, platform),
                           *map(for_its_game, others), Guarded(migration.router),
                           Guarded(common.router)])

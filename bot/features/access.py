@@ -57,6 +57,13 @@ async def organisers_press(query: CallbackQuery, services: Services, tournament_
     return tournament
 
 
+def id_named(args: str | None) -> int | None:
+    """The tournament id a command's first word names (``#2``), if it names one."""
+    words = (args or "").split()
+    found = _ID_ARG.match(words[0]) if words else None
+    return int(found.group(1)) if found else None
+
+
 def id_moved_first(args: str | None) -> str | None:
     """The words with a last ``#id`` put first (``20:00 #2`` reads as ``#2 20:00``), for a
     command whose words are never free text: a title or a reason may end in "#2"."""
@@ -85,10 +92,10 @@ async def target_tournament(services: Services, chat_id: int, args: str | None,
     started one first for a command about their play), else its newest finished one (its
     results stay readable and exportable)."""
     words = (args or "").split()
-    if words and (match := _ID_ARG.match(words[0])):
-        tournament = await services.repos.tournaments.get(int(match.group(1)))
+    if (named := id_named(args)) is not None:
+        tournament = await services.repos.tournaments.get(named)
         if tournament is None or tournament.chat_id != chat_id:
-            return Target(None, words[1:], "tournament.unknown_id", {"id": match.group(1)})
+            return Target(None, words[1:], "tournament.unknown_id", {"id": str(named)})
         if tournament.status == "cancelled":
             return Target(None, words[1:], "tournament.cancelled",
                           {"id": tournament.id, "title": tournament.title})

@@ -1,29 +1,45 @@
 """/match, /standings and /bracket in a private chat: about the sender's own tournaments
 (README, "Commands"). One tournament (or the one named by ``#id``) is answered at once; with
-several, the sender picks one with a button. Each game says what these commands show
-(:func:`dm_answer`), as its group handlers do in the group."""
+several, the sender picks one with a button — but /match names each match the sender is
+playing now in one reply. Each game says what these commands show (:func:`dm_answer`,
+:func:`match_answer`), as its group handlers do in the group.
+
+In a group, /match from a player in live matches there is answered here too, before any
+game's routers, with each of those matches (a darts league and a backgammon cup in one
+group): a game's own /match handler knows only its tournaments, and the update reaches one
+game's."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TypeVar
 
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
+from bot.features.access import id_named
 from bot.features.handlers import Handlers
 from bot.games import game_of
 from bot.i18n import Markup, Translator
-from bot.middlewares.filters import IN_PRIVATE
+from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
+from bot.middlewares.scope import Scope
 from bot.services import Services
-from storage.repositories.tournaments import Tournament
+from storage.repositories.tournaments import LIVE, Tournament
 
 DmAnswer = Callable[[Services, Translator, Tournament, int, int], Awaitable[None]]
 """(services, the reader's translator, tournament, user id, chat to answer in)."""
+MatchText = Callable[[Services, Translator, Tournament, int], Awaitable[str]]
+"""(services, the reader's translator, tournament, user id) → what /match tells that user
+about their play in the tournament."""
 COMMANDS = ("match", "standings", "bracket")
+T = TypeVar("T")
 
 router = Handlers("mine")
-_answers: dict[tuple[str, str], DmAnswer] = {}
+here = Handlers("mine-here")
+"""/match in a group from a player in live matches there: before every game's /match."""
+_answers: dict[str, dict[str, DmAnswer]] = {"standings": {}, "bracket": {}}
+_match_texts: dict[str, MatchText] = {}
 
 
 class Mine(CallbackData, prefix="mine"):
@@ -32,11 +48,20 @@ class Mine(CallbackData, prefix="mine"):
 
 
 def dm_answer(table: Handlers, command: str) -> Callable[[DmAnswer], DmAnswer]:
-    """Declare what ``command`` says in a DM about a tournament whose game has ``table``
-    among its routers."""
+    """Declare what ``command`` (/standings, /bracket) says in a DM about a tournament whose
+    game has ``table`` among its routers."""
     def register(answer: DmAnswer) -> DmAnswer:
-        _answers[table.name, command] = answer
+        _answers[command][table.name] = answer
         return answer
+    return register
+
+
+def match_answer(table: Handlers) -> Callable[[MatchText], MatchText]:
+    """Declare what /match tells a player about a tournament whose game has ``table`` among
+    its routers (in a DM, and in a group beside the player's other live matches there)."""
+    def register(text: MatchText) -> MatchText:
+        _match_texts[table.name] = text
+        return text
     return register
 
 
@@ -47,19 +72,38 @@ def about(tr: Translator, tournament: Tournament, text: str) -> str:
     return tr("mine.about", title=tournament.title) + "\n" + text
 
 
-def _answer_for(tournament: Tournament, command: str) -> DmAnswer | None:
-    for table in game_of(tournament.game).routers:
-        if (found := _answers.get((table.name, command))) is not None:
-            return found
-    return None
+def _of_game(tournament: Tournament, declared: Mapping[str, T]) -> T | None:
+    """What the first of the routers of the tournament's game declared in ``declared``."""
+    return next((declared[table.name] for table in game_of(tournament.game).routers
+                 if table.name in declared), None)
+
+
+def _declared(command: str) -> Mapping[str, object]:
+    return _match_texts if command == "match" else _answers[command]
+
+
+async def _match_told(services: Services, tr: Translator, tournament: Tournament,
+                      user_id: int) -> str:
+    if tournament.status == "finished":
+        return tr("match.finished", title=tournament.title)
+    text = await _of_game(tournament, _match_texts)(services, tr, tournament, user_id)
+    return about(tr, tournament, text)
+
+
+async def matches_told(services: Services, tr: Translator, tournaments: list[Tournament],
+                       user_id: int) -> str:
+    """/match about each of ``tournaments``, each under its title: one message."""
+    return "\n\n".join([await _match_told(services, tr, tournament, user_id)
+                        for tournament in tournaments])
 
 
 async def _answer(services: Services, tr: Translator, tournament: Tournament, command: str,
                   user_id: int) -> None:
-    if command == "match" and tournament.status == "finished":
-        await services.bot.send_message(user_id, tr("match.finished", title=tournament.title))
+    if command == "match":
+        await services.bot.send_message(
+            user_id, await matches_told(services, tr, [tournament], user_id))
         return
-    await _answer_for(tournament, command)(services, tr, tournament, user_id, user_id)
+    await _of_game(tournament, _answers[command])(services, tr, tournament, user_id, user_id)
 
 
 @router.message(Command(*COMMANDS), IN_PRIVATE)
@@ -67,19 +111,31 @@ async def in_dm(message: Message, command: CommandObject, services: Services,
                 tr: Translator) -> None:
     user_id = message.from_user.id
     mine = [t for t in await services.repos.tournaments.played_by(user_id)
-            if _answer_for(t, command.command)]
+            if _of_game(t, _declared(command.command))]
     named = (command.args or "").strip().removeprefix("#")
     if named.isdecimal():  # /match #2: that one of the sender's tournaments
         mine = [t for t in mine if t.id == int(named)]
+    playing = await _playing(services, mine, user_id) if command.command == "match" else []
     if not mine and command.command == "match" and \
             (friendlies := await services.repos.tournaments.friendlies_playing(user_id)):
         await message.answer(_friendlies(tr, friendlies))
     elif not mine:
         await message.answer(tr("mine.none"))
+    elif playing:  # /match: each match being played, in one reply
+        await message.answer(await matches_told(services, tr, playing, user_id))
     elif len(mine) == 1:
         await _answer(services, tr, mine[0], command.command, user_id)
     else:
         await message.answer(tr("mine.pick"), reply_markup=_choices(tr, command.command, mine))
+
+
+async def _playing(services: Services, tournaments: list[Tournament],
+                   user_id: int) -> list[Tournament]:
+    """Those of ``tournaments`` in which ``user_id`` plays a match now, oldest first (as
+    the group's /match names them)."""
+    return [tournament for tournament in sorted(tournaments, key=lambda t: t.id)
+            if tournament.status in LIVE
+            and await services.repos.matches.current_for_player(tournament.id, user_id)]
 
 
 def _friendlies(tr: Translator, friendlies: list[Tournament]) -> str:
@@ -102,8 +158,38 @@ async def picked(query: CallbackQuery, callback_data: Mine, services: Services,
     mine = {t.id: t for t in await services.repos.tournaments.played_by(user_id)}
     tournament = mine.get(callback_data.tournament_id)
     if tournament is None or callback_data.command not in COMMANDS \
-            or _answer_for(tournament, callback_data.command) is None:
+            or _of_game(tournament, _declared(callback_data.command)) is None:
         await query.answer(tr("callback.stale"), show_alert=True)
         return
     await query.answer()
     await _answer(services, tr, tournament, callback_data.command, user_id)
+
+
+async def _playing_here(message: Message, scope: Scope) -> dict | bool:
+    """Filter: the tournaments of this group in which the sender plays a match now, oldest
+    first (only the one ``#id`` names, or whose match's forum topic the command was
+    sent in); False when there is none, for the game's own /match to say why."""
+    services = scope.services
+    ids = {match.tournament_id for match in await scope.live_matches()}
+    named = id_named(scope.args)
+    if named is None and scope.thread is not None:
+        named = await services.repos.matches.tournament_of_topic(message.chat.id, scope.thread)
+    if named is not None:
+        ids &= {named}
+    found = [await services.repos.tournaments.get(number) for number in sorted(ids)]
+    tournaments = [tournament for tournament in found if not tournament.friendly]
+    return {"tournaments": tournaments} if tournaments else False
+
+
+@here.message(Command("match"), IN_GROUP, _playing_here)
+async def matches_here(message: Message, tournaments: list[Tournament], services: Services,
+                       tr: Translator) -> None:
+    """The sender's match in each tournament of the group they play in now: one reply, each
+    under its title when there are several."""
+    user_id = message.from_user.id
+    if len(tournaments) > 1:
+        await message.reply(await matches_told(services, tr, tournaments, user_id))
+        return
+    tournament = tournaments[0]
+    await message.reply(await _of_game(tournament, _match_texts)(services, tr, tournament,
+                                                                 user_id))

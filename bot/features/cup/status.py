@@ -19,7 +19,7 @@ from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import group_tables, render_table, table_title
 from bot.features.cup.third import vote_status
 from bot.features.handlers import Handlers
-from bot.features.mine import about, dm_answer
+from bot.features.mine import dm_answer, match_answer
 from bot.i18n import Markup, Translator, lines
 from bot.middlewares.filters import IN_GROUP, topic_of
 from bot.play.context import LIVE, MatchContext, names_of
@@ -37,11 +37,10 @@ async def my_match(message: Message, services: Services, tr: Translator) -> None
     await message.reply(await _match_text(services, tr, message.chat.id, message.from_user.id))
 
 
-@dm_answer(router, "match")
-async def _match_in_dm(services: Services, tr: Translator, tournament: Tournament,
-                       user_id: int, chat_id: int) -> None:
-    text = await _match_text(services, tr, tournament.chat_id, user_id)
-    await services.bot.send_message(chat_id, about(tr, tournament, text))
+@match_answer(router)
+async def _match_of(services: Services, tr: Translator, tournament: Tournament,
+                    user_id: int) -> str:
+    return await _match_text(services, tr, tournament.chat_id, user_id)
 
 
 async def _match_text(services: Services, tr: Translator, chat_id: int, user_id: int) -> str:

@@ -17,7 +17,7 @@ from bot.features.formats.runner import placings_text, round_name
 from bot.features.formats.state import BRACKETS, Run, load, names_of
 from bot.features.formats.tables import post_tables
 from bot.features.handlers import Handlers
-from bot.features.mine import about, dm_answer
+from bot.features.mine import dm_answer, match_answer
 from bot.games import game_of
 from bot.i18n import Markup, Translator, lines
 from bot.middlewares.filters import IN_GROUP, command_name, topic_of
@@ -184,12 +184,10 @@ async def match_command(message: Message, command: CommandObject, services: Serv
     await message.reply(await match_text(services, tr, run, message.from_user.id))
 
 
-@dm_answer(router, "match")
-async def _match_in_dm(services: Services, tr: Translator, tournament: Tournament,
-                       user_id: int, chat_id: int) -> None:
-    run = await load(services, tournament.id)
-    text = await match_text(services, tr, run, user_id)
-    await services.bot.send_message(chat_id, about(tr, tournament, text))
+@match_answer(router)
+async def _match_of(services: Services, tr: Translator, tournament: Tournament,
+                    user_id: int) -> str:
+    return await match_text(services, tr, await load(services, tournament.id), user_id)
 
 
 async def match_text(services: Services, tr: Translator, run: Run, user: int) -> str:
