@@ -28,8 +28,9 @@ def test_shanghai_visits_to_close_and_legs_won() -> None:
     assert winner["legs_won"] == 1 and winner["visits"] == 8 and winner["marks"] == 21
     assert winner["visits_to_close"] == [8] and winner["darts"] == 7 * 3 + 2
     assert loser["visits_to_close"] == [] and loser["marks"] == 2 and loser["visits"] == 7
-    row = _row(1, 1, "shanghai", 11, "Ann", winner)
-    assert len(row) == len(COLUMNS) and row[-1] == "8" and row[-3:-1] == ["", ""]
+    row = _row(1, 1, "shanghai", 11, "Ann", winner, "1:0", False)
+    assert len(row) == len(COLUMNS) and row[-3] == "8" and row[-5:-3] == ["", ""]
+    assert row[-2:] == ["1:0", False]
 
 
 def test_fincricket_marks_per_round_and_points() -> None:

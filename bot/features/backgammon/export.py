@@ -1,40 +1,60 @@
 """Every game of every backgammon match in /export (section ``backgammon_games``): per match
 its games in order (winner, value, cube, how it ended, points, corrected or not), penalty
 points and the penalties, as JSON and as one CSV table with a line per game or penalty.
-Recomputed from the match logs, so corrections are included."""
+Recomputed from the match logs, so corrections are included. A match an organiser's
+/setresult closed shows the score that was set (``set_by_organiser``: who and why; a
+``setresult`` line in the CSV) beside the games really played: the engine's score would
+contradict it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bot.features.backgammon.settings import KIND
+from bot.features.formats.export import result_text, set_by_organiser
 from bot.games import Table
 from bot.services import Services
 from games.backgammon.protocol import VALUES
+from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 COLUMNS = ["match_id", "round", "entry", "game", "winner_id", "winner", "value", "cube", "how",
-           "points", "corrected", "penalty", "penalised_id", "penalised"]
+           "points", "corrected", "penalty", "penalised_id", "penalised", "result"]
+
+
+def _line(**values: Any) -> list:
+    """A CSV line: ``values`` by column name, the other columns empty."""
+    return [values.get(column, "") for column in COLUMNS]
 
 
 def _entry_rows(match_id: int, round_: int, state: Any, users: tuple, names: dict) -> list:
     rows, game = [], 0
     for entry in state.entries:
         winner = users[entry["winner"]]
+        won = {"match_id": match_id, "round": round_, "winner_id": winner,
+               "winner": names.get(winner, "?")}
         if entry["kind"] == "point":
-            rows.append([match_id, round_, "point", game + 1, winner, names.get(winner, "?"),
-                         "", "", "", 1, "", "", "", ""])
+            rows.append(_line(**won, entry="point", game=game + 1, points=1))
             continue
         game += 1
-        rows.append([match_id, round_, "game", game, winner, names.get(winner, "?"),
-                     entry["value"], entry["cube"], entry["how"],
-                     VALUES[entry["value"]] * entry["cube"], bool(entry.get("corrected")),
-                     "", "", ""])
+        rows.append(_line(**won, entry="game", game=game, value=entry["value"],
+                          cube=entry["cube"], how=entry["how"],
+                          points=VALUES[entry["value"]] * entry["cube"],
+                          corrected=bool(entry.get("corrected"))))
     for penalty in state.penalties:
         user = users[penalty["player"]]
-        rows.append([match_id, round_, "penalty", penalty["game"], "", "", "", "", "", "",
-                     "", penalty["kind"], user, names.get(user, "?")])
+        rows.append(_line(match_id=match_id, round=round_, entry="penalty",
+                          game=penalty["game"], penalty=penalty["kind"], penalised_id=user,
+                          penalised=names.get(user, "?")))
     return rows
+
+
+def _set_row(match: MatchRow, names: dict) -> list:
+    """The line of the result an organiser set: its winner and the score, as the pairings
+    give it."""
+    return _line(match_id=match.id, round=match.round, entry="setresult",
+                 winner_id=match.winner, winner=names.get(match.winner, "?"),
+                 result=result_text(match))
 
 
 async def backgammon_games(services: Services, tournament: Tournament
@@ -46,10 +66,14 @@ async def backgammon_games(services: Services, tournament: Tournament
             continue
         state = await services.matches.state(match)
         view = state.view()
+        settled = await set_by_organiser(services, match)
+        score = match.result.get("score") if settled else None
         matches.append({"match_id": match.id, "round": match.round,
                         "players": list(match.players), "status": match.status,
-                        "length": view["length"], "score": view["score"],
+                        "length": view["length"], "score": score or view["score"],
                         "games": view["games"], "penalties": view["penalties"],
-                        "outcome": view["outcome"]})
+                        "outcome": view["outcome"], "set_by_organiser": settled})
         rows += _entry_rows(match.id, match.round, state, match.players, names)
+        if settled:
+            rows.append(_set_row(match, names))
     return matches, (COLUMNS, rows)

@@ -3,19 +3,25 @@ thrown, visits, marks, legs won, marks per round (FinCricket) and visits to clos
 (Shanghai), as JSON (with each leg) and as one CSV table. Other games export nothing here.
 
 Everything is recomputed from the match logs, so the numbers are those of the replayed
-engine (corrections included); a match whose starter is not decided yet is left out."""
+engine (corrections included); a match whose starter is not decided yet is left out, unless
+an organiser's /setresult closed it. Such a match shows the result that was set
+(``result``, ``set_by_organiser``: who and why) and the legs it gives each player in
+``legs_won``, beside the darts really thrown: the engine's legs would contradict it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bot.features.darts.kinds import KINDS
+from bot.features.formats.export import result_text, set_by_organiser
 from bot.games import Table
 from bot.services import Services
+from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 COLUMNS = ["match_id", "round", "game", "player_id", "name", "legs_won", "darts", "visits",
-           "marks", "marks_per_round", "points", "visits_to_close"]
+           "marks", "marks_per_round", "points", "visits_to_close", "result",
+           "set_by_organiser"]
 
 
 def _leg_numbers(leg: Any, player: int, kind: str) -> dict[str, Any]:
@@ -47,11 +53,20 @@ def player_stats(state: Any, player: int, kind: str) -> dict[str, Any]:
 
 
 def _row(match_id: int, round_: Any, kind: str, user_id: int, name: str,
-         numbers: dict[str, Any]) -> list:
+         numbers: dict[str, Any], result: str, set_by_organiser: bool) -> list:
     closes = numbers.get("visits_to_close")
     return [match_id, round_, kind, user_id, name, numbers["legs_won"], numbers["darts"],
             numbers["visits"], numbers["marks"], numbers.get("marks_per_round", ""),
-            numbers.get("points", ""), ";".join(map(str, closes)) if closes else ""]
+            numbers.get("points", ""), ";".join(map(str, closes)) if closes else "", result,
+            set_by_organiser]
+
+
+def _legs_set(numbers: dict[str, Any], match: MatchRow, seat: int,
+              settled: dict[str, Any] | None) -> dict[str, Any]:
+    """The player's numbers with the legs an organiser's /setresult gave them, when it gave
+    a score (a walkover gives none: the legs won on the board stay)."""
+    score = match.result.get("score")
+    return numbers if settled is None or not score else numbers | {"legs_won": score[seat]}
 
 
 async def darts_stats(services: Services, tournament: Tournament) -> tuple[Any, Table | None]:
@@ -61,16 +76,19 @@ async def darts_stats(services: Services, tournament: Tournament) -> tuple[Any, 
         if match.kind not in KINDS or match.player_a is None or match.player_b is None:
             continue
         state = await services.matches.state(match)
-        if not state.started:
+        settled = await set_by_organiser(services, match)
+        if not state.started and settled is None:
             continue
         players = []
         for index, user_id in enumerate(match.players):
-            numbers = player_stats(state, index, match.kind)
+            numbers = _legs_set(player_stats(state, index, match.kind), match, index, settled)
             name = names.get(user_id, "?")
             players.append({"user_id": user_id, "name": name, **numbers})
-            rows.append(_row(match.id, match.round, match.kind, user_id, name, numbers))
+            rows.append(_row(match.id, match.round, match.kind, user_id, name, numbers,
+                             result_text(match), settled is not None))
         matches.append({"match_id": match.id, "round": match.round, "game": match.kind,
                         "status": match.status, "best_of": state.best_of,
-                        "starter": match.players[state.starter], "starter_by": state.how,
-                        "players": players})
+                        "starter": match.players[state.starter] if state.started else None,
+                        "starter_by": state.how, "result": result_text(match) or None,
+                        "set_by_organiser": settled, "players": players})
     return matches, (COLUMNS, rows)

@@ -106,6 +106,21 @@ def result_text(row: MatchRow) -> str:
     return "1:0" if a_won else "0:1"
 
 
+async def set_by_organiser(services: Services, row: MatchRow) -> dict[str, Any] | None:
+    """Who set the result of ``row`` with /setresult and why, when an organiser did (its
+    last result is the log's last settling entry with a reason); None for a result played
+    out or reported, and while there is none. A game's own section recomputes its numbers
+    from the match log, which knows only what was played: beside such a result it shows the
+    result that was set, not the engine's legs or points."""
+    if row.status != "finished":
+        return None
+    settled = [action for action in await services.repos.matches.actions(row.id)
+               if action.payload.get("meta") == "result"]
+    if not settled or settled[-1].payload.get("reason") is None:
+        return None
+    return {"by": settled[-1].actor_id, "reason": settled[-1].payload["reason"]}
+
+
 def _pairings_items(run: Run, label: dict[int, str]) -> list[dict]:
     return [{"round": row.round, "match_id": row.id, "slot": row.slot,
              "player_a": row.player_a, "name_a": label.get(row.player_a),

@@ -1,0 +1,103 @@
+"""/export of a match an organiser's /setresult closed, played or not: the games' own
+sections (darts statistics, backgammon games) show the result that was set and say who set
+it, beside whatever was really played (the engine's log of a match closed early knows only
+the darts or games thrown, and its legs or points would contradict the result)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from tests.bot.sandbox_run import run_script
+
+DARTS = """\
+org@ex: /start
+org@dm: /start
+org@ex: /new shanghai League legs=3 format=round_robin
+ann@ex: /register
+ben@ex: /register
+cat@ex: /register
+dan@ex: /register
+org@ex: /begin
+org@ex: /setresult @ann @dan 2:0 played on the club board
+ben@ex: [🪙 Coin]
+cat@ex: T20 T20 T20
+org@ex: /setresult @ben @cat 0:2 Ben had to leave
+org@ex: /export
+"""
+
+BACKGAMMON = """\
+org@ex: /start
+org@dm: /start
+org@ex: /new backgammon Cards play=board format=round_robin length=3
+ann@ex: /register
+ben@ex: /register
+cat@ex: /register
+dan@ex: /register
+org@ex: /begin
+org@ex: /setresult @ann @dan 3:0 played at the club
+ben@ex: /game single
+cat@ex: /confirm
+org@ex: /setresult @ben @cat 1:3 Ben had to leave
+org@ex: /export
+"""
+
+
+async def _exported(tmp_path: Path, script: str) -> tuple[dict, list[dict]]:
+    """The export's JSON and the rows of its game section's CSV."""
+    output = await run_script(tmp_path, script, files=True)
+    assert not [line for line in output if line.startswith("!!")], output
+    out = tmp_path / "out"
+    data = json.loads(next(out.glob("*tournament-1.json")).read_text(encoding="utf-8"))
+    section = next(p for p in out.iterdir() if p.name.endswith(("darts_stats.csv",
+                                                                "backgammon_games.csv")))
+    return data, list(csv.DictReader(section.read_text(encoding="utf-8").splitlines()))
+
+
+def _names(data: dict) -> dict[int, str]:
+    return {entrant["user_id"]: entrant["name"] for entrant in data["entrants"]}
+
+
+def _between(items: list[dict], names: dict[int, str], *pair: str) -> dict:
+    return next(item for item in items
+                if {names[user] for user in item["players"]} == set(pair))
+
+
+async def test_darts_stats_of_a_match_set_by_an_organiser(tmp_path: Path) -> None:
+    data, rows = await _exported(tmp_path, DARTS)
+    names = _names(data)
+    stats = [m | {"players": [p["user_id"] for p in m["players"]]} for m in data["darts_stats"]]
+    unplayed = _between(stats, names, "Ann", "Dan")  # closed before the bull-off
+    played = _between(stats, names, "Ben", "Cat")  # closed after Cat's first visit
+    for match, reason in ((unplayed, "played on the club board"), (played, "Ben had to leave")):
+        legs = {names[p["user_id"]]: p["legs_won"]
+                for p in next(m for m in data["darts_stats"]
+                              if m["match_id"] == match["match_id"])["players"]}
+        assert match["set_by_organiser"]["reason"] == reason
+        assert sorted(legs.values()) == [0, 2]
+        winner = names[next(m for m in data["matches"] if m["id"] == match["match_id"])["winner"]]
+        assert legs[winner] == 2
+    assert unplayed["starter"] is None and unplayed["result"] in ("2:0", "0:2")
+    thrown = next(m for m in data["darts_stats"] if m["match_id"] == played["match_id"])
+    assert sum(p["darts"] for p in thrown["players"]) == 3  # the visit thrown stays
+    by_name = {(row["match_id"], row["name"]): row for row in rows}
+    assert by_name[str(played["match_id"]), "Cat"]["legs_won"] == "2"
+    assert by_name[str(played["match_id"]), "Cat"]["set_by_organiser"] == "True"
+
+
+async def test_backgammon_games_of_a_match_set_by_an_organiser(tmp_path: Path) -> None:
+    data, rows = await _exported(tmp_path, BACKGAMMON)
+    names = _names(data)
+    games = data["backgammon_games"]
+    unplayed = _between(games, names, "Ann", "Dan")
+    played = _between(games, names, "Ben", "Cat")
+    for match, reason in ((unplayed, "played at the club"), (played, "Ben had to leave")):
+        row = next(m for m in data["matches"] if m["id"] == match["match_id"])
+        assert match["score"] == row["result"]["score"] and 3 in match["score"]
+        assert match["set_by_organiser"]["reason"] == reason
+    assert unplayed["games"] == [] and len(played["games"]) == 1  # the game played stays
+    set_rows = [row for row in rows if row["entry"] == "setresult"]
+    assert {row["match_id"] for row in set_rows} == {str(unplayed["match_id"]),
+                                                     str(played["match_id"])}
+    assert all(names[int(row["winner_id"])] == row["winner"] for row in set_rows)
