@@ -257,20 +257,35 @@ def refused_key(error: ValueError) -> str:
     return name if meant is None else meant.partition("=")[0]
 
 
-def refusal(tr: Translator, error: ValueError) -> str:
+def refusal(tr: Translator, parsers: dict[str, Callable[[str], Any]],
+            error: ValueError) -> str:
     """Why a ``key=value`` was refused (``error`` from :func:`parse_settings`), with the
-    pair as it was probably meant."""
+    pair as it was probably meant, in the chat's language (as :func:`settings_line`)."""
     reason, key, meant = error.args
     said = tr(reason, key=clip(key))
-    return said if meant is None else f"{said} {tr('settings.did_you_mean', pair=meant)}"
+    if meant is None:
+        return said
+    meant_key, _, value = meant.partition("=")
+    pair = f"{_key_said(tr, meant_key)}={_value_said(tr, parsers[meant_key], value.split(','))}"
+    return f"{said} {tr('settings.did_you_mean', pair=pair)}"
 
 
-def hints(parsers: dict[str, Callable[[str], Any]], refused: str | None = None) -> str:
-    """What the keys allow, as ``key=values``: only the ``refused`` key's when it is one of
-    them (a bad value of one setting is answered with that setting, not all twenty), every
-    key's otherwise (an unknown key, or the whole list of /settings)."""
+def hints(tr: Translator, parsers: dict[str, Callable[[str], Any]],
+          refused: str | None = None) -> str:
+    """What the keys allow, as ``key=values`` in the chat's language (the words of
+    :func:`settings_line`): only the ``refused`` key's when it is one of them (a bad value
+    of one setting is answered with that setting, not all twenty), every key's otherwise
+    (an unknown key, or the whole list of /settings)."""
     shown = {refused: parsers[refused]} if refused in parsers else parsers
-    return ", ".join(f"{key}={getattr(parse, 'hint', '…')}" for key, parse in shown.items())
+    return ", ".join(f"{_key_said(tr, key)}={_hint_said(tr, parse)}"
+                     for key, parse in shown.items())
+
+
+def _hint_said(tr: Translator, parse: Callable[[str], Any]) -> str:
+    """A setting's allowed values (``round_robin|swiss``, ``0|2–512``), each that has a
+    word of its own in the chat's language (``круговая|швейцарка``, ``без_лимита|2–512``)."""
+    return re.sub(r"[^|,]+", lambda found: _value_said(tr, parse, found[0]),
+                  getattr(parse, "hint", "…"))
 
 
 def shown_settings(settings: dict[str, Any]) -> dict[str, Any]:
@@ -294,9 +309,12 @@ def settings_line(tr: Translator, parsers: dict[str, Callable[[str], Any]],
     ``макс_игроков=без_лимита``, ``checkin=off``): a key, and a value with a word of its
     own (:func:`value_words`), is said with the first word of its catalog entry, anything
     else as it is kept."""
-    return ", ".join(f"{_first_word(tr, f'settings.key_words.{key}', key)}="
-                     f"{_value_said(tr, parsers.get(key), value)}"
+    return ", ".join(f"{_key_said(tr, key)}={_value_said(tr, parsers.get(key), value)}"
                      for key, value in shown_settings(settings).items())
+
+
+def _key_said(tr: Translator, key: str) -> str:
+    return _first_word(tr, f"settings.key_words.{key}", key)
 
 
 def _value_said(tr: Translator, parse: Callable[[str], Any] | None, value: Any) -> str:

@@ -145,8 +145,9 @@ def _describe(tr: Translator, game: games.Game, settings: dict) -> str:
 
 def _refused_setting(tr: Translator, game: games.Game, error: ValueError) -> str:
     """Why a ``key=value`` was refused, then what that key allows."""
-    return (refusal(tr, error) + "\n"
-            + tr("settings.hint", hints=hints(game.all_parsers(), refused_key(error))))
+    parsers = game.all_parsers()
+    return (refusal(tr, parsers, error) + "\n"
+            + tr("settings.hint", hints=hints(tr, parsers, refused_key(error))))
 
 
 @router.message(Command("settings"))
@@ -159,7 +160,7 @@ async def settings_(message: Message, command: CommandObject, services: Services
     if not target.words:
         await message.answer(tr("settings.show", title=tournament.title,
                                 settings=_describe(tr, game, tournament.settings),
-                                hints=hints(game.all_parsers())))
+                                hints=hints(tr, game.all_parsers())))
         return
     pairs, title = _new_title(target.words)
     if title is not None and (problem := _title_problem(tr, title)):

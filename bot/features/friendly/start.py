@@ -74,9 +74,9 @@ def settings_for(tr: Translator, game: Game, pairs: list[str]) -> dict[str, Any]
     try:
         settings = parse_settings(parsers, pairs, dict(game.defaults))
     except ValueError as error:
-        raise Refusal(text=refusal(tr, error) + "\n"
+        raise Refusal(text=refusal(tr, parsers, error) + "\n"
                       + tr("friendly.settings_hint", game=tr(f"game.{game.key}"),
-                           hints=hints(parsers, refused_key(error)) or "—")) from None
+                           hints=hints(tr, parsers, refused_key(error)) or "—")) from None
     if not game.in_bot(settings):  # e.g. armchair with play=report: played at a table
         raise Refusal("friendly.reported_settings", game=tr(f"game.{game.key}"),
                       settings=described(game, settings))
