@@ -3,7 +3,10 @@
 Accepted (case-insensitive, spaces and hyphens ignored): ``S20``/``D18``/``T15`` with
 sectors 1-20, ``25`` (also ``S25``, ``BULL``), ``50`` (also ``D25``, ``DBULL``) and a miss
 (``MISS``, ``M``, ``0``). Russian players type С/Д/Т for S/D/T (``ДБУЛЛ`` the bull's
-centre), «мимо»/«промах»/«М» for a miss; the Finnish seed's «ohi» is a miss too.
+centre), «мимо»/«промах»/«М» for a miss; the Finnish seed's «ohi» is a miss too, «bulli»
+the bull and «tuplabulli» its centre. The ring may be a word or a count of the sector:
+``tripla 20``, ``tupla 20``, ``triple 20``, ``double 20``, «утроение 20», «удвоение 20»,
+``3x20``, ``2x20``.
 """
 
 from __future__ import annotations
@@ -17,14 +20,22 @@ from games.common.errors import IllegalAction
 BULL = 25
 NUMBERED = range(1, 21)
 
-_PREFIX = {"S": 1, "D": 2, "T": 3}
-_CYRILLIC_PREFIX = str.maketrans({"С": "S", "Д": "D", "Т": "T"})
+_RINGS = {"": 1, "S": 1, "D": 2, "T": 3, "С": 1, "Д": 2, "Т": 3, "1X": 1, "2X": 2, "3X": 3,
+          "TUPLA": 2, "TRIPLA": 3, "DOUBLE": 2, "TRIPLE": 3, "TREBLE": 3, "УДВОЕНИЕ": 2,
+          "УТРОЕНИЕ": 3}
+"""A ring: its letter (Latin or Cyrillic), a word for it or a count of the sector; none is
+the single ring, for the bull alone."""
+_TIMES = str.maketrans({"Х": "X", "×": "X"})
 _MISS_WORDS = frozenset({"MISS", "M", "0", "МИМО", "ПРОМАХ", "М", "OHI", "HUTI"})
-_OUTER_BULL = frozenset({"25", "S25", "BULL", "SBULL", "SB", "БУЛЛ", "СБУЛЛ", "СБ", "BULLI"})
-_INNER_BULL = frozenset({"50", "D25", "DBULL", "DB", "ДБУЛЛ", "ДБ", "Д25"})
-NAMED_DARTS = _MISS_WORDS | _OUTER_BULL | _INNER_BULL
+_BULL_WORDS = "BULLI?|БУЛЛ"
+"""The bull as a word: alone the outer bull, after a ring (``DBULL``, ``tuplabulli``) that
+ring of it."""
+_OUTER_BULL = frozenset({"25", "SB", "СБ"})
+_INNER_BULL = frozenset({"50", "DB", "ДБ"})
+_NAMED_DARTS = _MISS_WORDS | _OUTER_BULL | _INNER_BULL
 """Darts written as a word or a number instead of a ring and a sector (upper case)."""
-_SECTOR_DART = re.compile(r"([SDT])(\d{1,2})")
+_SECTOR_DART = re.compile(rf"(\D*?|[123]X)(\d{{1,2}}|{_BULL_WORDS})")
+_SECTOR_ALONE = re.compile(rf"\d{{1,2}}|{_BULL_WORDS}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,20 +93,47 @@ def parse_dart(value: str | Dart, sectors: Collection[int] | None = None) -> Dar
     return dart
 
 
+def split_line(text: str) -> list[str]:
+    """A typed line's words: commas and semicolons part them too (``T20,T19,T18``), and a
+    ring written apart from its sector is one dart (``T 18``, ``tripla 20``, ``tupla
+    bulli``)."""
+    words: list[str] = []
+    for word in (w.strip(".!") for w in re.split(r"[\s,;]+", text)):
+        if words and _normal(words[-1]) in _RINGS and _SECTOR_ALONE.fullmatch(_normal(word)):
+            words[-1] += " " + word
+        elif word:
+            words.append(word)
+    return words
+
+
+def written_as_dart(word: str) -> bool:
+    """Whether ``word`` is written as a dart (its value is checked when it is read)."""
+    normal = _normal(word)
+    return normal in _NAMED_DARTS or _ring_and_sector(normal) is not None
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"[\s\-_]", "", text).upper()
+
+
+def _ring_and_sector(word: str) -> tuple[int, int] | None:
+    found = _SECTOR_DART.fullmatch(word.translate(_TIMES))
+    if found is None or found[1] not in _RINGS or not (found[1] or found[2].isalpha()):
+        return None  # no ring, or a number with no ring (a bare 20 is no dart)
+    return _RINGS[found[1]], BULL if found[2].isalpha() else int(found[2])
+
+
 def _read(text: object) -> Dart:
     if not isinstance(text, str):
         raise IllegalAction("bad_notation", text=repr(text))
-    word = re.sub(r"[\s\-_]", "", text).upper()
+    word = _normal(text)
     if word in _MISS_WORDS:
         return MISS
     if word in _OUTER_BULL:
         return Dart(1, BULL)
     if word in _INNER_BULL:
         return Dart(2, BULL)
-    found = _SECTOR_DART.fullmatch(word[:1].translate(_CYRILLIC_PREFIX) + word[1:])
-    if found is None:
+    ring_and_sector = _ring_and_sector(word)
+    if ring_and_sector is None or ring_and_sector[1] not in (*NUMBERED, BULL):
         raise IllegalAction("bad_notation", text=text)
-    multiplier, sector = _PREFIX[found[1]], int(found[2])
-    if sector != BULL and sector not in NUMBERED:
-        raise IllegalAction("bad_notation", text=text)
-    return Dart(multiplier, sector)  # T25 is refused by Dart itself
+    return Dart(*ring_and_sector)  # T25 is refused by Dart itself

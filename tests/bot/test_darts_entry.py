@@ -48,6 +48,8 @@ def test_correction_arguments() -> None:
     ("T20,T19,T18", ["T20", "T19", "T18"], None),
     ("t20; s19, мимо!", ["t20", "s19", "мимо"], None),
     ("SB DB bulli", ["SB", "DB", "bulli"], None),
+    ("tuplabulli, tupla bulli", ["tuplabulli", "tupla bulli"], None),
+    ("tripla 20 Tupla 19 3x18", ["tripla 20", "Tupla 19", "3x18"], None),
     ("S20 конец", ["S20"], "end"),
     ("отмена", [], "undo"),
 ])
@@ -55,6 +57,7 @@ def test_typed_lines(typed: str, darts: list[str], command: str | None) -> None:
     assert read_line(typed) == (darts, command)
 
 
-@pytest.mark.parametrize("typed", ["S20 D20 T20 отмена", "T20 nice", "привет", "T20T20T20"])
+@pytest.mark.parametrize("typed", ["S20 D20 T20 отмена", "T20 nice", "привет", "T20T20T20",
+                                   "tripla 20 oli hieno", "tupla", "3x"])
 def test_lines_that_are_no_visit(typed: str) -> None:
     assert read_line(typed) is None

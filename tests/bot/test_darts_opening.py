@@ -93,8 +93,8 @@ def test_typed_words() -> None:
         assert read_line(end) == ([], "end"), end
     assert read_line("50 25 конец") == (["50", "25"], "end")
     assert read_line("T20 S20 D20") == (["T20", "S20", "D20"], None)
-    assert read_line("T 18 S 5 miss") == (["T18", "S5", "miss"], None)  # a ring apart
-    assert read_line("т 20 конец") == (["т20"], "end")
+    assert read_line("T 18 S 5 miss") == (["T 18", "S 5", "miss"], None)  # a ring apart
+    assert read_line("т 20 конец") == (["т 20"], "end")
     for chat in ("конец света", "undo that", "hello", "", "end end", "T20 undo"):
         assert read_line(chat) is None, chat
 

@@ -33,14 +33,11 @@ from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
 from games.darts.match import LegsMatch
-from games.darts.notation import NAMED_DARTS, parse_dart
+from games.darts.notation import parse_dart, split_line, written_as_dart
 from games.darts.turn import DARTS_PER_VISIT
 from storage.repositories.organiser_log import log_entry
 
 router = Handlers("darts")
-_RING_DART = re.compile(r"^[SDTСДТ]\d{1,2}$", re.IGNORECASE)  # T25 too: refused with why
-_RING_ALONE = re.compile(r"^[SDTСДТ]$", re.IGNORECASE)
-_SECTOR_ALONE = re.compile(r"^\d{1,2}$")
 _DART_LIKE = re.compile(r"^(?:[A-ZА-ЯЁ]\d{1,2}|[SDTСДТ](?=\w*\d)\w{1,4})$", re.IGNORECASE)
 """A dart, or a mistyped one (``X20``, ``T2O``): refused as such, not read as the reason."""
 _BARE_NUMBER = re.compile(r"^\d{1,3}$")
@@ -53,26 +50,9 @@ END_WORDS = frozenset({"конец", "конец подхода", "end", "end tu
                        "päätä vuoro"})
 
 
-def is_dart(word: str) -> bool:
-    """Whether ``word`` is written as a dart (its value is checked when it is read)."""
-    return bool(_RING_DART.match(word)) or re.sub(r"[\-_]", "", word).upper() in NAMED_DARTS
-
-
-def words_of(text: str) -> list[str]:
-    """A typed line's words: commas and semicolons part them too (``T20,T19,T18``), and a
-    ring written apart from its sector is one dart (``T 18`` is ``T18``)."""
-    words: list[str] = []
-    for word in (w.strip(".!") for w in re.split(r"[\s,;]+", text)):
-        if words and _RING_ALONE.match(words[-1]) and _SECTOR_ALONE.match(word):
-            words[-1] += word
-        elif word:
-            words.append(word)
-    return words
-
-
 def read_line(text: str) -> tuple[list[str], str | None] | None:
     """A typed line as (darts, "undo" | "end" | None); None when it is not darts entry."""
-    words = words_of(text)
+    words = split_line(text)
     said = " ".join(words).lower()
     if said in UNDO_WORDS:
         return [], "undo"
@@ -81,7 +61,7 @@ def read_line(text: str) -> tuple[list[str], str | None] | None:
         if len(words) >= size and " ".join(words[-size:]).lower() in END_WORDS:
             words, command = words[:-size], "end"
             break
-    if len(words) > MAX_TYPED or not all(map(is_dart, words)) or not (words or command):
+    if len(words) > MAX_TYPED or not all(map(written_as_dart, words)) or not (words or command):
         return None
     return words, command
 
@@ -152,8 +132,8 @@ def _nearly_darts(message: Message) -> dict | bool:
     """Filter: a line that is nearly darts: darts with bare numbers among them (``20 20
     20``, ``T20 19``, ``60``), or at least half of it darts (``S19 bulli!``, ``S20 D20 T20
     отмена``); the first word that is no dart is given as ``stray``."""
-    words = words_of(message.text or "")
-    strays = [word for word in words if not is_dart(word)]
+    words = split_line(message.text or "")
+    strays = [word for word in words if not written_as_dart(word)]
     if not strays or len(words) > MAX_TYPED:
         return False
     numbers = all(_BARE_NUMBER.match(word) for word in strays)
@@ -207,7 +187,7 @@ def parse_correction(args: str | None) -> dict | None:
         return None
     darts = []
     rest = words[2:]
-    while rest and len(darts) < 3 and (is_dart(rest[0]) or _DART_LIKE.match(rest[0])):
+    while rest and len(darts) < 3 and (written_as_dart(rest[0]) or _DART_LIKE.match(rest[0])):
         darts.append(rest.pop(0))
     if not rest or int(words[1]) < 1:
         return None

@@ -35,6 +35,19 @@ from games.darts.notation import MISS, Dart, parse_dart
         ("дбулл", "50"),  # Cyrillic De + булл: the bull's centre
         ("ДБ", "50"),
         ("сбулл", "25"),
+        ("tuplabulli", "50"),  # Finnish: the double bull
+        ("dbulli", "50"),
+        ("Tupla-bull", "50"),
+        ("tripla 20", "T20"),  # a ring as a word
+        ("tupla 19", "D19"),
+        ("treble 18", "T18"),
+        ("double 16", "D16"),
+        ("утроение 20", "T20"),
+        ("удвоение 25", "50"),
+        ("3x20", "T20"),  # a ring as a count of the sector
+        ("2×20", "D20"),
+        ("3х17", "T17"),  # Cyrillic Ha
+        ("1x5", "S5"),
     ],
 )
 def test_accepted_notation(text: str, canonical: str) -> None:
@@ -50,7 +63,7 @@ def test_values() -> None:
     assert MISS.is_miss and MISS.points == 0
 
 
-@pytest.mark.parametrize("text", ["T25", "t25", "Т25"])
+@pytest.mark.parametrize("text", ["T25", "t25", "Т25", "tripla bulli", "3x25"])
 def test_t25_does_not_exist(text: str) -> None:
     with pytest.raises(IllegalAction) as error:
         parse_dart(text)
@@ -58,7 +71,8 @@ def test_t25_does_not_exist(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "S21", "S0", "Q20", "T50", "D50", "20", "X", "S 2 0 0", "hello"]
+    "text", ["", "S21", "S0", "Q20", "T50", "D50", "20", "X", "S 2 0 0", "hello", "4x20",
+             "tripla", "bullit", "tripla 21"]
 )
 def test_bad_notation(text: str) -> None:
     with pytest.raises(IllegalAction) as error:
