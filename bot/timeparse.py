@@ -3,11 +3,12 @@ little words of speech left out («в пятницу в 19:00 по Москве�
 "pe klo 19:00"):
 ``2026-10-21 20:00 Europe/Moscow``, ``21.10.2026 20:00``, ``21.10 20:00`` (its next
 occurrence), a bare ``19:00`` (its next occurrence; also ``7pm``, ``7:30 pm``, and a whole
-hour after «в» or "klo": «в 19», "klo 19"), ``tomorrow 19:00`` (завтра, huomenna;
+hour after «в» or "klo": «в 19», "klo 19", or after a day that leaves no doubt: «tänään
+19», «lauantaina 14», «в субботу 14»), ``tomorrow 19:00`` (завтра, huomenna;
 today, сегодня, tänään), a weekday (``friday``, ``пт``, ``perjantai``: the next one whose
 time is still ahead; «perjantaina», "next friday" too), a day with its month's name
 ("3 October", «3 октября»), noon and midnight, the time before the day ("20:00 tomorrow"),
-a time from now ("in 2 hours", «через 30 минут», "tunnin päästä"), a day from today with
+a time from now ("in 2 hours", «через 30 минут», "tunnin päästä" or "kuluttua"), a day from today with
 its time («через 2 дня в 7 вечера», "in 2 days at 7 pm", «послезавтра в 19:30»), and a zone
 as an IANA
 name, its city alone (``Helsinki``, also a few in Russian: ``Москва``), an offset
@@ -29,20 +30,25 @@ _TWELVE_HOUR = re.compile(r"^(\d{1,2})(?:[:.](\d{2}))?([ap])\.?m\.?$", re.IGNORE
 _MERIDIEM = re.compile(r"^[ap]\.?m\.?$", re.IGNORECASE)
 _HOUR_AND_MINUTES = re.compile(r"^\d{1,2}(?:[:.]\d{2})?$")
 _DAY_PARTS = {"вечера": "pm", "дня": "pm", "утра": "am", "ночи": "night", "illalla": "pm",
-              "iltapäivällä": "pm", "aamulla": "am", "yöllä": "night"}
-"""The part of the day after an hour, as am or pm: «в 7 вечера» (19:00), «10 утра»,
-"klo 7 illalla"; the night is pm late in the evening, am after midnight («11 ночи» is 23:00,
-«2 ночи» 02:00)."""
+              "iltapäivällä": "pm", "aamulla": "am", "yöllä": "night", "вечером": "pm",
+              "днём": "pm", "днем": "pm", "утром": "am", "ночью": "night", "evening": "pm",
+              "afternoon": "pm", "morning": "am"}
+"""The part of the day of an hour, as am or pm, said after it («в 7 вечера» is 19:00, «10
+утра», "klo 7 illalla") or before it ("huomenna illalla klo 7", «завтра вечером в 7»,
+"tomorrow evening at 7"); the night is pm late in the evening, am after midnight («11 ночи»
+is 23:00, «2 ночи» 02:00); an hour past noon in the afternoon or evening is that hour
+("klo 19 illalla")."""
 _DAY_MONTH = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?$")
 _DAY_WORDS = {"today": 0, "сегодня": 0, "tänään": 0,
               "tomorrow": 1, "завтра": 1, "huomenna": 1, "послезавтра": 2, "ylihuomenna": 2}
 _DAYS_AHEAD = re.compile(
     r"(?<!\S)(?:in (?P<en>\d+|an?) days?|через (?:(?P<ru>\d+) ?)?(?:дня|дней|день|сутки|суток)"
-    r"|(?:(?P<fi>\d+) )?(?:päivän|päivää|vuorokauden) päästä|(?:the )?day after (?P<two>tomorrow))"
+    r"|(?:(?P<fi>\d+) )?(?:päivän|päivää|vuorokauden) (?:päästä|kuluttua)"
+    r"|(?:the )?day after (?P<two>tomorrow))"
     r"(?!\S)", re.IGNORECASE)
 """Whole days from today with a time beside them: «через 2 дня в 19:00», "in 2 days at
-7 pm", "2 päivän päästä klo 19", "day after tomorrow 19:00" (a count of days alone is a time
-from now: :data:`_FROM_NOW`)."""
+7 pm", "2 päivän päästä klo 19" (or «kuluttua»), "day after tomorrow 19:00" (a count of
+days alone is a time from now: :data:`_FROM_NOW`)."""
 _DAYS_WORD = "days:"
 """How :func:`_days_ahead` writes such a phrase as one day word: ``days:2``."""
 _WEEKDAYS = (
@@ -83,13 +89,18 @@ _ZONE_LIKE = re.compile(r"(?i:utc|gmt)|[+-]\d|\S+/|[A-ZА-ЯЁ]")
 ("Europe/Mosow") or a capital (a city, an abbreviation: "Helsinky", "PST")."""
 _BEFORE_HOUR = frozenset({"в", "во", "klo", "kello", "at"})
 """Fillers after which a whole hour is a time: «в 19», "klo 19", "at 19" (19:00)."""
+_ESSIVE_WEEKDAYS = frozenset(word for words in _WEEKDAYS for word in words
+                             if word.endswith("na"))
+"""Finnish weekdays said as "on" that day («lauantaina»): an hour may follow alone."""
+_BEFORE_WEEKDAY_HOUR = frozenset({"в", "во"})
+"""Fillers before a weekday after which an hour may follow alone: «в субботу 14»."""
 _COUNT = r"(\d+(?:[.,]\d+)?|an?|half an|пол|полтора|puolen|puolentoista)"
 _FROM_NOW = (
     re.compile(rf"^in (?:{_COUNT} ?)?(hours?|hrs?|h|minutes?|mins?|days?)$"),
     re.compile(rf"^через (?:{_COUNT} ?)?(часа|часов|час|ч|минуту|минуты|минут|мин|"
                r"дня|дней|день|сутки|суток)$"),
     re.compile(rf"^(?:{_COUNT} )?(tunnin|tuntia|tunti|t|minuutin|minuuttia|min|päivän|päivää|"
-               r"vuorokauden) päästä$"),
+               r"vuorokauden) (?:päästä|kuluttua)$"),
 )
 """A start some time from now, in each language: the count (none: one; a half; one and a
 half; «1,5») and the unit."""
@@ -232,24 +243,54 @@ def _dates(words: list[str]) -> list[str]:
 
 
 def _meaningful(words: list[str]) -> list[str]:
-    """The words without :data:`_FILLERS`; ``9 pm`` (or «9 вечера») as one word, ``9pm``;
-    a whole hour after «в» or "klo" as ``19:00``."""
+    """The words without :data:`_FILLERS`; ``9 pm`` (or «9 вечера», «вечером в 9») as one
+    word, ``9pm``; a whole hour after «в» or "klo", or after a day that leaves no doubt
+    (:func:`_hour_may_follow`), as ``19:00``."""
     said: list[str] = []
     hour_next = False
+    filler = said_after = part = None  # said_after: the filler before the last word said
     for word in words:
-        if word.lower() in _FILLERS:
-            hour_next = word.lower() in _BEFORE_HOUR
+        lower = word.lower()
+        if lower in _FILLERS:
+            hour_next, filler = lower in _BEFORE_HOUR, lower
             continue
-        meridiem = _DAY_PARTS.get(word.lower(), word)
-        if meridiem == "night" and said and _HOUR_AND_MINUTES.match(said[-1]):
-            meridiem = "pm" if 6 <= int(re.split(r"[:.]", said[-1])[0]) <= 11 else "am"
-        if said and _MERIDIEM.match(meridiem) and _HOUR_AND_MINUTES.match(said[-1]):
-            said[-1] += meridiem
+        meridiem = _DAY_PARTS.get(lower) or (lower if _MERIDIEM.match(lower) else None)
+        if meridiem and said and _HOUR_AND_MINUTES.match(said[-1]):
+            said[-1] = _in_part(said[-1], meridiem)
+        elif lower in _DAY_PARTS:  # before its hour: "illalla klo 7"
+            part = _DAY_PARTS[lower]
         else:
-            whole_hour = hour_next and word.isdecimal() and len(word) <= 2
+            whole_hour = word.isdecimal() and len(word) <= 2 and (
+                hour_next or bool(part) or _hour_may_follow(said, said_after, int(word)))
             said.append(f"{word}:00" if whole_hour else word)
-        hour_next = False
+            said_after = filler
+            if part and _HOUR_AND_MINUTES.match(said[-1]):
+                said[-1], part = _in_part(said[-1], part), None
+        hour_next, filler = False, None
     return said
+
+
+def _hour_may_follow(said: list[str], filler: str | None, number: int) -> bool:
+    """Whether ``number`` (1-23) said next is an hour, the last word being a day that leaves
+    no doubt: a day counted from today («tänään 19», "tomorrow 19", «послезавтра 18»), a
+    Finnish weekday said as "on" it («lauantaina 14») or a Russian one after «в» («в субботу
+    14», ``filler`` the word before it); after a weekday's name alone the number may be the
+    month's day ("friday 19")."""
+    if not said or not 1 <= number <= 23:
+        return False
+    day = said[-1].lower().replace("ё", "е")
+    return (_days_from_today(day) is not None or day in _ESSIVE_WEEKDAYS
+            or (day in _WEEKDAY and filler in _BEFORE_WEEKDAY_HOUR))
+
+
+def _in_part(hour: str, part: str) -> str:
+    """An hour said with its part of the day as a 12-hour time (``7`` in the evening:
+    ``7pm``; at night: 11 is pm, 2 am); an hour past noon in the afternoon or evening
+    stays as it is ("klo 19 illalla")."""
+    number = int(re.split(r"[:.]", hour)[0])
+    if part == "night":
+        part = "pm" if 6 <= number <= 11 else "am"
+    return hour if number > 12 and part.startswith("p") else hour + part
 
 
 def _from_now(words: list[str]) -> timedelta | None:

@@ -236,3 +236,47 @@ def test_an_unread_word_is_a_zone_only_when_one_was_meant(text: str, key: str) -
     with pytest.raises(ValueError) as refused:
         parse_start(text.split(), "Europe/Moscow", NOW)
     assert refused.value.args[0] == key
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("2 tunnin kuluttua", "2026-10-01T14:00"), ("puolen tunnin kuluttua", "2026-10-01T12:30"),
+    ("2 päivän kuluttua", "2026-10-03T12:00"), ("2 päivän kuluttua klo 19", "2026-10-03T19:00"),
+])
+def test_kuluttua_reads_as_paasta(text: str, expected: str) -> None:
+    assert _start(text) == f"{expected}:00+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("tänään 19", "2026-10-01T19:00"), ("сегодня 19", "2026-10-01T19:00"),
+    ("today 19", "2026-10-01T19:00"), ("huomenna 9", "2026-10-02T09:00"),
+    ("ylihuomenna 18", "2026-10-03T18:00"), ("lauantaina 14", "2026-10-03T14:00"),
+    ("в субботу 14", "2026-10-03T14:00"), ("во вторник 9", "2026-10-06T09:00"),
+    ("ensi lauantaina 14 Helsinki", "2026-10-03T14:00"),
+])
+def test_a_whole_hour_after_a_day_that_leaves_no_doubt(text: str, expected: str) -> None:
+    assert _start(text).split("+")[0] == f"{expected}:00"
+
+
+@pytest.mark.parametrize("text", ["lauantai 14", "суббота 14", "saturday 14", "tänään 24",
+                                  "tänään 0", "huomenna 120"])
+def test_a_number_after_a_day_that_may_be_the_months_day_is_not_an_hour(text: str) -> None:
+    with pytest.raises(ValueError):
+        _start(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("huomenna illalla klo 7", "19:00"), ("huomenna illalla 7", "19:00"),
+    ("huomenna aamulla klo 9", "09:00"), ("завтра вечером в 7", "19:00"),
+    ("завтра утром в 10", "10:00"), ("завтра ночью в 2", "02:00"),
+    ("tomorrow evening at 7", "19:00"), ("huomenna klo 19 illalla", "19:00"),
+    ("huomenna illalla klo 19.30", "19:30"),
+])
+def test_the_part_of_the_day_before_an_hour(text: str, expected: str) -> None:
+    assert _start(text) == f"2026-10-02T{expected}:00+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize("text", ["huomenna illalla", "huomenna klo 19 aamulla",
+                                  "tomorrow morning 19:00"])
+def test_a_part_of_the_day_that_is_no_time(text: str) -> None:
+    with pytest.raises(ValueError):
+        _start(text)
