@@ -128,6 +128,11 @@ class Translator:
             return format_decimal(value, locale=self.language)
         return value
 
+    def decimal(self, value: float, places: int = 2) -> str:
+        """``value`` with ``places`` decimals, written the language's way (5,83 in Russian
+        and Finnish): a statistic, where 6 is said as 6,00 beside 5,83."""
+        return format_decimal(value, format="0." + "0" * places, locale=self.language)
+
     def _form(self, key: str, template: Plural, params: dict[str, Any]) -> str:
         """The form of a plural entry for the value of its parameter (module docstring)."""
         count = params.get(template.by)

@@ -62,7 +62,13 @@ class MatchContext:
 
 def own_text(tr: Translator, key: str, kind: str, **params: Any) -> str:
     """``key`` in the match kind's own words (``key.<kind>``) when the catalogs have them."""
-    return tr(f"{key}.{kind}" if tr.has(f"{key}.{kind}") else key, **params)
+    return tr(own_key(tr, key, kind), **params)
+
+
+def own_key(tr: Translator, key: str, kind: str) -> str:
+    """``key.<kind>`` (a match kind's or a game's own words) when the catalogs have it, else
+    ``key``."""
+    return f"{key}.{kind}" if tr.has(f"{key}.{kind}") else key
 
 
 async def names_of(services: Services, tournament_id: int) -> dict[int, str]:

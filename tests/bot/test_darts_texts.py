@@ -25,9 +25,9 @@ def test_fincricket_statistics_use_singular_and_plural_forms() -> None:
     assert _fincricket_stats(Translator("en"), one, 1, "Ann") == (
         "📊 Ann: 1 point, 3 darts, 1 turn, 1 mark, 1.00 marks per round")
     assert _fincricket_stats(Translator("ru"), PlayerStats(22, 5, 2), 21, "Ann") == (
-        "📊 Ann: 21 очко, 22 дротика, 5 подходов, 2 метки, меток за раунд 0.40")
+        "📊 Ann: 21 очко, 22 дротика, 5 подходов, 2 метки, меток за раунд 0,40")
     assert _fincricket_stats(Translator("fi"), one, 2, "Ann") == (
-        "📊 Ann: 2 pistettä, 3 tikkaa, 1 vuoro, 1 osuma, 1.00 osumaa vuorossa")
+        "📊 Ann: 2 pistettä, 3 tikkaa, 1 vuoro, 1 osuma, 1,00 osumaa vuorossa")
 
 
 def test_shanghai_statistics_count_elements() -> None:

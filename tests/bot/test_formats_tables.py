@@ -69,8 +69,34 @@ def test_the_legs_layout_is_the_darts_games_own() -> None:
     assert legs_layout(_run(stats=False)) and legs_layout(_run(False, "fincricket"))
     assert not legs_layout(_run(False, "armchair"))
     tr = Translator("en")
-    assert legend(tr, legs=False, bar=False)[0].startswith("Bh — Buchholz")
-    assert legend(tr, legs=True, bar=True)[-1] == "▌ go through to the playoff"
+    assert legend(tr, legs=None, bar=False)[0].startswith("Bh — Buchholz")
+    assert legend(tr, legs="shanghai", bar=True)[-1] == "▌ go through to the playoff"
+
+
+def test_each_darts_game_has_its_own_legend_and_legs_column() -> None:
+    """FinCricket calls legs games and its marks «osumat» on the board: its legend and
+    column say so and name no other game; Shanghai's MPR counts elements."""
+    fi = Translator("fi")
+    assert legend(fi, legs="fincricket", bar=False) == [
+        "Pelit — voitetut:hävityt, ± — peliero", "MPR — osumat vuoroa kohden"]
+    assert legend(fi, legs="shanghai", bar=False)[1] == "MPR — elementit vuoroa kohden"
+    assert _header(fi, "fincricket", stats=True, ties=False, diff=False)[4] == "Pelit"
+    assert _header(fi, "shanghai", stats=True, ties=False, diff=False)[4] == "Erät"
+    for language in ("ru", "en", "fi"):
+        tr = Translator(language)
+        for game, other in (("fincricket", "hanghai"), ("shanghai", "FinCricket")):
+            assert not any(other in line for line in legend(tr, legs=game, bar=False))
+
+
+def test_marks_per_visit_are_written_the_languages_way() -> None:
+    run = _run(stats=True)
+    [(_, rows)] = progress.group_tables(run)
+    stats = progress.table_stats(run.rows)
+    label = {A: "A", B: "B", C: "C"}
+    assert [row[-1] for row in _cells(Translator("fi"), rows, label, stats)] == [
+        "2,25", "1,90", "1,30"]
+    assert [row[-1] for row in _cells(Translator("en"), rows, label, stats)] == [
+        "2.25", "1.90", "1.30"]
 
 
 def test_a_score_difference_that_ranks_the_table_is_a_column_of_its_own() -> None:
@@ -79,12 +105,12 @@ def test_a_score_difference_that_ranks_the_table_is_a_column_of_its_own() -> Non
     assert "diff" in run.tiebreaks()
     [(_, rows)] = progress.group_tables(run)
     tr = Translator("en")
-    assert _header(tr, stats=False, ties=False, diff=True) == [
+    assert _header(tr, "armchair", stats=False, ties=False, diff=True) == [
         "#", "Player", "Pts", "W-D-L", "±", "Bh", "SB"]
-    cells = _cells(rows, {A: "A", B: "B", C: "C"}, None, None, diff=True)
+    cells = _cells(tr, rows, {A: "A", B: "B", C: "C"}, None, None, diff=True)
     assert [row[4] for row in cells] == ["0", "0", "0"] and len(cells[0]) == 7
-    assert legend(tr, legs=False, bar=False, diff=True)[-1].startswith("± — score difference")
-    assert _header(tr, stats=False, ties=True, diff=False) == [
+    assert legend(tr, legs=None, bar=False, diff=True)[-1].startswith("± — score difference")
+    assert _header(tr, "armchair", stats=False, ties=True, diff=False) == [
         "#", "Player", "Pts", "W-D-L", "T", "Bh", "SB"]
 
 

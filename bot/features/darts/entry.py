@@ -28,6 +28,7 @@ from bot.features.darts.play import (
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
+from bot.play.context import own_text
 from bot.play.perform import refused
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -204,7 +205,7 @@ async def correct(message: Message, command: CommandObject, event_update: Update
         return
     parts = parse_correction(command.args)
     if parts is None:
-        await message.reply(tr("darts.correct_usage"))
+        await message.reply(await _correct_usage(services, tr, message.chat.id))
         return
     play = await load(services, tr, parts["match"])
     if play is None or play.tournament.chat_id != message.chat.id:
@@ -224,6 +225,14 @@ async def correct(message: Message, command: CommandObject, event_update: Update
     if state := await perform(play, [action], user_id, event_update.update_id,
                               logged=logged, in_pause=True):
         await _say_correction(play, message, state, action, parts["reason"])
+
+
+async def _correct_usage(services: Services, tr: Translator, chat_id: int) -> str:
+    """The /correct usage in the words of the chat's darts game (FinCricket's games and
+    turns), the common one when both are played there."""
+    games = {t.game for t in await running_tournaments(services, chat_id)}
+    return own_text(tr, "darts.correct_usage", games.pop()) if len(games) == 1 \
+        else tr("darts.correct_usage")
 
 
 async def _say_correction(play: DartsPlay, message: Message, state: LegsMatch, action: dict,

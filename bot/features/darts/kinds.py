@@ -103,7 +103,7 @@ def shanghai_match_stats(tr: Translator, match: ShanghaiMatch, player: int, name
 
 
 def _fincricket_stats(tr: Translator, stats, points: int, name: str) -> str:
-    return tr("darts.fincricket_stats", mpr=f"{stats.per_visit:.2f}",
+    return tr("darts.fincricket_stats", mpr=tr.decimal(stats.per_visit),
               points=Markup(tr("darts.n_points", count=points)),
               **_basic(tr, stats, name, ".fincricket"))
 

@@ -170,7 +170,7 @@ async def withdraw(message: Message, tournament: Tournament, services: Services,
     label = await names_of(services, tournament.id)
     await message.reply(
         lines(tr("formats.withdraw.confirm", name=label[user], title=tournament.title),
-              tr(outcome_key(run, user, "withdraw"))),
+              tr(outcome_key(run, user, "withdraw", asked=True))),
         reply_markup=question_keyboard(tr("formats.withdraw.yes"), tr("formats.withdraw.no"),
                                        partial(Withdraw, tournament_id=tournament.id,
                                                user_id=user)))

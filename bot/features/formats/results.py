@@ -199,16 +199,18 @@ async def close_removed(services: Services, job: Job) -> None:
         await retire_board(services, run.tournament, row)
 
 
-def outcome_key(run: Run, player: int, how: str) -> str:
+def outcome_key(run: Run, player: int, how: str, *, asked: bool = False) -> str:
     """The catalog key that explains what happens to a leaving player's results (SPEC §6):
     in a round robin under half played → removed, otherwise unplayed matches are losses;
     Swiss and elimination → out, played results kept; a disqualification annuls them (in a
-    round robin its open matches are void, elsewhere walkovers)."""
+    round robin its open matches are void, elsewhere walkovers). ``asked``: said to the
+    player who asks to withdraw ("your matches"), not about them."""
     if how == "disqualify":
         return "formats.dq.removed" if run.phase == "round_robin" else "formats.dq.annulled"
+    stem = "formats.withdraw.yours." if asked else "formats.withdrawn."
     if run.phase != "round_robin":
-        return "formats.withdrawn.out"
-    return "formats.withdrawn.losses" if half_played(run, player) else "formats.withdrawn.removed"
+        return stem + "out"
+    return stem + ("losses" if half_played(run, player) else "removed")
 
 
 async def _close_open_matches(services: Services, run: Run, player: int) -> list[MatchRow]:

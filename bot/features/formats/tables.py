@@ -22,6 +22,7 @@ from bot.features.formats.state import Run, names_of, ties_of
 from bot.games import game_of
 from bot.i18n import Markup, Translator
 from bot.middlewares.limits import CAPTION_LIMIT, size
+from bot.play.context import own_key, own_text
 from bot.render import BAR_MARK, standings_png
 from bot.render.posting import post_pictures
 from bot.services import Services
@@ -36,12 +37,13 @@ def legs_layout(run: Run) -> bool:
     return "stat" in (game_of(run.tournament.game).tiebreaks or ())
 
 
-def _stat_text(value: Fraction | None) -> str:
-    return f"{float(value):.2f}" if value is not None else "—"
+def _stat_text(tr: Translator, value: Fraction | None) -> str:
+    return tr.decimal(float(value)) if value is not None else "—"
 
 
-def _cells(rows: list[Row], label: dict[int, str], stats: dict[int, Fraction] | None,
-           ties: dict[int, int] | None = None, diff: bool = False) -> list[list[str]]:
+def _cells(tr: Translator, rows: list[Row], label: dict[int, str],
+           stats: dict[int, Fraction] | None, ties: dict[int, int] | None = None,
+           diff: bool = False) -> list[list[str]]:
     """One picture row per player: the common columns, then the layout's own; ``ties``
     (when any match was tied) takes the ties out of the draws into a column of its own;
     ``diff`` (a tie-break of the table) shows the score difference after them."""
@@ -50,7 +52,7 @@ def _cells(rows: list[Row], label: dict[int, str], stats: dict[int, Fraction] | 
         common = [str(r.place) if r.place else "—", label[r.player], str(r.points)]
         if stats is not None:
             cells.append(common + [f"{r.wins}-{r.losses}", f"{r.scored}:{r.scored - r.diff}",
-                                   _signed(r.diff), _stat_text(stats.get(r.player))])
+                                   _signed(r.diff), _stat_text(tr, stats.get(r.player))])
             continue
         tied = ties.get(r.player, 0) if ties is not None else None
         record = [f"{r.wins}-{r.draws - (tied or 0)}-{r.losses}",
@@ -63,24 +65,25 @@ def _signed(number: int) -> str:
     return f"{number:+d}" if number else "0"
 
 
-def _header(tr: Translator, stats: bool, ties: bool, diff: bool) -> list[str]:
-    """The picture's column names, matching :func:`_cells`."""
+def _header(tr: Translator, game: str, stats: bool, ties: bool, diff: bool) -> list[str]:
+    """The picture's column names, matching :func:`_cells` (the legs in the game's own
+    word: FinCricket's games)."""
     if stats:
-        return tr.plain("formats.table_header_legs").split("|")
+        return tr.plain(own_key(tr, "formats.table_header_legs", game)).split("|")
     header = tr.plain("formats.table_header_ties" if ties else "formats.table_header").split("|")
     return header[:-2] + ([tr.plain("formats.table_column_diff")] if diff else []) + header[-2:]
 
 
-def _text_row(tr: Translator, r: Row, label: dict[int, str],
+def _text_row(tr: Translator, game: str, r: Row, label: dict[int, str],
               stats: dict[int, Fraction] | None) -> str:
     points = Markup(tr("formats.n_points", count=r.points))
     if stats is None:
         return tr("formats.table_row", place=r.place or "—", name=label[r.player],
                   points=points, wins=r.wins, draws=r.draws, losses=r.losses,
                   buchholz=r.buchholz)
-    return tr("formats.table_row_legs", place=r.place or "—", name=label[r.player],
-              points=points, wins=r.wins, losses=r.losses, won=r.scored,
-              lost=r.scored - r.diff, stat=_stat_text(stats.get(r.player)))
+    return own_text(tr, "formats.table_row_legs", game, place=r.place or "—",
+                    name=label[r.player], points=points, wins=r.wins, losses=r.losses,
+                    won=r.scored, lost=r.scored - r.diff, stat=_stat_text(tr, stats.get(r.player)))
 
 
 def shared_lines(tr: Translator, tables: list[tuple[str, list[Row]]],
@@ -102,15 +105,16 @@ def _letters(tables: list[tuple[int, list[Row]]]) -> list[tuple[str, list[Row]]]
     return [(GROUP_LETTERS[index] if many else "", rows) for index, rows in tables]
 
 
-def _text_tables(tr: Translator, title: str, tables: list[tuple[int, list[Row]]],
+def _text_tables(tr: Translator, run: Run, tables: list[tuple[int, list[Row]]],
                  label: dict[int, str], stats: dict[int, Fraction] | None) -> str:
     blocks = []
     for index, rows in tables:
-        lines = [_text_row(tr, r, label, stats) for r in rows]
+        lines = [_text_row(tr, run.tournament.game, r, label, stats) for r in rows]
         head = f"{GROUP_LETTERS[index]}:\n" if len(tables) > 1 else ""
         blocks.append(head + "\n".join(lines))
     notes = shared_lines(tr, _letters(tables), label)
-    return tr("formats.table", title=title, rows=Markup("\n\n".join(blocks + notes)))
+    return tr("formats.table", title=run.tournament.title,
+              rows=Markup("\n\n".join(blocks + notes)))
 
 
 def qualifiers(run: Run) -> int:
@@ -118,10 +122,13 @@ def qualifiers(run: Run) -> int:
     return run.settings.get("top", 2) if run.format == "groups_playoff" else 0
 
 
-def legend(tr: Translator, legs: bool, bar: bool, ties: bool = False,
+def legend(tr: Translator, legs: str | None, bar: bool, ties: bool = False,
            diff: bool = False) -> list[str]:
-    """The legend lines under a table picture."""
-    lines = tr.plain("formats.legend.legs" if legs else "formats.legend.standard").split("\n")
+    """The legend lines under a table picture; ``legs``: the game whose legs layout it is
+    (its own words: Shanghai's elements, FinCricket's games and marks), None for the
+    standard one."""
+    key = own_key(tr, "formats.legend.legs", legs) if legs else "formats.legend.standard"
+    lines = tr.plain(key).split("\n")
     lines += [tr.plain("formats.legend.ties")] if ties else []
     lines += [tr.plain("formats.legend.diff")] if diff else []
     return lines + ([f"{BAR_MARK} {tr.plain('formats.legend.bar')}"] if bar else [])
@@ -149,13 +156,14 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
     stats = progress.table_stats(run.rows) if legs_layout(run) else None
     ties = None if stats is not None else _ties(run, tables)
     diff = stats is None and "diff" in run.tiebreaks()  # it may decide a place: shown
-    header = _header(tr, stats is not None, ties is not None, diff)
+    game = run.tournament.game
+    header = _header(tr, game, stats is not None, ties is not None, diff)
     many, bar = len(tables) > 1, qualifiers(run)
     notes = shared_lines(tr, _letters(tables), label)
 
-    lines = legend(tr, stats is not None, bar > 0, ties is not None, diff)
+    lines = legend(tr, game if stats is not None else None, bar > 0, ties is not None, diff)
     calls = [(standings_png, (f"{title} · {GROUP_LETTERS[i]}" if many else title, header,
-                              _cells(rows, label, stats, ties, diff),
+                              _cells(tr, rows, label, stats, ties, diff),
                               min(bar, sum(row.place is not None for row in rows)), lines))
              for i, rows in tables]  # a player who left (no place) is never barred through
     head = "\n".join([caption, *notes])
@@ -163,7 +171,7 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
     above, below = (list(lead), list(then)) if carried else ([], [])
     await post_pictures(services, chat_id or run.tournament.chat_id, calls,
                         "\n\n".join([*above, head, *below]),
-                        lambda: "\n\n".join([*above, _text_tables(tr, title, tables, label,
+                        lambda: "\n\n".join([*above, _text_tables(tr, run, tables, label,
                                                                     stats), *below]),
                         name=f"{run.tournament.game}-standings", thread_id=thread_id)
     return carried

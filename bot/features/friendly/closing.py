@@ -106,7 +106,8 @@ async def my_friendly(message: Message, friendly: Tournament, match: MatchRow,
     game is played (its tournaments' /match hint: the scoreboard, the board, the hand in
     private)."""
     ctx = await context_for(services, tr, friendly, match)
-    head = tr("friendly.match_head", title=friendly.title, game=tr(f"game.{friendly.game}"))
+    head = tr("friendly.match_head", a=ctx.names[0], b=ctx.names[1],
+              game=tr(f"game.{friendly.game}"))
     if friendly.game == "cup":
         detail = match_status(ctx, await services.matches.state(match))
     else:
