@@ -12,9 +12,12 @@ from types import SimpleNamespace
 import pytest
 from aiogram.types import Message
 
+from bot import catalogue
 from bot.features.friendly.invite import opponent
 from bot.features.friendly.players import cup_player
-from bot.games import BOT_ROLLS
+from bot.features.friendly.start import described
+from bot.games import BOT_ROLLS, game_of
+from bot.i18n import Translator
 from bot.play.refusal import Refusal
 from bot.sandbox.world import BOT_ID
 from games.dice_cup import GroupMatch
@@ -178,3 +181,16 @@ async def test_another_games_command_in_a_friendly_says_the_friendlys_game(
     output = await run_script(tmp_path, "ann@club: hi\nann@dm: /start\n"
                               "ann@club: /practice backgammon\nann@club: /starter\n", seed=4)
     assert output[-1] == "→ club: /starter is not used in Backgammon."
+
+
+def test_a_challenge_names_its_changed_settings_in_the_chats_language() -> None:
+    """/challenge @matti fincricket legs=3 said «(legs=3)», a raw key, in a Finnish group."""
+    catalogue.install()
+    fincricket, backgammon = game_of("fincricket"), game_of("backgammon")
+    assert described(Translator("fi"), fincricket, fincricket.defaults | {"legs": 3}) == \
+        "legit=3"
+    assert described(Translator("ru"), fincricket, fincricket.defaults | {"legs": 3}) == \
+        "леги=3"
+    assert described(Translator("fi"), fincricket, fincricket.defaults) == ""
+    assert described(Translator("en"), backgammon, backgammon.defaults | {
+        "length": 3, "clock": "10+2"}) == "length=3, clock=10+2"

@@ -57,7 +57,7 @@ async def challenge(message: Message, command: CommandObject, services: Services
     title = tr.plain("friendly.title", a=me.first_name, b=challenged.first_name)
     friendly = await start.create(services, chat_id, game, title, settings,
                                   (me.id, challenged.id), "invited")
-    extra = start.described(game, settings)
+    extra = start.described(tr, game, settings)
     sent = await message.answer(
         tr("friendly.invitation", a=me.first_name, b=challenged.mention,
            game=tr(f"game.{game.key}"), settings=f" ({extra})" if extra else "",

@@ -18,6 +18,7 @@ from bot.game_settings import (
     parse_settings,
     refusal,
     refused_key,
+    settings_line,
 )
 from bot.games import Game, MatchLauncher
 from bot.i18n import Translator, clip
@@ -79,14 +80,17 @@ def settings_for(tr: Translator, game: Game, pairs: list[str]) -> dict[str, Any]
                            hints=hints(tr, parsers, refused_key(error)) or "—")) from None
     if not game.in_bot(settings):  # e.g. armchair with play=report: played at a table
         raise Refusal("friendly.reported_settings", game=tr(f"game.{game.key}"),
-                      settings=described(game, settings))
+                      settings=described(tr, game, settings))
     return settings
 
 
-def described(game: Game, settings: dict[str, Any]) -> str:
-    """The settings a challenge changed from the game's defaults, as ``key=value``."""
-    return " ".join(f"{key}={value}" for key, value in settings.items()
-                    if key in own_parsers(game) and game.defaults.get(key) != value)
+def described(tr: Translator, game: Game, settings: dict[str, Any]) -> str:
+    """The settings a challenge changed from the game's defaults, as ``key=value`` pairs in
+    the chat's language (:func:`~bot.game_settings.settings_line`: «legit=3»)."""
+    parsers = own_parsers(game)
+    changed = {key: value for key, value in settings.items()
+               if key in parsers and game.defaults.get(key) != value}
+    return settings_line(tr, parsers, changed)
 
 
 async def ensure_free(services: Services, chat_id: int, user_id: int, name: str,
