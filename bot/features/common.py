@@ -15,7 +15,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot import games, menu
 from bot.config import SUPPORTED_LANGUAGES
 from bot.features.access import is_organiser
-from bot.features.game_names import game_named, with_suggestion
+from bot.features.game_names import game_named, not_a_game
 from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard
 from bot.features.registration import prompt
@@ -105,7 +105,7 @@ async def rules(message: Message, command: CommandObject, tr: Translator) -> Non
         await message.answer(tr("rules.pick", games=", ".join(games.keys())))
     elif known is None:
         said = tr("rules.unknown", game=clip(game), games=", ".join(games.keys()))
-        await message.answer(with_suggestion(tr, said, game))
+        await message.answer(not_a_game(tr, said, game))
     else:
         await message.answer(tr(known.rules_key))
 

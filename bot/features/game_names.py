@@ -6,8 +6,9 @@ Those words are language data, so they live in the catalogs (``game.key_words.<k
 game's names, taken as its key; ``game.words.<key>``: words that may mean it, suggested only;
 words separated by spaces); a word is looked up in every language, since a Finnish group may
 well type "darts". /new, /rules, /challenge and /practice take a game's name as its key; a
-typo, a word of several games or a word that may begin a title («Кубок клуба») gets a
-suggestion, never a game chosen for the sender.
+word of several games is answered that it names them (:func:`not_a_game`), a typo or a word
+that may begin a title («Кубок клуба») gets a suggestion: never a game chosen for the
+sender.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import difflib
 from bot import games
 from bot.config import SUPPORTED_LANGUAGES
 from bot.game_settings import CLOSE_ENOUGH
-from bot.i18n import Translator, lines
+from bot.i18n import Translator, clip, lines
 
 
 def game_named(word: str) -> games.Game | None:
@@ -51,6 +52,25 @@ def _words(keys: list[str], entry: str = "game.words") -> dict[str, set[str]]:
             if tr.has(f"{entry}.{key}"):
                 named[key] |= set(tr(f"{entry}.{key}").lower().split())
     return named
+
+
+def not_a_game(tr: Translator, said: str, word: str, keys: list[str] | None = None, *,
+               named_among: list[str] | None = None) -> str:
+    """What a command answers for a ``word`` that names no one game: that it is a word of
+    several games (among ``named_among``, default ``keys``) and which ("darts", «tikka»:
+    Shanghai and FinCricket), else ``said`` (that ``word`` is no game) and the games among
+    ``keys`` it may have meant."""
+    several = games_of_word(word, keys if named_among is None else named_among)
+    if len(several) > 1:
+        return tr("game.several", word=clip(word), games=", ".join(several))
+    return with_suggestion(tr, said, word, keys)
+
+
+def games_of_word(word: str, keys: list[str] | None = None) -> list[str]:
+    """The games (among ``keys``, default every game) whose words in any language include
+    ``word`` itself (``game.words.<key>``), in the order the games are listed."""
+    keys = games.keys() if keys is None else keys
+    return [key for key, words in _words(keys).items() if word.lower() in words]
 
 
 def with_suggestion(tr: Translator, said: str, word: str, keys: list[str] | None = None) -> str:

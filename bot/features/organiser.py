@@ -10,7 +10,7 @@ from aiogram.types import Message
 
 from bot import games
 from bot.features.access import command_target, id_moved_first, is_organiser
-from bot.features.game_names import did_you_mean, game_named
+from bot.features.game_names import game_named, not_a_game
 from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
 from bot.features.lifecycle import (
@@ -128,14 +128,11 @@ def _new_title(words: list[str]) -> tuple[list[str], str | None]:
 
 def _unknown_game(tr: Translator, word: str | None) -> str:
     """The usage of /new, after saying that ``word`` is no game and which games it may have
-    meant (a typo such as ``shangai``, a word such as «нарды»)."""
+    meant (a typo such as ``shangai``), or which games it is a word of («tikka»)."""
     usage = tr("new.usage", games=", ".join(games.keys()))
     if word is None:
         return usage
-    said = tr("new.unknown_game", game=clip(word))
-    if suggestion := did_you_mean(tr, word):
-        said += " " + suggestion
-    return said + "\n" + usage
+    return not_a_game(tr, tr("new.unknown_game", game=clip(word)), word) + "\n" + usage
 
 
 def _describe(tr: Translator, game: games.Game, settings: dict) -> str:

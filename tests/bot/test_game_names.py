@@ -1,12 +1,12 @@
-"""A game's key or a word of that one game names it; any other word is matched to the games
-it may have meant."""
+"""A game's key or a word of that one game names it; a word of several games is answered
+with them; any other word is matched to the games it may have meant."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot import catalogue
-from bot.features.game_names import did_you_mean, game_named, meant
+from bot.features.game_names import did_you_mean, game_named, meant, not_a_game
 from bot.i18n import Translator
 
 catalogue.install()
@@ -49,3 +49,15 @@ def test_the_suggestion_in_words() -> None:
     assert did_you_mean(Translator("ru"), "darts") == (
         "Может быть, одна из этих: shanghai, fincricket?")
     assert did_you_mean(Translator("fi"), "chess") is None
+
+
+def test_a_word_of_several_games_is_said_to_name_them() -> None:
+    """«tikka» is darts: not "there is no such game, did you mean shanghai, fincricket?"."""
+    fi = Translator("fi")
+    assert not_a_game(fi, "Peliä ei ole.", "Tikka") == (
+        "”Tikka” voi tarkoittaa useaa peliä: shanghai, fincricket.")
+    assert not_a_game(Translator("en"), "No such game.", "kriketti", ["cup", "armchair"]) == (
+        "No such game.\nDid you mean armchair?")  # one of them offered: suggested
+    assert not_a_game(fi, "Ei ole.", "tikka", ["cup"], named_among=["shanghai", "fincricket"]
+                      ) == "”tikka” voi tarkoittaa useaa peliä: shanghai, fincricket."
+    assert not_a_game(fi, "Ei ole.", "shangai") == "Ei ole.\nTarkoititko shanghai?"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import games
-from bot.features.game_names import game_named, meant, with_suggestion
+from bot.features.game_names import game_named, meant, not_a_game
 from bot.game_settings import (
     FORMAT_SETTINGS,
     hints,
@@ -54,11 +54,12 @@ def pick_game(tr: Translator, key: str | None, *, usage: str,
     if game is None:
         said = tr("friendly.unknown_practice_game" if bot_player else "friendly.unknown_game",
                   game=clip(key), games=names)
+        said = not_a_game(tr, said, key, played, named_among=friendly_games())
         if bot_player and (others := [meant_key for meant_key in meant(key, friendly_games())
                                       if meant_key not in played]):
             said += "\n" + tr("friendly.meant_no_bot_player", games=", ".join(others),
                               code=others[0])  # "darts": the bot plays none of them
-        raise Refusal(text=with_suggestion(tr, said, key, played))
+        raise Refusal(text=said)
     if match_plan(game) is None:
         raise Refusal("friendly.not_in_bot", game=tr(f"game.{game.key}"), games=names)
     return game
