@@ -1,5 +1,5 @@
 """/export of a match an organiser's /setresult closed, played or not: the games' own
-sections (darts statistics, backgammon games) show the result that was set and say who set
+sections (darts statistics, backgammon games, armchair scorecards) show the result that was set and say who set
 it, beside whatever was really played (the engine's log of a match closed early knows only
 the darts or games thrown, and its legs or points would contradict the result)."""
 
@@ -43,15 +43,39 @@ org@ex: /setresult @ben @cat 1:3 Ben had to leave
 org@ex: /export
 """
 
+ARMCHAIR = """\
+org@ex: /start
+org@dm: /start
+org@ex: /new armchair Cards wickets=1
+ann@ex: /register
+ben@ex: /register
+cat@ex: /register
+dan@ex: /register
+ann@dm: /start
+ben@dm: /start
+cat@dm: /start
+dan@dm: /start
+org@ex: /begin
+org@ex: /setresult @ann @dan 40:12 played at the club
+ben@ex: [🪙 Toss]
+cat@ex: [🏏 Cat bats first]
+ben@dm: [BALL 4]
+cat@dm: [GLOVES 3]
+ben@dm: [BALL 9]
+cat@dm: [BAT 1]
+org@ex: /setresult @ben @cat 0:1 Ben had to leave
+org@ex: /export
+"""
+SECTIONS = ("darts_stats.csv", "backgammon_games.csv", "armchair_stats.csv")
 
-async def _exported(tmp_path: Path, script: str) -> tuple[dict, list[dict]]:
+
+async def _exported(tmp_path: Path, script: str, seed: int = 1) -> tuple[dict, list[dict]]:
     """The export's JSON and the rows of its game section's CSV."""
-    output = await run_script(tmp_path, script, files=True)
+    output = await run_script(tmp_path, script, seed=seed, files=True)
     assert not [line for line in output if line.startswith("!!")], output
     out = tmp_path / "out"
     data = json.loads(next(out.glob("*tournament-1.json")).read_text(encoding="utf-8"))
-    section = next(p for p in out.iterdir() if p.name.endswith(("darts_stats.csv",
-                                                                "backgammon_games.csv")))
+    section = next(p for p in out.iterdir() if p.name.endswith(SECTIONS))
     return data, list(csv.DictReader(section.read_text(encoding="utf-8").splitlines()))
 
 
@@ -101,3 +125,27 @@ async def test_backgammon_games_of_a_match_set_by_an_organiser(tmp_path: Path) -
     assert {row["match_id"] for row in set_rows} == {str(unplayed["match_id"]),
                                                      str(played["match_id"])}
     assert all(names[int(row["winner_id"])] == row["winner"] for row in set_rows)
+
+
+async def test_armchair_stats_of_a_match_set_by_an_organiser(tmp_path: Path) -> None:
+    data, rows = await _exported(tmp_path, ARMCHAIR, seed=5)
+    names = _names(data)
+    cards = data["armchair_stats"]
+    unplayed = _between(cards, names, "Ann", "Dan")  # closed before the toss
+    played = _between(cards, names, "Ben", "Cat")  # closed after Cat's wicket on ball one
+    for match, reason, winner in ((unplayed, "played at the club", "Ann"),
+                                  (played, "Ben had to leave", "Cat")):
+        outcome = match["outcome"]
+        assert match["set_by_organiser"]["reason"] == reason
+        assert outcome["result"] == "win" and outcome["how"] == "set_by_organiser"
+        assert names[match["players"][outcome["winner"]]] == winner
+    assert unplayed["outcome"]["score"] in ([40, 12], [12, 40]) and unplayed["innings"] == []
+    assert [inn["wickets"] for inn in played["innings"]][:1] == [1]  # the ball bowled stays
+    lines = {row["match_id"]: [] for row in rows}
+    for row in rows:
+        lines[row["match_id"]].append(row)
+    (alone,) = lines[str(unplayed["match_id"])]  # one line with the result, no innings
+    assert alone["innings"] == "" and alone["winner"] == "Ann"
+    assert alone["score"] == unplayed["result"] and alone["set_by_organiser"] == "True"
+    assert all(row["winner"] == "Cat" and row["result"] == "win"
+               for row in lines[str(played["match_id"])])

@@ -1,53 +1,70 @@
 """Per-match statistics for /export (``docs/armchair.md``, "Statistics"): runs, wickets and
-balls of every innings, the decks used and the result — from the public view only, so an
-unfinished match shows no hand and no deck order; and the leading run scorers for
-/standings."""
+balls of every innings, the decks used and the result (the one an organiser set, when
+/setresult closed the match) — from the public view only, so an unfinished match shows no
+hand and no deck order; and the leading run scorers for /standings."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bot.features.armchair.settings import KIND
+from bot.features.formats.export import csv_line, outcome_set, result_text, set_by_organiser
 from bot.games import Table
 from bot.i18n import Translator
 from bot.play.context import names_of
 from bot.services import Services
+from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 HEADER = ["match_id", "status", "innings", "side", "batting", "name", "runs", "wickets",
           "balls", "overs", "declared", "target", "first_deck", "last_deck", "decks_used",
-          "result", "winner"]
+          "result", "winner", "score", "set_by_organiser"]
+FIGURES = ("side", "runs", "wickets", "balls", "overs", "declared", "target", "first_deck",
+           "last_deck")  # an innings' own columns, as the public view gives them
 
 
 async def armchair_stats(services: Services,
                          tournament: Tournament) -> tuple[Any, Table | None]:
     """Every armchair match's scorecard; no CSV when none was played in the bot
-    (``play=report``)."""
+    (``play=report``). A match an organiser's /setresult closed has the result that was set
+    as its outcome (``set_by_organiser``: who and why) beside the innings really played:
+    the engine's outcome of a match closed early is empty."""
     label = await names_of(services, tournament.id)
     data, rows = [], []
     for match in await services.repos.matches.for_tournament(tournament.id):
         if match.kind != KIND or match.status == "pending":
             continue
         public = (await services.matches.state(match)).view(None)
+        settled = await set_by_organiser(services, match)
+        outcome = outcome_set(match) if settled else public["outcome"]
         data.append({"match_id": match.id, "status": match.status,
                      "players": [match.player_a, match.player_b], "deck": public["deck"],
                      "innings": public["innings"], "totals": public["totals"],
-                     "outcome": public["outcome"]})
-        rows.extend(_rows(match, public, label))
+                     "outcome": outcome, "result": result_text(match) or None,
+                     "set_by_organiser": settled})
+        rows.extend(_rows(match, public, outcome, settled is not None, label))
     return data, (HEADER, rows) if data else None
 
 
-def _rows(match, public: dict[str, Any], label: dict[int, str]) -> list[list]:
-    outcome = public["outcome"] or {}
+def _rows(match: MatchRow, public: dict[str, Any], outcome: dict[str, Any] | None,
+          settled: bool, label: dict[int, str]) -> list[list]:
+    """A line per innings; a match an organiser closed before any innings, one line with
+    its result."""
+    outcome = outcome or {}
     winner = outcome.get("winner")
-    result = outcome.get("result", "")
     players = match.players
-    return [[match.id, match.status, inn["number"], inn["side"], players[inn["batting"]],
-             label.get(players[inn["batting"]], "?"), inn["runs"], inn["wickets"],
-             inn["balls"], inn["overs"], inn["declared"], inn["target"], inn["first_deck"],
-             inn["last_deck"], public["deck"], result,
-             "" if winner is None else label.get(players[winner], "?")]
-            for inn in public["innings"]]
+    whole = {"match_id": match.id, "status": match.status, "decks_used": public["deck"],
+             "result": outcome.get("result", ""),
+             "winner": "" if winner is None else label.get(players[winner], "?"),
+             "score": result_text(match), "set_by_organiser": settled}
+    innings = [_innings(inn, players, label) for inn in public["innings"]]
+    return [csv_line(HEADER, **whole, **inn) for inn in innings or ([{}] if settled else [])]
+
+
+def _innings(inn: dict[str, Any], players: tuple, label: dict[int, str]) -> dict[str, Any]:
+    batting = players[inn["batting"]]
+    return {"innings": inn["number"], "batting": batting, "name": label.get(batting, "?"),
+            **{column: inn[column] for column in FIGURES}}
 
 
 LEADERS = 5  # run scorers named under /standings

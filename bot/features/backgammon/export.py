@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.features.backgammon.settings import KIND
-from bot.features.formats.export import result_text, set_by_organiser
+from bot.features.formats.export import csv_line, result_text, set_by_organiser
 from bot.games import Table
 from bot.services import Services
 from games.backgammon.protocol import VALUES
@@ -23,8 +23,7 @@ COLUMNS = ["match_id", "round", "entry", "game", "winner_id", "winner", "value",
 
 
 def _line(**values: Any) -> list:
-    """A CSV line: ``values`` by column name, the other columns empty."""
-    return [values.get(column, "") for column in COLUMNS]
+    return csv_line(COLUMNS, **values)
 
 
 def _entry_rows(match_id: int, round_: int, state: Any, users: tuple, names: dict) -> list:

@@ -10,7 +10,7 @@ far (empty while undecided) with the counts and tie-break values over every resu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -119,6 +119,23 @@ async def set_by_organiser(services: Services, row: MatchRow) -> dict[str, Any] 
     if not settled or settled[-1].payload.get("reason") is None:
         return None
     return {"by": settled[-1].actor_id, "reason": settled[-1].payload["reason"]}
+
+
+def outcome_set(row: MatchRow) -> dict[str, Any]:
+    """The result an organiser set for ``row``, in the shape of an engine's outcome
+    (:class:`games.common.outcome.Outcome`): the winner's seat (None for a draw), ``win`` or
+    ``draw``, the score that was set (None for a forfeit or a result without one) and
+    ``how``: ``forfeit`` or ``set_by_organiser``."""
+    winner = None if row.winner is None else row.players.index(row.winner)
+    return {"winner": winner, "result": "draw" if winner is None else "win",
+            "score": row.result.get("score"),
+            "how": "forfeit" if row.result.get("forfeit") else "set_by_organiser"}
+
+
+def csv_line(columns: Sequence[str], **values: Any) -> list:
+    """A line of an export's CSV table: ``values`` by column name, the other columns
+    empty."""
+    return [values.get(column, "") for column in columns]
 
 
 def _pairings_items(run: Run, label: dict[int, str]) -> list[dict]:
