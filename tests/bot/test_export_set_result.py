@@ -120,6 +120,9 @@ async def test_backgammon_games_of_a_match_set_by_an_organiser(tmp_path: Path) -
         row = next(m for m in data["matches"] if m["id"] == match["match_id"])
         assert match["score"] == row["result"]["score"] and 3 in match["score"]
         assert match["set_by_organiser"]["reason"] == reason
+        outcome = match["outcome"]  # the engine never finished it: it had none
+        assert outcome["score"] == match["score"] and outcome["how"] == "set_by_organiser"
+        assert match["players"][outcome["winner"]] == row["winner"]
     assert unplayed["games"] == [] and len(played["games"]) == 1  # the game played stays
     set_rows = [row for row in rows if row["entry"] == "setresult"]
     assert {row["match_id"] for row in set_rows} == {str(unplayed["match_id"]),

@@ -2,16 +2,16 @@
 its games in order (winner, value, cube, how it ended, points, corrected or not), penalty
 points and the penalties, as JSON and as one CSV table with a line per game or penalty.
 Recomputed from the match logs, so corrections are included. A match an organiser's
-/setresult closed shows the score that was set (``set_by_organiser``: who and why; a
-``setresult`` line in the CSV) beside the games really played: the engine's score would
-contradict it."""
+/setresult closed shows the score and the outcome that were set (``set_by_organiser``: who
+and why; a ``setresult`` line in the CSV) beside the games really played: the engine's
+would contradict them (it has no outcome for a match it never finished)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bot.features.backgammon.settings import KIND
-from bot.features.formats.export import csv_line, result_text, set_by_organiser
+from bot.features.formats.export import csv_line, outcome_set, result_text, set_by_organiser
 from bot.games import Table
 from bot.services import Services
 from games.backgammon.protocol import VALUES
@@ -71,7 +71,8 @@ async def backgammon_games(services: Services, tournament: Tournament
                         "players": list(match.players), "status": match.status,
                         "length": view["length"], "score": score or view["score"],
                         "games": view["games"], "penalties": view["penalties"],
-                        "outcome": view["outcome"], "set_by_organiser": settled})
+                        "outcome": outcome_set(match) if settled else view["outcome"],
+                        "set_by_organiser": settled})
         rows += _entry_rows(match.id, match.round, state, match.players, names)
         if settled:
             rows.append(_set_row(match, names))
