@@ -9,6 +9,7 @@ import csv
 import json
 from pathlib import Path
 
+from games.backgammon.mat import read_mat
 from tests.bot.sandbox_run import run_script
 
 DARTS = """\
@@ -64,6 +65,23 @@ cat@dm: [GLOVES 3]
 ben@dm: [BALL 9]
 cat@dm: [BAT 1]
 org@ex: /setresult @ben @cat 0:1 Ben had to leave
+org@ex: /export
+"""
+LIVE_BACKGAMMON = """\
+org@ex: /start
+org@dm: /start
+org@ex: /new backgammon Live format=round_robin length=3
+ann@ex: /register
+ben@ex: /register
+cat@ex: /register
+dan@ex: /register
+org@ex: /begin
+org@ex: /setresult @ann @dan 3:0 played at the club
+cat@ex: 8/5 6/5
+ben@ex: /double
+cat@ex: /pass
+cat@ex: 24/23 13/9
+org@ex: /setresult @ben @cat 1:3 Ben had to leave
 org@ex: /export
 """
 SECTIONS = ("darts_stats.csv", "backgammon_games.csv", "armchair_stats.csv")
@@ -152,3 +170,24 @@ async def test_armchair_stats_of_a_match_set_by_an_organiser(tmp_path: Path) -> 
     assert alone["score"] == unplayed["result"] and alone["set_by_organiser"] == "True"
     assert all(row["winner"] == "Cat" and row["result"] == "win"
                for row in lines[str(played["match_id"])])
+
+
+async def test_backgammon_mat_of_a_match_played_in_the_bot_set_by_an_organiser(
+        tmp_path: Path) -> None:
+    data, _ = await _exported(tmp_path, LIVE_BACKGAMMON)
+    names = _names(data)
+    records = data["backgammon_mat"]
+    unplayed = _between(records, names, "Ann", "Dan")  # closed before the first move
+    played = _between(records, names, "Ben", "Cat")  # closed in game 2, Ben leading 1:0
+    for record, reason in ((unplayed, "played at the club"), (played, "Ben had to leave")):
+        row = next(m for m in data["matches"] if m["id"] == record["match_id"])
+        assert record["set_by_organiser"]["reason"] == reason
+        assert record["result"] == ":".join(map(str, row["result"]["score"]))
+        assert record["played_out"] is False
+    assert unplayed["mat"] is None and unplayed["file"] is None
+    first, broken_off = read_mat(played["mat"]).games  # the games played, no invented end
+    won = first.entries()[-1]  # Ben doubled, Cat passed
+    assert won.kind == "win" and names[played["players"][won.player]] == "Ben"
+    assert sum(broken_off.score) == 1
+    assert [entry.kind for entry in broken_off.entries()] == ["move"]  # Cat's 13/9 24/23
+    assert played["file"] == f"match-{played['match_id']}.mat"
