@@ -15,6 +15,7 @@ from bot.features.armchair.stats import LEADERS, top_scorers
 from bot.features.formats import progress, tables
 from bot.features.formats.results import record_result
 from bot.features.formats.state import load, names_of
+from bot.i18n import Translator
 from bot.sandbox.runner import Sandbox
 from games.armchair_cricket import choose_action
 from tests.bot.sandbox_run import said
@@ -280,7 +281,7 @@ async def test_a_tie_and_a_draw_score_half_a_point_in_columns_of_their_own(
         drawn = await services.repos.matches.get(second.id)
         run, label = await load(services, 1), await names_of(services, 1)
         groups = progress.group_tables(run)
-        cells = tables._cells(groups[0][1], label, None, tables._ties(run, groups))
+        cells = tables._cells(Translator("en"), groups[0][1], label, None, tables._ties(run, groups))
     finally:
         await sandbox.close()
     assert tied.result.get("tie") is True and "tie" not in drawn.result
