@@ -262,7 +262,7 @@ def refusal(tr: Translator, parsers: dict[str, Callable[[str], Any]],
     """Why a ``key=value`` was refused (``error`` from :func:`parse_settings`), with the
     pair as it was probably meant, in the chat's language (as :func:`settings_line`)."""
     reason, key, meant = error.args
-    said = tr(reason, key=clip(key))
+    said = tr(reason, key=_key_said(tr, key) if key in parsers else clip(key))
     if meant is None:
         return said
     meant_key, _, value = meant.partition("=")
