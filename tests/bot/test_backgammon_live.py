@@ -60,6 +60,27 @@ async def test_export_holds_the_record_of_every_finished_match(tmp_path: Path) -
         assert match.finished
 
 
+async def test_export_lists_every_game_played_in_the_bot(tmp_path: Path) -> None:
+    """``backgammon_games`` has a line per game of a match played in the bot (it had only
+    games reported from a real board, so an in-bot tournament's table was empty), the same
+    games as the match's record."""
+    script = (SCENARIOS / "backgammon_live_swiss.txt").read_text(encoding="utf-8")
+    await run_script(tmp_path, script, seed=int(options_of(script)["seed"]), files=True)
+    export = _export(tmp_path)
+    (table,) = [p for p in (tmp_path / "out").rglob("*backgammon_games.csv")]
+    lines = table.read_text(encoding="utf-8").splitlines()[1:]
+    for record, match in zip(export["backgammon_mat"], export["backgammon_games"], strict=True):
+        assert match["match_id"] == record["match_id"] and match["played_in_bot"]
+        games = read_mat(record["mat"]).games
+        assert len(match["games"]) == len(games) > 0
+        if match["outcome"]["how"] == "played":  # not lost whole on time; a gammon that
+            # ends a match scores only the points the match still needed
+            assert [min(match["length"], sum(g["points"] for g in match["games"]
+                                             if g["winner"] == seat))
+                    for seat in (0, 1)] == match["score"]
+        assert sum(line.startswith(f"{match['match_id']},") for line in lines) >= len(games)
+
+
 async def test_export_leaves_out_a_match_still_being_played(tmp_path: Path) -> None:
     script = "\n".join([
         "org@g: /new backgammon Evening length=1", "alice@g: /register", "bob@g: /register",
