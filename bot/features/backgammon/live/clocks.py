@@ -7,7 +7,8 @@ freezes with the time left.
 - the turn clock fires when the timer and the bank are both spent: a pending double counts as
   passed, otherwise the match is lost on time (the opponent gets the points needed);
 - a reminder a minute before the bank runs out;
-- with ``idle=N`` (minutes), a player who does nothing that long loses the current game.
+- with ``idle=N`` (minutes), a player who does nothing that long loses the current game,
+  and the bank the wait used is spent.
 
 What a player spent is logged with their action as ``{"type": "clock", "player": p, "bank":
 seconds}``: the time left on the turn clock when they acted, capped at the bank.

@@ -236,7 +236,8 @@ async def turn_over(services: Services, job: Job) -> None:
 
 async def idle_over(services: Services, job: Job) -> None:
     """The tournament's inactivity limit passed: the current game is lost (a pending
-    double passed)."""
+    double passed), and the time bank the wait used is spent, as with a resignation (the
+    bank is the whole match's)."""
     found = await _job_context(services, job)
     if found is None:
         return
@@ -244,9 +245,10 @@ async def idle_over(services: Services, job: Job) -> None:
     seat = job.payload["seat"]
     action = {"type": "pass", "player": seat} if state.phase == DOUBLED else \
         {"type": "resign", "player": seat, "idle": True}  # scored as a resignation
+    spent = await clocks.spent(ctx, state, seat)  # read before the game ends
     await ctx.say(ctx.tr("backgammon.live.idle", name=ctx.names[seat],
                          minutes=ctx.tournament.settings.get("idle", 0)))
-    await _run(ctx, [action], job)
+    await _run(ctx, [*spent, action], job)
 
 
 async def _run(ctx: MatchContext, actions: list[Action], job: Job) -> None:
