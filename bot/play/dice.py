@@ -20,7 +20,7 @@ from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.context import LIVE, MatchContext, context_for
 from bot.play.perform import DICE_ANIMATION_SECONDS, perform, refused
-from bot.play.refusal import Refusal, paused
+from bot.play.refusal import Refusal, unless_paused
 from bot.services import Services
 from games.common.errors import IllegalAction
 from storage.repositories.tournaments import Tournament
@@ -99,8 +99,7 @@ async def roll_command(message: Message, event_update: Update, scope: Scope,
     if ctx is None:  # no dice game runs here: say what the chat has instead
         target = await scope.target()
         raise Refusal(target.error or "play.not_in_match", **(target.error_params or {}))
-    if ctx.match.status == "paused":  # refused before the bot rolls a die that could not count
-        raise await paused(services, ctx.match.tournament_id)
+    await unless_paused(services, ctx.match)  # before the bot rolls a die that could not count
     game = games.game_of(ctx.tournament.game)
     trial = await services.matches.state(ctx.match)
     try:  # refuse before the bot rolls a die that could not count

@@ -22,7 +22,7 @@ from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import clock
 from bot.play.context import MatchContext
-from bot.play.refusal import Refusal, paused
+from bot.play.refusal import Refusal, unless_paused
 from bot.sending import at_once
 from games.common.errors import IllegalAction
 from storage.db import Write
@@ -80,8 +80,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     update was applied before (nothing is said twice).
     """
     services, match = ctx.services, ctx.match
-    if match.status == "paused" and not in_pause:
-        raise await paused(services, match.tournament_id)
+    if not in_pause:
+        await unless_paused(services, match)
     if clocks is None and playbook.clocks is not None:
         clocks = await playbook.clocks(ctx)
     async with services.matches.lock(match.id):

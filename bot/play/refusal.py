@@ -16,6 +16,7 @@ from aiogram.types import ErrorEvent
 
 from bot.i18n import Translator, clip
 from bot.services import Services
+from storage.repositories.matches import MatchRow
 
 
 class Refusal(Exception):
@@ -40,6 +41,13 @@ async def paused(services: Services, tournament_id: int) -> Refusal:
     (“back at 14:00”) when one was given."""
     reason = await services.repos.organiser_log.pause_reason(tournament_id)
     return Refusal("play.paused_why", reason=clip(reason)) if reason else Refusal("play.paused")
+
+
+async def unless_paused(services: Services, match: MatchRow) -> None:
+    """Refused with :func:`paused` while ``match`` is paused: the first check of a player's
+    step, so a roll or a press in a pause is told of the pause, not of the position."""
+    if match.status == "paused":
+        raise await paused(services, match.tournament_id)
 
 
 async def answer_refusal(event: ErrorEvent, services: Services) -> None:

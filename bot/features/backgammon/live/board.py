@@ -19,6 +19,7 @@ from aiogram.types import (
 )
 
 from bot.play.context import MatchContext
+from bot.play.refusal import paused
 from bot.render.backgammon import BoardScene, board_png
 from bot.sending import at_once
 from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN, Played
@@ -66,10 +67,12 @@ def clock_text(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def caption(ctx: MatchContext, state: LiveMatch, *, past: bool = False) -> str:
+def caption(ctx: MatchContext, state: LiveMatch, *, past: bool = False,
+            pause: str = "") -> str:
     """The board's text: match and score, Position ID, dice, who is to act, the banks
     (``past``: a position of ``/position N``, whose banks are not known from its moves and
-    whose player is not asked to act)."""
+    whose player is not asked to act; ``pause``: the pause's answer, said under who is to
+    act while the match is paused)."""
     tr, names, game = ctx.tr, ctx.names, state.game
     lines = [_header(ctx, state), f"Position ID: {game.position.id}"]
     if game.last_played is not None:
@@ -79,11 +82,21 @@ def caption(ctx: MatchContext, state: LiveMatch, *, past: bool = False) -> str:
     lines.append(_status(ctx, state, past))
     if state.finished or ctx.closed or past:  # who won, or who acts next, is its last line
         return "\n".join(lines)
+    if pause:
+        lines.append(pause)
     lines.append(tr("backgammon.live.clocks", a=names[0], b=names[1],
                     ta=clock_text(state.banks[0]), tb=clock_text(state.banks[1])))
     if not state.games and game.last_played is None:
         lines.append(tr("backgammon.live.how_to_play"))  # until the match's first move
     return "\n".join(lines)
+
+
+async def _pause_line(ctx: MatchContext, match: MatchRow) -> str:
+    """What a move in the paused ``match`` is answered (with the organiser's reason), for
+    its board; "" while it runs."""
+    if match.status != "paused":
+        return ""
+    return (await paused(ctx.services, match.tournament_id)).render(ctx.tr)
 
 
 def board_now(ctx: MatchContext, state: LiveMatch) -> str:
@@ -256,8 +269,9 @@ async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False) -> Non
     services = ctx.services
 
     async def words() -> tuple[MatchRow, str, InlineKeyboardMarkup]:
-        return (await services.repos.matches.get(ctx.match.id), caption(ctx, state),
-                markup(ctx, state))
+        match = await services.repos.matches.get(ctx.match.id)
+        return match, caption(ctx, state, pause=await _pause_line(ctx, match)), \
+            markup(ctx, state)
 
     png, (match, text, keys) = await at_once(_drawing(ctx, scene(ctx, state)), words())
     photo = BufferedInputFile(png, f"backgammon-{match.id}.png")

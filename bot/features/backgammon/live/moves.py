@@ -20,7 +20,7 @@ from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import refused
-from bot.play.refusal import Refusal
+from bot.play.refusal import Refusal, unless_paused
 from bot.services import Services
 from games.backgammon.session import LiveMatch
 from games.backgammon.steps import play_of
@@ -127,7 +127,9 @@ async def said_decision(message: Message, event_update: Update, services: Servic
 
 async def _decision(ctx: MatchContext, word: str, seat: int) -> dict:
     """The action of Roll, Double, Take or Pass; a roll carries the dice the bot draws
-    now (only once the engine would take it, so no die is drawn for nothing)."""
+    now (only once the engine would take it, so no die is drawn for nothing). In a pause,
+    refused with the pause's answer first."""
+    await unless_paused(ctx.services, ctx.match)
     state = await ctx.services.matches.current(ctx.match)  # read, never changed
     if word in ("take", "pass") and state.phase != "doubled":
         raise Refusal("backgammon.live.error.no_double")
@@ -174,6 +176,7 @@ async def press(query: CallbackQuery, callback_data: Press, event_update: Update
         raise Refusal("backgammon.live.error.match_over")
     if ctx is None or ctx.match.status not in LIVE:
         raise Refusal("callback.stale")
+    await unless_paused(services, ctx.match)  # the picker does not open in a pause either
     state = await services.matches.current(ctx.match)  # read before any await, never changed
     if state.steps != callback_data.step:
         raise Refusal("callback.stale")
