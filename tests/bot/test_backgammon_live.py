@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from bot.features.backgammon.live.board import game_number
+from bot.features.backgammon.live.clocks import REMIND_CLOCK, onward
 from bot.sandbox.runner import Sandbox
 from games.backgammon import plays
 from games.backgammon.mat import read_mat
@@ -183,3 +184,27 @@ async def test_a_moves_board_is_drawn_while_the_move_is_written(tmp_path: Path) 
     finally:
         await sandbox.close()
     assert events == ["begin", "write"], events
+
+
+def _reminder(settings: dict, bank: int) -> tuple[int, int] | None:
+    """When the reminder of the player to act in a match with ``bank`` left is due and the
+    seconds it says are left, or None when none is set."""
+    state = LiveMatch(3, bank)
+    state.apply({"type": "opening_roll", "dice": [3, 1]})
+    starts = {kind: (delay, payload) for kind, delay, payload in
+              onward(None, settings, state).start}
+    if REMIND_CLOCK not in starts:
+        return None
+    delay, payload = starts[REMIND_CLOCK]
+    return int(delay.total_seconds()), payload["left"]
+
+
+def test_a_bank_of_a_minute_or_less_is_reminded_of_once_as_it_starts() -> None:
+    """A bank is reminded of once a match, as it comes down to its last minute; a bank of a
+    minute or less (clock=60+1) is in it from the start: reminded as the move's timer runs
+    out while the bank is still whole, not again once some of it is spent."""
+    assert _reminder({"clock": "60+5"}, 300) == (300, 60)  # 60 s + 4 minutes of bank
+    assert _reminder({"clock": "60+5"}, 60) is None  # reminded already
+    assert _reminder({"clock": "60+1"}, 60) == (60, 60)  # as the bank starts
+    assert _reminder({"clock": "60+1"}, 45) is None  # spent in part: reminded already
+    assert _reminder({"clock": "60+0"}, 0) is None  # no bank, nothing to remind of

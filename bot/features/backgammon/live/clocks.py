@@ -6,7 +6,7 @@ freezes with the time left.
 
 - the turn clock fires when the timer and the bank are both spent: a pending double counts as
   passed, otherwise the match is lost on time (the opponent gets the points needed);
-- a reminder a minute before the bank runs out;
+- a reminder a minute before the bank runs out (a bank of a minute or less: as it starts);
 - with ``idle=N`` (minutes), a player who does nothing that long loses the current game,
   and the bank the wait used is spent.
 
@@ -49,17 +49,26 @@ def onward(robot: int | None, settings: dict[str, Any], state: LiveMatch) -> clo
     seat = state.to_act
     if seat is None or seat == robot:
         return clock.Onward(KINDS)
-    move, _ = clock_of(settings)
+    move, whole = clock_of(settings)
     total = move + state.banks[seat]
     stamp: dict[str, Any] = {"seat": seat, "step": state.steps}
     clocks = [(TURN_CLOCK, timedelta(seconds=total), stamp)]
-    if state.banks[seat] > REMIND_BEFORE:  # once: as the bank comes down to its last minute
-        clocks.append((REMIND_CLOCK, timedelta(seconds=total - REMIND_BEFORE),
-                       {"left": REMIND_BEFORE, **stamp}))
+    if left := reminded(state.banks[seat], whole):
+        clocks.append((REMIND_CLOCK, timedelta(seconds=total - left), {"left": left, **stamp}))
     idle = settings.get("idle", 0) * 60
     if 0 < idle < total:
         clocks.append((IDLE_CLOCK, timedelta(seconds=idle), stamp))
     return clock.Onward(KINDS, start=tuple(clocks))
+
+
+def reminded(bank: int, whole: int) -> int:
+    """The bank the reminder says is left, 0 for none: once a match, as the bank comes down
+    to its last minute. A bank of a minute or less (``clock=60+1``) is in its last minute
+    from the start: it is reminded of as it starts running (the move's timer spent), while
+    still untouched, so it too is warned once before the match is lost on time."""
+    if bank > REMIND_BEFORE or 0 < bank == whole:
+        return min(bank, REMIND_BEFORE)
+    return 0
 
 
 async def time_left(ctx: MatchContext, seat: int) -> int | None:
