@@ -28,6 +28,12 @@ class MatchContext:
     held: str | None = None
     """A line held back until the game knows its board will not show it (backgammon: a move
     the bot played for a player), then said together with the next line, or dropped."""
+    unseen: str | None = None
+    """The board's line of the last move the bot played in this update (backgammon: for a
+    player, or its own in ``/practice``): the board shows it, unless another move follows."""
+    earlier: tuple[str, ...] = ()
+    """Lines of moves the bot played that another move followed before any board showed
+    them: the next board gives them above its last move (backgammon)."""
 
     @property
     def closed(self) -> bool:

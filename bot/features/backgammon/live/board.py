@@ -68,15 +68,16 @@ def clock_text(seconds: int) -> str:
 
 
 def caption(ctx: MatchContext, state: LiveMatch, *, past: bool = False,
-            pause: str = "") -> str:
-    """The board's text: match and score, Position ID, dice, who is to act, the banks
-    (``past``: a position of ``/position N``, whose banks are not known from its moves and
-    whose player is not asked to act; ``pause``: the pause's answer, said under who is to
-    act while the match is paused)."""
+            pause: str = "", earlier: Sequence[str] = ()) -> str:
+    """The board's text: match and score, Position ID, the last move (``earlier``: the
+    lines of the moves played since the last board that it follows), dice, who is to act,
+    the banks (``past``: a position of ``/position N``, whose banks are not known from its
+    moves and whose player is not asked to act; ``pause``: the pause's answer, said under
+    who is to act while the match is paused)."""
     tr, names, game = ctx.tr, ctx.names, state.game
     lines = [_header(ctx, state), f"Position ID: {game.position.id}"]
     if game.last_played is not None:
-        lines.append(_last_played(ctx, game.last_played))
+        lines.extend([*earlier, last_played(ctx, game.last_played)])
     elif game.phase == MOVE:  # the game's first move: the opening roll decided it
         lines.append(_opening(ctx, game.turn, game.dice, game.tied_openings))
     lines.append(_status(ctx, state, past))
@@ -133,7 +134,7 @@ def game_number(state: LiveMatch) -> int:
     return len(state.games) + (0 if state.game.finished else 1)
 
 
-def _last_played(ctx: MatchContext, played: Played) -> str:
+def last_played(ctx: MatchContext, played: Played) -> str:
     """``↪ Bob 3-1: 8/5 6/5``: what the last move of the game was, so a player who looked
     away (or plays the bot) sees what changed on the board."""
     key = "backgammon.live.last_played" if played.notation else "backgammon.live.last_no_move"
@@ -262,16 +263,17 @@ async def _drawing(ctx: MatchContext, board: BoardScene) -> bytes:
     return await ctx.services.renderer.picture(board_png, board)
 
 
-async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False) -> None:
-    """Edit the match's board in place (send it when there is none, or ``new``). The
-    caption and the buttons are made while the worker draws the picture (or finishes the
-    drawing :func:`preview` started)."""
+async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False,
+               earlier: Sequence[str] = ()) -> None:
+    """Edit the match's board in place (send it when there is none, or ``new``), with the
+    ``earlier`` moves above its last one. The caption and the buttons are made while the
+    worker draws the picture (or finishes the drawing :func:`preview` started)."""
     services = ctx.services
 
     async def words() -> tuple[MatchRow, str, InlineKeyboardMarkup]:
         match = await services.repos.matches.get(ctx.match.id)
-        return match, caption(ctx, state, pause=await _pause_line(ctx, match)), \
-            markup(ctx, state)
+        pause = await _pause_line(ctx, match)
+        return match, caption(ctx, state, pause=pause, earlier=earlier), markup(ctx, state)
 
     png, (match, text, keys) = await at_once(_drawing(ctx, scene(ctx, state)), words())
     photo = BufferedInputFile(png, f"backgammon-{match.id}.png")

@@ -11,7 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.features.backgammon.live import clocks
-from bot.features.backgammon.live.board import dice_pair, dice_text, preview, show
+from bot.features.backgammon.live.board import (
+    dice_pair,
+    dice_text,
+    last_played,
+    preview,
+    show,
+)
 from bot.features.backgammon.live.record import send_record
 from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.formats.results import record_played
@@ -23,7 +29,7 @@ from bot.play.perform import Alongside, Playbook, error_params, perform
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.backgammon.bot import choose_play, should_double, should_take
-from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN
+from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN, Played
 from games.backgammon.session import LiveMatch
 from games.common.errors import IllegalAction
 from storage.db import Write
@@ -54,13 +60,13 @@ async def announce(ctx: MatchContext, change: Change, actions: list[Action]) -> 
     (:func:`finish`)."""
     before, after = change.before, change.after
     for action in actions:
-        if bot_move := _bot_move(ctx, before, action):
-            await _say(ctx, "")
-            ctx.held = bot_move
+        if action["type"] == "move":
+            await _moved(ctx, before, action)
         elif line := _line(ctx, after, action):
             await _say(ctx, line)
     if len(after.games) > len(before.games):
         over = _game_over(ctx, after)
+        ctx.held, ctx.earlier, ctx.unseen = lines(*ctx.earlier, ctx.held), (), None
         if after.finished:
             ctx.held = lines(ctx.held, over)  # said with the match's end
         else:
@@ -72,6 +78,22 @@ async def _say(ctx: MatchContext, line: str) -> None:
     held, ctx.held = ctx.held, None
     if text := lines(held, line):
         await ctx.say(text)
+
+
+async def _moved(ctx: MatchContext, before: LiveMatch, action: Action) -> None:
+    """A move: one the bot played for a player is held back (said in a line when another
+    such follows it at once); a move the bot played that another follows before any board
+    showed it (a player's forced move, then the bot's own in ``/practice``, or the other
+    way round) is given on the next board above the last move, not lost."""
+    forced = _bot_move(ctx, before, action)
+    if forced and ctx.held:
+        await _say(ctx, "")
+    elif ctx.unseen:
+        ctx.earlier += (ctx.unseen,)
+    ctx.held = forced or None
+    game, robot = before.game, await clocks.bot_seat(ctx)
+    ctx.unseen = last_played(ctx, Played(game.turn, game.dice, action["play"])) \
+        if forced or game.turn == robot else None
 
 
 def _bot_move(ctx: MatchContext, before: LiveMatch, action: Action) -> str:
@@ -148,9 +170,10 @@ async def advance(ctx: MatchContext) -> LiveMatch:
     matches = ctx.services.matches
     while (action := await automatic(ctx, await matches.current(ctx.match))) is not None:
         await perform(ctx, PLAYBOOK, [action], actor_id=None, update_id=None)
-    ctx.held = None  # the bot's last move for a player: the board's ↪ line shows it
+    ctx.held = ctx.unseen = None  # the bot's last move: the board's ↪ line shows it
+    earlier, ctx.earlier = ctx.earlier, ()
     state = await matches.state(ctx.match)  # a copy: the board is drawn over awaits
-    await show(ctx, state)  # the clocks were set with the last action
+    await show(ctx, state, earlier=earlier)  # the clocks were set with the last action
     return state
 
 
