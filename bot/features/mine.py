@@ -6,8 +6,8 @@ playing now in one reply. Each game says what these commands show (:func:`dm_ans
 
 In a group, /match from a player in live matches there is answered here too, before any
 game's routers, with each of those matches (a darts league and a backgammon cup in one
-group): a game's own /match handler knows only its tournaments, and the update reaches one
-game's."""
+group, a friendly beside them): a game's own /match handler knows only its tournaments,
+and the update reaches one game's."""
 
 from __future__ import annotations
 
@@ -40,6 +40,8 @@ here = Handlers("mine-here")
 """/match in a group from a player in live matches there: before every game's /match."""
 _answers: dict[str, dict[str, DmAnswer]] = {"standings": {}, "bracket": {}}
 _match_texts: dict[str, MatchText] = {}
+FRIENDLY = "friendly"
+"""The key of what /match tells about a friendly match, whatever its game."""
 
 
 class Mine(CallbackData, prefix="mine"):
@@ -65,6 +67,18 @@ def match_answer(table: Handlers) -> Callable[[MatchText], MatchText]:
     return register
 
 
+def friendly_answer(text: MatchText) -> MatchText:
+    """Declare what /match tells a player about their friendly match (its head names it)."""
+    _match_texts[FRIENDLY] = text
+    return text
+
+
+def _match_text(tournament: Tournament) -> MatchText:
+    if tournament.friendly:
+        return _match_texts[FRIENDLY]
+    return _of_game(tournament, _match_texts)
+
+
 def about(tr: Translator, tournament: Tournament, text: str) -> str:
     """``text`` about a player's match as their private chat shows it: under the
     tournament's title, since that chat is not the tournament's group (a picture's caption
@@ -86,8 +100,8 @@ async def _match_told(services: Services, tr: Translator, tournament: Tournament
                       user_id: int) -> str:
     if tournament.status == "finished":
         return tr("match.finished", title=tournament.title)
-    text = await _of_game(tournament, _match_texts)(services, tr, tournament, user_id)
-    return about(tr, tournament, text)
+    text = await _match_text(tournament)(services, tr, tournament, user_id)
+    return text if tournament.friendly else about(tr, tournament, text)
 
 
 async def matches_told(services: Services, tr: Translator, tournaments: list[Tournament],
@@ -176,8 +190,7 @@ async def _playing_here(message: Message, scope: Scope) -> dict | bool:
         named = await services.repos.matches.tournament_of_topic(message.chat.id, scope.thread)
     if named is not None:
         ids &= {named}
-    found = [await services.repos.tournaments.get(number) for number in sorted(ids)]
-    tournaments = [tournament for tournament in found if not tournament.friendly]
+    tournaments = [await services.repos.tournaments.get(number) for number in sorted(ids)]
     return {"tournaments": tournaments} if tournaments else False
 
 
@@ -191,5 +204,4 @@ async def matches_here(message: Message, tournaments: list[Tournament], services
         await message.reply(await matches_told(services, tr, tournaments, user_id))
         return
     tournament = tournaments[0]
-    await message.reply(await _of_game(tournament, _match_texts)(services, tr, tournament,
-                                                                 user_id))
+    await message.reply(await _match_text(tournament)(services, tr, tournament, user_id))

@@ -1,4 +1,5 @@
-"""The end of a friendly match (played out, or given up with /resign), and /match about it.
+"""The end of a friendly match (played out, or given up with /resign), and what /match says
+of it (``bot/features/mine.py`` answers /match).
 
 A finished friendly match closes through its stage's hooks — the Cup's ``on_finish`` and the
 formats' ``outside_formats`` — so no table, bracket or tournament round is touched: the
@@ -18,6 +19,7 @@ from bot.features.cup.rolling import match_status
 from bot.features.formats.results import outside_formats
 from bot.features.friendly.start import STAGE
 from bot.features.handlers import Handlers
+from bot.features.mine import friendly_answer
 from bot.games import game_of
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
@@ -99,12 +101,13 @@ async def resign(message: Message, friendly: Tournament, match: MatchRow, event_
     await retire_board(services, friendly, match)  # a game's own finish does not run
 
 
-@router.message(Command("match"), IN_GROUP, _live_friendly)
-async def my_friendly(message: Message, friendly: Tournament, match: MatchRow,
-                      services: Services, tr: Translator) -> None:
+@friendly_answer
+async def my_friendly(services: Services, tr: Translator, friendly: Tournament,
+                      user_id: int) -> str:
     """/match in a friendly: which one, and the score and whose turn (the Cup) or where the
     game is played (its tournaments' /match hint: the scoreboard, the board, the hand in
-    private)."""
+    private); in the group, beside the player's tournament matches there."""
+    match = await services.repos.matches.current_for_player(friendly.id, user_id)
     ctx = await context_for(services, tr, friendly, match)
     head = tr("friendly.match_head", a=ctx.names[0], b=ctx.names[1],
               game=tr(f"game.{friendly.game}"))
@@ -112,4 +115,4 @@ async def my_friendly(message: Message, friendly: Tournament, match: MatchRow,
         detail = match_status(ctx, await services.matches.state(match))
     else:
         detail = own_text(tr, game_of(friendly.game).match_hint, match.kind)
-    await message.reply(head + "\n" + detail)
+    return head + "\n" + detail
