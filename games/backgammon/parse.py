@@ -1,16 +1,19 @@
 """Read a play as players type it and match it against the legal plays.
 
 Accepted: moves separated by spaces or commas, in any order; ``/`` or ``-`` (or a phone's
-en or em dash) between points; a full stop after the last move;
-``bar``, ``b`` or ``25`` for the bar and ``off`` (or ``o``, ``0``) for bearing off; ``*``
-optional; a repeat count ``(2)`` (1 to 4); one checker written through (``24/18``, ``24/21*/18``) or
-move by move (``24/21 21/18``). The text is played out die by die on the board, every way its
-moves fit the dice, and the result is matched by resulting position, so any spelling of a
-legal play is accepted. A refused play raises :class:`IllegalAction` whose code says why:
-``bad_notation``, ``wrong_dice``, ``no_checker_there``, ``must_enter_first``,
-``blocked_point``, ``cannot_bear_off_yet``, ``higher_point_occupied``, ``must_move``,
-``must_use_both_dice``, ``must_use_larger_die``, ``must_use_all_dice``, ``ambiguous_play`` or
-``illegal_play``.
+en or em dash) between points; a full stop after the last move; the roll before them as a
+``.mat`` writes it (``64: 24/18 13/9``, only the roll being played); ``bar``, ``b`` or ``25``
+for the bar (in Russian «бар», «б», in Finnish ``bari``) and ``off`` (or ``o``, ``0``; in
+Russian «офф», «оф», «о»; in Finnish ``pois``) for bearing off; a hit mark ``*`` (or ``x``,
+the Cyrillic «х») optional; a repeat count ``(2)`` or ``x2`` (1 to 4); one checker written through (``24/18``,
+``24/21*/18``) or move by move (``24/21 21/18``). The text is played out die by die on the
+board, every way its moves fit the dice, and the result is matched by resulting position, so
+any spelling of a legal play is accepted. A refused play raises :class:`IllegalAction` whose
+code says why: ``bad_notation``, ``wrong_dice``, ``no_checker_there`` (``point`` names it),
+``no_checker_on_bar``, ``must_enter_first``, ``blocked_point``, ``cannot_bear_off_yet``,
+``higher_point_occupied``, ``must_move``, ``must_use_both_dice``, ``must_use_larger_die``,
+``must_use_all_dice``, ``ambiguous_play`` or ``illegal_play``; a roll typed alone where a
+play was expected (``4-1``, unplayable as a move) is ``dice_not_move``.
 """
 
 from __future__ import annotations
@@ -27,10 +30,28 @@ from games.common.errors import IllegalAction
 
 Segment = tuple[int, int, bool]  # from, to (0 = off), written with "*"
 
-_TOKEN = re.compile(r"(bar|b|\d{1,2})((?:/(?:\d{1,2}|off|o)\*?)+)(?:\(([1-4])\))?")
-_DASHES = re.compile(r"[-–—−]")
+_DASH = "-–—−"
 """A hyphen, or the dash a phone makes of it (en, em, minus), between two points."""
-_STEP = re.compile(r"/(\d{1,2}|off|o)(\*?)")
+_TOKEN = re.compile(
+    r"(bar|b|\d{1,2})((?:/(?:\d{1,2}|off|o)[*xх]?)+)(?:\(([1-4])\)|[xх×]([1-4]))?")
+_DASHES = re.compile(f"[{_DASH}]")
+_STEP = re.compile(r"/(\d{1,2}|off|o)([*xх]?)")
+_WORDS = {"бар": "bar", "б": "bar", "офф": "off", "оф": "off", "о": "off", "bari": "bar",
+          "pois": "off"}
+"""The bar and off as Russian and Finnish players write them."""
+_WORD = re.compile(r"[a-zа-яё]+")
+_ROLL = re.compile(f"\\s*([1-6])[{_DASH}]?([1-6])\\s*:")
+"""The roll written before its play, as a ``.mat`` does: ``64: 24/18 13/9``."""
+_DICE = re.compile(f"\\s*[1-6]\\s*[{_DASH}]\\s*[1-6]\\s*")
+"""A roll typed alone, as players say it: ``4-1``."""
+_START = re.compile(f"(?:{_ROLL.pattern})?\\s*(bari?|b|бар|б|\\d{{1,2}})\\s*[{_DASH}/]",
+                    re.IGNORECASE)
+
+
+def looks_like_play(text: str) -> bool:
+    """Whether ``text`` is written as a play (``24/18 …``, ``bar/22``, ``64: 24/18``, or a
+    roll ``4-1`` taken for one), not as talk: a point or the bar, then a slash or a dash."""
+    return _START.match(text) is not None
 
 
 def parse_play(text: str, position: Position | str, dice: Sequence[int]) -> Play:
@@ -38,6 +59,25 @@ def parse_play(text: str, position: Position | str, dice: Sequence[int]) -> Play
     if isinstance(position, str):
         position = Position.from_id(position)
     rolled = check_dice(dice)
+    try:
+        return _parse(_without_roll(text, rolled), position, rolled)
+    except IllegalAction as error:
+        if _DICE.fullmatch(text) and error.code != "ambiguous_play":
+            raise IllegalAction("dice_not_move", text=text.strip(), dice=list(rolled)) from None
+        raise
+
+
+def _without_roll(text: str, dice: tuple[int, int]) -> str:
+    """The play of ``64: 24/18 13/9``, when its roll is the one being played."""
+    found = _ROLL.match(text)
+    if found is None:
+        return text
+    if sorted(map(int, found.groups())) != sorted(dice):
+        raise IllegalAction("wrong_dice", dice=list(dice))
+    return text[found.end():]
+
+
+def _parse(text: str, position: Position, rolled: tuple[int, int]) -> Play:
     segments = read_segments(text)
     legal = plays_by_key(position, rolled)
     walk = _Walk(position)
@@ -56,13 +96,14 @@ def parse_play(text: str, position: Position | str, dice: Sequence[int]) -> Play
 def read_segments(text: str) -> tuple[Segment, ...]:
     """Each written step of the text as ``(from, to, starred)``; ``bad_notation`` if unreadable."""
     plain = _DASHES.sub("/", text.lower().strip().rstrip(".!;"))  # "13–8 13–11."
-    cleaned = re.sub(r"\s*\(", "(", re.sub(r"\s*/\s*", "/", plain))
+    joined = re.sub(r"\s*/\s*", "/", _WORD.sub(lambda word: _WORDS.get(word[0], word[0]), plain))
+    cleaned = re.sub(r"\s+(?=\(|[xх×][1-4]\b)", "", joined)  # "13/7 (2)", "8/7 х2"
     segments: list[Segment] = []
     for token in cleaned.replace(",", " ").split():
         found = _TOKEN.fullmatch(token)
         if not found:
             raise IllegalAction("bad_notation", text=token)
-        start, steps, count = found.groups()
+        start, steps, count, times = found.groups()
         points = [_source(start, token)]
         stars = [False]
         for point, star in _STEP.findall(steps):
@@ -71,7 +112,7 @@ def read_segments(text: str) -> tuple[Segment, ...]:
         path = [(points[i], points[i + 1], stars[i + 1]) for i in range(len(points) - 1)]
         if any(to >= frm for frm, to, _ in path) or (0 in points[1:-1]):
             raise IllegalAction("bad_notation", text=token)
-        segments.extend(path * int(count or 1))
+        segments.extend(path * int(count or times or 1))
     return tuple(segments)
 
 
@@ -184,7 +225,7 @@ class _Walk:
     def _illegal(self, source: int, die: int) -> str:
         board = self.board
         if not board[source]:
-            return "no_checker_there"
+            return "no_checker_on_bar" if source == 25 else "no_checker_there"
         if board[25] and source != 25:
             return "must_enter_first"
         target = source - die

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.backgammon import Position, parse_play
+from games.backgammon.parse import looks_like_play
 
 from .helpers import assert_illegal, make
 
@@ -50,6 +51,43 @@ def test_bear_off_spellings() -> None:
         assert notation(text, position, (6, 6)) == "6/off(2) 5/off"
 
 
+def test_russian_and_finnish_words() -> None:
+    for text in ("бар/22 13/11", "Бар/22 13/11", "б/22 13/11", "Б-22 13-11", "bari/22 13/11"):
+        assert notation(text, BAR_POSITION, (3, 2)) == "bar/22 13/11"
+    position = make({6: 2, 5: 1}, {20: 2})
+    for text in ("6/офф(2) 5/офф", "6/оф 6/о 5/офф", "6/pois x2 5/pois"):
+        assert notation(text, position, (6, 6)) == "6/off(2) 5/off"
+
+
+def test_x_marks_a_hit_and_counts_repeats() -> None:
+    position = make({24: 1, 1: 14}, {21: 1, 8: 2})
+    for text in ("24/21х/16", "24/21x/16", "24/21х 21/16"):  # Cyrillic and Latin x
+        assert notation(text, position, (5, 3)) == "24/21*/16"
+    for text in ("13/7х2 24/18х2", "13/7 x2 24/18 ×2", "13/7(2) 24/18х2"):
+        assert notation(text, START, (6, 6)) == "24/18(2) 13/7(2)"
+
+
+def test_the_roll_written_before_the_play() -> None:
+    for text in ("64: 24/18 13/9", "46: 24/18 13/9", "6-4: 24/18 13/9"):
+        assert notation(text, START, (6, 4)) == "24/18 13/9"
+    assert_illegal("wrong_dice", parse_play, "64: 24/18 13/9", START, (5, 2))
+
+
+def test_a_roll_typed_for_a_play_is_told_apart() -> None:
+    for text in ("4-1", "1-4", " 6 – 2 "):
+        error = assert_illegal("dice_not_move", parse_play, text, START, (5, 3))
+        assert error.params == {"text": text.strip(), "dice": [5, 3]}
+    assert notation("8-5 6-5", START, (3, 1)) == "8/5 6/5"  # a play that reads as one is played
+
+
+@pytest.mark.parametrize(("text", "looks"), [
+    ("24/18 13/10", True), ("бар/22", True), ("Б/22", True), ("64: 24/18", True), ("4-1", True),
+    ("13 – 8", True), ("hello", False), ("12 apples", False), ("2026", False), ("бар", False),
+])
+def test_what_looks_like_a_play(text: str, looks: bool) -> None:
+    assert looks_like_play(text) is looks
+
+
 def test_hit_marks_are_optional_and_choose_the_route() -> None:
     position = make({24: 1, 1: 14}, {21: 1, 8: 2})
     assert notation("24/16", position, (5, 3)) == "24/16"
@@ -85,6 +123,7 @@ def test_no_legal_move_is_the_empty_play() -> None:
     ("wrong_dice", "24/18", START, (3, 2)),
     ("wrong_dice", "6/off", START, (3, 2)),  # 6 pips to bear off with 5: not "1 is blocked"
     ("no_checker_there", "20/17 6/5", START, (3, 1)),
+    ("no_checker_on_bar", "bar/22 6/5", START, (3, 1)),
     ("blocked_point", "13/7 6/1", START, (6, 5)),
     ("blocked_point", "24/18 18/12", START, (6, 6)),
     ("must_enter_first", "13/10 6/4", BAR_POSITION, (3, 2)),

@@ -6,8 +6,6 @@ and Double (``/roll``, ``/double``), Take and Pass (``/take``, ``/pass``); resig
 
 from __future__ import annotations
 
-import re
-
 from aiogram import F
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, Update
@@ -22,13 +20,13 @@ from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import refused
 from bot.play.refusal import Refusal, unless_paused
 from bot.services import Services
+from games.backgammon.parse import looks_like_play
 from games.backgammon.session import LiveMatch
 from games.backgammon.steps import play_of
 from games.common.errors import IllegalAction
 from storage.repositories.matches import MatchRow
 
 router = Handlers("backgammon-live")
-NOTATION = re.compile(r"^\s*(bar|b|\d{1,2})\s*[/\-–—−].*$", re.IGNORECASE)
 WORDS = {"roll": "roll", "double": "double", "take": "take", "pass": "pass"}
 ALIASES = {"drop": "pass", "accept": "take", "redouble": "double"}
 """Commands players use for the cube's decisions: a drop is a pass, a redouble a double."""
@@ -73,7 +71,7 @@ async def _just_played(services: Services, chat_id: int, user_id: int) -> bool:
     return last is not None and last.kind == LIVE_KIND and last.status == "finished"
 
 
-@router.message(IN_GROUP, F.text.func(lambda text: NOTATION.match(text) is not None))
+@router.message(IN_GROUP, F.text.func(looks_like_play))
 async def typed_move(message: Message, event_update: Update, services: Services,
                      tr: Translator) -> None:
     """A play typed in notation, checked against the legal plays. From someone who plays
