@@ -68,19 +68,21 @@ def clock_text(seconds: int) -> str:
 
 
 def caption(ctx: MatchContext, state: LiveMatch, *, past: bool = False,
-            pause: str = "", earlier: Sequence[str] = ()) -> str:
+            pause: str = "", earlier: Sequence[str] = (),
+            now: LiveMatch | None = None) -> str:
     """The board's text: match and score, Position ID, the last move (``earlier``: the
     lines of the moves played since the last board that it follows), dice, who is to act,
     the banks (``past``: a position of ``/position N``, whose banks are not known from its
-    moves and whose player is not asked to act; ``pause``: the pause's answer, said under
-    who is to act while the match is paused)."""
+    moves and whose player is not asked to act; ``now``: the match as it stands, whose end,
+    when it was played out, the past position ends with; ``pause``: the pause's answer,
+    said under who is to act while the match is paused)."""
     tr, names, game = ctx.tr, ctx.names, state.game
     lines = [_header(ctx, state), f"Position ID: {game.position.id}"]
     if game.last_played is not None:
         lines.extend([*earlier, last_played(ctx, game.last_played)])
     elif game.phase == MOVE:  # the game's first move: the opening roll decided it
         lines.append(_opening(ctx, game.turn, game.dice, game.tied_openings))
-    lines.append(_status(ctx, state, past))
+    lines.append(_status(ctx, state, past, now or state))
     if state.finished or ctx.closed or past:  # who won, or who acts next, is its last line
         return "\n".join(lines)
     if pause:
@@ -102,7 +104,7 @@ async def _pause_line(ctx: MatchContext, match: MatchRow) -> str:
 
 def board_now(ctx: MatchContext, state: LiveMatch) -> str:
     """The board's header and whose move it is (/match)."""
-    return "\n".join([_header(ctx, state), _status(ctx, state, False)])
+    return "\n".join([_header(ctx, state), _status(ctx, state, False, state)])
 
 
 def _header(ctx: MatchContext, state: LiveMatch) -> str:
@@ -142,12 +144,13 @@ def last_played(ctx: MatchContext, played: Played) -> str:
                   play=played.notation)
 
 
-def _status(ctx: MatchContext, state: LiveMatch, past: bool) -> str:
+def _status(ctx: MatchContext, state: LiveMatch, past: bool, now: LiveMatch) -> str:
+    """Who is to act in ``state``; who won, once the match (``now``) is over."""
     tr, names, game = ctx.tr, ctx.names, state.game
     asks = "backgammon.live.past" if past else "backgammon.live"  # past: no commands
-    if state.finished:
-        return tr(f"backgammon.live.won_{state.outcome.how}", winner=names[state.winner],
-                  loser=names[1 - state.winner])
+    if now.finished:  # played out, resigned or lost on time: not "closed unplayed"
+        return tr(f"backgammon.live.won_{now.outcome.how}", winner=names[now.winner],
+                  loser=names[1 - now.winner])
     if ctx.closed:  # a walkover, a result an organiser set
         return ctx.closed_line()
     name = names[game.turn]

@@ -52,7 +52,7 @@ async def position(message: Message, command: CommandObject, services: Services,
                        ctx.tournament.settings.get("length", 5), int(words[0]))
     if state is None:
         raise Refusal("backgammon.live.error.no_such_move", moves=current.moves)
-    text = heading + "\n" + caption(ctx, state, past=True)
+    text = heading + "\n" + caption(ctx, state, past=True, now=current)
     png = await services.renderer.picture(board_png, scene(ctx, state, past=True))
     await services.bot.send_photo(
         message.chat.id, BufferedInputFile(png, f"backgammon-{ctx.match.id}-{words[0]}.png"),
