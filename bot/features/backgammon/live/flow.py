@@ -243,24 +243,24 @@ def same_step(step: int) -> Callable[[LiveMatch], None]:
 
 
 async def turn_over(services: Services, job: Job) -> None:
-    """Timer and bank both spent: a pending double counts as passed, otherwise the match is
-    lost on time."""
+    """Timer and bank both spent: a pending double counts as passed (said with the game's
+    end, one message), otherwise the match is lost on time (said with its record)."""
     found = await _job_context(services, job)
     if found is None:
         return
     ctx, state = found
     seat = job.payload["seat"]
-    final = {"type": "pass", "player": seat} if state.phase == DOUBLED else \
-        {"type": "timeout", "player": seat}
-    await ctx.say(ctx.tr("backgammon.live.out_of_time_pass" if final["type"] == "pass" else
-                         "backgammon.live.out_of_time", name=ctx.names[seat]))
+    final = {"type": "timeout", "player": seat}
+    if state.phase == DOUBLED:
+        final = {"type": "pass", "player": seat}
+        ctx.held = ctx.tr("backgammon.live.out_of_time_pass", name=ctx.names[seat])
     await _run(ctx, [{"type": "clock", "player": seat, "bank": 0}, final], job)
 
 
 async def idle_over(services: Services, job: Job) -> None:
     """The tournament's inactivity limit passed: the current game is lost (a pending
     double passed), and the time bank the wait used is spent, as with a resignation (the
-    bank is the whole match's)."""
+    bank is the whole match's); said in one message with the game's end."""
     found = await _job_context(services, job)
     if found is None:
         return
@@ -269,8 +269,8 @@ async def idle_over(services: Services, job: Job) -> None:
     action = {"type": "pass", "player": seat} if state.phase == DOUBLED else \
         {"type": "resign", "player": seat, "idle": True}  # scored as a resignation
     spent = await clocks.spent(ctx, state, seat)  # read before the game ends
-    await ctx.say(ctx.tr("backgammon.live.idle", name=ctx.names[seat],
-                         minutes=ctx.tournament.settings.get("idle", 0)))
+    ctx.held = ctx.tr("backgammon.live.idle", name=ctx.names[seat],  # said with the game's end
+                      minutes=ctx.tournament.settings.get("idle", 0))
     await _run(ctx, [*spent, action], job)
 
 
