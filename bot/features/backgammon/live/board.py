@@ -108,12 +108,15 @@ def board_now(ctx: MatchContext, state: LiveMatch) -> str:
 
 
 def _header(ctx: MatchContext, state: LiveMatch) -> str:
-    """``Match 1: Alice 0 – 0 Bob, to 7 · game 1`` (and the Crawford game's mark)."""
+    """``Match 1: Alice 0 – 0 Bob, to 7 · game 1`` (and the Crawford game's mark, or whose
+    the cube is once it was taken: the board says it, no message of its own)."""
     tr, names, game = ctx.tr, ctx.names, state.game
     crawford = tr("backgammon.live.crawford") if game.crawford and not state.finished else ""
+    cube = "" if game.cube_owner is None or state.finished else \
+        tr("backgammon.live.cube_owned", cube=game.cube, name=names[game.cube_owner])
     return tr("backgammon.live.header", match=ctx.match.id, a=names[0], b=names[1],
               sa=state.score[0], sb=state.score[1], length=state.length,
-              number=game_number(state), crawford=crawford)
+              number=game_number(state), crawford=crawford, cube=cube)
 
 
 def _opening(ctx: MatchContext, starter: int, dice: Sequence[int],

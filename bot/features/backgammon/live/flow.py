@@ -62,8 +62,6 @@ async def announce(ctx: MatchContext, change: Change, actions: list[Action]) -> 
     for action in actions:
         if action["type"] == "move":
             await _moved(ctx, before, action)
-        elif line := _line(ctx, after, action):
-            await _say(ctx, line)
     if len(after.games) > len(before.games):
         over = _game_over(ctx, after)
         ctx.held, ctx.earlier, ctx.unseen = lines(*ctx.earlier, ctx.held), (), None
@@ -104,17 +102,6 @@ def _bot_move(ctx: MatchContext, before: LiveMatch, action: Action) -> str:
     if not action["play"]:
         return ctx.tr("backgammon.live.no_move", name=name, dice=dice)
     return ctx.tr("backgammon.live.forced", name=name, dice=dice, play=action["play"])
-
-
-def _line(ctx: MatchContext, after: LiveMatch, action: Action) -> str:
-    tr, names, kind = ctx.tr, ctx.names, action["type"]
-    if kind == "double":
-        return tr("backgammon.live.double", name=names[action["player"]],
-                  other=names[1 - action["player"]], cube=after.game.cube * 2)
-    if kind == "take":
-        return tr("backgammon.live.take", name=names[action["player"]],
-                  cube=after.game.cube)
-    return ""
 
 
 def _game_over(ctx: MatchContext, state: LiveMatch) -> str:
