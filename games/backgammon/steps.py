@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from games.backgammon.keys import Move
+from games.backgammon.notation import format_play
 from games.backgammon.plays import Play, plays_of
 from games.backgammon.position import BAR, Position
 
@@ -55,6 +57,19 @@ def walk(position: Position, dice: Sequence[int], steps: Sequence[Step]
             return None
         left.remove(die)
     return position, tuple(sorted(left))
+
+
+def steps_notation(position: Position, steps: Sequence[Step]) -> str:
+    """The steps picked so far in a play's notation (``13/7``, ``bar/22*``), each step
+    taken in order from ``position``; "" for none or for an impossible step."""
+    moves: list[Move] = []
+    for source, die in steps:
+        target = max(source - die, 0)
+        hit = target > 0 and position.opponent[24 - target] == 1
+        if (position := step(position, source, die)) is None:
+            return ""
+        moves.append((source, target, hit))
+    return format_play(tuple(moves))
 
 
 def next_steps(position: Position, dice: Sequence[int], steps: Sequence[Step]) -> list[Step]:

@@ -9,7 +9,7 @@ import pytest
 
 from games.backgammon.position import Position
 from games.backgammon.session import LiveMatch, after_moves
-from games.backgammon.steps import next_steps, play_of
+from games.backgammon.steps import next_steps, play_of, steps_notation
 from games.common.errors import IllegalAction
 
 
@@ -132,3 +132,12 @@ def test_steps_offer_only_what_ends_in_a_legal_play() -> None:
     assert play_of(start, (3, 1), [(8, 3), (6, 1)]).notation == "8/5 6/5"
     assert play_of(start, (3, 1), [(8, 3)]) is None
     assert next_steps(start, (3, 1), [(8, 3), (6, 1)]) == []
+
+
+def test_steps_picked_so_far_are_written_as_a_play() -> None:
+    start = Position.start()
+    assert steps_notation(start, []) == ""
+    assert steps_notation(start, [(8, 3)]) == "8/5"
+    assert steps_notation(start, [(8, 3), (6, 1)]) == "8/5 6/5"
+    assert steps_notation(start, [(24, 4), (20, 4)]) == "24/16"  # one checker, both dice
+    assert steps_notation(start, [(5, 3)]) == ""  # no checker there

@@ -22,7 +22,7 @@ from bot.play.refusal import Refusal, unless_paused
 from bot.services import Services
 from games.backgammon.parse import looks_like_play
 from games.backgammon.session import LiveMatch
-from games.backgammon.steps import play_of
+from games.backgammon.steps import play_of, steps_notation
 from games.common.errors import IllegalAction
 from storage.repositories.matches import MatchRow
 
@@ -213,7 +213,8 @@ def _picked_play(state: LiveMatch, steps: list, seat: int) -> dict:
 
 async def _pick(query: CallbackQuery, ctx: MatchContext, state: LiveMatch, act_: str,
                 steps: list) -> None:
-    """A point picked, a die for it, or Undo: only the board's buttons change."""
+    """A point picked, a die for it, or Undo: only the board's buttons change, and the
+    press is answered with the steps picked so far (the caption shows the last move)."""
     source = None
     if act_.startswith("s"):
         source = int(act_[1:])
@@ -222,4 +223,5 @@ async def _pick(query: CallbackQuery, ctx: MatchContext, state: LiveMatch, act_:
     elif act_ == "undo":
         steps = steps[:-1]  # "back" only puts the picked point down
     await query.message.edit_reply_markup(reply_markup=markup(ctx, state, steps, source))
-    await query.answer()
+    picked = steps_notation(state.game.position, steps)
+    await query.answer(ctx.tr("backgammon.live.picked", play=picked) if picked else None)
