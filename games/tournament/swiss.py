@@ -9,6 +9,9 @@ whenever one exists. The weights rank the legal rounds lexicographically by:
    repeated byes;
 2. the bye to the lowest-ranked player who has not had one;
 3. the smallest sum of squared score differences (pair equal, else nearest, scores);
+   of rounds equal in that, the one whose differences lie lower in the table (the two
+   leaders on the top score meet, the players below float: the sum of each difference times
+   the higher score of its pair);
 4. within a score group the top half meets the bottom half (1v3, 2v4 in a group of four);
    players who float to another group meet the nearest-ranked ones there (the smallest
    sum of squared rank distances).
@@ -109,7 +112,7 @@ def pair_round(
     rank = {p: r for r, p in enumerate(ranked)}
     n = len(ranked)
 
-    costs: dict[tuple[object, object], tuple[int, int, int, int]] = {}
+    costs: dict[tuple[object, object], tuple[int, int, int, int, int]] = {}
     for i, p in enumerate(ranked):
         for q in ranked[i + 1 :]:
             repeats = meetings[frozenset((p, q))]
@@ -121,12 +124,13 @@ def pair_round(
                 arrangement = (abs(position[p] - position[q]) - half) ** 2
             else:
                 arrangement = (rank[q] - rank[p]) ** 2
-            costs[(p, q)] = (repeats, 0, diff * diff, arrangement)
+            high = int(value[p] * scale)  # the higher score of the two (p ranks first)
+            costs[(p, q)] = (repeats, 0, diff * diff, diff * high, arrangement)
     if n % 2:
         for p in ranked:
             if byes[p] and not allow_repeats:
                 continue
-            costs[(p, _BYE)] = (byes[p], n - 1 - rank[p], 0, 0)
+            costs[(p, _BYE)] = (byes[p], n - 1 - rank[p], 0, 0, 0)
 
     matching = _min_cost_perfect_matching(costs, n + n % 2)
     if matching is None:

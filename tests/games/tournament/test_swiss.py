@@ -63,6 +63,14 @@ def test_equal_scores_meet_and_the_lowest_of_a_group_floats():
     assert swiss_pairings(scores, set(), set()) == [(1, 2), (3, 4), (5, 6)]
 
 
+def test_the_leaders_meet_when_the_floats_can_lie_lower():
+    """Two on 1 point, two on ½ (drawn together), two on 0: the leaders meet, and the ½s
+    float down, rather than each leader meeting a ½ (the same squared differences)."""
+    scores = {1: 0.5, 2: 0, 3: 0, 4: 0.5, 5: 1, 6: 1}
+    played = {frozenset((1, 4)), frozenset((5, 2)), frozenset((6, 3))}
+    assert swiss_pairings(scores, played, set()) == [(5, 6), (1, 2), (4, 3)]
+
+
 def test_no_rematch_even_if_scores_are_further_apart():
     scores = {1: 2, 2: 2, 3: 0, 4: 0}
     pairs = swiss_pairings(scores, {frozenset((1, 2)), frozenset((3, 4))}, set())
