@@ -212,8 +212,9 @@ class Bracket:
     def reenter(self, player: Player, match_id: str | None = None) -> str:
         """Put a knocked-out player into an open first-round place; returns its match id.
 
-        Each player may re-enter once. Without ``match_id`` the open place facing the
-        highest seed is taken.
+        Each player may re-enter once. Without ``match_id`` the open place whose path meets
+        the match the player lost in as late as it can is taken (they do not meet the player
+        who knocked them out at once); of those, the one facing the highest seed.
         """
         if not self.reentry:
             raise IllegalAction("reentry_not_allowed")
@@ -229,10 +230,27 @@ class Bracket:
             for view in self._views().values()
             if view.loser == player and self._specs[view.id].loser_place is not None
         )
-        self._entries[places[0]] = player
+        place = max(places, key=lambda place: self._meeting_round(place[0], lost_in))
+        self._entries[place] = player
         self._reentered[player] = lost_in
-        self._changed({"type": "reenter", "player": player, "match": places[0][0]})
-        return places[0][0]
+        self._changed({"type": "reenter", "player": player, "match": place[0]})
+        return place[0]
+
+    def _meeting_round(self, first: str, second: str) -> int:
+        """The round of the first match the winners of ``first`` and ``second`` would both
+        reach (how late their players could meet); past the last round when none."""
+        above = {ref.match: spec.id for spec in self._specs.values() for ref in spec.sources
+                 if isinstance(ref, Ref) and ref.kind == "winner"}
+
+        def path(match: str | None) -> list[str]:
+            found = []
+            while match is not None:
+                found.append(match)
+                match = above.get(match)
+            return found
+        reached = set(path(second))
+        common = next((match for match in path(first) if match in reached), None)
+        return self._specs[common].round if common else len(self._specs) + 1
 
     def close_entries(self) -> None:
         """No more re-entries: the open places become byes."""
