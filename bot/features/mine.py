@@ -126,9 +126,8 @@ async def in_dm(message: Message, command: CommandObject, services: Services,
     user_id = message.from_user.id
     mine = [t for t in await services.repos.tournaments.played_by(user_id)
             if _of_game(t, _declared(command.command))]
-    named = (command.args or "").strip().removeprefix("#")
-    if named.isdecimal():  # /match #2: that one of the sender's tournaments
-        mine = [t for t in mine if t.id == int(named)]
+    if (named := id_named(command.args)) is not None:  # /match #2: that one of theirs
+        mine = [t for t in mine if t.id == named]
     playing = await _playing(services, mine, user_id) if command.command == "match" else []
     if not mine and command.command == "match" and \
             (friendlies := await services.repos.tournaments.friendlies_playing(user_id)):
