@@ -8,60 +8,60 @@ with :func:`standings`, then feed :func:`cross_seeded` into :func:`single_elimin
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 
 from games.common.errors import IllegalAction
 from games.tournament.results import Player
 from games.tournament.single_elimination import bracket_size, seed_positions
 
 
-def cross_seeded(groups: Sequence[Sequence[Player]], top: int) -> list[Player]:
+def cross_seeded(groups: Sequence[Sequence[Player]], top: int,
+                 limit: int | None = None) -> list[Player]:
     """The playoff seed list from each group's ranking (best first), top ``top`` of each.
 
-    Seeds go by group place first, then group order: A1, B1, C1 …, A2, B2, C2 … With two
-    groups the first round is then A1 v B2, B1 v A2 (A1 v B4, B2 v A3, B1 v A4, A2 v B3
-    for four each), group winners take any byes, and two players of one group never meet
-    in round one. For any number of groups (power of two) the same holds; otherwise a
-    first-round meeting of group-mates is removed by swapping the lower seed with the
-    nearest seed of the same group place (or, failing that, of the nearest place); when no
-    lower seed fits (a group thinned by withdrawals: A1, B1, B2 for a bracket of four), the
-    higher seed changes places with another group winner instead (B1 takes the bye, A1
-    meets B2).
+    Seeds go by group place first: the group winners hold the top seeds (and any byes),
+    the runners-up the next ones, and so on; ``limit`` keeps only the first that many of
+    A1, B1, C1 …, A2, B2 …. Within each place the groups' players are then arranged so
+    that group-mates meet as late as the bracket allows: never in round one where it can
+    be avoided, a group's winner and runner-up in opposite halves (they can meet only in
+    the final), three or four of a group in different quarters. With two groups the first
+    round is A1 v B2, B1 v A2; with four, A1 v C2, D1 v B2 in the top half and B1 v D2,
+    C1 v A2 in the bottom one. A group thinned by withdrawals (A1, B1, B2 for a bracket of
+    four) lets another group's winner take the bye (B1), A1 meeting B2.
     """
     if top < 1:
         raise IllegalAction("bad_playoff_size", top=top)
-    seeds = [g[place] for place in range(top) for g in groups if place < len(g)]
-    group_of = {p: i for i, g in enumerate(groups) for p in g}
-    place_of = {p: list(g).index(p) for g in groups for p in g}
+    seeds = [g[place] for place in range(top) for g in groups if place < len(g)][:limit]
     if len(seeds) < 2:
         raise IllegalAction("not_enough_players", count=len(seeds), minimum=2)
-    order = seed_positions(bracket_size(len(seeds)))
-    opponent = {}
-    for a, b in zip(order[::2], order[1::2], strict=True):
-        opponent[a], opponent[b] = b, a
+    group_of = {p: i for i, g in enumerate(groups) for p in g}
+    place_of = {p: list(g).index(p) for g in groups for p in g}
+    return _spread(seeds, group_of, place_of)
 
-    def clashes(seed: int) -> bool:
-        other = opponent[seed]
-        return other <= len(seeds) and group_of[seeds[seed - 1]] == group_of[seeds[other - 1]]
 
-    def swapped(seed: int, candidates: list[int]) -> bool:
-        """Swap ``seed`` with the first candidate that leaves neither in a clash."""
-        for swap in candidates:
-            seeds[seed - 1], seeds[swap - 1] = seeds[swap - 1], seeds[seed - 1]
-            if not clashes(seed) and not clashes(swap):
-                return True
-            seeds[seed - 1], seeds[swap - 1] = seeds[swap - 1], seeds[seed - 1]
-        return False
+def _spread(seeds: list[Player], group_of: dict[Player, int],
+            place_of: dict[Player, int]) -> list[Player]:
+    """Swap players of one group place between seeds while that makes group-mates meet
+    later: fewer pairs meeting in round one first, then in round two …, and of equal
+    arrangements the one nearest the given order."""
+    size = bracket_size(len(seeds))
+    leaf = {seed: i for i, seed in enumerate(seed_positions(size))}
+    rounds, weight = size.bit_length(), len(seeds) ** 2 + 1
+    home = {p: seed for seed, p in enumerate(seeds, start=1)}
+    seat = dict(home)
+    mates = {p: [q for q in seeds if q != p and group_of[q] == group_of[p]] for p in seeds}
 
-    for high in sorted(opponent):
-        low = opponent[high]
-        if high > low or not clashes(high):
-            continue
-        lower = sorted(
-            (s for s in range(high + 1, len(seeds) + 1) if s != low),
-            key=lambda s: (abs(place_of[seeds[s - 1]] - place_of[seeds[low - 1]]), abs(s - low)),
-        )
-        if not swapped(low, lower):  # no lower seed fits (a group thinned by withdrawals):
-            swapped(high, [s for s in range(1, len(seeds) + 1)  # the higher one changes
-                           if s not in (high, low)  # places with another of its group place
-                           and place_of[seeds[s - 1]] == place_of[seeds[high - 1]]])
-    return seeds
+    def cost(player: Player, seed: int) -> int:
+        return abs(seed - home[player]) + sum(
+            weight ** (rounds - (leaf[seed] ^ leaf[seat[q]]).bit_length()) for q in mates[player])
+
+    def gain(a: Player, b: Player) -> int:
+        return (cost(a, seat[a]) + cost(b, seat[b])) - (cost(a, seat[b]) + cost(b, seat[a]))
+
+    swaps = [(a, b) for a, b in combinations(seeds, 2) if place_of[a] == place_of[b]]
+    while swaps:
+        best, a, b = max((gain(a, b), a, b) for a, b in swaps)
+        if best <= 0:
+            break
+        seat[a], seat[b] = seat[b], seat[a]
+    return sorted(seeds, key=seat.get)

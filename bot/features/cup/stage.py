@@ -176,10 +176,12 @@ async def advance_groups(services: Services, tr: Translator, tournament: Tournam
 
 def qualified(tournament: Tournament, tables: list[list[Row]]) -> list[int]:
     """The playoff seeds: the one group's order, or the groups' best cross-seeded (A1, B1 …
-    then A2, B2 …), as many from each group as the bracket holds."""
+    then A2, B2 …, as many as the bracket holds, group-mates as far apart as it allows)."""
     rankings = [[row.player for row in table if row.place is not None] for table in tables]
     if len(rankings) == 1:
         return rankings[0]
     field = sum(len(r) for r in rankings)
     size = playoff_size(field, tournament.settings.get("qualifiers", 8))
-    return cross_seeded(rankings, max(1, size // len(rankings)))
+    top = max(1, size // len(rankings))
+    limit = playoff_size(sum(min(top, len(r)) for r in rankings), size)
+    return cross_seeded(rankings, top, limit)

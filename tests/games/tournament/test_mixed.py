@@ -1,9 +1,11 @@
+import math
 import string
 
 import pytest
 
 from games.common.errors import IllegalAction
 from games.tournament import cross_seeded, single_elimination
+from games.tournament.single_elimination import bracket_size, seed_positions
 
 
 def groups_of(count, size):
@@ -20,6 +22,34 @@ def test_two_groups_cross_over():
         ("B1", "A4"),
         ("A2", "B3"),
     ]
+
+
+def test_four_groups_send_winner_and_runner_up_to_opposite_halves():
+    first = single_elimination(cross_seeded(groups_of(4, 3), 2)).first_round
+    assert first == [("A1", "C2"), ("D1", "B2"), ("B1", "D2"), ("C1", "A2")]
+
+
+def meeting_rounds(seeds, group):
+    """The round in which each two of ``group`` could first meet in the seeded bracket."""
+    order = seed_positions(bracket_size(len(seeds)))
+    leaf = {p: order.index(i) for i, p in enumerate(seeds, start=1)}
+    return [(leaf[a] ^ leaf[b]).bit_length() for a in group for b in group if a < b]
+
+
+@pytest.mark.parametrize("count", range(2, 17))
+@pytest.mark.parametrize("top", range(1, 9))
+def test_group_mates_meet_as_late_as_the_bracket_allows(count, top):
+    groups = groups_of(count, top)
+    seeds = cross_seeded(groups, top)
+    rounds = bracket_size(len(seeds)).bit_length() - 1
+    assert [seeds.index(g[0]) < count for g in groups] == [True] * count  # winners first
+    for group in groups:
+        met = meeting_rounds(seeds, group)
+        assert not met or min(met) > 1
+        if top == 2:
+            assert met == [rounds]  # opposite halves: only the final
+        if top <= 6:  # three or four in different quarters, five to eight in eighths
+            assert not met or min(met) == rounds - math.ceil(math.log2(top)) + 1
 
 
 def test_group_winners_take_the_byes():
