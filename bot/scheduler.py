@@ -80,6 +80,13 @@ class Scheduler(ABC):
         for job in added:
             self._arm(job)
 
+    async def take_due(self, job: Job) -> list[Job]:
+        """The other jobs of ``job``'s tournament and kind due by now, taken off: the
+        running one says what they would have said, in one go."""
+        taken = await self.jobs.take_due(job.tournament_id, job.kind, self.now(), job.id)
+        self.settle([other.id for other in taken])
+        return taken
+
     async def freeze(self, tournament_id: int, kinds: tuple[str, ...]) -> None:
         """Stop a tournament's pending jobs of ``kinds``, keeping the time each had left."""
         for job_id in await self.jobs.freeze(tournament_id, kinds, self.now()):

@@ -114,6 +114,20 @@ class JobsRepo:
             (to_db(now),))
         return from_db(row["at"]) if row and row["at"] else None
 
+    async def take_due(self, tournament_id: int, kind: str, now: datetime,
+                       but: int) -> list[Job]:
+        """Mark done and return a tournament's pending jobs of ``kind`` due by ``now``
+        other than job ``but`` (the one running, which says what they would have)."""
+        async def work(tx):
+            rows = await (await tx.execute(
+                "SELECT * FROM jobs WHERE tournament_id = ? AND kind = ? AND status = 'pending'"
+                " AND run_at <= ? AND id != ? ORDER BY run_at, id",
+                (tournament_id, kind, to_db(now), but))).fetchall()
+            await tx.executemany("UPDATE jobs SET status = 'done' WHERE id = ?",
+                                 [(r["id"],) for r in rows])
+            return [_job(r) for r in rows]
+        return await self.db.write(work)
+
     async def cancel_for(self, tournament_id: int, kinds: tuple[str, ...]) -> list[int]:
         async def work(tx):
             marks = ",".join("?" * len(kinds))

@@ -5,7 +5,7 @@ and the final placings."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -266,7 +266,7 @@ async def _deadline(services: Services, tr: Translator, run: Run, played: list[M
                     minutes: int) -> str:
     """Set the round's deadline and say when it is; a round opened during a pause gets
     its minutes of play after /resume (the deadline is frozen with the match clocks)."""
-    due = services.clock.now() + timedelta(minutes=minutes)
+    due = _whole_minute(services.clock.now() + timedelta(minutes=minutes))
     await services.scheduler.add(DEADLINE_JOB, due, run.tournament.id,
                                  matches=[row.id for row in played])
     if run.tournament.status == "paused":
@@ -275,6 +275,13 @@ async def _deadline(services: Services, tr: Translator, run: Run, played: list[M
     zone = zone_of(services, run.tournament, tr.language)
     return tr("formats.deadline_at", time=due.astimezone(zone).strftime("%d.%m %H:%M"),
               zone=zone_name(zone), left=duration(tr, minutes))
+
+
+def _whole_minute(moment: datetime) -> datetime:
+    """``moment`` rounded up to the minute it is shown as: matches whose deadlines are
+    shown alike fall due together and are said in one message."""
+    floor = moment.replace(second=0, microsecond=0)
+    return floor if floor == moment else floor + timedelta(minutes=1)
 
 
 async def _launch(services: Services, run: Run, rows: list[MatchRow]) -> None:
@@ -319,12 +326,14 @@ async def placings_text(services: Services, tr: Translator, run: Run) -> str:
 
 
 async def deadline_passed(services: Services, job: Job) -> None:
-    """Remind the players of matches still open and hand them to the organisers."""
+    """Remind the players of matches still open and hand them to the organisers: those
+    of every deadline of the tournament passed by now, in one message."""
     run = await load(services, job.tournament_id)
     if run.tournament is None or run.tournament.status != "running":
         return
-    late = [row for row in run.rows if row.id in job.payload["matches"]
-            and row.status in LIVE]
+    due = {match for taken in [job, *await services.scheduler.take_due(job)]
+           for match in taken.payload["matches"]}
+    late = [row for row in run.rows if row.id in due and row.status in LIVE]
     if not late:
         return
     tr = await services.translator_for_chat(run.tournament.chat_id)
