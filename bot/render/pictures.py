@@ -126,6 +126,9 @@ def _tables_palette() -> Palette:
 
 _STANDINGS_MAX_HEIGHT = 7500  # Telegram: width + height <= 10000
 _STANDINGS_MAX_WIDTH = 2200
+_NAME_EMS = 16
+"""How many font sizes wide a name may be before the table is cut rather than made smaller
+or wider for it (about 28 letters)."""
 _BAR = 12  # the qualifiers' left bar
 _CELL_PAD = 16
 
@@ -257,7 +260,9 @@ def _draw_legend(canvas: Canvas, notes: list[tuple[bool, list[str]]], font: Font
 
 def _standings_columns(header: list[str], rows: list[list[str]], size: int, width: int,
                        force: bool = False) -> list[int] | None:
-    """Column widths in pixels, or None when the name column would be too narrow."""
+    """Column widths in pixels, or None when the name column would be too narrow for the
+    longest name (up to :data:`_NAME_EMS` letters' worth: a longer one is cut) at this size:
+    a smaller size is tried first, then (``force``) the picture is widened."""
     font, bold, head_font = _font(size), _font(size, True), _font(size - 6, True)
     inner = width - 2 * _PAD - _BAR
     widths = []
@@ -267,16 +272,19 @@ def _standings_columns(header: list[str], rows: list[list[str]], size: int, widt
         widths.append(math.ceil(text_w) + 2 * _CELL_PAD)
     widths[0] = min(max(widths[0], size * 2), inner // 5)
     min_name = size * 9
+    wanted = max(min_name, min(widths[1], size * _NAME_EMS))
     numbers = sum(widths[2:])
     name_w = inner - widths[0] - numbers
-    if name_w < min_name:
+    if name_w < wanted:
         if not force:
             return None
         # Widen the picture up to a limit, then share the rest among the number columns.
         inner = max(inner, _STANDINGS_MAX_WIDTH - 2 * _PAD - _BAR)
-        share = max(2 * _CELL_PAD + size, (inner - widths[0] - min_name) // max(1, len(widths) - 2))
+        share = max(2 * _CELL_PAD + size, (inner - widths[0] - wanted) // max(1, len(widths) - 2))
         widths[2:] = [min(w, share) for w in widths[2:]]
-        name_w = max(min_name, min(inner, width - 2 * _PAD - _BAR) - widths[0] - sum(widths[2:]))
+        room = inner - widths[0] - sum(widths[2:])
+        name_w = max(min_name, min(wanted, room), width - 2 * _PAD - _BAR - widths[0]
+                     - sum(widths[2:]))
     widths[1] = name_w
     return widths
 

@@ -128,6 +128,21 @@ def test_long_names_are_cut_with_an_ellipsis() -> None:
     assert pictures._fit("Bob", font, 300) == "Bob"
 
 
+def test_a_long_name_is_drawn_whole_when_a_smaller_size_fits_it() -> None:
+    """A Swiss table's six number columns left a 40-pixel name column too narrow for
+    "Maximilian_van_der_berg": it was cut while smaller letters had room for it."""
+    header = ["#", "Player", "Pts", "W-D-L", "Bu", "SB", "±", "MPR"]
+    names = ["Alexander_petrovsky", "Maximilian_van_der_berg", "Bob"]
+    rows = [[str(i), name, "3", "3-0-0", "6", "9", "+12", "2,5"]
+            for i, name in enumerate(names, 1)]
+    size = next(size for size in (40, 36, 32, 28)
+                if pictures._standings_columns(header, rows, size, pictures._WIDTH))
+    widths = pictures._standings_columns(header, rows, size, pictures._WIDTH)
+    font = pictures._font(size, True)
+    assert all(pictures._fit(name, font, widths[1] - 2 * pictures._CELL_PAD) == name
+               for name in names)
+
+
 def test_a_16_player_bracket_renders() -> None:
     pngs = bracket_png("Кубок", _players(16))
     assert 1 <= len(pngs) <= 2
