@@ -10,7 +10,14 @@ from pathlib import Path
 from bot import catalogue
 from bot.features.formats import progress, state
 from bot.features.formats.state import Run
-from bot.features.formats.tables import _cells, _header, legend, legs_layout, shared_lines
+from bot.features.formats.tables import (
+    _cells,
+    _header,
+    _marked,
+    legend,
+    legs_layout,
+    shared_lines,
+)
 from bot.i18n import Translator
 from games.tournament import Result, standings
 from storage.repositories.matches import MatchRow
@@ -49,6 +56,17 @@ def test_darts_level_on_points_and_legs_are_ordered_by_marks_per_visit() -> None
     assert [(r.player, r.place, r.points, r.diff, r.scored) for r in rows] == [
         (B, 1, 1, 0, 3), (A, 2, 1, 0, 3), (C, 3, 1, 0, 3)]
     assert shared_lines(Translator("en"), [("", rows)], {A: "A", B: "B", C: "C"}) == []
+
+
+def test_a_player_who_left_is_marked_in_the_table() -> None:
+    """A withdrawal's row stays in the table, its results counted, and a disqualified
+    player's shows no place: each name now says why."""
+    run = _run(stats=False)
+    run.tournament.state["run"] |= {"withdrawn": [B], "disqualified": [C]}
+    label = _marked(Translator("en"), run, {A: "Ann", B: "Ben", C: "Cat"})
+    assert label == {A: "Ann", B: "Ben (withdrew)", C: "Cat (disqualified)"}
+    assert _marked(Translator("ru"), run, {A: "Ann", B: "Ben", C: "Cat"})[B] == \
+        "Ben (выход из турнира)"
 
 
 def test_places_still_level_are_shared_and_said_so() -> None:

@@ -141,6 +141,16 @@ def _ties(run: Run, tables: list[tuple[int, list[Row]]]) -> dict[int, int] | Non
     return {r.player: ties_of(run, r.player) for _, rows in tables for r in rows}
 
 
+def _marked(tr: Translator, run: Run, label: dict[int, str]) -> dict[int, str]:
+    """The names with a player who withdrew or was disqualified marked so: their row
+    stays in the table (a withdrawal's results may still count) without saying why."""
+    marks = {player: "formats.table.withdrew" for player in run.record.get("withdrawn", [])}
+    marks |= {player: "formats.table.disqualified"
+              for player in run.record.get("disqualified", [])}
+    return label | {player: tr.plain(key, name=label.get(player, "?"))
+                    for player, key in marks.items()}
+
+
 async def post_tables(services: Services, tr: Translator, run: Run, caption: str,
                       chat_id: int | None = None, *, lead: Sequence[str] = (),
                       then: Sequence[str] = (), thread_id: int | None = None) -> bool:
@@ -151,7 +161,7 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
     round's pairs) below when all of it fits a caption: one message instead of three.
     Whether they were carried (all or none)."""
     title = run.tournament.title
-    label = await names_of(services, run.tournament.id)
+    label = _marked(tr, run, await names_of(services, run.tournament.id))
     tables = progress.group_tables(run)
     stats = progress.table_stats(run.rows) if legs_layout(run) else None
     ties = None if stats is not None else _ties(run, tables)
