@@ -23,7 +23,12 @@ from typing import Any
 from bot.play.context import MatchContext, context_for
 from bot.services import Services
 from storage.db import LoopConnection
-from storage.repositories.jobs import Job, move_match_jobs, replace_match_jobs
+from storage.repositories.jobs import (
+    Job,
+    freeze_jobs,
+    move_match_jobs,
+    replace_match_jobs,
+)
 from storage.repositories.matches import MatchRow
 
 Timeout = Callable[[MatchContext, Job], Awaitable[None]]
@@ -97,14 +102,20 @@ class Onward:
     async def write(self, tx: LoopConnection, match: MatchRow, seq: int,
                     now: datetime) -> tuple[list[int], list[Job]]:
         """Its statements in ``tx``, the match now at ``seq``: the jobs it cancelled and
-        the jobs it added, for the scheduler once the transaction commits."""
+        the jobs it added, for the scheduler once the transaction commits. Clocks set while
+        the match is paused (an organiser's action taken in a pause) are frozen at once,
+        with all their time left, until ``/resume``."""
         if self.keep:
             await move_match_jobs(tx, match.id, self.kinds, seq)
             return [], []
-        return await replace_match_jobs(
+        cancelled, added = await replace_match_jobs(
             tx, match.id, self.kinds, [(kind, now + delay, {"seq": seq, **payload})
                                        for kind, delay, payload in self.start],
             match.tournament_id)
+        if match.status != "paused":
+            return cancelled, added
+        await freeze_jobs(tx, added, now)  # set in a pause (an organiser's): /resume runs them
+        return cancelled, []
 
 
 async def carry(ctx: MatchContext, onward: Onward) -> None:

@@ -147,10 +147,11 @@ class JobsRepo:
         return await self.db.write(work)
 
     async def for_match(self, match_id: int, kinds: tuple[str, ...]) -> list[Job]:
-        """The pending jobs of ``kinds`` that carry ``match_id``."""
+        """The pending (or frozen: ``remaining`` in the payload) jobs of ``kinds`` that
+        carry ``match_id``."""
         marks = ",".join("?" * len(kinds))
         rows = await self.db.fetchall(
-            f"SELECT * FROM jobs WHERE match_id = ? AND status = 'pending'"
+            f"SELECT * FROM jobs WHERE match_id = ? AND status IN ('pending', 'frozen')"
             f" AND kind IN ({marks}) ORDER BY id", (match_id, *kinds))
         return [_job(r) for r in rows]
 
@@ -192,12 +193,9 @@ class JobsRepo:
             rows = await (await tx.execute(
                 f"SELECT * FROM jobs WHERE tournament_id = ? AND status = 'pending'"
                 f" AND kind IN ({marks})", (tournament_id, *kinds))).fetchall()
-            for row in rows:
-                left = max(0, int((from_db(row["run_at"]) - now).total_seconds()))
-                payload = {**json.loads(row["payload"]), "remaining": left}
-                await tx.execute("UPDATE jobs SET status = 'frozen', payload = ? WHERE id = ?",
-                                 (json.dumps(payload), row["id"]))
-            return [row["id"] for row in rows]
+            jobs = [_job(row) for row in rows]
+            await freeze_jobs(tx, jobs, now)
+            return [job.id for job in jobs]
         return await self.db.write(work)
 
     async def thaw(self, tournament_id: int, now: datetime) -> list[Job]:
@@ -229,6 +227,15 @@ async def insert_job(tx, kind: str, run_at: datetime, tournament_id: int | None,
         " VALUES (?, ?, ?, ?, ?)",
         (kind, tournament_id, to_db(run_at), json.dumps(payload), payload.get("match_id")))
     return Job(cursor.lastrowid, kind, tournament_id, from_db(to_db(run_at)), payload)
+
+
+async def freeze_jobs(tx, jobs: Sequence[Job], now: datetime) -> None:
+    """In the transaction ``tx``: stop ``jobs``, each keeping the seconds it had left
+    (``remaining``) until :meth:`JobsRepo.thaw`."""
+    for job in jobs:
+        left = max(0, int((job.run_at - now).total_seconds()))
+        await tx.execute("UPDATE jobs SET status = 'frozen', payload = ? WHERE id = ?",
+                         (json.dumps({**job.payload, "remaining": left}), job.id))
 
 
 async def cancel_match_jobs(tx, match_id: int, kinds: tuple[str, ...]) -> list[int]:

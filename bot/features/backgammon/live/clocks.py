@@ -72,11 +72,13 @@ def reminded(bank: int, whole: int) -> int:
 
 
 async def time_left(ctx: MatchContext, seat: int) -> int | None:
-    """Seconds left on ``seat``'s running turn clock (timer and bank), None if none runs."""
+    """Seconds left on ``seat``'s turn clock (timer and bank), running or frozen by a
+    pause; None if it has none."""
     services = ctx.services
     for job in await services.repos.jobs.for_match(ctx.match.id, (TURN_CLOCK,)):
         if job.payload.get("seat") == seat:
-            return max(0, int((job.run_at - services.clock.now()).total_seconds()))
+            running = int((job.run_at - services.clock.now()).total_seconds())
+            return max(0, job.payload.get("remaining", running))
     return None
 
 

@@ -135,17 +135,19 @@ PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish,
 
 async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
               update_id: int | None, check: Callable[[Any], None] | None = None,
-              alongside: Alongside = (), *, logged: Write | None = None) -> LiveMatch | None:
+              alongside: Alongside = (), *, logged: Write | None = None,
+              in_pause: bool = False) -> LiveMatch | None:
     """Apply a player's ``actions`` (with the time they spent), then let the bot play its
     part; the new state, or None when this update was applied before. ``alongside``: said
     with the announcement once accepted (a pressed button answered); ``logged``: written
-    with the actions (an organiser's log entry)."""
+    with the actions (an organiser's log entry); ``in_pause``: taken while the match is
+    paused (an organiser's ``/addtime``)."""
     state = await ctx.services.matches.current(ctx.match)  # read before any await
     seat = ctx.seat(actor_id) if actor_id is not None else None
     spent = await clocks.spent(ctx, state, seat)
     change = await perform(ctx, PLAYBOOK, spent + actions, actor_id=actor_id,
                            update_id=update_id, check=check, alongside=alongside,
-                           logged=logged)
+                           logged=logged, in_pause=in_pause)
     if change is None:
         return None
     return await advance(ctx)

@@ -19,7 +19,7 @@ from bot.i18n import Markup, Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import refused
-from bot.play.refusal import Refusal
+from bot.play.refusal import Refusal, unless_paused
 from bot.services import Services
 from games.backgammon.protocol import VALUES
 from games.backgammon.result import game_result
@@ -45,6 +45,7 @@ class Resign(CallbackData, prefix="bgr"):
 async def resign(message: Message, command: CommandObject, services: Services,
                  tr: Translator) -> None:
     ctx = await sender_match(message, services, tr)
+    await unless_paused(services, ctx.match)  # refused now, not at the answer's press
     seat = ctx.seat(message.from_user.id)
     word = (command.args or "").strip().lower()
     if word and word not in MATCH_WORDS + GAME_WORDS:

@@ -71,7 +71,8 @@ def _after(actions, length: int, moves: int) -> LiveMatch | None:
 async def addtime(message: Message, command: CommandObject, event_update: Update,
                   services: Services, tr: Translator) -> None:
     """``/addtime @user 2m reason``: an organiser gives a player time back, at most the
-    match's whole bank at a time (a slip such as ``500h`` would end the match's clock)."""
+    match's whole bank at a time (a slip such as ``500h`` would end the match's clock). Taken
+    in a pause too: a pause is where an organiser settles a dispute about time."""
     words = (command.args or "").split()
     found = DURATION.match(words[1]) if len(words) > 2 else None
     if found is None or not words[0].startswith("@"):
@@ -97,7 +98,7 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
                        tournament_id=ctx.tournament.id, chat_id=message.chat.id, reason=reason,
                        match_id=match.id, player=user.id, seconds=seconds)
     state = await act(ctx, [*spent, {"type": "addtime", "player": seat, "seconds": seconds}],
-                      None, event_update.update_id, logged=logged)
+                      None, event_update.update_id, logged=logged, in_pause=True)
     if state is None:
         return
     await ctx.say(tr("backgammon.live.time_added", name=ctx.names[seat],
