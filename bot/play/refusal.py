@@ -36,11 +36,12 @@ class Refusal(Exception):
         return self.text if self.text is not None else tr(self.key, **self.params)
 
 
-async def paused(services: Services, tournament_id: int) -> Refusal:
+async def paused(services: Services, tournament_id: int, key: str = "play.paused") -> Refusal:
     """The refusal of a move in a paused match, with the reason the organiser paused for
-    (“back at 14:00”) when one was given."""
+    (“back at 14:00”) when one was given: the catalog text ``key``, or ``key + "_why"`` with
+    the reason (another pair says it of the tournament: ``formats.error.paused``)."""
     reason = await services.repos.organiser_log.pause_reason(tournament_id)
-    return Refusal("play.paused_why", reason=clip(reason)) if reason else Refusal("play.paused")
+    return Refusal(f"{key}_why", reason=clip(reason)) if reason else Refusal(key)
 
 
 async def unless_paused(services: Services, match: MatchRow) -> None:

@@ -22,6 +22,7 @@ from bot.games import game_of
 from bot.i18n import Markup, Translator, lines
 from bot.middlewares.filters import IN_GROUP, command_name, topic_of
 from bot.play.context import LIVE, load_match, own_text
+from bot.play.refusal import paused
 from bot.render import bracket_png
 from bot.render.posting import post_pictures
 from bot.services import Services
@@ -204,7 +205,7 @@ async def _next_step(services: Services, tr: Translator, run: Run, row: MatchRow
                      label: dict[int, str]) -> str:
     """What the player does now: play on the board, report, confirm or wait."""
     if row.status == "paused":
-        return tr("formats.error.paused")
+        return (await paused(services, run.tournament.id, "formats.error.paused")).render(tr)
     game = game_of(run.tournament.game)
     if game.in_bot(run.tournament.settings):
         hint = own_text(tr, game.match_hint, row.kind)
