@@ -115,6 +115,10 @@ class Game:
     """Match kind → how /board posts its live board again at the bottom of the chat, drawn
     from the match's state (the old one loses its buttons); kinds absent here have no board
     (``bot/play/board.py``)."""
+    unseen: Mapping[str, str] = field(default_factory=dict)
+    """Match kind → the catalog key of what its players type in the group that the bot
+    cannot see with privacy mode on (typed visits, moves, 🎲): the privacy warning names it;
+    kinds absent here (matches reported with /result) get the general ``new.rights_unseen``."""
 
     @property
     def played_in_bot(self) -> bool:

@@ -294,13 +294,24 @@ def applications_waiting(tr: Translator, pending: list[Entrant]) -> str | None:
               names=", ".join(entrant.label for entrant in pending)) if pending else None
 
 
-async def rights_problem(services: Services, chat_id: int, tr: Translator) -> str | None:
-    """What the organiser must fix so the bot sees plain 🎲 and words in the group."""
+async def rights_problem(services: Services, chat_id: int, tr: Translator,
+                         tournament: Tournament | None = None) -> str | None:
+    """What the organiser must fix so the bot sees the plain messages the group's players
+    type: what ``tournament``'s game needs (its typed moves, 🎲), else the general text."""
     me = await services.bot.get_me()  # fresh: privacy mode may have changed since start-up
     member = await services.bot.get_chat_member(chat_id, me.id)
     if member.status == "administrator" or me.can_read_all_group_messages:
         return None
-    return tr("new.rights_warning", bot=services.bot_username)
+    return tr("new.rights_warning", bot=services.bot_username,
+              unseen=tr(_unseen(tournament)))
+
+
+def _unseen(tournament: Tournament | None) -> str:
+    """The catalog key of what the bot cannot see in privacy mode of ``tournament``'s play."""
+    if tournament is None:
+        return "new.rights_unseen"
+    game = game_of(tournament.game)
+    return game.unseen.get(game.kind_of(tournament.settings), "new.rights_unseen")
 
 
 @job_kind("opening")
@@ -325,7 +336,7 @@ async def _opening_job(services: Services, job: Job) -> None:
         entrants = await repos.entrants.list(tournament.id)
         players = [e for e in entrants if e.status == "approved"]
         if not job.payload.get("announced"):
-            warning = await rights_problem(services, tournament.chat_id, tr)
+            warning = await rights_problem(services, tournament.chat_id, tr, tournament)
             await services.bot.send_message(tournament.chat_id, lines(
                 _started(tr, tournament, entrants), warning))
             await repos.jobs.note(job.id, announced=True)

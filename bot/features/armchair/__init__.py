@@ -40,5 +40,6 @@ _FORMATS = formats_game(
     engines={KIND: engine}, match_kind=KIND, launch=launch, playbook=PLAYBOOK,
     hidden={KIND: HAND}, bot_player=_bot_player,
     setup_note=_note, reported_when=reported, match_hint="armchair.match_hint",
-    boards={KIND: partial(show_card, new=True)}, settled_boards={KIND: show_card})
+    boards={KIND: partial(show_card, new=True)}, settled_boards={KIND: show_card},
+    unseen={KIND: "armchair.rights_unseen"})
 GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, LATE: late_clock})

@@ -79,6 +79,7 @@ _FORMATS = formats_game(
     draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player,
     check_score=match_score_problem, match_now=_match_now,
     settled_boards={KIND: show_card, LIVE_KIND: board.show},
+    unseen={LIVE_KIND: "backgammon.rights_unseen"},
     boards={KIND: partial(show_card, new=True), LIVE_KIND: partial(board.show, new=True)})
 # Results are reported through the match card or played out here, not by the formats' /result.
 GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, GRACE_JOB: grace_passed, **flow.JOBS},

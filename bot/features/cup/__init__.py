@@ -28,7 +28,7 @@ GAME = Game(
     playbook=PLAYBOOK,
     dice=lambda seat, value: {"type": "roll", "player": seat, "value": value},
     bot_player=cup_player,
-    match_kind="group",  # a Cup match outside its stages: the group stage's (a friendly)
+    match_kind="group", unseen={"group": "cup.rights_unseen"},  # a Cup match outside its stages: the group stage's (a friendly)
     launch=rolling.launch_single_match,
     routers=tuple(module.router for module in (corrections, third, status, rolling, hidden_chat,
                                                betting)),

@@ -24,6 +24,7 @@ SHANGHAI = formats_game(
      "bull": "visit"},
     {"legs": odd(1, 21), "bull": choice("visit", "strict")},
     engines={"shanghai": shanghai_engine}, match_kind="shanghai", setup_note=bull_note,
+    unseen={"shanghai": "darts.rights_unseen"},
     boards={"shanghai": board_again}, settled_boards={"shanghai": _in_place},
     **_DARTS)
 FINCRICKET = formats_game(
@@ -31,5 +32,6 @@ FINCRICKET = formats_game(
     {"max_players": 0, "approval": "off", "checkin": 0, "format": "round_robin", "legs": 1},
     {"legs": odd(1, 21)},
     engines={"fincricket": fincricket_engine}, match_kind="fincricket",
+    unseen={"fincricket": "darts.rights_unseen"},
     boards={"fincricket": board_again}, settled_boards={"fincricket": _in_place},
     setup_note=fincricket_note, **_DARTS)
