@@ -125,7 +125,7 @@ async def test_darts_stats_of_a_match_set_by_an_organiser(tmp_path: Path) -> Non
     assert sum(p["darts"] for p in thrown["players"]) == 3  # the visit thrown stays
     by_name = {(row["match_id"], row["name"]): row for row in rows}
     assert by_name[str(played["match_id"]), "Cat"]["legs_won"] == "2"
-    assert by_name[str(played["match_id"]), "Cat"]["set_by_organiser"] == "True"
+    assert by_name[str(played["match_id"]), "Cat"]["set_by_organiser"] == "Org: Ben had to leave"
 
 
 async def test_backgammon_games_of_a_match_set_by_an_organiser(tmp_path: Path) -> None:
@@ -146,6 +146,8 @@ async def test_backgammon_games_of_a_match_set_by_an_organiser(tmp_path: Path) -
     assert {row["match_id"] for row in set_rows} == {str(unplayed["match_id"]),
                                                      str(played["match_id"])}
     assert all(names[int(row["winner_id"])] == row["winner"] for row in set_rows)
+    assert {row["set_by_organiser"] for row in set_rows} == {"Org: played at the club",
+                                                            "Org: Ben had to leave"}
 
 
 async def test_armchair_stats_of_a_match_set_by_an_organiser(tmp_path: Path) -> None:
@@ -167,7 +169,8 @@ async def test_armchair_stats_of_a_match_set_by_an_organiser(tmp_path: Path) -> 
         lines[row["match_id"]].append(row)
     (alone,) = lines[str(unplayed["match_id"])]  # one line with the result, no innings
     assert alone["innings"] == "" and alone["winner"] == "Ann"
-    assert alone["score"] == unplayed["result"] and alone["set_by_organiser"] == "True"
+    assert alone["score"] == unplayed["result"]
+    assert alone["set_by_organiser"] == "Org: played at the club"
     assert all(row["winner"] == "Cat" and row["result"] == "win"
                for row in lines[str(played["match_id"])])
 

@@ -8,7 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from bot.features.armchair.settings import KIND
-from bot.features.formats.export import csv_line, outcome_set, result_text, set_by_organiser
+from bot.features.formats.export import (
+    csv_line,
+    outcome_set,
+    result_text,
+    set_by_cell,
+    set_by_organiser,
+)
 from bot.games import Table
 from bot.i18n import Translator
 from bot.play.context import names_of
@@ -42,12 +48,12 @@ async def armchair_stats(services: Services,
                      "innings": public["innings"], "totals": public["totals"],
                      "outcome": outcome, "result": result_text(match) or None,
                      "set_by_organiser": settled})
-        rows.extend(_rows(match, public, outcome, settled is not None, label))
+        rows.extend(_rows(match, public, outcome, settled, label))
     return data, (HEADER, rows) if data else None
 
 
 def _rows(match: MatchRow, public: dict[str, Any], outcome: dict[str, Any] | None,
-          settled: bool, label: dict[int, str]) -> list[list]:
+          settled: dict[str, Any] | None, label: dict[int, str]) -> list[list]:
     """A line per innings; a match an organiser closed before any innings, one line with
     its result."""
     outcome = outcome or {}
@@ -56,7 +62,7 @@ def _rows(match: MatchRow, public: dict[str, Any], outcome: dict[str, Any] | Non
     whole = {"match_id": match.id, "status": match.status, "decks_used": public["deck"],
              "result": outcome.get("result", ""),
              "winner": "" if winner is None else label.get(players[winner], "?"),
-             "score": result_text(match), "set_by_organiser": settled}
+             "score": result_text(match), "set_by_organiser": set_by_cell(settled)}
     innings = [_innings(inn, players, label) for inn in public["innings"]]
     return [csv_line(HEADER, **whole, **inn) for inn in innings or ([{}] if settled else [])]
 

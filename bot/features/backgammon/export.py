@@ -16,7 +16,13 @@ from __future__ import annotations
 from typing import Any
 
 from bot.features.backgammon.settings import KIND, LIVE_KIND
-from bot.features.formats.export import csv_line, outcome_set, result_text, set_by_organiser
+from bot.features.formats.export import (
+    csv_line,
+    outcome_set,
+    result_text,
+    set_by_cell,
+    set_by_organiser,
+)
 from bot.games import Table
 from bot.services import Services
 from games.backgammon.protocol import VALUES
@@ -25,7 +31,8 @@ from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
 COLUMNS = ["match_id", "round", "entry", "game", "winner_id", "winner", "value", "cube", "how",
-           "points", "corrected", "penalty", "penalised_id", "penalised", "result"]
+           "points", "corrected", "penalty", "penalised_id", "penalised", "result",
+           "set_by_organiser"]
 
 
 def _line(**values: Any) -> list:
@@ -54,12 +61,12 @@ def _entry_rows(match_id: int, round_: int, state: Any, users: tuple, names: dic
     return rows
 
 
-def _set_row(match: MatchRow, names: dict) -> list:
+def _set_row(match: MatchRow, names: dict, settled: dict[str, Any]) -> list:
     """The line of the result an organiser set: its winner and the score, as the pairings
-    give it."""
+    give it, and who set it and why."""
     return _line(match_id=match.id, round=match.round, entry="setresult",
                  winner_id=match.winner, winner=names.get(match.winner, "?"),
-                 result=result_text(match))
+                 result=result_text(match), set_by_organiser=set_by_cell(settled))
 
 
 async def backgammon_games(services: Services, tournament: Tournament
@@ -75,7 +82,7 @@ async def backgammon_games(services: Services, tournament: Tournament
         if settled:
             item["outcome"] = outcome_set(match)
             item["score"] = match.result.get("score") or item["score"]
-            lines.append(_set_row(match, names))
+            lines.append(_set_row(match, names, settled))
         matches.append({"match_id": match.id, "round": match.round,
                         "players": list(match.players), "status": match.status,
                         **item, "set_by_organiser": settled})

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.features.darts.kinds import KINDS
-from bot.features.formats.export import result_text, set_by_organiser
+from bot.features.formats.export import result_text, set_by_cell, set_by_organiser
 from bot.games import Table
 from bot.services import Services
 from storage.repositories.matches import MatchRow
@@ -53,7 +53,7 @@ def player_stats(state: Any, player: int, kind: str) -> dict[str, Any]:
 
 
 def _row(match_id: int, round_: Any, kind: str, user_id: int, name: str,
-         numbers: dict[str, Any], result: str, set_by_organiser: bool) -> list:
+         numbers: dict[str, Any], result: str, set_by_organiser: str) -> list:
     closes = numbers.get("visits_to_close")
     return [match_id, round_, kind, user_id, name, numbers["legs_won"], numbers["darts"],
             numbers["visits"], numbers["marks"], numbers.get("marks_per_round", ""),
@@ -85,7 +85,7 @@ async def darts_stats(services: Services, tournament: Tournament) -> tuple[Any, 
             name = names.get(user_id, "?")
             players.append({"user_id": user_id, "name": name, **numbers})
             rows.append(_row(match.id, match.round, match.kind, user_id, name, numbers,
-                             result_text(match), settled is not None))
+                             result_text(match), set_by_cell(settled)))
         matches.append({"match_id": match.id, "round": match.round, "game": match.kind,
                         "status": match.status, "best_of": state.best_of,
                         "starter": match.players[state.starter] if state.started else None,

@@ -118,7 +118,16 @@ async def set_by_organiser(services: Services, row: MatchRow) -> dict[str, Any] 
                if action.payload.get("meta") == "result"]
     if not settled or settled[-1].payload.get("reason") is None:
         return None
-    return {"by": settled[-1].actor_id, "reason": settled[-1].payload["reason"]}
+    organiser = await services.repos.users.get(settled[-1].actor_id)
+    return {"by": settled[-1].actor_id, "name": organiser.first_name if organiser else None,
+            "reason": settled[-1].payload["reason"]}
+
+
+def set_by_cell(settled: dict[str, Any] | None) -> str:
+    """A CSV cell saying who set a result and why (``Org: Ben had to leave``), or empty."""
+    if settled is None:
+        return ""
+    return f"{settled['name'] or settled['by']}: {settled['reason']}"
 
 
 def outcome_set(row: MatchRow) -> dict[str, Any]:
