@@ -4,9 +4,12 @@ Accepted (case-insensitive, spaces and hyphens ignored): ``S20``/``D18``/``T15``
 sectors 1-20, ``25`` (also ``S25``, ``BULL``), ``50`` (also ``D25``, ``DBULL``) and a miss
 (``MISS``, ``M``, ``0``). Russian players type С/Д/Т for S/D/T (``ДБУЛЛ`` the bull's
 centre), «мимо»/«промах»/«М» for a miss; the Finnish seed's «ohi» is a miss too, «bulli»
-the bull and «tuplabulli» its centre. The ring may be a word or a count of the sector:
-``tripla 20``, ``tupla 20``, ``triple 20``, ``double 20``, «утроение 20», «удвоение 20»,
-``3x20``, ``2x20``.
+the bull and «tuplabulli» its centre; ``bullseye``, ``inner bull`` and «внутренний булл»
+are the centre, ``outer bull`` and «внешний булл» the bull's outer ring. The ring may be a
+word or a count of the sector: ``tripla 20``, ``tupla 20``, ``triple 20``, ``treble 20``,
+``double 20``, «утроение 20», «удвоение 20», «трипл 20», «требл 20», «дабл 16», «дубль 16»,
+«тройное 20», «двойной булл», ``3x20``, ``3 x 20``, ``2x20``. Words that also name a number
+(«тройка», «двойка»: the sectors 3 and 2) are no ring.
 """
 
 from __future__ import annotations
@@ -20,9 +23,15 @@ from games.common.errors import IllegalAction
 BULL = 25
 NUMBERED = range(1, 21)
 
+_RING_WORDS = {
+    "SINGLE": 1, "DOUBLE": 2, "TRIPLE": 3, "TREBLE": 3, "TUPLA": 2, "TRIPLA": 3,
+    "СИНГЛ": 1, "ДАБЛ": 2, "ДУБЛЬ": 2, "ТРИПЛ": 3, "ТРЕБЛ": 3, "УДВОЕНИЕ": 2, "УТРОЕНИЕ": 3,
+    **dict.fromkeys(("ДВОЙНОЙ", "ДВОЙНОЕ", "ДВОЙНАЯ", "УДВОЕННОЕ", "УДВОЕННАЯ"), 2),
+    **dict.fromkeys(("ТРОЙНОЙ", "ТРОЙНОЕ", "ТРОЙНАЯ", "УТРОЕННОЕ", "УТРОЕННАЯ"), 3)}
+"""A ring named by a word (upper case): English, Finnish, and the Russian players' own
+words, the adjectives in each gender (the sector is «сектор» or «двадцатка»)."""
 _RINGS = {"": 1, "S": 1, "D": 2, "T": 3, "С": 1, "Д": 2, "Т": 3, "1X": 1, "2X": 2, "3X": 3,
-          "TUPLA": 2, "TRIPLA": 3, "DOUBLE": 2, "TRIPLE": 3, "TREBLE": 3, "УДВОЕНИЕ": 2,
-          "УТРОЕНИЕ": 3}
+          **_RING_WORDS}
 """A ring: its letter (Latin or Cyrillic), a word for it or a count of the sector; none is
 the single ring, for the bull alone."""
 _TIMES = str.maketrans({"Х": "X", "×": "X"})
@@ -30,12 +39,12 @@ _MISS_WORDS = frozenset({"MISS", "M", "0", "МИМО", "ПРОМАХ", "М", "OH
 _BULL_WORDS = "BULLI?|БУЛЛ"
 """The bull as a word: alone the outer bull, after a ring (``DBULL``, ``tuplabulli``) that
 ring of it."""
-_OUTER_BULL = frozenset({"25", "SB", "СБ"})
-_INNER_BULL = frozenset({"50", "DB", "ДБ"})
+_OUTER_BULL = frozenset({"25", "SB", "СБ", "OUTERBULL", "ВНЕШНИЙБУЛЛ"})
+_INNER_BULL = frozenset({"50", "DB", "ДБ", "BULLSEYE", "DOUBLEBULLSEYE", "INNERBULL",
+                         "ВНУТРЕННИЙБУЛЛ"})
 _NAMED_DARTS = _MISS_WORDS | _OUTER_BULL | _INNER_BULL
 """Darts written as a word or a number instead of a ring and a sector (upper case)."""
 _SECTOR_DART = re.compile(rf"(\D*?|[123]X)(\d{{1,2}}|{_BULL_WORDS})")
-_SECTOR_ALONE = re.compile(rf"\d{{1,2}}|{_BULL_WORDS}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,15 +104,24 @@ def parse_dart(value: str | Dart, sectors: Collection[int] | None = None) -> Dar
 
 def split_line(text: str) -> list[str]:
     """A typed line's words: commas and semicolons part them too (``T20,T19,T18``), and a
-    ring written apart from its sector is one dart (``T 18``, ``tripla 20``, ``tupla
-    bulli``)."""
+    dart written in several words is one (``T 18``, ``tripla 20``, ``tupla bulli``, ``3 x
+    20``, ``outer bull``, «двойной булл»)."""
     words: list[str] = []
     for word in (w.strip(".!") for w in re.split(r"[\s,;]+", text)):
-        if words and _normal(words[-1]) in _RINGS and _SECTOR_ALONE.fullmatch(_normal(word)):
+        if words and _continues(words[-1], word):
             words[-1] += " " + word
         elif word:
             words.append(word)
     return words
+
+
+def _continues(begun: str, word: str) -> bool:
+    """Whether ``word`` goes on with the dart ``begun`` started: a ring and its sector, a
+    count and its ``x`` (``3 x``), the two words of a bull (``outer bull``)."""
+    if written_as_dart(begun):
+        return False
+    together = _normal(begun + word)
+    return together.translate(_TIMES) in _RINGS or written_as_dart(together)
 
 
 def written_as_dart(word: str) -> bool:
@@ -112,8 +130,15 @@ def written_as_dart(word: str) -> bool:
     return normal in _NAMED_DARTS or _ring_and_sector(normal) is not None
 
 
+def darts_word(word: str) -> bool:
+    """Whether ``word`` is of the darts' own words, a ring's or the bull's (``double``,
+    «трипл», «булл»), though not a dart as written: a line with it is meant as darts."""
+    normal = _normal(word)
+    return normal in _RING_WORDS or any(bull in normal for bull in ("BULL", "БУЛЛ"))
+
+
 def _normal(text: str) -> str:
-    return re.sub(r"[\s\-_]", "", text).upper()
+    return re.sub(r"[\s\-_'’]", "", text).upper()
 
 
 def _ring_and_sector(word: str) -> tuple[int, int] | None:

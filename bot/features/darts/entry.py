@@ -34,7 +34,7 @@ from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
 from games.darts.match import LegsMatch
-from games.darts.notation import parse_dart, split_line, written_as_dart
+from games.darts.notation import darts_word, parse_dart, split_line, written_as_dart
 from games.darts.turn import DARTS_PER_VISIT
 from storage.repositories.organiser_log import log_entry
 
@@ -131,14 +131,18 @@ def _check_room(tr: Translator, state, darts: list[str]) -> None:
 
 def _nearly_darts(message: Message) -> dict | bool:
     """Filter: a line that is nearly darts: darts with bare numbers among them (``20 20
-    20``, ``T20 19``, ``60``), or at least half of it darts (``S19 bulli!``, ``S20 D20 T20
-    отмена``); the first word that is no dart is given as ``stray``."""
+    20``, ``T20 19``, ``60``), at least half of it darts (``S19 bulli!``, ``S20 D20 T20
+    отмена``), or a ring's or the bull's word that is no dart as written (``double
+    twenty``, «трипл двадцать»); the first word that is no dart, a darts word last
+    (``twenty``, not ``double``), is given as ``stray``."""
     words = split_line(message.text or "")
     strays = [word for word in words if not written_as_dart(word)]
     if not strays or len(words) > MAX_TYPED:
         return False
     numbers = all(_BARE_NUMBER.match(word) for word in strays)
-    return {"stray": strays[0]} if numbers or 2 * len(strays) <= len(words) else False
+    said = [word for word in strays if not darts_word(word)]
+    meant = numbers or 2 * len(strays) <= len(words) or len(said) < len(strays)
+    return {"stray": (said or strays)[0]} if meant else False
 
 
 @router.message(IN_GROUP, _nearly_darts)

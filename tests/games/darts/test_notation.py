@@ -1,7 +1,7 @@
 import pytest
 
 from games.common.errors import IllegalAction
-from games.darts.notation import MISS, Dart, parse_dart
+from games.darts.notation import MISS, Dart, darts_word, parse_dart, split_line
 
 
 @pytest.mark.parametrize(
@@ -48,6 +48,23 @@ from games.darts.notation import MISS, Dart, parse_dart
         ("2×20", "D20"),
         ("3х17", "T17"),  # Cyrillic Ha
         ("1x5", "S5"),
+        ("дабл 16", "D16"),  # the Russian players' words for the rings
+        ("дубль 16", "D16"),
+        ("трипл 20", "T20"),
+        ("требл 19", "T19"),
+        ("тройное 20", "T20"),
+        ("тройная 18", "T18"),
+        ("удвоенная 16", "D16"),
+        ("двойной булл", "50"),
+        ("внешний булл", "25"),
+        ("внутренний булл", "50"),
+        ("bullseye", "50"),
+        ("bull's eye", "50"),
+        ("double bullseye", "50"),
+        ("outer bull", "25"),
+        ("inner bull", "50"),
+        ("single 20", "S20"),
+        ("3 x 20", "T20"),
     ],
 )
 def test_accepted_notation(text: str, canonical: str) -> None:
@@ -78,6 +95,27 @@ def test_bad_notation(text: str) -> None:
     with pytest.raises(IllegalAction) as error:
         parse_dart(text)
     assert error.value.code == "bad_notation"
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("двойной булл", ["двойной булл"]),
+        ("3 x 20, 3 х 19 2×18", ["3 x 20", "3 х 19", "2×18"]),
+        ("outer bull double bullseye", ["outer bull", "double bullseye"]),
+        ("T 18 tupla bulli!", ["T 18", "tupla bulli"]),
+        ("тройка 20 трипл 19", ["тройка", "20", "трипл 19"]),  # «тройка» is the sector 3
+        ("50 25 0", ["50", "25", "0"]),
+    ],
+)
+def test_a_dart_in_several_words_is_one(line: str, words: list[str]) -> None:
+    assert split_line(line) == words
+
+
+@pytest.mark.parametrize(("word", "said"), [("double", True), ("трипл", True), ("булли", True),
+                                            ("тройка", False), ("20", False), ("end", False)])
+def test_darts_words(word: str, said: bool) -> None:
+    assert darts_word(word) is said
 
 
 @pytest.mark.parametrize("value", [None, 20, 3.0])
