@@ -32,10 +32,12 @@ _HOUR_AND_MINUTES = re.compile(r"^\d{1,2}(?:[:.]\d{2})?$")
 _DAY_PARTS = {"вечера": "pm", "дня": "pm", "утра": "am", "ночи": "night", "illalla": "pm",
               "iltapäivällä": "pm", "aamulla": "am", "yöllä": "night", "вечером": "pm",
               "днём": "pm", "днем": "pm", "утром": "am", "ночью": "night", "evening": "pm",
-              "afternoon": "pm", "morning": "am"}
+              "afternoon": "pm", "morning": "am", "night": "night", "iltana": "pm",
+              "aamuna": "am", "yönä": "night"}
 """The part of the day of an hour, as am or pm, said after it («в 7 вечера» is 19:00, «10
 утра», "klo 7 illalla") or before it ("huomenna illalla klo 7", «завтра вечером в 7»,
-"tomorrow evening at 7"); the night is pm late in the evening, am after midnight («11 ночи»
+"tomorrow evening at 7", "tomorrow night at 11", "tomorrow at 7 in the evening", "tänä
+iltana klo 8"); the night is pm late in the evening, am after midnight («11 ночи»
 is 23:00, «2 ночи» 02:00); an hour past noon in the afternoon or evening is that hour
 ("klo 19 illalla")."""
 _DAY_MONTH = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?$")
@@ -49,6 +51,8 @@ _DAYS_AHEAD = re.compile(
 """Whole days from today with a time beside them: «через 2 дня в 19:00», "in 2 days at
 7 pm", "2 päivän päästä klo 19" (or «kuluttua»), "day after tomorrow 19:00" (a count of
 days alone is a time from now: :data:`_FROM_NOW`)."""
+_DAY_AND_PART = {"tonight": "today night"}
+"""A word that says a day and its part at once: "tonight at 8" is today at 20:00."""
 _DAYS_WORD = "days:"
 """How :func:`_days_ahead` writes such a phrase as one day word: ``days:2``."""
 _WEEKDAYS = (
@@ -76,12 +80,13 @@ _MONTHS = {
 _DAY_NUMBER = re.compile(r"^(\d{1,2})(?:st|nd|rd|th|\.)?,?$", re.IGNORECASE)
 _CLOCK_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00", "полдень": "12:00",
                 "полночь": "00:00", "keskipäivällä": "12:00", "keskiyöllä": "00:00"}
-_FILLERS = frozenset({"в", "во", "по", "on", "at", "klo", "kello", "next", "this", "ensi",
+_FILLERS = frozenset({"в", "во", "по", "on", "at", "in", "the", "klo", "kello", "next",
+                      "this", "ensi",
                       "tänä", "следующий", "следующую", "следующее", "ближайший",
                       "ближайшую", "ближайшее", "time", "aikaa", "времени"})
 """Words around a day, a time and a zone that say nothing more: «в пятницу», «по Москве»,
 "on friday", "next friday", «в следующую пятницу», "ensi perjantaina" (the next one, as the
-weekday alone), "klo 19:00", "Helsinki time", «по московскому времени», "Suomen aikaa"."""
+weekday alone), "klo 19:00", "in the evening", "Helsinki time", «по московскому времени», "Suomen aikaa"."""
 _ZONE_WORDS = frozenset({"по", "time", "aikaa", "времени"})
 """Fillers that say a zone is named: «по Москве», "Helsinki time", "Suomen aikaa"."""
 _ZONE_LIKE = re.compile(r"(?i:utc|gmt)|[+-]\d|\S+/|[A-ZА-ЯЁ]")
@@ -176,16 +181,19 @@ def zone_name(zone: tzinfo) -> str:
 
 def parse_start(words: list[str], default_zone: str, now: datetime
                 ) -> tuple[datetime, tzinfo]:
-    """Day, time and an optional zone; ValueError("schedule.bad_time"/"bad_zone") if wrong.
-    Without a day the time is its next occurrence in the zone; a day is a date or a word
-    such as ``tomorrow``, counted in the zone."""
+    """Day, time and an optional zone; ValueError("schedule.bad_time"/"bad_zone") if wrong,
+    "schedule.no_time" for a day alone ("tomorrow", «послезавтра»). Without a day the time
+    is its next occurrence in the zone; a day is a date or a word such as ``tomorrow``,
+    counted in the zone."""
     if (later := _from_now(words)) is not None:
         zone = parse_zone(default_zone)
         return (now + later).astimezone(zone).replace(second=0, microsecond=0), zone
     said = words
-    words = _day_first(_meaningful(_dates(_days_ahead(words))))
+    words = _day_first(_meaningful(_dates(_days_ahead(_parts_apart(words)))))
     if not words:
         raise ValueError("schedule.bad_time")
+    if all(map(_is_day, words)) and not any(map(_clock, words)):  # "18.30" is a time
+        raise ValueError("schedule.no_time")
     # a day first, unless the first word is the time ("21.10 20:00": the 21st of October)
     timed = 0 if _clock(words[0]) and not (len(words) > 1 and _clock(words[1])) else 1
     if len(words) <= timed or not (clock := _clock(words[timed])):
@@ -216,6 +224,12 @@ def _unread(rest: list[str], said: list[str]) -> str:
     return "schedule.bad_time"
 
 
+def _parts_apart(words: list[str]) -> list[str]:
+    """Each word of :data:`_DAY_AND_PART` as its day and its part ("tonight": "today
+    night")."""
+    return " ".join(_DAY_AND_PART.get(word.lower(), word) for word in words).split()
+
+
 def _days_ahead(words: list[str]) -> list[str]:
     """Each :data:`_DAYS_AHEAD` phrase as one day word (``days:2``)."""
     def day_word(found: re.Match[str]) -> str:
@@ -225,18 +239,19 @@ def _days_ahead(words: list[str]) -> list[str]:
 
 
 def _dates(words: list[str]) -> list[str]:
-    """A day's number and a month's name beside it as one ``DD.MM`` word ("3 October",
-    "Oct 3rd", «3 октября»; its next occurrence, as ``3.10``); "noon" and «полдень» as the
-    time they are."""
+    """A day's number and a month's name beside it as one ``DD.MM.`` word ("3 October",
+    "Oct 3rd", «3 октября»; its next occurrence, as ``3.10.``: the last dot keeps it from
+    being read as the time 03:10 when no time is said); "noon" and «полдень» as the time
+    they are."""
     said: list[str] = []
     for word in words:
         lower = word.lower().rstrip(",")
         month = _MONTHS.get(lower.rstrip("."))
         previous = _DAY_NUMBER.match(said[-1]) if said else None
         if month and previous:
-            said[-1] = f"{previous[1]}.{month}"
+            said[-1] = f"{previous[1]}.{month}."
         elif (day := _DAY_NUMBER.match(word)) and said and said[-1].startswith("month:"):
-            said[-1] = f"{day[1]}.{said[-1].removeprefix('month:')}"
+            said[-1] = f"{day[1]}.{said[-1].removeprefix('month:')}."
         else:
             said.append(f"month:{month}" if month else _CLOCK_WORDS.get(lower, word))
     return said  # a month left without its day stays unreadable: "bad time"

@@ -117,7 +117,7 @@ def test_a_zone_named_by_its_city(city: str, zone: str, offset: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "key"), [
-    ("", "schedule.bad_time"), ("25:00", "schedule.bad_time"), ("tomorrow", "schedule.bad_time"),
+    ("", "schedule.bad_time"), ("25:00", "schedule.bad_time"), ("tomorrow", "schedule.no_time"),
     ("someday 19:00", "schedule.bad_time"), ("19:00 Mars/Olympus", "schedule.bad_zone"),
     ("19:00 MSK extra", "schedule.bad_time"), ("31.02 19:00", "schedule.bad_time"),
     ("19:00 Atlantis", "schedule.bad_zone")])
@@ -269,10 +269,28 @@ def test_a_number_after_a_day_that_may_be_the_months_day_is_not_an_hour(text: st
     ("huomenna aamulla klo 9", "09:00"), ("завтра вечером в 7", "19:00"),
     ("завтра утром в 10", "10:00"), ("завтра ночью в 2", "02:00"),
     ("tomorrow evening at 7", "19:00"), ("huomenna klo 19 illalla", "19:00"),
-    ("huomenna illalla klo 19.30", "19:30"),
+    ("huomenna illalla klo 19.30", "19:30"), ("tomorrow night at 11", "23:00"),
+    ("tomorrow at 7 in the evening", "19:00"), ("tomorrow at 11 at night", "23:00"),
 ])
 def test_the_part_of_the_day_before_an_hour(text: str, expected: str) -> None:
     assert _start(text) == f"2026-10-02T{expected}:00+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("tonight at 8", "20:00"), ("this evening at 7", "19:00"), ("tänä iltana klo 8", "20:00"),
+    ("сегодня вечером в 8", "20:00"),
+])
+def test_this_evening(text: str, expected: str) -> None:
+    assert _start(text) == f"2026-10-01T{expected}:00+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize("text", ["tomorrow", "day after tomorrow", "завтра", "послезавтра",
+                                  "ylihuomenna", "friday", "3 October", "через 2 дня в", "tonight",
+                                  "huomenna illalla"])
+def test_a_day_without_its_time_says_the_time_is_missing(text: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        _start(text)
+    assert refused.value.args[0] == "schedule.no_time"
 
 
 @pytest.mark.parametrize("text", ["huomenna illalla", "huomenna klo 19 aamulla",
