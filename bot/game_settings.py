@@ -38,6 +38,9 @@ _UNIT_MINUTES = {
     1440: ("d", "day", "days", "д", "дн", "день", "дня", "дней", "pv", "päivä", "päivää"),
 }
 _UNITS = {unit: size for size, units in _UNIT_MINUTES.items() for unit in units}
+_UNIT_EXAMPLES = {"2h": "settings.unit_example.hours", "1d": "settings.unit_example.day"}
+"""The durations a hint of :func:`minutes` names, as the chat's language writes them
+(«2ч», ``2t``): each one :func:`minutes` takes."""
 
 
 def minutes(low: int, high: int) -> Callable[[str], int]:
@@ -53,7 +56,7 @@ def minutes(low: int, high: int) -> Callable[[str], int]:
         if not low <= value <= high:
             raise ValueError("settings.bad_number")
         return value
-    units = ("2h", "1d")[:2 if high >= 1440 else 1]  # values it accepts, as every hint names
+    units = tuple(_UNIT_EXAMPLES)[:2 if high >= 1440 else 1]  # values it accepts
     parse.hint = "|".join((f"{low}–{high}", *units))  # type: ignore[attr-defined]
     if low == 0:
         parse.words = {"off": "0"}  # type: ignore[attr-defined]
@@ -262,11 +265,11 @@ def refusal(tr: Translator, parsers: dict[str, Callable[[str], Any]],
     """Why a ``key=value`` was refused (``error`` from :func:`parse_settings`), with the
     pair as it was probably meant, in the chat's language (as :func:`settings_line`)."""
     reason, key, meant = error.args
-    said = tr(reason, key=_key_said(tr, key) if key in parsers else clip(key))
+    said = tr(reason, key=key_said(tr, key) if key in parsers else clip(key))
     if meant is None:
         return said
     meant_key, _, value = meant.partition("=")
-    pair = f"{_key_said(tr, meant_key)}={_value_said(tr, parsers[meant_key], value.split(','))}"
+    pair = f"{key_said(tr, meant_key)}={_value_said(tr, parsers[meant_key], value.split(','))}"
     return f"{said} {tr('settings.did_you_mean', pair=pair)}"
 
 
@@ -277,15 +280,22 @@ def hints(tr: Translator, parsers: dict[str, Callable[[str], Any]],
     of one setting is answered with that setting, not all twenty), every key's otherwise
     (an unknown key, or the whole list of /settings)."""
     shown = {refused: parsers[refused]} if refused in parsers else parsers
-    return ", ".join(f"{_key_said(tr, key)}={_hint_said(tr, parse)}"
+    return ", ".join(f"{key_said(tr, key)}={_hint_said(tr, parse)}"
                      for key, parse in shown.items())
 
 
 def _hint_said(tr: Translator, parse: Callable[[str], Any]) -> str:
     """A setting's allowed values (``round_robin|swiss``, ``0|2–512``), each that has a
-    word of its own in the chat's language (``круговая|швейцарка``, ``без_лимита|2–512``)."""
-    return re.sub(r"[^|,]+", lambda found: _value_said(tr, parse, found[0]),
+    word of its own in the chat's language (``круговая|швейцарка``, ``без_лимита|2–512``),
+    a duration with the language's unit (``нет|0–1440|2ч|1д``)."""
+    return re.sub(r"[^|,]+", lambda found: _piece_said(tr, parse, found[0]),
                   getattr(parse, "hint", "…"))
+
+
+def _piece_said(tr: Translator, parse: Callable[[str], Any], piece: str) -> str:
+    if piece in _UNIT_EXAMPLES:
+        return tr(_UNIT_EXAMPLES[piece])
+    return _value_said(tr, parse, piece)
 
 
 def shown_settings(settings: dict[str, Any]) -> dict[str, Any]:
@@ -309,11 +319,12 @@ def settings_line(tr: Translator, parsers: dict[str, Callable[[str], Any]],
     ``макс_игроков=без_лимита``, ``checkin=off``): a key, and a value with a word of its
     own (:func:`value_words`), is said with the first word of its catalog entry, anything
     else as it is kept."""
-    return ", ".join(f"{_key_said(tr, key)}={_value_said(tr, parsers.get(key), value)}"
+    return ", ".join(f"{key_said(tr, key)}={_value_said(tr, parsers.get(key), value)}"
                      for key, value in shown_settings(settings).items())
 
 
-def _key_said(tr: Translator, key: str) -> str:
+def key_said(tr: Translator, key: str) -> str:
+    """A setting's key as the chat's language says it in a settings line («в_плей-офф»)."""
     return _first_word(tr, f"settings.key_words.{key}", key)
 
 

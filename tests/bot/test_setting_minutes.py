@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game_settings import COMMON_SETTINGS, FORMAT_SETTINGS, minutes, parse_settings
+from bot.game_settings import COMMON_SETTINGS, FORMAT_SETTINGS, hints, minutes, parse_settings
+from bot.i18n import Translator
 
 
 @pytest.mark.parametrize(("text", "value"), [
@@ -27,3 +28,13 @@ def test_the_settings_keep_minutes() -> None:
     assert parse_settings(parsers, ["checkin=1h", "deadline=2d"], {}) == {
         "checkin": 60, "deadline": 2880}
     assert parsers["deadline"].hint == "0–10080|2h|1d"
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("ru", "отметка=0–1440|2ч|1д"), ("en", "checkin=0–1440|2h|1d"),
+    ("fi", "paikallaolo=0–1440|2t|1pv")])
+def test_a_duration_hint_names_the_languages_units(language: str, said: str) -> None:
+    parsers = {**COMMON_SETTINGS, **FORMAT_SETTINGS}
+    assert hints(Translator(language), parsers, "checkin") == said
+    for example in said.split("|")[1:]:
+        assert parsers["checkin"](example)  # each unit shown is one the setting takes

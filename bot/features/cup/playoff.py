@@ -14,6 +14,7 @@ from babel import Locale
 from babel.numbers import format_currency
 
 from bot.features.cup.common import close_match, on_finish
+from bot.game_settings import key_said
 from bot.i18n import Markup, Translator
 from bot.play.context import MatchContext, context_for, names_of
 from bot.play.topics import open_topic
@@ -104,8 +105,10 @@ def bracket_note(tr: Translator, settings: dict) -> str:
     size = settings.get("qualifiers", 8)
     rounds = [round_title(tr, size, n, settings.get("formats"))
               for n in range(1, size.bit_length())]
-    key = "cup.setup_all_rounds" if size == 16 else "cup.setup_skipped_rounds"
-    return tr(key, qualifiers=size, rounds=", ".join(rounds))
+    if size == 16:
+        return tr("cup.setup_all_rounds", qualifiers=size, rounds=", ".join(rounds))
+    return tr("cup.setup_skipped_rounds", qualifiers=size, rounds=", ".join(rounds),
+              qualifiers_key=key_said(tr, "qualifiers"), formats_key=key_said(tr, "formats"))
 
 
 async def start_playoff(services: Services, tr: Translator, tournament: Tournament,
