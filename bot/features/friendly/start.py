@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import games
-from bot.features.game_names import game_named, meant, not_a_game
+from bot.features.game_names import game_named, games_of_word, meant, not_a_game
 from bot.game_settings import (
     FORMAT_SETTINGS,
     hints,
@@ -21,7 +21,7 @@ from bot.game_settings import (
     settings_line,
 )
 from bot.games import Game, MatchLauncher
-from bot.i18n import Translator, clip
+from bot.i18n import Translator, clip, lines
 from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.matches import MatchRow
@@ -55,14 +55,27 @@ def pick_game(tr: Translator, key: str | None, *, usage: str,
         said = tr("friendly.unknown_practice_game" if bot_player else "friendly.unknown_game",
                   game=clip(key), games=names)
         said = not_a_game(tr, said, key, played, named_among=friendly_games())
-        if bot_player and (others := [meant_key for meant_key in meant(key, friendly_games())
-                                      if meant_key not in played]):
-            said += "\n" + tr("friendly.meant_no_bot_player", games=", ".join(others),
-                              code=others[0])  # "darts": the bot plays none of them
-        raise Refusal(text=said)
+        hints = _practice_hints(tr, key, played) if bot_player else []
+        raise Refusal(text=lines(said, *hints))
     if match_plan(game) is None:
         raise Refusal("friendly.not_in_bot", game=tr(f"game.{game.key}"), games=names)
     return game
+
+
+def _practice_hints(tr: Translator, key: str, played: list[str]) -> list[str]:
+    """For a /practice word that names no one game: of the games it may mean, those the bot
+    plays when it is a word of several (``kriketti``: /practice armchair), and those it
+    does not ("darts": challenge a person)."""
+    meant_keys = meant(key, friendly_games())
+    ours = [meant_key for meant_key in meant_keys if meant_key in played]
+    others = [meant_key for meant_key in meant_keys if meant_key not in played]
+    several = len(games_of_word(key, friendly_games())) > 1  # else "did you mean" names it
+    hints = [tr("friendly.meant_bot_player", games=", ".join(ours), code=ours[0])
+             ] if ours and others and several else []
+    if others:
+        hints.append(tr("friendly.meant_no_bot_player", games=", ".join(others),
+                        code=others[0]))
+    return hints
 
 
 def own_parsers(game: Game) -> dict[str, Any]:
