@@ -12,14 +12,19 @@ from pathlib import Path
 from games.backgammon.mat import read_mat
 from tests.bot.sandbox_run import run_script
 
-DARTS = """\
-org@ex: /start
-org@dm: /start
-org@ex: /new shanghai League legs=3 format=round_robin
+FOUR = """\
 ann@ex: /register
 ben@ex: /register
 cat@ex: /register
 dan@ex: /register
+"""
+"""Four players enter the group's tournament."""
+
+DARTS = """\
+org@ex: /start
+org@dm: /start
+org@ex: /new shanghai League legs=3 format=round_robin
+""" + FOUR + """\
 org@ex: /begin
 org@ex: /setresult @ann @dan 2:0 played on the club board
 ben@ex: [🪙 Coin]
@@ -32,10 +37,7 @@ BACKGAMMON = """\
 org@ex: /start
 org@dm: /start
 org@ex: /new backgammon Cards play=board format=round_robin length=3
-ann@ex: /register
-ben@ex: /register
-cat@ex: /register
-dan@ex: /register
+""" + FOUR + """\
 org@ex: /begin
 org@ex: /setresult @ann @dan 3:0 played at the club
 ben@ex: /game single
@@ -48,10 +50,7 @@ ARMCHAIR = """\
 org@ex: /start
 org@dm: /start
 org@ex: /new armchair Cards wickets=1
-ann@ex: /register
-ben@ex: /register
-cat@ex: /register
-dan@ex: /register
+""" + FOUR + """\
 ann@dm: /start
 ben@dm: /start
 cat@dm: /start
@@ -71,10 +70,7 @@ LIVE_BACKGAMMON = """\
 org@ex: /start
 org@dm: /start
 org@ex: /new backgammon Live format=round_robin length=3
-ann@ex: /register
-ben@ex: /register
-cat@ex: /register
-dan@ex: /register
+""" + FOUR + """\
 org@ex: /begin
 org@ex: /setresult @ann @dan 3:0 played at the club
 cat@ex: 8/5 6/5
