@@ -43,14 +43,26 @@ async def for_actions(ctx: MatchContext) -> Clocks:
     return partial(onward, await bot_seat(ctx), ctx.tournament.settings)
 
 
-def onward(robot: int | None, settings: dict[str, Any], state: LiveMatch) -> clock.Onward:
+async def as_they_stand(ctx: MatchContext, state: LiveMatch) -> Clocks:
+    """The ``clocks`` of an action that is not the turn's (an organiser's ``/addtime``): the
+    player to act goes on with the move's seconds they had left, not a fresh timer (their
+    bank as it stands is logged with the action: :func:`spent`)."""
+    seat, move = state.to_act, None
+    if seat is not None and (left := await time_left(ctx, seat)) is not None:
+        move = max(0, left - state.banks[seat])
+    return partial(onward, await bot_seat(ctx), ctx.tournament.settings, move=move)
+
+
+def onward(robot: int | None, settings: dict[str, Any], state: LiveMatch, *,
+           move: int | None = None) -> clock.Onward:
     """The clocks of whoever must act in ``state`` (none for the bot or a finished match),
-    in place of the ones running."""
+    in place of the ones running; ``move``: the seconds of the move's timer left (a turn
+    going on), else the whole timer of a new turn."""
     seat = state.to_act
     if seat is None or seat == robot:
         return clock.Onward(KINDS)
-    move, whole = clock_of(settings)
-    total = move + state.banks[seat]
+    timer, whole = clock_of(settings)
+    total = (timer if move is None else move) + state.banks[seat]
     stamp: dict[str, Any] = {"seat": seat, "step": state.steps}
     clocks = [(TURN_CLOCK, timedelta(seconds=total), stamp)]
     if left := reminded(state.banks[seat], whole):

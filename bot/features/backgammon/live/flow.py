@@ -22,7 +22,7 @@ from bot.features.backgammon.live.record import send_record
 from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.formats.results import record_played
 from bot.i18n import Translator, lines
-from bot.match_service import Change
+from bot.match_service import Change, Clocks
 from bot.play.context import MatchContext, context_for
 from bot.play.launch import start_match
 from bot.play.perform import Alongside, Playbook, error_params, perform
@@ -136,18 +136,19 @@ PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish,
 async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
               update_id: int | None, check: Callable[[Any], None] | None = None,
               alongside: Alongside = (), *, logged: Write | None = None,
-              in_pause: bool = False) -> LiveMatch | None:
+              in_pause: bool = False, clocks_set: Clocks | None = None) -> LiveMatch | None:
     """Apply a player's ``actions`` (with the time they spent), then let the bot play its
     part; the new state, or None when this update was applied before. ``alongside``: said
     with the announcement once accepted (a pressed button answered); ``logged``: written
     with the actions (an organiser's log entry); ``in_pause``: taken while the match is
-    paused (an organiser's ``/addtime``)."""
+    paused (an organiser's ``/addtime``); ``clocks_set``: what the actions do to the clocks,
+    when not the turn's (:func:`clocks.as_they_stand`)."""
     state = await ctx.services.matches.current(ctx.match)  # read before any await
     seat = ctx.seat(actor_id) if actor_id is not None else None
     spent = await clocks.spent(ctx, state, seat)
     change = await perform(ctx, PLAYBOOK, spent + actions, actor_id=actor_id,
                            update_id=update_id, check=check, alongside=alongside,
-                           logged=logged, in_pause=in_pause)
+                           logged=logged, in_pause=in_pause, clocks=clocks_set)
     if change is None:
         return None
     return await advance(ctx)

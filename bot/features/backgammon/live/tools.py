@@ -93,12 +93,14 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
         raise Refusal("backgammon.live.error.addtime_range", most=clock_text(most))
     seat, reason = ctx.seat(user.id), " ".join(words[2:])
     before = await services.matches.state(ctx.match)
-    spent = await clocks.spent(ctx, before, seat)  # the bank as it stands now, then more
+    spent = await clocks.spent(ctx, before, before.to_act)  # the banks as they stand now
+    going_on = await clocks.as_they_stand(ctx, before)  # the turn's clock not started anew
     logged = log_entry(message.from_user.id, "addtime", services.clock.now(),
                        tournament_id=ctx.tournament.id, chat_id=message.chat.id, reason=reason,
                        match_id=match.id, player=user.id, seconds=seconds)
     state = await act(ctx, [*spent, {"type": "addtime", "player": seat, "seconds": seconds}],
-                      None, event_update.update_id, logged=logged, in_pause=True)
+                      None, event_update.update_id, logged=logged, in_pause=True,
+                      clocks_set=going_on)
     if state is None:
         return
     await ctx.say(tr("backgammon.live.time_added", name=ctx.names[seat],
