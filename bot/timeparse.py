@@ -272,6 +272,7 @@ def _meaningful(words: list[str]) -> list[str]:
         meridiem = _DAY_PARTS.get(lower) or (lower if _MERIDIEM.match(lower) else None)
         if meridiem and said and _HOUR_AND_MINUTES.match(said[-1]):
             said[-1] = _in_part(said[-1], meridiem)
+            _into_the_night(said, meridiem)
         elif lower in _DAY_PARTS:  # before its hour: "illalla klo 7"
             part = _DAY_PARTS[lower]
         else:
@@ -280,9 +281,23 @@ def _meaningful(words: list[str]) -> list[str]:
             said.append(f"{word}:00" if whole_hour else word)
             said_after = filler
             if part and _HOUR_AND_MINUTES.match(said[-1]):
-                said[-1], part = _in_part(said[-1], part), None
+                said[-1] = _in_part(said[-1], part)
+                _into_the_night(said, part)
+                part = None
         hour_next, filler = False, None
     return said
+
+
+def _into_the_night(said: list[str], part: str) -> None:
+    """Tonight's hour after midnight («сегодня в 12 ночи», «сегодня ночью в 1», "tonight at
+    1") is tomorrow's: "today" before it moves one day on (the hour said last is at
+    ``said[-1]``). A later day is left as said: «завтра в 2 ночи» is tomorrow 02:00."""
+    if part != "night" or not said[-1].endswith("am"):
+        return
+    for index in range(len(said) - 2, -1, -1):
+        if _days_from_today(said[index].lower()) == 0:
+            said[index] = f"{_DAYS_WORD}1"
+            return
 
 
 def _hour_may_follow(said: list[str], filler: str | None, number: int) -> bool:

@@ -284,6 +284,15 @@ def test_this_evening(text: str, expected: str) -> None:
     assert _start(text) == f"2026-10-01T{expected}:00+03:00 Europe/Moscow"
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("tonight at 1", "01:00"), ("tonight at 12", "00:00"), ("сегодня ночью в 1", "01:00"),
+    ("сегодня в 12 ночи", "00:00"), ("сегодня в 2 ночи", "02:00"),
+])
+def test_tonights_hour_after_midnight_is_tomorrows(text: str, expected: str) -> None:
+    """They were refused as gone by: today at 01:00 had passed."""
+    assert _start(text) == f"2026-10-02T{expected}:00+03:00 Europe/Moscow"
+
+
 @pytest.mark.parametrize("text", ["tomorrow", "day after tomorrow", "завтра", "послезавтра",
                                   "ylihuomenna", "friday", "3 October", "через 2 дня в", "tonight",
                                   "huomenna illalla"])
