@@ -117,11 +117,13 @@ def split_line(text: str) -> list[str]:
 
 def _continues(begun: str, word: str) -> bool:
     """Whether ``word`` goes on with the dart ``begun`` started: a ring and its sector, a
-    count and its ``x`` (``3 x``), the two words of a bull (``outer bull``)."""
+    count and its ``x`` (``3 x``), the words of a bull (``outer bull``, ``double bull's
+    eye``)."""
     if written_as_dart(begun):
         return False
     together = _normal(begun + word)
-    return together.translate(_TIMES) in _RINGS or written_as_dart(together)
+    return (together.translate(_TIMES) in _RINGS or written_as_dart(together)
+            or any(name.startswith(together) for name in _NAMED_DARTS if len(name) > 3))
 
 
 def written_as_dart(word: str) -> bool:

@@ -103,6 +103,7 @@ def test_bad_notation(text: str) -> None:
         ("двойной булл", ["двойной булл"]),
         ("3 x 20, 3 х 19 2×18", ["3 x 20", "3 х 19", "2×18"]),
         ("outer bull double bullseye", ["outer bull", "double bullseye"]),
+        ("double bull's eye T20", ["double bull's eye", "T20"]),
         ("T 18 tupla bulli!", ["T 18", "tupla bulli"]),
         ("тройка 20 трипл 19", ["тройка", "20", "трипл 19"]),  # «тройка» is the sector 3
         ("50 25 0", ["50", "25", "0"]),
