@@ -129,7 +129,9 @@ async def in_dm(message: Message, command: CommandObject, services: Services,
     if (named := id_named(command.args)) is not None:  # /match #2: that one of theirs
         mine = [t for t in mine if t.id == named]
     playing = await _playing(services, mine, user_id) if command.command == "match" else []
-    if not mine and command.command == "match" and \
+    if not mine and named is not None:
+        await message.answer(tr("mine.not_yours", id=named))
+    elif not mine and command.command == "match" and \
             (friendlies := await services.repos.tournaments.friendlies_playing(user_id)):
         await message.answer(_friendlies(tr, friendlies))
     elif not mine:
