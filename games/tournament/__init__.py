@@ -7,7 +7,7 @@ Entry points kept stable (``docs/engines.md``): :func:`round_robin`,
 
 from games.tournament.bracket import OPEN, Bracket, MatchView, Ref
 from games.tournament.double_elimination import double_elimination
-from games.tournament.mixed import cross_seeded
+from games.tournament.mixed import cross_seeded, placed_outside_playoff
 from games.tournament.results import (
     BACKGAMMON_POINTS,
     DICE_CUP_POINTS,
@@ -54,6 +54,7 @@ __all__ = [
     "SwissElimination",
     "cross_seeded",
     "double_elimination",
+    "placed_outside_playoff",
     "round_robin",
     "round_count",
     "single_elimination",

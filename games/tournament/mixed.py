@@ -7,12 +7,19 @@ with :func:`standings`, then feed :func:`cross_seeded` into :func:`single_elimin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
+from fractions import Fraction
 from itertools import combinations
 
 from games.common.errors import IllegalAction
 from games.tournament.results import Player
 from games.tournament.single_elimination import bracket_size, seed_positions
+from games.tournament.standings import Row
+
+OWN_FIGURES = ("buchholz", "median_buchholz", "sonneborn_berger", "wins", "diff", "scored")
+"""Tie-breaks that are a player's own figure, so compare players of different groups
+(``h2h`` and ``vs_higher`` weigh players of one table against each other; ``stat`` is
+given by the caller)."""
 
 
 def cross_seeded(groups: Sequence[Sequence[Player]], top: int,
@@ -65,3 +72,33 @@ def _spread(seeds: list[Player], group_of: dict[Player, int],
             break
         seat[a], seat[b] = seat[b], seat[a]
     return sorted(seeds, key=seat.get)
+
+
+def placed_outside_playoff(tables: Sequence[Sequence[Row]], through: Collection[Player],
+                           top: int, tiebreaks: Sequence[str] = (),
+                           stats: Mapping[Player, Fraction] | None = None,
+                           ) -> dict[Player, int]:
+    """Places after the playoff's ``len(through)`` for the group players left out of it.
+
+    Every group's 3rds come first (a player out although level across the line, whom
+    seeding left out, counts as finishing just below it), then the 4ths, and so on; among
+    one group finish, points, then the ``tiebreaks`` that are a player's own figure
+    (:data:`OWN_FIGURES`, ``stat`` from ``stats``). Players level on all of them share a
+    place. Players without a group place (removed) get none.
+    """
+    left = [row for rows in tables for row in rows
+            if row.place is not None and row.player not in through]
+    keys, stats = [key for key in tiebreaks if key in (*OWN_FIGURES, "stat")], stats or {}
+
+    def level(row: Row) -> tuple:
+        figures = [stats.get(row.player, 0) if key == "stat" else getattr(row, key)
+                   for key in keys]
+        return (max(row.place, top + 1), *(-value for value in (row.points, *figures)))
+
+    left.sort(key=level)
+    places: dict[Player, int] = {}
+    for index, row in enumerate(left):
+        same = index and level(left[index - 1]) == level(row)
+        places[row.player] = places[left[index - 1].player] if same \
+            else len(through) + index + 1
+    return places

@@ -29,6 +29,7 @@ from games.tournament import (
     Result,
     Row,
     cross_seeded,
+    placed_outside_playoff,
     round_robin,
     split_into_groups,
     standings,
@@ -257,12 +258,22 @@ def table_stats(rows: list[MatchRow]) -> dict[int, Fraction]:
 
 def placings(run: Run) -> dict[int, int]:
     """Final places (shared numbers for shared places)."""
+    if run.format == "groups_playoff" and run.phase in BRACKETS:
+        return run.engine().placings() | _placed_in_groups(run)
     if run.phase in BRACKETS or run.phase == "swiss_elim":
         return run.engine().placings()
     places: dict[int, int] = {}
     for _, table in group_tables(run):
         places |= {row.player: row.place for row in table if row.place is not None}
     return places
+
+
+def _placed_in_groups(run: Run) -> dict[int, int]:
+    """The group players the playoff left out, placed after it by their group finish."""
+    tables = [table for _, table in group_tables(run)]
+    stats = table_stats([row for row in run.rows if _TABLE_SLOT.match(row.slot)])
+    return placed_outside_playoff(tables, run.seeds, run.settings.get("top", 2),
+                                  run.tiebreaks(), stats)
 
 
 def is_open(row: MatchRow) -> bool:

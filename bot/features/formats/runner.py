@@ -320,7 +320,8 @@ async def placings_text(services: Services, tr: Translator, run: Run) -> str:
                 label[row.player] for row in table if row.place is not None))
             for index, table in progress.group_tables(run))
     places = progress.placings(run)
-    order = sorted(places, key=lambda p: (places[p], run.seeds.index(p)))
+    seeding = [*run.seeds, *(p for p in run.players if p not in run.seeds)]
+    order = sorted(places, key=lambda p: (places[p], seeding.index(p)))
     return "\n".join(tr("formats.place", medal=MEDALS.get(places[p], ""), place=places[p],
                         name=label[p]) for p in order)
 
