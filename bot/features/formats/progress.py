@@ -8,7 +8,7 @@ happened in the chat.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -140,6 +140,19 @@ def seeded_at_the_line(run: Run) -> list[tuple[int, list[int], list[int]]]:
         found.append((index, [p for p in tied if p in through],
                       [p for p in tied if p not in through]))
     return found
+
+
+def decided_tables(run: Run) -> list[tuple[int, list[Row]]]:
+    """The group tables as shown: once the playoff started, a tie at a qualifying line that
+    seeding split shows those out below those through (A 1, 1, 3 instead of 1, 1, 1)."""
+    tables = group_tables(run)
+    if "seeds" not in run.record:
+        return tables
+    for index, through, out in seeded_at_the_line(run):
+        rows = tables[index][1]
+        tables[index] = (index, [replace(row, place=row.place + len(through))
+                                 if row.player in out else row for row in rows])
+    return tables
 
 
 async def _swiss_step(services: Services, run: Run) -> Step:

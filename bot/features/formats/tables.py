@@ -162,7 +162,7 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
     Whether they were carried (all or none)."""
     title = run.tournament.title
     label = _marked(tr, run, await names_of(services, run.tournament.id))
-    tables = progress.group_tables(run)
+    tables = progress.decided_tables(run)
     stats = progress.table_stats(run.rows) if legs_layout(run) else None
     ties = None if stats is not None else _ties(run, tables)
     diff = stats is None and "diff" in run.tiebreaks()  # it may decide a place: shown
