@@ -13,6 +13,7 @@ from bot.features.formats.runner import slot_label
 from bot.features.formats.state import BRACKETS, Run, load
 from bot.games import game_of
 from bot.i18n import Translator, lines
+from bot.play.refusal import paused
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import LIVE
@@ -86,7 +87,7 @@ async def formats_tournament(message: Message, services: Services, tr: Translato
     return await load(services, target.tournament.id), target.words
 
 
-async def my_open_match(message: Message, run: Run, tr: Translator, *,
+async def my_open_match(message: Message, services: Services, run: Run, tr: Translator, *,
                         reporting: bool = True) -> MatchRow | None:
     """The sender's match waiting for a result, or None after saying why there is none."""
     user = message.from_user.id
@@ -97,8 +98,9 @@ async def my_open_match(message: Message, run: Run, tr: Translator, *,
     if isinstance(found, str):
         await message.reply(found)
         return None
-    if found.status == "paused":
-        await message.reply(tr("formats.error.paused"))
+    if found.status == "paused":  # with the organiser's reason, as a move in a pause is
+        refusal = await paused(services, run.tournament.id, "formats.error.paused")
+        await message.reply(refusal.render(tr))
         return None
     return found
 

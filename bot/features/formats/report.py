@@ -24,6 +24,7 @@ from bot.features.formats.results import ResultRefused, correction_problem, reco
 from bot.features.formats.state import Run, load, names_of
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.play.refusal import paused
 from bot.services import Services
 from storage.repositories.matches import DuplicateUpdate, MatchRow
 from storage.repositories.tournaments import LIVE
@@ -48,7 +49,7 @@ def _keyboard(tr: Translator, match: MatchRow) -> InlineKeyboardMarkup:
 async def report(message: Message, command: CommandObject, services: Services, tr: Translator,
                  event_update: Update) -> None:
     found = await formats_tournament(message, services, tr, id_moved_first(command.args))
-    if found is None or (match := await my_open_match(message, found[0], tr)) is None:
+    if found is None or (match := await my_open_match(message, services, found[0], tr)) is None:
         return  # (a score is never free text: "/result win #2" names tournament #2)
     run, words = found
     claim = parse_claim(" ".join(words))
@@ -177,8 +178,6 @@ def _answer_refused(match: MatchRow, user: int) -> str | None:
         return "formats.error.own_report"
     if user not in match.players:
         return "formats.error.not_your_match"
-    if match.status == "paused":
-        return "formats.error.paused"
     if match.result.get("dispute"):
         return "formats.error.with_organisers"
     return None
@@ -195,7 +194,7 @@ async def answer_command(message: Message, command: CommandObject, services: Ser
                          tr: Translator, event_update: Update) -> None:
     """The opponent's answer to a report typed, as the report's buttons answer it."""
     found = await formats_tournament(message, services, tr, None)
-    if found is None or (match := await my_open_match(message, found[0], tr)) is None:
+    if found is None or (match := await my_open_match(message, services, found[0], tr)) is None:
         return
     user, agree = message.from_user.id, command.command.lower() == "confirm"
     if refused := _answer_refused(match, user):
@@ -214,6 +213,8 @@ async def answer_button(query: CallbackQuery, callback_data: Answer, services: S
         await query.answer(tr("callback.stale"), show_alert=True)
         return
     user, agree = query.from_user.id, callback_data.agree
+    if match.status == "paused" and user in match.players:
+        raise await paused(services, match.tournament_id, "formats.error.paused")
     if refused := _answer_refused(match, user):
         await query.answer(tr(refused), show_alert=True)
         return
