@@ -125,9 +125,10 @@ def _live_games(state: LiveMatch) -> list[dict[str, Any]]:
 
 
 def _live_end(match: MatchRow, state: LiveMatch, names: dict) -> list[list]:
-    """The line of a match lost whole, on time or by resigning it, if it was."""
+    """The line of a match lost whole, on time or by resigning it, if it was: its winner,
+    as a game's line names it (the penalty columns are for penalties)."""
     if state.ended_by is None:
         return []
-    loser = match.players[state.loser_by]
+    winner = match.players[1 - state.loser_by]
     return [_line(match_id=match.id, round=match.round, entry="match", how=state.ended_by,
-                  penalised_id=loser, penalised=names.get(loser, "?"))]
+                  winner_id=winner, winner=names.get(winner, "?"))]

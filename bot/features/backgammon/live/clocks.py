@@ -43,14 +43,16 @@ async def for_actions(ctx: MatchContext) -> Clocks:
     return partial(onward, await bot_seat(ctx), ctx.tournament.settings)
 
 
-async def as_they_stand(ctx: MatchContext, state: LiveMatch) -> Clocks:
-    """The ``clocks`` of an action that is not the turn's (an organiser's ``/addtime``): the
-    player to act goes on with the move's seconds they had left, not a fresh timer (their
-    bank as it stands is logged with the action: :func:`spent`)."""
-    seat, move = state.to_act, None
+async def as_they_stand(ctx: MatchContext, state: LiveMatch) -> tuple[list[dict], Clocks]:
+    """For an action that is not the turn's (an organiser's ``/addtime``), read once from
+    the running turn clock: the clock entry to log (the bank of the player to act as it
+    stands, as :func:`spent`) and the ``clocks`` they go on with — the move's seconds they
+    had left, not a fresh timer."""
+    seat, move, entry = state.to_act, None, []
     if seat is not None and (left := await time_left(ctx, seat)) is not None:
-        move = max(0, left - state.banks[seat])
-    return partial(onward, await bot_seat(ctx), ctx.tournament.settings, move=move)
+        bank = state.banks[seat]
+        move, entry = max(0, left - bank), _bank_entry(seat, bank, left)
+    return entry, partial(onward, await bot_seat(ctx), ctx.tournament.settings, move=move)
 
 
 def onward(robot: int | None, settings: dict[str, Any], state: LiveMatch, *,
@@ -98,8 +100,11 @@ async def spent(ctx: MatchContext, state: LiveMatch, seat: int | None) -> list[d
     """The clock entry to log with ``seat``'s action: their bank after this decision."""
     if seat is None or state.to_act != seat:
         return []
-    bank = state.banks[seat]
     left = await time_left(ctx, seat)
-    if left is None or left >= bank:
-        return []
-    return [{"type": "clock", "player": seat, "bank": left}]
+    return [] if left is None else _bank_entry(seat, state.banks[seat], left)
+
+
+def _bank_entry(seat: int, bank: int, left: int) -> list[dict]:
+    """The clock entry of ``seat`` with ``left`` seconds on its turn clock: the bank it
+    comes to, when the move's timer is spent and the bank was used."""
+    return [] if left >= bank else [{"type": "clock", "player": seat, "bank": left}]

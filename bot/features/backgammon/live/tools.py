@@ -93,8 +93,7 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
         raise Refusal("backgammon.live.error.addtime_range", most=clock_text(most))
     seat, reason = ctx.seat(user.id), " ".join(words[2:])
     before = await services.matches.state(ctx.match)
-    spent = await clocks.spent(ctx, before, before.to_act)  # the banks as they stand now
-    going_on = await clocks.as_they_stand(ctx, before)  # the turn's clock not started anew
+    spent, going_on = await clocks.as_they_stand(ctx, before)  # the turn's clock goes on
     logged = log_entry(message.from_user.id, "addtime", services.clock.now(),
                        tournament_id=ctx.tournament.id, chat_id=message.chat.id, reason=reason,
                        match_id=match.id, player=user.id, seconds=seconds)
