@@ -6,11 +6,11 @@ import re
 from dataclasses import dataclass
 
 from aiogram.exceptions import TelegramBadRequest
+from aiogram.filters import CommandObject, Filter
 from aiogram.types import CallbackQuery, Message
 
 from bot.features.keyboards import pressed_on_its_question
 from bot.games import game_of
-from bot.i18n import Translator
 from bot.middlewares.filters import command_name, topic_of
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -162,20 +162,31 @@ async def _is_entrant(services: Services, tournament: Tournament, user_id: int) 
     return entry is not None and entry.status in ACTIVE_ENTRANT
 
 
-async def command_target(message: Message, services: Services, tr: Translator,
-                         args: str | None, *, organiser: bool = False) -> Target | None:
-    """The tournament a group command is about (:func:`target_tournament`), or None after
-    telling the sender why not: the command was sent in a DM, by a non-organiser (when
+async def command_target(message: Message, services: Services, args: str | None, *,
+                         organiser: bool = False) -> Target:
+    """The tournament a group command is about (:func:`target_tournament`); refused
+    (:class:`Refusal`, told why) when the command was sent in a DM, by a non-organiser (when
     ``organiser``), or names no open tournament of this group."""
     if message.chat.type == "private":
-        await message.answer(tr("access.group_only"))
-        return None
+        raise Refusal("access.group_only")
     if organiser and not await is_organiser(services, message.chat.id, message.from_user.id):
-        await message.reply(tr("access.organisers_only"))
-        return None
+        raise Refusal("access.organisers_only")
     target = await target_tournament(services, message.chat.id, args, message.from_user.id,
                                      command_name(message.text), topic_of(message))
     if target.error:
-        await message.reply(tr(target.error, **(target.error_params or {})))
-        return None
+        raise Refusal(target.error, **(target.error_params or {}))
     return target
+
+
+class Targeted(Filter):
+    """A group command's tournament (:func:`command_target`), resolved once before the
+    handler and given to it as ``target``; an organiser's command (``organiser``) is refused
+    to anyone else before the handler runs."""
+
+    def __init__(self, *, organiser: bool = False) -> None:
+        self.organiser = organiser
+
+    async def __call__(self, message: Message, services: Services,
+                       command: CommandObject) -> dict[str, Target]:
+        return {"target": await command_target(message, services, command.args,
+                                               organiser=self.organiser)}

@@ -15,7 +15,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message
 
-from bot.features.access import command_target, organisers_press
+from bot.features.access import Target, Targeted, organisers_press
 from bot.features.handlers import Handlers
 from bot.features.keyboards import question_keyboard
 from bot.features.lifecycle import minimum_players, start_tournament
@@ -31,12 +31,9 @@ class BeginAnyway(CallbackData, prefix="tbg"):
     sure: bool
 
 
-@router.message(Command("begin"))
+@router.message(Command("begin"), Targeted(organiser=True))
 async def begin(message: Message, command: CommandObject, services: Services,
-                tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args, organiser=True)
-    if target is None:
-        return
+                tr: Translator, target: Target) -> None:
     tournament = target.tournament
     pending = [] if tournament.started else \
         await services.repos.entrants.list(tournament.id, ("pending",))

@@ -17,7 +17,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message, User
 
-from bot.features.access import command_target, organisers_press
+from bot.features.access import Target, Targeted, organisers_press
 from bot.features.handlers import Handlers
 from bot.features.keyboards import question_keyboard
 from bot.features.lifecycle import START_JOBS, called_off
@@ -46,12 +46,9 @@ def _refusal(tr: Translator, tournament: Tournament) -> str | None:
     return None
 
 
-@router.message(Command("cancel"))
+@router.message(Command("cancel"), Targeted(organiser=True))
 async def ask(message: Message, command: CommandObject, services: Services,
-              tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args, organiser=True)
-    if target is None:
-        return
+              tr: Translator, target: Target) -> None:
     tournament = target.tournament
     if (refusal := _refusal(tr, tournament)) is not None:
         await message.reply(refusal)

@@ -21,7 +21,7 @@ from aiogram import F
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import BufferedInputFile, Message
 
-from bot.features.access import command_target, is_organiser
+from bot.features.access import Target, Targeted, is_organiser
 from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard
 from bot.games import Table, game_of
@@ -118,12 +118,9 @@ def as_csv(data: dict) -> str:
     return out.getvalue()
 
 
-@router.message(Command("export"))
+@router.message(Command("export"), Targeted(organiser=True))
 async def export(message: Message, command: CommandObject, services: Services,
-                 tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args, organiser=True)
-    if target is None:
-        return
+                 tr: Translator, target: Target) -> None:
     tournament, user_id = target.tournament, message.from_user.id
     if await services.opened_private_chat(user_id) and await _deliver(
             services, tournament, user_id, tr):  # drawn up only for a chat it can reach

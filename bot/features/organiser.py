@@ -9,7 +9,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot import games
-from bot.features.access import command_target, id_moved_first, is_organiser
+from bot.features.access import Target, Targeted, command_target, id_moved_first, is_organiser
 from bot.features.game_names import game_named, not_a_game
 from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
@@ -147,12 +147,9 @@ def _refused_setting(tr: Translator, game: games.Game, error: ValueError) -> str
             + tr("settings.hint", hints=hints(tr, parsers, refused_key(error))))
 
 
-@router.message(Command("settings"))
+@router.message(Command("settings"), Targeted(organiser=True))
 async def settings_(message: Message, command: CommandObject, services: Services,
-                    tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args, organiser=True)
-    if target is None:
-        return
+                    tr: Translator, target: Target) -> None:
     tournament, game = target.tournament, games.game_of(target.tournament.game)
     if not target.words:
         await message.answer(tr("settings.show", title=tournament.title,
@@ -220,9 +217,7 @@ async def schedule(message: Message, command: CommandObject, services: Services,
     Alone (or with the ``#id`` only) it says the start set now, to anyone."""
     args = id_moved_first(command.args)
     viewing = _ID_ONLY.fullmatch((args or "").strip()) is not None
-    target = await command_target(message, services, tr, args, organiser=not viewing)
-    if target is None:
-        return
+    target = await command_target(message, services, args, organiser=not viewing)
     tournament = target.tournament
     if tournament.started:
         await message.answer(tr("schedule.already_started"))
@@ -259,12 +254,9 @@ async def schedule(message: Message, command: CommandObject, services: Services,
         opens and tr("schedule.checkin_opens", time=opens)))
 
 
-@router.message(Command("closereg", "openreg"))
+@router.message(Command("closereg", "openreg"), Targeted(organiser=True))
 async def toggle_registration(message: Message, command: CommandObject, services: Services,
-                              tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args, organiser=True)
-    if target is None:
-        return
+                              tr: Translator, target: Target) -> None:
     tournament, opening = target.tournament, command.command == "openreg"
     if tournament.started:
         await message.answer(tr("registration.already_started"))
@@ -285,13 +277,10 @@ async def toggle_registration(message: Message, command: CommandObject, services
                             title=tournament.title), reply_markup=markup)
 
 
-@router.message(Command("pause", "resume"))
+@router.message(Command("pause", "resume"), Targeted(organiser=True))
 async def pause_or_resume(message: Message, command: CommandObject, services: Services,
-                          tr: Translator) -> None:
+                          tr: Translator, target: Target) -> None:
     """Stop or restart play: every match under way waits (actions are refused) until resumed."""
-    target = await command_target(message, services, tr, command.args, organiser=True)
-    if target is None:
-        return
     tournament, pausing = target.tournament, command.command == "pause"
     switchable = "running" if pausing else "paused"
     if tournament.status != switchable and not _ID_FIRST.match(command.args or ""):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.features.access import command_target
+from bot.features.access import Target, Targeted
 from bot.features.handlers import Handlers
 from bot.features.keyboards import CheckIn
 from bot.features.lifecycle import called_off, checkin_opens, unfinished_forms, with_checkin
@@ -46,12 +46,9 @@ async def _nobody(message: Message, services: Services, tr: Translator, command:
                             bot=services.bot_username))
 
 
-@router.message(Command("add", "remove"))
+@router.message(Command("add", "remove"), Targeted(organiser=True))
 async def add_or_remove(message: Message, command: CommandObject, services: Services,
-                        tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args, organiser=True)
-    if target is None:
-        return
+                        tr: Translator, target: Target) -> None:
     user, words, problem = await _person(services, message, target.words)
     if user is None:
         await _nobody(message, services, tr, command.command, target.words, problem)
@@ -105,12 +102,9 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
     await message.answer(said, reply_markup=markup)
 
 
-@router.message(Command("withdraw", "leave"))
+@router.message(Command("withdraw", "leave"), Targeted())
 async def withdraw(message: Message, command: CommandObject, services: Services,
-                   tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args)
-    if target is None:
-        return
+                   tr: Translator, target: Target) -> None:
     tournament = target.tournament
     entry = await services.repos.entrants.get(tournament.id, message.from_user.id)
     if entry is None or entry.status not in ACTIVE_ENTRANT + ("name",):
@@ -149,12 +143,9 @@ async def _check_in(services: Services, tr: Translator, tournament: Tournament,
     return tr("checkin.done", name=entry.label)
 
 
-@router.message(Command("checkin"))
+@router.message(Command("checkin"), Targeted())
 async def checkin(message: Message, command: CommandObject, services: Services,
-                  tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args)
-    if target is None:
-        return
+                  tr: Translator, target: Target) -> None:
     await message.reply(await _check_in(services, tr, target.tournament, message.from_user.id))
 
 
@@ -168,12 +159,9 @@ async def checkin_button(query: CallbackQuery, callback_data: CheckIn, services:
     await query.answer(await _check_in(services, tr, tournament, query.from_user.id))
 
 
-@router.message(Command("players"))
+@router.message(Command("players"), Targeted())
 async def players(message: Message, command: CommandObject, services: Services,
-                  tr: Translator) -> None:
-    target = await command_target(message, services, tr, command.args)
-    if target is None:
-        return
+                  tr: Translator, target: Target) -> None:
     tournament = target.tournament
     everyone = await services.repos.entrants.list(tournament.id)
     entrants = [e for e in everyone if e.status not in UNFINISHED]

@@ -260,9 +260,7 @@ async def host_copy(message: Message, command: CommandObject, services: Services
     """An organiser opts in (or out) to get every hidden action in their DM (never those of
     a match they play in themselves); one who never opened the private chat with the bot is
     told that the copies come only once they do, under a button that opens it."""
-    target = await command_target(message, services, tr, None, organiser=True)
-    if target is None:
-        return
+    target = await command_target(message, services, None, organiser=True)
     tournament, wanted = target.tournament, (command.args or "on").strip().lower() != "off"
     hosts = set(tournament.state.get("host_copy", []))
     hosts = hosts | {message.from_user.id} if wanted else hosts - {message.from_user.id}

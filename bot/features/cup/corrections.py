@@ -42,9 +42,7 @@ DQ_JOB = "cup_dq"  # closes a disqualified player's matches
 async def _cup_command(message: Message, command: CommandObject, services: Services,
                        tr: Translator) -> tuple[Target, User, list[str]] | None:
     """Organiser, Cup, a named player and a reason — or a clear answer and None."""
-    target = await command_target(message, services, tr, command.args, organiser=True)
-    if target is None:
-        return None
+    target = await command_target(message, services, command.args, organiser=True)
     words = target.words
     if not words or not words[0].startswith("@"):
         await message.answer(tr(f"correction.usage_{command.command}"))
