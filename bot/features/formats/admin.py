@@ -15,11 +15,10 @@ from bot.features.formats.common import (
     describe,
     formats_tournament,
     parse_claim,
-    score_problem,
+    result_problem,
     stage_of,
 )
 from bot.features.formats.results import (
-    correction_problem,
     outcome_key,
     record_result,
     remove_player,
@@ -110,10 +109,7 @@ async def set_result(message: Message, command: CommandObject, services: Service
             bool(match.result.get("forfeit")) == claim.forfeit:  # sent twice: said once
         await message.reply(tr("formats.setresult_same"))
         return
-    if problem := correction_problem(run, match, winner):
-        await message.reply(tr(problem))
-        return
-    if problem := score_problem(tr, run, winner, score, match):
+    if problem := result_problem(tr, run, match, winner, score):
         await message.reply(problem)
         return
     label = await names_of(services, run.tournament.id)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from aiogram.types import Message
 
 from bot.features.access import command_target
+from bot.features.formats.results import correction_problem
 from bot.features.formats.runner import slot_label
 from bot.features.formats.state import BRACKETS, Run, load
 from bot.games import game_of
@@ -73,14 +74,21 @@ def score_problem(tr: Translator, run: Run, winner: int | None,
     return None if problem is None else tr(problem[0], **problem[1])
 
 
+def result_problem(tr: Translator, run: Run, match: MatchRow, winner: int | None,
+                   score: tuple[int, int] | None) -> str | None:
+    """Why this result cannot be entered for ``match`` now (:func:`correction_problem`) or
+    cannot be the game's score (:func:`score_problem`), said; None when it can."""
+    if problem := correction_problem(run, match, winner):
+        return tr(problem)
+    return score_problem(tr, run, winner, score, match)
+
+
 async def formats_tournament(message: Message, services: Services, tr: Translator,
                              args: str | None, *, organiser: bool = False
                              ) -> tuple[Run, list[str]] | None:
     """The running tournament a command is about (``#id`` first names another) and the
     command's other words; None after saying why there is none."""
-    target = await command_target(message, services, tr, args, organiser=organiser)
-    if target is None:
-        return None
+    target = await command_target(message, services, args, organiser=organiser)
     if target.tournament.status not in LIVE:
         await message.reply(tr("formats.error.not_running"))
         return None

@@ -18,9 +18,9 @@ from bot.features.formats.common import (
     handles_of,
     my_open_match,
     parse_claim,
-    score_problem,
+    result_problem,
 )
-from bot.features.formats.results import ResultRefused, correction_problem, record_result
+from bot.features.formats.results import ResultRefused, record_result
 from bot.features.formats.state import Run, load, names_of
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
@@ -58,10 +58,7 @@ async def report(message: Message, command: CommandObject, services: Services, t
         return
     user = message.from_user.id
     winner, score = claim.in_row_terms(match, user)
-    if problem := correction_problem(run, match, winner):
-        await message.reply(tr(problem))
-        return
-    if problem := score_problem(tr, run, winner, score, match):
+    if problem := result_problem(tr, run, match, winner, score):
         await message.reply(problem)
         return
     earlier = match.result.get("report")
