@@ -250,14 +250,9 @@ class Database:
     async def _read(self, run: Callable[[], T]) -> T:
         """A read outside a transaction; retried like a write if the file is locked (a
         reader only meets that while another process recovers the WAL)."""
-        for attempt in range(LOCK_RETRIES):
-            try:
-                return run()
-            except sqlite3.OperationalError as error:
-                if not is_locked_error(error) or attempt == LOCK_RETRIES - 1:
-                    raise
-                await asyncio.sleep(LOCK_BACKOFF_SECONDS * (attempt + 1))
-        raise AssertionError("unreachable")
+        async def attempt() -> T:
+            return run()
+        return await _retried(attempt)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[LoopConnection]:
@@ -280,17 +275,12 @@ class Database:
                     touches: tuple[str, ...] = ()) -> T:
         """Run ``work`` in a transaction, retrying the whole unit when the file is locked;
         ``touches`` names the :attr:`reads` regions it writes."""
-        for attempt in range(LOCK_RETRIES):
-            try:
-                async with self.transaction() as tx:
-                    for region in touches:
-                        self.reads.forget(region)
-                    return await work(tx)
-            except sqlite3.OperationalError as error:
-                if not is_locked_error(error) or attempt == LOCK_RETRIES - 1:
-                    raise
-                await asyncio.sleep(LOCK_BACKOFF_SECONDS * (attempt + 1))
-        raise AssertionError("unreachable")
+        async def attempt() -> T:
+            async with self.transaction() as tx:
+                for region in touches:
+                    self.reads.forget(region)
+                return await work(tx)
+        return await _retried(attempt)
 
     @asynccontextmanager
     async def together(self) -> AsyncIterator[None]:
@@ -355,14 +345,20 @@ class Database:
             _TRACKED.reset(token)
 
     async def _begin(self) -> None:
-        for attempt in range(LOCK_RETRIES):
-            try:
-                await self.connection.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as error:
-                if not is_locked_error(error) or attempt == LOCK_RETRIES - 1:
-                    raise
-                await asyncio.sleep(LOCK_BACKOFF_SECONDS * (attempt + 1))
+        await _retried(lambda: self.connection.execute("BEGIN IMMEDIATE"))
+
+
+async def _retried(attempt: Callable[[], Awaitable[T]]) -> T:
+    """``attempt()``, tried again after a growing pause while the file is locked (another
+    process writes or recovers the WAL), up to ``LOCK_RETRIES`` times."""
+    for number in range(LOCK_RETRIES):
+        try:
+            return await attempt()
+        except sqlite3.OperationalError as error:
+            if not is_locked_error(error) or number == LOCK_RETRIES - 1:
+                raise
+            await asyncio.sleep(LOCK_BACKOFF_SECONDS * (number + 1))
+    raise AssertionError("unreachable")
 
 
 def available_migrations() -> list[tuple[int, str]]:
