@@ -34,6 +34,13 @@ class OrganiserLogRepo:
         return row["reason"] if row is not None and row["action"] == "pause" else None
 
 
+    async def last(self, tournament_id: int, action: str) -> dict[str, Any] | None:
+        """The tournament's latest entry of ``action`` (details decoded), or None."""
+        row = await self.db.fetchone(
+            "SELECT * FROM organiser_log WHERE tournament_id = ? AND action = ?"
+            " ORDER BY id DESC LIMIT 1", (tournament_id, action))
+        return None if row is None else dict(row) | {"details": json.loads(row["details"])}
+
 def log_entry(actor_id: int, action: str, now: datetime, *, tournament_id: int | None = None,
               chat_id: int | None = None, reason: str | None = None, **details: Any) -> Write:
     """The write of one entry, for the transaction of the action it is about (an

@@ -5,6 +5,7 @@ handlers."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 from aiogram.filters import Command, CommandObject
@@ -27,9 +28,11 @@ from bot.play.context import LIVE, MatchContext, context_for
 from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.jobs import Job
+from storage.repositories.matches import MatchRow
 from storage.repositories.organiser_log import log_entry
 from storage.repositories.tournaments import Tournament
 from storage.repositories.users import User
+from storage.timefmt import from_db
 
 router = Handlers("cup-corrections")
 _SCORE = re.compile(r"^(\d+):(\d+)$")
@@ -37,6 +40,8 @@ _OUTCOME = {"win": 1, "победа": 1, "voitto": 1, "loss": -1, "пораже�
             "draw": 0, "ничья": 0, "tasapeli": 0}
 OPEN = ("pending", "running", "paused")
 DQ_JOB = "cup_dq"  # closes a disqualified player's matches
+SENT_AGAIN = timedelta(minutes=10)
+"""How soon a ``/setresult @player`` that repeats the last one is taken as sent twice."""
 
 
 async def _cup_command(message: Message, command: CommandObject, services: Services,
@@ -112,6 +117,9 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
     me = play.seat(user.id)
     mine, theirs = _possible(tr, await services.matches.current(match), me, words[0],
                              mine, theirs)
+    if named is None:
+        await _not_said_again(services, tr, target.tournament, match, user, (mine, theirs),
+                              reason)
     score = [mine, theirs] if me == 0 else [theirs, mine]
     winner = None if mine == theirs else (user.id if mine > theirs else
                                           (match.player_b if me == 0 else match.player_a))
@@ -124,12 +132,38 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
                       logged=log_entry(actor_id, "setresult", services.clock.now(),
                                        tournament_id=target.tournament.id,
                                        chat_id=message.chat.id, reason=reason,
-                                       match_id=match.id, score=score, winner=winner))
-    where = tr("correction.where_group", round=match.round) if match.stage == GROUPS \
-        else match_title(tr, target.tournament, match)  # a repeated command is seen as such
+                                       match_id=match.id, score=score, winner=winner,
+                                       player=user.id))
     await play.say(tr("correction.result_set", a=play.names[0], b=play.names[1], sa=score[0],
-                      sb=score[1], reason=reason, where=where))
+                      sb=score[1], reason=reason, where=_where(tr, target.tournament, match)))
     await retire_board(services, target.tournament, match)
+
+
+def _where(tr: Translator, tournament: Tournament, match: MatchRow) -> str:
+    """The match's round of the group stage or its playoff title, said with a result set."""
+    return tr("correction.where_group", round=match.round) if match.stage == GROUPS \
+        else match_title(tr, tournament, match)
+
+
+async def _not_said_again(services: Services, tr: Translator, tournament: Tournament,
+                          match: MatchRow, user: User, score: tuple[int, int],
+                          reason: str) -> None:
+    """Refused when ``/setresult @player`` repeats the tournament's last one within
+    :data:`SENT_AGAIN` (the same player, score from their side and reason) and the player's
+    match is no longer the one it set: sent twice, it would set the next match too. Naming
+    both players sets that one."""
+    last = await services.repos.organiser_log.last(tournament.id, "setresult")
+    if last is None or last["details"].get("player") != user.id or \
+            last["reason"] != reason or last["details"]["match_id"] == match.id or \
+            services.clock.now() - from_db(last["created_at"]) > SENT_AGAIN:
+        return
+    earlier = await services.repos.matches.get(last["details"]["match_id"])
+    theirs_first = earlier.player_a != user.id
+    if tuple(last["details"]["score"][::-1] if theirs_first else last["details"]["score"]) \
+            != score:
+        return
+    raise Refusal("correction.result_already_set", user=user.mention,
+                  where=_where(tr, tournament, earlier))
 
 
 def _possible(tr: Translator, state: Any, me: int, word: str, mine: int,
