@@ -65,6 +65,9 @@ class _Replicas:
     """What a snapshot of this match carries (:func:`bot.snapshots.fingerprint`)."""
     spare: ReplayableMatch | None = None
     pending: tuple[dict[str, Any], ...] = ()
+    draft: Any = None
+    """What a player has picked on the board of ``current`` without acting yet (see
+    :meth:`MatchService.keep_draft`); the next change starts without one."""
 
     def next_base(self) -> ReplayableMatch:
         """A replica equal to ``current`` that nobody holds: the spare, brought up to date."""
@@ -155,6 +158,19 @@ class MatchService:
                 match_id, Snapshot(seq, replicas.fingerprint, state))
         except Exception:
             log.exception("match %s: snapshot not written", match_id)
+
+    def keep_draft(self, match_id: int, draft: Any) -> None:
+        """Keep what a player has picked on a live match's board buttons without acting yet
+        (the backgammon point picker's steps), so that the board posted again shows it. It
+        goes with the cached state: any action, a restart or :meth:`forget` drops it."""
+        replicas = self._states.get(match_id)
+        if replicas is not None:
+            replicas.draft = draft
+
+    def draft(self, match_id: int) -> Any:
+        """The draft :meth:`keep_draft` kept for the match's current state, else None."""
+        replicas = self._states.get(match_id)
+        return None if replicas is None else replicas.draft
 
     def forget(self, match_id: int) -> None:
         """Drop the cached state of a match (it is rebuilt from the log when next read)."""

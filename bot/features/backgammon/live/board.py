@@ -279,7 +279,9 @@ async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False,
     async def words() -> tuple[MatchRow, str, InlineKeyboardMarkup]:
         match = await services.repos.matches.get(ctx.match.id)
         pause = await _pause_line(ctx, match)
-        return match, caption(ctx, state, pause=pause, earlier=earlier), markup(ctx, state)
+        picked = services.matches.draft(ctx.match.id) or ([], None)  # the picker's so far
+        keys = markup(ctx, state, *picked)
+        return match, caption(ctx, state, pause=pause, earlier=earlier), keys
 
     png, (match, text, keys) = await at_once(_drawing(ctx, scene(ctx, state)), words())
     photo = BufferedInputFile(png, f"backgammon-{match.id}.png")

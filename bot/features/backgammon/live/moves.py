@@ -213,8 +213,9 @@ def _picked_play(state: LiveMatch, steps: list, seat: int) -> dict:
 
 async def _pick(query: CallbackQuery, ctx: MatchContext, state: LiveMatch, act_: str,
                 steps: list) -> None:
-    """A point picked, a die for it, or Undo: only the board's buttons change, and the
-    press is answered with the steps picked so far (the caption shows the last move)."""
+    """A point picked, a die for it, or Undo: only the board's buttons change (kept for a
+    board /board posts again), and the press is answered with the steps picked so far (the
+    caption shows the last move)."""
     source = None
     if act_.startswith("s"):
         source = int(act_[1:])
@@ -222,6 +223,7 @@ async def _pick(query: CallbackQuery, ctx: MatchContext, state: LiveMatch, act_:
         steps = [*steps, (int(act_[1:3]), int(act_[3:]))]
     elif act_ == "undo":
         steps = steps[:-1]  # "back" only puts the picked point down
+    ctx.services.matches.keep_draft(ctx.match.id, (steps, source))
     await query.message.edit_reply_markup(reply_markup=markup(ctx, state, steps, source))
     picked = steps_notation(state.game.position, steps)
     await query.answer(ctx.tr("backgammon.live.picked", play=picked) if picked else None)
