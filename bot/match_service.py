@@ -66,8 +66,8 @@ class _Replicas:
     spare: ReplayableMatch | None = None
     pending: tuple[dict[str, Any], ...] = ()
     draft: Any = None
-    """What a player has picked on the board of ``current`` without acting yet (see
-    :meth:`MatchService.keep_draft`); the next change starts without one."""
+    """What a player has chosen on the match's board without acting yet (see
+    :meth:`MatchService.keep_draft`)."""
 
     def next_base(self) -> ReplayableMatch:
         """A replica equal to ``current`` that nobody holds: the spare, brought up to date."""
@@ -160,15 +160,16 @@ class MatchService:
             log.exception("match %s: snapshot not written", match_id)
 
     def keep_draft(self, match_id: int, draft: Any) -> None:
-        """Keep what a player has picked on a live match's board buttons without acting yet
-        (the backgammon point picker's steps), so that the board posted again shows it. It
-        goes with the cached state: any action, a restart or :meth:`forget` drops it."""
+        """Keep what a player has chosen on a live match's board buttons without acting yet
+        (the backgammon point picker's steps, a report form half filled; None: nothing), so
+        that a board drawn again shows it. It is kept across actions, for its game to judge
+        whether it still fits the state; a restart or :meth:`forget` drops it."""
         replicas = self._states.get(match_id)
         if replicas is not None:
             replicas.draft = draft
 
     def draft(self, match_id: int) -> Any:
-        """The draft :meth:`keep_draft` kept for the match's current state, else None."""
+        """The draft :meth:`keep_draft` kept for the live match, else None."""
         replicas = self._states.get(match_id)
         return None if replicas is None else replicas.draft
 
@@ -269,7 +270,8 @@ class MatchService:
             self._states.pop(match.id, None)
             self._finished[match.id] = _Replicas(after, replicas.fingerprint)
         else:
-            replicas = _Replicas(after, replicas.fingerprint, before, tuple(actions))
+            replicas = _Replicas(after, replicas.fingerprint, before, tuple(actions),
+                                 replicas.draft)
             self._states[match.id] = replicas
             if snapshots.due(seqs):
                 await self._snapshot(match.id, seqs[-1], replicas)

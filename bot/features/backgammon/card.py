@@ -123,11 +123,34 @@ def card_markup(ctx: MatchContext, state: BoardMatch) -> InlineKeyboardMarkup | 
                                  callback_data=Answer(match_id=match_id, agree=False).pack())]])
     rows = [[InlineKeyboardButton(text=tr(f"backgammon.button.{value}"), callback_data=Form(
         match_id=match_id, value=value, game=state.game_number).pack()) for value in VALUES]]
-    if state.late and state.silent:
-        rows.append([InlineKeyboardButton(
-            text=tr("backgammon.button.forfeit", name=ctx.names[seat]),
-            callback_data=Forfeit(match_id=match_id, seat=seat).pack()) for seat in (0, 1)])
-    return InlineKeyboardMarkup(inline_keyboard=rows)
+    return InlineKeyboardMarkup(inline_keyboard=rows + _forfeit_rows(ctx, state))
+
+
+def _forfeit_rows(ctx: MatchContext, state: BoardMatch) -> list[list[InlineKeyboardButton]]:
+    """The organisers' "award by forfeit" buttons, once the late-start grace has passed
+    with nothing reported."""
+    if not (state.late and state.silent):
+        return []
+    return [[InlineKeyboardButton(
+        text=ctx.tr("backgammon.button.forfeit", name=ctx.names[seat]),
+        callback_data=Forfeit(match_id=ctx.match.id, seat=seat).pack()) for seat in (0, 1)]]
+
+
+def form_fits(form: Form | None, state: BoardMatch) -> bool:
+    """Whether a report form (pressed, or kept half filled) is still for the game on: that
+    game not reported yet, the match not over."""
+    return (form is not None and form.game == state.game_number and state.pending is None
+            and not state.finished)
+
+
+def card_view(ctx: MatchContext, state: BoardMatch) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The card's text and buttons; while a player has a report form half filled (kept by
+    :meth:`~bot.match_service.MatchService.keep_draft`), the form's question and buttons,
+    whatever redraws the card (the late start's forfeit buttons, a warning, /board)."""
+    form = ctx.services.matches.draft(ctx.match.id)
+    if ctx.match.status in LIVE and form_fits(form, state):
+        return form_text(ctx, state, form), form_markup(ctx, state, form)
+    return card_text(ctx, state), card_markup(ctx, state)
 
 
 def form_text(ctx: MatchContext, state: BoardMatch, form: Form) -> str:
@@ -139,20 +162,22 @@ def form_text(ctx: MatchContext, state: BoardMatch, form: Form) -> str:
     return f"{card_text(ctx, state)}\n{question}"
 
 
-def form_markup(tr: Translator, form: Form, crawford: bool) -> InlineKeyboardMarkup:
+def form_markup(ctx: MatchContext, state: BoardMatch, form: Form) -> InlineKeyboardMarkup:
     """The next choice of a report form: the cube (none to choose in the Crawford game: the
     form starts at how it ended), then how the game ended (a passed double only for a single
-    with a cube left to double); ↩️ Back under them."""
+    with a cube left to double); ↩️ Back under them, and the forfeit buttons when due."""
+    tr = ctx.tr
     if form.cube == 0:
         buttons = [InlineKeyboardButton(text=f"×{cube}", callback_data=form.model_copy(
             update={"cube": cube}).pack()) for cube in (1, 2, 4, 8, 16, 32, 64)]
         rows = [buttons[:4], buttons[4:]]
     else:
         hows = ["played", "resigned"]
-        if form.value == "single" and not crawford and form.cube < 64:
+        if form.value == "single" and not state.crawford and form.cube < 64:
             hows.append("passed")
         rows = [[InlineKeyboardButton(text=tr(f"backgammon.how.{how}"), callback_data=form.
                                       model_copy(update={"how": how}).pack()) for how in hows]]
     back = form.model_copy(update={"how": BACK, "seat": -1}).pack()
     return InlineKeyboardMarkup(inline_keyboard=[
-        *rows, [InlineKeyboardButton(text=tr("backgammon.button.back"), callback_data=back)]])
+        *rows, [InlineKeyboardButton(text=tr("backgammon.button.back"), callback_data=back)],
+        *_forfeit_rows(ctx, state)])

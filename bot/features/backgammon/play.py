@@ -9,7 +9,7 @@ from datetime import timedelta
 from aiogram.types import Message
 
 from bot.features.access import is_organiser
-from bot.features.backgammon.card import card_markup, card_text
+from bot.features.backgammon.card import card_view
 from bot.features.backgammon.settings import GAME, GRACE_MINUTES, KIND, LIVE_KIND
 from bot.features.backgammon.summary import post_summary
 from bot.features.formats.results import ResultRefused, record_played, record_result
@@ -43,7 +43,7 @@ def explain(tr: Translator, error: IllegalAction, match: MatchRow | None = None)
 async def show_card(ctx: MatchContext, state: BoardMatch, *, new: bool = False) -> None:
     """Edit the match card in place (post it when there is none yet, or ``new``): the
     match's live board."""
-    await show_board(ctx, card_text(ctx, state), card_markup(ctx, state), new=new)
+    await show_board(ctx, *card_view(ctx, state), new=new)
 
 
 async def _announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:

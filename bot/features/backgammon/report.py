@@ -13,8 +13,7 @@ from bot.features.backgammon.card import (
     NO_CHOICE,
     Answer,
     Form,
-    form_markup,
-    form_text,
+    form_fits,
     game_words,
 )
 from bot.features.backgammon.play import (
@@ -31,7 +30,6 @@ from bot.features.formats.common import handles_of, parse_claim
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
-from bot.play.board import show_board
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -101,9 +99,10 @@ async def form_button(query: CallbackQuery, callback_data: Form, services: Servi
     if seat is None:
         raise Refusal("backgammon.error.not_in_match")
     state = await services.matches.state(ctx.match)
-    if callback_data.game != state.game_number or state.pending is not None or state.finished:
+    if not form_fits(callback_data, state):
         raise Refusal("callback.stale")
     if callback_data.how == BACK:
+        services.matches.keep_draft(ctx.match.id, None)
         await show_card(ctx, state)
         await query.answer()
         return
@@ -113,8 +112,8 @@ async def form_button(query: CallbackQuery, callback_data: Form, services: Servi
     if form.how == NO_CHOICE:
         if form.cube == 0 and state.crawford:  # no cube in the Crawford game: nothing to ask
             form = form.model_copy(update={"cube": 1})
-        await show_board(ctx, form_text(ctx, state, form),
-                         form_markup(tr, form, state.crawford))
+        services.matches.keep_draft(ctx.match.id, form)  # redrawn, the card keeps it
+        await show_card(ctx, state)
         await query.answer()
         return
     game = {"value": form.value, "cube": form.cube, "how": form.how}

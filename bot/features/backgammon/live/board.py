@@ -206,6 +206,19 @@ def markup(ctx: MatchContext, state: LiveMatch, steps: list[Step] | None = None,
     return _picker(tr, state, steps or [], source, button)
 
 
+def keep_picked(ctx: MatchContext, state: LiveMatch, steps: list[Step],
+                source: int | None) -> None:
+    """Keep the picker's choice on the board of ``state`` for a board drawn again (/board)."""
+    ctx.services.matches.keep_draft(ctx.match.id, (state.steps, steps, source))
+
+
+def picked(ctx: MatchContext, state: LiveMatch) -> tuple[list[Step], int | None]:
+    """The picker's choice kept on the board of ``state`` (:func:`keep_picked`): the steps
+    picked and the point picked up; none once any action has followed it."""
+    draft = ctx.services.matches.draft(ctx.match.id)
+    return (draft[1], draft[2]) if draft is not None and draft[0] == state.steps else ([], None)
+
+
 def _picker(tr, state: LiveMatch, steps: list[Step], source: int | None, button):
     """Pick a point, then the die to move its checker by; Undo and Confirm below."""
     game = state.game
@@ -279,8 +292,7 @@ async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False,
     async def words() -> tuple[MatchRow, str, InlineKeyboardMarkup]:
         match = await services.repos.matches.get(ctx.match.id)
         pause = await _pause_line(ctx, match)
-        picked = services.matches.draft(ctx.match.id) or ([], None)  # the picker's so far
-        keys = markup(ctx, state, *picked)
+        keys = markup(ctx, state, *picked(ctx, state))
         return match, caption(ctx, state, pause=pause, earlier=earlier), keys
 
     png, (match, text, keys) = await at_once(_drawing(ctx, scene(ctx, state)), words())

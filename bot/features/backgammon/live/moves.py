@@ -10,7 +10,7 @@ from aiogram import F
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message, Update
 
-from bot.features.backgammon.live.board import Press, markup, unpack_steps
+from bot.features.backgammon.live.board import Press, keep_picked, markup, unpack_steps
 from bot.features.backgammon.live.flow import PLAYBOOK, act, same_step
 from bot.features.backgammon.settings import GAME, LIVE_KIND
 from bot.features.handlers import Handlers
@@ -223,7 +223,7 @@ async def _pick(query: CallbackQuery, ctx: MatchContext, state: LiveMatch, act_:
         steps = [*steps, (int(act_[1:3]), int(act_[3:]))]
     elif act_ == "undo":
         steps = steps[:-1]  # "back" only puts the picked point down
-    ctx.services.matches.keep_draft(ctx.match.id, (steps, source))
+    keep_picked(ctx, state, steps, source)
     await query.message.edit_reply_markup(reply_markup=markup(ctx, state, steps, source))
     picked = steps_notation(state.game.position, steps)
     await query.answer(ctx.tr("backgammon.live.picked", play=picked) if picked else None)
