@@ -6,6 +6,7 @@ from bot.features.darts.opening import Opening, starter_action
 from bot.features.darts.stats import COLUMNS, _row, player_stats
 from games.darts.fincricket import FinCricketMatch
 from games.darts.shanghai import ShanghaiMatch
+from storage.repositories.matches import MatchRow
 
 
 def _visits(match: Opening, *lines: str) -> None:
@@ -28,9 +29,12 @@ def test_shanghai_visits_to_close_and_legs_won() -> None:
     assert winner["legs_won"] == 1 and winner["visits"] == 8 and winner["marks"] == 21
     assert winner["visits_to_close"] == [8] and winner["darts"] == 7 * 3 + 2
     assert loser["visits_to_close"] == [] and loser["marks"] == 2 and loser["visits"] == 7
-    row = _row(1, 1, "shanghai", 11, "Ann", winner, "1:0", False)
-    assert len(row) == len(COLUMNS) and row[-3] == "8" and row[-5:-3] == ["", ""]
-    assert row[-2:] == ["1:0", False]
+    row = _line("shanghai", winner)
+    assert row["visits_to_close"] == "8" and row["legs_won"] == 1 and row["darts"] == 23
+    assert row["marks_per_round"] == row["points"] == "" and row["set_by_organiser"] == ""
+    assert (row["match_id"], row["round"], row["game"], row["player_id"], row["name"],
+            row["result"]) == (1, 2, "shanghai", 11, "Ann", "1:0")
+    assert _line("shanghai", loser)["visits_to_close"] == ""
 
 
 def test_fincricket_marks_per_round_and_points() -> None:
@@ -42,3 +46,14 @@ def test_fincricket_marks_per_round_and_points() -> None:
     assert numbers["marks_per_round"] == 4.0 and numbers["points"] == 20 + 50
     assert numbers["legs"][0]["points"] == 70 and numbers["legs_won"] == 0
     assert player_stats(match, 0, "fincricket")["marks_per_round"] == 0.0
+    row = _line("fincricket", numbers, {"name": "Org", "by": 1, "reason": "Ben had to leave"})
+    assert (row["marks_per_round"], row["points"], row["visits_to_close"]) == (4.0, 70, "")
+    assert row["set_by_organiser"] == "Org: Ben had to leave"
+
+
+def _line(kind: str, numbers: dict, settled: dict | None = None) -> dict:
+    """Ann's line of the CSV table for match 1 of round 2, which she won, by column name."""
+    match = MatchRow(id=1, tournament_id=1, stage="main", round=2, slot="1", kind=kind,
+                     player_a=11, player_b=12, status="finished", winner=11, result={},
+                     board_message_id=None)
+    return dict(zip(COLUMNS, _row(match, 11, "Ann", numbers, settled), strict=True))

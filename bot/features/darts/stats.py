@@ -13,7 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from bot.features.darts.kinds import KINDS
-from bot.features.formats.export import result_text, set_by_cell, set_by_organiser
+from bot.features.formats.export import (
+    csv_line,
+    result_text,
+    set_by_cell,
+    set_by_organiser,
+)
 from bot.games import Table
 from bot.services import Services
 from storage.repositories.matches import MatchRow
@@ -52,13 +57,14 @@ def player_stats(state: Any, player: int, kind: str) -> dict[str, Any]:
     return {**numbers, "legs": legs}
 
 
-def _row(match_id: int, round_: Any, kind: str, user_id: int, name: str,
-         numbers: dict[str, Any], result: str, set_by_organiser: str) -> list:
-    closes = numbers.get("visits_to_close")
-    return [match_id, round_, kind, user_id, name, numbers["legs_won"], numbers["darts"],
-            numbers["visits"], numbers["marks"], numbers.get("marks_per_round", ""),
-            numbers.get("points", ""), ";".join(map(str, closes)) if closes else "", result,
-            set_by_organiser]
+def _row(match: MatchRow, user_id: int, name: str, numbers: dict[str, Any],
+         settled: dict[str, Any] | None) -> list:
+    """A player's line of the CSV table: a game's own numbers (FinCricket's marks per round
+    and points, Shanghai's visits to close each leg, ``7;8``) left empty in the other's."""
+    closes = ";".join(map(str, numbers.get("visits_to_close") or ()))
+    return csv_line(COLUMNS, **(numbers | {"visits_to_close": closes}),
+                    match_id=match.id, round=match.round, game=match.kind, player_id=user_id,
+                    name=name, result=result_text(match), set_by_organiser=set_by_cell(settled))
 
 
 def _legs_set(numbers: dict[str, Any], match: MatchRow, seat: int,
@@ -84,8 +90,7 @@ async def darts_stats(services: Services, tournament: Tournament) -> tuple[Any, 
             numbers = _legs_set(player_stats(state, index, match.kind), match, index, settled)
             name = names.get(user_id, "?")
             players.append({"user_id": user_id, "name": name, **numbers})
-            rows.append(_row(match.id, match.round, match.kind, user_id, name, numbers,
-                             result_text(match), set_by_cell(settled)))
+            rows.append(_row(match, user_id, name, numbers, settled))
         matches.append({"match_id": match.id, "round": match.round, "game": match.kind,
                         "status": match.status, "best_of": state.best_of,
                         "starter": match.players[state.starter] if state.started else None,
