@@ -98,10 +98,12 @@ class Scheduler(ABC):
         for job in await self.jobs.delay_in_chat(chat_id, kinds, seconds):
             self._arm(job)
 
-    async def thaw(self, tournament_id: int) -> None:
-        """Restart a tournament's frozen jobs with the time each had left."""
-        for job in await self.jobs.thaw(tournament_id, self.now()):
+    async def thaw(self, tournament_id: int) -> list[Job]:
+        """Restart a tournament's frozen jobs with the time each had left; returns them."""
+        jobs = await self.jobs.thaw(tournament_id, self.now())
+        for job in jobs:
             self._arm(job)
+        return jobs
 
     async def restore(self) -> int:
         pending = await self.jobs.pending()

@@ -31,6 +31,7 @@ from bot.play import clock
 from bot.services import Services
 from bot.timeparse import parse_start, zone_name
 from storage.db import Write
+from storage.repositories.jobs import Job
 from storage.repositories.organiser_log import log_entry
 from storage.repositories.tournaments import Tournament
 
@@ -297,10 +298,12 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
     reason = " ".join(target.words) or None
     logged = log_entry(message.from_user.id, command.command, services.clock.now(),
                        tournament_id=tournament.id, chat_id=message.chat.id, reason=reason)
-    opening = await _switch(services, tournament, pausing, logged)
+    opening, thawed = await _switch(services, tournament, pausing, logged)
     said = "pause.resumed" if not pausing else "pause.paused_why" if reason else "pause.paused"
-    await message.answer(tr(said, title=tournament.title, reason=clip(reason or ""),
-                            organiser=message.from_user.first_name))
+    await message.answer(lines(
+        tr(said, title=tournament.title, reason=clip(reason or ""),
+           organiser=message.from_user.first_name),
+        *await clock.resumed_lines(services, tr, tournament, thawed)))
     if opening is not None:
         await services.scheduler.run(opening)
 
@@ -316,12 +319,12 @@ def _not_switched(tournament: Tournament, pausing: bool) -> str:
 
 
 async def _switch(services: Services, tournament: Tournament, pausing: bool,
-                  logged: Write | None = None) -> int | None:
+                  logged: Write | None = None) -> tuple[int | None, list[Job]]:
     """Pause a running tournament (every match under way waits, its clocks frozen with the
     time they had left) or resume a paused one (the clocks run on from there), in one
     transaction with ``logged`` (the organiser's log entry) and, when resuming, the opening
-    made pending again if it had stopped (:func:`revive_opening`: its job id is returned,
-    to run)."""
+    made pending again if it had stopped (:func:`revive_opening`). Returns the opening's job
+    id, to run, and the clocks restarted."""
     wanted, current = ("paused", "running") if pausing else ("running", "paused")
     now = services.clock.now()
     async with services.lock(f"tournament-{tournament.id}"), services.db.together():
@@ -329,10 +332,12 @@ async def _switch(services: Services, tournament: Tournament, pausing: bool,
             if match.status == current:
                 await services.repos.matches.update(match.id, now, status=wanted)
         await services.repos.tournaments.set_status(tournament.id, wanted, now)
-        await (clock.pause if pausing else clock.resume)(services, tournament.id)
+        if pausing:
+            await clock.pause(services, tournament.id)
+        thawed = [] if pausing else await clock.resume(services, tournament.id)
         if logged is not None:
             await services.db.write(logged)
-        return None if pausing else await revive_opening(services, tournament.id)
+        return None if pausing else await revive_opening(services, tournament.id), thawed
 
 
 async def group_lost(services: Services, chat_id: int) -> None:

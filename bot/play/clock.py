@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot.i18n import Translator
 from bot.play.context import MatchContext, context_for
 from bot.services import Services
 from storage.db import LoopConnection
@@ -30,10 +31,13 @@ from storage.repositories.jobs import (
     replace_match_jobs,
 )
 from storage.repositories.matches import MatchRow
+from storage.repositories.tournaments import Tournament
 
 Timeout = Callable[[MatchContext, Job], Awaitable[None]]
 JobRunner = Callable[[Services, Job], Awaitable[None]]
+Resumed = Callable[[Services, Translator, Tournament, Job], Awaitable[str]]
 _kinds: set[str] = set()
+_resumed: dict[str, Resumed] = {}
 
 
 def timeout(kind: str, handler: Timeout) -> JobRunner:
@@ -54,10 +58,13 @@ def timeout(kind: str, handler: Timeout) -> JobRunner:
     return run
 
 
-def register(*kinds: str) -> None:
+def register(*kinds: str, resumed: Resumed | None = None) -> None:
     """Clocks of ``kinds`` run by a game's own job runners: /pause and /resume freeze and
-    restart them like the others, and :func:`stop` without kinds cancels them too."""
+    restart them like the others, and :func:`stop` without kinds cancels them too;
+    ``resumed`` says the time a clock of theirs runs to again, with the /resume."""
     _kinds.update(kinds)
+    for kind in kinds if resumed is not None else ():
+        _resumed[kind] = resumed
 
 
 async def last_seq(services: Services, match_id: int) -> int:
@@ -158,6 +165,15 @@ async def pause(services: Services, tournament_id: int) -> None:
         await services.scheduler.freeze(tournament_id, tuple(sorted(_kinds)))
 
 
-async def resume(services: Services, tournament_id: int) -> None:
-    """Restart the tournament's frozen clocks with the time each had left."""
-    await services.scheduler.thaw(tournament_id)
+async def resume(services: Services, tournament_id: int) -> list[Job]:
+    """Restart the tournament's frozen clocks with the time each had left; returns them."""
+    return await services.scheduler.thaw(tournament_id)
+
+
+async def resumed_lines(services: Services, tr: Translator, tournament: Tournament,
+                        thawed: list[Job]) -> list[str]:
+    """What the /resume says of the clocks it restarted (a round's new deadline), each
+    line once."""
+    said = [await _resumed[job.kind](services, tr, tournament, job)
+            for job in thawed if job.kind in _resumed]
+    return list(dict.fromkeys(said))

@@ -34,7 +34,6 @@ from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import LIVE, Entrant, Tournament
 
 DEADLINE_JOB = "formats_deadline"
-clock.register(DEADLINE_JOB)  # /pause freezes a round's deadline with the match clocks
 ADVANCE_JOB = "formats_advance"
 """The format moving on after a result: stored with the result, run right after its update."""
 MEDALS = {1: "🥇 ", 2: "🥈 ", 3: "🥉 "}
@@ -278,9 +277,26 @@ async def _deadline(services: Services, tr: Translator, run: Run, played: list[M
     if run.tournament.status == "paused":
         await services.scheduler.freeze(run.tournament.id, (DEADLINE_JOB,))
         return tr("formats.deadline_after_resume", left=duration(tr, minutes))
-    zone = zone_of(services, run.tournament, tr.language)
+    return _deadline_at(services, tr, run.tournament, due, minutes)
+
+
+def _deadline_at(services: Services, tr: Translator, tournament: Tournament, due: datetime,
+                 minutes: int) -> str:
+    zone = zone_of(services, tournament, tr.language)
     return tr("formats.deadline_at", time=due.astimezone(zone).strftime("%d.%m %H:%M"),
               zone=zone_name(zone), left=duration(tr, minutes))
+
+
+async def _deadline_resumed(services: Services, tr: Translator, tournament: Tournament,
+                            job: Job) -> str:
+    """The round's deadline as /resume moved it on (by the time the pause lasted)."""
+    due = _whole_minute(job.run_at)
+    left = -(-(due - services.clock.now()) // timedelta(minutes=1))
+    return _deadline_at(services, tr, tournament, due, left)
+
+
+# /pause freezes a round's deadline with the match clocks; /resume says when it falls now
+clock.register(DEADLINE_JOB, resumed=_deadline_resumed)
 
 
 def _whole_minute(moment: datetime) -> datetime:
