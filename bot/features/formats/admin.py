@@ -21,6 +21,7 @@ from bot.features.formats.common import (
 from bot.features.formats.results import (
     outcome_key,
     record_result,
+    removal_said,
     remove_player,
 )
 from bot.features.formats.runner import proceed
@@ -132,8 +133,8 @@ async def disqualify(message: Message, command: CommandObject, services: Service
         await message.reply(tr("formats.error.already_out"))
         return
     label = await names_of(services, run.tournament.id)
-    said = lines(tr("formats.dq.done", name=label[players[0]], reason=reason),
-                 tr(outcome_key(run, players[0], "disqualify")))
+    said = removal_said(tr, run, label, players[0], "disqualify",
+                        tr("formats.dq.done", name=label[players[0]], reason=reason))
     await remove_player(services, run.tournament.id, players[0], "disqualify", said=said,
                         logged=log_entry(message.from_user.id, "dq", services.clock.now(),
                                          tournament_id=run.tournament.id,
@@ -195,8 +196,8 @@ async def withdraw_answer(query: CallbackQuery, callback_data: Withdraw, service
                                          title=tournament.title))
         return
     await services.outbox.drop_buttons(query.message.chat.id, query.message.message_id)
-    said = lines(tr("formats.withdrawn.done", name=label[user]),
-                 tr(outcome_key(run, user, "withdraw")))
+    said = removal_said(tr, run, label, user, "withdraw",
+                        tr("formats.withdrawn.done", name=label[user]))
     await remove_player(services, run.tournament.id, user, "withdraw", said=said)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from bot.features.formats.runner import ADVANCE_JOB, proceed, said_once
 from bot.features.formats.state import BRACKETS, Run, load, log_event, save_record
 from bot.games import game_of
+from bot.i18n import Translator, lines
 from bot.play.board import retire_board
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
@@ -213,18 +214,44 @@ def outcome_key(run: Run, player: int, how: str, *, asked: bool = False) -> str:
     return stem + ("losses" if half_played(run, player) else "removed")
 
 
+def removal_said(tr: Translator, run: Run, label: dict[int, str], player: int, how: str,
+                 head: str) -> str:
+    """What the group is told of a player leaving mid-tournament (every format, a
+    withdrawal or a disqualification): ``head`` (who is out), what becomes of their results
+    and who gets a walkover from their open matches, named."""
+    winners = walkover_winners(run, player, how)
+    return lines(head, tr(outcome_key(run, player, how)),
+                 tr("formats.walkover_to", names=", ".join(label[p] for p in winners))
+                 if winners else None)
+
+
+def walkover_winners(run: Run, player: int, how: str) -> list[int]:
+    """The opponents of the removed ``player``'s open matches who win them by walkover: in
+    a round robin only those the unplayed matches count as losses for (else they are
+    void: the opponent rests)."""
+    if run.phase == "round_robin" and (how == "disqualify" or not half_played(run, player)):
+        return []
+    return [opponent for row in _open_rows(run, player)
+            if (opponent := _opponent(row, player)) is not None]
+
+
+def _open_rows(run: Run, player: int) -> list[MatchRow]:
+    return [row for row in run.rows
+            if player in row.players and row.status in (*LIVE, "pending")]
+
+
+def _opponent(row: MatchRow, player: int) -> int | None:
+    return row.player_b if row.player_a == player else row.player_a
+
+
 async def _close_open_matches(services: Services, run: Run, player: int) -> list[MatchRow]:
     """Close the removed ``player``'s matches not yet finished; the rows as they were."""
-    now, closed = services.clock.now(), []
-    for row in run.rows:
-        if player not in row.players or row.status not in (*LIVE, "pending"):
-            continue
+    now, closed = services.clock.now(), _open_rows(run, player)
+    for row in closed:
         if run.phase == "round_robin":
             await services.repos.matches.settle(row.id, {"meta": "void"}, player, now)
         else:
-            opponent = row.player_b if row.player_a == player else row.player_a
             await services.repos.matches.settle(row.id, {
-                "meta": "result", "winner": opponent,
+                "meta": "result", "winner": _opponent(row, player),
                 "result": {"score": None, "forfeit": True}}, player, now)
-        closed.append(row)
     return closed
