@@ -57,6 +57,11 @@ class DuplicateUpdate(Exception):
     """The update that carried this action was applied before."""
 
 
+def forfeit_texts(first_won: bool) -> tuple[str, str]:
+    """A forfeit's "+" (the winner) and "−" (the loser), the first player's first."""
+    return ("+", "−") if first_won else ("−", "+")
+
+
 @dataclass(frozen=True, slots=True)
 class MatchRow:
     id: int
@@ -84,7 +89,7 @@ class MatchRow:
         if self.status != "finished" or self.player_b is None:
             return None
         if self.result.get("forfeit"):
-            texts = ("+", "−") if self.winner == self.player_a else ("−", "+")
+            texts = forfeit_texts(self.winner == self.player_a)
         elif score := self.result.get("score"):
             texts = (str(score[0]), str(score[1]))
         else:

@@ -26,8 +26,8 @@ from bot.play.refusal import paused
 from bot.render import bracket_png
 from bot.render.posting import post_pictures
 from bot.services import Services
-from games.tournament import Bracket
-from storage.repositories.matches import MatchRow
+from games.tournament import Bracket, MatchView
+from storage.repositories.matches import MatchRow, forfeit_texts
 from storage.repositories.tournaments import Tournament
 
 router = Handlers("formats-status")
@@ -97,8 +97,13 @@ async def _swiss_elim_so_far(services: Services, tr: Translator, run: Run) -> st
 Match = tuple[str, str, str | None, tuple[str, str] | None]
 
 
-def _score_of(row: MatchRow | None) -> tuple[str, str] | None:
-    return None if row is None else row.score_texts()
+def _score_of(view: MatchView, row: MatchRow | None) -> tuple[str, str] | None:
+    """The match's score as the bracket shows it: its row's, or "+"/"−" for a walkover
+    the bracket decided without one (a player who left before the match was made)."""
+    texts = None if row is None else row.score_texts()
+    if texts is None and view.status == "done" and view.forfeit:
+        return forfeit_texts(view.winner == view.slots[0])
+    return texts
 
 
 def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dict[int, str]
@@ -115,7 +120,7 @@ def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dic
     for number in sorted({v.round for v in views}):
         here = [v for v in views if v.round == number]
         matches = [(name(v.slots[0]), name(v.slots[1]),
-                     label.get(v.winner) if v.winner else None, _score_of(rows.get(v.id)))
+                     label.get(v.winner) if v.winner else None, _score_of(v, rows.get(v.id)))
                    for v in here]
         head = here[0].id.split("-")[0]
         rounds.append((html.unescape(round_name(tr, run, head, number)), matches))
