@@ -14,6 +14,7 @@ from bot.features.formats.runner import slot_label
 from bot.features.formats.state import BRACKETS, Run, load
 from bot.games import game_of
 from bot.i18n import Translator, lines
+from bot.play.context import own_text
 from bot.play.refusal import paused
 from bot.services import Services
 from storage.repositories.matches import MatchRow
@@ -65,13 +66,15 @@ def parse_claim(word: str | None, *, forfeits: bool = False) -> Claim | None:
 
 def score_problem(tr: Translator, run: Run, winner: int | None,
                   score: tuple[int, int] | None, match: MatchRow) -> str | None:
-    """Why the game cannot end with that score (``Game.check_score``), or None."""
+    """Why the game cannot end with that score (``Game.check_score``), or None; in the
+    game's own words when its catalogs have them (FinCricket's games, not legs)."""
     check = game_of(run.tournament.game).check_score
     if check is None or score is None or winner is None:
         return None
     won, lost = score if winner == match.player_a else (score[1], score[0])
     problem = check(run.settings, won, lost)
-    return None if problem is None else tr(problem[0], **problem[1])
+    return None if problem is None else own_text(tr, problem[0], run.tournament.game,
+                                                 **problem[1])
 
 
 def result_problem(tr: Translator, run: Run, match: MatchRow, winner: int | None,
