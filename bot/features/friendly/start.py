@@ -63,16 +63,15 @@ def pick_game(tr: Translator, key: str | None, *, usage: str,
 
 
 def _practice_hints(tr: Translator, key: str, played: list[str]) -> list[str]:
-    """For a /practice word of several games: of those, the ones the bot plays
-    (``kriketti``: /practice armchair) and the ones it does not ("darts": challenge a
-    person). A typo (``krikett``) gets none: "did you mean" names what it may mean."""
-    if len(games_of_word(key, friendly_games())) < 2:
-        return []
+    """For a /practice word that names no one game: of the games it may mean, those the bot
+    plays when it is a word of several (``kriketti``: /practice armchair), and those it
+    does not ("darts": challenge a person)."""
     meant_keys = meant(key, friendly_games())
     ours = [meant_key for meant_key in meant_keys if meant_key in played]
     others = [meant_key for meant_key in meant_keys if meant_key not in played]
+    several = len(games_of_word(key, friendly_games())) > 1  # else "did you mean" names it
     hints = [tr("friendly.meant_bot_player", games=", ".join(ours), code=ours[0])
-             ] if ours and others else []
+             ] if ours and others and several else []
     if others:
         hints.append(tr("friendly.meant_no_bot_player", games=", ".join(others),
                         code=others[0]))
