@@ -19,7 +19,7 @@ from bot.features.formats.state import (
     names_of,
     save_record,
 )
-from bot.features.formats.tables import GROUP_LETTERS, post_tables
+from bot.features.formats.tables import GROUP_LETTERS, marked_names, post_tables
 from bot.features.lifecycle import duration, zone_of
 from bot.game_settings import SWISS_ROUNDS
 from bot.games import Game, game_of
@@ -335,7 +335,7 @@ async def ending_text(services: Services, tr: Translator, run: Run) -> str:
 
 async def placings_text(services: Services, tr: Translator, run: Run) -> str:
     """Final places; a round robin in several groups lists each group."""
-    label = await names_of(services, run.tournament.id)
+    label = marked_names(tr, run, await names_of(services, run.tournament.id))
     if run.phase == "round_robin" and len(run.record["groups"]) > 1:
         return "\n".join(
             tr("formats.group_line", group=GROUP_LETTERS[index], names=", ".join(

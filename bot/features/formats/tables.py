@@ -141,9 +141,10 @@ def _ties(run: Run, tables: list[tuple[int, list[Row]]]) -> dict[int, int] | Non
     return {r.player: ties_of(run, r.player) for _, rows in tables for r in rows}
 
 
-def _marked(tr: Translator, run: Run, label: dict[int, str]) -> dict[int, str]:
+def marked_names(tr: Translator, run: Run, label: dict[int, str]) -> dict[int, str]:
     """The names with a player who withdrew or was disqualified marked so: their row
-    stays in the table (a withdrawal's results may still count) without saying why."""
+    stays in the table (a withdrawal's results may still count), their place in the final
+    placings (a finalist who left is second), without saying why."""
     marks = {player: "formats.table.withdrew" for player in run.record.get("withdrawn", [])}
     marks |= {player: "formats.table.disqualified"
               for player in run.record.get("disqualified", [])}
@@ -161,7 +162,7 @@ async def post_tables(services: Services, tr: Translator, run: Run, caption: str
     round's pairs) below when all of it fits a caption: one message instead of three.
     Whether they were carried (all or none)."""
     title = run.tournament.title
-    label = _marked(tr, run, await names_of(services, run.tournament.id))
+    label = marked_names(tr, run, await names_of(services, run.tournament.id))
     tables = progress.decided_tables(run)
     stats = progress.table_stats(run.rows) if legs_layout(run) else None
     ties = None if stats is not None else _ties(run, tables)
