@@ -47,7 +47,7 @@ TIEBREAKS = (
     "scored",
     "stat",
 )
-DARTS_TIEBREAKS = ("diff", "scored", "stat")
+DARTS_TIEBREAKS = ("diff", "scored", "stat", "h2h")
 DICE_CUP_TIEBREAKS = ("h2h", "diff", "scored")
 BACKGAMMON_TIEBREAKS = ("buchholz", "sonneborn_berger", "wins", "h2h", "vs_higher")
 

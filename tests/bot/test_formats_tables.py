@@ -48,7 +48,7 @@ def _run(stats: bool, game: str = "shanghai") -> Run:
 
 def test_darts_level_on_points_and_legs_are_ordered_by_marks_per_visit() -> None:
     run = _run(stats=True)
-    assert run.tiebreaks() == ("diff", "scored", "stat")
+    assert run.tiebreaks() == ("diff", "scored", "stat", "h2h")
     # Marks per visit over the table: A (20+18)/20, B (15+30)/20, C (12+14)/20.
     assert progress.table_stats(run.rows) == {A: Fraction(38, 20), B: Fraction(45, 20),
                                                C: Fraction(26, 20)}

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from games.common.errors import IllegalAction
 from games.tournament import (
+    DARTS_TIEBREAKS,
     DICE_CUP_POINTS,
     DICE_CUP_TIEBREAKS,
     Points,
@@ -378,6 +379,19 @@ def test_stat_key_orders_by_the_callers_values_and_shares_what_stays_level():
     assert [(r.player, r.place) for r in rows] == [(B, 1), (A, 2), (C, 2)]
     assert tied_groups(rows) == [[A, C]]
 
+
+
+def test_darts_players_level_on_legs_and_marks_are_ordered_by_their_match():
+    # Two Swiss rounds, every match 2:1: B and C each won one and lost one (legs 3:3) with
+    # the same marks per visit; the match between them (C beat B) puts C above B, where
+    # the table made them share the place.
+    results = [Result(A, C, A, score=(2, 1)), Result(B, D, B, score=(2, 1)),
+               Result(A, D, A, score=(2, 1)), Result(C, B, C, score=(2, 1))]
+    stats = {A: Fraction(2), B: Fraction(2), C: Fraction(2), D: Fraction(2)}
+    rows = standings("ABCD", results, tiebreaks=DARTS_TIEBREAKS, stats=stats)
+    assert [(r.player, r.place) for r in rows] == [(A, 1), (C, 2), (B, 3), (D, 4)]
+    without = standings("ABCD", results, tiebreaks=DARTS_TIEBREAKS[:-1], stats=stats)
+    assert tied_groups(without) == [[B, C]]
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 2), min_size=6, max_size=6))
