@@ -13,9 +13,9 @@ from bot.features.formats.state import Run
 from bot.features.formats.tables import (
     _cells,
     _header,
-    _marked,
     legend,
     legs_layout,
+    marked_names,
     shared_lines,
 )
 from bot.i18n import Translator
@@ -63,9 +63,9 @@ def test_a_player_who_left_is_marked_in_the_table() -> None:
     player's shows no place: each name now says why."""
     run = _run(stats=False)
     run.tournament.state["run"] |= {"withdrawn": [B], "disqualified": [C]}
-    label = _marked(Translator("en"), run, {A: "Ann", B: "Ben", C: "Cat"})
+    label = marked_names(Translator("en"), run, {A: "Ann", B: "Ben", C: "Cat"})
     assert label == {A: "Ann", B: "Ben (withdrew)", C: "Cat (disqualified)"}
-    assert _marked(Translator("ru"), run, {A: "Ann", B: "Ben", C: "Cat"})[B] == \
+    assert marked_names(Translator("ru"), run, {A: "Ann", B: "Ben", C: "Cat"})[B] == \
         "Ben (выход из турнира)"
 
 
