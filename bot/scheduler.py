@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 JobHandler = Callable[[Job], Awaitable[None]]
 RETRY_DELAYS = tuple(timedelta(minutes=m) for m in (1, 5, 15, 60, 180, 720))
 PASSING_FAULTS = (TelegramServerError, TelegramNetworkError, TelegramRetryAfter)
+TOGETHER = timedelta(seconds=10)
+"""Jobs due this close to each other are due together (:meth:`Scheduler.take_due`): matches
+launched at once set their clocks a few sends apart."""
 
 
 class Scheduler(ABC):
@@ -81,9 +84,11 @@ class Scheduler(ABC):
             self._arm(job)
 
     async def take_due(self, job: Job) -> list[Job]:
-        """The other jobs of ``job``'s tournament and kind due by now, taken off: the
-        running one says what they would have said, in one go."""
-        taken = await self.jobs.take_due(job.tournament_id, job.kind, self.now(), job.id)
+        """The other jobs of ``job``'s tournament and kind due by now (or within
+        :data:`TOGETHER`), taken off: the running one says what they would have said, in one
+        go."""
+        taken = await self.jobs.take_due(job.tournament_id, job.kind, self.now() + TOGETHER,
+                                         job.id)
         self.settle([other.id for other in taken])
         return taken
 

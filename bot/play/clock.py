@@ -11,6 +11,10 @@ A timeout runs under the match's lock and re-reads the log first: if the match h
 since the clock was set (another last seq, or the match no longer running) it does nothing,
 so a clock that nobody cancelled in time can never act on a later position. The handler
 runs inside the lock and must not :func:`~bot.play.perform.perform` on the same match.
+
+A timeout tells the group by what it returns (an :class:`Alert`), not by posting it: the
+clocks of one kind of a tournament that run out together (``Scheduler.take_due``, as the
+rounds' deadlines do) are said in one message, one line each.
 """
 
 from __future__ import annotations
@@ -33,7 +37,17 @@ from storage.repositories.jobs import (
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
-Timeout = Callable[[MatchContext, Job], Awaitable[None]]
+
+@dataclass(frozen=True)
+class Alert:
+    """What a clock that ran out tells its match's group: a line, and a note (what the
+    organisers may do) said once under the lines of the clocks that ran out with it."""
+
+    line: str
+    note: str | None = None
+
+
+Timeout = Callable[[MatchContext, Job], Awaitable[Alert | None]]
 JobRunner = Callable[[Services, Job], Awaitable[None]]
 Resumed = Callable[[Services, Translator, Tournament, Job], Awaitable[str]]
 _kinds: set[str] = set()
@@ -42,20 +56,44 @@ _resumed: dict[str, Resumed] = {}
 
 def timeout(kind: str, handler: Timeout) -> JobRunner:
     """The job runner of the clock ``kind`` (for ``Game.jobs``): ``handler`` runs when the
-    clock is due and the match still stands where it stood when the clock was set."""
+    clock is due and the match still stands where it stood when the clock was set, for it
+    and for each clock of ``kind`` of the tournament due with it; their alerts go out
+    together."""
     _kinds.add(kind)
 
     async def run(services: Services, job: Job) -> None:
-        match = await services.repos.matches.get(job.payload["match_id"])
-        if match is None or match.status != "running":
-            return
-        async with services.matches.lock(match.id):
-            if await last_seq(services, match.id) != job.payload.get("seq"):
-                return  # the match moved on since the clock was set
-            tournament = await services.repos.tournaments.get(match.tournament_id)
-            tr = await services.translator_for_chat(tournament.chat_id)
-            await handler(await context_for(services, tr, tournament, match), job)
+        due = [job, *await services.scheduler.take_due(job)]
+        await _say_together([alert for each in due
+                             if (alert := await _run_out(services, each, handler))])
     return run
+
+
+async def _run_out(services: Services, job: Job,
+                   handler: Timeout) -> tuple[MatchContext, Alert] | None:
+    """``handler`` on the clock ``job``, unless its match moved on: its alert, if any."""
+    match = await services.repos.matches.get(job.payload["match_id"])
+    if match is None or match.status != "running":
+        return None
+    async with services.matches.lock(match.id):
+        if await last_seq(services, match.id) != job.payload.get("seq"):
+            return None  # the match moved on since the clock was set
+        tournament = await services.repos.tournaments.get(match.tournament_id)
+        tr = await services.translator_for_chat(tournament.chat_id)
+        ctx = await context_for(services, tr, tournament, match)
+        alert = await handler(ctx, job)
+    return None if alert is None else (ctx, alert)
+
+
+async def _say_together(alerts: list[tuple[MatchContext, Alert]]) -> None:
+    """One message per place (the group, or a match's forum topic): the alerts' lines, then
+    their notes, each note once."""
+    places: dict[int | None, list[tuple[MatchContext, Alert]]] = {}
+    for ctx, alert in alerts:
+        places.setdefault(ctx.match.thread_id, []).append((ctx, alert))
+    for said in places.values():
+        notes = [alert.note for _, alert in said if alert.note]
+        await said[0][0].say("\n".join([*(alert.line for _, alert in said),
+                                        *dict.fromkeys(notes)]))
 
 
 def register(*kinds: str, resumed: Resumed | None = None) -> None:

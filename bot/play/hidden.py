@@ -350,9 +350,9 @@ async def _copy_to_hosts(ctx: MatchContext, hosts: list[int], seat: int,
             match=ctx.match.id, choice=hidden.describe(host_tr, action, before)))
 
 
-async def _late(ctx: MatchContext, job: Job) -> None:
+async def _late(ctx: MatchContext, job: Job) -> clock.Alert | None:
     """The late clock ran out: remind each player still awaited, and tell the group in one
-    message (where the organisers can act: /enter, /setresult, /dq) — not in a friendly
+    line (where the organisers can act: /enter, /setresult, /dq) — not in a friendly
     match, which has no organisers."""
     services, kind = ctx.services, ctx.match.kind
     state = await services.matches.state(ctx.match)
@@ -363,9 +363,10 @@ async def _late(ctx: MatchContext, job: Job) -> None:
         await services.outbox.dm(user_id, own_text(
             user_tr, "play.hidden_reminder", kind, match=ctx.match.id,
             round=getattr(state, "round", "")))
-    if late and not ctx.tournament.friendly:
-        await ctx.say(_naming(ctx, "play.hidden_late", late,
-                              minutes=_inputs()[kind].late_minutes))
+    if not late or ctx.tournament.friendly:
+        return None
+    return clock.Alert(_naming(ctx, "play.hidden_late", late,
+                               minutes=_inputs()[kind].late_minutes))
 
 
 late_clock = clock.timeout(LATE, _late)

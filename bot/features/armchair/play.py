@@ -248,15 +248,14 @@ async def deal_again(ctx: MatchContext) -> None:
     await refresh_panels(ctx, fresh=True)
 
 
-async def _late(ctx: MatchContext, job: Job) -> None:
-    """The player to move is late: remind them by DM — or, when the bot cannot write to
-    them (never started, blocked), tell the group how to open the bot's chat — and alert
-    the organisers in the group (a friendly has none: not there), in the same message as
-    the way to open the chat when there is one. The match waits."""
+async def _late(ctx: MatchContext, job: Job) -> clock.Alert | None:
+    """The player to move is late: remind them by DM and alert the organisers in the group
+    (a friendly has none: not there) — or, when the bot cannot write to them (never started,
+    blocked), tell the group how to open the bot's chat, with the alert in that message.
+    The match waits."""
     seat = job.payload["seat"]
     if job.payload.get("kind") in OPENING:  # waited for on the score card, in the group
-        await ctx.say(_opening_late(ctx, seat))
-        return
+        return _opening_late(ctx, seat)
     user_id, kind, outbox = ctx.match.players[seat], ctx.match.kind, ctx.services.outbox
     user_tr = await ctx.services.translator_for_chat(user_id)
     reached = await outbox.dm(user_id, own_text(user_tr, "play.hidden_reminder", kind,
@@ -267,25 +266,25 @@ async def _late(ctx: MatchContext, job: Job) -> None:
         alert = own_text(ctx.tr, "play.hidden_late", kind, name=ctx.names[seat],
                          minutes=LATE_MINUTES, match=ctx.match.id, handle=handle)
     if reached is not None:
-        if alert:
-            await ctx.say(alert)
-        return
+        return None if alert is None else clock.Alert(alert)
     await outbox.open_chat_notice(  # one group message: how to open the chat, and the alert
         ctx.tournament.chat_id, lines(own_text(ctx.tr, "play.hidden_cannot_dm", kind,
                                                name=ctx.names[seat], match=ctx.match.id), alert),
         button_text=ctx.tr("dm.open_button"), payload=f"m-{ctx.match.id}",
         thread_id=ctx.match.thread_id)
+    return None
 
 
-def _opening_late(ctx: MatchContext, seat: int) -> str:
+def _opening_late(ctx: MatchContext, seat: int) -> clock.Alert:
     """The toss (``seat`` -1: either player) or the toss winner's choice is late."""
     if seat < 0:
-        return ctx.tr("armchair.late_toss", a=ctx.names[0], b=ctx.names[1],
-                      match=ctx.match.id, minutes=LATE_MINUTES)
+        return clock.Alert(ctx.tr("armchair.late_toss", a=ctx.names[0], b=ctx.names[1],
+                                  match=ctx.match.id, minutes=LATE_MINUTES),
+                           ctx.tr("armchair.late_toss_how"))
     said = ctx.tr("armchair.late_choice", name=ctx.names[seat], match=ctx.match.id,
                   minutes=LATE_MINUTES)
-    return said if ctx.tournament.friendly else \
-        lines(said, ctx.tr("armchair.late_choice_organisers"))
+    return clock.Alert(said, None if ctx.tournament.friendly
+                       else ctx.tr("armchair.late_choice_organisers"))
 
 
 late_clock = clock.timeout(LATE, _late)
