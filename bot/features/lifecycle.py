@@ -282,10 +282,15 @@ def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
 
 
 def unfinished_forms(tr: Translator, entrants: list[Entrant]) -> str | None:
-    """The line naming those who began the registration form and never sent it (they are
-    not entered, and may think they are), if any."""
-    names = [entrant.label for entrant in entrants if entrant.status in UNFINISHED]
-    return tr("registration.unfinished", names=", ".join(names)) if names else None
+    """The lines naming those who began the registration form and never sent it (they are
+    not entered, and may think they are), by the step each is at, with what is still to do
+    (the name, then the screenshot), if any."""
+    return lines(*(_unfinished_at(tr, entrants, step) for step in UNFINISHED)) or None
+
+
+def _unfinished_at(tr: Translator, entrants: list[Entrant], step: str) -> str | None:
+    names = [entrant.label for entrant in entrants if entrant.status == step]
+    return tr(f"registration.unfinished_{step}", names=", ".join(names)) if names else None
 
 
 def applications_waiting(tr: Translator, pending: list[Entrant]) -> str | None:
