@@ -79,6 +79,18 @@ def _match_text(tournament: Tournament) -> MatchText:
     return _of_game(tournament, _match_texts)
 
 
+async def why_no_match(services: Services, tr: Translator, tournaments: list[Tournament],
+                       user_id: int) -> str:
+    """What /match tells a player with no match now in any of ``tournaments`` (a group's
+    running ones) about the first they entered — resting this round, through to the next,
+    out —; to anyone else, that they have no match."""
+    for tournament in tournaments:
+        told = _match_text(tournament)
+        if told and await services.repos.entrants.get(tournament.id, user_id):
+            return await told(services, tr, tournament, user_id)
+    return tr("play.not_in_match")
+
+
 def about(tr: Translator, tournament: Tournament, text: str) -> str:
     """``text`` about a player's match as their private chat shows it: under the
     tournament's title, since that chat is not the tournament's group (a picture's caption

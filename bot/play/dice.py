@@ -15,6 +15,7 @@ from aiogram.types import Message, Update
 
 from bot import games
 from bot.features.handlers import Handlers
+from bot.features.mine import why_no_match
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
@@ -47,14 +48,14 @@ async def _sender_match(message: Message, services: Services, tr: Translator,
                         running: list[Tournament]) -> MatchContext | None:
     """The sender's live match among ``running`` (the chat's dice games); None when none
     runs here (the message is ordinary chat); refused when one runs but the sender has no
-    match."""
+    match (told why, as /match tells it: resting this round)."""
     for tournament in running:
         match = await services.repos.matches.current_for_player(tournament.id,
                                                                 message.from_user.id)
         if match is not None:
             return await context_for(services, tr, tournament, match)
     if running:
-        raise Refusal("play.not_in_match")
+        raise Refusal(text=await why_no_match(services, tr, running, message.from_user.id))
     return None
 
 
