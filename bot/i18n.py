@@ -64,6 +64,12 @@ def lines(*parts: str | None) -> str:
     return "\n".join(part for part in parts if part)
 
 
+def place_mark(place: int | None) -> str:
+    """A table's text row's place: ``3.``, or a bare dash for a player without one
+    (disqualified, or whose withdrawal removed their results)."""
+    return f"{place}." if place else "—"
+
+
 def clip(text: str, limit: int = ECHO_LIMIT) -> str:
     """A user's input as it is quoted back to them: at most ``limit`` characters, so a
     pasted novel is not echoed whole."""

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from bot.features.cup.common import on_finish
 from bot.features.cup.playoff import holders, playoff_size, start_playoff
-from bot.i18n import Markup, Translator
+from bot.i18n import Markup, Translator, place_mark
 from bot.play.context import LIVE, MatchContext, names_of
 from bot.play.topics import open_topic
 from bot.services import Services
@@ -125,7 +125,7 @@ def table_title(tr: Translator, tournament: Tournament, group: int) -> str:
 
 
 def render_table(tr: Translator, rows: list[Row], label: dict[int, str]) -> str:
-    return "\n".join(tr("cup.table_row", place=row.place or "—", name=label[row.player],
+    return "\n".join(tr("cup.table_row", place=place_mark(row.place), name=label[row.player],
                         points=Markup(tr("formats.n_points", count=row.points)),
                         wins=row.wins, draws=row.draws, losses=row.losses,
                         scored=row.scored, conceded=row.scored - row.diff)

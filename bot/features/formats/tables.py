@@ -20,7 +20,7 @@ from fractions import Fraction
 from bot.features.formats import progress
 from bot.features.formats.state import Run, names_of, ties_of
 from bot.games import game_of
-from bot.i18n import Markup, Translator
+from bot.i18n import Markup, Translator, place_mark
 from bot.middlewares.limits import CAPTION_LIMIT, size
 from bot.play.context import own_key, own_text
 from bot.render import BAR_MARK, standings_png
@@ -78,10 +78,10 @@ def _text_row(tr: Translator, game: str, r: Row, label: dict[int, str],
               stats: dict[int, Fraction] | None) -> str:
     points = Markup(tr("formats.n_points", count=r.points))
     if stats is None:
-        return tr("formats.table_row", place=r.place or "—", name=label[r.player],
+        return tr("formats.table_row", place=place_mark(r.place), name=label[r.player],
                   points=points, wins=r.wins, draws=r.draws, losses=r.losses,
                   buchholz=r.buchholz)
-    return own_text(tr, "formats.table_row_legs", game, place=r.place or "—",
+    return own_text(tr, "formats.table_row_legs", game, place=place_mark(r.place),
                     name=label[r.player], points=points, wins=r.wins, losses=r.losses,
                     won=r.scored, lost=r.scored - r.diff, stat=_stat_text(tr, stats.get(r.player)))
 
