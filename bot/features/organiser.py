@@ -170,6 +170,10 @@ async def settings_(message: Message, command: CommandObject, services: Services
     except ValueError as error:
         await message.answer(_refused_setting(tr, game, error))
         return
+    if updated == tournament.settings and title in (None, tournament.title):
+        await message.answer(tr("settings.unchanged", title=tournament.title,
+                                settings=_describe(tr, game, updated)))
+        return
     moved = checkin_moved(tournament, updated, services.clock.now())
     async with services.db.together():
         await services.repos.tournaments.set_settings(tournament.id, updated, title=title)
@@ -182,7 +186,7 @@ async def settings_(message: Message, command: CommandObject, services: Services
     renamed = None if title is None else tr("settings.renamed", id=tournament.id,
                                             old=tournament.title, title=title)
     saved = note = opens = waiting = None
-    if pairs:
+    if updated != tournament.settings:
         saved = tr("settings.saved", title=title or tournament.title,
                    settings=_describe(tr, game, updated))
         tournament = await services.repos.tournaments.get(tournament.id)
