@@ -35,6 +35,7 @@ class Scope:
         self.command = command_name(text)
         self._target: Target | None = None
         self._live: Any = _UNSET
+        self._topic: Any = _UNSET
         self._game: Any = _UNSET
         self._games: Any = _UNSET
         self._organiser: bool | None = None
@@ -59,8 +60,8 @@ class Scope:
         return (await self.target()).tournament
 
     async def live_match(self) -> MatchRow | None:
-        """The sender's (oldest) running or paused match in a running tournament of this
-        chat."""
+        """The sender's first running or paused match in a running tournament of this chat
+        (in a match's forum topic: that match, or none)."""
         live = await self.live_matches()
         return live[0] if live else None
 
@@ -68,13 +69,26 @@ class Scope:
         """All of them, oldest first (a player may play in two tournaments here)."""
         return [match for _, match in await self._live_matches()]
 
+    async def topic_match(self) -> MatchRow | None:
+        """The match played in the forum topic the message was sent in; None elsewhere."""
+        if self._topic is _UNSET:
+            self._topic = None if not self.in_group or self.thread is None else \
+                await self.services.repos.matches.in_topic(self.chat.id, self.thread)
+        return self._topic
+
     async def _live_matches(self) -> list[tuple[str, MatchRow]]:
-        """The sender's live matches here with their games, oldest first."""
+        """The sender's live matches here with their games, oldest first. The topic decides:
+        what is typed in a match's forum topic is about that match, never the sender's match
+        elsewhere (a player writing in another match's topic has no live match there);
+        elsewhere the matches played in the chat itself come first."""
         if self._live is _UNSET:
             self._live = []
             if self.in_group and self.user is not None:
-                self._live = await self.services.repos.matches.live_in_chat(self.chat.id,
-                                                                             self.user.id)
+                live = await self.services.repos.matches.live_in_chat(self.chat.id,
+                                                                       self.user.id)
+                topic = await self.topic_match()
+                self._live = sorted(live, key=lambda found: found[1].thread_id is not None) \
+                    if topic is None else [found for found in live if found[1].id == topic.id]
         return self._live
 
     async def game(self) -> games.Game | None:

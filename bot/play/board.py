@@ -18,6 +18,7 @@ from bot.middlewares.scope import Scope
 from bot.play import hidden
 from bot.play.context import LIVE, MatchContext, context_for
 from bot.play.refusal import Refusal
+from bot.play.topics import other_match_topic
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
@@ -67,8 +68,9 @@ router = Handlers("play-board")
 async def board_again(message: Message, scope: Scope, services: Services,
                       tr: Translator) -> None:
     """Post the sender's match board again at the bottom of the chat (a busy group has
-    scrolled it away): each of their boards when they play in two tournaments here; an
-    organiser outside every match gets the chat's only live board."""
+    scrolled it away): each of their boards when they play in two tournaments here (in a
+    match's topic: that match's alone); an organiser outside every match gets the topic's
+    board, else the chat's only live board."""
     if not scope.in_group:
         raise Refusal("access.group_only")
     mine = await scope.live_matches()
@@ -76,6 +78,8 @@ async def board_again(message: Message, scope: Scope, services: Services,
         mine = [match for match in mine if await _has_board(services, match)] or mine[:1]
     matches = mine or [match for match in [await _only_board(services, scope)] if match]
     if not matches:
+        if answer := await other_match_topic(scope, tr):
+            raise Refusal(text=answer)
         target = await scope.target()
         raise Refusal(target.error or "play.not_in_match", **(target.error_params or {}))
     for match in matches:
@@ -107,10 +111,13 @@ async def _post_again(message: Message, services: Services, tr: Translator,
 
 
 async def _only_board(services: Services, scope: Scope) -> MatchRow | None:
-    """For an organiser, the chat's one live match that has a board (refused with several:
-    whose would it be?); None for anyone else."""
+    """For an organiser, the live match of the topic the command was sent in, else the
+    chat's one live match that has a board (refused with several: whose would it be?);
+    None for anyone else."""
     if not await scope.organiser():
         return None
+    if (topic := await scope.topic_match()) is not None:
+        return topic if topic.status in LIVE and await _has_board(services, topic) else None
     live = [match for tournament in await services.repos.tournaments.active_in_chat(
                 scope.chat.id) if tournament.status in LIVE
             for match in await services.repos.matches.for_tournament(tournament.id)

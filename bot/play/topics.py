@@ -12,6 +12,9 @@ import logging
 
 from aiogram.exceptions import TelegramBadRequest
 
+from bot.i18n import Translator
+from bot.middlewares.scope import Scope
+from bot.play.context import LIVE, context_for
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
@@ -36,3 +39,14 @@ async def open_topic(services: Services, tournament: Tournament, match: MatchRow
     await services.repos.matches.update(match.id, services.clock.now(),
                                         thread_id=topic.message_thread_id)
     return await services.repos.matches.get(match.id)
+
+
+async def other_match_topic(scope: Scope, tr: Translator) -> str | None:
+    """What is said to someone who wrote about their play in the topic of a live match they
+    do not play (a player of another match): whose topic it is; None anywhere else."""
+    topic = await scope.topic_match()
+    if topic is None or topic.status not in LIVE or scope.user.id in topic.players:
+        return None
+    tournament = await scope.services.repos.tournaments.get(topic.tournament_id)
+    ctx = await context_for(scope.services, tr, tournament, topic)
+    return tr("play.other_match_topic", match=topic.id, a=ctx.names[0], b=ctx.names[1])

@@ -26,6 +26,8 @@ from storage.repositories.tournaments import chat_of
 from storage.timefmt import to_db
 
 T = TypeVar("T")
+_LOOKED_UP = frozenset({"status", "player_a", "player_b", "thread_id"})
+"""The fields a chat's lookups (whose live match, the match of a topic) are read by."""
 Also = Callable[[LoopConnection, list[int]], Awaitable[None]]
 """What is written with appended actions, in their transaction, given their seqs."""
 
@@ -159,15 +161,16 @@ class MatchesRepo:
     async def _write(self, changes: dict[int, dict[str, Any]], work,
                      after: dict[int, dict[str, Any]] | None = None) -> Any:
         """Run ``work`` (a write setting each match's ``changes``), forgetting those matches'
-        rows and which match is whose when a status or the players change. ``after``: the
-        rows' new values (fields of :class:`MatchRow`), when the write knows them; the rows
-        and the tournaments' match lists holding them are then remembered as they will read,
-        instead of read again (a result, a round opened: a round robin's 28 rows each).
+        rows and which match is whose (or a topic's) when a status, the players or the topic
+        change. ``after``: the rows' new values (fields of :class:`MatchRow`), when the
+        write knows them; the rows and the tournaments' match lists holding them are then
+        remembered as they will read, instead of read again (a result, a round opened: a
+        round robin's 28 rows each).
         Returns what ``work`` returns."""
         rows = {match_id: await self.get(match_id) for match_id in changes}
         chats = set()
         for match_id, row in rows.items():
-            if row is not None and changes[match_id].keys() & {"status", "player_a", "player_b"}:
+            if row is not None and changes[match_id].keys() & _LOOKED_UP:
                 chats.add(chat_lookups(await self._chat_of(row.tournament_id)))
 
         async def forgetting(tx):
@@ -284,11 +287,16 @@ class MatchesRepo:
 
     async def tournament_of_topic(self, chat_id: int, thread_id: int) -> int | None:
         """The tournament whose match is played in forum topic ``thread_id`` of the chat."""
-        row = await self.db.fetchone(
-            "SELECT m.tournament_id FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+        match = await self.in_topic(chat_id, thread_id)
+        return None if match is None else match.tournament_id
+
+    async def in_topic(self, chat_id: int, thread_id: int) -> MatchRow | None:
+        """The match played in forum topic ``thread_id`` of the chat (any status)."""
+        return await self._found(
+            chat_id, ("topic", thread_id),
+            "SELECT m.id FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
             " WHERE t.chat_id = ? AND m.thread_id = ? ORDER BY m.id DESC LIMIT 1",
             (chat_id, thread_id))
-        return row[0] if row else None
 
     async def last_for_player_in_chat(self, chat_id: int, user_id: int) -> MatchRow | None:
         """The user's newest match in a tournament (or friendly) of the chat, any status."""

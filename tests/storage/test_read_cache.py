@@ -193,3 +193,16 @@ async def test_an_id_asked_for_before_it_exists_reads_as_the_row_once_inserted(
     assert await matches.get(1) is None
     match = await matches.create(made.id, "groups", 1, "G1", "group", 1, 2, NOW)
     assert (await matches.get(1)) == match
+
+
+async def test_a_topics_match_is_read_again_once_a_match_gets_that_topic(one_chat) -> None:
+    """Which match a forum topic holds is a chat lookup: a match given the topic after the
+    lookup answered "none" is found there (typed moves in its topic go to it)."""
+    _, tournaments, matches = one_chat
+    cup = await tournaments.create(-100, "cup", "Cup", {}, 1, NOW)
+    match = await matches.create(cup.id, "groups", 1, "G1", "group", 1, 2, NOW)
+    assert await matches.in_topic(-100, 16) is None
+    await matches.update(match.id, NOW, thread_id=16)
+    assert (await matches.in_topic(-100, 16)).id == match.id
+    assert await matches.tournament_of_topic(-100, 16) == cup.id
+    assert await matches.in_topic(-100, 18) is None

@@ -28,6 +28,7 @@ from bot.features.darts.play import (
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.scope import Scope
 from bot.play.context import own_text
 from bot.play.perform import refused
 from bot.play.refusal import Refusal
@@ -86,11 +87,11 @@ def _normalised(words: list[str], play: DartsPlay) -> list[str]:
 
 @router.message(IN_GROUP, _typed_darts)
 async def typed(message: Message, darts: list[str], command: str | None,
-                event_update: Update, services: Services, tr: Translator) -> None:
-    play = await match_for(services, tr, message.chat.id, message.from_user.id)
+                event_update: Update, scope: Scope, services: Services,
+                tr: Translator) -> None:
+    play = await match_for(scope, tr)
     if play is None:  # a lone «end» or «undo» without a match is ordinary chat
-        if darts and (answer := await no_match_answer(services, tr, message.chat.id,
-                                                      message.from_user.id)):
+        if darts and (answer := await no_match_answer(scope, tr)):
             await message.reply(answer)
         return
     darts = _normalised(darts, play)
@@ -146,12 +147,11 @@ def _nearly_darts(message: Message) -> dict | bool:
 
 
 @router.message(IN_GROUP, _nearly_darts)
-async def nearly_darts(message: Message, stray: str, services: Services,
-                       tr: Translator) -> None:
+async def nearly_darts(message: Message, stray: str, scope: Scope, tr: Translator) -> None:
     """Not read as darts (a number alone says no ring, or it is the visit's score), but a
     player of a live match here is told how to write a dart, so nothing they meant as a
     visit goes unanswered; anyone else is chatting."""
-    if await match_for(services, tr, message.chat.id, message.from_user.id) is not None:
+    if await match_for(scope, tr) is not None:
         raise Refusal(text=tr("darts.error.bad_notation", text=stray))
 
 

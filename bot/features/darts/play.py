@@ -16,11 +16,13 @@ from bot.features.darts.kinds import KINDS, DartsKind
 from bot.features.formats.results import record_played
 from bot.i18n import Markup, Translator
 from bot.match_service import Change
+from bot.middlewares.scope import Scope
 from bot.play.board import show_board as show_live_board
 from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import Alongside, Playbook, error_params
 from bot.play.perform import perform as perform_action
 from bot.play.refusal import Refusal
+from bot.play.topics import other_match_topic
 from bot.services import Services
 from games.common.errors import IllegalAction
 from games.darts.match import LegsMatch
@@ -55,19 +57,25 @@ async def running_tournaments(services: Services, chat_id: int) -> list[Tourname
             if t.game in KINDS and t.status in LIVE]
 
 
-async def match_for(services: Services, tr: Translator, chat_id: int,
-                    user_id: int) -> DartsPlay | None:
-    """The sender's live match in the chat; for an organiser outside every match, the
-    chat's only live match (with several, they use the buttons)."""
-    tournaments = await running_tournaments(services, chat_id)
-    for tournament in tournaments:
-        match = await services.repos.matches.current_for_player(tournament.id, user_id)
-        if match is not None and match.kind in KINDS:
-            return await load(services, tr, match.id)
-    live = await _live_matches(services, tournaments)
-    if len(live) == 1 and await is_organiser(services, chat_id, user_id):
-        return await load(services, tr, live[0].id)
-    return None
+async def match_for(scope: Scope, tr: Translator) -> DartsPlay | None:
+    """The sender's live darts match in the chat (in a match's forum topic: that match, if
+    they play it — :meth:`Scope.live_matches`); for an organiser outside every match, the
+    topic's match, else the chat's only live match (with several, they use the buttons)."""
+    mine = [match for match in await scope.live_matches() if match.kind in KINDS]
+    if not mine and await scope.organiser():
+        mine = await _organiser_may_type(scope)
+        mine = mine if len(mine) == 1 else []
+    return await load(scope.services, tr, mine[0].id) if mine else None
+
+
+async def _organiser_may_type(scope: Scope) -> list[MatchRow]:
+    """The live darts matches an organiser may type darts for: in a match's topic, that
+    match; elsewhere, all of the chat's."""
+    topic = await scope.topic_match()
+    if topic is None:
+        return await _live_matches(scope.services,
+                                   await running_tournaments(scope.services, scope.chat.id))
+    return [topic] if topic.status in LIVE and topic.kind in KINDS else []
 
 
 async def _live_matches(services: Services, tournaments: list[Tournament]) -> list[MatchRow]:
@@ -76,19 +84,19 @@ async def _live_matches(services: Services, tournaments: list[Tournament]) -> li
             if match.status in LIVE and match.kind in KINDS]
 
 
-async def no_match_answer(services: Services, tr: Translator, chat_id: int,
-                          user_id: int) -> str | None:
+async def no_match_answer(scope: Scope, tr: Translator) -> str | None:
     """The answer to darts typed by someone :func:`match_for` found no match for: an
-    organiser while several matches are played is sent to a board's keypad, an entrant is
-    told they play none now; anyone else is chatting (None: no answer)."""
-    tournaments = await running_tournaments(services, chat_id)
-    if await is_organiser(services, chat_id, user_id):
-        several = len(await _live_matches(services, tournaments)) > 1
+    organiser while several matches are played is sent to a board's keypad; an entrant is
+    told whose topic they typed in (another live match's), else that they play none now;
+    anyone else is chatting (None: no answer)."""
+    services, chat_id = scope.services, scope.chat.id
+    if await scope.organiser():
+        several = len(await _organiser_may_type(scope)) > 1
         return tr("darts.organiser_several") if several else None
-    for tournament in tournaments:
-        entry = await services.repos.entrants.get(tournament.id, user_id)
+    for tournament in await running_tournaments(services, chat_id):
+        entry = await services.repos.entrants.get(tournament.id, scope.user.id)
         if entry is not None and entry.status == "approved":
-            return tr("darts.not_in_match")
+            return await other_match_topic(scope, tr) or tr("darts.not_in_match")
     return None
 
 
