@@ -1,7 +1,7 @@
 """Score entry in the group: the keypad (before leg 1: the bull-off or the coin), typed
 darts (a line of three darts is a visit, committed at once; a shorter line waits for more
-or End turn), the typed words for Undo and End turn, /board to show the scoreboard again,
-and the organiser's /correct for committed visits (logged)."""
+or End turn), the typed words for Undo and End turn (and /undo), /board to show the
+scoreboard again, and the organiser's /correct for committed visits (logged)."""
 
 from __future__ import annotations
 
@@ -85,15 +85,33 @@ def _normalised(words: list[str], play: DartsPlay) -> list[str]:
         raise refused(play, PLAYBOOK, error) from None
 
 
+@router.message(Command("undo"), IN_GROUP)
+async def undo(message: Message, event_update: Update, scope: Scope, services: Services,
+               tr: Translator) -> None:
+    """/undo does what «undo» typed does; a command is answered even without a match."""
+    if not await _enter(message.from_user.id, [], "undo", event_update.update_id, scope,
+                        services, tr):
+        await message.reply(await no_match_answer(scope, tr) or tr("darts.not_in_match"))
+
+
 @router.message(IN_GROUP, _typed_darts)
 async def typed(message: Message, darts: list[str], command: str | None,
                 event_update: Update, scope: Scope, services: Services,
                 tr: Translator) -> None:
+    entered = await _enter(message.from_user.id, darts, command, event_update.update_id,
+                           scope, services, tr)
+    # a lone «end» or «undo» without a match is ordinary chat
+    if not entered and darts and (answer := await no_match_answer(scope, tr)):
+        await message.reply(answer)
+
+
+async def _enter(user_id: int, darts: list[str], command: str | None, update_id: int,
+                 scope: Scope, services: Services, tr: Translator) -> bool:
+    """Enter typed darts and Undo or End turn for the player at the oche of the sender's
+    match; False when there is no match to enter in."""
     play = await match_for(scope, tr)
-    if play is None:  # a lone «end» or «undo» without a match is ordinary chat
-        if darts and (answer := await no_match_answer(scope, tr)):
-            await message.reply(answer)
-        return
+    if play is None:
+        return False
     darts = _normalised(darts, play)
     if len(darts) > DARTS_PER_VISIT:
         raise Refusal(text=tr("darts.error.too_many_typed", count=len(darts)))
@@ -101,13 +119,14 @@ async def typed(message: Message, darts: list[str], command: str | None,
     _check_room(tr, state, darts)
     player = state.current
     if command == "end" and not darts and play.match.status == "running":  # (a pause first)
-        _refuse_lone_end(play, state, message.from_user.id)
+        _refuse_lone_end(play, state, user_id)
     actions = [{"type": "dart", "dart": dart, "player": player} for dart in darts]
     if command == "undo":
         actions.append({"type": "undo", "player": player})
     elif len(darts) == 3 or command == "end":
         actions.append({"type": "end_visit", "player": player})
-    await perform(play, actions, message.from_user.id, event_update.update_id)
+    await perform(play, actions, user_id, update_id)
+    return True
 
 
 def _refuse_lone_end(play: DartsPlay, state, user_id: int) -> None:
