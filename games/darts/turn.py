@@ -225,7 +225,7 @@ class DartsLeg(ABC, Generic[G]):
         """Enter the next dart of the current visit; returns it parsed."""
         self._check_open()
         if len(self.pending) == DARTS_PER_VISIT:
-            raise IllegalAction("visit_full")
+            raise IllegalAction("visit_full", turn=self.current)
         parsed = parse_dart(dart, self.sectors)
         self._state = replace(self._state, pending=self.pending + (parsed,))
         return parsed
@@ -260,7 +260,7 @@ class DartsLeg(ABC, Generic[G]):
         if not isinstance(darts, list | tuple):
             raise IllegalAction("bad_action", darts=darts)
         if len(darts) > DARTS_PER_VISIT:
-            raise IllegalAction("visit_full")
+            raise IllegalAction("visit_full", turn=self.history[visit].player)
         visits = [entry.darts for entry in self.history]
         visits[visit] = tuple(parse_dart(dart, self.sectors) for dart in darts)
         last = visit in (-1, len(visits) - 1)

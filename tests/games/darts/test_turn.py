@@ -29,6 +29,18 @@ def test_three_darts_per_visit(leg_type: type) -> None:
 
 
 @pytest.mark.parametrize("leg_type", [ShanghaiLeg, FinCricket])
+def test_a_full_visit_is_refused_naming_whose_it_is(leg_type: type) -> None:
+    """Either player may enter for the one at the oche: the refusal says whose visit is
+    full (the bot names them), not just that a visit has three darts."""
+    leg = leg_type(starter=1)
+    for dart in ("S20", "S20", "S20"):
+        leg.throw(dart)
+    with pytest.raises(IllegalAction) as error:
+        leg.throw("S19")
+    assert error.value.params == {"turn": 1}
+
+
+@pytest.mark.parametrize("leg_type", [ShanghaiLeg, FinCricket])
 def test_undo_only_inside_the_active_visit(leg_type: type) -> None:
     leg = leg_type()
     assert code_of(leg.undo) == "nothing_to_undo"
