@@ -134,12 +134,14 @@ class LegsMatch(ABC, Generic[L]):
 
     def _check_sequence(self, legs: list[L]) -> None:
         """Refuse a history where a leg was played after the match was decided, or where a
-        leg other than the last one is unfinished."""
+        leg other than the last one is unfinished (``leg`` and the ``next`` one started,
+        numbered from 1 as the board numbers them)."""
         for number, leg in enumerate(legs):
             if max(_tally(legs[:number])) > self.best_of // 2:
                 raise IllegalAction("correction_conflict", leg=number)
             if number < len(legs) - 1 and not leg.finished:
-                raise IllegalAction("correction_conflict", leg=number)
+                raise IllegalAction("correction_unfinished_leg", leg=number + 1,
+                                    next=number + 2)
 
 
 def _tally(legs: list[L]) -> tuple[int, int]:

@@ -45,6 +45,8 @@ _DART_LIKE = re.compile(r"^(?:[A-ZА-ЯЁ]\d{1,2}|[SDTСДТ](?=\w*\d)\w{1,4})$"
 _BARE_NUMBER = re.compile(r"^\d{1,3}$")
 _MATCH_REF = re.compile(r"^#?(\d{1,12})(?:\.(\d{1,3}))?$")
 MAX_TYPED = 6
+_UNPLAYED = {"pending": "darts.correct_not_started", "bye": "darts.correct_bye"}
+"""Why /correct finds no visits in a match that was never played."""
 # Typed instead of the keypad's Undo and End turn (ru, en, fi; the seed's «Kumoa» and
 # «Päätä vuoro» too). End turn may also close a line of darts: «S20 конец».
 UNDO_WORDS = frozenset({"отмена", "отменить", "undo", "peru", "kumoa"})
@@ -235,7 +237,9 @@ async def correct(message: Message, command: CommandObject, event_update: Update
         await message.reply(tr("darts.no_such_match", match=parts["match"]))
         return
     if play.match.status not in LIVE:
-        await message.reply(tr("darts.match_over"))
+        unplayed = _UNPLAYED.get(play.match.status)
+        await message.reply(play.text(unplayed, match=play.match.id) if unplayed
+                            else tr("darts.match_over"))
         return
     darts = _normalised(parts["darts"], play)
     action = {"type": "correct", "visit": parts["visit"] - 1, "darts": darts}

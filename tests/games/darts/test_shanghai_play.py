@@ -122,7 +122,8 @@ def test_match_correction_refusals() -> None:
     visit(match, "S20")
     with pytest.raises(IllegalAction) as error:  # leg 0 would be unfinished before leg 1
         match.apply({"type": "correct", "leg": 0, "visit": -1, "darts": []})
-    assert error.value.code == "correction_conflict"
+    assert error.value.code == "correction_unfinished_leg"
+    assert error.value.params == {"leg": 1, "next": 2}  # as the board numbers them
     match.apply({"type": "dart", "dart": "S20"})
     with pytest.raises(IllegalAction) as error:
         match.apply({"type": "correct", "leg": 0, "visit": 0, "darts": []})
