@@ -10,6 +10,7 @@ not answer, shown to both games' routers (:meth:`Scope.games`).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from aiogram import BaseMiddleware
@@ -59,15 +60,15 @@ class Scope:
     async def tournament(self) -> Tournament | None:
         return (await self.target()).tournament
 
-    async def live_match(self) -> MatchRow | None:
+    async def live_match(self, of: Collection[str] | None = None) -> MatchRow | None:
         """The sender's first running or paused match in a running tournament of this chat
-        (in a match's forum topic: that match, or none)."""
-        live = await self.live_matches()
+        (in a match's forum topic: that match, or none); of the games ``of``, when given."""
+        live = await self.live_matches(of)
         return live[0] if live else None
 
-    async def live_matches(self) -> list[MatchRow]:
+    async def live_matches(self, of: Collection[str] | None = None) -> list[MatchRow]:
         """All of them, oldest first (a player may play in two tournaments here)."""
-        return [match for _, match in await self._live_matches()]
+        return [match for game, match in await self._live_matches() if of is None or game in of]
 
     async def topic_match(self) -> MatchRow | None:
         """The match played in the forum topic the message was sent in; None elsewhere."""

@@ -22,6 +22,7 @@ from bot.middlewares.scope import Scope
 from bot.play.context import LIVE, MatchContext, context_for
 from bot.play.perform import DICE_ANIMATION_SECONDS, perform, refused
 from bot.play.refusal import Refusal, unless_paused
+from bot.play.topics import other_match_topic
 from bot.services import Services
 from games.common.errors import IllegalAction
 from storage.repositories.tournaments import Tournament
@@ -44,18 +45,19 @@ async def _dice_tournaments(services: Services, chat_id: int) -> list[Tournament
             if t.game in dice_keys and t.status in LIVE]
 
 
-async def _sender_match(message: Message, services: Services, tr: Translator,
+async def _sender_match(scope: Scope, tr: Translator,
                         running: list[Tournament]) -> MatchContext | None:
-    """The sender's live match among ``running`` (the chat's dice games); None when none
-    runs here (the message is ordinary chat); refused when one runs but the sender has no
-    match (told why, as /match tells it: resting this round)."""
-    for tournament in running:
-        match = await services.repos.matches.current_for_player(tournament.id,
-                                                                message.from_user.id)
-        if match is not None:
-            return await context_for(services, tr, tournament, match)
+    """The sender's live match among the chat's dice games (``running``; in a match's forum
+    topic: that match — :meth:`Scope.live_matches`); None when none runs here (the message
+    is ordinary chat); refused when one runs but the sender has no match (there), told why
+    as /match tells it (resting this round)."""
+    match = await scope.live_match(of=dice_games())
+    if match is not None:
+        tournament = await scope.services.repos.tournaments.get(match.tournament_id)
+        return await context_for(scope.services, tr, tournament, match)
     if running:
-        raise Refusal(text=await why_no_match(services, tr, running, message.from_user.id))
+        raise Refusal(text=await other_match_topic(scope, tr) or await why_no_match(
+            scope.services, tr, running, scope.user.id))
     return None
 
 
@@ -75,8 +77,8 @@ async def _roll(ctx: MatchContext, message: Message, value: int, update_id: int)
 
 @router.message(F.dice, IN_GROUP, _in_a_dice_game)
 async def dice(message: Message, running: list[Tournament], event_update: Update,
-               services: Services, tr: Translator) -> None:
-    ctx = await _sender_match(message, services, tr, running)
+               scope: Scope, tr: Translator) -> None:
+    ctx = await _sender_match(scope, tr, running)
     if message.forward_origin is not None:
         raise Refusal("play.forwarded")
     if message.dice.emoji != "🎲":
@@ -95,8 +97,7 @@ async def _for_a_dice_game(message: Message, scope: Scope) -> bool:
 @router.message(Command("roll"), IN_GROUP, _for_a_dice_game)
 async def roll_command(message: Message, event_update: Update, scope: Scope,
                        services: Services, tr: Translator) -> None:
-    ctx = await _sender_match(message, services, tr,
-                              await _dice_tournaments(services, message.chat.id))
+    ctx = await _sender_match(scope, tr, await _dice_tournaments(services, message.chat.id))
     if ctx is None:  # no dice game runs here: say what the chat has instead
         target = await scope.target()
         raise Refusal(target.error or "play.not_in_match", **(target.error_params or {}))

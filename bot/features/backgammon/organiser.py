@@ -23,6 +23,7 @@ from bot.features.backgammon.settings import GAME, KIND, LIVE_KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, load_match
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -81,8 +82,8 @@ async def forfeit_button(query: CallbackQuery, callback_data: Forfeit, services:
 
 
 @router.message(Command("appeal"), IN_GROUP)
-async def appeal(message: Message, command: CommandObject, services: Services,
-                 tr: Translator) -> None:
+async def appeal(message: Message, command: CommandObject, scope: Scope,
+                 services: Services, tr: Translator) -> None:
     """A player's appeal reaches the tournament's organiser (and the bot's admins) by DM; an
     organiser the bot cannot write to (who never opened the private chat) is named in the
     group instead, under a button that opens that chat (the outbox's fallback)."""
@@ -93,7 +94,7 @@ async def appeal(message: Message, command: CommandObject, services: Services,
     if number.lstrip("#").isdecimal() and rest.strip():  # /appeal 3 …: a match named
         ctx, text = await _named(message, services, tr, int(number.lstrip("#"))), rest.strip()
     else:
-        ctx = await _appealed(message, services, tr)
+        ctx = await _appealed(scope, tr)
     user = message.from_user.id
     await log_decision(ctx, user, "appeal", text)
     seat = ctx.seat(user)
@@ -130,13 +131,13 @@ async def _named(message: Message, services: Services, tr: Translator,
     return ctx
 
 
-async def _appealed(message: Message, services: Services, tr: Translator) -> MatchContext:
-    """The sender's backgammon match in this chat, on a board or in the bot, in a
-    tournament (a friendly match has no organiser to appeal to)."""
-    match = await services.repos.matches.live_for_player_in_chat(
-        message.chat.id, message.from_user.id, GAME)
+async def _appealed(scope: Scope, tr: Translator) -> MatchContext:
+    """The sender's backgammon match in this chat (in a match's forum topic: that match),
+    on a board or in the bot, in a tournament (a friendly match has no organiser to appeal
+    to)."""
+    match = await scope.live_match(of=(GAME,))
     ctx = None if match is None or match.kind not in (KIND, LIVE_KIND) else \
-        await load_match(services, tr, match.id)
+        await load_match(scope.services, tr, match.id)
     if ctx is None:
         raise Refusal("backgammon.appeal_no_match")
     if ctx.tournament.friendly:

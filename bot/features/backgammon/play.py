@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from aiogram.types import Message
-
 from bot.features.access import is_organiser
 from bot.features.backgammon.card import card_view
 from bot.features.backgammon.settings import GAME, GRACE_MINUTES, KIND, LIVE_KIND
@@ -15,12 +13,14 @@ from bot.features.backgammon.summary import post_summary
 from bot.features.formats.results import ResultRefused, record_played, record_result
 from bot.i18n import Translator
 from bot.match_service import Change
+from bot.middlewares.scope import Scope
 from bot.play import clock
 from bot.play.board import show_board
 from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.launch import start_match
 from bot.play.perform import Playbook, error_params, perform
 from bot.play.refusal import Refusal
+from bot.play.topics import other_match_topic
 from bot.services import Services
 from games.backgammon.protocol import BoardMatch
 from games.common.errors import IllegalAction
@@ -122,16 +122,17 @@ async def load(services: Services, tr: Translator, match_id: int) -> MatchContex
     return ctx
 
 
-async def sender_match(message: Message, services: Services, tr: Translator) -> MatchContext:
-    """The sender's live backgammon match reported on its card in this chat, refused when
-    there is none (or it is played in the bot, which records every game itself)."""
-    match = await services.repos.matches.live_for_player_in_chat(
-        message.chat.id, message.from_user.id, GAME)
+async def sender_match(scope: Scope, tr: Translator) -> MatchContext:
+    """The sender's live backgammon match reported on its card in this chat (in a match's
+    forum topic: that match), refused when there is none (in another match's topic, saying
+    whose it is) or it is played in the bot, which records every game itself."""
+    match = await scope.live_match(of=(GAME,))
     if match is not None and match.kind == LIVE_KIND:
         raise Refusal("formats.error.played_in_bot")
     if match is None or match.kind != KIND:
-        raise Refusal("backgammon.error.no_live_match")
-    return await load(services, tr, match.id)
+        raise Refusal(text=await other_match_topic(scope, tr)
+                      or tr("backgammon.error.no_live_match"))
+    return await load(scope.services, tr, match.id)
 
 
 async def organiser_only(ctx: MatchContext, user_id: int) -> None:

@@ -30,6 +30,7 @@ from bot.features.formats.common import handles_of, parse_claim
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -39,8 +40,8 @@ router = Handlers("backgammon-report")
 
 
 @router.message(Command("game"), IN_GROUP)
-async def game_command(message: Message, command: CommandObject, services: Services,
-                       tr: Translator, event_update: Update) -> None:
+async def game_command(message: Message, command: CommandObject, scope: Scope,
+                       services: Services, tr: Translator, event_update: Update) -> None:
     words = (command.args or "").split()
     if words and words[0].startswith("@"):
         await _settle(message, words, services, tr, event_update.update_id)
@@ -48,7 +49,7 @@ async def game_command(message: Message, command: CommandObject, services: Servi
     parsed = parse_game(words)
     if parsed is None or parsed[1]:
         raise Refusal("backgammon.game_usage")
-    ctx = await sender_match(message, services, tr)
+    ctx = await sender_match(scope, tr)
     seat = ctx.seat(message.from_user.id)
     await act(ctx, [{"type": "report", "player": seat, "winner": seat, **parsed[0]}],
               message.from_user.id, event_update.update_id)
@@ -132,9 +133,9 @@ async def answer_button(query: CallbackQuery, callback_data: Answer, services: S
 
 
 @router.message(Command("confirm", "dispute"), IN_GROUP)
-async def answer_command(message: Message, command: CommandObject, services: Services,
+async def answer_command(message: Message, command: CommandObject, scope: Scope,
                          tr: Translator, event_update: Update) -> None:
-    ctx = await sender_match(message, services, tr)
+    ctx = await sender_match(scope, tr)
     await _answer(ctx, command.command.lower(), message.from_user.id, event_update.update_id)
 
 
@@ -157,12 +158,12 @@ async def _settle_hint(ctx: MatchContext, state: BoardMatch) -> str:
 
 
 @router.message(Command("result"), IN_GROUP)
-async def result_command(message: Message, command: CommandObject, services: Services,
-                         tr: Translator, event_update: Update) -> None:
+async def result_command(message: Message, command: CommandObject, scope: Scope,
+                         services: Services, tr: Translator, event_update: Update) -> None:
     """The final score in one step (the sender's first), checked by the opponent: the
     opponent's own /result answers a waiting one, confirming the same score and disputing
     another."""
-    ctx = await sender_match(message, services, tr)
+    ctx = await sender_match(scope, tr)
     claim = parse_claim(command.args)
     if claim is not None and claim.outcome == "draw":
         raise Refusal("formats.error.no_draws")

@@ -13,11 +13,12 @@ from aiogram.types import (
     Update,
 )
 
-from bot.features.cup.common import announcer, button_play, my_play, perform, tried
+from bot.features.cup.common import announcer, button_play, perform, sender_play, tried
 from bot.features.cup.playoff import THIRD, on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator, lines
 from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.scope import Scope
 from bot.play.board import show_board
 from bot.play.context import MatchContext
 from bot.services import Services
@@ -44,9 +45,9 @@ async def start_final(play: MatchContext) -> None:
 
 
 @router.message(IN_GROUP, _bet_word)
-async def typed_bet(message: Message, bet: dict, event_update: Update, services: Services,
+async def typed_bet(message: Message, bet: dict, event_update: Update, scope: Scope,
                     tr: Translator) -> None:
-    tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
+    play = await sender_play(scope, tr)
     if play is None or play.match.kind != "betting":
         return
     action = {"type": "bet", "player": play.seat(message.from_user.id)} | bet

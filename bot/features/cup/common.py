@@ -21,6 +21,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.games import BoardAgain, SettledBoard
 from bot.i18n import Translator
 from bot.match_service import Change, Clocks
+from bot.middlewares.scope import Scope
 from bot.play import hidden
 from bot.play.board import show_board
 from bot.play.context import LIVE, MatchContext, context_for, load_match
@@ -72,6 +73,16 @@ async def my_play(services: Services, tr: Translator, chat_id: int, user_id: int
     if match is None:
         return tournament, None
     return tournament, await context_for(services, tr, tournament, match)
+
+
+async def sender_play(scope: Scope, tr: Translator) -> MatchContext | None:
+    """The sender's live Cup match here (a tournament's or a friendly) that what they type
+    is for: in a match's forum topic, that match or none (:meth:`Scope.live_matches`)."""
+    match = await scope.live_match(of=("cup",))
+    if match is None:
+        return None
+    tournament = await scope.services.repos.tournaments.get(match.tournament_id)
+    return await context_for(scope.services, tr, tournament, match)
 
 
 def _explain(tr: Translator, error: IllegalAction, match: MatchRow) -> str:

@@ -20,14 +20,15 @@ from aiogram.types import (
 from bot.features.cup.common import (
     announcer,
     button_play,
-    my_play,
     perform,
     post,
+    sender_play,
 )
 from bot.features.cup.playoff import THIRD, on_match_start, stage_title
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext
 from bot.play.launch import start_match
 from bot.services import Services
@@ -60,9 +61,9 @@ def _round_word(message: Message) -> dict | bool:
 
 
 @router.message(IN_GROUP, _round_word)
-async def typed_word(message: Message, word: dict, event_update: Update, services: Services,
+async def typed_word(message: Message, word: dict, event_update: Update, scope: Scope,
                      tr: Translator) -> None:
-    tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
+    play = await sender_play(scope, tr)
     if play is None:
         return  # the word was not meant for a match
     if word["type"] == "declare" and play.match.kind != ("order" if "order" in word else "drop"):

@@ -11,11 +11,12 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.features.access import is_organiser
-from bot.features.cup.common import announcer, button_play, my_play, perform, post, tried
+from bot.features.cup.common import announcer, button_play, perform, post, sender_play, tried
 from bot.features.cup.playoff import on_match_start
 from bot.features.handlers import Handlers
 from bot.i18n import Translator, lines
 from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.scope import Scope
 from bot.play import clock
 from bot.play.context import MatchContext, context_for
 from bot.play.refusal import Refusal
@@ -129,11 +130,11 @@ async def vote_deadline(services: Services, job: Job) -> None:
     await perform(play, {"type": "deadline"}, None, None)
 
 
-async def _try_awaited(message: Message, services: Services, tr: Translator
+async def _try_awaited(message: Message, scope: Scope, services: Services, tr: Translator
                        ) -> dict | bool:
     """Filter: the sender's match waits for a /try, theirs or their opponent's (else it is
     the plain /try); the engine refuses the opponent's, naming whose it is."""
-    tournament, play = await my_play(services, tr, message.chat.id, message.from_user.id)
+    play = await sender_play(scope, tr)
     if play is None:
         return False
     state = await services.matches.current(play.match)

@@ -16,9 +16,11 @@ from bot.features.backgammon.settings import GAME, LIVE_KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.scope import Scope
 from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import refused
 from bot.play.refusal import Refusal, unless_paused
+from bot.play.topics import other_match_topic
 from bot.services import Services
 from games.backgammon.parse import looks_like_play
 from games.backgammon.session import LiveMatch
@@ -35,49 +37,50 @@ SAID = {**WORDS, **ALIASES, "удваиваю": "double", "беру": "take", "�
 """A decision typed alone as a word by a player of a match here (``take``, «беру»)."""
 
 
-async def sender_match(message: Message, services: Services, tr: Translator) -> MatchContext:
-    """The sender's live backgammon match played in the bot in this chat, else refused."""
-    chat_id, user_id = message.chat.id, message.from_user.id
-    match = await _own_live(services, chat_id, user_id)
+async def sender_match(scope: Scope, tr: Translator) -> MatchContext:
+    """The sender's live backgammon match played in the bot in this chat (in a match's
+    forum topic: that match), else refused: in another match's topic, saying whose it is."""
+    match = await _own_live(scope)
     if match is None:
-        raise Refusal("backgammon.live.error.match_over" if await _just_played(
-            services, chat_id, user_id) else "backgammon.live.error.no_match")
-    return await load_match(services, tr, match.id)
+        raise Refusal(text=await other_match_topic(scope, tr) or tr(
+            "backgammon.live.error.match_over" if await _just_played(scope)
+            else "backgammon.live.error.no_match"))
+    return await load_match(scope.services, tr, match.id)
 
 
-async def _own_live(services: Services, chat_id: int, user_id: int) -> MatchRow | None:
-    match = await services.repos.matches.live_for_player_in_chat(chat_id, user_id, GAME)
+async def _own_live(scope: Scope) -> MatchRow | None:
+    match = await scope.live_match(of=(GAME,))
     return match if match is not None and match.kind == LIVE_KIND else None
 
 
-async def _played_here(message: Message, services: Services,
-                       tr: Translator) -> MatchContext | None:
-    """The sender's live match played in the bot in this chat, for a move or decision they
-    typed as plain text; None when they play none here (the text is chat, not answered),
-    refused as over when their last match here has just ended."""
-    chat_id, user_id = message.chat.id, message.from_user.id
-    match = await _own_live(services, chat_id, user_id)
+async def _played_here(scope: Scope, tr: Translator) -> MatchContext | None:
+    """The sender's live match played in the bot in this chat (in a match's forum topic:
+    that match), for a move or decision they typed as plain text; None when they play none
+    here (the text is chat, not answered), refused as over when their last match here has
+    just ended."""
+    match = await _own_live(scope)
     if match is None:
-        if await _just_played(services, chat_id, user_id):
+        if await _just_played(scope):
             raise Refusal("backgammon.live.error.match_over")
         return None
-    return await load_match(services, tr, match.id)
+    return await load_match(scope.services, tr, match.id)
 
 
-async def _just_played(services: Services, chat_id: int, user_id: int) -> bool:
-    """Whether the user's last match in the chat is a backgammon match played in the bot
+async def _just_played(scope: Scope) -> bool:
+    """Whether the sender's last match in the chat is a backgammon match played in the bot
     that has ended."""
-    last = await services.repos.matches.last_for_player_in_chat(chat_id, user_id)
+    last = await scope.services.repos.matches.last_for_player_in_chat(scope.chat.id,
+                                                                       scope.user.id)
     return last is not None and last.kind == LIVE_KIND and last.status == "finished"
 
 
 @router.message(IN_GROUP, F.text.func(looks_like_play))
-async def typed_move(message: Message, event_update: Update, services: Services,
-                     tr: Translator) -> None:
+async def typed_move(message: Message, event_update: Update, scope: Scope,
+                     services: Services, tr: Translator) -> None:
     """A play typed in notation, checked against the legal plays. From someone who plays
     no match in the bot here, nor has just finished one, it is talk about a position (as
     darts take a spectator's ``60``): not answered."""
-    ctx = await _played_here(message, services, tr)
+    ctx = await _played_here(scope, tr)
     if ctx is None:
         return
     seat = ctx.seat(message.from_user.id)
@@ -87,22 +90,20 @@ async def typed_move(message: Message, event_update: Update, services: Services,
 
 
 @router.message(F.dice, IN_GROUP)
-async def dice_sent(message: Message, services: Services) -> None:
+async def dice_sent(message: Message, scope: Scope) -> None:
     """A 🎲 from a player of a match played here is a roll meant: the bot rolls both dice
     (Roll, /roll), which it says; from anyone else a 🎲 is ordinary chat."""
-    match = await services.repos.matches.live_for_player_in_chat(
-        message.chat.id, message.from_user.id, GAME)
-    if match is not None and match.kind == LIVE_KIND:
+    if await _own_live(scope) is not None:
         raise Refusal("backgammon.live.error.dice_by_bot")
 
 
 @router.message(Command(*WORDS, *ALIASES, "beaver"), IN_GROUP)
 async def decision(message: Message, command: CommandObject, event_update: Update,
-                   services: Services, tr: Translator) -> None:
+                   scope: Scope, tr: Translator) -> None:
     word = command.command.lower()
     if word == "beaver":
         raise Refusal("backgammon.live.error.no_beavers")
-    ctx = await sender_match(message, services, tr)
+    ctx = await sender_match(scope, tr)
     seat = ctx.seat(message.from_user.id)
     await act(ctx, [await _decision(ctx, ALIASES.get(word, word), seat)],
               message.from_user.id, event_update.update_id)
@@ -110,11 +111,11 @@ async def decision(message: Message, command: CommandObject, event_update: Updat
 
 @router.message(IN_GROUP, F.text.func(lambda text: text is not None
                                        and text.strip().lower() in SAID))
-async def said_decision(message: Message, event_update: Update, services: Services,
+async def said_decision(message: Message, event_update: Update, scope: Scope,
                         tr: Translator) -> None:
     """A decision typed as a word ("take", «беру») by a player of a match played here;
     from anyone else the word is chat, not answered."""
-    ctx = await _played_here(message, services, tr)
+    ctx = await _played_here(scope, tr)
     if ctx is None:
         return
     seat = ctx.seat(message.from_user.id)

@@ -12,6 +12,7 @@ from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.match_service import effective_actions
 from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, load_match
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -43,20 +44,20 @@ async def send_record(ctx: MatchContext, *, lead: str = "") -> None:
         message_thread_id=ctx.match.thread_id)
 
 
-async def sender_last_match(message: Message, services: Services,
-                            tr: Translator) -> MatchContext:
+async def sender_last_match(scope: Scope, tr: Translator) -> MatchContext:
     """The sender's backgammon match played in the bot in this chat to look back at
-    (/mat, /position): the live one, else their last one there, over too; else refused."""
-    matches, chat_id, user_id = services.repos.matches, message.chat.id, message.from_user.id
-    match = (await matches.live_for_player_in_chat(chat_id, user_id, GAME)
-             or await matches.last_for_player_in_chat(chat_id, user_id))
+    (/mat, /position): the live one (in a match's forum topic: that match), else their
+    last one there, over too; else refused."""
+    match = (await scope.live_match(of=(GAME,))
+             or await scope.services.repos.matches.last_for_player_in_chat(scope.chat.id,
+                                                                            scope.user.id))
     if match is None or match.kind != LIVE_KIND:
         raise Refusal("backgammon.live.error.no_match")
-    return await load_match(services, tr, match.id)
+    return await load_match(scope.services, tr, match.id)
 
 
 @router.message(Command("mat"), IN_GROUP)
-async def mat(message: Message, services: Services, tr: Translator) -> None:
+async def mat(message: Message, scope: Scope, tr: Translator) -> None:
     """The sender's match record: their live match played in the bot, so far; with none
     live, their last match in the chat (a finished one's whole record, as sent at its end)."""
-    await send_record(await sender_last_match(message, services, tr))
+    await send_record(await sender_last_match(scope, tr))

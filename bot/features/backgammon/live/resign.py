@@ -17,6 +17,7 @@ from bot.features.handlers import Handlers
 from bot.features.keyboards import pressed_on_its_question, question_keyboard
 from bot.i18n import Markup, Translator
 from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.scope import Scope
 from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import refused
 from bot.play.refusal import Refusal, unless_paused
@@ -42,9 +43,9 @@ class Resign(CallbackData, prefix="bgr"):
 
 
 @router.message(Command("resign"), IN_GROUP)
-async def resign(message: Message, command: CommandObject, services: Services,
-                 tr: Translator) -> None:
-    ctx = await sender_match(message, services, tr)
+async def resign(message: Message, command: CommandObject, scope: Scope,
+                 services: Services, tr: Translator) -> None:
+    ctx = await sender_match(scope, tr)
     await unless_paused(services, ctx.match)  # refused now, not at the answer's press
     seat = ctx.seat(message.from_user.id)
     word = (command.args or "").strip().lower()

@@ -19,6 +19,7 @@ from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.match_service import effective_actions
 from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.scope import Scope
 from bot.play.context import load_match
 from bot.play.refusal import Refusal
 from bot.render.backgammon import board_png
@@ -33,15 +34,15 @@ UNITS = {"s": 1, "с": 1, "m": 60, "м": 60, "h": 3600, "ч": 3600}
 
 
 @router.message(Command("position"), IN_GROUP)
-async def position(message: Message, command: CommandObject, services: Services,
-                   tr: Translator) -> None:
+async def position(message: Message, command: CommandObject, scope: Scope,
+                   services: Services, tr: Translator) -> None:
     """The board of the sender's match after its move N (0: before the first; none: as it
     is now); with no match live, of their last one (a finished match is looked back at
     too)."""
     words = (command.args or "").split()
     if len(words) > 1 or (words and not words[0].isdecimal()):
         raise Refusal("backgammon.live.error.position_usage")
-    ctx = await sender_last_match(message, services, tr)
+    ctx = await sender_last_match(scope, tr)
     current = await services.matches.state(ctx.match)
     if not words:  # the board as it is now (a new game may have no move yet)
         state, heading = current, tr("backgammon.live.position_now")
