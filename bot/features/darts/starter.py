@@ -18,6 +18,9 @@ from bot.services import Services
 from storage.repositories.organiser_log import log_entry
 
 router = Handlers("darts-starter")
+_NOT_LIVE = {"pending": "darts.starter_not_started", "bye": "darts.starter_bye"}
+"""Why /starter cannot set who throws first in a match that is not being played (else:
+it is over)."""
 
 
 @router.message(Command("starter"), IN_GROUP)
@@ -33,9 +36,12 @@ async def set_starter(message: Message, command: CommandObject, event_update: Up
         return
     play = await load(services, tr, int(words[0]))
     user = await services.repos.users.by_username(words[1])
-    if play is None or play.tournament.chat_id != message.chat.id or \
-            play.match.status not in LIVE:
+    if play is None or play.tournament.chat_id != message.chat.id:
         await message.reply(tr("darts.no_such_match", match=words[0]))
+        return
+    if play.match.status not in LIVE:
+        await message.reply(tr(_NOT_LIVE.get(play.match.status, "darts.starter_over"),
+                               match=play.match.id))
         return
     if user is None or user.id not in play.match.players:
         await message.reply(tr("darts.starter_not_a_player", name=words[1], match=words[0]))
