@@ -90,6 +90,11 @@ class Game:
     check_score: Callable[[dict[str, Any], int, int], tuple[str, dict] | None] | None = None
     """Why a final score (winner's, loser's) reported or set by an organiser cannot be, as
     a catalog key and its parameters, or None."""
+    winning_score: Callable[[dict[str, Any]], int] | None = None
+    """The score that wins a match with the tournament's settings (darts: the legs of a best
+    of ``legs``; backgammon: the ``length``): a walkover (a withdrawal's, a /dq's, an
+    organiser's ``+:-``) counts as that against 0 in the tables' score tie-breaks. None: a
+    match has no such score (armchair's runs) and a walkover counts none."""
     hidden: Mapping[str, HiddenInput] = field(default_factory=dict)
     """Match kind → the secret input its players give by DM (``bot/play/hidden.py``)."""
     draws: bool = True

@@ -11,8 +11,10 @@ Keys (:data:`TIEBREAKS`), applied after match points to the players still tied:
 ``sonneborn_berger``  points of the opponents beaten plus half those of opponents drawn
 ``wins``              match wins (a bye and a forfeit win count)
 ``vs_higher``         points scored against the players ranked above the tied group
-``diff``              game/round/point difference of played matches (the ``score``)
-``scored``            games/rounds/points won in played matches
+``diff``              game/round/point difference of played matches (the ``score``) and
+                      forfeits (each counts ``walkover``:0 for its winner, 0:``walkover``
+                      for its loser, both of a double forfeit)
+``scored``            games/rounds/points won in played matches and forfeit wins
 ``stat``              a game's own statistic given by the caller (``stats``), higher first
                       (darts: marks per visit)
 
@@ -88,6 +90,7 @@ def standings(
     cycles: int = 1,
     lot: Lot | None = None,
     stats: Mapping[Player, Fraction] | None = None,
+    walkover: int = 0,
 ) -> list[Row]:
     """The ranked table of ``players`` (one group) after ``results``.
 
@@ -100,7 +103,8 @@ def standings(
     in: annulled, it would leave that opponent a round without a result, when everyone
     else had one; in a round robin everyone loses their result against the player alike).
     Removed players come last with place None. ``stats`` are the values of the ``stat`` key
-    (0 for a player missing).
+    (0 for a player missing). ``walkover`` is the score a forfeit counts as for ``diff`` and
+    ``scored``: what wins a match against nothing (a best of 3 in legs: 2), the loser's 0.
     """
     unknown = [t for t in tiebreaks if t not in TIEBREAKS]
     if unknown:
@@ -113,7 +117,7 @@ def standings(
         kept, early = _apply_round_robin_withdrawals(field, kept, withdrawn, cycles, removed)
         removed |= early
     ranked_players = [p for p in field if p not in removed]
-    table = _Table(ranked_players, kept, points, stats or {})
+    table = _Table(ranked_players, kept, points, stats or {}, walkover)
     groups = table.rank(ranked_players, tuple(dict.fromkeys(("points", *tiebreaks))))
     groups = [_draw_lots(group, lot) if lot is not None else [group] for group in groups]
 
@@ -178,8 +182,8 @@ class _Table:
     ``Fraction`` per figure, instead of a Fraction added per result."""
 
     def __init__(self, players: list[Player], results: list[Result], points: Points,
-                 stats: Mapping[Player, Fraction]) -> None:
-        self.stats = stats
+                 stats: Mapping[Player, Fraction], walkover: int = 0) -> None:
+        self.stats, self.walkover = stats, walkover
         exact = {outcome: points[outcome] for outcome in _SB_HALVES}
         self.unit = math.lcm(*(value.denominator for value in exact.values()))
         self.units_of = {outcome: int(value * self.unit) for outcome, value in exact.items()}
@@ -201,7 +205,13 @@ class _Table:
                             if o in opponents), self.unit)
 
     def _scores(self, p: Player) -> list[tuple[int, int]]:
-        return [s for r in self.results[p] if (s := r.own_and_opponent_score(p)) is not None]
+        return [s for r in self.results[p] if (s := self._score(r, p)) is not None]
+
+    def _score(self, r: Result, p: Player) -> tuple[int, int] | None:
+        """(own, opponent's) of a played match, or the walkover's score of a forfeit."""
+        if not r.forfeit:
+            return r.own_and_opponent_score(p)
+        return (self.walkover, 0) if r.winner == p else (0, self.walkover)
 
     def value(self, p: Player, key: str) -> Fraction:
         if (p, key) not in self._values:

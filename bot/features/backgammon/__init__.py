@@ -30,6 +30,7 @@ from bot.features.backgammon.settings import (
     board_engine,
     kind_for,
     live_engine,
+    match_length,
     match_score_problem,
     setup_note,
 )
@@ -77,7 +78,7 @@ _FORMATS = formats_game(
     engines={KIND: board_engine, LIVE_KIND: live_engine}, match_kind=KIND, kind_for=kind_for,
     launch=_launch, playbook=BOTH, setup_note=setup_note, tiebreaks=BACKGAMMON_TIEBREAKS,
     draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player,
-    check_score=match_score_problem, match_now=_match_now,
+    check_score=match_score_problem, winning_score=match_length, match_now=_match_now,
     settled_boards={KIND: show_card, LIVE_KIND: board.show},
     unseen={LIVE_KIND: "backgammon.rights_unseen"},
     boards={KIND: partial(show_card, new=True), LIVE_KIND: partial(board.show, new=True)})

@@ -68,7 +68,7 @@ def clock_of(settings: dict[str, Any]) -> tuple[int, int]:
     if value != "auto":
         move, _, bank = value.partition("+")
         return int(move), int(bank) * 60
-    return MOVE_SECONDS, max(3, 2 * settings.get("length", 5)) * 60
+    return MOVE_SECONDS, max(3, 2 * match_length(settings)) * 60
 
 
 def kind_for(settings: dict[str, Any]) -> str:
@@ -84,26 +84,31 @@ def breaks(length: int) -> int:
     return 1 if length <= 9 else 2 if length <= 13 else 3
 
 
+def match_length(settings: dict[str, Any]) -> int:
+    """The match points that win a match (``Game.winning_score``)."""
+    return settings.get("length", 5)
+
+
 def match_score_problem(settings: dict[str, Any], won: int, lost: int
                         ) -> tuple[str, dict] | None:
     """A match's final score in match points: the winner exactly the length, the loser
     less (as a reported match card's, ``games/backgammon/protocol.py``)."""
-    length = settings.get("length", 5)
+    length = match_length(settings)
     if won == length and 0 <= lost < length:
         return None
     return "backgammon.error.bad_score", {"length": length}
 
 
 def board_engine(settings: dict[str, Any]) -> BoardMatch:
-    return BoardMatch(settings.get("length", 5))
+    return BoardMatch(match_length(settings))
 
 
 def live_engine(settings: dict[str, Any]) -> LiveMatch:
-    return LiveMatch(settings.get("length", 5), clock_of(settings)[1])
+    return LiveMatch(match_length(settings), clock_of(settings)[1])
 
 
 def setup_note(tr: Translator, settings: dict[str, Any]) -> str:
-    length = settings.get("length", 5)
+    length = match_length(settings)
     if settings.get("play") != "board":
         move, bank = clock_of(settings)
         return tr("backgammon.note_live", length=length, move=move, bank=bank // 60)

@@ -5,7 +5,12 @@ statistics (also in /export) and the result handed to the tournament format."""
 from functools import partial
 
 from bot.features.darts import entry, starter
-from bot.features.darts.kinds import fincricket_engine, legs_score_problem, shanghai_engine
+from bot.features.darts.kinds import (
+    fincricket_engine,
+    legs_needed,
+    legs_score_problem,
+    shanghai_engine,
+)
 from bot.features.darts.launch import bull_note, fincricket_note, launch
 from bot.features.darts.play import PLAYBOOK, board_again
 from bot.features.darts.stats import darts_stats
@@ -16,7 +21,8 @@ from games.tournament import DARTS_TIEBREAKS
 _in_place = partial(board_again, new=False)  # a match closed outside its play
 _DARTS = {"launch": launch, "playbook": PLAYBOOK, "routers": (starter.router, entry.router),
           "export_sections": {"darts_stats": darts_stats}, "match_hint": "formats.match.on_board",
-          "tiebreaks": DARTS_TIEBREAKS, "draws": False, "check_score": legs_score_problem}
+          "tiebreaks": DARTS_TIEBREAKS, "draws": False, "check_score": legs_score_problem,
+          "winning_score": legs_needed}
 
 SHANGHAI = formats_game(
     "shanghai",

@@ -24,15 +24,20 @@ class DartsKind:
     match_stats: Callable[[Translator, Any, int, str], str]
 
 
+def legs_needed(settings: dict[str, Any]) -> int:
+    """A best of ``legs`` ends when a player has won more than half of them
+    (``Game.winning_score``)."""
+    return settings.get("legs", 1) // 2 + 1
+
+
 def legs_score_problem(settings: dict[str, Any], won: int, lost: int
                        ) -> tuple[str, dict] | None:
-    """A best of ``legs`` ends when a player has won more than half of them: the winner's
-    legs are exactly that, the loser's fewer (``Game.check_score``)."""
-    legs = settings.get("legs", 1)
-    needed = legs // 2 + 1
+    """The winner's legs are exactly :func:`legs_needed`, the loser's fewer
+    (``Game.check_score``)."""
+    needed = legs_needed(settings)
     if won == needed and 0 <= lost < needed:
         return None
-    return "darts.error.bad_score", {"legs": legs, "needed": needed}
+    return "darts.error.bad_score", {"legs": settings.get("legs", 1), "needed": needed}
 
 
 def _element(done: int, preview: int, index: int) -> str:

@@ -55,7 +55,7 @@ def _ranked_rows(run: Run) -> list[tuple[str, Row]]:
     record = run.record
     rows = standings(record["players"], results_of(run.rows), points=POINTS,
                      tiebreaks=run.tiebreaks(), withdrawn=record.get("withdrawn", []),
-                     disqualified=record.get("disqualified", []))
+                     disqualified=record.get("disqualified", []), walkover=run.walkover())
     places = progress.placings(run)
     placed = [replace(row, place=places.get(row.player)) for row in rows]
     placed.sort(key=lambda row: (row.place is None, row.place or 0))

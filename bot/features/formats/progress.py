@@ -240,20 +240,20 @@ def group_tables(run: Run) -> list[tuple[int, list[Row]]]:
             tuple(group), tuple(results_of(rows)), run.tiebreaks(),
             tuple(p for p in withdrawn if p in group),
             tuple(p for p in disqualified if p in group), is_rr,
-            tuple(table_stats(rows).items())))))
+            tuple(table_stats(rows).items()), run.walkover()))))
     return tables
 
 
 @lru_cache(maxsize=TABLES_REMEMBERED)
 def _ranked(group: tuple[int, ...], results: tuple[Result, ...], tiebreaks: tuple[str, ...],
             withdrawn: tuple[int, ...], disqualified: tuple[int, ...], round_robin: bool,
-            stats: tuple[tuple[int, Fraction], ...]) -> tuple[Row, ...]:
+            stats: tuple[tuple[int, Fraction], ...], walkover: int) -> tuple[Row, ...]:
     """A group's table, computed once for the same results: a round's end ranks the group
     to pair or place and again for the table it posts, and a ``/standings`` asked again
     before the next result is answered from here (ranking 8 players took ~0.8 ms)."""
     return tuple(standings(group, results, points=POINTS, tiebreaks=tiebreaks,
                            withdrawn=withdrawn, disqualified=disqualified,
-                           round_robin=round_robin, stats=dict(stats)))
+                           round_robin=round_robin, stats=dict(stats), walkover=walkover))
 
 
 def table_stats(rows: list[MatchRow]) -> dict[int, Fraction]:

@@ -101,6 +101,12 @@ class Run:
         default = game_of(self.tournament.game).tiebreaks or DEFAULT_TIEBREAKS
         return tuple(self.settings.get("tiebreaks") or default)
 
+    def walkover(self) -> int:
+        """The score a walkover counts as in the tables for its winner, the loser's 0: the
+        game's winning score (``Game.winning_score``), 0 for a game without one."""
+        winning = game_of(self.tournament.game).winning_score
+        return winning(self.settings) if winning is not None else 0
+
 
 async def load(services: Services, tournament_id: int) -> Run:
     tournament = await services.repos.tournaments.get(tournament_id)

@@ -233,6 +233,27 @@ def test_forfeits_count_as_wins_and_losses_without_a_score():
         Result(A, B, A, score=(3, 0), forfeit=True)
 
 
+def test_a_walkover_counts_the_winning_score_against_nothing():
+    """With ``walkover`` (legs that win a best of 3: 2) a forfeit counts 2:0 for its winner
+    and 0:2 for its loser: the player who left ranks below a player who lost on the board,
+    the walkover's winner above one who won 2:1."""
+    results = [Result(A, C, A, score=(2, 1)), Result(B, D, B, forfeit=True)]
+    rows = standings("ABCD", results, tiebreaks=("diff", "scored"), withdrawn={D}, walkover=2)
+    assert [(r.player, r.place, r.scored, r.diff) for r in rows] == [
+        (B, 1, 2, 2), (A, 2, 2, 1), (C, 3, 1, -1), (D, 4, 0, -2)]
+    double = standings("AB", [Result(A, B, None, forfeit=True)], walkover=2)
+    assert [(r.scored, r.diff) for r in double] == [(0, -2), (0, -2)]
+
+
+def test_a_round_robin_withdrawals_forfeits_count_the_walkover_score():
+    # E played two of four (beat A 3:1, lost to B 0:3) and withdrew: C and D win 3:0.
+    results = [Result(E, A, E, score=(3, 1)), Result(E, B, B, score=(0, 3))]
+    rows = {r.player: r for r in standings("ABCDE", results, withdrawn={E}, round_robin=True,
+                                           walkover=3)}
+    assert (rows[E].scored, rows[E].diff) == (3, -7)
+    assert (rows[C].scored, rows[C].diff) == (rows[D].scored, rows[D].diff) == (3, 3)
+
+
 def test_double_forfeit_is_a_loss_for_both():
     rows = {r.player: r for r in standings("AB", [Result(A, B, None, forfeit=True)])}
     assert rows[A].losses == rows[B].losses == 1 and rows[A].draws == 0

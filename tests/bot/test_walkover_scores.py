@@ -1,0 +1,74 @@
+"""A walkover (a withdrawal's, an organiser's ``+:-``) counts in the tables as the score that
+wins a match against nothing (``Game.winning_score``): darts the legs of a best of ``legs``,
+backgammon the ``length``; a game without one (armchair's runs) counts none. The tables and
+the export's standings agree."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from bot import catalogue
+from bot.features.formats.state import Run
+from storage.repositories.tournaments import Tournament
+from tests.bot.sandbox_run import run_script
+
+catalogue.install()
+
+WITHDRAWAL = """\
+org@pub: /new shanghai Night format=swiss rounds=3 legs=3
+alice@pub: /register
+bob@pub: /register
+carol@pub: /register
+dave@pub: /register
+org@pub: /begin
+org@pub: /setresult @alice @carol 2:1 played on paper
+dave@pub: /withdraw
+dave@pub: [🚪 Withdraw]
+org@pub: /export
+org@pub: [📦 Get the export]
+"""
+
+FORFEIT = """\
+org@rr: /new backgammon RR format=round_robin length=3 play=board
+alice@rr: /register
+bob@rr: /register
+carol@rr: /register
+org@rr: /begin
+org@rr: /setresult @bob @carol +:- no show
+org@rr: /export
+org@rr: [📦 Get the export]
+"""
+
+
+async def _standings(tmp_path: Path, script: str) -> list[tuple[str, str, str, str]]:
+    output = await run_script(tmp_path, script, files=True)
+    assert not [line for line in output if line.startswith("!!")]
+    path = next(p for p in (tmp_path / "out").iterdir() if p.name.endswith("standings.csv"))
+    return [(row["place"], row["name"], row["scored"], row["diff"])
+            for row in csv.DictReader(path.open())]
+
+
+async def test_a_withdrawal_loses_its_walkover_by_the_legs_of_a_best_of_three(
+        tmp_path: Path) -> None:
+    """Dave withdrew before his match: Bob's walkover is 2:0, above Alice's 2:1 on the board,
+    and Dave's 0:2 below Carol, who lost 1:2 (they ranked 2 Bob 0:0, 3 Dave 0:0, 4 Carol)."""
+    assert await _standings(tmp_path, WITHDRAWAL) == [
+        ("1", "Bob", "2", "2"), ("2", "Alice", "2", "1"), ("3", "Carol", "1", "-1"),
+        ("4", "Dave", "0", "-2")]
+
+
+async def test_an_organisers_forfeit_counts_the_match_length(tmp_path: Path) -> None:
+    assert (await _standings(tmp_path, FORFEIT))[:2] == [
+        ("1", "Bob", "3", "3"), ("2", "Carol", "0", "-3")]
+
+
+def _run(game: str, settings: dict) -> Run:
+    return Run(Tournament(1, -1, game, "T", "running", settings, None, None, 0, {}), [])
+
+
+def test_each_games_walkover_score() -> None:
+    assert _run("shanghai", {"legs": 5}).walkover() == 3
+    assert _run("fincricket", {"legs": 1}).walkover() == 1
+    assert _run("backgammon", {"length": 7}).walkover() == 7
+    assert _run("armchair", {}).walkover() == 0
