@@ -195,10 +195,10 @@ async def withdraw_answer(query: CallbackQuery, callback_data: Withdraw, service
         await query.message.edit_text(tr("formats.withdraw.kept", name=label[user],
                                          title=tournament.title))
         return
-    await services.outbox.drop_buttons(query.message.chat.id, query.message.message_id)
     said = removal_said(tr, run, label, user, "withdraw",
                         tr("formats.withdrawn.done", name=label[user]))
-    await remove_player(services, run.tournament.id, user, "withdraw", said=said)
+    await remove_player(services, run.tournament.id, user, "withdraw", said=said,
+                        question=query.message.message_id)
 
 
 def _check_leaving(run: Run, user: int) -> None:

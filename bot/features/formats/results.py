@@ -160,7 +160,8 @@ def half_played(run: Run, player: int) -> bool:
 
 
 async def remove_player(services: Services, tournament_id: int, player: int, how: str, *,
-                        said: str, logged: Write | None = None) -> None:
+                        said: str, logged: Write | None = None,
+                        question: int | None = None) -> None:
     """Withdraw (``how`` "withdraw") or disqualify ("disqualify") a player mid-tournament.
 
     The player's status is written with ``logged`` (an organiser's entry) and the
@@ -168,7 +169,9 @@ async def remove_player(services: Services, tournament_id: int, player: int, how
     round robin, where the table itself scores them) and lets the format go on: a bot that
     dies right after the write does the rest at its next start (the redelivered command
     finds the player out). ``said`` (who is out, and what becomes of their results) is
-    stored with the job and heads what the format says next, as a result's words do.
+    stored with the job and heads what the format says next, as a result's words do; a
+    withdrawal asked first (``question``: the question's message in the tournament's chat)
+    has its question edited into them instead.
     """
     async with services.lock(f"tournament-{tournament_id}"):
         run, now = await load(services, tournament_id), services.clock.now()
@@ -179,7 +182,7 @@ async def remove_player(services: Services, tournament_id: int, player: int, how
             if logged is not None:
                 await services.db.write(logged)
             job = await services.repos.jobs.add(REMOVE_JOB, now, tournament_id, player=player,
-                                                how=how, said=said)
+                                                how=how, said=said, question=question)
     await services.scheduler.run(job.id)
 
 
@@ -195,9 +198,22 @@ async def close_removed(services: Services, job: Job) -> None:
             await log_event(services, run, event)
         elif run.phase == "swiss_elim" and player in run.swiss_elim().active:
             await log_event(services, run, {"type": "withdraw", "player": player})
-        await proceed(services, job.tournament_id, **said_once(services, job))
+        told = await _said_in_question(services, run, job)
+        await proceed(services, job.tournament_id, **({} if told else said_once(services, job)))
     for row in closed:  # the tournament has gone on whatever Telegram answers these
         await retire_board(services, run.tournament, row)
+
+
+async def _said_in_question(services: Services, run: Run, job: Job) -> bool:
+    """Whether the removal's words go in the question that asked it (a withdrawal): the
+    question edited into them, once (noted, so a retry does not edit it again)."""
+    question = job.payload.get("question")
+    if question is None:
+        return False
+    if not job.payload.get("told"):
+        await services.outbox.board(run.tournament.chat_id, question, job.payload["said"])
+        await services.repos.jobs.note(job.id, told=True)
+    return True
 
 
 def outcome_key(run: Run, player: int, how: str, *, asked: bool = False) -> str:
