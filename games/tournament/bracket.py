@@ -200,6 +200,25 @@ class Bracket:
         self._results[match_id] = (winner, forfeit)
         self._changed({"type": "result", "match": match_id, "winner": winner, "forfeit": forfeit})
 
+    def correctable(self, match_id: str) -> bool:
+        """Whether a decided match's winner may still be changed: no later match was built
+        on it (both its players are placed by it: a final, a 3rd-place match, a grand
+        final's reset; a grand final that decides whether its reset is played is not)."""
+        spec = self._specs.get(match_id)
+        return (match_id in self._results and spec.winner_place is not None
+                and spec.loser_place is not None
+                and not any(other.reset_of == match_id for other in self._specs.values()))
+
+    def correct(self, match_id: str, winner: Player, *, forfeit: bool = False) -> None:
+        """Change the winner of a decided match that is :meth:`correctable`."""
+        if not self.correctable(match_id):
+            raise IllegalAction("match_decided", match=match_id)
+        if winner not in self.match(match_id).slots:
+            raise IllegalAction("not_in_match", match=match_id, player=winner)
+        self._results[match_id] = (winner, forfeit)
+        self._changed({"type": "correct", "match": match_id, "winner": winner,
+                       "forfeit": forfeit})
+
     def withdraw(self, player: Player) -> None:
         """The player leaves: every match of theirs still to play is lost by forfeit."""
         self._remove(player, "withdraw")
@@ -264,6 +283,8 @@ class Bracket:
         kind = event.get("type")
         if kind == "result":
             self.record(event["match"], event["winner"], forfeit=bool(event.get("forfeit", False)))
+        elif kind == "correct":
+            self.correct(event["match"], event["winner"], forfeit=bool(event.get("forfeit")))
         elif kind in ("withdraw", "disqualify"):
             self._remove(event["player"], kind)
         elif kind == "reenter":

@@ -69,12 +69,13 @@ def _latest_between(run: Run, a: int, b: int) -> MatchRow | None:
 
 
 async def _order(message: Message, command: CommandObject, services: Services,
-                 tr: Translator, count: int, usage: str, values: int = 0
-                 ) -> tuple[Run, list[int], list[str], str] | None:
+                 tr: Translator, count: int, usage: str, values: int = 0, *,
+                 ended: bool = False) -> tuple[Run, list[int], list[str], str] | None:
     """An organiser's command naming ``count`` players, then ``values`` words, then a
-    reason: the run, the players, those words and the reason; None after saying what is
-    wrong."""
-    found = await formats_tournament(message, services, tr, command.args, organiser=True)
+    reason (``ended``: also in a finished tournament): the run, the players, those words
+    and the reason; None after saying what is wrong."""
+    found = await formats_tournament(message, services, tr, command.args, organiser=True,
+                                     ended=ended)
     if found is None:
         return None
     run, words = found
@@ -92,7 +93,8 @@ async def _order(message: Message, command: CommandObject, services: Services,
 @router.message(Command("setresult"))
 async def set_result(message: Message, command: CommandObject, services: Services,
                      tr: Translator) -> None:
-    order = await _order(message, command, services, tr, 2, "formats.setresult_usage", 1)
+    order = await _order(message, command, services, tr, 2, "formats.setresult_usage", 1,
+                         ended=True)  # a last result may be corrected after the end
     if order is None:
         return
     run, players, (word,), reason = order

@@ -87,12 +87,13 @@ def result_problem(tr: Translator, run: Run, match: MatchRow, winner: int | None
 
 
 async def formats_tournament(message: Message, services: Services, tr: Translator,
-                             args: str | None, *, organiser: bool = False
+                             args: str | None, *, organiser: bool = False, ended: bool = False
                              ) -> tuple[Run, list[str]] | None:
-    """The running tournament a command is about (``#id`` first names another) and the
-    command's other words; None after saying why there is none."""
+    """The running tournament a command is about (``#id`` first names another; ``ended``:
+    a finished one too) and the command's other words; None after saying why there is
+    none."""
     target = await command_target(message, services, args, organiser=organiser)
-    if target.tournament.status not in LIVE:
+    if target.tournament.status not in (*LIVE, *(("finished",) if ended else ())):
         await message.reply(tr("formats.error.not_running"))
         return None
     return await load(services, target.tournament.id), target.words

@@ -86,7 +86,10 @@ async def _create_round_robin(services: Services, run: Run, groups: list[list[in
 
 
 async def advance(services: Services, run: Run) -> Step:
-    """One pass of the format: open what became playable, or finish."""
+    """One pass of the format: open what became playable, or finish (a tournament over
+    opens nothing: a result corrected after the end changes only its placings)."""
+    if run.tournament.status == "finished":
+        return Step(run, finished=True)
     if run.phase in BRACKETS:
         return await _bracket_step(services, run)
     if run.phase == "swiss_elim":

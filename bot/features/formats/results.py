@@ -46,16 +46,21 @@ def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | N
     """Why a result cannot be entered for ``match`` now (a catalog key), or None.
 
     A bracket or Swiss-with-elimination result that changes who went through cannot be
-    undone once entered: later pairings were built on it. Draws need a format with a table
-    and a game that has them (``Game.draws``).
+    undone once entered: later pairings were built on it; a bracket match no later match
+    was built on (a final, a 3rd-place match) can, also after the end, when its
+    placings are said again (:data:`~bot.features.formats.runner.ADVANCE_JOB`), as can
+    any result of a round robin or Swiss, whose tables only change. Draws need a format
+    with a table and a game that has them (``Game.draws``).
     """
     if match.status not in (*LIVE, "finished") or match.player_b is None:
         return "formats.error.not_playable"
     if winner is None and (run.phase not in ("round_robin", "swiss")
                            or not game_of(run.tournament.game).draws):
         return "formats.error.no_draws"
-    if match.status == "finished" and run.engine() is not None and winner != match.winner:
-        return "formats.error.decided"
+    if match.status == "finished" and run.engine() is not None and winner != match.winner \
+            and not (run.phase in BRACKETS and run.bracket().correctable(match.slot)):
+        return "formats.error.over" if run.tournament.status == "finished" \
+            else "formats.error.decided"
     return None
 
 
@@ -103,9 +108,10 @@ async def record_result(services: Services, match_id: int, winner: int | None,
         onward: dict[str, Any] = {"match_id": match.id}
         if said:
             onward["said"] = said
-        if match.status != "finished" and (event := _engine_event(run, match, winner, score,
-                                                                  forfeit)) is not None:
+        if (event := _engine_event(run, match, winner, score, forfeit)) is not None:
             onward["event"] = event
+        if run.tournament.status == "finished":
+            onward["after_end"] = True
         job = await services.repos.matches.settle(match.id, {
             "meta": "result", "winner": winner, "reason": reason, "result": result},
             actor_id, now, update_id, actions, also=in_order(
@@ -116,8 +122,13 @@ async def record_result(services: Services, match_id: int, winner: int | None,
 def _engine_event(run: Run, match: MatchRow, winner: int | None,
                   score: tuple[int, int] | None, forfeit: bool) -> dict[str, Any] | None:
     """What a format that keeps an engine's log (brackets, Swiss with elimination) is told
-    of a match's first result; None for the others. The job that moves the tournament on
-    logs it, so the result and the event are stored together."""
+    of a match's first result, or of a bracket's corrected winner; None for the others and
+    for a correction that keeps the winner. The job that moves the tournament on logs it,
+    so the result and the event are stored together."""
+    if match.status == "finished":
+        if run.phase not in BRACKETS or winner == match.winner:
+            return None
+        return {"type": "correct", "match": match.slot, "winner": winner, "forfeit": forfeit}
     if run.phase in BRACKETS:
         return {"type": "result", "match": match.slot, "winner": winner, "forfeit": forfeit}
     if run.phase == "swiss_elim":

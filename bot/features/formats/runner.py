@@ -141,10 +141,22 @@ async def advance_after_result(services: Services, job: Job) -> None:
     again after a restart, it finds what is already done and goes on."""
     async with services.lock(f"tournament-{job.tournament_id}"):
         if (event := job.payload.get("event")) is not None:
+            if event["type"] == "correct":  # a pair's winner may be corrected back and forth
+                event = event | {"job": job.id}
             run = await load(services, job.tournament_id)
             if event not in run.record.get("log", []):
                 await log_event(services, run, event)
+        if job.payload.get("after_end") and not job.payload.get("reopened"):
+            await _say_the_end_again(services, job)
         await proceed(services, job.tournament_id, **said_once(services, job))
+
+
+async def _say_the_end_again(services: Services, job: Job) -> None:
+    """A result corrected after the end: the last table and the final placings are said
+    again, corrected (once: noted in the job)."""
+    run = await load(services, job.tournament_id)
+    await save_record(services, run, ended=False, tabled=0, corrected=True)
+    await services.repos.jobs.note(job.id, reopened=True)
 
 
 def said_once(services: Services, job: Job) -> dict[str, Any]:
@@ -327,7 +339,8 @@ async def ending_text(services: Services, tr: Translator, run: Run) -> str:
     """"It is over" with the final placings and the game's line of statistics (as under
     /standings): below the last round's table when it fits the table's caption, else a
     message of its own."""
-    ended = tr("formats.finished", title=run.tournament.title,
+    ended = tr("formats.finished_corrected" if run.record.get("corrected")
+               else "formats.finished", title=run.tournament.title,
                placings=Markup(await placings_text(services, tr, run)))
     note = await game_of(run.tournament.game).note(services, tr, run.tournament)
     return lines(ended, note)

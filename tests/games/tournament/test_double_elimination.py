@@ -128,3 +128,11 @@ def test_withdrawn_player_forfeits_in_both_brackets():
     assert (lb.slots, lb.winner, lb.forfeit) == ((4, 2), 2, True)
     play_out(bracket, random.Random(1))
     assert bracket.placings()[4] == 4
+
+
+def test_a_grand_final_that_decides_its_reset_cannot_change_its_winner():
+    bracket = finals_of(4, True, lambda m: min(m.slots))
+    assert not bracket.correctable("GF") and not bracket.correctable("GF2")
+    without_reset = finals_of(4, False, lambda m: min(m.slots))
+    without_reset.correct("GF", 2)
+    assert without_reset.champion == 2

@@ -192,3 +192,24 @@ def test_reentry_into_a_named_place():
         bracket.reenter(4, "W1-2")
     assert bracket.reenter(4, "W1-4") == "W1-4"
     assert bracket.match("W1-4").slots == (3, 4)
+
+
+def test_only_a_match_no_later_match_was_built_on_may_change_its_winner():
+    """The final and the 3rd-place match place both their players: their winners may be
+    corrected (logged as a ``correct`` event, replayed alike); a semi-final's may not."""
+    bracket = single_elimination([1, 2, 3, 4], third_place=True)
+    for match, winner in (("W1-1", 1), ("W1-2", 2), ("3P", 4), ("W2-1", 1)):
+        bracket.record(match, winner)
+    assert [bracket.correctable(m) for m in ("W1-1", "W1-2", "3P", "W2-1")] == [
+        False, False, True, True]
+    with pytest.raises(IllegalAction, match="match_decided"):
+        bracket.correct("W1-1", 4)
+    with pytest.raises(IllegalAction, match="not_in_match"):
+        bracket.correct("W2-1", 3)
+    bracket.correct("W2-1", 2)
+    bracket.correct("3P", 3, forfeit=True)
+    assert bracket.finished and bracket.placings() == {2: 1, 1: 2, 3: 3, 4: 4}
+    again = single_elimination([1, 2, 3, 4], third_place=True)
+    for event in bracket.log:
+        again.apply(event)
+    assert again.placings() == bracket.placings() and again.match("3P").forfeit
