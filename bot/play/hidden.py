@@ -82,6 +82,9 @@ class HiddenInput:
     becomes the bowl, the bat or the discard the match waits for); None: as parsed."""
     position: Callable[[Any], int] | None = None
     """The state's position for the panels' buttons (see :attr:`Panel.position`)."""
+    held: Callable[[Translator, Any, int], str] | None = None
+    """What ``seat`` holds now (a hand of cards) in words, for an organiser entering a move for
+    that player (/enter shows it, in the organiser's DM only); None: nothing is held."""
     redrawn_by_announce: bool = False
     """The game's announcement redraws every stored panel after each action (the armchair
     hand): :func:`submit` then draws the actor's panel only when none is stored yet."""
@@ -309,7 +312,7 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
     action = {**action, "player": seat}
     if hidden.resolve is not None:  # reads the cached state itself, before the next await
         action = hidden.resolve(await services.matches.current(ctx.match), seat, action)
-    hosts = _hosts(ctx)
+    hosts = _hosts(ctx, actor_id)
     before = await services.matches.state(ctx.match) if hosts else None  # a copy: kept
 
     def check(state: Any) -> None:
@@ -332,11 +335,12 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
     return True
 
 
-def _hosts(ctx: MatchContext) -> list[int]:
+def _hosts(ctx: MatchContext, actor_id: int) -> list[int]:
     """Organisers who opted in (/hostcopy) to get each hidden action as it is made — except
-    the players of this very match: nobody learns an opponent's secret that way."""
+    the players of this very match (nobody learns an opponent's secret that way) and the
+    organiser who entered it (/enter confirms it to them)."""
     return [host for host in ctx.tournament.state.get("host_copy", [])
-            if host not in ctx.match.players]
+            if host not in ctx.match.players and host != actor_id]
 
 
 async def _copy_to_hosts(ctx: MatchContext, hosts: list[int], seat: int,

@@ -29,6 +29,7 @@ from aiogram.types import (
     Update,
 )
 
+from bot import games
 from bot.features.access import command_target, is_organiser
 from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard, pressed_on_its_question
@@ -44,7 +45,7 @@ from bot.play.hidden import (
     read_word,
     submit,
 )
-from bot.play.perform import Alongside
+from bot.play.perform import Alongside, refused
 from bot.play.refusal import Refusal, paused
 from bot.services import Services
 from games.common.errors import IllegalAction
@@ -103,17 +104,25 @@ async def typed_word(message: Message, word: str, event_update: Update, services
 
 
 async def _takes(services: Services, match: MatchRow, user_id: int, word: str) -> bool:
-    """Whether ``match`` would take the user's ``word`` now (tried on a copy of its state)."""
-    hidden, seat = input_of(match.kind), match.players.index(user_id)
+    """Whether ``match`` would take the user's ``word`` now."""
+    seat = match.players.index(user_id)
+    return await _trial(services, match, seat, input_of(match.kind).parse(word)) is None
+
+
+async def _trial(services: Services, match: MatchRow, seat: int,
+                 action: dict[str, Any]) -> IllegalAction | None:
+    """The engine's refusal of ``seat``'s ``action`` now (tried on a copy of the state), or
+    None when it would be taken."""
+    hidden = input_of(match.kind)
     state = copy.deepcopy(await services.matches.current(match))
-    action = {**hidden.parse(word), "player": seat}
+    action = {**action, "player": seat}
     try:
         if hidden.resolve is not None:
             action = hidden.resolve(state, seat, action)
         state.apply(action)
-    except (IllegalAction, Refusal):
-        return False
-    return True
+    except IllegalAction as error:
+        return error
+    return None
 
 
 async def _which(services: Services, tr: Translator, matches: list[MatchRow],
@@ -183,9 +192,11 @@ async def enter(message: Message, command: CommandObject, event_update: Update,
             await services.bot.delete_message(message.chat.id, message.message_id)
         await message.answer(tr("play.enter_dm_only"))
         return
-    ctx, seat, action, reason = await _entry(services, message.from_user.id, command.args)
+    ctx, seat, action, reason = await _entry(services, tr, message.from_user.id, command.args)
     if not await awaited(services, ctx.match, seat):  # said of the player, to the organiser
         raise Refusal("play.enter_not_awaited", name=ctx.names[seat], match=ctx.match.id)
+    if (error := await _trial(services, ctx.match, seat, action)) is not None:
+        raise Refusal(text=await _refused_for(ctx, tr, seat, error))
     before = await services.matches.state(ctx.match)  # a copy: the entry is said from it
     logged = log_entry(message.from_user.id, "enter", services.clock.now(),
                        tournament_id=ctx.tournament.id, chat_id=ctx.tournament.chat_id,
@@ -220,11 +231,12 @@ def action_words(args: str | None) -> list[str]:
     return []
 
 
-async def _entry(services: Services, organiser: int, args: str | None
+async def _entry(services: Services, tr: Translator, organiser: int, args: str | None
                  ) -> tuple[MatchContext, int, dict[str, Any], str]:
-    """Read and check ``/enter <match> @player <word> <reason>``; refused when wrong."""
+    """Read and check ``/enter <match> @player <word> <reason>``; refused when wrong (without
+    a move or a reason: with what the player holds, where the game shows it)."""
     words = (args or "").split()
-    if len(words) < 4 or not words[0].lstrip("#").isdecimal():
+    if len(words) < 2 or not words[0].lstrip("#").isdecimal():
         raise Refusal("play.enter_usage")
     match = await services.repos.matches.get(int(words[0].lstrip("#")))
     if match is not None and match.status == "paused" and input_of(match.kind) is not None:
@@ -241,8 +253,30 @@ async def _entry(services: Services, organiser: int, args: str | None
     reason = " ".join(words[2 + len(chosen):])
     action = input_of(match.kind).parse(" ".join(chosen)) if chosen else None
     if action is None or not reason:
-        raise Refusal("play.enter_usage")
+        held = await _held(ctx, tr, seat)
+        raise Refusal(text=lines(held, tr("play.enter_usage_for", match=match.id, who=clip(
+            words[1])))) if held else Refusal("play.enter_usage")
     return ctx, seat, action, reason
+
+
+async def _held(ctx: MatchContext, tr: Translator, seat: int) -> str | None:
+    """What the player of ``seat`` holds (their cards), for the organiser entering a move
+    for them; None for a game where nothing is held."""
+    hidden = input_of(ctx.match.kind)
+    if hidden.held is None:
+        return None
+    held = hidden.held(tr, await ctx.services.matches.current(ctx.match), seat)
+    return tr("play.enter_held", name=ctx.names[seat], match=ctx.match.id, held=held)
+
+
+async def _refused_for(ctx: MatchContext, tr: Translator, seat: int,
+                       error: IllegalAction) -> str:
+    """The engine's refusal of a move entered for ``seat``, said of that player (``whose``:
+    the game's text names them instead of saying "you"), with what they hold."""
+    error.params["whose"] = ctx.names[seat]
+    reason = refused(ctx, games.game_of(ctx.tournament.game).playbook, error).render(tr)
+    return lines(tr("play.enter_refused", name=ctx.names[seat], match=ctx.match.id,
+                    reason=Markup(reason)), await _held(ctx, tr, seat))
 
 
 async def _seat_named(services: Services, ctx: MatchContext, who: str) -> int:

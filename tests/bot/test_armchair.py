@@ -19,6 +19,7 @@ from bot.i18n import Translator
 from bot.sandbox.runner import Sandbox
 from games.armchair_cricket import choose_action
 from tests.bot.sandbox_run import said
+from tests.bot.test_scenarios import run_scenario
 from tests.sql_trace import sql_trace
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
@@ -125,6 +126,26 @@ async def test_hands_never_reach_the_group_or_an_unfinished_export(tmp_path: Pat
     assert all(" · ".join(hand) not in text for hand in hands)
     stats = data["armchair_stats"][0]
     assert stats["innings"][0]["balls"] == 2 and stats["deck"] == 1
+
+
+async def test_enter_shows_the_organiser_the_players_cards_and_never_the_group(
+        tmp_path: Path) -> None:
+    """An organiser entering a card for late Anya sees her cards in private (with no card
+    typed, and with a card she does not hold, refused naming her); /enter in the group shows
+    nothing of them. The organiser's own /enter is confirmed once, not copied to him too."""
+    output = await run_scenario(SCENARIOS / "armchair_enter_lists_hand.txt",
+                                tmp_path / "db.sqlite3")
+    messages = _messages(output)
+    shown = [m.group(1) for chat, text in messages if chat == "dm"
+             for m in re.finditer(r"Ваши карты: ([^\n]+)", text)]
+    held = [text for chat, text in messages if text.startswith("→ org@dm: ")
+            and "На руках у Anya (матч #1): " in text]
+    assert len(held) == 2 and all(f": {shown[0]}." in text for text in held)
+    assert "У Anya нет карты бита 5." in held[1]
+    group = "\n".join(text for chat, text in messages if chat == "klub")
+    assert "На руках" not in group and shown[0] not in group
+    copies = [text for _, text in messages if "Копия для организатора" in text]
+    assert [text.split(":")[0] for text in copies] == ["→ vera@dm"]
 
 
 async def test_a_double_press_plays_one_card(tmp_path: Path) -> None:

@@ -113,8 +113,13 @@ def describe(tr: Translator, action: dict[str, Any], before: ArmchairGame) -> st
     return tr(f"armchair.copy_{action['type']}", card=card(tr, action["card"]))
 
 
+def held(tr: Translator, game: ArmchairGame, seat: int) -> str:
+    """A player's cards, for the organiser entering a move for them (/enter, in private)."""
+    return hand_line(tr, game.state.hands[seat])
+
+
 HAND = HiddenInput(types=("discard", "bowl", "bat", "exchange"), parse=parse_move,
                    panel=panel, describe=describe, late_minutes=None,  # play.LATE instead
-                   resolve=_resolve, position=lambda game: game.position,
+                   resolve=_resolve, position=lambda game: game.position, held=held,
                    redrawn_by_announce=True)  # play.refresh_panels
 """The hand of a match, by DM (declared in the game's ``Game.hidden``)."""

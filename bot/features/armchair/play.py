@@ -44,6 +44,8 @@ def explain(tr: Translator, error: IllegalAction, match: MatchRow | None = None)
     if not tr.has(key):
         return tr("armchair.error.other", code=error.code)
     params = error_params(error)
+    if "whose" in params and tr.has(f"{key}_of"):  # an organiser's /enter: of the player
+        key = f"{key}_of"
     if error.code == "wrong_phase":
         params["now"] = tr(f"armchair.phase_{params.get('phase', 'bowl')}")
     if "card" in params:  # named in the engine's notation (BALL 5): say it as the hands do
