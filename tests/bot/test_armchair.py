@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from bot import match_service
-from bot.features.armchair.stats import LEADERS, top_scorers
+from bot.features.armchair.stats import LEADERS, leading_scorers, top_scorers
 from bot.features.formats import progress, tables
 from bot.features.formats.results import record_result
 from bot.features.formats.state import load, names_of
@@ -321,6 +321,32 @@ async def test_a_tie_and_a_draw_score_half_a_point_in_columns_of_their_own(
         assert cell[3].split("-")[1] == str(int(player in draw_players)), cell
         assert cell[4] == str(int(player in tie_players)), cell
 
+
+
+async def test_the_most_runs_count_no_match_the_table_removed(tmp_path: Path) -> None:
+    """Carol withdraws after one of her three matches: the round robin removes her results,
+    and the leading run scorers line then counts neither her runs nor Bob's in that match
+    (it counted both, and named her though she has no place); the other match still
+    counts."""
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 1, output)
+    try:
+        await sandbox.run_lines((SETUP.format(options="wickets=1").replace(
+            "bob@g: /register", "bob@g: /register\ncarol@g: /register\ndave@g: /register\n"
+            "carol@dm: /start\ndave@dm: /start")).splitlines())
+        services = sandbox.app.services
+        for row in [row for row in await services.repos.matches.for_tournament(1)
+                    if row.status == "running"]:  # round 1
+            await _play_on(sandbox, row.id)
+        tournament, tr = await services.repos.tournaments.get(1), Translator("en")
+        before = await leading_scorers(services, tr, tournament)
+        await sandbox.run_lines(["carol@g: /withdraw", "carol@g: [🚪 Withdraw]"])
+        after = await leading_scorers(services, tr, tournament)
+    finally:
+        await sandbox.close()
+    assert before == ("🏏 Most runs: Alice 15 (2 inns, 2 out), Carol 9 (2 inns, 2 out), "
+                      "Bob 7 (2 inns, 2 out), Dave 3 (2 inns, 2 out).")
+    assert after == "🏏 Most runs: Alice 15 (2 inns, 2 out), Dave 3 (2 inns, 2 out)."
 
 
 async def test_a_pressed_card_writes_itself_and_the_next_turns_clock_in_one_transaction(

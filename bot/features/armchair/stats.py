@@ -15,6 +15,8 @@ from bot.features.formats.export import (
     set_by_cell,
     set_by_organiser,
 )
+from bot.features.formats.progress import uncounted
+from bot.features.formats.state import load
 from bot.games import Table
 from bot.i18n import Translator
 from bot.play.context import names_of
@@ -78,12 +80,15 @@ LEADERS = 5  # run scorers named under /standings
 
 async def leading_scorers(services: Services, tr: Translator,
                           tournament: Tournament) -> str | None:
-    """The most runs over the tournament's matches played in the bot, with their innings
-    and wickets lost (public figures only); None before anyone has scored a run."""
+    """The most runs over the tournament's matches played in the bot that the tables count
+    (none of a player without a place: disqualified, or whose withdrawal removed their
+    results), with their innings and wickets lost (public figures only); None before anyone
+    has scored a run."""
     label = await names_of(services, tournament.id)
+    left_out = uncounted(await load(services, tournament.id))
     totals: dict[int, list[int]] = {}
     for match in await services.repos.matches.for_tournament(tournament.id):
-        if match.kind != KIND or match.status == "pending":
+        if match.kind != KIND or match.status == "pending" or left_out & set(match.players):
             continue
         for inn in (await services.matches.current(match)).view(None)["innings"]:
             if inn["balls"] == 0 and not inn["declared"]:

@@ -284,6 +284,17 @@ def placings(run: Run) -> dict[int, int]:
     return places
 
 
+def uncounted(run: Run) -> set[int]:
+    """The players whose results the tables do not count (SPEC §6): the disqualified, and
+    those a round robin removed for withdrawing before half their matches — the players
+    without a place."""
+    dropped = set(run.record.get("disqualified", []))
+    if run.format in ("round_robin", "swiss", "groups_playoff"):
+        dropped |= {row.player for _, table in group_tables(run) for row in table
+                    if row.place is None}
+    return dropped
+
+
 def _placed_in_groups(run: Run) -> dict[int, int]:
     """The group players the playoff left out, placed after it by their group finish."""
     tables = [table for _, table in group_tables(run)]
