@@ -272,8 +272,13 @@ async def test_a_drawn_bracket_match_is_dealt_again(tmp_path: Path) -> None:
         await sandbox.close()
     text = "\n".join(output)
     assert "!! error" not in text
-    assert "Draw: the deck limit was reached" in text
-    assert "needs a winner: it is played again with a new deal" in text
+    replay = "🔁 A winner is needed: match #1 is played again with a new deal."
+    told = [message for message in said(output) if "is played again" in message]
+    # the old card, both old hands, and one group message with the draw and the replay
+    assert [message.split(":")[0].split("#")[0] for message in told] == [
+        "✎ g", "✎ alice@dm", "✎ bob@dm", "→ g"]
+    assert all(replay in message for message in told)
+    assert "Draw: the deck limit was reached" in told[-1] and "is over" not in told[-1]
     assert match.status == "running" and not game.finished and game.state.innings == ()
     rewind = logged.index({"type": "rewind", "to": 0})
     assert [a["type"] for a in logged[rewind + 1:]] == ["shuffle"]  # the new deal

@@ -11,6 +11,7 @@ from typing import Any
 from aiogram.types import InlineKeyboardButton
 
 from bot.features.armchair.keyboards import Declare
+from bot.features.armchair.settings import replay_of
 from bot.features.armchair.texts import (
     ball_result,
     card,
@@ -57,7 +58,7 @@ def panel(ctx: MatchContext, seat: int, tr: Translator, game: ArmchairGame) -> P
 
 def _ask(tr: Translator, ctx: MatchContext, game: ArmchairGame, seat: int) -> str:
     if game.finished:
-        return result_line(tr, ctx.names, game)
+        return result_line(tr, ctx.names, game, replay_of(ctx, game))
     if ctx.closed:
         return ctx.closed_line(tr)
     kind = _kind_for(game, seat)

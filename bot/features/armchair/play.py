@@ -14,10 +14,10 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import games
 from bot.features.armchair.hand import HAND, LATE_MINUTES
 from bot.features.armchair.keyboards import BatFirst, Toss
+from bot.features.armchair.settings import replay_of
 from bot.features.armchair.texts import card, innings_over, last_ball_line, result_line, score_card
 from bot.features.formats.common import handles_of
 from bot.features.formats.results import record_played
-from bot.features.formats.state import load
 from bot.i18n import Translator, lines
 from bot.match_service import Change, Clocks
 from bot.play import clock, hidden
@@ -35,7 +35,6 @@ from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
-TABLE_PHASES = ("round_robin", "swiss")  # formats that score a tie or a draw as such
 LATE = "armchair_late"  # the clock of the move a player owes
 
 
@@ -85,9 +84,11 @@ async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False,
                     note: str | None = None) -> None:
     """The match's one score card in the group, edited in place (``note``: what the action
     just taken adds, see :func:`_card_note`)."""
-    closed = ctx.closed_line() if ctx.closed and not game.finished else None
-    await show_board(ctx, score_card(ctx.tr, ctx.match.id, ctx.names, game, closed, note),
-                     None if closed else _card_buttons(ctx, game), new=new)
+    last = ctx.closed_line() if ctx.closed and not game.finished else None
+    if (replay := replay_of(ctx, game)) is not None:
+        last = result_line(ctx.tr, ctx.names, game, replay)
+    await show_board(ctx, score_card(ctx.tr, ctx.match.id, ctx.names, game, last, note),
+                     None if last else _card_buttons(ctx, game), new=new)
 
 
 def _card_buttons(ctx: MatchContext, game: ArmchairGame) -> InlineKeyboardMarkup | None:
@@ -215,29 +216,18 @@ def _was_closed(state: ArmchairState, number: int) -> bool:
 
 
 async def finish(ctx: MatchContext, game: ArmchairGame, actor_id: int | None) -> None:
-    """Say the result; a tie or a draw where the format needs a winner is dealt again,
-    any other result goes into the tournament (the late clock stopped with the last action)."""
-    outcome = game.outcome
-    await ctx.say("\n".join([*_last_news(ctx, game), tr_result(ctx, game)]))
-    if outcome.result != "win" and await _needs_winner(ctx):
+    """Say the result; a tie or a draw where the format needs a winner is dealt again (said
+    in the same message: the result and the replay), any other result goes into the
+    tournament (the late clock stopped with the last action)."""
+    outcome, replay = game.outcome, replay_of(ctx, game)
+    result = result_line(ctx.tr, ctx.names, game, replay)
+    await ctx.say(lines(*_last_news(ctx, game), result if replay is not None else ctx.tr(
+        "armchair.match_over", match=ctx.match.id, line=result)))
+    if replay is not None:
         await deal_again(ctx)
         return
     await record_played(ctx, outcome.winner, tuple(outcome.score), actor_id,
                         tie=outcome.result == "tie")
-
-
-def tr_result(ctx: MatchContext, game: ArmchairGame) -> str:
-    return ctx.tr("armchair.match_over", match=ctx.match.id,
-                  line=result_line(ctx.tr, ctx.names, game))
-
-
-async def _needs_winner(ctx: MatchContext) -> bool:
-    """A bracket (or Swiss with elimination) takes no tie or draw; a table or a friendly
-    does."""
-    if ctx.match.stage == "friendly":
-        return False
-    run = await load(ctx.services, ctx.tournament.id)
-    return run.phase not in TABLE_PHASES
 
 
 async def deal_again(ctx: MatchContext) -> None:
@@ -245,7 +235,6 @@ async def deal_again(ctx: MatchContext) -> None:
     services = ctx.services
     await services.matches.rewind(ctx.match, 0, None)
     await _deal(ctx)
-    await ctx.say(ctx.tr("armchair.replay", match=ctx.match.id))
     await show_card(ctx, await services.matches.state(ctx.match), new=True)
     await refresh_panels(ctx, fresh=True)
 

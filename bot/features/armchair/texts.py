@@ -34,10 +34,10 @@ def innings_line(tr: Translator, names: tuple[str, str], innings: Innings) -> st
 
 
 def score_card(tr: Translator, match_id: int, names: tuple[str, str], game: ArmchairGame,
-               closed: str | None = None, note: str | None = None) -> str:
+               last: str | None = None, note: str | None = None) -> str:
     """The match's one score card in the group (public view only); ``note`` (an exchange,
-    a new deck) comes above whose move it is, and ``closed`` takes its place when the match
-    was closed before it was played out."""
+    a new deck) comes above whose move it is, and ``last`` takes its place: how a match
+    closed before it was played out ended, or a result that the match's replay follows."""
     state = game.state
     lines = [tr("armchair.card_head", match=match_id, a=names[0], b=names[1], deck=state.deck,
                 limit=state.settings.deck_limit, pile=len(state.pile))]
@@ -51,7 +51,7 @@ def score_card(tr: Translator, match_id: int, names: tuple[str, str], game: Armc
         lines.append(last_ball_line(tr, names, game))  # of this innings only
     if note:
         lines.append(note)
-    lines.append(closed or turn_line(tr, names, game))
+    lines.append(last or turn_line(tr, names, game))
     return "\n".join(lines)
 
 
@@ -108,13 +108,17 @@ def innings_over(tr: Translator, names: tuple[str, str], game: ArmchairGame,
     return "\n".join(lines)
 
 
-def result_line(tr: Translator, names: tuple[str, str], game: ArmchairGame) -> str:
+def result_line(tr: Translator, names: tuple[str, str], game: ArmchairGame,
+                replay: int | None = None) -> str:
+    """The match's result; ``replay``: the match's id when it is dealt again (a tie or a draw
+    where the format needs a winner), said on the next line."""
     outcome = game.outcome
     ra, rb = outcome.score
     if outcome.result == "win":
         return tr(f"armchair.won_{outcome.how}", winner=names[outcome.winner],
                   loser=names[1 - outcome.winner], a=names[0], b=names[1], ra=ra, rb=rb)
-    return tr(f"armchair.result_{outcome.result}", a=names[0], b=names[1], ra=ra, rb=rb)
+    said = tr(f"armchair.result_{outcome.result}", a=names[0], b=names[1], ra=ra, rb=rb)
+    return said if replay is None else f"{said}\n{tr('armchair.replay', match=replay)}"
 
 
 def hand_line(tr: Translator, hand: tuple[int, ...]) -> str:

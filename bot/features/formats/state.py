@@ -53,10 +53,7 @@ class Run:
 
     @property
     def phase(self) -> str:
-        """The format in play now: groups_playoff is round robin, then single elimination."""
-        if self.format != "groups_playoff":
-            return self.format
-        return "single_elim" if "seeds" in self.record else "round_robin"
+        return phase_of(self.tournament)
 
     @property
     def players(self) -> list[int]:
@@ -106,6 +103,14 @@ class Run:
         game's winning score (``Game.winning_score``), 0 for a game without one."""
         winning = game_of(self.tournament.game).winning_score
         return winning(self.settings) if winning is not None else 0
+
+
+def phase_of(tournament: Tournament) -> str:
+    """The format in play now: groups_playoff is round robin, then single elimination."""
+    played = tournament.settings.get("format", "round_robin")
+    if played != "groups_playoff":
+        return played
+    return "single_elim" if "seeds" in tournament.state.get("run", {}) else "round_robin"
 
 
 async def load(services: Services, tournament_id: int) -> Run:
