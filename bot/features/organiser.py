@@ -27,7 +27,7 @@ from bot.features.lifecycle import (
 )
 from bot.game_settings import hints, refusal, refused_key, settings_line
 from bot.i18n import Translator, clip, lines
-from bot.play import clock
+from bot.play import clock, hidden
 from bot.services import Services
 from bot.timeparse import parse_start, zone_name
 from storage.db import Write
@@ -285,7 +285,8 @@ async def toggle_registration(message: Message, command: CommandObject, services
 @router.message(Command("pause", "resume"), Targeted(organiser=True))
 async def pause_or_resume(message: Message, command: CommandObject, services: Services,
                           tr: Translator, target: Target) -> None:
-    """Stop or restart play: every match under way waits (actions are refused) until resumed."""
+    """Stop or restart play: every match under way waits (actions are refused) until resumed;
+    the players' private panels say so meanwhile, without buttons."""
     tournament, pausing = target.tournament, command.command == "pause"
     switchable = "running" if pausing else "paused"
     if tournament.status != switchable and not _ID_FIRST.match(command.args or ""):
@@ -308,6 +309,7 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
         tr(said, title=tournament.title, reason=clip(reason or ""),
            organiser=message.from_user.first_name),
         *await clock.resumed_lines(services, tr, tournament, thawed)))
+    await hidden.redraw_live(services, tournament)  # the pause in place of the prompt
     if opening is not None:
         await services.scheduler.run(opening)
 

@@ -32,18 +32,19 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import games
-from bot.i18n import Translator
+from bot.i18n import Translator, lines
 from bot.match_service import Clocks
 from bot.play import clock
 from bot.play.context import LIVE, MatchContext, context_for, own_text
 from bot.play.perform import Alongside, perform
-from bot.play.refusal import Refusal
+from bot.play.refusal import Refusal, pause_line
 from bot.sending import raise_failure, settled
 from bot.services import Services
 from storage.db import Write
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
 from storage.repositories.panels import PanelsRepo
+from storage.repositories.tournaments import Tournament
 
 LATE = "hidden_late"  # the clock kind of a late hidden choice
 
@@ -61,6 +62,9 @@ class Panel:
     position: int | None = None
     """The match position the panel was drawn at (``HiddenInput.position``): its buttons
     count only while the match is still there, so an old press changes nothing."""
+    prompt: str = ""
+    """The panel's last line: what the player is to do now. While the match is paused, why
+    it waits takes its place (said under the text when there is none), without buttons."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +169,21 @@ async def open_panels(ctx: MatchContext, *, clock_started: bool = False) -> None
     await show(ctx, *seats, fresh=True)
 
 
+async def redraw_live(services: Services, tournament: Tournament) -> None:
+    """The stored panels of ``tournament``'s live matches redrawn once it is paused (why the
+    match waits in place of the prompt, no buttons) or resumed (the prompt and the buttons
+    back)."""
+    tr = await services.translator_for_chat(tournament.chat_id)
+    stored = panels(services)
+    for match in await services.repos.matches.for_tournament(tournament.id):
+        if input_of(match.kind) is None or match.status not in LIVE:
+            continue
+        seats = [seat for seat, user_id in enumerate(match.players)
+                 if await stored.get(match.id, user_id) is not None]
+        if seats:
+            await show(await context_for(services, tr, tournament, match), *seats)
+
+
 async def close_panels(ctx: MatchContext) -> None:
     """The panels of a match closed outside its play (``ctx``), redrawn where the players
     have one: each game's panel says who won (:meth:`MatchContext.closed_line`), without
@@ -221,15 +240,17 @@ async def _draw(ctx: MatchContext, seat: int, *,
     services, match = ctx.services, ctx.match
     user_id = match.players[seat]
     user_tr = await services.translator_for_chat(user_id)
+    pause = await pause_line(services, match, user_tr)
     # the cached state itself, not a copy: the panel is drawn from it before the next await
     panel = _inputs()[match.kind].panel(ctx, seat, user_tr, await services.matches.current(match))
-    markup = _keyboard(match.id, panel)
+    text = lines(panel.text, pause or panel.prompt)
+    markup = None if pause else _keyboard(match.id, panel)
     stored = await panels(services).get(match.id, user_id)
     if stored is not None and not fresh:
-        message_id = await services.outbox.board(user_id, stored, panel.text, markup,
+        message_id = await services.outbox.board(user_id, stored, text, markup,
                                                  resend=not ctx.closed)
     else:
-        sent = await services.outbox.dm(user_id, panel.text, markup=markup)
+        sent = await services.outbox.dm(user_id, text, markup=markup)
         if sent is None:
             return Resent.UNDELIVERED
         message_id = sent.message_id

@@ -44,6 +44,14 @@ async def paused(services: Services, tournament_id: int, key: str = "play.paused
     return Refusal(f"{key}_why", reason=clip(reason)) if reason else Refusal(key)
 
 
+async def pause_line(services: Services, match: MatchRow, tr: Translator) -> str:
+    """What a move in the paused ``match`` is answered (:func:`paused`, in ``tr``), for a
+    board or a private panel that shows why it waits; "" while it runs."""
+    if match.status != "paused":
+        return ""
+    return (await paused(services, match.tournament_id)).render(tr)
+
+
 async def unless_paused(services: Services, match: MatchRow) -> None:
     """Refused with :func:`paused` while ``match`` is paused: the first check of a player's
     step, so a roll or a press in a pause is told of the pause, not of the position."""

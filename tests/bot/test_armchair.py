@@ -148,6 +148,32 @@ async def test_enter_shows_the_organiser_the_players_cards_and_never_the_group(
     assert [text.split(":")[0] for text in copies] == ["→ vera@dm"]
 
 
+async def test_a_paused_hand_says_why_it_waits_without_buttons_until_resume(
+        tmp_path: Path) -> None:
+    """Alice is to discard when the organiser pauses: her hand (redrawn, and sent
+    again by /hand) says the match is paused, with the reason, instead of what to do, and
+    has no card buttons; /resume brings both back."""
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 5, output)
+    try:
+        await sandbox.run_lines(FIRST_BALL.splitlines())
+        start = len(output)
+        await sandbox.run_lines(["org@g: /pause lunch", "alice@dm: /hand"])
+        paused = said(output[start:])
+        start = len(output)
+        await sandbox.line("org@g: /resume")
+        resumed = said(output[start:])
+    finally:
+        await sandbox.close()
+    hands = [message for message in paused if message.startswith(("✎ alice@dm", "→ alice@dm"))]
+    assert len(hands) == 2
+    for hand in hands:
+        assert hand.endswith("\n  The match is paused (lunch): moves wait for an organiser's "
+                             "/resume.") and "➡" not in hand
+    alice = next(message for message in resumed if message.startswith("✎ alice@dm"))
+    assert "\n  ➡ Discard one card" in alice and "\n  [BAT 3]" in alice
+
+
 async def test_a_double_press_plays_one_card(tmp_path: Path) -> None:
     output: list[str] = []
     sandbox = await _sandbox(tmp_path, 5, output)

@@ -49,11 +49,12 @@ def panel(ctx: MatchContext, seat: int, tr: Translator, game: ArmchairGame) -> P
     if state.bowled is not None and seat == state.batter:
         lines.append(tr("armchair.panel_ball", card=card(tr, state.bowled)))
     lines.append(tr("armchair.panel_hand", cards=hand_line(tr, state.hands[seat])))
-    lines.append(_ask(tr, ctx, game, seat))
+    ask = _ask(tr, ctx, game, seat)
     if ctx.closed:
-        return Panel("\n".join(lines), (), position=game.position)
+        return Panel("\n".join(lines), (), position=game.position, prompt=ask)
     return Panel("\n".join(lines), _buttons(tr, game, seat), columns=COLUMNS,
-                 extra=_declare_row(tr, ctx.match.id, game, seat), position=game.position)
+                 extra=_declare_row(tr, ctx.match.id, game, seat), position=game.position,
+                 prompt=ask)
 
 
 def _ask(tr: Translator, ctx: MatchContext, game: ArmchairGame, seat: int) -> str:

@@ -19,7 +19,7 @@ from aiogram.types import (
 )
 
 from bot.play.context import MatchContext
-from bot.play.refusal import paused
+from bot.play.refusal import pause_line
 from bot.render.backgammon import BoardScene, board_png
 from bot.sending import at_once
 from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN, Played
@@ -92,14 +92,6 @@ def caption(ctx: MatchContext, state: LiveMatch, *, past: bool = False,
     if not state.games and game.last_played is None:
         lines.append(tr("backgammon.live.how_to_play"))  # until the match's first move
     return "\n".join(lines)
-
-
-async def _pause_line(ctx: MatchContext, match: MatchRow) -> str:
-    """What a move in the paused ``match`` is answered (with the organiser's reason), for
-    its board; "" while it runs."""
-    if match.status != "paused":
-        return ""
-    return (await paused(ctx.services, match.tournament_id)).render(ctx.tr)
 
 
 def board_now(ctx: MatchContext, state: LiveMatch) -> str:
@@ -291,7 +283,7 @@ async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False,
 
     async def words() -> tuple[MatchRow, str, InlineKeyboardMarkup]:
         match = await services.repos.matches.get(ctx.match.id)
-        pause = await _pause_line(ctx, match)
+        pause = await pause_line(services, match, ctx.tr)
         keys = markup(ctx, state, *picked(ctx, state))
         return match, caption(ctx, state, pause=pause, earlier=earlier), keys
 
