@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from bot import match_service
+from bot.features.armchair.hand import describe
 from bot.features.armchair.stats import LEADERS, leading_scorers, top_scorers
 from bot.features.formats import progress, tables
 from bot.features.formats.results import record_result
@@ -486,3 +487,13 @@ def test_the_most_runs_name_only_players_who_scored() -> None:
     assert top_scorers({1: [0, 1, 3], 2: [0, 1, 3]}) == []  # said by no line at all
     many = {player: [player, 1, 0] for player in range(1, LEADERS + 3)}
     assert [player for player, _ in top_scorers(many)] == list(range(LEADERS + 2, 2, -1))
+
+
+def test_a_kept_hand_is_described_as_kept_not_as_an_exchange_of_nothing() -> None:
+    """The organiser's copy (/hostcopy) and /enter's words: «Borya оставляет руку», as the
+    group is told, not «Borya обменивает —»."""
+    keep, swap = {"type": "exchange", "cards": []}, {"type": "exchange", "cards": ["BALL 2"]}
+    assert describe(Translator("ru"), keep, None) == "оставляет руку"
+    assert describe(Translator("en"), keep, None) == "keeps the hand"
+    assert describe(Translator("fi"), keep, None) == "pitää kätensä"
+    assert describe(Translator("ru"), swap, None) == "обменивает мяч 2"

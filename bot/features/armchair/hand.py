@@ -106,10 +106,13 @@ def _resolve(game: ArmchairGame, seat: int, action: dict[str, Any]) -> dict[str,
 
 
 def describe(tr: Translator, action: dict[str, Any], before: ArmchairGame) -> str:
-    """An organiser's copy of a hidden move (/hostcopy)."""
+    """A hidden move in words, for an organiser's copy (/hostcopy) and /enter: an exchange of
+    no cards keeps the hand."""
+    if action["type"] == "exchange" and not action["cards"]:
+        return tr("armchair.copy_keep")
     if action["type"] == "exchange":
         cards = ", ".join(card(tr, text) for text in action["cards"])
-        return tr("armchair.copy_exchange", cards=cards or "—")
+        return tr("armchair.copy_exchange", cards=cards)
     if action["type"] == "declare":
         return tr("armchair.copy_declare")
     return tr(f"armchair.copy_{action['type']}", card=card(tr, action["card"]))
