@@ -10,12 +10,17 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from bot import match_service
+from bot.features.armchair import GAME
 from bot.features.armchair.hand import describe
+from bot.features.armchair.settings import PARSERS
 from bot.features.armchair.stats import LEADERS, leading_scorers, top_scorers
 from bot.features.formats import progress, tables
 from bot.features.formats.results import record_result
 from bot.features.formats.state import load, names_of
+from bot.game_settings import parse_settings
 from bot.i18n import Translator
 from bot.sandbox.runner import Sandbox
 from games.armchair_cricket import choose_action
@@ -497,3 +502,14 @@ def test_a_kept_hand_is_described_as_kept_not_as_an_exchange_of_nothing() -> Non
     assert describe(Translator("en"), keep, None) == "keeps the hand"
     assert describe(Translator("fi"), keep, None) == "pitää kätensä"
     assert describe(Translator("ru"), swap, None) == "обменивает мяч 2"
+
+
+@pytest.mark.parametrize("language, pair", [
+    ("ru", "игра=отчёт"), ("en", "play=report"), ("fi", "pelataan=ilmoitus")])
+def test_the_new_tournaments_note_names_play_report_as_settings_takes_it(
+        language: str, pair: str) -> None:
+    """The note under /new armchair says the setting in the chat's words, as the settings
+    line above it does (the Russian note said ``play=report`` under «игра=в_боте»)."""
+    note = GAME.setup_note(Translator(language), {})
+    assert f"<code>{pair}</code>" in note
+    assert parse_settings(PARSERS, [pair], {}) == {"play": "report"}

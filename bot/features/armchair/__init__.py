@@ -14,6 +14,7 @@ from bot.features.armchair.play import LATE, PLAYBOOK, late_clock, launch, show_
 from bot.features.armchair.settings import DEFAULTS, KIND, PARSERS, engine, reported
 from bot.features.armchair.stats import armchair_stats, leading_scorers
 from bot.features.formats.game import formats_game
+from bot.game_settings import settings_line
 from bot.i18n import Translator
 from bot.play import hidden_chat
 from games.armchair_cricket import choose_action
@@ -28,7 +29,8 @@ def _note(tr: Translator, settings: dict) -> str | None:
     if reported(settings):
         return None  # played at a table: the formats' own words on reporting say it all
     return tr("armchair.note", deck_limit=settings.get("deck_limit", 27),
-              wickets=settings.get("wickets", 3))
+              wickets=settings.get("wickets", 3),  # as /settings takes it in this language
+              report=settings_line(tr, PARSERS, {"play": "report"}))
 
 
 _FORMATS = formats_game(
