@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, tzinfo
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.features.keyboards import checkin_keyboard, register_keyboard, stacked
+from bot.game_settings import settings_line
 from bot.games import JobRunner, game_of, job_runner
 from bot.i18n import Translator, lines
 from bot.registry import Registry
@@ -276,7 +277,9 @@ def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
                  min=minimum_players(tournament), names=", ".join(waiting))
     unapproved = applications_waiting(tr, pending)
     if waiting and opens:
-        return NotStarted(lines(problem, tr("begin.checkin_not_open", time=opens), unapproved))
+        without = settings_line(tr, game_of(tournament.game).all_parsers(), {"checkin": 0})
+        return NotStarted(lines(problem, tr("begin.checkin_not_open", time=opens,
+                                            setting=without), unapproved))
     return NotStarted(lines(problem, unapproved),
                       checkin_keyboard(tr, tournament) if waiting else None)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.catalogue import builtin_games
+from bot.features.backgammon.settings import setup_note
 from bot.game_settings import SWISS_ROUNDS, settings_line, shown_settings, value_words
 from bot.i18n import Translator
 from tests.bot.test_setting_hints import named_values
@@ -87,3 +88,11 @@ def test_a_value_with_no_words_is_shown_as_kept() -> None:
     line = settings_line(Translator("ru"), formats.all_parsers(),
                          {"tiebreaks": ["h2h", "wins"], "checkin": 30})
     assert line == "тай-брейки=h2h,wins, отметка=30"
+
+
+@pytest.mark.parametrize(("language", "pair"), [("ru", "опоздание=нет"), ("en", "grace=off"),
+                                                ("fi", "odotus=ei")])
+def test_the_backgammon_note_names_no_grace_as_settings_takes_it(language: str,
+                                                                 pair: str) -> None:
+    note = setup_note(Translator(language), {"play": "board", "grace": 0, "length": 5})
+    assert f"({pair})" in note

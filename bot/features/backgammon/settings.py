@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.game_settings import minutes
+from bot.game_settings import minutes, settings_line
 from bot.i18n import Translator
 from games.backgammon.match import LENGTHS
 from games.backgammon.protocol import BoardMatch
@@ -113,5 +113,6 @@ def setup_note(tr: Translator, settings: dict[str, Any]) -> str:
         move, bank = clock_of(settings)
         return tr("backgammon.note_live", length=length, move=move, bank=bank // 60)
     grace = settings.get("grace", GRACE_MINUTES)
-    late = tr("backgammon.note_grace", grace=grace) if grace else tr("backgammon.note_no_grace")
+    late = tr("backgammon.note_grace", grace=grace) if grace else \
+        tr("backgammon.note_no_grace", setting=settings_line(tr, PARSERS, {"grace": 0}))
     return tr("backgammon.note", length=length, breaks=breaks(length)) + " " + late
