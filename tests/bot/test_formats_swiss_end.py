@@ -9,15 +9,21 @@ import pytest
 
 from tests.bot.sandbox_run import run_script
 
-TWO_PLAYERS = """\
+LEFT_TWO = """\
 org@g: /new armchair Short Swiss format=swiss rounds=3 play=report
 alice@g: /register
 bob@g: /register
+carol@g: /register
+dave@g: /register
 org@g: /begin
+org@g: /dq @carol gone
+org@g: /dq @dave gone
 bob@g: /result 3:1
 alice@g: /confirm
 """
-"""Round 1 is the only pairing two players have: round 2 would be a rematch."""
+"""Round 1 is Alice—Carol and Bob—Dave; with Carol and Dave disqualified, Alice—Bob in
+round 2 is the last pairing left (round 3 would be a rematch). A field nobody left plays
+the rounds it can without the note: they were said at the start."""
 
 
 @pytest.mark.parametrize(("language", "note"), [
@@ -27,7 +33,7 @@ alice@g: /confirm
 ])
 async def test_the_end_for_want_of_a_pairing_is_said_in_the_groups_language(
         tmp_path: Path, language: str, note: str) -> None:
-    output = await run_script(tmp_path, TWO_PLAYERS, language=language)
+    output = await run_script(tmp_path, LEFT_TWO, language=language)
     after = output[output.index(f"  {note}"):]  # under the last table, in its caption
     assert not any(line.startswith("→") for line in after) and after[-1].endswith('"')
     assert "🏆" in after[2]  # the final placings below it, in the same caption

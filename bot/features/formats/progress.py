@@ -158,11 +158,18 @@ def decided_tables(run: Run) -> list[tuple[int, list[Row]]]:
     return tables
 
 
+def swiss_planned_rounds(run: Run) -> int:
+    """The rounds a Swiss event plays: those set, or fewer when its field cannot play that
+    many without a rematch (the organiser was warned at the start)."""
+    return min(run.settings.get("rounds", SWISS_ROUNDS), swiss_most_rounds(len(run.seeds)))
+
+
 async def _swiss_step(services: Services, run: Run) -> Step:
     rounds = run.settings.get("rounds", SWISS_ROUNDS)
     played = max((row.round for row in run.rows), default=0)
     active = [p for p in run.seeds if p not in run.removed]
-    if played >= rounds or len(active) < 2:
+    # with nobody gone, every round up to the planned ones pairs, and no round after them
+    if played >= (rounds if run.removed else swiss_planned_rounds(run)) or len(active) < 2:
         return Step(run, finished=True)
     results = results_of(run.rows)
     inputs = swiss_inputs(active, results, POINTS)

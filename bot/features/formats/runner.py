@@ -28,7 +28,7 @@ from bot.play import clock
 from bot.play.context import load_match
 from bot.services import Services
 from bot.timeparse import zone_name
-from games.tournament import round_count, swiss_most_rounds, swiss_rounds_warning
+from games.tournament import round_count, swiss_rounds_warning
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import LIVE, Entrant, Tournament
@@ -53,7 +53,7 @@ async def start_format(services: Services, tournament: Tournament,
             lead.append(tr(
                 f"formats.warn.{warning}", rounds=Markup(tr("formats.n_rounds", count=rounds)),
                 players=Markup(tr("formats.n_players", count=len(players))),
-                most=Markup(tr("formats.n_rounds", count=swiss_planned_rounds(run)))))
+                most=Markup(tr("formats.n_rounds", count=progress.swiss_planned_rounds(run)))))
     if len(run.record["groups"]) > 1:
         lead.append(await _groups_text(services, tr, run))
     await proceed(services, tournament.id, lead=lead)
@@ -213,17 +213,11 @@ def round_name(tr: Translator, run: Run, head: str, round_no: int) -> str:
     return tr("formats.slot.round", round=round_no)
 
 
-def swiss_planned_rounds(run: Run) -> int:
-    """The rounds a Swiss event plays: those set, or fewer when its field cannot play that
-    many without a rematch (the organiser was warned at the start)."""
-    return min(run.settings.get("rounds", SWISS_ROUNDS), swiss_most_rounds(len(run.seeds)))
-
-
 def _round_heading(tr: Translator, run: Run, row: MatchRow) -> str:
     if run.phase in BRACKETS:
         return tr("formats.matches_heading")
     if run.phase == "swiss":
-        return tr("formats.round_of", number=row.round, total=swiss_planned_rounds(run))
+        return tr("formats.round_of", number=row.round, total=progress.swiss_planned_rounds(run))
     if run.phase == "swiss_elim":
         return tr("formats.round", number=row.round)
     total = max(r.round for r in run.rows if r.slot[0] in "GR")
