@@ -85,15 +85,23 @@ async def _run_out(services: Services, job: Job,
 
 
 async def _say_together(alerts: list[tuple[MatchContext, Alert]]) -> None:
-    """One message per place (the group, or a match's forum topic): the alerts' lines, then
-    their notes, each note once."""
+    """One message per place (the group, or a match's forum topic): the alerts' lines, each
+    note once under the lines it is about (a late toss's «press it for them» under the
+    tosses, not under a late card)."""
     places: dict[int | None, list[tuple[MatchContext, Alert]]] = {}
     for ctx, alert in alerts:
         places.setdefault(ctx.match.thread_id, []).append((ctx, alert))
     for said in places.values():
-        notes = [alert.note for _, alert in said if alert.note]
-        await said[0][0].say("\n".join([*(alert.line for _, alert in said),
-                                        *dict.fromkeys(notes)]))
+        await said[0][0].say("\n".join(_under_their_notes([alert for _, alert in said])))
+
+
+def _under_their_notes(alerts: list[Alert]) -> list[str]:
+    """The lines without a note, then for each note the lines it is about and the note."""
+    by_note: dict[str | None, list[str]] = {}
+    for alert in alerts:
+        by_note.setdefault(alert.note, []).append(alert.line)
+    bare = by_note.pop(None, [])
+    return [*bare, *(text for note, said in by_note.items() for text in (*said, note))]
 
 
 def register(*kinds: str, resumed: Resumed | None = None) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.clock import VirtualClock
+from bot.play.clock import Alert, _under_their_notes
 from bot.scheduler import TOGETHER, VirtualScheduler
 from storage.db import Database
 from storage.repositories.jobs import Job, JobsRepo
@@ -34,3 +35,14 @@ async def test_jobs_due_within_seconds_of_each_other_run_as_one(tmp_path):
         assert runs == [ids[:2], ids[2:]]
     finally:
         await db.close()
+
+
+def test_alerts_said_together_keep_each_note_under_the_lines_it_is_about():
+    toss = "Organisers may press it for them."
+    said = _under_their_notes([Alert("⏰ Vika, match #2: bat or bowl first?", toss),
+                               Alert("⏰ Gosha has not moved in match #1.", "Organisers: /enter"),
+                               Alert("⏰ Anya, match #3: bat or bowl first?", toss),
+                               Alert("⏰ Match #4 waits for the coin.")])
+    assert said == ["⏰ Match #4 waits for the coin.",
+                    "⏰ Vika, match #2: bat or bowl first?", "⏰ Anya, match #3: bat or bowl first?",
+                    toss, "⏰ Gosha has not moved in match #1.", "Organisers: /enter"]
