@@ -44,7 +44,8 @@ router = Handlers("formats-admin")
 
 async def _players(services: Services, run: Run, words: list[str], count: int
                    ) -> list[int] | None:
-    """The first ``count`` words as @handles of this tournament's seeded players; None when
+    """The first ``count`` words as @handles of this tournament's players (a group stage's too,
+    once its playoff plays); None when
     they are fewer or not @handles. An @handle of no entrant is refused as such (a typo in
     a name is not a wrong command)."""
     found = []
@@ -52,7 +53,7 @@ async def _players(services: Services, run: Run, words: list[str], count: int
         if not word.startswith("@"):
             return None
         user = await services.repos.users.by_username(word)
-        if user is None or user.id not in run.seeds:
+        if user is None or user.id not in run.players:
             raise Refusal("access.not_entrant", name=clip(word), title=run.tournament.title)
         found.append(user.id)
     return found if len(found) == count else None

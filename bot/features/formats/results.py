@@ -205,7 +205,8 @@ async def close_removed(services: Services, job: Job) -> None:
         run = await load(services, job.tournament_id)
         closed = await _close_open_matches(services, run, player)
         event = {"type": how, "player": player}
-        if run.phase in BRACKETS and event not in run.record.get("log", []):
+        if run.phase in BRACKETS and player in run.seeds and \
+                event not in run.record.get("log", []):  # (a player the playoff left out: no)
             await log_event(services, run, event)
         elif run.phase == "swiss_elim" and player in run.swiss_elim().active:
             await log_event(services, run, {"type": "withdraw", "player": player})
