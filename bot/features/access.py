@@ -81,6 +81,8 @@ class Target:
     words: list[str]
     error: str | None = None
     error_params: dict | None = None
+    named: bool = False
+    """Chosen by its ``#id`` or by the match topic the command was sent in, not guessed."""
 
 
 async def target_tournament(services: Services, chat_id: int, args: str | None,
@@ -99,12 +101,12 @@ async def target_tournament(services: Services, chat_id: int, args: str | None,
         if tournament.status == "cancelled":
             return Target(None, words[1:], "tournament.cancelled",
                           {"id": tournament.id, "title": tournament.title})
-        return Target(tournament, words[1:])
+        return Target(tournament, words[1:], named=True)
     every = await services.repos.tournaments.active_in_chat(chat_id)
     active = [t for t in every if not t.friendly]  # a friendly match is no command's tournament
     topic = thread and await services.repos.matches.tournament_of_topic(chat_id, thread)
     if found := next((t for t in active if t.id == topic), None):
-        return Target(found, words)  # sent in the topic of one of its matches
+        return Target(found, words, named=True)  # sent in the topic of one of its matches
     if active:
         if sender is not None and len(active) > 1 and (
                 command in _ENTRY_COMMANDS or command in _PLAY_COMMANDS):

@@ -27,6 +27,7 @@ from bot.features.lifecycle import (
 )
 from bot.game_settings import hints, refusal, refused_key, settings_line
 from bot.i18n import Translator, clip, lines
+from bot.middlewares.filters import topic_of
 from bot.play import clock, hidden
 from bot.services import Services
 from bot.timeparse import parse_start, zone_name
@@ -36,7 +37,6 @@ from storage.repositories.organiser_log import log_entry
 from storage.repositories.tournaments import Tournament
 
 _ID_ONLY = re.compile(r"(#\d+)?")
-_ID_FIRST = re.compile(r"\s*#\d+\b")
 """/schedule's words when it only asks what is set (nothing, or the tournament's ``#id``)."""
 router = Handlers("organiser")
 MAX_TITLE = 64
@@ -286,10 +286,11 @@ async def toggle_registration(message: Message, command: CommandObject, services
 async def pause_or_resume(message: Message, command: CommandObject, services: Services,
                           tr: Translator, target: Target) -> None:
     """Stop or restart play: every match under way waits (actions are refused) until resumed;
-    the players' private panels say so meanwhile, without buttons."""
+    the players' private panels say so meanwhile, without buttons. Typed in a match's topic:
+    that match's tournament, announced in the general chat too (the whole tournament waits)."""
     tournament, pausing = target.tournament, command.command == "pause"
     switchable = "running" if pausing else "paused"
-    if tournament.status != switchable and not _ID_FIRST.match(command.args or ""):
+    if tournament.status != switchable and not target.named:
         others = [t for t in await services.repos.tournaments.active_in_chat(message.chat.id)
                   if t.status == switchable]  # the newest was not meant: the one that can be
         if len(others) > 1:
@@ -305,10 +306,12 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
                        tournament_id=tournament.id, chat_id=message.chat.id, reason=reason)
     opening, thawed = await _switch(services, tournament, pausing, logged)
     said = "pause.resumed" if not pausing else "pause.paused_why" if reason else "pause.paused"
-    await message.answer(lines(
-        tr(said, title=tournament.title, reason=clip(reason or ""),
-           organiser=message.from_user.first_name),
-        *await clock.resumed_lines(services, tr, tournament, thawed)))
+    text = lines(tr(said, title=tournament.title, reason=clip(reason or ""),
+                    organiser=message.from_user.first_name),
+                 *await clock.resumed_lines(services, tr, tournament, thawed))
+    await message.answer(text)
+    if topic_of(message) is not None:
+        await services.bot.send_message(message.chat.id, text)
     await hidden.redraw_live(services, tournament)  # the pause in place of the prompt
     if opening is not None:
         await services.scheduler.run(opening)
