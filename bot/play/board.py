@@ -82,8 +82,10 @@ async def board_again(message: Message, scope: Scope, services: Services,
             raise Refusal(text=answer)
         target = await scope.target()
         raise Refusal(target.error or "play.not_in_match", **(target.error_params or {}))
-    for match in matches:
-        await _post_again(message, services, tr, match)
+    moved = [match for match in matches if await _post_again(message, services, tr, match)]
+    if moved:  # said once, however many boards went to their matches' topics
+        await message.reply(tr("play.board_in_topic" if len(moved) == 1
+                               else "play.boards_in_topics"))
 
 
 async def _has_board(services: Services, match: MatchRow) -> bool:
@@ -92,7 +94,8 @@ async def _has_board(services: Services, match: MatchRow) -> bool:
 
 
 async def _post_again(message: Message, services: Services, tr: Translator,
-                      match: MatchRow) -> None:
+                      match: MatchRow) -> bool:
+    """Draw ``match``'s board anew; whether it went to a topic other than the message's."""
     tournament = await services.repos.tournaments.get(match.tournament_id)
     game = game_of(tournament.game)
     draw = game.boards.get(match.kind)
@@ -106,8 +109,7 @@ async def _post_again(message: Message, services: Services, tr: Translator,
         if ctx.match.status not in LIVE:  # it ended while this update waited for the lock
             raise Refusal("play.not_in_match")
         await draw(ctx, await services.matches.state(ctx.match))
-    if ctx.match.thread_id and message.message_thread_id != ctx.match.thread_id:
-        await message.reply(tr("play.board_in_topic"))  # it went where the match is played
+    return bool(ctx.match.thread_id) and message.message_thread_id != ctx.match.thread_id
 
 
 async def _only_board(services: Services, scope: Scope) -> MatchRow | None:
