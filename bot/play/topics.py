@@ -15,9 +15,11 @@ from aiogram.exceptions import TelegramBadRequest
 from bot.i18n import Translator
 from bot.middlewares.scope import Scope
 from bot.play.context import LIVE, context_for
+from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
+from storage.repositories.users import User
 
 log = logging.getLogger(__name__)
 TOPIC_NAME_LIMIT = 128  # Telegram's longest topic name
@@ -50,3 +52,25 @@ async def other_match_topic(scope: Scope, tr: Translator) -> str | None:
     tournament = await scope.services.repos.tournaments.get(topic.tournament_id)
     ctx = await context_for(scope.services, tr, tournament, topic)
     return tr("play.other_match_topic", match=topic.id, a=ctx.names[0], b=ctx.names[1])
+
+
+async def named_player_match(scope: Scope, tr: Translator, name: str,
+                             game: str) -> tuple[User | None, MatchRow | None]:
+    """The player an organiser's command names (``@carol``) and their live match of ``game``
+    it is about: in a match's forum topic, that match (refused, saying whose topic it is,
+    when they do not play it: nothing typed there is about a match elsewhere); elsewhere
+    their oldest live match of ``game`` in the chat."""
+    services = scope.services
+    user = await services.repos.users.by_username(name)
+    if user is None:
+        return None, None
+    topic = await scope.topic_match()
+    if topic is None:
+        return user, await services.repos.matches.live_for_player_in_chat(scope.chat.id,
+                                                                         user.id, game)
+    if user.id not in topic.players:
+        tournament = await services.repos.tournaments.get(topic.tournament_id)
+        ctx = await context_for(services, tr, tournament, topic)
+        raise Refusal(text=tr("play.named_other_topic", name=name, match=topic.id,
+                              a=ctx.names[0], b=ctx.names[1]))
+    return user, topic if topic.status in LIVE else None

@@ -26,6 +26,7 @@ from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, load_match
 from bot.play.refusal import Refusal
+from bot.play.topics import named_player_match
 from bot.services import Services
 from games.backgammon.protocol import PENALTIES
 
@@ -33,16 +34,14 @@ router = Handlers("backgammon-organiser")
 
 
 @router.message(Command("penalty"), IN_GROUP)
-async def penalty(message: Message, command: CommandObject, services: Services,
-                  tr: Translator, event_update: Update) -> None:
+async def penalty(message: Message, command: CommandObject, scope: Scope,
+                  services: Services, tr: Translator, event_update: Update) -> None:
     """A warning is noted; a penalty point goes to the opponent; a game penalty gives the
     opponent the current game (``cube N`` when the cube was turned)."""
     words = (command.args or "").split()
     if len(words) < 2 or not words[0].startswith("@") or words[1].lower() not in PENALTIES:
         raise Refusal("backgammon.penalty_usage")
-    user = await services.repos.users.by_username(words[0])
-    match = None if user is None else \
-        await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id, GAME)
+    user, match = await named_player_match(scope, tr, words[0], GAME)
     if match is None:  # a match that is over is corrected as the tournament's result
         raise Refusal("backgammon.error.none_to_settle", name=words[0])
     if match.kind != KIND:

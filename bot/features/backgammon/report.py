@@ -33,6 +33,7 @@ from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
+from bot.play.topics import named_player_match
 from bot.services import Services
 from games.backgammon.protocol import BoardMatch
 
@@ -44,7 +45,7 @@ async def game_command(message: Message, command: CommandObject, scope: Scope,
                        services: Services, tr: Translator, event_update: Update) -> None:
     words = (command.args or "").split()
     if words and words[0].startswith("@"):
-        await _settle(message, words, services, tr, event_update.update_id)
+        await _settle(message, words, scope, tr, event_update.update_id)
         return
     parsed = parse_game(words)
     if parsed is None or parsed[1]:
@@ -55,13 +56,12 @@ async def game_command(message: Message, command: CommandObject, scope: Scope,
               message.from_user.id, event_update.update_id)
 
 
-async def _settle(message: Message, words: list[str], services: Services, tr: Translator,
+async def _settle(message: Message, words: list[str], scope: Scope, tr: Translator,
                   update_id: int) -> None:
     """``/game @winner single cube 2 reason``: an organiser settles the waiting report or
     replaces the last confirmed game; logged with the reason."""
-    user = await services.repos.users.by_username(words[0])
-    match = None if user is None else \
-        await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id, GAME)
+    services = scope.services
+    user, match = await named_player_match(scope, tr, words[0], GAME)
     if match is None:  # a match that is over is corrected as the tournament's result
         raise Refusal("backgammon.error.none_to_settle", name=words[0])
     ctx = await load(services, tr, match.id)

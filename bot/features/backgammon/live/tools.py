@@ -22,6 +22,7 @@ from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.context import load_match
 from bot.play.refusal import Refusal
+from bot.play.topics import named_player_match
 from bot.render.backgammon import board_png
 from bot.services import Services
 from games.backgammon.session import LiveMatch, after_moves
@@ -70,7 +71,7 @@ def _after(actions, length: int, moves: int) -> LiveMatch | None:
 
 @router.message(Command("addtime"), IN_GROUP)
 async def addtime(message: Message, command: CommandObject, event_update: Update,
-                  services: Services, tr: Translator) -> None:
+                  scope: Scope, services: Services, tr: Translator) -> None:
     """``/addtime @user 2m reason``: an organiser gives a player time back, at most the
     match's whole bank at a time (a slip such as ``500h`` would end the match's clock). Taken
     in a pause too: a pause is where an organiser settles a dispute about time."""
@@ -79,9 +80,7 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
     if found is None or not words[0].startswith("@"):
         raise Refusal("backgammon.live.error.addtime_usage")
     seconds = int(found.group(1)) * UNITS[(found.group(2) or "m").lower()]
-    user = await services.repos.users.by_username(words[0].lstrip("@"))
-    match = None if user is None else \
-        await services.repos.matches.live_for_player_in_chat(message.chat.id, user.id, GAME)
+    user, match = await named_player_match(scope, tr, words[0], GAME)
     if match is None or match.kind != LIVE_KIND:
         raise Refusal("backgammon.live.error.no_match_of", name=words[0])
     ctx = await load_match(services, tr, match.id)
