@@ -169,7 +169,8 @@ async def pick(query: CallbackQuery, callback_data: Pick, event_update: Update,
 @router.message(_hidden_word, IN_GROUP)
 async def word_in_group(message: Message, word: str, services: Services,
                         tr: Translator) -> None:
-    """A hidden word typed in the group: not applied, removed if the bot may delete."""
+    """A hidden word typed in the group: not applied, removed if the bot may delete; said
+    where it was typed (its match's topic may be elsewhere: the word would vanish unsaid)."""
     match = next((match for _, match in await services.repos.matches.live_in_chat(
         message.chat.id, message.from_user.id)
         if (hidden := input_of(match.kind)) is not None and hidden.parse(word) is not None),
@@ -179,8 +180,8 @@ async def word_in_group(message: Message, word: str, services: Services,
     with contextlib.suppress(TelegramBadRequest):
         await services.bot.delete_message(message.chat.id, message.message_id)
     ctx = await _context(services, match)
-    await ctx.say(own_text(tr, "play.hidden_in_group", match.kind,
-                           name=ctx.names[ctx.seat(message.from_user.id)]))
+    await message.answer(own_text(tr, "play.hidden_in_group", match.kind,
+                                  name=ctx.names[ctx.seat(message.from_user.id)]))
 
 
 @router.message(Command("enter"))
