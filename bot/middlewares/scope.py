@@ -22,7 +22,7 @@ from bot.features.access import Target, is_organiser, target_tournament
 from bot.middlewares.filters import command_name, topic_of
 from bot.services import Services
 from storage.repositories.matches import MatchRow
-from storage.repositories.tournaments import Tournament
+from storage.repositories.tournaments import LIVE, Tournament
 
 _UNSET: Any = object()
 
@@ -94,11 +94,12 @@ class Scope:
 
     async def game(self) -> games.Game | None:
         """The game the update is about: the sender's live match's, else the command's
-        tournament's (``#id`` names another tournament explicitly), else — in a chat with
-        no tournament of its own, or whose tournament's game has no such command — the game
-        of the sender's last match here (a friendly that has ended: its game answers that
-        the match is over, or sends its record). Found once per update: every game's
-        handlers ask (:class:`ForItsGame`)."""
+        tournament's (``#id``, or the match topic the command was sent in, names it), else —
+        in a chat with no tournament of its own, or whose newest tournament's game has no
+        such command — the game of the sender's last match here (a friendly that has ended:
+        its game answers that the match is over, or sends its record), else of the chat's
+        newest running tournament whose game has it (an organiser's /undo while darts and a
+        Cup run). Found once per update: every game's handlers ask (:class:`ForItsGame`)."""
         if self._game is _UNSET:
             self._game = await self._find_game()
         return self._game
@@ -108,9 +109,12 @@ class Scope:
         if match is not None:
             tournament = await self.services.repos.tournaments.get(match.tournament_id)
         else:
-            tournament = await self.tournament()
-            if tournament is None or not self._answered_by(tournament.game):
-                tournament = await self._last_friendly() or tournament
+            target = await self.target()
+            tournament = target.tournament
+            if not target.named and (tournament is None
+                                     or not self._answered_by(tournament.game)):
+                tournament = await self._last_friendly() or await self._running_answering() \
+                    or tournament
         return None if tournament is None else games.get(tournament.game)
 
     async def games(self) -> tuple[games.Game, ...]:
@@ -131,6 +135,15 @@ class Scope:
     def _answered_by(self, game: str) -> bool:
         """Whether the message is not a game's command, or one that game ``game`` answers."""
         return self.command not in game_commands() or self.command in game_commands(game)
+
+    async def _running_answering(self) -> Tournament | None:
+        """The chat's newest running (or paused) tournament whose game answers the command."""
+        if not self.in_group:
+            return None
+        return next((tournament for tournament in
+                     await self.services.repos.tournaments.active_in_chat(self.chat.id)
+                     if tournament.status in LIVE and not tournament.friendly
+                     and self._answered_by(tournament.game)), None)
 
     async def _last_friendly(self) -> Tournament | None:
         if not self.in_group or self.user is None or (self.args or "").startswith("#"):

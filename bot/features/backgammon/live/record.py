@@ -15,6 +15,7 @@ from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, load_match
 from bot.play.refusal import Refusal
+from bot.play.topics import other_match_topic
 from bot.services import Services
 from games.backgammon.mat import write_mat
 
@@ -46,11 +47,14 @@ async def send_record(ctx: MatchContext, *, lead: str = "") -> None:
 
 async def sender_last_match(scope: Scope, tr: Translator) -> MatchContext:
     """The sender's backgammon match played in the bot in this chat to look back at
-    (/mat, /position): the live one (in a match's forum topic: that match), else their
-    last one there, over too; else refused."""
-    match = (await scope.live_match(of=(GAME,))
-             or await scope.services.repos.matches.last_for_player_in_chat(scope.chat.id,
-                                                                            scope.user.id))
+    (/mat, /position): the live one (in a match's forum topic: that match; refused, saying
+    whose topic it is, in the topic of a live match they do not play), else their last one
+    there, over too; else refused."""
+    match = await scope.live_match(of=(GAME,))
+    if match is None and (answer := await other_match_topic(scope, tr)):
+        raise Refusal(text=answer)
+    match = match or await scope.services.repos.matches.last_for_player_in_chat(
+        scope.chat.id, scope.user.id)
     if match is None or match.kind != LIVE_KIND:
         raise Refusal("backgammon.live.error.no_match")
     return await load_match(scope.services, tr, match.id)
