@@ -49,9 +49,15 @@ async def other_match_topic(scope: Scope, tr: Translator) -> str | None:
     topic = await scope.topic_match()
     if topic is None or topic.status not in LIVE or scope.user.id in topic.players:
         return None
-    tournament = await scope.services.repos.tournaments.get(topic.tournament_id)
-    ctx = await context_for(scope.services, tr, tournament, topic)
-    return tr("play.other_match_topic", match=topic.id, a=ctx.names[0], b=ctx.names[1])
+    return await _whose_topic(scope.services, tr, topic, "play.other_match_topic")
+
+
+async def _whose_topic(services: Services, tr: Translator, topic: MatchRow, key: str,
+                       **params: str) -> str:
+    """``key`` said of the topic's match: its number and its players' names."""
+    tournament = await services.repos.tournaments.get(topic.tournament_id)
+    ctx = await context_for(services, tr, tournament, topic)
+    return tr(key, match=topic.id, a=ctx.names[0], b=ctx.names[1], **params)
 
 
 async def named_player_match(scope: Scope, tr: Translator, name: str,
@@ -69,8 +75,6 @@ async def named_player_match(scope: Scope, tr: Translator, name: str,
         return user, await services.repos.matches.live_for_player_in_chat(scope.chat.id,
                                                                          user.id, game)
     if user.id not in topic.players:
-        tournament = await services.repos.tournaments.get(topic.tournament_id)
-        ctx = await context_for(services, tr, tournament, topic)
-        raise Refusal(text=tr("play.named_other_topic", name=name, match=topic.id,
-                              a=ctx.names[0], b=ctx.names[1]))
+        raise Refusal(text=await _whose_topic(services, tr, topic, "play.named_other_topic",
+                                              name=name))
     return user, topic if topic.status in LIVE else None
