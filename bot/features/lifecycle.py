@@ -179,10 +179,13 @@ async def _remind(services: Services, tr: Translator, tournament: Tournament,
 async def _reminder(services: Services, tr: Translator, tournament: Tournament,
                     minutes: int) -> tuple[str, InlineKeyboardMarkup | None]:
     """The reminder ``minutes`` before the start, and its Register button while registration
-    is open; when check-in opens, or once it is open, how many have checked in (with the
-    Check-in button); the last reminder names the applications still waiting."""
+    is open and places are left; when check-in opens, or once it is open, how many have
+    checked in (with the Check-in button); the last reminder names the applications still
+    waiting."""
     approved = await services.repos.entrants.list(tournament.id, ("approved",))
-    markup = register_keyboard(services, tr, tournament) if tournament.registration_open else None
+    limit = tournament.settings.get("max_players", 0)
+    markup = register_keyboard(services, tr, tournament) \
+        if tournament.registration_open and not (limit and len(approved) >= limit) else None
     text = tr("reminder.text", title=tournament.title, left=duration(tr, minutes),
               time=local_time(services, tournament), count=len(approved))
     if opens := checkin_opens(services, tournament):
