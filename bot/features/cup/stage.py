@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.features.cup.common import on_finish
-from bot.features.cup.playoff import holders, playoff_size, start_playoff
+from bot.features.cup.playoff import holders, playoff_size, round_title, start_playoff
 from bot.i18n import Markup, Translator, place_mark
 from bot.play.context import LIVE, MatchContext, names_of
 from bot.play.topics import open_topic
@@ -45,13 +45,26 @@ async def start_group_stage(services: Services, tournament: Tournament,
         for number, pairs in enumerate(round_robin(members), start=1)
         for index, (a, b) in enumerate(pairs, start=1)], services.clock.now())
     tr = await services.translator_for_chat(tournament.chat_id)
-    await open_round(services, tr, tournament, 1)
+    await open_round(services, tr, tournament, 1, smaller_playoff(tr, tournament, len(seeded)))
+
+
+def smaller_playoff(tr: Translator, tournament: Tournament, players: int) -> str:
+    """Said at the start when the field cannot fill the playoff set up (``/new`` promised a
+    playoff of 8, three entered): how many go through, and its rounds; else ""."""
+    qualifiers = tournament.settings.get("qualifiers", 8)
+    size = playoff_size(players, qualifiers)
+    if size == qualifiers:
+        return ""
+    rounds = [round_title(tr, size, n, tournament.settings.get("formats"))
+              for n in range(1, size.bit_length())]
+    return tr("cup.playoff_smaller", players=Markup(tr("formats.n_players", count=players)),
+              qualifiers=qualifiers, size=size, rounds=", ".join(rounds))
 
 
 async def open_round(services: Services, tr: Translator, tournament: Tournament,
                      number: int, tables: str = "") -> None:
     """Open round ``number``: its pairs in one message, after ``tables`` (the tables of the
-    round just finished) when given."""
+    round just finished, or what the start says first) when given."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     await services.repos.matches.update_many(
         {m.id: {"status": tournament.opening_status} for m in matches
