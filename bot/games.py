@@ -120,6 +120,10 @@ class Game:
     """Match kind → how /board posts its live board again at the bottom of the chat, drawn
     from the match's state (the old one loses its buttons); kinds absent here have no board
     (``bot/play/board.py``)."""
+    waits: Callable[[Any, int], bool] | None = None
+    """Whether a live match's engine state waits for the player in a seat (their throw,
+    roll or move), read through :meth:`waits_for`; None: whether that seat has a legal
+    action (an action any seat may take at any time, a resignation, calls for a function)."""
     unseen: Mapping[str, str] = field(default_factory=dict)
     """Match kind → the catalog key of what its players type in the group that the bot
     cannot see with privacy mode on (typed visits, moves, 🎲): the privacy warning names it;
@@ -139,6 +143,12 @@ class Game:
         if not self.in_bot(settings):
             return None
         return self.kind_for(settings) if self.kind_for is not None else self.match_kind
+
+    def waits_for(self, state: Any, seat: int) -> bool:
+        """Whether the match in ``state`` waits for the player in ``seat``: what decides
+        which of a player's live matches here a move is for when the place does not
+        (:meth:`bot.middlewares.scope.Scope.live_match`)."""
+        return self.waits(state, seat) if self.waits else bool(state.legal_actions(seat))
 
     async def note(self, services: Services, tr: Translator,
                    tournament: Tournament) -> str | None:

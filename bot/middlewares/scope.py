@@ -20,6 +20,8 @@ from aiogram.types import Chat, Message, TelegramObject, Update, User
 from bot import games
 from bot.features.access import Target, is_organiser, target_tournament
 from bot.middlewares.filters import command_name, topic_of
+from bot.play.refusal import Refusal
+from bot.play.where import where_played
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import LIVE, Tournament
@@ -61,14 +63,20 @@ class Scope:
         return (await self.target()).tournament
 
     async def live_match(self, of: Collection[str] | None = None) -> MatchRow | None:
-        """The sender's first running or paused match in a running tournament of this chat
-        (in a match's forum topic: that match, or none); of the games ``of``, when given."""
-        live = await self.live_matches(of)
-        return live[0] if live else None
+        """The sender's live match the message is for (of the games ``of``, when given): in
+        a match's forum topic, that match or none; elsewhere the one :meth:`_decided` leaves,
+        refused when nothing decides between several (never a guess), naming them and where
+        each is played."""
+        live = await self._decided(of)
+        if len(live) > 1:
+            tr = await self.services.translator_for_chat(self.chat.id)
+            raise Refusal(text=tr("play.which_match") + "\n"
+                          + await where_played(self.services, tr, live))
+        return live[0][1] if live else None
 
     async def live_matches(self, of: Collection[str] | None = None) -> list[MatchRow]:
         """All of them, oldest first (a player may play in two tournaments here)."""
-        return [match for game, match in await self._live_matches() if of is None or game in of]
+        return [match for _, match in await self._live_of(of)]
 
     async def topic_match(self) -> MatchRow | None:
         """The match played in the forum topic the message was sent in; None elsewhere."""
@@ -77,19 +85,41 @@ class Scope:
                 await self.services.repos.matches.in_topic(self.chat.id, self.thread)
         return self._topic
 
+    async def _live_of(self, of: Collection[str] | None) -> list[tuple[str, MatchRow]]:
+        return [(game, match) for game, match in await self._live_matches()
+                if of is None or game in of]
+
+    async def _decided(self, of: Collection[str] | None) -> list[tuple[str, MatchRow]]:
+        """The sender's live matches (of ``of``) narrowed down to the one a message is for,
+        each with its game: with several, those played where it was typed (the chat
+        itself; in a match's topic only that match is left), then those waiting for the
+        sender (at the oche, to roll, to move: :meth:`~bot.games.Game.waits_for`). More
+        than one left: nothing decides."""
+        live = await self._live_of(of)
+        if len(live) > 1:
+            live = [found for found in live if found[1].thread_id is None] or live
+        if len(live) > 1:
+            live = [found for found in live if await self._waits_for_sender(*found)] or live
+        return live
+
+    async def _waits_for_sender(self, game: str, match: MatchRow) -> bool:
+        if match.kind not in games.game_of(game).engines:  # played elsewhere, reported
+            return False
+        state = await self.services.matches.current(match)  # read at once, never changed
+        return games.game_of(game).waits_for(state, match.players.index(self.user.id))
+
     async def _live_matches(self) -> list[tuple[str, MatchRow]]:
         """The sender's live matches here with their games, oldest first. The topic decides:
         what is typed in a match's forum topic is about that match, never the sender's match
-        elsewhere (a player writing in another match's topic has no live match there);
-        elsewhere the matches played in the chat itself come first."""
+        elsewhere (a player writing in another match's topic has no live match there)."""
         if self._live is _UNSET:
             self._live = []
             if self.in_group and self.user is not None:
                 live = await self.services.repos.matches.live_in_chat(self.chat.id,
                                                                        self.user.id)
                 topic = await self.topic_match()
-                self._live = sorted(live, key=lambda found: found[1].thread_id is not None) \
-                    if topic is None else [found for found in live if found[1].id == topic.id]
+                self._live = live if topic is None else \
+                    [found for found in live if found[1].id == topic.id]
         return self._live
 
     async def game(self) -> games.Game | None:
@@ -105,16 +135,14 @@ class Scope:
         return self._game
 
     async def _find_game(self) -> games.Game | None:
-        match = None if self.args and self.args.startswith("#") else await self.live_match()
-        if match is not None:
-            tournament = await self.services.repos.tournaments.get(match.tournament_id)
-        else:
-            target = await self.target()
-            tournament = target.tournament
-            if not target.named and (tournament is None
-                                     or not self._answered_by(tournament.game)):
-                tournament = await self._last_friendly() or await self._running_answering() \
-                    or tournament
+        decided = [] if self.args and self.args.startswith("#") else await self._decided(None)
+        if decided:  # the first, when nothing decides: a game's handler refuses to guess
+            return games.get(decided[0][0])
+        target = await self.target()
+        tournament = target.tournament
+        if not target.named and (tournament is None or not self._answered_by(tournament.game)):
+            tournament = await self._last_friendly() or await self._running_answering() \
+                or tournament
         return None if tournament is None else games.get(tournament.game)
 
     async def games(self) -> tuple[games.Game, ...]:

@@ -39,6 +39,7 @@ from bot.features.formats.game import formats_game
 from bot.match_service import Change
 from bot.play.context import MatchContext
 from bot.play.perform import Playbook
+from games.backgammon.session import LiveMatch
 from games.tournament.standings import BACKGAMMON_TIEBREAKS
 
 
@@ -62,6 +63,12 @@ def _match_now(ctx: MatchContext, state) -> str:
     return (board.board_now if ctx.match.kind == LIVE_KIND else card_now)(ctx, state)
 
 
+def _waits(state, seat: int) -> bool:
+    """A match played in the bot waits for the player on roll or answering a double (for
+    either before the opening roll); a match played on a board waits for nobody's turn here."""
+    return isinstance(state, LiveMatch) and state.to_act in (None, seat)
+
+
 def _bot_player(state, seat: int):
     """The bot plays backgammon only in the bot (a board match has nothing for it to do)."""
     return flow.bot_player(state, seat)
@@ -77,7 +84,7 @@ _FORMATS = formats_game(
     export_sections={"backgammon_games": backgammon_games, "backgammon_mat": backgammon_mat},
     engines={KIND: board_engine, LIVE_KIND: live_engine}, match_kind=KIND, kind_for=kind_for,
     launch=_launch, playbook=BOTH, setup_note=setup_note, tiebreaks=BACKGAMMON_TIEBREAKS,
-    draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player,
+    draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player, waits=_waits,
     check_score=match_score_problem, winning_score=match_length, match_now=_match_now,
     settled_boards={KIND: show_card, LIVE_KIND: board.show},
     unseen={LIVE_KIND: "backgammon.rights_unseen"},

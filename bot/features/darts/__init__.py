@@ -12,6 +12,7 @@ from bot.features.darts.kinds import (
     shanghai_engine,
 )
 from bot.features.darts.launch import bull_note, fincricket_note, launch
+from bot.features.darts.opening import at_oche
 from bot.features.darts.play import PLAYBOOK, board_again
 from bot.features.darts.stats import darts_stats
 from bot.features.formats.game import formats_game
@@ -22,7 +23,7 @@ _in_place = partial(board_again, new=False)  # a match closed outside its play
 _DARTS = {"launch": launch, "playbook": PLAYBOOK, "routers": (starter.router, entry.router),
           "export_sections": {"darts_stats": darts_stats}, "match_hint": "formats.match.on_board",
           "tiebreaks": DARTS_TIEBREAKS, "draws": False, "check_score": legs_score_problem,
-          "winning_score": legs_needed}
+          "winning_score": legs_needed, "waits": at_oche}
 
 SHANGHAI = formats_game(
     "shanghai",

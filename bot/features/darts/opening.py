@@ -62,3 +62,9 @@ class Opening:
         if match is None or name.startswith("_"):
             raise AttributeError(name)
         return getattr(match, name)
+
+
+def at_oche(state: Opening, seat: int) -> bool:
+    """Whether the match waits for the player in ``seat``: at the oche, or — before leg 1 —
+    for either player's bull-off."""
+    return not state.started or state.current == seat

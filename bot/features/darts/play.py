@@ -59,9 +59,11 @@ async def running_tournaments(services: Services, chat_id: int) -> list[Tourname
 
 async def match_for(scope: Scope, tr: Translator) -> DartsPlay | None:
     """The sender's live darts match in the chat (in a match's forum topic: that match, if
-    they play it — :meth:`Scope.live_matches`); for an organiser outside every match, the
+    they play it; with several, the one where they are at the oche, refused when that does
+    not decide — :meth:`Scope.live_match`); for an organiser outside every match, the
     topic's match, else the chat's only live match (with several, they use the buttons)."""
-    mine = [match for match in await scope.live_matches() if match.kind in KINDS]
+    found = await scope.live_match(of=KINDS)  # the darts games: their kinds are their keys
+    mine = [found] if found else []
     if not mine and await scope.organiser():
         mine = await _organiser_may_type(scope)
         mine = mine if len(mine) == 1 else []

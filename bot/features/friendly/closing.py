@@ -60,12 +60,13 @@ async def _played_friendly_over(ctx: MatchContext, winner: int | None,
 
 
 async def _live_friendly(message: Message, scope: Scope) -> dict | bool:
-    """Filter: the sender plays a friendly match in this group now."""
-    match = await scope.live_match()
-    if match is None:
-        return False
-    friendly = await scope.services.repos.tournaments.get(match.tournament_id)
-    return {"friendly": friendly, "match": match} if friendly.friendly else False
+    """Filter: the sender plays a friendly match in this group now (in a match's forum
+    topic: that match), whatever tournament matches they play here too."""
+    for match in await scope.live_matches():
+        friendly = await scope.services.repos.tournaments.get(match.tournament_id)
+        if friendly.friendly:
+            return {"friendly": friendly, "match": match}
+    return False
 
 
 async def _friendly_without_resign(message: Message, scope: Scope) -> dict | bool:
