@@ -78,6 +78,15 @@ class Scope:
         """All of them, oldest first (a player may play in two tournaments here)."""
         return [match for _, match in await self._live_of(of)]
 
+    async def elsewhere(self, of: Collection[str] | None = None) -> list[tuple[str, MatchRow]]:
+        """In a match's forum topic that has no live match of the sender's (of ``of``) — the
+        match is over, another game's, or another player's —, the sender's live matches
+        (of ``of``) played elsewhere in the chat, each with its game; [] anywhere else."""
+        if await self.topic_match() is None or await self._live_of(of):
+            return []
+        live = await self.services.repos.matches.live_in_chat(self.chat.id, self.user.id)
+        return [(game, match) for game, match in live if of is None or game in of]
+
     async def topic_match(self) -> MatchRow | None:
         """The match played in the forum topic the message was sent in; None elsewhere."""
         if self._topic is _UNSET:

@@ -9,6 +9,7 @@ manage topics, plays every match in the main chat, as with ``topics=off``.
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 
 from aiogram.exceptions import TelegramBadRequest
 
@@ -16,6 +17,7 @@ from bot.i18n import Translator
 from bot.middlewares.scope import Scope
 from bot.play.context import LIVE, context_for
 from bot.play.refusal import Refusal
+from bot.play.where import where_played
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
@@ -43,13 +45,29 @@ async def open_topic(services: Services, tournament: Tournament, match: MatchRow
     return await services.repos.matches.get(match.id)
 
 
-async def other_match_topic(scope: Scope, tr: Translator) -> str | None:
-    """What is said to someone who wrote about their play in the topic of a live match they
-    do not play (a player of another match): whose topic it is; None anywhere else."""
+async def other_match_topic(scope: Scope, tr: Translator,
+                            of: Collection[str] | None = None) -> str | None:
+    """What is said to someone who wrote about their play (in a game of ``of``, when given)
+    in a match's forum topic that has no live match of theirs for it: in a live match's
+    topic they do not play, whose topic it is; in the topic of a match that is over, or of
+    their match of another game, where they play now (:meth:`Scope.elsewhere`). None
+    anywhere else."""
     topic = await scope.topic_match()
-    if topic is None or topic.status not in LIVE or scope.user.id in topic.players:
+    if topic is None:
         return None
-    return await _whose_topic(scope.services, tr, topic, "play.other_match_topic")
+    if topic.status in LIVE and scope.user.id not in topic.players:
+        return await _whose_topic(scope.services, tr, topic, "play.other_match_topic")
+    elsewhere = await scope.elsewhere(of)
+    if not elsewhere:
+        return None
+    head = tr("play.topic_over", match=topic.id) if topic.status not in LIVE else tr(
+        "play.topic_other_game", match=topic.id, game=await _game_name(scope, tr, topic))
+    return head + "\n" + await where_played(scope.services, tr, elsewhere)
+
+
+async def _game_name(scope: Scope, tr: Translator, match: MatchRow) -> str:
+    tournament = await scope.services.repos.tournaments.get(match.tournament_id)
+    return tr(f"game.{tournament.game}")
 
 
 async def _whose_topic(services: Services, tr: Translator, topic: MatchRow, key: str,

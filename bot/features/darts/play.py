@@ -98,7 +98,7 @@ async def no_match_answer(scope: Scope, tr: Translator) -> str | None:
     for tournament in await running_tournaments(services, chat_id):
         entry = await services.repos.entrants.get(tournament.id, scope.user.id)
         if entry is not None and entry.status == "approved":
-            return await other_match_topic(scope, tr) or tr("darts.not_in_match")
+            return await other_match_topic(scope, tr, KINDS) or tr("darts.not_in_match")
     return None
 
 

@@ -42,7 +42,7 @@ async def sender_match(scope: Scope, tr: Translator) -> MatchContext:
     forum topic: that match), else refused: in another match's topic, saying whose it is."""
     match = await _own_live(scope)
     if match is None:
-        raise Refusal(text=await other_match_topic(scope, tr) or tr(
+        raise Refusal(text=await other_match_topic(scope, tr, (GAME,)) or tr(
             "backgammon.live.error.match_over" if await _just_played(scope)
             else "backgammon.live.error.no_match"))
     return await load_match(scope.services, tr, match.id)
