@@ -18,7 +18,7 @@ from bot.features.handlers import Handlers
 from bot.features.mine import why_no_match
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
-from bot.middlewares.scope import Scope
+from bot.middlewares.scope import Scope, game_commands
 from bot.play.context import LIVE, MatchContext, context_for
 from bot.play.perform import DICE_ANIMATION_SECONDS, perform, refused
 from bot.play.refusal import Refusal, unless_paused
@@ -56,16 +56,42 @@ async def _sender_match(scope: Scope, tr: Translator,
         tournament = await scope.services.repos.tournaments.get(match.tournament_id)
         return await context_for(scope.services, tr, tournament, match)
     if running:
-        raise Refusal(text=await other_match_topic(scope, tr) or await why_no_match(
-            scope.services, tr, running, scope.user.id))
+        told = await other_match_topic(scope, tr, dice_games())
+        raise Refusal(text=told or await why_no_match(scope.services, tr, running,
+                                                      scope.user.id))
     return None
 
 
-async def _in_a_dice_game(message: Message, services: Services) -> dict | bool:
-    """Filter: a game that takes 🎲 is under way in this chat. Any other 🎲 goes on to the
-    chat's own game (backgammon's bot rolls both dice itself) or is ordinary chat."""
+async def _in_a_dice_game(message: Message, services: Services, scope: Scope) -> dict | bool:
+    """Filter: a game that takes 🎲 is under way in this chat and the sender has a match of
+    one, where they sent the 🎲 or elsewhere (to be pointed to), or no match here at all
+    (told why). A 🎲 of a player whose matches here are all of other games goes on to
+    those (backgammon's bot rolls both dice itself, which it says) or is ordinary chat."""
     running = await _dice_tournaments(services, message.chat.id)
-    return {"running": running} if running else False
+    if not running:
+        return False
+    mine = await scope.live_matches(of=dice_games()) or await scope.elsewhere(dice_games())
+    return {"running": running} if mine or not await scope.live_matches() else False
+
+
+async def _rolls_here(scope: Scope) -> bool:
+    """Whether a /roll is for a game that takes 🎲: the sender's match it is for, among
+    those of the games that roll (backgammon's /roll draws both dice in the bot; refused
+    when nothing decides which — :meth:`Scope.live_match`), is a dice game's; or, with
+    none where they typed, they have one elsewhere to be pointed to."""
+    match = await scope.live_match(of=_rolling_games())
+    if match is not None:
+        return match in await scope.live_matches(of=dice_games())
+    return bool(await scope.elsewhere(dice_games()))
+
+
+def _rolling_games() -> tuple[str, ...]:
+    return games.view(_collect_rolling_games)
+
+
+def _collect_rolling_games() -> tuple[str, ...]:
+    return tuple(game.key for game in games.all_games()
+                 if game.dice is not None or "roll" in game_commands(game.key))
 
 
 async def _roll(ctx: MatchContext, message: Message, value: int, update_id: int) -> None:
@@ -87,9 +113,12 @@ async def dice(message: Message, running: list[Tournament], event_update: Update
 
 
 async def _for_a_dice_game(message: Message, scope: Scope) -> bool:
-    """Filter: /roll of a game that takes 🎲, or in a chat with no game (to say so). Any
-    other game's /roll is its own (backgammon in the bot draws both dice) or, where the game
-    has none, answered as every command a game does not use."""
+    """Filter: /roll for a game that takes 🎲 (:func:`_rolls_here`), else of the chat's
+    game when it takes 🎲, or in a chat with no game (to say so). Any other game's /roll is
+    its own (backgammon in the bot draws both dice) or, where the game has none, answered
+    as every command a game does not use."""
+    if await _rolls_here(scope):
+        return True
     game = await scope.game()
     return game is None or game.dice is not None
 
