@@ -123,7 +123,8 @@ class Game:
     waits: Callable[[Any, int], bool] | None = None
     """Whether a live match's engine state waits for the player in a seat (their throw,
     roll or move), read through :meth:`waits_for`; None: whether that seat has a legal
-    action (an action any seat may take at any time, a resignation, calls for a function)."""
+    action (a game whose engine lists an action any seat may take at any time, such as a
+    resignation, declares its own)."""
     unseen: Mapping[str, str] = field(default_factory=dict)
     """Match kind → the catalog key of what its players type in the group that the bot
     cannot see with privacy mode on (typed visits, moves, 🎲): the privacy warning names it;
