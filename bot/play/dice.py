@@ -63,15 +63,23 @@ async def _sender_match(scope: Scope, tr: Translator,
 
 
 async def _in_a_dice_game(message: Message, services: Services, scope: Scope) -> dict | bool:
-    """Filter: a game that takes 🎲 is under way in this chat and the sender has a match of
-    one, where they sent the 🎲 or elsewhere (to be pointed to), or no match here at all
-    (told why). A 🎲 of a player whose matches here are all of other games goes on to
-    those (backgammon's bot rolls both dice itself, which it says) or is ordinary chat."""
+    """Filter: a game that takes 🎲 is under way in this chat and the 🎲 is for it: the
+    sender has a match of one, where they sent the 🎲 or elsewhere (to be pointed to), or
+    no match where they sent it, or is entered in one outside the topic of their match of
+    another game (told why: resting this round). A 🎲 of anyone else goes on to the game of
+    their match (backgammon's bot rolls both dice itself, which it says) or is chat."""
     running = await _dice_tournaments(services, message.chat.id)
     if not running:
         return False
     mine = await scope.live_matches(of=dice_games()) or await scope.elsewhere(dice_games())
-    return {"running": running} if mine or not await scope.live_matches() else False
+    told = mine or not await scope.live_matches() or (
+        await scope.topic_match() is None and await _entered(scope, running))
+    return {"running": running} if told else False
+
+
+async def _entered(scope: Scope, running: list[Tournament]) -> bool:
+    return any([await scope.services.repos.entrants.get(tournament.id, scope.user.id)
+                for tournament in running])
 
 
 async def _rolls_here(scope: Scope) -> bool:
