@@ -6,7 +6,7 @@ from __future__ import annotations
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.features.access import Target, Targeted
+from bot.features.access import Target, Targeted, id_named
 from bot.features.handlers import Handlers
 from bot.features.keyboards import CheckIn
 from bot.features.lifecycle import called_off, checkin_opens, unfinished_forms, with_checkin
@@ -14,7 +14,7 @@ from bot.features.registration import MAX_FREE_NAME, valid_name
 from bot.games import game_of
 from bot.i18n import Markup, Translator, clip, lines
 from bot.services import Services
-from storage.repositories.tournaments import ACTIVE_ENTRANT, UNFINISHED, Tournament
+from storage.repositories.tournaments import ACTIVE_ENTRANT, UNFINISHED, Entrant, Tournament
 from storage.repositories.users import User
 
 router = Handlers("roster")
@@ -121,6 +121,42 @@ async def withdraw(message: Message, command: CommandObject, services: Services,
     await message.reply(tr("withdraw.done", name=entry.label, title=tournament.title))
 
 
+def _titles(tr: Translator, tournaments: list[Tournament]) -> Markup:
+    """The tournaments' titles, quoted in the chat's language, oldest first."""
+    ordered = sorted(tournaments, key=lambda tournament: tournament.id)
+    return Markup(", ".join(tr("checkin.title_item", title=t.title) for t in ordered))
+
+
+async def _open_checkins(services: Services, chat_id: int, user_id: int
+                         ) -> list[tuple[Tournament, Entrant]]:
+    """The group's tournaments whose check-in is open now and ``user_id`` is an approved
+    entrant of, each with the entry."""
+    found = []
+    for tournament in await services.repos.tournaments.active_in_chat(chat_id):
+        if (tournament.friendly or tournament.started or not tournament.settings.get("checkin")
+                or checkin_opens(services, tournament)):
+            continue
+        entry = await services.repos.entrants.get(tournament.id, user_id)
+        if entry is not None and entry.status == "approved":
+            found.append((tournament, entry))
+    return found
+
+
+async def _check_in_all(services: Services, tr: Translator,
+                        entries: list[tuple[Tournament, Entrant]]) -> str:
+    """Check the entries not checked in yet in, naming the tournaments; with none left,
+    say they all were already."""
+    missing = [(tournament, entry) for tournament, entry in entries if not entry.checked_in]
+    now = services.clock.now()
+    for tournament, entry in missing:
+        await services.repos.entrants.update(tournament.id, entry.user_id, now, checked_in=1)
+    if not missing:
+        return tr("checkin.already", name=entries[0][1].label,
+                  titles=_titles(tr, [tournament for tournament, _ in entries]))
+    return tr("checkin.done", name=missing[0][1].label,
+              titles=_titles(tr, [tournament for tournament, _ in missing]))
+
+
 async def _check_in(services: Services, tr: Translator, tournament: Tournament,
                     user_id: int) -> str:
     if said := called_off(tr, tournament):
@@ -134,29 +170,41 @@ async def _check_in(services: Services, tr: Translator, tournament: Tournament,
         return tr("checkin.pending", title=tournament.title)
     if entry is None or entry.status != "approved":
         return tr("checkin.not_entered")
-    if entry.checked_in:
-        return tr("checkin.already", name=entry.label)
-    if opens := checkin_opens(services, tournament):  # a check-in days early says nothing
+    opens = checkin_opens(services, tournament)
+    if opens and not entry.checked_in:  # a check-in days early says nothing
         return tr("checkin.not_yet", title=tournament.title, time=opens)
-    await services.repos.entrants.update(tournament.id, user_id, services.clock.now(),
-                                         checked_in=1)
-    return tr("checkin.done", name=entry.label)
+    return await _check_in_all(services, tr, [(tournament, entry)])
 
 
 @router.message(Command("checkin"), Targeted())
 async def checkin(message: Message, command: CommandObject, services: Services,
                   tr: Translator, target: Target) -> None:
-    await message.reply(await _check_in(services, tr, target.tournament, message.from_user.id))
+    """``/checkin #id`` checks in for that tournament; a bare one for every open check-in
+    of the player's in the group (else it says why the newest of theirs takes none)."""
+    user_id = message.from_user.id
+    entries = [] if id_named(command.args) is not None else await _open_checkins(
+        services, message.chat.id, user_id)
+    if entries:
+        await message.reply(await _check_in_all(services, tr, entries))
+        return
+    await message.reply(await _check_in(services, tr, target.tournament, user_id))
 
 
 @router.callback_query(CheckIn.filter())
 async def checkin_button(query: CallbackQuery, callback_data: CheckIn, services: Services,
                          tr: Translator) -> None:
+    """Check in for the button's tournament; say which other open check-ins of the
+    player's still miss them."""
     tournament = await services.repos.tournaments.get(callback_data.tournament_id)
     if tournament is None or query.message is None or query.message.chat.id != tournament.chat_id:
         await query.answer(tr("callback.stale"), show_alert=True)
         return
-    await query.answer(await _check_in(services, tr, tournament, query.from_user.id))
+    said = await _check_in(services, tr, tournament, query.from_user.id)
+    others = [other for other, entry in await _open_checkins(
+        services, tournament.chat_id, query.from_user.id)
+        if other.id != tournament.id and not entry.checked_in]
+    missing = tr("checkin.still_missing", titles=_titles(tr, others)) if others else ""
+    await query.answer(f"{said} {missing}".rstrip())  # a toast: one paragraph
 
 
 @router.message(Command("players"), Targeted())
