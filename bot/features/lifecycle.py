@@ -21,8 +21,12 @@ from bot.services import Services
 from bot.timeparse import parse_zone
 from storage.repositories.jobs import Job
 from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
+from storage.timefmt import from_db, to_db
 
 START_JOBS = ("reminder", "checkin", "start")
+CHECKIN_OPENED = "checkin_opened"
+"""The tournament's state key of the moment its check-in opened: a start moved later
+keeps it open (no second opening)."""
 MIN_PLAYERS = 2
 
 
@@ -51,11 +55,20 @@ def local_time(services: Services, tournament: Tournament, at: datetime | None =
 
 
 def _checkin_opening(tournament: Tournament) -> datetime | None:
-    """When a scheduled start's check-in opens (None: no check-in, or no start set)."""
+    """When a scheduled start's check-in opens, or opened (None: no check-in, or no start
+    set)."""
     minutes = tournament.settings.get("checkin", 0)
     if not minutes or tournament.starts_at is None:
         return None
-    return tournament.starts_at - timedelta(minutes=minutes)
+    return (from_db(tournament.state.get(CHECKIN_OPENED))
+            or tournament.starts_at - timedelta(minutes=minutes))
+
+
+def checkin_line(services: Services, tr: Translator, tournament: Tournament) -> str | None:
+    """What a start just set says of check-in: when it opens, or that it stays open."""
+    if opens := checkin_opens(services, tournament):
+        return tr("schedule.checkin_opens", time=opens)
+    return tr("schedule.checkin_stays_open") if CHECKIN_OPENED in tournament.state else None
 
 
 def checkin_opens(services: Services, tournament: Tournament) -> str | None:
@@ -96,12 +109,13 @@ def duration(tr: Translator, minutes: int) -> str:
 
 
 async def schedule_start(services: Services, tournament: Tournament) -> list[int]:
-    """(Re)create the reminders, the check-in opening and the start; return reminder leads."""
+    """(Re)create the reminders, the check-in opening (unless it opened already) and the
+    start; return reminder leads."""
     scheduler = services.scheduler
     await scheduler.cancel(tournament.id, START_JOBS)
     now, start = services.clock.now(), tournament.starts_at
     leads = [m for m in services.settings.reminders if start - timedelta(minutes=m) > now]
-    checkin = tournament.settings.get("checkin", 0)
+    checkin = 0 if CHECKIN_OPENED in tournament.state else tournament.settings.get("checkin", 0)
     for minutes in leads:
         if minutes != checkin:  # that reminder is said by the check-in's opening
             await scheduler.add("reminder", start - timedelta(minutes=minutes), tournament.id,
@@ -153,6 +167,8 @@ async def _checkin_job(services: Services, job: Job) -> None:
     message, and the Register button joins the Check-in one while registration is open."""
     if found := await _not_started(services, job):
         tournament, tr = found
+        await services.repos.tournaments.set_state(tournament.id, CHECKIN_OPENED,
+                                                   to_db(services.clock.now()))
         markup = checkin_keyboard(tr, tournament)
         if (minutes := job.payload.get("minutes")) is not None:
             reminder, register = await _reminder(services, tr, tournament, minutes)
@@ -190,7 +206,8 @@ async def _reminder(services: Services, tr: Translator, tournament: Tournament,
               time=local_time(services, tournament), count=len(approved))
     if opens := checkin_opens(services, tournament):
         text += "\n" + tr("schedule.checkin_opens", time=opens)
-    elif minutes < tournament.settings.get("checkin", 0):
+    elif (checkin := tournament.settings.get("checkin", 0)) and (
+            minutes < checkin or CHECKIN_OPENED in tournament.state):  # open before now
         text += "\n" + tr("reminder.checked_in", total=len(approved),
                           count=sum(entrant.checked_in for entrant in approved))
         markup = stacked(markup, checkin_keyboard(tr, tournament))

@@ -15,6 +15,7 @@ from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
 from bot.features.lifecycle import (
     applications_waiting,
+    checkin_line,
     checkin_moved,
     checkin_opens,
     duration,
@@ -252,11 +253,10 @@ async def schedule(message: Message, command: CommandObject, services: Services,
             message.from_user.id, "schedule", services.clock.now(), tournament_id=tournament.id,
             chat_id=message.chat.id, starts_at=start.isoformat(), zone=zone_name(zone))
     reminders = ", ".join(duration(tr, m) for m in leads) or tr("schedule.no_reminders")
-    opens = checkin_opens(services, tournament)
     await message.answer(lines(
         tr("schedule.saved", title=tournament.title, time=local_time(services, tournament),
            zone=zone_name(zone), reminders=reminders),
-        opens and tr("schedule.checkin_opens", time=opens)))
+        checkin_line(services, tr, tournament)))
 
 
 @router.message(Command("closereg", "openreg"), Targeted(organiser=True))
