@@ -90,7 +90,7 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
               open=", ".join(tr("new.open_item", id=t.id, title=t.title)
                              for t in reversed(earlier))) if earlier else None
     await message.answer(lines(created, note_for(tr, tournament), tr("new.registration_open"),
-                               also),
+                               tr("new.next_step"), also),
                          reply_markup=register_keyboard(services, tr, tournament))
     if warning := await rights_problem(services, message.chat.id, tr, tournament):
         await message.answer(warning)
