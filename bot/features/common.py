@@ -98,16 +98,27 @@ async def help_(message: Message, tr: Translator) -> None:
 
 
 @router.message(Command("rules"))
-async def rules(message: Message, command: CommandObject, tr: Translator) -> None:
+async def rules(message: Message, command: CommandObject, services: Services,
+                tr: Translator) -> None:
     game = (command.args or "").strip().lower()
     known = game_named(game) if game else None
     if not game:
-        await message.answer(tr("rules.pick", games=", ".join(games.keys())))
+        await message.answer(await _rules_here(services, tr, message.chat.id))
     elif known is None:
         said = tr("rules.unknown", game=clip(game), games=", ".join(games.keys()))
         await message.answer(not_a_game(tr, said, game))
     else:
         await message.answer(tr(known.rules_key))
+
+
+async def _rules_here(services: Services, tr: Translator, chat_id: int) -> str:
+    """/rules alone: the rules of the game the chat's open tournaments play, when they all
+    play one; else which game to name."""
+    played = {tournament.game for tournament in
+              await services.repos.tournaments.active_in_chat(chat_id) if not tournament.friendly}
+    if len(played) == 1:
+        return tr(games.game_of(played.pop()).rules_key)
+    return tr("rules.pick", games=", ".join(games.keys()))
 
 
 @router.message(Command("try"))
