@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from aiogram import F
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -284,6 +285,24 @@ async def _send_application(services: Services, tournament: Tournament, user_id:
                                          application_message_id=sent.message_id)
 
 
+async def edit_card(services: Services, chat_id: int, message_id: int, photo: bool, text: str,
+                    markup: InlineKeyboardMarkup | None = None) -> bool:
+    """Edit an application card (``photo``: a screenshot's caption, else its text) into
+    ``text`` with ``markup`` (None: no buttons); False when the card is gone."""
+    try:
+        if photo:
+            await services.bot.edit_message_caption(chat_id=chat_id, message_id=message_id,
+                                                    caption=text, reply_markup=markup)
+        else:
+            await services.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
+                                                 reply_markup=markup)
+    except TelegramBadRequest as error:
+        if "not found" not in error.message and "can't be edited" not in error.message:
+            raise
+        return False
+    return True
+
+
 @router.callback_query(Decision.filter())
 async def decide(query: CallbackQuery, callback_data: Decision, services: Services,
                  tr: Translator) -> None:
@@ -293,6 +312,10 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
         raise Refusal(text=said)
     async with services.lock(f"tournament-{tournament.id}"):
         entry = await services.repos.entrants.get(tournament.id, callback_data.user_id)
+        if entry is not None and entry.status == "withdrawn":  # a card the withdrawal missed
+            await query.answer(tr("application.withdrawn", name=entry.label))
+            await services.outbox.drop_buttons(message.chat.id, message.message_id)
+            return
         if entry is None or entry.status != "pending":
             await query.answer(tr("application.already_decided"))
             return

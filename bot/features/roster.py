@@ -10,7 +10,7 @@ from bot.features.access import Target, Targeted, id_named
 from bot.features.handlers import Handlers
 from bot.features.keyboards import CheckIn
 from bot.features.lifecycle import called_off, checkin_opens, unfinished_forms, with_checkin
-from bot.features.registration import MAX_FREE_NAME, valid_name
+from bot.features.registration import MAX_FREE_NAME, edit_card, valid_name
 from bot.games import game_of
 from bot.i18n import Markup, Translator, clip, lines
 from bot.services import Services
@@ -118,7 +118,12 @@ async def withdraw(message: Message, command: CommandObject, services: Services,
     else:
         await services.repos.entrants.update(tournament.id, entry.user_id,
                                              services.clock.now(), status="withdrawn")
-    await message.reply(tr("withdraw.done", name=entry.label, title=tournament.title))
+    said = tr("withdraw.done", name=entry.label, title=tournament.title)
+    if entry.status == "pending" and entry.application_message_id and await edit_card(
+            services, tournament.chat_id, entry.application_message_id,
+            bool(entry.photo_file_id), said):
+        return  # the application's card says it, its buttons gone
+    await message.reply(said)
 
 
 def _titles(tr: Translator, tournaments: list[Tournament]) -> Markup:
