@@ -334,21 +334,16 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
                 query.from_user.id, status, now, tournament_id=tournament.id,
                 chat_id=tournament.chat_id, user_id=entry.user_id, name=entry.label)
     await query.answer(tr(f"application.{status}_toast", name=entry.label))
-    verdict = tr(f"application.{status}_by", name=entry.label,
-                 organiser=query.from_user.first_name)
-    if message.photo:
-        await services.bot.edit_message_caption(chat_id=message.chat.id,
-                                                message_id=message.message_id, caption=verdict)
-    else:
-        await services.bot.edit_message_text(verdict, chat_id=message.chat.id,
-                                             message_id=message.message_id)
     user_tr = await services.translator_for_chat(entry.user_id)
     told, markup = user_tr(f"registration.{status}_dm", title=tournament.title), None
     if status == "approved":
         told, markup = with_checkin(services, user_tr, tournament, told)
-    await services.outbox.dm(
-        entry.user_id, told, markup=markup,
-        fallback_chat_id=tournament.chat_id,
-        fallback_text=tr(f"registration.{status}_group", name=entry.label,
-                         user=(await services.repos.users.get(entry.user_id)).mention),
-        button_text=tr("dm.open_button"))
+    delivered = await services.outbox.dm(entry.user_id, told, markup=markup)
+    verdict, card_markup = tr(f"application.{status}_by", name=entry.label,
+                              organiser=query.from_user.first_name), None
+    if delivered is None and status == "approved":  # said on the card, not in a new message
+        user = await services.repos.users.get(entry.user_id)
+        verdict = lines(verdict, tr("application.open_chat", user=user.mention))
+        card_markup = link_keyboard(tr("dm.open_button"), services.deep_link())
+    await edit_card(services, message.chat.id, message.message_id, bool(message.photo),
+                    verdict, card_markup)
