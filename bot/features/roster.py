@@ -57,20 +57,30 @@ async def add_or_remove(message: Message, command: CommandObject, services: Serv
     if tournament.started:
         await message.answer(tr("registration.already_started"))
         return
-    now = services.clock.now()
     if command.command == "remove":
-        entry = await services.repos.entrants.get(tournament.id, user.id)
-        if entry is None or entry.status not in ACTIVE_ENTRANT:
-            await message.answer(tr("remove.not_entered", user=user.mention))
-            return
-        async with services.db.together():
-            await services.repos.entrants.update(tournament.id, user.id, now, status="removed")
-            await services.repos.organiser_log.record(
-                message.from_user.id, "remove", now, tournament_id=tournament.id,
-                chat_id=message.chat.id, user_id=user.id)
-        await message.answer(tr("remove.done", name=entry.label, title=tournament.title))
+        await _remove(services, tr, message, tournament, user)
         return
     await _add(services, tr, message, tournament, user, " ".join(words))
+
+
+async def _remove(services: Services, tr: Translator, message: Message, tournament: Tournament,
+                  user: User) -> None:
+    """Take the entrant off the list and tell them: in private when the bot can write to
+    them, else the group's line mentions them."""
+    entry = await services.repos.entrants.get(tournament.id, user.id)
+    if entry is None or entry.status not in ACTIVE_ENTRANT:
+        await message.answer(tr("remove.not_entered", user=user.mention))
+        return
+    now = services.clock.now()
+    async with services.db.together():
+        await services.repos.entrants.update(tournament.id, user.id, now, status="removed")
+        await services.repos.organiser_log.record(
+            message.from_user.id, "remove", now, tournament_id=tournament.id,
+            chat_id=message.chat.id, user_id=user.id)
+    user_tr = await services.translator_for_chat(user.id)
+    told = await services.outbox.dm(user.id, user_tr("remove.dm", title=tournament.title))
+    key = "remove.done" if told else "remove.done_mention"
+    await message.answer(tr(key, name=entry.label, user=user.mention, title=tournament.title))
 
 
 async def _add(services: Services, tr: Translator, message: Message, tournament: Tournament,
