@@ -90,8 +90,11 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
         await message.answer(tr("add.already", user=user.mention))
         return
     needs_form = game_of(tournament.game).needs_name_and_photo
+    if needs_form and not name:
+        await message.answer(tr("add.name_needed", user=user.mention))
+        return
     if needs_form and not valid_name(name):
-        await message.answer(tr("registration.bad_name", name=clip(name) or "—"))
+        await message.answer(tr("registration.bad_name", name=clip(name)))
         return
     name = (name or user.first_name)[:MAX_FREE_NAME]
     if await services.repos.entrants.name_taken(tournament.id, name, user.id):
