@@ -216,6 +216,17 @@ def _usage(services: Services, tr: Translator, tournament: Tournament) -> str:
               zone=zone_name(zone))
 
 
+def _start_now(services: Services, tr: Translator, tournament: Tournament) -> str:
+    """The start set now: none, ahead, or passed without the tournament starting (too few
+    players at the time)."""
+    if tournament.starts_at is None:
+        return tr("schedule.not_set", title=tournament.title)
+    time = local_time(services, tournament)
+    if tournament.starts_at <= services.clock.now():
+        return tr("schedule.missed", title=tournament.title, time=time)
+    return tr("schedule.current", title=tournament.title, time=time, zone=tournament.timezone)
+
+
 @router.message(Command("schedule"))
 async def schedule(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
@@ -229,9 +240,7 @@ async def schedule(message: Message, command: CommandObject, services: Services,
         await message.answer(tr("schedule.already_started"))
         return
     if not target.words:  # what is set now, and how to set it
-        said = tr("schedule.current", title=tournament.title, time=local_time(
-            services, tournament), zone=tournament.timezone) if tournament.starts_at else \
-            tr("schedule.not_set", title=tournament.title)
+        said = _start_now(services, tr, tournament)
         how = await is_organiser(services, message.chat.id, message.from_user.id)
         await message.answer(lines(said, _usage(services, tr, tournament) if how else None))
         return
