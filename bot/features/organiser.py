@@ -27,7 +27,7 @@ from bot.features.lifecycle import (
     zone_of,
 )
 from bot.game_settings import hints, refusal, refused_key, settings_line
-from bot.i18n import Translator, clip, lines
+from bot.i18n import Markup, Translator, clip, lines
 from bot.middlewares.filters import topic_of
 from bot.play import clock, hidden
 from bot.services import Services
@@ -87,13 +87,12 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
     created = tr("new.created", id=tournament.id, title=title, game=tr(f"game.{game.key}"),
                  settings=_describe(tr, game, settings))
     also = tr("new.also_open", count=len(earlier), last=earlier[0].id,
-              open=", ".join(tr("new.open_item", id=t.id, title=t.title)
-                             for t in reversed(earlier))) if earlier else None
+              open=Markup(", ".join(tr("new.open_item", id=t.id, title=t.title)
+                                    for t in reversed(earlier)))) if earlier else None
+    warning = await rights_problem(services, message.chat.id, tr, tournament)
     await message.answer(lines(created, note_for(tr, tournament), tr("new.registration_open"),
-                               tr("new.next_step"), also),
+                               tr("new.next_step"), also, warning),
                          reply_markup=register_keyboard(services, tr, tournament))
-    if warning := await rights_problem(services, message.chat.id, tr, tournament):
-        await message.answer(warning)
 
 
 def _title_problem(tr: Translator, title: str) -> str | None:
