@@ -24,6 +24,7 @@ from games.tournament.standings import (
     DICE_CUP_TIEBREAKS,
     TIEBREAKS,
     Row,
+    played_for_withdrawal,
     standings,
     tied_groups,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "round_count",
     "single_elimination",
     "split_into_groups",
+    "played_for_withdrawal",
     "standings",
     "swiss_inputs",
     "swiss_most_rounds",

@@ -95,9 +95,11 @@ def standings(
     """The ranked table of ``players`` (one group) after ``results``.
 
     Withdrawal (``withdrawn``): in a round robin (``round_robin=True``, ``cycles`` = 2 for
-    a double one) a player with results in fewer than half of their matches (forfeits
-    count, byes do not) has all their results removed; otherwise their results stay and each match they did not play counts
-    as a forfeit loss. In Swiss and elimination play their results simply stay.
+    a double one) a player with results in fewer than half of their matches
+    (:func:`played_for_withdrawal`) has all their results removed; otherwise their results
+    stay and each match they did not play counts as a forfeit loss (the stored walkovers of
+    their matches, and one made up for each pair without a result). In Swiss and
+    elimination play their results simply stay.
     Disqualification annuls every result of the player, but outside a round robin the
     forfeit wins of their opponents stay (the walkover of the round they were disqualified
     in: annulled, it would leave that opponent a round without a result, when everyone
@@ -141,6 +143,16 @@ def tied_groups(rows: Sequence[Row]) -> list[list[Player]]:
     return [group for _, group in sorted(by_place.items()) if len(group) > 1]
 
 
+def played_for_withdrawal(player: Player, results: Iterable[Result],
+                          withdrawn: Collection[Player]) -> int:
+    """The player's results that count towards half their round robin matches: forfeits
+    count, byes do not, nor the walkovers the player won from the unplayed matches of a
+    withdrawn opponent (not played by either: they must not keep a second withdrawal's
+    player in the table)."""
+    return sum(player in r.players for r in results if not r.is_bye
+               and not (r.forfeit and r.winner == player and r.opponent(player) in withdrawn))
+
+
 def _apply_round_robin_withdrawals(
     field: list[Player],
     results: list[Result],
@@ -149,8 +161,7 @@ def _apply_round_robin_withdrawals(
     already_removed: set[Player],
 ) -> tuple[list[Result], set[Player]]:
     due = (len(field) - 1) * cycles
-    played = {p: sum(p in r.players for r in results if not r.is_bye) for p in withdrawn}
-    early = {p for p in withdrawn if 2 * played[p] < due}
+    early = {p for p in withdrawn if 2 * played_for_withdrawal(p, results, withdrawn) < due}
     gone = early | already_removed
     kept = [r for r in results if not set(r.players) & early]
     for p in withdrawn:

@@ -40,13 +40,43 @@ org@rr: /export
 org@rr: [📦 Get the export]
 """
 
+ROUND_ROBIN_WITHDRAWAL = """\
+org@rr: /new shanghai League legs=3
+a@rr: /register
+b@rr: /register
+c@rr: /register
+d@rr: /register
+org@rr: /begin
+org@rr: /setresult @d @a 2:1 p
+org@rr: /setresult @b @c 2:0 p
+org@rr: /setresult @a @b 2:1 p
+org@rr: /setresult @c @d 2:1 p
+d@rr: /withdraw
+d@rr: [🚪 Withdraw]
+org@rr: /setresult @a @c 2:0 p
+org@rr: /export
+org@rr: [📦 Get the export]
+"""
 
-async def _standings(tmp_path: Path, script: str) -> list[tuple[str, str, str, str]]:
+
+async def _exported(tmp_path: Path, script: str) -> Path:
     output = await run_script(tmp_path, script, files=True)
     assert not [line for line in output if line.startswith("!!")]
-    path = next(p for p in (tmp_path / "out").iterdir() if p.name.endswith("standings.csv"))
+    return tmp_path / "out"
+
+
+def _csv(out: Path, name: str) -> list[dict[str, str]]:
+    path = next(p for p in out.iterdir() if p.name.endswith(name))
+    return list(csv.DictReader(path.open()))
+
+
+def _table(out: Path) -> list[tuple[str, str, str, str]]:
     return [(row["place"], row["name"], row["scored"], row["diff"])
-            for row in csv.DictReader(path.open())]
+            for row in _csv(out, "standings.csv")]
+
+
+async def _standings(tmp_path: Path, script: str) -> list[tuple[str, str, str, str]]:
+    return _table(await _exported(tmp_path, script))
 
 
 async def test_a_withdrawal_loses_its_walkover_by_the_legs_of_a_best_of_three(
@@ -61,6 +91,18 @@ async def test_a_withdrawal_loses_its_walkover_by_the_legs_of_a_best_of_three(
 async def test_an_organisers_forfeit_counts_the_match_length(tmp_path: Path) -> None:
     assert (await _standings(tmp_path, FORFEIT))[:2] == [
         ("1", "Bob", "3", "3"), ("2", "Carol", "0", "-3")]
+
+
+async def test_a_round_robin_withdrawal_after_half_stores_its_walkover(tmp_path: Path) -> None:
+    """D played two of three and withdrew from the match with B: it is stored as B's
+    walkover (2:0 in the table, counted once), not as a void match."""
+    out = await _exported(tmp_path, ROUND_ROBIN_WITHDRAWAL)
+    assert _table(out) == [
+        ("1", "B", "5", "3"), ("2", "A", "5", "2"), ("3", "D", "3", "-2"), ("4", "C", "2", "-3")]
+    walkover = next(row for row in _csv(out, "pairings.csv") if {row["name_a"], row["name_b"]} == {"B", "D"})
+    b = walkover["player_a"] if walkover["name_a"] == "B" else walkover["player_b"]
+    assert (walkover["status"], walkover["winner"]) == ("finished", b)
+    assert walkover["result"] == ("+:-" if walkover["name_a"] == "B" else "-:+")
 
 
 def _run(game: str, settings: dict) -> Run:

@@ -11,7 +11,7 @@ from aiogram.types import Message
 from bot.features.access import command_target
 from bot.features.formats.results import correction_problem
 from bot.features.formats.runner import slot_label
-from bot.features.formats.state import BRACKETS, Run, load
+from bot.features.formats.state import BRACKETS, Run, left_walkover, load
 from bot.games import game_of
 from bot.i18n import Translator, lines
 from bot.play.context import own_text
@@ -172,8 +172,9 @@ def without_match(tr: Translator, run: Run, user: int) -> str | None:
     playing = {row.round for row in run.rows if row.status in LIVE}
     bye = next((row for row in run.rows if row.status == "bye" and row.player_a == user
                 and row.round in playing), None)
-    if bye is None and (left := next((row for row in run.rows if row.status == "void"
-                                      and user in row.players and row.round in playing),
+    if bye is None and (left := next((row for row in run.rows if user in row.players
+                                      and row.round in playing and (
+                                          row.status == "void" or left_walkover(run, row))),
                                      None)) is not None:  # a round robin's opponent who left
         key = "formats.match.rest_left_last" if _last_round(run, user, left) \
             else "formats.match.rest_left"
@@ -187,9 +188,10 @@ def without_match(tr: Translator, run: Run, user: int) -> str | None:
 
 
 def _last_round(run: Run, user: int, row: MatchRow) -> bool:
-    """Whether ``row``'s round is ``user``'s last: no match of theirs comes after it."""
+    """Whether ``row``'s round is ``user``'s last: no match of theirs comes after it (one
+    a withdrawal decided ahead, void or a walkover, does not)."""
     return not any(later.round > row.round and user in later.players
-                   and later.status != "void" for later in run.rows)
+                   and later.status == "pending" for later in run.rows)
 
 
 def describe(tr: Translator, label: dict[int, str], match: MatchRow, winner: int | None,

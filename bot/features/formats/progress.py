@@ -108,11 +108,11 @@ async def _round_robin_step(services: Services, run: Run) -> Step:
             return await _start_playoff(services, run)
         return Step(run, finished=True)
     number, playing = min(row.round for row in pending), run.tournament.opening_status
-    await services.repos.matches.update_many(
-        {row.id: {"status": playing if row.player_b is not None else "bye"}
-         for row in pending if row.round == number}, services.clock.now())
+    opened = {row.id: {"status": playing if row.player_b is not None else "bye"}
+              for row in pending if row.round == number}
+    await services.repos.matches.update_many(opened, services.clock.now())
     run = await load(services, run.tournament.id)
-    return Step(run, [row for row in run.rows if row.round == number and row.status != "void"])
+    return Step(run, [row for row in run.rows if row.id in opened])
 
 
 async def _start_playoff(services: Services, run: Run) -> Step:

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.features.formats.runner import ADVANCE_JOB, proceed, said_once
-from bot.features.formats.state import BRACKETS, Run, load, log_event, save_record
+from bot.features.formats.state import BRACKETS, Run, load, log_event, results_of, save_record
 from bot.games import game_of
 from bot.i18n import Translator, lines
 from bot.play.board import retire_board
@@ -21,7 +21,7 @@ from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
 from bot.registry import Registry
 from bot.services import Services
-from games.tournament import Result
+from games.tournament import Result, played_for_withdrawal
 from storage.db import Write, in_order
 from storage.repositories.jobs import Job, insert_job
 from storage.repositories.matches import MatchRow
@@ -164,9 +164,10 @@ async def finish_from_state(ctx: MatchContext, state: Any, actor_id: int | None)
 
 
 def half_played(run: Run, player: int) -> bool:
-    """In a round robin: has the player results in at least half of their matches?"""
+    """In a round robin: has the player results in at least half of their matches (a
+    walkover from a withdrawn opponent's unplayed match not counted: the table's rule)?"""
     group = next(g for g in run.record["groups"] if player in g)
-    played = sum(player in row.players and row.status == "finished" for row in run.rows)
+    played = played_for_withdrawal(player, results_of(run.rows), run.record.get("withdrawn", []))
     return 2 * played >= len(group) - 1
 
 
@@ -177,7 +178,8 @@ async def remove_player(services: Services, tournament_id: int, player: int, how
 
     The player's status is written with ``logged`` (an organiser's entry) and the
     :data:`REMOVE_JOB` that makes their open matches walkovers for the opponents (void in a
-    round robin, where the table itself scores them) and lets the format go on: a bot that
+    round robin where the player's results leave the table: see :func:`walkover_winners`)
+    and lets the format go on: a bot that
     dies right after the write does the rest at its next start (the redelivered command
     finds the player out). ``said`` (who is out, and what becomes of their results) is
     stored with the job and heads what the format says next, as a result's words do; a
@@ -203,7 +205,7 @@ async def close_removed(services: Services, job: Job) -> None:
     player, how = job.payload["player"], job.payload["how"]
     async with services.lock(f"tournament-{job.tournament_id}"):
         run = await load(services, job.tournament_id)
-        closed = await _close_open_matches(services, run, player)
+        closed = await _close_open_matches(services, run, player, how)
         event = {"type": how, "player": player}
         if run.phase in BRACKETS and player in run.seeds and \
                 event not in run.record.get("log", []):  # (a player the playoff left out: no)
@@ -257,10 +259,16 @@ def walkover_winners(run: Run, player: int, how: str) -> list[int]:
     """The opponents of the removed ``player``'s open matches who win them by walkover: in
     a round robin only those the unplayed matches count as losses for (else they are
     void: the opponent rests)."""
-    if run.phase == "round_robin" and (how == "disqualify" or not half_played(run, player)):
+    if _voided(run, player, how):
         return []
     return [opponent for row in _open_rows(run, player)
             if (opponent := _opponent(row, player)) is not None]
+
+
+def _voided(run: Run, player: int, how: str) -> bool:
+    """Whether the removed ``player``'s open matches close without a winner: in a round
+    robin that removes their results (a disqualification, a withdrawal before half)."""
+    return run.phase == "round_robin" and (how == "disqualify" or not half_played(run, player))
 
 
 def _open_rows(run: Run, player: int) -> list[MatchRow]:
@@ -272,11 +280,13 @@ def _opponent(row: MatchRow, player: int) -> int | None:
     return row.player_b if row.player_a == player else row.player_a
 
 
-async def _close_open_matches(services: Services, run: Run, player: int) -> list[MatchRow]:
-    """Close the removed ``player``'s matches not yet finished; the rows as they were."""
-    now, closed = services.clock.now(), _open_rows(run, player)
+async def _close_open_matches(services: Services, run: Run, player: int,
+                              how: str) -> list[MatchRow]:
+    """Close the removed ``player``'s matches not yet finished (void, or walkovers for the
+    opponents: :func:`walkover_winners`); the rows as they were."""
+    now, closed, voided = services.clock.now(), _open_rows(run, player), _voided(run, player, how)
     for row in closed:
-        if run.phase == "round_robin":
+        if voided:
             await services.repos.matches.settle(row.id, {"meta": "void"}, player, now)
         else:
             await services.repos.matches.settle(row.id, {

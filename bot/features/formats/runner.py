@@ -14,6 +14,7 @@ from bot.features.formats.state import (
     BRACKETS,
     TABLES,
     Run,
+    left_walkover,
     load,
     log_event,
     names_of,
@@ -181,8 +182,7 @@ async def _table_after_round(services: Services, tr: Translator, before: Run, af
     again); the run, and what of ``then`` is still to be said."""
     if before.phase not in TABLES:
         return after, then
-    last = max((row.round for row in before.rows
-                if row.status == "finished" and row.player_b is not None), default=0)
+    last = max((row.round for row in before.rows if _round_played(before, row)), default=0)
     if last <= after.record.get("tabled", 0):
         return after, then
     carried = await post_tables(services, tr, before, tr(
@@ -192,6 +192,13 @@ async def _table_after_round(services: Services, tr: Translator, before: Run, af
         await lead_said()
     saved = await save_record(services, after, tabled=last, **(noted if carried else {}))
     return saved, [] if carried else then
+
+
+def _round_played(run: Run, row: MatchRow) -> bool:
+    """Whether ``row`` has its round tabled: a match finished (not a withdrawal's walkover,
+    maybe decided ahead of its round)."""
+    return row.status == "finished" and row.player_b is not None \
+        and not left_walkover(run, row)
 
 
 def slot_label(tr: Translator, run: Run, row: MatchRow) -> str:
@@ -227,12 +234,14 @@ def _round_heading(tr: Translator, run: Run, row: MatchRow) -> str:
 def _rests_left(tr: Translator, run: Run, rows: list[MatchRow],
                 label: dict[int, str]) -> list[str]:
     """A round robin's players of the round whose opponent has left the tournament (the
-    match is void): each rests this round, said so they are not left wondering."""
+    match is void, or their walkover: :func:`left_walkover`): each rests this round, said so they are not left
+    wondering."""
     if run.phase != "round_robin" or not rows:
         return []
-    voids = [row for row in run.rows if row.round == rows[0].round and row.status == "void"]
+    closed = [row for row in run.rows if row.round == rows[0].round
+              and (row.status == "void" or left_walkover(run, row))]
     return [_placed(tr, run, row, tr("formats.rest_left", name=label[player]))
-            for row in voids for player in row.players
+            for row in closed for player in row.players
             if player is not None and player not in run.removed]
 
 

@@ -128,6 +128,14 @@ async def log_event(services: Services, run: Run, event: dict[str, Any]) -> Run:
     return await save_record(services, run, log=[*run.record.get("log", []), event])
 
 
+def left_walkover(run: Run, row: MatchRow) -> bool:
+    """A round robin match that a player's withdrawal (after half their matches) decided
+    as their opponent's walkover, maybe ahead of its round: not played, as a void one."""
+    return run.phase == "round_robin" and row.status == "finished" \
+        and bool(row.result.get("forfeit")) \
+        and bool(set(row.players) & set(run.record.get("withdrawn", [])))
+
+
 def ties_of(run: Run, player: int) -> int:
     """The player's finished matches that were ties (completed, equal sides): scored as
     draws, shown in a column of their own."""

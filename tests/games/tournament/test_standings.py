@@ -12,6 +12,7 @@ from games.tournament import (
     DICE_CUP_TIEBREAKS,
     Points,
     Result,
+    played_for_withdrawal,
     standings,
     tied_groups,
 )
@@ -296,6 +297,18 @@ def test_round_robin_withdrawal_after_half_keeps_results_and_forfeits_the_rest()
     assert rows[E].place is not None
     assert rows[C].points == 3 and rows[D].points == 2
     assert rows[A].points == 2
+
+
+def test_a_walkover_from_a_withdrawn_player_is_not_a_played_match_of_a_second():
+    # E withdrew after half (beat A, lost to B): C and D hold stored walkovers over E. D had
+    # played only C, then withdrew too: one of four, the walkover not counted, so D is out.
+    results = [Result(E, A, E), Result(E, B, B), Result(C, E, C, forfeit=True),
+               Result(D, E, D, forfeit=True), Result(C, D, C)]
+    assert played_for_withdrawal(D, results, {D, E}) == 1
+    assert played_for_withdrawal(E, results, {D, E}) == 4
+    rows = {r.player: r for r in standings("ABCDE", results, withdrawn={D, E}, round_robin=True)}
+    assert rows[D].place is None and rows[E].place is not None
+    assert (rows[C].wins, rows[E].losses, rows[E].played) == (1, 2, 3)
 
 
 def test_two_withdrawn_players_who_never_met_both_lose():
