@@ -303,6 +303,16 @@ async def edit_card(services: Services, chat_id: int, message_id: int, photo: bo
     return True
 
 
+async def close_application(services: Services, tournament: Tournament, entry: Entrant,
+                            text: str) -> bool:
+    """An application still waiting for a decision (``entry`` as it was) that is withdrawn
+    or removed: its card edited into ``text``, its Approve/Reject buttons gone; False when
+    there is no such card to edit."""
+    return entry.status == "pending" and bool(entry.application_message_id) and await edit_card(
+        services, tournament.chat_id, entry.application_message_id, bool(entry.photo_file_id),
+        text)
+
+
 @router.callback_query(Decision.filter())
 async def decide(query: CallbackQuery, callback_data: Decision, services: Services,
                  tr: Translator) -> None:

@@ -10,7 +10,7 @@ from bot.features.access import Target, Targeted, id_named
 from bot.features.handlers import Handlers
 from bot.features.keyboards import CheckIn
 from bot.features.lifecycle import called_off, checkin_opens, unfinished_forms, with_checkin
-from bot.features.registration import MAX_FREE_NAME, edit_card, valid_name
+from bot.features.registration import MAX_FREE_NAME, close_application, valid_name
 from bot.games import game_of
 from bot.i18n import Markup, Translator, clip, lines
 from bot.services import Services
@@ -80,7 +80,11 @@ async def _remove(services: Services, tr: Translator, message: Message, tourname
     user_tr = await services.translator_for_chat(user.id)
     told = await services.outbox.dm(user.id, user_tr("remove.dm", title=tournament.title))
     key = "remove.done" if told else "remove.done_mention"
-    await message.answer(tr(key, name=entry.label, user=user.mention, title=tournament.title))
+    said = tr(key, name=entry.label, user=user.mention, title=tournament.title)
+    # a waiting application's card says it; not told in private, they are also mentioned
+    # in a message of its own (an edit notifies nobody)
+    if not await close_application(services, tournament, entry, said) or not told:
+        await message.answer(said)
 
 
 async def _add(services: Services, tr: Translator, message: Message, tournament: Tournament,
@@ -132,11 +136,8 @@ async def withdraw(message: Message, command: CommandObject, services: Services,
         await services.repos.entrants.update(tournament.id, entry.user_id,
                                              services.clock.now(), status="withdrawn")
     said = tr("withdraw.done", name=entry.label, title=tournament.title)
-    if entry.status == "pending" and entry.application_message_id and await edit_card(
-            services, tournament.chat_id, entry.application_message_id,
-            bool(entry.photo_file_id), said):
-        return  # the application's card says it, its buttons gone
-    await message.reply(said)
+    if not await close_application(services, tournament, entry, said):
+        await message.reply(said)  # (else the application's card says it)
 
 
 def _titles(tr: Translator, tournaments: list[Tournament]) -> Markup:
