@@ -64,11 +64,16 @@ def _checkin_opening(tournament: Tournament) -> datetime | None:
             or tournament.starts_at - timedelta(minutes=minutes))
 
 
-def checkin_line(services: Services, tr: Translator, tournament: Tournament) -> str | None:
-    """What a start just set says of check-in: when it opens, or that it stays open."""
+def checkin_reply(services: Services, tr: Translator, tournament: Tournament,
+                  opened_now: bool) -> tuple[str | None, InlineKeyboardMarkup | None]:
+    """What a start (or check-in) just set says of check-in: that it opened now (with the
+    Check-in button), when it opens, or that it stays open."""
+    if opened_now:
+        return tr("checkin.open_with_reminder"), checkin_keyboard(tr, tournament)
     if opens := checkin_opens(services, tournament):
-        return tr("schedule.checkin_opens", time=opens)
-    return tr("schedule.checkin_stays_open") if CHECKIN_OPENED in tournament.state else None
+        return tr("schedule.checkin_opens", time=opens), None
+    return (tr("schedule.checkin_stays_open") if CHECKIN_OPENED in tournament.state
+            else None), None
 
 
 def checkin_opens(services: Services, tournament: Tournament) -> str | None:
@@ -108,9 +113,18 @@ def duration(tr: Translator, minutes: int) -> str:
     return tr("time.hours", n=hours) if hours and not rest else tr("time.minutes", n=minutes)
 
 
-async def schedule_start(services: Services, tournament: Tournament) -> list[int]:
-    """(Re)create the reminders, the check-in opening (unless it opened already) and the
-    start; return reminder leads."""
+@dataclass(frozen=True)
+class Scheduled:
+    """What :func:`schedule_start` set: the reminder leads, and whether check-in opened at
+    once (the start falls inside its window: the caller's reply says so, no job does)."""
+
+    leads: list[int]
+    checkin_now: bool
+
+
+async def schedule_start(services: Services, tournament: Tournament) -> Scheduled:
+    """(Re)create the reminders, the check-in opening (unless it opened already; at once,
+    in this transaction, when its time is not ahead) and the start."""
     scheduler = services.scheduler
     await scheduler.cancel(tournament.id, START_JOBS)
     now, start = services.clock.now(), tournament.starts_at
@@ -120,12 +134,15 @@ async def schedule_start(services: Services, tournament: Tournament) -> list[int
         if minutes != checkin:  # that reminder is said by the check-in's opening
             await scheduler.add("reminder", start - timedelta(minutes=minutes), tournament.id,
                                 minutes=minutes)
-    if checkin:
+    opens_now = bool(checkin) and start - timedelta(minutes=checkin) <= now
+    if opens_now:
+        await services.repos.tournaments.set_state(tournament.id, CHECKIN_OPENED, to_db(now))
+    elif checkin:
         reminder = {"minutes": checkin} if checkin in leads else {}
-        await scheduler.add("checkin", max(now, start - timedelta(minutes=checkin)),
-                            tournament.id, **reminder)
+        await scheduler.add("checkin", start - timedelta(minutes=checkin), tournament.id,
+                            **reminder)
     await scheduler.add("start", start, tournament.id)
-    return leads
+    return Scheduled(leads, opens_now)
 
 
 def checkin_moved(tournament: Tournament, settings: dict, now: datetime) -> bool:

@@ -15,9 +15,8 @@ from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
 from bot.features.lifecycle import (
     applications_waiting,
-    checkin_line,
     checkin_moved,
-    checkin_opens,
+    checkin_reply,
     duration,
     local_time,
     note_for,
@@ -177,24 +176,24 @@ async def settings_(message: Message, command: CommandObject, services: Services
     moved = checkin_moved(tournament, updated, services.clock.now())
     async with services.db.together():
         await services.repos.tournaments.set_settings(tournament.id, updated, title=title)
-        if moved:
-            await schedule_start(services, await services.repos.tournaments.get(tournament.id))
+        scheduled = moved and await schedule_start(
+            services, await services.repos.tournaments.get(tournament.id))
         await services.repos.organiser_log.record(
             message.from_user.id, "settings", services.clock.now(), tournament_id=tournament.id,
             chat_id=message.chat.id,
             changes=[*pairs, *([] if title is None else [f"title={title}"])])  # as one
     renamed = None if title is None else tr("settings.renamed", id=tournament.id,
                                             old=tournament.title, title=title)
-    saved = note = opens = waiting = None
+    saved = note = checkin = markup = waiting = None
     if updated != tournament.settings:
         saved = tr("settings.saved", title=title or tournament.title,
                    settings=_describe(tr, game, updated))
         tournament = await services.repos.tournaments.get(tournament.id)
         note = note_for(tr, tournament)
-        opens = checkin_opens(services, tournament) if moved else None
+        if scheduled:
+            checkin, markup = checkin_reply(services, tr, tournament, scheduled.checkin_now)
         waiting = await _still_waiting(services, tr, tournament)
-    await message.answer(lines(renamed, saved, note,
-                               opens and tr("schedule.checkin_opens", time=opens), waiting))
+    await message.answer(lines(renamed, saved, note, checkin, waiting), reply_markup=markup)
 
 
 async def _still_waiting(services: Services, tr: Translator,
@@ -256,15 +255,16 @@ async def schedule(message: Message, command: CommandObject, services: Services,
     async with services.db.together():
         await services.repos.tournaments.set_start(tournament.id, start, zone_name(zone))
         tournament = await services.repos.tournaments.get(tournament.id)
-        leads = await schedule_start(services, tournament)
+        scheduled = await schedule_start(services, tournament)
         await services.repos.organiser_log.record(
             message.from_user.id, "schedule", services.clock.now(), tournament_id=tournament.id,
             chat_id=message.chat.id, starts_at=start.isoformat(), zone=zone_name(zone))
-    reminders = ", ".join(duration(tr, m) for m in leads) or tr("schedule.no_reminders")
+    reminders = ", ".join(duration(tr, m) for m in scheduled.leads) \
+        or tr("schedule.no_reminders")
+    checkin, markup = checkin_reply(services, tr, tournament, scheduled.checkin_now)
     await message.answer(lines(
         tr("schedule.saved", title=tournament.title, time=local_time(services, tournament),
-           zone=zone_name(zone), reminders=reminders),
-        checkin_line(services, tr, tournament)))
+           zone=zone_name(zone), reminders=reminders), checkin), reply_markup=markup)
 
 
 @router.message(Command("closereg", "openreg"), Targeted(organiser=True))
