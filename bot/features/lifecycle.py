@@ -129,7 +129,7 @@ async def schedule_start(services: Services, tournament: Tournament) -> Schedule
     await scheduler.cancel(tournament.id, START_JOBS)
     now, start = services.clock.now(), tournament.starts_at
     leads = [m for m in services.settings.reminders if start - timedelta(minutes=m) > now]
-    checkin = 0 if CHECKIN_OPENED in tournament.state else tournament.settings.get("checkin", 0)
+    checkin = await _checkin_ahead(services, tournament)
     for minutes in leads:
         if minutes != checkin:  # that reminder is said by the check-in's opening
             await scheduler.add("reminder", start - timedelta(minutes=minutes), tournament.id,
@@ -143,6 +143,18 @@ async def schedule_start(services: Services, tournament: Tournament) -> Schedule
                             **reminder)
     await scheduler.add("start", start, tournament.id)
     return Scheduled(leads, opens_now)
+
+
+async def _checkin_ahead(services: Services, tournament: Tournament) -> int:
+    """The minutes before the start at which check-in is still to open (0: off, or open
+    already); check-in switched off forgets that it had opened, so it opens anew when
+    switched on again."""
+    minutes = tournament.settings.get("checkin", 0)
+    if CHECKIN_OPENED not in tournament.state:
+        return minutes
+    if not minutes:
+        await services.repos.tournaments.clear_state(tournament.id, CHECKIN_OPENED)
+    return 0
 
 
 def checkin_moved(tournament: Tournament, settings: dict, now: datetime) -> bool:

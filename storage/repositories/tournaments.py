@@ -258,6 +258,12 @@ class TournamentsRepo:
                 (tournament_id, key, json.dumps(value, ensure_ascii=False)))
         await self._write_to(tournament_id, work)
 
+    async def clear_state(self, tournament_id: int, key: str) -> None:
+        async def work(tx):
+            await tx.execute("DELETE FROM tournament_state WHERE tournament_id = ? AND key = ?",
+                             (tournament_id, key))
+        await self._write_to(tournament_id, work)
+
     async def set_start(self, tournament_id: int, starts_at: datetime | None,
                         timezone: str | None) -> None:
         async def work(tx):
