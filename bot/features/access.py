@@ -126,7 +126,7 @@ async def _no_tournament(services: Services, friendlies: list[Tournament],
     friendly matches are, which have no organiser and are played only by their players."""
     if not friendlies:
         return "tournament.none_here"
-    if sender is not None and any([await _is_entrant(services, t, sender) for t in friendlies]):
+    if sender is not None and any([await is_entrant(services, t, sender) for t in friendlies]):
         return "tournament.friendly_is_no_tournament"
     return "tournament.only_friendlies"
 
@@ -137,7 +137,7 @@ async def _entered(services: Services, tournaments: list[Tournament], user_id: i
     play, a started one first; for a report, one whose results are reported, not played in
     the bot), else the first."""
     entered = [tournament for tournament in tournaments
-               if await _is_entrant(services, tournament, user_id)]
+               if await is_entrant(services, tournament, user_id)]
     started = [tournament for tournament in entered
                if command in _PLAY_COMMANDS and tournament.started]
     reported = [tournament for tournament in started if command in _REPORT_COMMANDS
@@ -154,12 +154,12 @@ async def _naming(services: Services, tournaments: list[Tournament],
     if not named or None in named:
         return tournaments[0]
     for tournament in tournaments:
-        if all([await _is_entrant(services, tournament, user.id) for user in named]):
+        if all([await is_entrant(services, tournament, user.id) for user in named]):
             return tournament
     return tournaments[0]
 
 
-async def _is_entrant(services: Services, tournament: Tournament, user_id: int) -> bool:
+async def is_entrant(services: Services, tournament: Tournament, user_id: int) -> bool:
     entry = await services.repos.entrants.get(tournament.id, user_id)
     return entry is not None and entry.status in ACTIVE_ENTRANT
 

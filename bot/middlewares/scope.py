@@ -18,7 +18,7 @@ from aiogram.filters import Filter
 from aiogram.types import Chat, Message, TelegramObject, Update, User
 
 from bot import games
-from bot.features.access import Target, is_organiser, target_tournament
+from bot.features.access import Target, is_entrant, is_organiser, target_tournament
 from bot.middlewares.filters import command_name, topic_of
 from bot.play.refusal import Refusal
 from bot.play.where import where_played
@@ -132,7 +132,9 @@ class Scope:
         return self._live
 
     async def game(self) -> games.Game | None:
-        """The game the update is about: the sender's live match's, else the command's
+        """The game the update is about: the sender's live match's (for a command its game
+        has not, the chat's newest running tournament whose game has it, the sender's first,
+        where there is one: a resting Cup player's /roll while he plays darts), else the command's
         tournament's (``#id``, or the match topic the command was sent in, names it), else —
         in a chat with no tournament of its own, or whose newest tournament's game has no
         such command — the game of the sender's last match here (a friendly that has ended:
@@ -146,7 +148,9 @@ class Scope:
     async def _find_game(self) -> games.Game | None:
         decided = [] if self.args and self.args.startswith("#") else await self._decided(None)
         if decided:  # the first, when nothing decides: a game's handler refuses to guess
-            return games.get(decided[0][0])
+            running = None if self._answered_by(decided[0][0]) \
+                else await self._running_answering()
+            return games.get(running.game if running else decided[0][0])
         target = await self.target()
         tournament = target.tournament
         if not target.named and (tournament is None or not self._answered_by(tournament.game)):
@@ -174,13 +178,17 @@ class Scope:
         return self.command not in game_commands() or self.command in game_commands(game)
 
     async def _running_answering(self) -> Tournament | None:
-        """The chat's newest running (or paused) tournament whose game answers the command."""
+        """The chat's newest running (or paused) tournament whose game answers the command,
+        one the sender is entered in first."""
         if not self.in_group:
             return None
-        return next((tournament for tournament in
-                     await self.services.repos.tournaments.active_in_chat(self.chat.id)
-                     if tournament.status in LIVE and not tournament.friendly
-                     and self._answered_by(tournament.game)), None)
+        running = [tournament for tournament in
+                   await self.services.repos.tournaments.active_in_chat(self.chat.id)
+                   if tournament.status in LIVE and not tournament.friendly
+                   and self._answered_by(tournament.game)]
+        entered = [tournament for tournament in running if self.user is not None
+                   and await is_entrant(self.services, tournament, self.user.id)]
+        return (entered or running or [None])[0]
 
     async def _last_friendly(self) -> Tournament | None:
         if not self.in_group or self.user is None or (self.args or "").startswith("#"):
@@ -198,7 +206,8 @@ class Scope:
 
 
 def game_commands(key: str | None = None) -> frozenset[str]:
-    """The commands the routers of game ``key`` answer (every game's, when None)."""
+    """The commands game ``key`` has (every game's, when None): those its routers answer,
+    and /roll for a game that takes 🎲 (answered once for all of them, bot/play/dice.py)."""
     return games.view(_commands_by_game).get(key, frozenset())
 
 
@@ -207,7 +216,7 @@ def _commands_by_game() -> dict[str | None, frozenset[str]]:
     after a game is registered, like the other views of the registered games."""
     by_game: dict[str | None, frozenset[str]] = {
         game.key: frozenset(command for table in game.routers for command in table.commands())
-        for game in games.all_games()}
+        | ({"roll"} if game.dice is not None else set()) for game in games.all_games()}
     by_game[None] = frozenset().union(*by_game.values())
     return by_game
 

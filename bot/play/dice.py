@@ -98,8 +98,7 @@ def _rolling_games() -> tuple[str, ...]:
 
 
 def _collect_rolling_games() -> tuple[str, ...]:
-    return tuple(game.key for game in games.all_games()
-                 if game.dice is not None or "roll" in game_commands(game.key))
+    return tuple(game.key for game in games.all_games() if "roll" in game_commands(game.key))
 
 
 async def _roll(ctx: MatchContext, message: Message, value: int, update_id: int) -> None:
