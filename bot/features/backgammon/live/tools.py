@@ -74,7 +74,8 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
                   scope: Scope, services: Services, tr: Translator) -> None:
     """``/addtime @user 2m reason``: an organiser gives a player time back, at most the
     match's whole bank at a time (a slip such as ``500h`` would end the match's clock). Taken
-    in a pause too: a pause is where an organiser settles a dispute about time."""
+    in a pause too: a pause is where an organiser settles a dispute about time. Said where
+    it was typed: the match's place, else a reply naming the match."""
     words = (command.args or "").split()
     found = DURATION.match(words[1]) if len(words) > 2 else None
     if found is None or not words[0].startswith("@"):
@@ -102,5 +103,9 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
                       clocks_set=going_on)
     if state is None:
         return
-    await ctx.say(tr("backgammon.live.time_added", name=ctx.names[seat],
-                     seconds=seconds, reason=reason))
+    if scope.thread == match.thread_id:  # typed where the match is played
+        await ctx.say(tr("backgammon.live.time_added", name=ctx.names[seat],
+                         seconds=seconds, reason=reason))
+    else:  # the organiser is answered where he typed; the board shows the new bank
+        await message.reply(tr("backgammon.live.time_added_to_match", name=ctx.names[seat],
+                               seconds=seconds, reason=reason, match=match.id))
