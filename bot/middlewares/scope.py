@@ -149,7 +149,7 @@ class Scope:
         decided = [] if self.args and self.args.startswith("#") else await self._decided(None)
         if decided:  # the first, when nothing decides: a game's handler refuses to guess
             running = None if self._answered_by(decided[0][0]) \
-                else await self._running_answering()
+                else await self._running_answering(entered_only=True)
             return games.get(running.game if running else decided[0][0])
         target = await self.target()
         tournament = target.tournament
@@ -177,9 +177,10 @@ class Scope:
         """Whether the message is not a game's command, or one that game ``game`` answers."""
         return self.command not in game_commands() or self.command in game_commands(game)
 
-    async def _running_answering(self) -> Tournament | None:
+    async def _running_answering(self, *, entered_only: bool = False) -> Tournament | None:
         """The chat's newest running (or paused) tournament whose game answers the command,
-        one the sender is entered in first."""
+        one the sender is entered in first (``entered_only``: only such: a player in a match
+        of another game is not sent to a tournament they do not play in)."""
         if not self.in_group:
             return None
         running = [tournament for tournament in
@@ -188,7 +189,7 @@ class Scope:
                    and self._answered_by(tournament.game)]
         entered = [tournament for tournament in running if self.user is not None
                    and await is_entrant(self.services, tournament, self.user.id)]
-        return (entered or running or [None])[0]
+        return (entered or ([] if entered_only else running) or [None])[0]
 
     async def _last_friendly(self) -> Tournament | None:
         if not self.in_group or self.user is None or (self.args or "").startswith("#"):
