@@ -228,9 +228,8 @@ async def _reminder(services: Services, tr: Translator, tournament: Tournament,
     checked in (with the Check-in button); the last reminder names the applications still
     waiting."""
     approved = await services.repos.entrants.list(tournament.id, ("approved",))
-    limit = tournament.settings.get("max_players", 0)
     markup = register_keyboard(services, tr, tournament) \
-        if tournament.registration_open and not (limit and len(approved) >= limit) else None
+        if tournament.registration_open and not tournament.full_with(len(approved)) else None
     text = tr("reminder.text", title=tournament.title, left=duration(tr, minutes),
               time=local_time(services, tournament), count=len(approved))
     if opens := checkin_opens(services, tournament):

@@ -349,12 +349,13 @@ async def _switch(services: Services, tournament: Tournament, pausing: bool,
             if match.status == current:
                 await services.repos.matches.update(match.id, now, status=wanted)
         await services.repos.tournaments.set_status(tournament.id, wanted, now)
-        if pausing:
-            await clock.pause(services, tournament.id)
-        thawed = [] if pausing else await clock.resume(services, tournament.id)
         if logged is not None:
             await services.db.write(logged)
-        return None if pausing else await revive_opening(services, tournament.id), thawed
+        if pausing:
+            await clock.pause(services, tournament.id)
+            return None, []
+        thawed = await clock.resume(services, tournament.id)
+        return await revive_opening(services, tournament.id), thawed
 
 
 async def group_lost(services: Services, chat_id: int) -> None:

@@ -65,9 +65,8 @@ async def _open_for(services: Services, tr: Translator, tournament: Tournament,
         key = "registration.duplicate" if entry.status == "pending" else \
             "registration.already_entered"
         return tr(key, title=tournament.title)
-    limit = tournament.settings.get("max_players", 0)
-    if limit and await services.repos.entrants.count(tournament.id, ("approved",)) >= limit:
-        return tr("registration.full", title=tournament.title, max=limit)
+    if tournament.full_with(await services.repos.entrants.count(tournament.id, ("approved",))):
+        return tr("registration.full", title=tournament.title, max=tournament.max_players)
     return None
 
 
@@ -329,11 +328,10 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
         if entry is None or entry.status != "pending":
             await query.answer(tr("application.already_decided"))
             return
-        limit = tournament.settings.get("max_players", 0)
-        if callback_data.approve and limit and await services.repos.entrants.count(
-                tournament.id, ("approved",)) >= limit:
-            await query.answer(tr("registration.full", title=tournament.title, max=limit),
-                               show_alert=True)
+        if callback_data.approve and tournament.full_with(
+                await services.repos.entrants.count(tournament.id, ("approved",))):
+            await query.answer(tr("registration.full", title=tournament.title,
+                                  max=tournament.max_players), show_alert=True)
             return
         status = "approved" if callback_data.approve else "rejected"
         now = services.clock.now()

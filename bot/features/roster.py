@@ -104,9 +104,9 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
     if await services.repos.entrants.name_taken(tournament.id, name, user.id):
         await message.answer(tr("registration.name_taken", name=name))
         return
-    limit = tournament.settings.get("max_players", 0)
-    if limit and await services.repos.entrants.count(tournament.id, ("approved",)) >= limit:
-        await message.answer(tr("registration.full", title=tournament.title, max=limit))
+    if tournament.full_with(await services.repos.entrants.count(tournament.id, ("approved",))):
+        await message.answer(tr("registration.full", title=tournament.title,
+                                max=tournament.max_players))
         return
     now = services.clock.now()
     async with services.db.together():

@@ -54,6 +54,15 @@ class Tournament:
         return self.status in ("running", "paused", "finished")
 
     @property
+    def max_players(self) -> int:
+        """The places the organiser set (``max_players``); 0: no limit."""
+        return self.settings.get("max_players", 0)
+
+    def full_with(self, approved: int) -> bool:
+        """Whether ``approved`` entrants take every place (never, with no limit)."""
+        return bool(self.max_players) and approved >= self.max_players
+
+    @property
     def opening_status(self) -> str:
         """A match opened now: paused while the tournament is (/resume runs it on, with
         the rest), else running."""
