@@ -68,14 +68,21 @@ def clock_text(seconds: int) -> str:
 
 
 def caption(ctx: MatchContext, state: LiveMatch, *, past: bool = False,
-            pause: str = "", earlier: Sequence[str] = (),
-            now: LiveMatch | None = None) -> str:
+            earlier: Sequence[str] = (), now: LiveMatch | None = None) -> str:
     """The board's text: match and score, Position ID, the last move (``earlier``: the
     lines of the moves played since the last board that it follows), dice, who is to act,
     the banks (``past``: a position of ``/position N``, whose banks are not known from its
     moves and whose player is not asked to act; ``now``: the match as it stands, whose end,
-    when it was played out, the past position ends with; ``pause``: the pause's answer,
-    said under who is to act while the match is paused)."""
+    when it was played out, the past position ends with)."""
+    above, below = caption_lines(ctx, state, past=past, earlier=earlier, now=now)
+    return "\n".join([*above, *below])
+
+
+def caption_lines(ctx: MatchContext, state: LiveMatch, *, past: bool = False,
+                  earlier: Sequence[str] = (), now: LiveMatch | None = None
+                  ) -> tuple[list[str], list[str]]:
+    """:func:`caption`'s lines in two parts: through who is to act, and the rest (the
+    banks), between which a paused match says its pause."""
     tr, names, game = ctx.tr, ctx.names, state.game
     lines = [_header(ctx, state), f"Position ID: {game.position.id}"]
     if game.last_played is not None:
@@ -84,14 +91,12 @@ def caption(ctx: MatchContext, state: LiveMatch, *, past: bool = False,
         lines.append(_opening(ctx, game.turn, game.dice, game.tied_openings))
     lines.append(_status(ctx, state, past, now or state))
     if state.finished or ctx.closed or past:  # who won, or who acts next, is its last line
-        return "\n".join(lines)
-    if pause:
-        lines.append(pause)
-    lines.append(tr("backgammon.live.clocks", a=names[0], b=names[1],
-                    ta=clock_text(state.banks[0]), tb=clock_text(state.banks[1])))
+        return lines, []
+    below = [tr("backgammon.live.clocks", a=names[0], b=names[1],
+                ta=clock_text(state.banks[0]), tb=clock_text(state.banks[1]))]
     if not state.games and game.last_played is None:
-        lines.append(tr("backgammon.live.how_to_play"))  # until the match's first move
-    return "\n".join(lines)
+        below.append(tr("backgammon.live.how_to_play"))  # until the match's first move
+    return lines, below
 
 
 def board_now(ctx: MatchContext, state: LiveMatch) -> str:
@@ -277,17 +282,21 @@ async def _drawing(ctx: MatchContext, board: BoardScene) -> bytes:
 async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False,
                earlier: Sequence[str] = ()) -> None:
     """Edit the match's board in place (send it when there is none, or ``new``), with the
-    ``earlier`` moves above its last one. The caption and the buttons are made while the
-    worker draws the picture (or finishes the drawing :func:`preview` started)."""
+    ``earlier`` moves above its last one. Everything is read from ``state`` before the
+    first await, so it may be the match's cached state itself; the caption's pause line
+    is read while the worker draws the picture (or finishes the drawing :func:`preview`
+    started)."""
     services = ctx.services
+    board, keys = scene(ctx, state), markup(ctx, state, *picked(ctx, state))
+    above, below = caption_lines(ctx, state, earlier=earlier)
+    over = not below  # a match over, or closed, says no pause
 
-    async def words() -> tuple[MatchRow, str, InlineKeyboardMarkup]:
+    async def words() -> tuple[MatchRow, str]:
         match = await services.repos.matches.get(ctx.match.id)
-        pause = await pause_line(services, match, ctx.tr)
-        keys = markup(ctx, state, *picked(ctx, state))
-        return match, caption(ctx, state, pause=pause, earlier=earlier), keys
+        pause = "" if over else await pause_line(services, match, ctx.tr)
+        return match, "\n".join([*above, *([pause] if pause else []), *below])
 
-    png, (match, text, keys) = await at_once(_drawing(ctx, scene(ctx, state)), words())
+    png, (match, text) = await at_once(_drawing(ctx, board), words())
     photo = BufferedInputFile(png, f"backgammon-{match.id}.png")
     chat_id = ctx.tournament.chat_id
     if match.board_message_id is not None and not new:

@@ -136,9 +136,9 @@ PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish,
 async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
               update_id: int | None, check: Callable[[Any], None] | None = None,
               alongside: Alongside = (), *, logged: Write | None = None,
-              in_pause: bool = False, clocks_set: Clocks | None = None) -> LiveMatch | None:
+              in_pause: bool = False, clocks_set: Clocks | None = None) -> bool:
     """Apply a player's ``actions`` (with the time they spent), then let the bot play its
-    part; the new state, or None when this update was applied before. ``alongside``: said
+    part; False when this update was applied before. ``alongside``: said
     with the announcement once accepted (a pressed button answered); ``logged``: written
     with the actions (an organiser's log entry); ``in_pause``: taken while the match is
     paused (an organiser's ``/addtime``); ``clocks_set``: what the actions do to the clocks,
@@ -150,11 +150,12 @@ async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
                            update_id=update_id, check=check, alongside=alongside,
                            logged=logged, in_pause=in_pause, clocks=clocks_set)
     if change is None:
-        return None
-    return await advance(ctx)
+        return False
+    await advance(ctx)
+    return True
 
 
-async def advance(ctx: MatchContext) -> LiveMatch:
+async def advance(ctx: MatchContext) -> None:
     """What the bot does by itself until a player must decide: opening rolls, rolls, forced
     moves; then the board."""
     matches = ctx.services.matches
@@ -162,9 +163,9 @@ async def advance(ctx: MatchContext) -> LiveMatch:
         await perform(ctx, PLAYBOOK, [action], actor_id=None, update_id=None)
     ctx.held = ctx.unseen = None  # the bot's last move: the board's ↪ line shows it
     earlier, ctx.earlier = ctx.earlier, ()
-    state = await matches.state(ctx.match)  # a copy: the board is drawn over awaits
-    await show(ctx, state, earlier=earlier)  # the clocks were set with the last action
-    return state
+    # the board reads the cached state before its first await; the clocks were set with
+    # the last action
+    await show(ctx, await matches.current(ctx.match), earlier=earlier)
 
 
 async def automatic(ctx: MatchContext, state: LiveMatch) -> Action | None:

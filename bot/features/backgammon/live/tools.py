@@ -98,10 +98,9 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
     logged = log_entry(message.from_user.id, "addtime", services.clock.now(),
                        tournament_id=ctx.tournament.id, chat_id=message.chat.id, reason=reason,
                        match_id=match.id, player=user.id, seconds=seconds)
-    state = await act(ctx, [*spent, {"type": "addtime", "player": seat, "seconds": seconds}],
-                      None, event_update.update_id, logged=logged, in_pause=True,
-                      clocks_set=going_on)
-    if state is None:
+    if not await act(ctx, [*spent, {"type": "addtime", "player": seat, "seconds": seconds}],
+                     None, event_update.update_id, logged=logged, in_pause=True,
+                     clocks_set=going_on):
         return
     if scope.thread == match.thread_id:  # typed where the match is played
         await ctx.say(tr("backgammon.live.time_added", name=ctx.names[seat],
