@@ -182,9 +182,9 @@ def zone_name(zone: tzinfo) -> str:
 def parse_start(words: list[str], default_zone: str, now: datetime
                 ) -> tuple[datetime, tzinfo]:
     """Day, time and an optional zone; ValueError("schedule.bad_time"/"bad_zone") if wrong,
-    "schedule.no_time" for a day alone ("tomorrow", «послезавтра»). Without a day the time
-    is its next occurrence in the zone; a day is a date or a word such as ``tomorrow``,
-    counted in the zone."""
+    :class:`NoTime` for a day alone ("tomorrow", «послезавтра», ``08.10``: a day and month
+    alone is that date, not the time 08:10). Without a day the time is its next occurrence
+    in the zone; a day is a date or a word such as ``tomorrow``, counted in the zone."""
     if (later := _from_now(words)) is not None:
         zone = parse_zone(default_zone)
         return (now + later).astimezone(zone).replace(second=0, microsecond=0), zone
@@ -192,10 +192,9 @@ def parse_start(words: list[str], default_zone: str, now: datetime
     words = _day_first(_meaningful(_dates(_days_ahead(_parts_apart(words)))))
     if not words:
         raise ValueError("schedule.bad_time")
-    if all(map(_is_day, words)) and not any(map(_clock, words)):  # "18.30" is a time
-        raise ValueError("schedule.no_time")
-    # a day first, unless the first word is the time ("21.10 20:00": the 21st of October)
-    timed = 0 if _clock(words[0]) and not (len(words) > 1 and _clock(words[1])) else 1
+    if all(map(_is_day, words)) and not any(map(_clock, words[1:])):  # "18.30" is a time
+        raise _no_time(words[0], parse_zone(default_zone), now)
+    timed = 0 if _clock(words[0]) and not _is_day(words[0]) else 1  # "21.10 20:00": a day
     if len(words) <= timed or not (clock := _clock(words[timed])):
         raise ValueError("schedule.bad_time")
     rest = words[timed + 1:]
@@ -210,6 +209,22 @@ def parse_start(words: list[str], default_zone: str, now: datetime
         return start, zone
     day = _day(words[0].lower().replace("ё", "е"), today, clock, zone, now)
     return datetime.combine(day, clock, tzinfo=zone), zone
+
+
+class NoTime(ValueError):
+    """A day said without its time ("schedule.no_time"): the day as read, and the time its
+    word also reads as (``08.10``: 08:10; None for «завтра», ``8.10.``)."""
+
+    def __init__(self, day: date, clock: time | None) -> None:
+        super().__init__("schedule.no_time")
+        self.day, self.clock = day, clock
+
+
+def _no_time(word: str, zone: tzinfo, now: datetime) -> NoTime:
+    """The refusal of ``word``, a day alone: the day it is when any of it is still ahead."""
+    today = now.astimezone(zone).date()
+    day = _day(word.lower().replace("ё", "е"), today, time(23, 59), zone, now)
+    return NoTime(day, _clock(word))
 
 
 def _unread(rest: list[str], said: list[str]) -> str:
@@ -260,7 +275,8 @@ def _dates(words: list[str]) -> list[str]:
 def _meaningful(words: list[str]) -> list[str]:
     """The words without :data:`_FILLERS`; ``9 pm`` (or «9 вечера», «вечером в 9») as one
     word, ``9pm``; a whole hour after «в» or "klo", or after a day that leaves no doubt
-    (:func:`_hour_may_follow`), as ``19:00``."""
+    (:func:`_hour_may_follow`), as ``19:00``; a dotted time after «в» or "klo" as a time
+    (``klo 8.10``: ``8:10``)."""
     said: list[str] = []
     hour_next = False
     filler = said_after = part = None  # said_after: the filler before the last word said
@@ -278,7 +294,7 @@ def _meaningful(words: list[str]) -> list[str]:
         else:
             whole_hour = word.isdecimal() and len(word) <= 2 and (
                 hour_next or bool(part) or _hour_may_follow(said, said_after, int(word)))
-            said.append(f"{word}:00" if whole_hour else word)
+            said.append(f"{word}:00" if whole_hour else _colon(word) if hour_next else word)
             said_after = filler
             if part and _HOUR_AND_MINUTES.match(said[-1]):
                 said[-1] = _in_part(said[-1], part)
@@ -286,6 +302,12 @@ def _meaningful(words: list[str]) -> list[str]:
                 part = None
         hour_next, filler = False, None
     return said
+
+
+def _colon(word: str) -> str:
+    """A time with a dot written with a colon (``8.10`` after "klo" is 08:10, not the 8th of
+    October); any other word as it is."""
+    return word.replace(".", ":") if _TIME.match(word) else word
 
 
 def _into_the_night(said: list[str], part: str) -> None:
@@ -341,9 +363,11 @@ def _from_now(words: list[str]) -> timedelta | None:
 
 
 def _day_first(words: list[str]) -> list[str]:
-    """The day before the time when it was said after it ("20:00 tomorrow", "18.30 21.10");
-    a first word that may itself be a day stays first ("21.10 20:00")."""
-    if len(words) > 1 and _clock(words[0]) and _is_day(words[1]) and not _is_day(words[0]):
+    """The day before the time when it was said after it ("20:00 tomorrow", "18.30 21.10",
+    "08.10 tomorrow"); a first word that may itself be a day stays first when a time follows
+    ("21.10 20:00")."""
+    if len(words) > 1 and _clock(words[0]) and _is_day(words[1]) \
+            and not (_is_day(words[0]) and _clock(words[1])):
         return [words[1], words[0], *words[2:]]
     return words
 

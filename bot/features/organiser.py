@@ -30,7 +30,7 @@ from bot.i18n import Markup, Translator, clip, lines
 from bot.middlewares.filters import topic_of
 from bot.play import clock, hidden
 from bot.services import Services
-from bot.timeparse import parse_start, zone_name
+from bot.timeparse import NoTime, parse_start, zone_name
 from storage.db import Write
 from storage.repositories.jobs import Job
 from storage.repositories.organiser_log import log_entry
@@ -247,7 +247,7 @@ async def schedule(message: Message, command: CommandObject, services: Services,
                                   zone_name(zone_of(services, tournament, tr.language)),
                                   services.clock.now())
     except ValueError as error:
-        await message.answer(tr(error.args[0]) + "\n" + _usage(services, tr, tournament))
+        await message.answer(_unread_start(tr, error) + "\n" + _usage(services, tr, tournament))
         return
     if start <= services.clock.now():
         await message.answer(tr("schedule.in_past"))
@@ -265,6 +265,18 @@ async def schedule(message: Message, command: CommandObject, services: Services,
     await message.answer(lines(
         tr("schedule.saved", title=tournament.title, time=local_time(services, tournament),
            zone=zone_name(zone), reminders=reminders), checkin), reply_markup=markup)
+
+
+def _unread_start(tr: Translator, error: ValueError) -> str:
+    """Why the words set no start; a day alone is named as read, and a day and month alone
+    (``08.10``) also says how to write the time it may have meant (08:10)."""
+    if not isinstance(error, NoTime):
+        return tr(error.args[0])
+    day = error.day.strftime("%d.%m.%Y")
+    if error.clock is None:
+        return tr("schedule.no_time", date=day)
+    return tr("schedule.date_or_time", date=day, short=error.day.strftime("%d.%m"),
+              time=error.clock.strftime("%H:%M"))
 
 
 @router.message(Command("closereg", "openreg"), Targeted(organiser=True))

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.timeparse import parse_start, zone_name
+from bot.timeparse import NoTime, parse_start, zone_name
 
 MOSCOW = ZoneInfo("Europe/Moscow")
 NOW = datetime(2026, 10, 1, 12, 0, tzinfo=MOSCOW)
@@ -120,7 +120,7 @@ def test_a_zone_named_by_its_city(city: str, zone: str, offset: str) -> None:
     ("", "schedule.bad_time"), ("25:00", "schedule.bad_time"), ("tomorrow", "schedule.no_time"),
     ("someday 19:00", "schedule.bad_time"), ("19:00 Mars/Olympus", "schedule.bad_zone"),
     ("19:00 MSK extra", "schedule.bad_time"), ("31.02 19:00", "schedule.bad_time"),
-    ("19:00 Atlantis", "schedule.bad_zone")])
+    ("19:00 Atlantis", "schedule.bad_zone"), ("08.10 MSK", "schedule.bad_time")])
 def test_what_is_refused(text: str, key: str) -> None:
     with pytest.raises(ValueError) as refused:
         parse_start(text.split(), "Europe/Moscow", NOW)
@@ -307,3 +307,28 @@ def test_a_day_without_its_time_says_the_time_is_missing(text: str) -> None:
 def test_a_part_of_the_day_that_is_no_time(text: str) -> None:
     with pytest.raises(ValueError):
         _start(text)
+
+
+@pytest.mark.parametrize(("text", "day", "clock"), [
+    ("08.10", "2026-10-08", "08:10"), ("8.10.", "2026-10-08", None),
+    ("08.10.2027", "2027-10-08", None), ("01.10", "2026-10-01", "01:10"),  # today: not over
+])
+def test_a_day_and_month_alone_is_that_date_with_its_time_missing(
+        text: str, day: str, clock: str | None) -> None:
+    """``08.10`` was read as the time 08:10; ru and fi write the 8th of October so."""
+    with pytest.raises(NoTime) as refused:
+        _start(text)
+    assert refused.value.args[0] == "schedule.no_time"
+    assert refused.value.day.isoformat() == day
+    assert (refused.value.clock and refused.value.clock.strftime("%H:%M")) == clock
+
+
+@pytest.mark.parametrize("text", ["08:10", "в 08.10", "klo 8.10", "kello 08.10", "at 8.10"])
+def test_a_time_with_a_colon_or_after_its_word_stays_a_time(text: str) -> None:
+    assert _start(text) == "2026-10-02T08:10:00+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize("text", ["08.10 завтра", "08.10 huomenna", "08.10 tomorrow",
+                                  "завтра 08.10", "huomenna klo 8.10", "tomorrow 08.10"])
+def test_a_dotted_time_beside_a_day_word_is_the_time(text: str) -> None:
+    assert _start(text) == "2026-10-02T08:10:00+03:00 Europe/Moscow"
