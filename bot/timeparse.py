@@ -81,12 +81,13 @@ _DAY_NUMBER = re.compile(r"^(\d{1,2})(?:st|nd|rd|th|\.)?,?$", re.IGNORECASE)
 _CLOCK_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00", "полдень": "12:00",
                 "полночь": "00:00", "keskipäivällä": "12:00", "keskiyöllä": "00:00"}
 _FILLERS = frozenset({"в", "во", "по", "on", "at", "in", "the", "klo", "kello", "next",
-                      "this", "ensi",
+                      "this", "ensi", "час", "часа", "часов", "o'clock", "oclock",
                       "tänä", "следующий", "следующую", "следующее", "ближайший",
                       "ближайшую", "ближайшее", "time", "aikaa", "времени"})
 """Words around a day, a time and a zone that say nothing more: «в пятницу», «по Москве»,
 "on friday", "next friday", «в следующую пятницу», "ensi perjantaina" (the next one, as the
-weekday alone), "klo 19:00", "in the evening", "Helsinki time", «по московскому времени», "Suomen aikaa"."""
+weekday alone), the hour's word («в 2 часа ночи», "at 7 o'clock"), "klo 19:00", "in the
+evening", "Helsinki time", «по московскому времени», "Suomen aikaa"."""
 _ZONE_WORDS = frozenset({"по", "time", "aikaa", "времени"})
 """Fillers that say a zone is named: «по Москве», "Helsinki time", "Suomen aikaa"."""
 _ZONE_LIKE = re.compile(r"(?i:utc|gmt)|[+-]\d|\S+/|[A-ZА-ЯЁ]")
@@ -278,7 +279,7 @@ def _meaningful(words: list[str]) -> list[str]:
     (:func:`_hour_may_follow`), as ``19:00``; a dotted time after «в» or "klo" as a time
     (``klo 8.10``: ``8:10``)."""
     said: list[str] = []
-    hour_next = False
+    hour_next = parted = False  # parted: the last time has its part said before it
     filler = said_after = part = None  # said_after: the filler before the last word said
     for word in words:
         lower = word.lower()
@@ -287,19 +288,19 @@ def _meaningful(words: list[str]) -> list[str]:
             continue
         meridiem = _DAY_PARTS.get(lower) or (lower if _MERIDIEM.match(lower) else None)
         if meridiem and said and _HOUR_AND_MINUTES.match(said[-1]):
-            said[-1] = _in_part(said[-1], meridiem)
-            _into_the_night(said, meridiem)
-        elif lower in _DAY_PARTS:  # before its hour: "illalla klo 7"
+            _in_its_part(said, meridiem)
+        elif meridiem and (parted or lower in _DAY_PARTS) and _said_again(said, meridiem):
+            parted = False  # "tonight at 11 pm", "at 9 pm in the evening": said again
+        elif lower in _DAY_PARTS and not (said and _clock(said[-1])):  # "illalla klo 7"
             part = _DAY_PARTS[lower]
         else:
             whole_hour = word.isdecimal() and len(word) <= 2 and (
                 hour_next or bool(part) or _hour_may_follow(said, said_after, int(word)))
             said.append(f"{word}:00" if whole_hour else _colon(word) if hour_next else word)
-            said_after = filler
-            if part and _HOUR_AND_MINUTES.match(said[-1]):
-                said[-1] = _in_part(said[-1], part)
-                _into_the_night(said, part)
-                part = None
+            said_after, parted = filler, False
+            if part and (_HOUR_AND_MINUTES.match(said[-1]) or _TWELVE_HOUR.match(said[-1])):
+                _in_its_part(said, part)
+                part, parted = None, True
         hour_next, filler = False, None
     return said
 
@@ -310,15 +311,34 @@ def _colon(word: str) -> str:
     return word.replace(".", ":") if _TIME.match(word) else word
 
 
+def _in_its_part(said: list[str], part: str) -> None:
+    """The hour said last (``said[-1]``) in its part of the day (:func:`_in_part`), tonight's
+    hour after midnight as :func:`_into_the_night` reads it."""
+    said[-1] = _in_part(said[-1], part)
+    _into_the_night(said, part)
+
+
+def _said_again(said: list[str], meridiem: str) -> bool:
+    """Whether a part of the day said after the last time agrees with the one it has
+    ("tonight at 11 pm", "tonight at 2 at night"); one that does not is unread ("tomorrow
+    morning at 7 pm")."""
+    if not said or (clock := _clock(timed := said[-1])) is None:
+        return False
+    return _clock(_in_part(re.sub(r"[ap]\.?m\.?$", "", timed, flags=re.IGNORECASE),
+                           meridiem)) == clock
+
+
 def _into_the_night(said: list[str], part: str) -> None:
-    """Tonight's hour after midnight («сегодня в 12 ночи», «сегодня ночью в 1», "tonight at
-    1") is tomorrow's: "today" before it moves one day on (the hour said last is at
-    ``said[-1]``). A later day is left as said: «завтра в 2 ночи» is tomorrow 02:00."""
+    """Tonight's hour after midnight («сегодня в 2 ночи», «сегодня ночью в 1», "tonight at
+    1", "tänään klo 2 yöllä") is the next such hour: the coming night's said in the evening
+    (tomorrow's date), this night's said after midnight (at 01:00 «сегодня в 2 ночи» is in
+    an hour): "today" before it is dropped. A later day is left as said: «завтра в 2 ночи»
+    is tomorrow's date at 02:00 (said on a Monday evening: the coming night, Tuesday 02:00)."""
     if part != "night" or not said[-1].endswith("am"):
         return
     for index in range(len(said) - 2, -1, -1):
         if _days_from_today(said[index].lower()) == 0:
-            said[index] = f"{_DAYS_WORD}1"
+            del said[index]
             return
 
 
@@ -339,6 +359,8 @@ def _in_part(hour: str, part: str) -> str:
     """An hour said with its part of the day as a 12-hour time (``7`` in the evening:
     ``7pm``; at night: 11 is pm, 2 am); an hour past noon in the afternoon or evening
     stays as it is ("klo 19 illalla")."""
+    if _TWELVE_HOUR.match(hour):  # "tonight at 2am": am or pm said already
+        return hour
     number = int(re.split(r"[:.]", hour)[0])
     if part == "night":
         part = "pm" if 6 <= number <= 11 else "am"

@@ -332,3 +332,39 @@ def test_a_time_with_a_colon_or_after_its_word_stays_a_time(text: str) -> None:
                                   "завтра 08.10", "huomenna klo 8.10", "tomorrow 08.10"])
 def test_a_dotted_time_beside_a_day_word_is_the_time(text: str) -> None:
     assert _start(text) == "2026-10-02T08:10:00+03:00 Europe/Moscow"
+
+
+EVENING = datetime(2026, 10, 5, 20, 0, tzinfo=MOSCOW)  # a Monday
+AFTER_MIDNIGHT = datetime(2026, 10, 6, 1, 0, tzinfo=MOSCOW)  # that night
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("в 2 ночи", "2026-10-06T02:00"), ("в 2 часа ночи", "2026-10-06T02:00"),
+    ("сегодня в 2 ночи", "2026-10-06T02:00"), ("завтра в 2 ночи", "2026-10-06T02:00"),
+    ("в 11 вечера", "2026-10-05T23:00"), ("в 7 часов вечера", "2026-10-06T19:00"),
+    ("в 9 утра", "2026-10-06T09:00"), ("в 3 дня", "2026-10-06T15:00"),
+    ("klo 2 yöllä", "2026-10-06T02:00"), ("tänään klo 2 yöllä", "2026-10-06T02:00"),
+    ("huomenna klo 2 yöllä", "2026-10-06T02:00"), ("klo 11 illalla", "2026-10-05T23:00"),
+    ("2 am", "2026-10-06T02:00"), ("11 pm", "2026-10-05T23:00"),
+    ("tonight at 2 am", "2026-10-06T02:00"), ("tonight at 2am", "2026-10-06T02:00"),
+    ("tonight at 11 pm", "2026-10-05T23:00"), ("at 2 o'clock at night", "2026-10-06T02:00"),
+])
+def test_an_hour_and_its_part_of_the_day_said_in_the_evening(text: str, expected: str) -> None:
+    assert _start(text, now=EVENING) == f"{expected}:00+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("сегодня в 2 ночи", "2026-10-06T02:00"), ("сегодня ночью в 2", "2026-10-06T02:00"),
+    ("tänään klo 2 yöllä", "2026-10-06T02:00"), ("tonight at 2 am", "2026-10-06T02:00"),
+    ("в 2 ночи", "2026-10-06T02:00"), ("завтра в 2 ночи", "2026-10-07T02:00"),
+    ("сегодня в 12 ночи", "2026-10-07T00:00"),
+])
+def test_tonights_hour_said_after_midnight_is_this_nights(text: str, expected: str) -> None:
+    """«сегодня в 2 ночи» at 01:00 was the next night's 02:00, a day late."""
+    assert _start(text, now=AFTER_MIDNIGHT) == f"{expected}:00+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize("text", ["tomorrow morning at 7 pm", "завтра утром в 7 вечера"])
+def test_two_parts_of_the_day_that_disagree(text: str) -> None:
+    with pytest.raises(ValueError):
+        _start(text, now=EVENING)
