@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta, tzinfo
 
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
@@ -249,8 +249,8 @@ async def schedule(message: Message, command: CommandObject, services: Services,
     except ValueError as error:
         await message.answer(_unread_start(tr, error) + "\n" + _usage(services, tr, tournament))
         return
-    if start <= services.clock.now():
-        await message.answer(tr("schedule.in_past"))
+    if refused := out_of_reach(tr, start, zone, services.clock.now()):
+        await message.answer(refused)
         return
     async with services.db.together():
         await services.repos.tournaments.set_start(tournament.id, start, zone_name(zone))
@@ -265,6 +265,25 @@ async def schedule(message: Message, command: CommandObject, services: Services,
     await message.answer(lines(
         tr("schedule.saved", title=tournament.title, time=local_time(services, tournament),
            zone=zone_name(zone), reminders=reminders), checkin), reply_markup=markup)
+
+
+def out_of_reach(tr: Translator, start: datetime, zone: tzinfo, now: datetime) -> str | None:
+    """Why a start read in ``zone`` is not set: gone by, or more than a year ahead (a
+    typo in the year, 2062, or a date meant as another): named as read, to be checked."""
+    if start <= now:
+        return tr("schedule.in_past")
+    if start > _a_year_on(now):
+        return tr("schedule.too_far", time=start.strftime("%d.%m.%Y %H:%M"),
+                  zone=zone_name(zone))
+    return None
+
+
+def _a_year_on(moment: datetime) -> datetime:
+    """The same day and time a year later (the 29th of February: the 28th)."""
+    try:
+        return moment.replace(year=moment.year + 1)
+    except ValueError:
+        return moment.replace(year=moment.year + 1, day=28)
 
 
 def _unread_start(tr: Translator, error: ValueError) -> str:
