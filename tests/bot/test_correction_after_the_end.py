@@ -1,6 +1,7 @@
 """A wrong last result corrected after the end (``docs/rules.md``): the export agrees with
 the corrected placings; a correction the bracket cannot take is refused as the tournament
-being over, and the log keeps every correction (a pair's winner set back and forth)."""
+being over, a score alone corrected leaves the placings standing, and the log keeps every
+correction (a pair's winner set back and forth)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ async def test_the_export_agrees_with_the_corrected_placings(tmp_path: Path) -> 
     output = await run_script(tmp_path, SCRIPT, files=True)
     assert not [line for line in output if line.startswith("!!")]
     assert "→ se: Results can no longer be changed: the tournament is over." in output
-    assert output.count("  🏆 “Cup”: the final placings, corrected:") == 5
+    assert output.count("  🏆 “Cup”: the final placings, corrected:") == 4
+    assert output.count("  🏆 “Cup”: the final placings stand.") == 1  # a score alone
     [export] = [p for p in (tmp_path / "out").iterdir() if p.name.endswith("-tournament-2.json")]
     data = json.loads(export.read_text())
     assert [(row["name"], row["place"]) for row in data["standings"]] == [

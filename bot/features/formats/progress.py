@@ -291,6 +291,12 @@ def placings(run: Run) -> dict[int, int]:
     return places
 
 
+def placed(run: Run) -> list[list[int]]:
+    """The final places as [player, place] pairs in player order (as a job stores them):
+    what a correction after the end compares to tell whether its placings moved."""
+    return sorted([player, place] for player, place in placings(run).items())
+
+
 def uncounted(run: Run) -> set[int]:
     """The players whose results the tables do not count (SPEC §6): the disqualified, and
     those a round robin removed for withdrawing before half their matches — the players

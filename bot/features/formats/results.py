@@ -12,6 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from bot.features.formats.progress import placed
 from bot.features.formats.runner import ADVANCE_JOB, proceed, said_once
 from bot.features.formats.state import BRACKETS, Run, load, log_event, results_of, save_record
 from bot.games import game_of
@@ -110,8 +111,9 @@ async def record_result(services: Services, match_id: int, winner: int | None,
             onward["said"] = said
         if (event := _engine_event(run, match, winner, score, forfeit)) is not None:
             onward["event"] = event
-        if run.tournament.status == "finished":
+        if run.tournament.status == "finished":  # the placings said, to tell if they move
             onward["after_end"] = True
+            onward["placed"] = placed(run)
         job = await services.repos.matches.settle(match.id, {
             "meta": "result", "winner": winner, "reason": reason, "result": result},
             actor_id, now, update_id, actions, also=in_order(

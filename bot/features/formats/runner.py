@@ -38,6 +38,8 @@ DEADLINE_JOB = "formats_deadline"
 ADVANCE_JOB = "formats_advance"
 """The format moving on after a result: stored with the result, run right after its update."""
 MEDALS = {1: "🥇 ", 2: "🥈 ", 3: "🥉 "}
+STAND = "stand"
+"""The run record's ``corrected`` after a correction that left the final placings as said."""
 
 
 async def start_format(services: Services, tournament: Tournament,
@@ -154,9 +156,13 @@ async def advance_after_result(services: Services, job: Job) -> None:
 
 async def _say_the_end_again(services: Services, job: Job) -> None:
     """A result corrected after the end: the last table and the final placings are said
-    again, corrected (once: noted in the job)."""
+    again, corrected; when the placings are the ones said before (a score alone corrected),
+    only a line that they stand, under the result (once: noted in the job)."""
     run = await load(services, job.tournament_id)
-    await save_record(services, run, ended=False, tabled=0, corrected=True)
+    if progress.placed(run) == job.payload.get("placed"):
+        await save_record(services, run, ended=False, corrected=STAND)
+    else:
+        await save_record(services, run, ended=False, tabled=0, corrected=True)
     await services.repos.jobs.note(job.id, reopened=True)
 
 
@@ -342,9 +348,13 @@ async def ending_text(services: Services, tr: Translator, run: Run) -> str:
     """"It is over" with the final placings and the game's line of statistics (as under
     /standings): below the last round's table when it fits the table's caption, else a
     message of its own."""
-    ended = tr("formats.finished_corrected" if run.record.get("corrected")
-               else "formats.finished", title=run.tournament.title,
-               placings=Markup(await placings_text(services, tr, run)))
+    corrected = run.record.get("corrected")
+    if corrected == STAND:
+        ended = tr("formats.finished_stand", title=run.tournament.title)
+    else:
+        ended = tr("formats.finished_corrected" if corrected else "formats.finished",
+                   title=run.tournament.title,
+                   placings=Markup(await placings_text(services, tr, run)))
     note = await game_of(run.tournament.game).note(services, tr, run.tournament)
     return lines(ended, note)
 
