@@ -32,6 +32,7 @@ from games.tournament.swiss import (
     swiss_inputs,
     swiss_most_rounds,
     swiss_pairings,
+    swiss_rounds_left,
     swiss_rounds_warning,
 )
 from games.tournament.swiss_elimination import SwissElimination
@@ -65,6 +66,7 @@ __all__ = [
     "swiss_inputs",
     "swiss_most_rounds",
     "swiss_pairings",
+    "swiss_rounds_left",
     "swiss_rounds_warning",
     "tied_groups",
 ]

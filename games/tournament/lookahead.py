@@ -19,7 +19,7 @@ as before this look-ahead.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import count
 
 Edge = tuple[object, object]
@@ -55,6 +55,20 @@ def best_leaving(costs: Costs, nodes: int, best: set[Edge], rounds: int,
     except _OutOfSteps:
         return best
     return _as_keys(costs, schedule[0]) if schedule else best
+
+
+def pairable(nodes: Iterable[object], edges: Iterable[Edge], rounds: int) -> bool:
+    """Whether the graph holds ``rounds`` disjoint perfect matchings (``edges``: the pairs
+    not met, and a bye node's for an odd field: that many more rounds can be paired); when
+    the search's bound is reached first, assumed so, as a round is then paired as it is."""
+    adjacency: dict[object, set[object]] = {node: set() for node in nodes}
+    for u, v in edges:
+        adjacency[u].add(v)
+        adjacency[v].add(u)
+    try:
+        return _schedule(adjacency, rounds, [STEPS]) is not None
+    except _OutOfSteps:
+        return True
 
 
 def _cheapest_first(costs: Costs, nodes: int, best: set[Edge],

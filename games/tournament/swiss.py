@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from games.common.errors import IllegalAction
-from games.tournament.lookahead import best_leaving
+from games.tournament.lookahead import best_leaving, pairable
 from games.tournament.results import DEFAULT_POINTS, Pair, Player, Points, Result, as_fraction
 
 _BYE = object()
@@ -209,6 +209,23 @@ def swiss_most_rounds(players: int) -> int:
     """The rounds a field can play without a rematch or a second bye: each player meets
     every other once (and, in an odd field, has the bye once)."""
     return players if players % 2 else players - 1
+
+
+def swiss_rounds_left(players: Sequence[Player], met: Iterable[frozenset[Player]],
+                      had_bye: Iterable[Player], most: int) -> int:
+    """How many more rounds (at most ``most``) ``players`` can still be paired for without
+    a rematch or a second bye, after the pairs ``met`` and the byes ``had_bye``: what is
+    left of a Swiss event once players have left it."""
+    if len(players) < 2:
+        return 0
+    met, byes, nodes = set(met), set(had_bye), list(players)
+    edges = [(p, q) for i, p in enumerate(players) for q in players[i + 1:]
+             if frozenset((p, q)) not in met]
+    if len(players) % 2:
+        nodes.append(_BYE)
+        edges += [(p, _BYE) for p in players if p not in byes]
+    return next((rounds for rounds in range(most, 0, -1)
+                 if pairable(nodes, edges, rounds)), 0)
 
 
 def swiss_rounds_warning(players: int, rounds: int) -> str | None:

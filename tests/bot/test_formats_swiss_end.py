@@ -1,5 +1,5 @@
-"""A Swiss event that runs out of legal pairings ends with a note in the group's own
-language: the pairing engine gives the reason as a code, the catalogs give the words."""
+"""A Swiss event whose players left cannot be paired for all its rounds says so where they
+leave, in the group's own language, and numbers its rounds out of those it now plays."""
 
 from __future__ import annotations
 
@@ -22,18 +22,23 @@ bob@g: /result 3:1
 alice@g: /confirm
 """
 """Round 1 is Alice—Carol and Bob—Dave; with Carol and Dave disqualified, Alice—Bob in
-round 2 is the last pairing left (round 3 would be a rematch). A field nobody left plays
-the rounds it can without the note: they were said at the start."""
+round 2 is the last pairing left (round 3 would be a rematch): Dave's disqualification says
+the event plays 2 rounds, round 2 is said as the last, and the event ends after it with no
+more said (it said "Round 2 of 3", then that no round was left)."""
 
 
-@pytest.mark.parametrize(("language", "note"), [
-    ("en", "No round is left without a rematch, so the event ends here."),
-    ("ru", "Следующий тур без повторных встреч составить нельзя, поэтому турнир завершён."),
-    ("fi", "Kierrosta ilman uusintakohtaamisia ei enää ole, joten turnaus päättyy tähän."),
+@pytest.mark.parametrize(("language", "note", "heading"), [
+    ("en", "📉 The players left cannot play more rounds without a rematch: the event plays "
+           "2 rounds.", "⚔️ Round 2 of 2:"),
+    ("ru", "📉 Оставшиеся игроки не могут сыграть больше туров без повторных встреч: турнир "
+           "пройдёт в 2 тура.", "⚔️ Тур 2 из 2:"),
+    ("fi", "📉 Jäljellä olevat pelaajat eivät voi pelata enempää kierroksia ilman "
+           "uusintakohtaamisia: turnauksessa pelataan 2 kierrosta.", "⚔️ Kierros 2/2:"),
 ])
-async def test_the_end_for_want_of_a_pairing_is_said_in_the_groups_language(
-        tmp_path: Path, language: str, note: str) -> None:
+async def test_fewer_rounds_are_said_once_where_players_leave(
+        tmp_path: Path, language: str, note: str, heading: str) -> None:
     output = await run_script(tmp_path, LEFT_TWO, language=language)
-    after = output[output.index(f"  {note}"):]  # under the last table, in its caption
-    assert not any(line.startswith("→") for line in after) and after[-1].endswith('"')
-    assert "🏆" in after[2]  # the final placings below it, in the same caption
+    assert [line for line in output if "📉" in line] == [f"  {note}"]
+    assert output.index(f"  {note}") < output.index(f"  {heading}")
+    assert output[output.index(f"  {note}") - 3].startswith("→ g: photo \"⛔ ")
+    assert "🏆" in output[-3]  # the final placings under the last table, nothing else

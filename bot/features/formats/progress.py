@@ -36,6 +36,7 @@ from games.tournament import (
     swiss_inputs,
     swiss_most_rounds,
     swiss_pairings,
+    swiss_rounds_left,
 )
 from storage.repositories.matches import MatchRow, NewMatch
 from storage.repositories.tournaments import LIVE
@@ -158,26 +159,35 @@ def decided_tables(run: Run) -> list[tuple[int, list[Row]]]:
     return tables
 
 
-def swiss_planned_rounds(run: Run) -> int:
+def swiss_planned_rounds(run: Run, leaving: int | None = None) -> int:
     """The rounds a Swiss event plays: those set, or fewer when its field cannot play that
-    many without a rematch (the organiser was warned at the start)."""
-    return min(run.settings.get("rounds", SWISS_ROUNDS), swiss_most_rounds(len(run.seeds)))
+    many without a rematch (the organiser was warned at the start); once players have left
+    (``leaving``: one about to), the rounds paired so far and as many more as the players
+    still in can be paired for (the count said where it shrinks, the removal's answer)."""
+    most = min(run.settings.get("rounds", SWISS_ROUNDS), swiss_most_rounds(len(run.seeds)))
+    gone = run.removed | ({leaving} if leaving is not None else set())
+    if not gone:
+        return most
+    paired = max((row.round for row in run.rows), default=0)
+    met = [row for row in run.rows if row.status != "void"]
+    return paired + swiss_rounds_left(
+        [p for p in run.seeds if p not in gone],
+        [frozenset(row.players) for row in met if row.player_b is not None],
+        [row.player_a for row in met if row.player_b is None], most - paired)
 
 
 async def _swiss_step(services: Services, run: Run) -> Step:
-    rounds = run.settings.get("rounds", SWISS_ROUNDS)
     played = max((row.round for row in run.rows), default=0)
-    active = [p for p in run.seeds if p not in run.removed]
-    # with nobody gone, every round up to the planned ones pairs, and no round after them
-    if played >= (rounds if run.removed else swiss_planned_rounds(run)) or len(active) < 2:
+    planned = swiss_planned_rounds(run)
+    if played >= planned:
         return Step(run, finished=True)
     results = results_of(run.rows)
-    inputs = swiss_inputs(active, results, POINTS)
+    inputs = swiss_inputs([p for p in run.seeds if p not in run.removed], results, POINTS)
     every = swiss_inputs(run.seeds, results, POINTS)
     try:
-        pairs = swiss_pairings(inputs.scores, every.played, every.had_bye, rounds_after=min(
-            rounds, swiss_most_rounds(len(active))) - (played + 1))
-    except IllegalAction as error:
+        pairs = swiss_pairings(inputs.scores, every.played, every.had_bye,
+                               rounds_after=planned - (played + 1))
+    except IllegalAction as error:  # the look-ahead's bounds reached: no round is left
         return Step(run, finished=True,
                     note=f"formats.swiss_unpairable.{error.params['reason']}")
     return await _create_pairs(services, run, played + 1, "S", pairs)

@@ -12,11 +12,11 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from bot.features.formats.progress import placed
+from bot.features.formats.progress import placed, swiss_planned_rounds
 from bot.features.formats.runner import ADVANCE_JOB, proceed, said_once
 from bot.features.formats.state import BRACKETS, Run, load, log_event, results_of, save_record
 from bot.games import game_of
-from bot.i18n import Translator, lines
+from bot.i18n import Markup, Translator, lines
 from bot.play.board import retire_board
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
@@ -254,7 +254,18 @@ def removal_said(tr: Translator, run: Run, label: dict[int, str], player: int, h
     winners = walkover_winners(run, player, how)
     return lines(head, tr(outcome_key(run, player, how)),
                  tr("formats.walkover_to", names=", ".join(label[p] for p in winners))
-                 if winners else None)
+                 if winners else None, _fewer_rounds(tr, run, player))
+
+
+def _fewer_rounds(tr: Translator, run: Run, player: int) -> str | None:
+    """A Swiss event whose players left cannot be paired for all its planned rounds: the
+    rounds it plays now, said once, where the count shrinks (the headings then say it);
+    nothing when fewer than two are left (the event ends with the round)."""
+    left = set(run.seeds) - run.removed - {player}
+    if run.phase != "swiss" or len(left) < 2 or \
+            (planned := swiss_planned_rounds(run, player)) >= swiss_planned_rounds(run):
+        return None
+    return tr("formats.swiss_fewer_rounds", rounds=Markup(tr("formats.n_rounds", count=planned)))
 
 
 def walkover_winners(run: Run, player: int, how: str) -> list[int]:

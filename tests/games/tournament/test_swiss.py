@@ -13,6 +13,7 @@ from games.tournament import (
     swiss_inputs,
     swiss_most_rounds,
     swiss_pairings,
+    swiss_rounds_left,
     swiss_rounds_warning,
 )
 
@@ -144,6 +145,21 @@ def test_a_round_leaves_the_rounds_after_it_pairable():
     pairs = swiss_pairings(scores, played, had_bye, rounds_after=2)
     assert pairs in ([(2, 6), (3, 1), (4, 5)], [(2, 3), (1, 5), (6, 4)])
     assert legal_round_exists(range(1, 7), played | {frozenset(p) for p in pairs}, set())
+
+
+def test_the_rounds_left_to_a_field_after_withdrawals():
+    # six players after three rounds (1-4, 2-5, 3-6; 1-2, 3-4, 5-6; 2-3, 1-5, 6-4): 5
+    # gone, the five left (a bye each round) can still play two rounds; 6 gone too, the
+    # four left have 1-3 and 2-4 unmet: one round; nobody left to meet, none
+    met = {frozenset(p) for p in [(1, 4), (2, 5), (3, 6), (1, 2), (3, 4), (5, 6),
+                                   (2, 3), (1, 5), (6, 4)]}
+    assert swiss_rounds_left([1, 2, 3, 4, 6], met, set(), 2) == 2
+    assert swiss_rounds_left([1, 2, 3, 4], met, set(), 2) == 1
+    assert swiss_rounds_left([1, 2], met, set(), 2) == 0
+    assert swiss_rounds_left([1], set(), set(), 2) == 0
+    # an odd field whose players have all had the bye has no round left
+    assert swiss_rounds_left([1, 2, 3], set(), {1, 2, 3}, 3) == 0
+    assert swiss_rounds_left([1, 2, 3], set(), {1}, 3) == 2
 
 
 def test_a_look_ahead_out_of_steps_plays_the_best_round(monkeypatch):
