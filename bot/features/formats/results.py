@@ -47,7 +47,8 @@ def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | N
     """Why a result cannot be entered for ``match`` now (a catalog key), or None.
 
     A bracket or Swiss-with-elimination result that changes who went through cannot be
-    undone once entered: later pairings were built on it; a bracket match no later match
+    undone once entered: later pairings were built on it (a walkover to a player who left
+    says so instead); a bracket match no later match
     was built on (a final, a 3rd-place match) can, also after the end, when its
     placings are said again (:data:`~bot.features.formats.runner.ADVANCE_JOB`), as can
     any result of a round robin or Swiss, whose tables only change. Draws need a format
@@ -60,9 +61,18 @@ def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | N
         return "formats.error.no_draws"
     if match.status == "finished" and run.engine() is not None and winner != match.winner \
             and not (run.phase in BRACKETS and run.bracket().correctable(match.slot)):
-        return "formats.error.over" if run.tournament.status == "finished" \
-            else "formats.error.decided"
+        return _left_winner(run, match, winner) or ("formats.error.over" if run.tournament.status
+                                                    == "finished" else "formats.error.decided")
     return None
+
+
+def _left_winner(run: Run, match: MatchRow, winner: int | None) -> str | None:
+    """Why a walkover cannot go to the player whose leaving gave it to the opponent (a
+    bracket's final that a finalist withdrew from): they withdrew, or are disqualified."""
+    if winner not in run.removed or not match.result.get("forfeit"):
+        return None
+    withdrew = winner in run.record.get("withdrawn", [])
+    return "formats.error.winner_withdrew" if withdrew else "formats.error.winner_disqualified"
 
 
 async def record_result(services: Services, match_id: int, winner: int | None,
