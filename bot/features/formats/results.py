@@ -14,7 +14,15 @@ from typing import Any
 
 from bot.features.formats.progress import placed, swiss_planned_rounds
 from bot.features.formats.runner import ADVANCE_JOB, proceed, said_once
-from bot.features.formats.state import BRACKETS, Run, load, log_event, results_of, save_record
+from bot.features.formats.state import (
+    AHEAD,
+    BRACKETS,
+    Run,
+    load,
+    log_event,
+    results_of,
+    save_record,
+)
 from bot.games import game_of
 from bot.i18n import Markup, Translator, lines
 from bot.play.board import retire_board
@@ -116,6 +124,7 @@ async def record_result(services: Services, match_id: int, winner: int | None,
             result["stat"] = stat
         if tie and winner is None:
             result["tie"] = True
+        result |= _ahead(match)
         onward: dict[str, Any] = {"match_id": match.id}
         if said:
             onward["said"] = said
@@ -314,5 +323,11 @@ async def _close_open_matches(services: Services, run: Run, player: int,
         else:
             await services.repos.matches.settle(row.id, {
                 "meta": "result", "winner": _opponent(row, player),
-                "result": {"score": None, "forfeit": True}}, player, now)
+                "result": {"score": None, "forfeit": True} | _ahead(row)}, player, now)
     return closed
+
+
+def _ahead(row: MatchRow) -> dict[str, bool]:
+    """The mark of a match decided before its round opened (a round robin's coming round):
+    kept when the result is corrected, so its round still says its player rests."""
+    return {AHEAD: True} if row.status == "pending" or row.result.get(AHEAD) else {}

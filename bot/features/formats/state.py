@@ -128,11 +128,18 @@ async def log_event(services: Services, run: Run, event: dict[str, Any]) -> Run:
     return await save_record(services, run, log=[*run.record.get("log", []), event])
 
 
+AHEAD = "decided_ahead"
+"""A match result's mark: decided before its round opened (by a withdrawal), kept when an
+organiser corrects it."""
+
+
 def left_walkover(run: Run, row: MatchRow) -> bool:
     """A round robin match that a player's withdrawal (after half their matches) decided
-    as their opponent's walkover, maybe ahead of its round: not played, as a void one."""
+    as their opponent's walkover, maybe ahead of its round (also when an organiser has
+    since set its result: its round has nothing to play): not played in its round, as a
+    void one."""
     return run.phase == "round_robin" and row.status == "finished" \
-        and bool(row.result.get("forfeit")) \
+        and bool(row.result.get("forfeit") or row.result.get(AHEAD)) \
         and bool(set(row.players) & set(run.record.get("withdrawn", [])))
 
 
