@@ -72,7 +72,7 @@ def status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]
     tr, name = play.tr, play.names
     if state.history:
         lines = [_round_text(tr, name, state.history[-1], len(state.history))]
-        if max(state.hp) <= 0:  # both down: the margin decides, HP still shown from 0 up
+        if max(state.hp) <= 0:  # both down: the margin decides
             lines.append(_both_down(tr, name, state))
     else:
         lines = [tr("cup.hp_start", title=stage_title(play), a=name[0], b=name[1],
@@ -97,12 +97,12 @@ def status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]
 
 
 def _both_down(tr: Translator, name: tuple[str, str], state) -> str:
-    """Both fell in the same round: the one less far below 0 wins, equal plays on."""
+    """Both at 0 HP or below (fallen in this round, or already below after an equal one):
+    the one less far below 0 wins, equal plays on."""
     if state.winner is None:
         return tr("cup.hp_both_down_level")
     margin = state.hp[state.winner] - state.hp[1 - state.winner]
-    return tr("cup.hp_both_down", winner=name[state.winner], margin=margin, a=name[0],
-              ha=state.hp[0], b=name[1], hb=state.hp[1])  # below 0, as the table shows 0
+    return tr("cup.hp_both_down", winner=name[state.winner], margin=margin)
 
 
 def _dm_button(play: MatchContext) -> InlineKeyboardMarkup:
@@ -119,4 +119,4 @@ def _round_text(tr: Translator, name: tuple[str, str], record, number: int) -> s
             parts.append(tr("cup.hp_defended", name=name[p], roll=record.rolls[p],
                             heal=record.heals[p]))
     return tr("cup.hp_round", number=number, first=parts[0], second=parts[1], a=name[0],
-              b=name[1], hpa=max(0, record.hp[0]), hpb=max(0, record.hp[1]))
+              b=name[1], hpa=record.hp[0], hpb=record.hp[1])  # below 0 as it is
