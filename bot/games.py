@@ -115,7 +115,8 @@ class Game:
     walkover, a result an organiser set, a resignation), from the closed match (its
     :attr:`~bot.play.context.MatchContext.closed` true, its winner known) and its state:
     who won instead of whose move it is, no buttons; kinds absent here have their board's
-    buttons taken off (``bot/play/board.py``, ``retire_board``)."""
+    buttons taken off (``bot/play/board.py``, ``retire_board``). A live match's board is
+    redrawn in place by it too, as it stands (the Cup's, under an organiser's notice)."""
     boards: Mapping[str, BoardAgain] = field(default_factory=dict)
     """Match kind → how /board posts its live board again at the bottom of the chat, drawn
     from the match's state (the old one loses its buttons); kinds absent here have no board

@@ -18,7 +18,7 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.games import BoardAgain, SettledBoard
+from bot.games import BoardAgain, SettledBoard, game_of
 from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.middlewares.scope import Scope
@@ -138,6 +138,17 @@ async def post(play: MatchContext, text: str, markup: InlineKeyboardMarkup | Non
         await services.repos.matches.update(match.id, services.clock.now(),
                                             board_message_id=message_id)
     play.match = await services.repos.matches.get(match.id)
+
+
+async def notice(play: MatchContext, text: str) -> None:
+    """An organiser's notice about a live match (/reopen's, with its reason) in a message of
+    its own: posted as the match's newest message, the next die, choice or bet would edit
+    it into the board and take the notice away. The match's newest message is redrawn in
+    place from the match's state (a round undone shows as undone there too)."""
+    await play.say(text)
+    redraw = game_of(play.tournament.game).settled_boards.get(play.match.kind)
+    if redraw is not None and play.match.board_message_id is not None:
+        await redraw(play, await play.services.matches.state(play.match))
 
 
 Status = Callable[[MatchContext, Any], tuple[str, InlineKeyboardMarkup | None]]

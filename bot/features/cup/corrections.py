@@ -12,7 +12,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message, Update
 
 from bot.features.access import Target, command_target
-from bot.features.cup.common import close_match, match_score, post
+from bot.features.cup.common import close_match, match_score, notice
 from bot.features.cup.playoff import match_title
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
@@ -378,8 +378,8 @@ async def reopen(message: Message, command: CommandObject, event_update: Update,
     play: MatchContext = await context_for(services, tr, tournament, match)
     state = await services.matches.state(match)
     status = match_status(play, state) if hasattr(state, "score") else ""
-    await post(play, tr("correction.reopened", a=play.names[0], b=play.names[1],  # the
-                        reason=reason) + ("\n" + status if status else ""))  # match's newest
+    await notice(play, tr("correction.reopened", a=play.names[0], b=play.names[1],
+                          reason=reason) + ("\n" + status if status else ""))
 
 
 async def _reopenable_finished(services: Services, tournament_id: int, user_id: int):
