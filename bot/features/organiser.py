@@ -344,7 +344,7 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
     logged = log_entry(message.from_user.id, command.command, services.clock.now(),
                        tournament_id=tournament.id, chat_id=message.chat.id, reason=reason)
     opening, thawed = await _switch(services, tournament, pausing, logged)
-    said = "pause.resumed" if not pausing else "pause.paused_why" if reason else "pause.paused"
+    said = ("pause.paused" if pausing else "pause.resumed") + ("_why" if reason else "")
     text = lines(tr(said, title=tournament.title, reason=clip(reason or ""),
                     organiser=message.from_user.first_name),
                  *await clock.resumed_lines(services, tr, tournament, thawed))
