@@ -31,7 +31,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "defend": ("защита", "защищаюсь"),
         "check": ("чек",),
         "call": ("колл",),
-        "raise": ("рейз",),
+        "raise": ("рейз", "ставка", "ставлю"),
         "fold": ("фолд",),
         "allin": ("олл-ин", "ва-банк"),
         "drop": ("убираю", "убрать", "уберу"),
@@ -48,7 +48,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "defend": ("defend", "defence", "defense", "i defend"),
         "check": ("check",),
         "call": ("call",),
-        "raise": ("raise",),
+        "raise": ("raise", "bet"),
         "fold": ("fold",),
         "allin": ("all-in",),
         "drop": ("drop", "remove"),
@@ -65,7 +65,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "defend": ("puolustus", "puolustan", "puolusta"),
         "check": ("sökö", "sökötän"),
         "call": ("maksu", "maksan", "maksa"),
-        "raise": ("korotus", "korotan", "korota"),
+        "raise": ("korotus", "korotan", "korota", "panos", "panostan"),
         "fold": ("kippaus", "kippaan", "kippaa"),
         "allin": ("all-in",),
         "drop": ("poistan", "poista"),
@@ -176,7 +176,8 @@ def parse_choice(text: str) -> dict[str, Any] | None:
 
 
 def parse_bet(text: str) -> dict[str, Any] | None:
-    """«чек», «колл», «рейз N», «фолд», «олл-ин» and their forms → a ``bet``; also «колл N»,
+    """«чек», «колл», «рейз N», «фолд», «олл-ин» and their forms → a ``bet`` («ставка N»,
+    "bet N", «panos N»: the poker word for a first bet, a raise here); also «колл N»,
     a call as its button shows it (the engine checks that N is what is owed), and «рейз»
     without a whole number (a raise without its amount, refused with the amounts allowed)."""
     action = _BET_FORMS.get(_squash(text))

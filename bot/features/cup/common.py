@@ -87,6 +87,9 @@ async def sender_play(scope: Scope, tr: Translator) -> MatchContext | None:
 
 def _explain(tr: Translator, error: IllegalAction, match: MatchRow) -> str:
     params = error_params(error)
+    if error.code == "bad_amount" and "amount" not in params:  # «рейз» alone: how to write it
+        return tr("cup.raise_only" if params["min"] == params["max"] else "cup.raise_how_much",
+                  low=params["min"], high=params["max"])  # as the raise button answers
     if error.code == "bad_amount" and params.get("min") == params.get("max"):
         return tr("cup.error.bad_amount_one", **params)  # not "a raise can be 1 to 1"
     return tr(f"cup.error.{error.code}", **params)

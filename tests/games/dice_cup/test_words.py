@@ -93,7 +93,13 @@ def test_a_raise_without_a_whole_amount_is_a_raise_the_engine_refuses(typed: str
     assert parse_bet(typed) == {"type": "bet", "action": "raise"}
 
 
-@pytest.mark.parametrize("typed", ["рейзы 3", "чек 3", "bet 3", "raised", "колл много"])
+@pytest.mark.parametrize("typed", ["bet 3", "Ставка 3", "ставлю 3", "panos 3", "panostan 3"])
+def test_bet_n_is_a_raise(typed: str) -> None:
+    """The poker word when nothing is owed, in each language: a raise by N."""
+    assert parse_bet(typed) == {"type": "bet", "action": "raise", "amount": 3}
+
+
+@pytest.mark.parametrize("typed", ["рейзы 3", "чек 3", "bets 3", "raised", "колл много"])
 def test_not_a_bet(typed: str) -> None:
     assert parse_bet(typed) is None
 
