@@ -88,7 +88,8 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
 async def announce_vote(play: MatchContext, before, after, event: dict) -> None:
     """A first pick edits the vote (its buttons stay for the other player); different
     picks close the vote and ask for the higher seed's /try in a new message; the deadline
-    closes the vote (its buttons go) and asks the organiser in a new message; a format
+    closes the vote (its buttons go) and asks the organiser in a new message, which says
+    the pick made; a format
     decided by equal picks or by the organiser is said in place of the question, without
     buttons."""
     kind = event["type"]
@@ -101,12 +102,20 @@ async def announce_vote(play: MatchContext, before, after, event: dict) -> None:
         await post(play, lines(_needs_try(play, before), tried(play, event)), new=False)
     elif kind == "deadline":
         await post(play, *vote_status(play, after), new=False)
-        await post(play, play.tr("cup.third_organiser"),
+        await post(play, lines(play.tr("cup.third_organiser"), *_picks_shown(play, after)),
                    _keyboard(play.tr, play.match.id, list(after.available), True))
     elif after.finished:
         how = "cup.third_same_pick" if kind == "pick" else "cup.third_organiser_picked"
         await post(play, play.tr(how, a=play.names[0], b=play.names[1],
                                  format=play.tr(f"cup.format.{after.result}")), new=False)
+
+
+def _picks_shown(play: MatchContext, state) -> list[str]:
+    """The pick made before the vote closed, told the organiser who chooses now (secret
+    only while the vote runs)."""
+    return [play.tr("cup.third_pick_shown", name=play.names[p], other=play.names[1 - p],
+                    format=play.tr(f"cup.format.{state.pick_of(p)}"))
+            for p in (0, 1) if state.has_picked(p)]
 
 
 def _needs_try(play: MatchContext, state) -> str:
