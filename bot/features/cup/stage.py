@@ -8,6 +8,7 @@ A match's group is the first part of its slot: ``G2-R3-1`` is group 2, round 3.
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import groupby
 
 from bot.features.cup.common import on_finish
 from bot.features.cup.playoff import holders, playoff_size, round_title, start_playoff
@@ -63,31 +64,37 @@ def smaller_playoff(tr: Translator, tournament: Tournament, players: int) -> str
 
 async def open_round(services: Services, tr: Translator, tournament: Tournament,
                      number: int, tables: str = "") -> None:
-    """Open round ``number``: its pairs in one message, after ``tables`` (the tables of the
-    round just finished, or what the start says first) when given."""
+    """Open round ``number``: its pairs in one message (under their group's name when the
+    stage has several groups), after ``tables`` (the tables of the round just finished, or
+    what the start says first) when given."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     await services.repos.matches.update_many(
         {m.id: {"status": tournament.opening_status} for m in matches
          if m.round == number and m.status == "pending"}, services.clock.now())
     label = await names_of(services, tournament.id)
     lines = []
-    for match in (m for m in matches if m.round == number):
-        if match.status == "void" and match.player_b is None:
-            continue  # the rest of a disqualified player: not announced
-        if match.status == "bye":
-            lines.append(tr("cup.round_bye", name=label[match.player_a]))
-        elif match.status == "void":
-            lines.append(tr("cup.round_void", a=label[match.player_a], b=label[match.player_b]))
-        else:
-            await open_topic(services, tournament, match,
-                             (label[match.player_a], label[match.player_b]))
-            lines.append(tr("cup.round_pair", a=label[match.player_a],
-                            b=label[match.player_b]))
+    for group, members in groupby((m for m in matches if m.round == number), key=group_of):
+        if tournament.settings.get("groups", 1) > 1:
+            lines.append(tr("cup.round_group", group=group_name(group)))
+        # a disqualified player's rest (void, without an opponent) is not announced
+        lines += [await _pair_line(services, tr, tournament, match, label) for match in members
+                  if match.status != "void" or match.player_b is not None]
     total = max(m.round for m in matches)
     opened = tr("cup.round_opened", number=number, total=total, pairs=Markup("\n".join(lines)))
     await services.bot.send_message(tournament.chat_id,
                                     f"{tables}\n\n{opened}" if tables else opened)
     await advance_groups(services, tr, tournament, number)
+
+
+async def _pair_line(services: Services, tr: Translator, tournament: Tournament,
+                     match: MatchRow, label: dict[int, str]) -> str:
+    """A match of the round being opened, as its message lists it (its topic opened)."""
+    if match.status == "bye":
+        return tr("cup.round_bye", name=label[match.player_a])
+    if match.status == "void":
+        return tr("cup.round_void", a=label[match.player_a], b=label[match.player_b])
+    await open_topic(services, tournament, match, (label[match.player_a], label[match.player_b]))
+    return tr("cup.round_pair", a=label[match.player_a], b=label[match.player_b])
 
 
 def results_of(matches: list[MatchRow]) -> list[Result]:
@@ -98,6 +105,18 @@ def results_of(matches: list[MatchRow]) -> list[Result]:
 
 def group_of(match: MatchRow) -> int:
     return int(match.slot.split("-")[0][1:])
+
+
+def group_name(group: int) -> str:
+    """A group's name as the players read it: A, B …"""
+    return chr(ord("A") + group - 1)
+
+
+def group_line(tr: Translator, tournament: Tournament, match: MatchRow) -> str | None:
+    """"Group A." for a group-stage match when the stage has several groups, else None."""
+    if match.stage != STAGE or tournament.settings.get("groups", 1) < 2:
+        return None
+    return tr("cup.in_group", group=group_name(group_of(match)))
 
 
 async def group_tables(services: Services, tournament: Tournament, lot=None
@@ -132,8 +151,7 @@ async def group_table(services: Services, tournament: Tournament, group: int = 1
 def table_title(tr: Translator, tournament: Tournament, group: int) -> str:
     """A group table's title as plain text (callers escape it, or draw it)."""
     if tournament.settings.get("groups", 1) > 1:
-        return tr.plain("cup.group_title", title=tournament.title,
-                        group=chr(ord("A") + group - 1))
+        return tr.plain("cup.group_title", title=tournament.title, group=group_name(group))
     return tournament.title
 
 

@@ -16,7 +16,7 @@ from bot.features.cup.playoff import STAGE as PLAYOFF
 from bot.features.cup.playoff import THIRD, THIRD_VOTE, bracket_of, match_title, round_title
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
-from bot.features.cup.stage import group_tables, render_table, table_title
+from bot.features.cup.stage import group_line, group_tables, render_table, table_title
 from bot.features.cup.third import vote_status
 from bot.features.handlers import Handlers
 from bot.features.mine import dm_answer, match_answer
@@ -59,7 +59,7 @@ async def _match_text(services: Services, tr: Translator, chat_id: int, user_id:
         return _without_match(tr, tournament, user_id, rows)
     state = await services.matches.state(play.match)
     if hasattr(state, "round") and hasattr(state, "score"):
-        return match_status(play, state)
+        return lines(group_line(tr, tournament, play.match), match_status(play, state))
     head = tr("cup.match_other", a=play.names[0], b=play.names[1],
               format=tr(f"cup.format.{play.match.kind}"))
     now = _NOW.get(play.match.kind)
