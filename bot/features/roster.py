@@ -226,6 +226,20 @@ async def checkin_button(query: CallbackQuery, callback_data: CheckIn, services:
     await query.answer(f"{said} {missing}".rstrip())  # a toast: one paragraph
 
 
+def _status(tr: Translator, tournament: Tournament, entry: Entrant,
+            everyone: list[Entrant]) -> str:
+    """An entry's status as /players says it; an entry handed to another player (the Cup's
+    /replace) names who replaced whom."""
+    replaced = tournament.state.get("replaced", {})  # old player's id → new player's
+    label = {e.user_id: e.label for e in everyone}
+    if entry.status == "replaced" and replaced.get(str(entry.user_id)) in label:
+        return tr("status.replaced_by", name=label[replaced[str(entry.user_id)]])
+    before = next((int(old) for old, new in replaced.items() if new == entry.user_id), None)
+    if entry.status == "approved" and before in label:
+        return tr("status.in_place_of", name=label[before])
+    return tr(f"status.{entry.status}")
+
+
 @router.message(Command("players"), Targeted())
 async def players(message: Message, command: CommandObject, services: Services,
                   tr: Translator, target: Target) -> None:
@@ -237,7 +251,7 @@ async def players(message: Message, command: CommandObject, services: Services,
         await message.answer(lines(tr("players.empty", title=tournament.title), unfinished))
         return
     checkin_on = bool(tournament.settings.get("checkin"))
-    rows = [tr("players.line", n=n, name=e.label, status=tr(f"status.{e.status}"),
+    rows = [tr("players.line", n=n, name=e.label, status=_status(tr, tournament, e, everyone),
                checked=" ✅" if checkin_on and e.checked_in and e.status == "approved" else "")
             for n, e in enumerate(entrants, start=1)]
     approved = sum(e.status == "approved" for e in entrants)

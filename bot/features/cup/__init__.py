@@ -40,6 +40,7 @@ GAME = Game(
             "hp": status_board(hp.status), "third_choice": status_board(third.vote_status),
             **{kind: status_board(rolling.status) for kind in rolling.KINDS}},
     settled_boards={"betting": betting.show_final_board, "hp": closed_status(hp.status),
+                    "third_choice": closed_status(third.vote_status),
                     **{kind: closed_status(rolling.status) for kind in rolling.KINDS}},
     rules="cup.rules",  # the Cup's own catalog: its typed words in the chat's language
 )

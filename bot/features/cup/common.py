@@ -149,6 +149,13 @@ async def notice(play: MatchContext, text: str) -> None:
     it into the board and take the notice away. The match's newest message is redrawn in
     place from the match's state (a round undone shows as undone there too)."""
     await play.say(text)
+    await redraw_in_place(play)
+
+
+async def redraw_in_place(play: MatchContext) -> None:
+    """The match's newest message drawn again where it is, from the match's state (after
+    an organiser's correction: a round undone, a player replaced); none shown yet, none
+    drawn."""
     redraw = game_of(play.tournament.game).settled_boards.get(play.match.kind)
     if redraw is not None and play.match.board_message_id is not None:
         await redraw(play, await play.services.matches.state(play.match))

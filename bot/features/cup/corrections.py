@@ -12,14 +12,13 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message, Update
 
 from bot.features.access import Target, command_target
-from bot.features.cup.common import close_match, match_score, notice
+from bot.features.cup.common import close_match, match_score, notice, redraw_in_place
 from bot.features.cup.playoff import match_title
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import advance_groups
 from bot.features.handlers import Handlers
 from bot.features.registration import valid_name
-from bot.games import game_of
 from bot.i18n import Translator, clip
 from bot.middlewares.filters import topic_of
 from bot.play import hidden
@@ -298,25 +297,25 @@ async def replace(message: Message, command: CommandObject, services: Services,
                          entry.seed)
         await _log(services, message, "replace", tournament.id, reason, old=old.id, new=new.id)
     await message.answer(tr("correction.replaced", old=entry.label, new=name, reason=reason))
+    old_tr = await services.translator_for_chat(old.id)
+    await services.outbox.dm(old.id, old_tr("correction.replaced_dm", title=tournament.title,
+                                            new=name, reason=reason))
     await _show_new_player(services, tr, tournament, old.id, new.id)
 
 
 async def _show_new_player(services: Services, tr: Translator, tournament: Tournament,
                            old: int, user_id: int) -> None:
-    """The entry's matches being played, with its new player: each board again at the
-    bottom of the chat (the old one, with the old name, loses its buttons), and the new
+    """The entry's matches being played, with its new player: each board drawn again in
+    place with the new name (the notice above says why: one group message), and the new
     player's private panel where the match awaits their hidden choice (one the bot cannot
     write to is asked in the group to open its chat; a choice the entry made this round
     stands, and the next round's panel comes as everyone's does). The old player's panel
     loses its buttons."""
-    game = game_of(tournament.game)
     for match in await services.repos.matches.for_tournament(tournament.id):
         if match.status not in LIVE or user_id not in match.players:
             continue
         ctx = await context_for(services, tr, tournament, match)
-        again = game.boards.get(match.kind)
-        if again is not None and match.board_message_id is not None:  # one was shown
-            await again(ctx, await services.matches.state(match))
+        await redraw_in_place(ctx)
         if hidden.input_of(match.kind) is None:
             continue
         if (left := await hidden.panels(services).get(match.id, old)) is not None:

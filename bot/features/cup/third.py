@@ -53,13 +53,16 @@ async def start_vote(play: MatchContext) -> None:
 
 def vote_status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]:
     """The vote's newest message: the question with a button per format and who has
-    picked, or, when the picks differ, the higher seed's /try."""
+    picked, or, when the picks differ, the higher seed's /try; closed outside the vote,
+    who won instead of the buttons."""
     if state.needs_try:
         return _needs_try(play, state), None
     tr, name = play.tr, play.names
     picked = [tr("cup.third_picked", name=name[p], other=name[1 - p])
               for p in (0, 1) if state.has_picked(p)]
     question = _question(play, *picked)
+    if play.closed:  # closed outside the vote (a walkover): who won, no buttons
+        return lines(question, play.closed_line()), None
     if state.closed:  # the organiser's own message asks them now
         return lines(question, tr("cup.third_closed")), None
     return question, _keyboard(tr, play.match.id, list(state.available))
