@@ -24,6 +24,9 @@ from storage.repositories.matches import MatchRow, NewMatch
 from storage.repositories.tournaments import Entrant, Tournament
 
 STAGE = "groups"
+ROLL_OFF = "roll_off"
+"""The tournament state's key of the roll-off: each group of players still tied after every
+tie-break when the stage ended, in the order drawn (drawn once, then read by every table)."""
 
 
 def group_engine(settings: dict) -> GroupMatch:
@@ -119,16 +122,17 @@ def group_line(tr: Translator, tournament: Tournament, match: MatchRow) -> str |
     return tr("cup.in_group", group=group_name(group_of(match)))
 
 
-async def group_tables(services: Services, tournament: Tournament, lot=None
-                       ) -> list[list[Row]]:
+async def group_tables(services: Services, tournament: Tournament) -> list[list[Row]]:
     """Every group's table; disqualified players' results are annulled (SPEC §6); an entry
-    taken over by /replace is its new player's row, with its results so far. With ``lot``
-    the ties left after every tie-break are drawn (the roll-off), else they share a place."""
+    taken over by /replace is its new player's row, with its results so far. The ties left
+    after every tie-break share a place, but those the roll-off drew (:data:`ROLL_OFF`)
+    are in the order drawn."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     entrants = await services.repos.entrants.list(tournament.id)
     seed = {e.user_id: e.seed or 0 for e in entrants}
     disqualified = [e.user_id for e in entrants if e.status == "disqualified"]
     holder = holders(tournament)
+    drawn = [holder(p) for group in tournament.state.get(ROLL_OFF, []) for p in group]
     tables = []
     for group in sorted({group_of(m) for m in matches}):
         mine = [m for m in matches if group_of(m) == group]
@@ -137,15 +141,37 @@ async def group_tables(services: Services, tournament: Tournament, lot=None
         results = [replace(r, a=holder(r.a), b=holder(r.b),
                            winner=None if r.winner is None else holder(r.winner))
                    for r in results_of(mine)]
-        tables.append(standings(players, results, points=DICE_CUP_POINTS,
-                                tiebreaks=DICE_CUP_TIEBREAKS, round_robin=True,
-                                disqualified=disqualified, lot=lot))
+        tables.append(in_drawn_order(standings(
+            players, results, points=DICE_CUP_POINTS, tiebreaks=DICE_CUP_TIEBREAKS,
+            round_robin=True, disqualified=disqualified), drawn))
     return tables
 
 
-async def group_table(services: Services, tournament: Tournament, group: int = 1,
-                      lot=None) -> list[Row]:
-    return (await group_tables(services, tournament, lot))[group - 1]
+def in_drawn_order(rows: list[Row], drawn: list[int]) -> list[Row]:
+    """``rows`` with each shared place whose players the roll-off drew put in the order
+    drawn, a place each (a tie that came about later, all of whose players were not in
+    the roll-off, stays shared)."""
+    places = {}
+    for group in tied_groups(rows):
+        if set(group) <= set(drawn):
+            first = next(row.place for row in rows if row.player == group[0])
+            places |= {p: first + n for n, p in enumerate(sorted(group, key=drawn.index))}
+    return sorted((replace(row, place=places.get(row.player, row.place)) for row in rows),
+                  key=lambda row: (row.place is None, row.place or 0))
+
+
+async def roll_off(services: Services, tournament: Tournament) -> Tournament:
+    """The players still tied after every tie-break when the stage ends, drawn once into
+    an order by the bot's seeded random source and stored (:data:`ROLL_OFF`): a job run
+    again finds the draw made, and every table shows it. The tournament as it is now."""
+    if ROLL_OFF in tournament.state:
+        return tournament
+    drawn = [group for table in await group_tables(services, tournament)
+             for group in tied_groups(table)]
+    for group in drawn:
+        services.rng.shuffle(group)
+    await services.repos.tournaments.set_state(tournament.id, ROLL_OFF, drawn)
+    return await services.repos.tournaments.get(tournament.id)
 
 
 def table_title(tr: Translator, tournament: Tournament, group: int) -> str:
@@ -171,11 +197,19 @@ async def after_group_match(play: MatchContext, told: dict) -> None:
 
 async def tables_text(services: Services, tr: Translator, tournament: Tournament) -> str:
     """Every group's table as text, one after the other."""
-    label = await names_of(services, tournament.id)
+    tables = await group_tables(services, tournament)
+    label = marked_names(tr, await names_of(services, tournament.id), tables)
     return "\n\n".join(
         tr("cup.table", title=table_title(tr, tournament, group),
            rows=Markup(render_table(tr, rows, label)))
-        for group, rows in enumerate(await group_tables(services, tournament), start=1))
+        for group, rows in enumerate(tables, start=1))
+
+
+def marked_names(tr: Translator, label: dict[int, str], tables: list[list[Row]]
+                 ) -> dict[int, str]:
+    """The names with a disqualified player marked so: their row stays, without a place."""
+    return label | {row.player: tr.plain("formats.table.disqualified", name=label[row.player])
+                    for rows in tables for row in rows if row.status == "disqualified"}
 
 
 async def advance_groups(services: Services, tr: Translator, tournament: Tournament,
@@ -187,22 +221,20 @@ async def advance_groups(services: Services, tr: Translator, tournament: Tournam
     if any(m.round == round_no and m.status in LIVE for m in matches):
         return
     played = any(m.round == round_no and m.status == "finished" for m in matches)
-    tables = await tables_text(services, tr, tournament) if played else ""
     if any(m.round == round_no + 1 for m in matches):
+        tables = await tables_text(services, tr, tournament) if played else ""
         await open_round(services, tr, tournament, round_no + 1, tables)
         return
-    if tables:
-        await services.bot.send_message(tournament.chat_id, tables)
-    tied = [group for table in await group_tables(services, tournament)
-            for group in tied_groups(table)]
-    tables = await group_tables(services, tournament, lot=services.rng)
-    if tied:
+    tournament = await roll_off(services, tournament)
+    if played:
+        await services.bot.send_message(tournament.chat_id,
+                                        await tables_text(services, tr, tournament))
+    if drawn := tournament.state[ROLL_OFF]:
         label = await names_of(services, tournament.id)
-        order = {row.player: row.place for table in tables for row in table}
-        lines = [", ".join(label[p] for p in sorted(group, key=order.get)) for group in tied]
-        await services.bot.send_message(tournament.chat_id, tr(
-            "cup.roll_off", groups="\n".join(lines)))
-    await start_playoff(services, tr, tournament, qualified(tournament, tables))
+        await services.bot.send_message(tournament.chat_id, tr("cup.roll_off", groups="\n".join(
+            ", ".join(label[p] for p in group) for group in drawn)))
+    await start_playoff(services, tr, tournament,
+                        qualified(tournament, await group_tables(services, tournament)))
 
 
 def qualified(tournament: Tournament, tables: list[list[Row]]) -> list[int]:

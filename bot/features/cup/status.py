@@ -4,6 +4,7 @@ text table as the fallback when a picture cannot be drawn."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import takewhile
 from typing import Any
 
 from aiogram.filters import Command
@@ -16,7 +17,13 @@ from bot.features.cup.playoff import STAGE as PLAYOFF
 from bot.features.cup.playoff import THIRD, THIRD_VOTE, bracket_of, match_title, round_title
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
-from bot.features.cup.stage import group_line, group_tables, render_table, table_title
+from bot.features.cup.stage import (
+    group_line,
+    group_tables,
+    marked_names,
+    render_table,
+    table_title,
+)
 from bot.features.cup.third import vote_status
 from bot.features.handlers import Handlers
 from bot.features.mine import dm_answer, match_answer
@@ -26,6 +33,7 @@ from bot.play.context import LIVE, MatchContext, names_of
 from bot.render import BAR_MARK, bracket_png, standings_png
 from bot.render.posting import post_pictures
 from bot.services import Services
+from games.tournament.standings import Row
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
@@ -139,16 +147,17 @@ async def post_standings(services: Services, tr: Translator, tournament: Tournam
     """The group tables of ``tournament``, posted in ``chat_id`` (its forum topic
     ``thread_id``): one picture, or an album of one per group (one message in the chat's
     feed)."""
-    label = await names_of(services, tournament.id)
     header = tr("cup.table_header").split("|")
     qualifiers = len(tournament.state.get("playoff_seeds", [])) or \
         tournament.settings.get("qualifiers", 8)
     tables = await group_tables(services, tournament)
+    label = marked_names(tr, await names_of(services, tournament.id), tables)
     titles = [table_title(tr, tournament, group) for group in range(1, len(tables) + 1)]
     calls = [(standings_png, (title, header, [
         [str(r.place or "—"), label[r.player], str(r.points), f"{r.wins}-{r.draws}-{r.losses}",
          f"{r.scored}:{r.scored - r.diff}"] for r in rows],
-        max(1, qualifiers // len(tables)), [f"{BAR_MARK} {tr.plain('cup.legend.bar')}"]))
+        _going_through(tournament, rows, max(1, qualifiers // len(tables))),
+        [f"{BAR_MARK} {tr.plain('cup.legend.bar')}"]))
         for title, rows in zip(titles, tables, strict=True)]
 
     def as_text() -> str:
@@ -159,6 +168,16 @@ async def post_standings(services: Services, tr: Translator, tournament: Tournam
     await post_pictures(services, chat_id, calls,
                         tr("cup.standings_caption", title=caption_title), as_text,
                         name="cup-standings", thread_id=thread_id)
+
+
+def _going_through(tournament: Tournament, rows: list[Row], per_group: int) -> int:
+    """How many of a table's first rows the qualifiers' bar marks: at most ``per_group``,
+    never a player without a place (disqualified) nor, once the playoff is seeded, one not
+    among its seeds."""
+    seeds = tournament.state.get("playoff_seeds")
+    ranked = takewhile(lambda row: row.place is not None
+                       and (seeds is None or row.player in seeds), rows)
+    return min(per_group, sum(1 for _ in ranked))
 
 
 @router.message(Command("bracket"), IN_GROUP)
