@@ -85,12 +85,18 @@ class MatchRow:
     def players(self) -> tuple[int | None, int | None]:
         return (self.player_a, self.player_b)
 
+    @property
+    def walkover(self) -> bool:
+        """Won without being played out: a forfeit, or the Cup's walkover."""
+        return bool(self.result.get("forfeit") or self.result.get("walkover"))
+
     def score_texts(self, first: int | None = None) -> tuple[str, str] | None:
-        """A finished match's score as two texts ("+"/"−" for a forfeit), ``first``'s side
-        first (default: player a's), for a bracket picture; None when there is none."""
+        """A finished match's score as two texts ("+"/"−" for a forfeit, the Cup's walkover
+        too), ``first``'s side first (default: player a's), for a bracket picture; None when
+        there is none."""
         if self.status != "finished" or self.player_b is None:
             return None
-        if self.result.get("forfeit"):
+        if self.walkover:
             texts = forfeit_texts(self.winner == self.player_a)
         elif score := self.result.get("score"):
             texts = (str(score[0]), str(score[1]))

@@ -1,12 +1,13 @@
-"""The qualifiers' bar of a groups-then-playoff table (bot/features/formats/tables.py) marks
-only players with a place: one who left the tournament is never shown going through."""
+"""The qualifiers' bar of a groups-then-playoff table (bot/features/formats/tables.py; the
+Cup's, bot/features/cup/status.py) marks only players with a place: one who left the
+tournament is never shown going through."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from bot.render.pictures import standings_png
-from tests.bot.sandbox_run import opened
+from tests.bot.sandbox_run import SCENARIOS, opened
 
 SETUP = """org@g: /new armchair GP play=report format=groups_playoff groups=2 top=2
 alice@g: /register
@@ -38,3 +39,21 @@ async def test_a_player_who_left_is_not_barred_through(tmp_path: Path) -> None:
     cells, bar = tables["GP · B"]
     assert len(cells) == 2 and bar == 1  # the one left in group B, not the leaver
     assert tables["GP · A"][1] == 2
+
+
+async def test_a_cup_player_disqualified_in_the_playoff_is_marked_not_barred(
+        tmp_path: Path) -> None:
+    script = (SCENARIOS / "cup_dq_walkover_named.txt").read_text(encoding="utf-8")
+    async with opened(tmp_path) as sandbox:
+        drawn: list[tuple] = []
+        renderer = sandbox.app.services.renderer
+        draw = renderer.draw
+
+        async def seen(calls):
+            drawn.extend(args for function, args in calls if function is standings_png)
+            return await draw(calls)
+        renderer.draw = seen
+        await sandbox.run_lines(script.splitlines())
+    (_, _, cells, bar, _), = drawn
+    assert cells[-1][:2] == ["—", "Bob_Stone (disqualified)"]
+    assert bar == 3

@@ -19,11 +19,12 @@ from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import advance_groups
 from bot.features.handlers import Handlers
 from bot.features.registration import valid_name
-from bot.i18n import Translator, clip
+from bot.games import game_of
+from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import topic_of
 from bot.play import hidden
 from bot.play.board import retire_board
-from bot.play.context import LIVE, MatchContext, context_for
+from bot.play.context import LIVE, MatchContext, context_for, names_of
 from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.jobs import Job
@@ -235,25 +236,25 @@ async def close_disqualified(services: Services, job: Job) -> None:
     tournament = await services.repos.tournaments.get(job.tournament_id)
     payload = job.payload
     user_id, actor_id = payload["user_id"], payload["actor_id"]
+    closed = [match for match in await services.repos.matches.for_tournament(tournament.id)
+              if user_id in match.players and (match.status in OPEN or match.status == "bye"
+                                               and match.stage == GROUPS)]
+    # (a group-stage rest of the player is closed too: not announced as resting)
     if not payload.get("told"):
         told = await services.translator_for_chat(payload["chat_id"])
-        await services.bot.send_message(payload["chat_id"], told(
-            "correction.disqualified", name=payload["name"], reason=payload["reason"]),
+        await services.bot.send_message(payload["chat_id"], lines(
+            told("correction.disqualified", name=payload["name"], reason=payload["reason"]),
+            await _walkovers_said(services, told, tournament, user_id, closed)),
             message_thread_id=payload["thread_id"])
         await services.repos.jobs.note(job.id, told=True)
     tr = await services.translator_for_chat(tournament.chat_id)
-    now, closed = services.clock.now(), []
-    for match in await services.repos.matches.for_tournament(tournament.id):
-        rest = match.status == "bye" and match.stage == GROUPS  # not announced as resting
-        if (match.status not in OPEN and not rest) or user_id not in match.players:
-            continue
-        closed.append(match)
+    now = services.clock.now()
+    for match in closed:
         if match.stage == GROUPS:
             await services.repos.matches.settle(match.id, {"meta": "void"}, actor_id, now)
             continue
         play = await context_for(services, tr, tournament, match)
-        opponent = match.player_b if match.player_a == user_id else match.player_a
-        await close_match(play, opponent, {"score": [0, 0], "walkover": True},
+        await close_match(play, _opponent(match, user_id), {"score": [0, 0], "walkover": True},
                           actor_id=actor_id)
     # a round goes on only when a match of it being played was closed here (an earlier
     # round's voided or finished matches are not reopened: the round in play is the one)
@@ -261,6 +262,21 @@ async def close_disqualified(services: Services, job: Job) -> None:
         await advance_groups(services, tr, tournament, current[0])
     for match in closed:
         await retire_board(services, tournament, match)
+
+
+def _opponent(match: MatchRow, player: int) -> int | None:
+    return match.player_b if match.player_a == player else match.player_a
+
+
+async def _walkovers_said(services: Services, tr: Translator, tournament: Tournament,
+                          player: int, matches: list[MatchRow]) -> str | None:
+    """Who wins the disqualified ``player``'s open playoff ``matches`` by walkover, named as
+    every format names them (the group stage's are void: nobody wins them)."""
+    winners = [_opponent(match, player) for match in matches if match.stage != GROUPS]
+    if not winners:
+        return None
+    label = await names_of(services, tournament.id)
+    return tr("formats.walkover_to", names=", ".join(label[p] for p in winners))
 
 
 @router.message(Command("replace"))

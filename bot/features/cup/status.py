@@ -224,9 +224,10 @@ async def post_bracket(services: Services, tr: Translator, tournament: Tournamen
 
 
 def _score(row: MatchRow | None, first: object = None) -> tuple[str, str] | None:
-    """The score a bracket shows: rounds or hands won; an HP battle's remaining hit points
-    (below 0 when a player falls) say less than its check mark, so none is shown."""
-    if row is None or row.kind == "hp":
+    """The score a bracket shows: rounds or hands won, "+"/"−" for a walkover; an HP
+    battle's remaining hit points (below 0 when a player falls) say less than its check
+    mark, so none is shown."""
+    if row is None or (row.kind == "hp" and not row.walkover):
         return None
     return row.score_texts(first if isinstance(first, int) else None)
 
