@@ -13,13 +13,12 @@ from aiogram.types import Message, Update
 
 from bot.features.access import Target, command_target
 from bot.features.cup.common import close_match, match_score, notice, redraw_in_place
-from bot.features.cup.playoff import match_title
+from bot.features.cup.playoff import THIRD_VOTE, match_title
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import advance_groups
 from bot.features.handlers import Handlers
 from bot.features.registration import valid_name
-from bot.games import game_of
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import topic_of
 from bot.play import hidden
@@ -107,7 +106,7 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
     match = await services.repos.matches.current_for_player(target.tournament.id, user.id)
     if match is None or match.kind == "third_choice" or \
             (named is not None and named.id not in match.players):
-        await message.answer(tr("correction.no_match", user=user.mention))
+        await message.answer(await _no_match(services, tr, target.tournament, user, named))
         return
     mine, theirs = outcome
     if mine == theirs and match.stage != GROUPS:
@@ -137,6 +136,27 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
     await play.say(tr("correction.result_set", a=play.names[0], b=play.names[1], sa=score[0],
                       sb=score[1], reason=reason, where=_where(tr, target.tournament, match)))
     await retire_board(services, target.tournament, match)
+
+
+async def _no_match(services: Services, tr: Translator, tournament: Tournament, user: User,
+                    named: User | None) -> str:
+    """Why ``/setresult`` finds no match to set: the match it names (the player's last when
+    one player is named) has its result already — said with the score, and with /reopen
+    when that can still replay its last round (a played match of a round still under way);
+    else that the player has no such match."""
+    done = [m for m in await services.repos.matches.for_tournament(tournament.id)
+            if m.status == "finished" and user.id in m.players and m.slot != THIRD_VOTE
+            and (named is None or named.id in m.players)]
+    if not done:
+        return tr("correction.no_match", user=user.mention)
+    last = max(done, key=lambda m: m.id)
+    reopenable = await _reopenable_finished(services, tournament.id, user.id) == last and \
+        bool(await services.matches.round_starts(last))
+    label = await names_of(services, tournament.id)
+    sa, sb = last.score_texts() or ("?", "?")
+    return tr("correction.recorded_reopen" if reopenable else "correction.recorded",
+              a=label[last.player_a], b=label[last.player_b], sa=sa, sb=sb, user=user.mention,
+              where=_where(tr, tournament, last))
 
 
 def _where(tr: Translator, tournament: Tournament, match: MatchRow) -> str:
