@@ -113,15 +113,14 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
         await message.answer(tr("correction.no_draw"))
         return
     play = await context_for(services, tr, target.tournament, match)
-    me = play.seat(user.id)
-    mine, theirs = _possible(tr, await services.matches.current(match), me, words[0],
-                             mine, theirs)
+    me, state = play.seat(user.id), await services.matches.current(match)
+    winner = None if mine == theirs else (user.id if mine > theirs else
+                                          (match.player_b if me == 0 else match.player_a))
+    mine, theirs = _possible(tr, state, me, words[0], mine, theirs)
     if named is None:
         await _not_said_again(services, tr, target.tournament, match, user, (mine, theirs),
                               reason)
     score = [mine, theirs] if me == 0 else [theirs, mine]
-    winner = None if mine == theirs else (user.id if mine > theirs else
-                                          (match.player_b if me == 0 else match.player_a))
     result = {"score": score, "set_by": message.from_user.id}
     if match.stage == GROUPS:
         result["points"] = [1, 1] if winner is None else \
@@ -133,8 +132,10 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
                                        chat_id=message.chat.id, reason=reason,
                                        match_id=match.id, score=score, winner=winner,
                                        player=user.id))
-    await play.say(tr("correction.result_set", a=play.names[0], b=play.names[1], sa=score[0],
-                      sb=score[1], reason=reason, where=_where(tr, target.tournament, match)))
+    said = {"a": play.names[0], "b": play.names[1], "sa": score[0], "sb": score[1],
+            "reason": reason, "where": _where(tr, target.tournament, match)}
+    await play.say(tr("correction.result_set", **said) if state.final_scores() else
+                   tr("correction.result_set_hp", winner=play.names[play.seat(winner)], **said))
     await retire_board(services, target.tournament, match)
 
 
@@ -190,10 +191,12 @@ def _possible(tr: Translator, state: Any, me: int, word: str, mine: int,
               theirs: int) -> tuple[int, int]:
     """The score to record from the player's side: a typed score when the match can end
     so (else a Refusal naming those it can), a bare ``win``/``loss``/``draw`` as the match
-    would end from where it stands (a win of a match to 3 at 1:2 is 3:1)."""
+    would end from where it stands (a win of a match to 3 at 1:2 is 3:1; an HP battle's
+    score is the HP left, kept as they stand)."""
     possible = state.final_scores()
     if possible is None:
-        return mine, theirs
+        now = match_score(state)
+        return (now[me], now[1 - me]) if word.lower() in _OUTCOME else (mine, theirs)
     if word.lower() in _OUTCOME:
         if mine == theirs:
             return next(((a, b) for a, b in possible if a == b), (mine, theirs))
