@@ -100,13 +100,17 @@ async def _announce(play: MatchContext, change: Change, actions: list[dict]) -> 
 
 
 async def _finish(play: MatchContext, state: Any, actor_id: int | None) -> None:
+    if isinstance(state, ThirdPlaceChoice):  # a vote, no match: the picks, and what is played
+        await close_match(play, None, {"picks": [state.pick_of(0), state.pick_of(1)],
+                                       "format": state.result}, actor_id,
+                          told={"format": state.result})
+        return
     users = (play.match.player_a, play.match.player_b)
     winner = None if state.winner is None else users[state.winner]
     result = {"score": match_score(state)}
     if getattr(state, "points", None):
         result["points"] = list(state.points)
-    told = {"format": state.result} if isinstance(state, ThirdPlaceChoice) else {}
-    await close_match(play, winner, result, actor_id, told=told)
+    await close_match(play, winner, result, actor_id)
 
 
 async def _clocks(play: MatchContext) -> Clocks | None:

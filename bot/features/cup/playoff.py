@@ -268,25 +268,34 @@ async def _third_without_match(services: Services, tr: Translator, tournament: T
         await services.bot.send_message(tournament.chat_id, said)
 
 
-async def _finish_if_done(services: Services, tr: Translator, tournament: Tournament) -> None:
-    """The podium once the final and the match for 3rd place are over; a disqualified
-    player has no place on it."""
+async def final_places(services: Services, tournament: Tournament
+                       ) -> list[tuple[int, int]] | None:
+    """The final placings, (place, player), once the final and the match for 3rd place are
+    over (None before): the finalists, then the 3rd-place match's winner and loser; a
+    disqualified player has no place."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     bracket = bracket_of(tournament, matches)
     third = next((m for m in matches if m.slot == THIRD), None)
     needs_third = len(tournament.state["playoff_seeds"]) >= 4
     if not bracket.finished or (needs_third and (
             third is None or third.status not in ("finished", "void"))):
-        return
-    label = await names_of(services, tournament.id)
+        return None
     final = bracket.match(f"W{bracket.rounds}-1")
     podium = [final.winner, final.loser]
     if third is not None and third.status == "finished":
         podium += [third.winner, third.player_a if third.winner == third.player_b
                    else third.player_b]
     out = await _disqualified(services, tournament)
-    lines = [tr(f"cup.place_{n}", name=label[player])
-             for n, player in enumerate(podium, 1) if player not in out]
+    return [(n, player) for n, player in enumerate(podium, 1) if player not in out]
+
+
+async def _finish_if_done(services: Services, tr: Translator, tournament: Tournament) -> None:
+    """The podium once the final and the match for 3rd place are over."""
+    places = await final_places(services, tournament)
+    if places is None:
+        return
+    label = await names_of(services, tournament.id)
+    lines = [tr(f"cup.place_{n}", name=label[player]) for n, player in places]
     await services.repos.tournaments.set_status(tournament.id, "finished", services.clock.now())
     await services.bot.send_message(tournament.chat_id, tr(
         "cup.champion", title=tournament.title, places=Markup("\n".join(lines)),

@@ -14,13 +14,21 @@ from bot.features.cup.betting import board_text
 from bot.features.cup.common import my_play, running_cup
 from bot.features.cup.hp import status as hp_status
 from bot.features.cup.playoff import STAGE as PLAYOFF
-from bot.features.cup.playoff import THIRD, THIRD_VOTE, bracket_of, match_title, round_title
+from bot.features.cup.playoff import (
+    THIRD,
+    THIRD_VOTE,
+    bracket_of,
+    final_places,
+    match_title,
+    round_title,
+)
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import (
     group_line,
     group_tables,
     marked_names,
+    qualified,
     render_table,
     table_title,
 )
@@ -262,4 +270,20 @@ async def standings_export(services: Services, tournament: Tournament):
             for row in table]
     header = ["group", "place", "user_id", "name", "points", "wins", "draws", "losses",
               "rounds_won", "rounds_lost"]
+    return [dict(zip(header, row, strict=True)) for row in rows], (header, rows)
+
+
+async def placings_export(services: Services, tournament: Tournament):
+    """The Cup's final placings in the export once it is over (JSON and a CSV table): the
+    podium, or the one player a Cup ended without a playoff had left."""
+    if tournament.status != "finished":
+        return None, None
+    if "playoff_seeds" in tournament.state:
+        places = await final_places(services, tournament) or []
+    else:
+        places = [(1, player) for player in
+                  qualified(tournament, await group_tables(services, tournament))[:1]]
+    label = await names_of(services, tournament.id)
+    header = ["place", "user_id", "name"]
+    rows = [[place, player, label[player]] for place, player in places]
     return [dict(zip(header, row, strict=True)) for row in rows], (header, rows)
