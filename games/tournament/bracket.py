@@ -202,12 +202,14 @@ class Bracket:
 
     def correctable(self, match_id: str) -> bool:
         """Whether a decided match's winner may still be changed: no later match was built
-        on it (both its players are placed by it: a final, a 3rd-place match, a grand
-        final's reset; a grand final that decides whether its reset is played is not)."""
-        spec = self._specs.get(match_id)
-        return (match_id in self._results and spec.winner_place is not None
-                and spec.loser_place is not None
-                and not any(other.reset_of == match_id for other in self._specs.values()))
+        on it (each match its players go on to still waits for its other player, so it is
+        not made yet, and the corrected winner or loser takes the waiting place; a grand
+        final that decides whether its reset is played is not)."""
+        views = self._views()
+        fed = [spec for spec in self._specs.values() if spec.reset_of == match_id
+               or any(isinstance(s, Ref) and s.match == match_id for s in spec.sources)]
+        return match_id in self._results and all(
+            spec.reset_of is None and views[spec.id].status == "waiting" for spec in fed)
 
     def correct(self, match_id: str, winner: Player, *, forfeit: bool = False) -> None:
         """Change the winner of a decided match that is :meth:`correctable`."""

@@ -54,13 +54,15 @@ class ResultRefused(Refusal):
 def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | None:
     """Why a result cannot be entered for ``match`` now (a catalog key), or None.
 
-    A bracket or Swiss-with-elimination result that changes who went through cannot be
-    undone once entered: later pairings were built on it (a walkover to a player who left
-    says so instead); a bracket match no later match
-    was built on (a final, a 3rd-place match) can, also after the end, when its
-    placings are said again (:data:`~bot.features.formats.runner.ADVANCE_JOB`), as can
-    any result of a round robin or Swiss, whose tables only change. Draws need a format
-    with a table and a game that has them (``Game.draws``).
+    A Swiss-with-elimination result that changes who went through cannot be undone once
+    entered: later pairings were built on it (a walkover to a player who left says so
+    instead); a bracket match's winner can while no later
+    match was made from it (the match its players go on to still waits for its other
+    player: :meth:`~games.tournament.bracket.Bracket.correctable`; a final, a 3rd-place
+    match also after the end, when its placings are said again:
+    :data:`~bot.features.formats.runner.ADVANCE_JOB`), as can any result of a round robin
+    or Swiss, whose tables only change. Draws need a format with a table and a game that
+    has them (``Game.draws``).
     """
     if match.status not in (*LIVE, "finished") or match.player_b is None:
         return "formats.error.not_playable"
@@ -69,8 +71,11 @@ def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | N
         return "formats.error.no_draws"
     if match.status == "finished" and run.engine() is not None and winner != match.winner \
             and not (run.phase in BRACKETS and run.bracket().correctable(match.slot)):
-        return _left_winner(run, match, winner) or ("formats.error.over" if run.tournament.status
-                                                    == "finished" else "formats.error.decided")
+        if (left := _left_winner(run, match, winner)) is not None:
+            return left
+        if run.tournament.status == "finished":
+            return "formats.error.over"
+        return "formats.error.built_on" if run.phase in BRACKETS else "formats.error.decided"
     return None
 
 

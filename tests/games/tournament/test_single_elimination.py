@@ -196,7 +196,8 @@ def test_reentry_into_a_named_place():
 
 def test_only_a_match_no_later_match_was_built_on_may_change_its_winner():
     """The final and the 3rd-place match place both their players: their winners may be
-    corrected (logged as a ``correct`` event, replayed alike); a semi-final's may not."""
+    corrected (logged as a ``correct`` event, replayed alike); a semi-final's may not once
+    the final and the 3rd-place match were made from it."""
     bracket = single_elimination([1, 2, 3, 4], third_place=True)
     for match, winner in (("W1-1", 1), ("W1-2", 2), ("3P", 4), ("W2-1", 1)):
         bracket.record(match, winner)
@@ -213,3 +214,16 @@ def test_only_a_match_no_later_match_was_built_on_may_change_its_winner():
     for event in bracket.log:
         again.apply(event)
     assert again.placings() == bracket.placings() and again.match("3P").forfeit
+
+
+def test_a_semi_final_is_corrected_while_the_matches_it_feeds_wait():
+    """Until the other semi-final is decided, the final and the 3rd-place match wait for a
+    player: the corrected winner and loser take the waiting places."""
+    bracket = single_elimination([1, 2, 3, 4], third_place=True)
+    bracket.record("W1-1", 4)
+    assert bracket.correctable("W1-1")
+    bracket.correct("W1-1", 1)
+    assert bracket.match("W2-1").slots[0] == 1 and bracket.match("3P").slots[0] == 4
+    bracket.record("W1-2", 2)
+    assert not bracket.correctable("W1-1") and not bracket.correctable("W1-2")
+    assert bracket.match("W2-1").slots == (1, 2)
