@@ -50,6 +50,22 @@ class MatchContext:
             return tr("play.closed_drawn" if self.match.status == "finished" else "play.closed")
         return tr("play.closed_won", winner=self.names[self.match.players.index(winner)])
 
+    def overruled_line(self, winner: int | None, tr: Translator | None = None) -> str | None:
+        """For a match played out (``winner``: the seat that won it, None for a draw) whose
+        row names another result (an organiser's ``/setresult`` corrected it): the line its
+        board and panels end with instead of the game's own end, naming the result set;
+        None while the row agrees with the play (the board's header keeps the score played)."""
+        tr, players, row_winner = tr or self.tr, self.match.players, self.match.winner
+        if self.match.status != "finished" or row_winner == (
+                None if winner is None else players[winner]):
+            return None
+        if row_winner not in players:
+            return tr("play.result_set_drawn")
+        name, score = self.names[players.index(row_winner)], self.match.score_texts(row_winner)
+        if score is None:
+            return tr("play.result_set_won", winner=name)
+        return tr("play.result_set_won_score", winner=name, score=":".join(score))
+
     def seat(self, user_id: int) -> int | None:
         """0 for player A, 1 for player B, None for anyone else."""
         players = self.match.players

@@ -59,7 +59,8 @@ def panel(ctx: MatchContext, seat: int, tr: Translator, game: ArmchairGame) -> P
 
 def _ask(tr: Translator, ctx: MatchContext, game: ArmchairGame, seat: int) -> str:
     if game.finished:
-        return result_line(tr, ctx.names, game, replay_of(ctx, game))
+        return ctx.overruled_line(game.winner, tr) or result_line(tr, ctx.names, game,
+                                                                  replay_of(ctx, game))
     if ctx.closed:
         return ctx.closed_line(tr)
     kind = _kind_for(game, seat)

@@ -84,7 +84,8 @@ async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False,
                     note: str | None = None) -> None:
     """The match's one score card in the group, edited in place (``note``: what the action
     just taken adds, see :func:`_card_note`)."""
-    last = ctx.closed_line() if ctx.closed and not game.finished else None
+    last = ctx.overruled_line(game.winner) if game.finished else \
+        ctx.closed_line() if ctx.closed else None
     if (replay := replay_of(ctx, game)) is not None:
         last = result_line(ctx.tr, ctx.names, game, replay)
     await show_board(ctx, score_card(ctx.tr, ctx.match.id, ctx.names, game, last, note),
