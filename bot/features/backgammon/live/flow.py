@@ -23,6 +23,7 @@ from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.formats.results import record_played
 from bot.i18n import Translator, lines
 from bot.match_service import Change, Clocks
+from bot.play import clock
 from bot.play.context import MatchContext, context_for
 from bot.play.launch import start_match
 from bot.play.perform import Alongside, Playbook, error_params, perform
@@ -219,9 +220,12 @@ async def _job_context(services: Services, job: Job) -> tuple[MatchContext, Live
     tr = await services.translator_for_chat(tournament.chat_id)
     ctx = await context_for(services, tr, tournament, match)
     state = await services.matches.state(match)
-    if state.steps != job.payload.get("step") or state.to_act != job.payload.get("seat"):
-        return None
-    return ctx, state
+    return (ctx, state) if _stands(state, job) else None
+
+
+def _stands(state: LiveMatch, job: Job) -> bool:
+    """Whether the match is still at the step and player the clock ``job`` was set for."""
+    return state.steps == job.payload.get("step") and state.to_act == job.payload.get("seat")
 
 
 def same_step(step: int) -> Callable[[LiveMatch], None]:
@@ -275,13 +279,14 @@ async def _run(ctx: MatchContext, actions: list[Action], job: Job) -> None:
         await advance(ctx)
 
 
-async def remind(services: Services, job: Job) -> None:
-    """A minute before the bank runs out: the player is told in the match's place."""
-    found = await _job_context(services, job)
-    if found is not None:
-        ctx, _ = found
-        await ctx.say(ctx.tr("backgammon.live.remind", name=ctx.names[job.payload["seat"]],
-                             seconds=job.payload.get("left", clocks.REMIND_BEFORE)))
+async def _remind(ctx: MatchContext, job: Job) -> clock.Alert | None:
+    """A minute before the bank runs out: the player is told in the match's place, in one
+    message with the reminders of the tournament's matches due with it (started together)."""
+    if not _stands(await ctx.services.matches.state(ctx.match), job):
+        return None
+    return clock.Alert(ctx.tr("backgammon.live.remind", name=ctx.names[job.payload["seat"]],
+                              seconds=job.payload.get("left", clocks.REMIND_BEFORE)))
 
 
+remind = clock.timeout(clocks.REMIND_CLOCK, _remind)
 JOBS = {clocks.TURN_CLOCK: turn_over, clocks.REMIND_CLOCK: remind, clocks.IDLE_CLOCK: idle_over}
