@@ -69,6 +69,19 @@ def _latest_between(run: Run, a: int, b: int) -> MatchRow | None:
     return max(open_now or rows, key=lambda row: row.id, default=None)
 
 
+async def _no_match_yet(services: Services, tr: Translator, run: Run,
+                        players: list[int]) -> str:
+    """Why a pair has no match to set: they meet in a round robin's round not open yet
+    (named: its result is set once it opens), or not at all."""
+    coming = next((row for row in run.rows
+                   if set(row.players) == set(players) and row.status == "pending"), None)
+    if coming is None:
+        return tr("formats.error.no_such_match")
+    label = await names_of(services, run.tournament.id)
+    return tr("formats.error.meet_later", a=label[players[0]], b=label[players[1]],
+              round=coming.round)
+
+
 async def _order(message: Message, command: CommandObject, services: Services,
                  tr: Translator, count: int, usage: str, values: int = 0, *,
                  ended: bool = False) -> tuple[Run, list[int], list[str], str] | None:
@@ -105,7 +118,7 @@ async def set_result(message: Message, command: CommandObject, services: Service
         return
     match = _latest_between(run, *players)
     if match is None:
-        await message.reply(tr("formats.error.no_such_match"))
+        await message.reply(await _no_match_yet(services, tr, run, players))
         return
     winner, score = claim.in_row_terms(match, players[0])
     if match.status == "finished" and match.winner == winner and \
