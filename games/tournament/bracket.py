@@ -125,6 +125,11 @@ class Bracket:
             raise IllegalAction("unknown_match", match=match_id)
         return views[match_id]
 
+    def feeders(self, match_id: str) -> list[str]:
+        """The matches whose winner or loser takes a place in ``match_id``."""
+        return [source.match for source in self._specs[match_id].sources
+                if isinstance(source, Ref)]
+
     def ready(self) -> list[MatchView]:
         """The matches that can be played now, in bracket order."""
         return [view for view in self._views().values() if view.status == "ready"]

@@ -12,7 +12,6 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message
 
 from bot.features.formats.common import (
-    describe,
     formats_tournament,
     parse_claim,
     result_problem,
@@ -24,7 +23,7 @@ from bot.features.formats.results import (
     removal_said,
     remove_player,
 )
-from bot.features.formats.runner import proceed
+from bot.features.formats.runner import describe, proceed
 from bot.features.formats.state import Run, load, log_event, names_of
 from bot.features.handlers import Handlers
 from bot.features.keyboards import pressed_on_its_question, question_keyboard

@@ -194,23 +194,6 @@ def _last_round(run: Run, user: int, row: MatchRow) -> bool:
                    and later.status == "pending" for later in run.rows)
 
 
-def describe(tr: Translator, label: dict[int, str], match: MatchRow, winner: int | None,
-             score: tuple[int, int] | list[int] | None, forfeit: bool = False) -> str:
-    """A result in words: "A beats B 5:3", "A — B, draw 2:2", "A wins by forfeit"."""
-    if winner is None:
-        shown = f" {score[0]}:{score[1]}" if score else ""
-        return tr("formats.outcome.draw", a=label[match.player_a], b=label[match.player_b],
-                  score=shown)
-    loser = match.player_b if winner == match.player_a else match.player_a
-    if forfeit:
-        return tr("formats.outcome.forfeit", winner=label[winner], loser=label[loser])
-    if score:
-        won, lost = score if winner == match.player_a else (score[1], score[0])
-        return tr("formats.outcome.score", winner=label[winner], loser=label[loser],
-                  score=f"{won}:{lost}")
-    return tr("formats.outcome.win", winner=label[winner], loser=label[loser])
-
-
 async def handles_of(services: Services, tournament_id: int) -> dict[int, str]:
     """@usernames (or names) to type in organiser commands."""
     return {e.user_id: f"@{e.username}" if e.username else e.label

@@ -13,7 +13,6 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.features.access import id_moved_first
 from bot.features.formats.common import (
-    describe,
     formats_tournament,
     handles_of,
     my_open_match,
@@ -21,6 +20,7 @@ from bot.features.formats.common import (
     result_problem,
 )
 from bot.features.formats.results import ResultRefused, record_result
+from bot.features.formats.runner import describe
 from bot.features.formats.state import Run, load, names_of
 from bot.features.handlers import Handlers
 from bot.i18n import Translator

@@ -87,11 +87,13 @@ async def _seeded_at_the_line(services: Services, tr: Translator, run: Run) -> l
 
 
 async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str] = (),
-                  lead_said: Callable[[], Awaitable[None]] | None = None) -> None:
+                  lead_said: Callable[[], Awaitable[None]] | None = None,
+                  about: int | None = None) -> None:
     """Advance the format until something waits for play, announcing every step
     (the caller holds the tournament's lock); ``lead``: lines said at the head of the
     first message (the format at the start, a result after it), then ``lead_said`` is
-    awaited (the caller notes it, so a retry does not say it twice)."""
+    awaited (the caller notes it, so a retry does not say it twice); ``about``: the match
+    whose result ``lead`` says (not said again among the results a round was made from)."""
     run = await load(services, tournament_id)
     tr = await services.translator_for_chat(run.tournament.chat_id)
     held = list(lead)
@@ -110,7 +112,8 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         texts = [tr(step.note, **step.note_params)] if step.note else []
         if step.note == "formats.playoff_started":
             texts = [lines(*texts, *await _seeded_at_the_line(services, tr, step.run))]
-        if step.opened and (text := await _announcement(services, tr, step.run, step.opened)):
+        if step.opened and (text := await _announcement(services, tr, step.run, step.opened,
+                                                        about)):
             texts.append(text)
         if step.finished and not step.run.record.get("ended"):
             texts.append(await ending_text(services, tr, step.run))
@@ -172,7 +175,8 @@ def said_once(services: Services, job: Job) -> dict[str, Any]:
     noted in the job (``told``), so a retried job does not say them again."""
     said = job.payload.get("said")
     return {"lead": [said] if said and not job.payload.get("told") else [],
-            "lead_said": partial(services.repos.jobs.note, job.id, told=True)}
+            "lead_said": partial(services.repos.jobs.note, job.id, told=True),
+            "about": job.payload.get("match_id") if said else None}
 
 
 async def _table_after_round(services: Services, tr: Translator, before: Run, after: Run,
@@ -269,8 +273,10 @@ def _placed(tr: Translator, run: Run, row: MatchRow, line: str) -> str:
 
 
 async def _announcement(services: Services, tr: Translator, run: Run,
-                        rows: list[MatchRow]) -> str | None:
-    """The round's pairings (its deadline set), or None when it needs no announcement."""
+                        rows: list[MatchRow], about: int | None = None) -> str | None:
+    """The round's pairings (its deadline set), or None when it needs no announcement;
+    under the results it was made from when the general chat did not hear them
+    (:func:`_results_heard_in_topics`; ``about``: a match whose result heads it already)."""
     played = [row for row in rows if row.status in LIVE]
     if not played and run.phase == "round_robin":
         return None  # a round left with only rests (after withdrawals)
@@ -284,8 +290,44 @@ async def _announcement(services: Services, tr: Translator, run: Run,
         tail.append(await _deadline(services, tr, run, played, minutes))
     if played and run.tournament.status == "paused":  # opened by a result or a withdrawal
         tail.append(tr("formats.opened_paused"))
-    return tr("formats.announce", heading=_round_heading(tr, run, rows[0]),
-              lines=Markup("\n".join(matches + tail)))
+    return lines(*_results_heard_in_topics(tr, run, rows, label, about),
+                 tr("formats.announce", heading=_round_heading(tr, run, rows[0]),
+                    lines=Markup("\n".join(matches + tail))))
+
+
+def _results_heard_in_topics(tr: Translator, run: Run, rows: list[MatchRow],
+                             label: dict[int, str], about: int | None) -> list[str]:
+    """The results of the bracket matches ``rows`` were made from, a line each, where they
+    ended in play in their forum topics (``topics=on``: the general chat heard nothing of
+    them; a result reported, set by an organiser or a walkover was said there)."""
+    tournament = run.tournament
+    if run.phase not in BRACKETS or not game_of(tournament.game).in_bot(tournament.settings):
+        return []
+    bracket, by_slot = run.bracket(), {row.slot: row for row in run.rows}
+    made_from = dict.fromkeys(by_slot[slot] for row in rows
+                              for slot in bracket.feeders(row.slot) if slot in by_slot)
+    return [tr("formats.decided_in_topic", stage=slot_label(tr, run, row),
+               result=describe(tr, label, row, row.winner, row.result.get("score")))
+            for row in made_from
+            if row.thread_id is not None and row.status == "finished" and row.player_b
+            is not None and not row.result.get("forfeit") and row.id != about]
+
+
+def describe(tr: Translator, label: dict[int, str], match: MatchRow, winner: int | None,
+             score: tuple[int, int] | list[int] | None, forfeit: bool = False) -> str:
+    """A result in words: "A beats B 5:3", "A — B, draw 2:2", "A wins by forfeit"."""
+    if winner is None:
+        shown = f" {score[0]}:{score[1]}" if score else ""
+        return tr("formats.outcome.draw", a=label[match.player_a], b=label[match.player_b],
+                  score=shown)
+    loser = match.player_b if winner == match.player_a else match.player_a
+    if forfeit:
+        return tr("formats.outcome.forfeit", winner=label[winner], loser=label[loser])
+    if score:
+        won, lost = score if winner == match.player_a else (score[1], score[0])
+        return tr("formats.outcome.score", winner=label[winner], loser=label[loser],
+                  score=f"{won}:{lost}")
+    return tr("formats.outcome.win", winner=label[winner], loser=label[loser])
 
 
 async def _deadline(services: Services, tr: Translator, run: Run, played: list[MatchRow],

@@ -227,3 +227,9 @@ def test_a_semi_final_is_corrected_while_the_matches_it_feeds_wait():
     bracket.record("W1-2", 2)
     assert not bracket.correctable("W1-1") and not bracket.correctable("W1-2")
     assert bracket.match("W2-1").slots == (1, 2)
+
+
+def test_a_match_names_the_matches_its_places_come_from():
+    bracket = single_elimination([1, 2, 3, 4], third_place=True)
+    assert bracket.feeders("W2-1") == bracket.feeders("3P") == ["W1-1", "W1-2"]
+    assert bracket.feeders("W1-1") == []
