@@ -117,6 +117,10 @@ class Game:
     who won instead of whose move it is, no buttons; kinds absent here have their board's
     buttons taken off (``bot/play/board.py``, ``retire_board``). A live match's board is
     redrawn in place by it too, as it stands (the Cup's, under an organiser's notice)."""
+    paused_boards: Mapping[str, BoardAgain] = field(default_factory=dict)
+    """Match kind → how its live board is drawn in place when its tournament is paused or
+    resumed, for kinds whose board says the match is paused (``bot/play/board.py``,
+    ``redraw_paused``); the others' boards do not change."""
     boards: Mapping[str, BoardAgain] = field(default_factory=dict)
     """Match kind → how /board posts its live board again at the bottom of the chat, drawn
     from the match's state (the old one loses its buttons); kinds absent here have no board

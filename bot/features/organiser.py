@@ -28,7 +28,8 @@ from bot.features.lifecycle import (
 from bot.game_settings import hints, refusal, refused_key, settings_line
 from bot.i18n import Markup, Translator, clip, lines
 from bot.middlewares.filters import topic_of
-from bot.play import clock, hidden
+from bot.play import clock
+from bot.play.board import redraw_paused
 from bot.services import Services
 from bot.timeparse import NoTime, parse_start, zone_name
 from storage.db import Write
@@ -351,7 +352,7 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
     await message.answer(text)
     if topic_of(message) is not None:
         await services.bot.send_message(message.chat.id, text)
-    await hidden.redraw_live(services, tournament)  # the pause in place of the prompt
+    await redraw_paused(services, tournament)  # boards and panels say the pause, or not
     if opening is not None:
         await services.scheduler.run(opening)
 

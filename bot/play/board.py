@@ -61,6 +61,24 @@ async def retire_board(services: Services, tournament: Tournament, match: MatchR
     await hidden.close_panels(ctx)  # ctx: the match as closed, its winner known
 
 
+async def redraw_paused(services: Services, tournament: Tournament) -> None:
+    """Once ``tournament`` is paused or resumed: each live board that says its match is
+    paused (:attr:`~bot.games.Game.paused_boards`) redrawn in place, the pause said or gone,
+    and the players' private panels (:func:`~bot.play.hidden.redraw_live`)."""
+    drawers = game_of(tournament.game).paused_boards
+    tr = await services.translator_for_chat(tournament.chat_id)
+    for match in await services.repos.matches.for_tournament(tournament.id):
+        draw = drawers.get(match.kind)
+        if draw is None or match.status not in LIVE or match.board_message_id is None:
+            continue
+        async with services.matches.lock(match.id):  # after an action under way, if any
+            ctx = await context_for(services, tr, tournament,
+                                    await services.repos.matches.get(match.id))
+            if ctx.match.status in LIVE:
+                await draw(ctx, await services.matches.state(ctx.match))
+    await hidden.redraw_live(services, tournament)
+
+
 router = Handlers("play-board")
 
 

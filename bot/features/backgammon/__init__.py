@@ -87,6 +87,7 @@ _FORMATS = formats_game(
     draws=False, match_hint="backgammon.match_hint", bot_player=_bot_player, waits=_waits,
     check_score=match_score_problem, winning_score=match_length, match_now=_match_now,
     settled_boards={KIND: show_card, LIVE_KIND: board.show},
+    paused_boards={LIVE_KIND: board.show},
     unseen={LIVE_KIND: "backgammon.rights_unseen"},
     boards={KIND: partial(show_card, new=True), LIVE_KIND: partial(board.show, new=True)})
 # Results are reported through the match card or played out here, not by the formats' /result.
