@@ -33,8 +33,11 @@ WORDS = {"roll": "roll", "double": "double", "take": "take", "pass": "pass"}
 ALIASES = {"drop": "pass", "accept": "take", "redouble": "double"}
 """Commands players use for the cube's decisions: a drop is a pass, a redouble a double."""
 SAID = {**WORDS, **ALIASES, "удваиваю": "double", "беру": "take", "принимаю": "take",
-        "пас": "pass", "отказ": "pass", "бросаю": "roll"}
-"""A decision typed alone as a word by a player of a match here (``take``, «беру»)."""
+        "пас": "pass", "отказ": "pass", "бросаю": "roll",
+        "tuplaan": "double", "tuplaa": "double", "otan": "take", "otetaan": "take",
+        "passaan": "pass", "en ota": "pass", "heitän": "roll", "heitä": "roll"}
+"""A decision typed alone as a word by a player of a match here (``take``, «беру», «otan»);
+«luovutan» ("I give up") is :mod:`.resign`'s: a pass at a double, else a resignation asked."""
 
 
 async def sender_match(scope: Scope, tr: Translator) -> MatchContext:
@@ -53,7 +56,7 @@ async def _own_live(scope: Scope) -> MatchRow | None:
     return match if match is not None and match.kind == LIVE_KIND else None
 
 
-async def _played_here(scope: Scope, tr: Translator) -> MatchContext | None:
+async def played_here(scope: Scope, tr: Translator) -> MatchContext | None:
     """The sender's live match played in the bot in this chat (in a match's forum topic:
     that match), for a move or decision they typed as plain text; None when they play none
     here (the text is chat, not answered), refused as over when their last match here has
@@ -80,7 +83,7 @@ async def typed_move(message: Message, event_update: Update, scope: Scope,
     """A play typed in notation, checked against the legal plays. From someone who plays
     no match in the bot here, nor has just finished one, it is talk about a position (as
     darts take a spectator's ``60``): not answered."""
-    ctx = await _played_here(scope, tr)
+    ctx = await played_here(scope, tr)
     if ctx is None:
         return
     seat = ctx.seat(message.from_user.id)
@@ -105,7 +108,7 @@ async def decision(message: Message, command: CommandObject, event_update: Updat
         raise Refusal("backgammon.live.error.no_beavers")
     ctx = await sender_match(scope, tr)
     seat = ctx.seat(message.from_user.id)
-    await act(ctx, [await _decision(ctx, ALIASES.get(word, word), seat)],
+    await act(ctx, [await decision_action(ctx, ALIASES.get(word, word), seat)],
               message.from_user.id, event_update.update_id)
 
 
@@ -115,16 +118,16 @@ async def said_decision(message: Message, event_update: Update, scope: Scope,
                         tr: Translator) -> None:
     """A decision typed as a word ("take", «беру») by a player of a match played here;
     from anyone else the word is chat, not answered."""
-    ctx = await _played_here(scope, tr)
+    ctx = await played_here(scope, tr)
     if ctx is None:
         return
     seat = ctx.seat(message.from_user.id)
     word = SAID[message.text.strip().lower()]
-    await act(ctx, [await _decision(ctx, word, seat)], message.from_user.id,
+    await act(ctx, [await decision_action(ctx, word, seat)], message.from_user.id,
               event_update.update_id)
 
 
-async def _decision(ctx: MatchContext, word: str, seat: int) -> dict:
+async def decision_action(ctx: MatchContext, word: str, seat: int) -> dict:
     """The action of Roll, Double, Take or Pass; a roll carries the dice the bot draws
     now (only once the engine would take it, so no die is drawn for nothing). In a pause,
     refused with the pause's answer first."""
@@ -186,7 +189,7 @@ async def press(query: CallbackQuery, callback_data: Press, event_update: Update
     act_ = callback_data.act
     steps = unpack_steps(callback_data.steps)
     if act_ in WORDS:
-        action = await _decision(ctx, act_, seat)
+        action = await decision_action(ctx, act_, seat)
     elif act_.startswith("p"):
         action = _listed_play(state, int(act_[1:]), seat)
     elif act_ == "confirm":

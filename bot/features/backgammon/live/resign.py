@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from functools import partial
 
+from aiogram import F
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message, Update
 
 from bot.features.backgammon.live.flow import PLAYBOOK, act, same_step
-from bot.features.backgammon.live.moves import sender_match
+from bot.features.backgammon.live.moves import decision_action, played_here, sender_match
 from bot.features.handlers import Handlers
 from bot.features.keyboards import pressed_on_its_question, question_keyboard
 from bot.i18n import Markup, Translator
@@ -22,6 +23,7 @@ from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import refused
 from bot.play.refusal import Refusal, unless_paused
 from bot.services import Services
+from games.backgammon.game import DOUBLED
 from games.backgammon.protocol import VALUES
 from games.backgammon.result import game_result
 from games.backgammon.session import LiveMatch
@@ -30,6 +32,7 @@ from games.common.errors import IllegalAction
 router = Handlers("backgammon-resign")
 MATCH_WORDS = ("match", "матч", "ottelu")
 GAME_WORDS = ("game", "партия", "партию", "peli", "erä")
+GIVE_UP = ("luovutan",)
 VALUE_NAMES = {points: name for name, points in VALUES.items()}
 
 
@@ -44,14 +47,38 @@ class Resign(CallbackData, prefix="bgr"):
 
 @router.message(Command("resign"), IN_GROUP)
 async def resign(message: Message, command: CommandObject, scope: Scope,
-                 services: Services, tr: Translator) -> None:
+                 tr: Translator) -> None:
     ctx = await sender_match(scope, tr)
-    await unless_paused(services, ctx.match)  # refused now, not at the answer's press
-    seat = ctx.seat(message.from_user.id)
     word = (command.args or "").strip().lower()
     if word and word not in MATCH_WORDS + GAME_WORDS:
         raise Refusal("backgammon.live.error.resign_usage")
-    whole = word in MATCH_WORDS
+    await _ask(message, ctx, word in MATCH_WORDS)
+
+
+@router.message(IN_GROUP, F.text.func(lambda text: text is not None
+                                       and text.strip().lower() in GIVE_UP))
+async def said_give_up(message: Message, event_update: Update, scope: Scope,
+                       services: Services, tr: Translator) -> None:
+    """«Luovutan» ("I give up") typed by a player of a match here: at a double it passes,
+    as the Finnish prompt «otatko vai luovutatko?» asks; elsewhere it asks as ``/resign``
+    does (the game). From anyone else it is chat, not answered."""
+    ctx = await played_here(scope, tr)
+    if ctx is None:
+        return
+    if (await services.matches.current(ctx.match)).phase != DOUBLED:
+        await _ask(message, ctx, whole=False)
+        return
+    seat = ctx.seat(message.from_user.id)
+    await act(ctx, [await decision_action(ctx, "pass", seat)], message.from_user.id,
+              event_update.update_id)
+
+
+async def _ask(message: Message, ctx: MatchContext, whole: bool) -> None:
+    """Ask the sender whether they resign the game (or the ``whole`` match), with what it
+    costs; refused at once in a pause or when the engine would refuse it."""
+    services, tr = ctx.services, ctx.tr
+    await unless_paused(services, ctx.match)  # refused now, not at the answer's press
+    seat = ctx.seat(message.from_user.id)
     state = await services.matches.state(ctx.match)  # a copy: tried, never kept
     try:
         state.apply(_action(seat, whole))
