@@ -64,8 +64,9 @@ class Played:
 class Game:
     """The state of one game; ``position`` is always seen by ``turn``, the player to act."""
 
-    def __init__(self, crawford: bool = False) -> None:
+    def __init__(self, crawford: bool = False, dead_cube: bool = False) -> None:
         self.crawford = crawford
+        self.dead_cube = dead_cube  # a game of a 1-point match: any win wins the match
         self.phase = OPENING
         self.turn = 0
         self.position = Position.start()
@@ -96,6 +97,7 @@ class Game:
 
     def may_double(self, player: int) -> bool:
         return (self.phase == TURN and player == self.turn and not self.crawford
+                and not self.dead_cube
                 and self.moves_played > 0 and self.cube < MAX_CUBE
                 and self.cube_owner in (None, player))
 
@@ -170,6 +172,8 @@ class Game:
         self._expect(TURN, player)
         if self.crawford:
             raise IllegalAction("no_cube_in_crawford_game")
+        if self.dead_cube:
+            raise IllegalAction("dead_cube")
         if self.moves_played == 0:
             raise IllegalAction("no_double_on_first_move")
         if self.cube >= MAX_CUBE:

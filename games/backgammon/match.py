@@ -46,6 +46,11 @@ class Match:
         return self._score[0], self._score[1]
 
     @property
+    def dead_cube(self) -> bool:
+        """True in a 1-point match: any win wins the match, so no game is doubled."""
+        return self.length == 1
+
+    @property
     def crawford(self) -> bool:
         """True when the next game is the Crawford game (no doubling in it)."""
         return self._crawford_next

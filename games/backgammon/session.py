@@ -35,7 +35,7 @@ class LiveMatch:
 
     def __init__(self, length: int, bank_seconds: int = 0, crawford: bool = True) -> None:
         self.match = Match(length, crawford)
-        self.game = Game()
+        self.game = self._next_game()
         self.games: list[Game] = []  # the finished games, in order
         self.banks = [bank_seconds, bank_seconds]
         self.moves = 0  # moves played in the whole match (``/position N``)
@@ -139,7 +139,11 @@ class LiveMatch:
                                    outcome.passed)
             self.games.append(self.game)
             if not self.match.finished:  # the last game's board stays on show
-                self.game = Game(crawford=self.match.crawford)
+                self.game = self._next_game()
+
+    def _next_game(self) -> Game:
+        """The match's next game: the Crawford game, or one of a 1-point match, with no cube."""
+        return Game(crawford=self.match.crawford, dead_cube=self.match.dead_cube)
 
     def _end_match(self, kind: str, player: int) -> None:
         self.match.resign_match(player)

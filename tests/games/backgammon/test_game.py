@@ -86,6 +86,14 @@ def test_pass_loses_the_value_before_the_double() -> None:
     assert game.legal_actions() == []
 
 
+def test_no_cube_when_it_is_dead() -> None:
+    game = Game.from_position(Position.start())
+    game.dead_cube = True  # a game of a 1-point match
+    assert not game.may_double(0)
+    assert {"type": "double", "player": 0} not in game.legal_actions()
+    assert_illegal("dead_cube", game.apply, {"type": "double", "player": 0})
+
+
 def test_no_cube_in_the_crawford_game_and_never_past_64() -> None:
     crawford = Game.from_position(Position.start(), crawford=True)
     assert_illegal("no_cube_in_crawford_game", crawford.apply, {"type": "double", "player": 0})

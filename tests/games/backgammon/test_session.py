@@ -85,6 +85,17 @@ def test_crawford_game_has_no_cube_then_doubling_resumes() -> None:
     match.apply({"type": "double", "player": 1})  # allowed again after the Crawford game
 
 
+def test_one_point_match_has_a_dead_cube() -> None:
+    """Any win wins a 1-point match: no game of it may be doubled, the Crawford rule aside."""
+    match = opened(1)
+    assert not match.may_double() and not match.game.crawford
+    assert {"type": "double", "player": 1} not in match.legal_actions(1)
+    refused(match, {"type": "double", "player": 1}, "dead_cube")
+    match.apply({"type": "resign", "player": 1})
+    assert match.finished and match.score == (1, 0)
+    assert LiveMatch(3).game.dead_cube is False
+
+
 def test_resignation_is_scored_by_the_position() -> None:
     position = Position.start()
     assert position.pips == (167, 167)

@@ -151,11 +151,14 @@ async def decision_action(ctx: MatchContext, word: str, seat: int) -> dict:
 
 
 def _check_double(ctx: MatchContext, state: LiveMatch, seat: int) -> None:
-    """Why ``seat`` may not double, most telling reason first (the Crawford game, the cube
-    at 64 or the opponent's, another player's turn); the engine checks the rest."""
+    """Why ``seat`` may not double, most telling reason first (the Crawford game, a 1-point
+    match, the cube at 64 or the opponent's, another player's turn); the engine checks the
+    rest."""
     game = state.game
     if game.crawford:
         raise Refusal("backgammon.live.error.no_cube_in_crawford_game")
+    if game.dead_cube:
+        raise Refusal("backgammon.live.error.dead_cube")
     if game.cube >= 64:
         raise Refusal("backgammon.live.error.cube_at_maximum", cube=game.cube)
     if game.cube_owner not in (None, seat):

@@ -96,12 +96,16 @@ def _action(seat: int, whole: bool) -> dict:
 
 
 def _question(ctx: MatchContext, state: LiveMatch, seat: int, whole: bool) -> str:
-    """What resigning costs: the match to the opponent, or the game by the position."""
+    """What resigning costs: the match to the opponent, or the game by the position (the
+    match when those points are all the opponent needs: in a 1-point match, always)."""
     tr, name, winner = ctx.tr, ctx.names[seat], ctx.names[1 - seat]
     if whole:
         return tr("backgammon.live.resign_match_ask", name=name, winner=winner)
     game = state.game
     per_cube = game_result(game.position, winner=1)  # the resigning player is on roll
+    if per_cube * game.cube >= state.match.away(1 - seat):
+        return tr("backgammon.live.resign_ask_match_won", name=name, winner=winner,
+                  number=len(state.match.games) + 1)
     return tr("backgammon.live.resign_ask", name=name, winner=winner, cube=game.cube,
               number=len(state.match.games) + 1,
               value=tr(f"backgammon.value.{VALUE_NAMES[per_cube]}"),
