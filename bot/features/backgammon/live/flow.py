@@ -56,8 +56,8 @@ def explain(tr: Translator, error: IllegalAction, match: MatchRow | None = None)
 async def announce(ctx: MatchContext, change: Change, actions: list[Action]) -> None:
     """One line for what the players should not miss; the board itself is redrawn once the
     bot has played its own part (:func:`advance`). A move the bot played for a player is
-    held back: the board's ``↪`` line shows the last one, so it is said only when another
-    follows it, or the game ends. The last game's end is said with the match's
+    held back: the board's ``↪`` lines show it (:func:`_moved`), so it is said only when
+    the game ends, with the moves before it. The last game's end is said with the match's
     (:func:`finish`)."""
     before, after = change.before, change.after
     for action in actions:
@@ -80,14 +80,12 @@ async def _say(ctx: MatchContext, line: str) -> None:
 
 
 async def _moved(ctx: MatchContext, before: LiveMatch, action: Action) -> None:
-    """A move: one the bot played for a player is held back (said in a line when another
-    such follows it at once); a move the bot played that another follows before any board
-    showed it (a player's forced move, then the bot's own in ``/practice``, or the other
-    way round) is given on the next board above the last move, not lost."""
+    """A move: one the bot played for a player is held back (said only with the game's
+    end); a move the bot played that another follows before any board showed it (a chain
+    of forced moves, a player's forced move and the bot's own in ``/practice``) is given on
+    the next board above the last move, not lost, nor said in a message a move."""
     forced = _bot_move(ctx, before, action)
-    if forced and ctx.held:
-        await _say(ctx, "")
-    elif ctx.unseen:
+    if ctx.unseen:
         ctx.earlier += (ctx.unseen,)
     ctx.held = forced or None
     game, robot = before.game, await clocks.bot_seat(ctx)
