@@ -113,6 +113,12 @@ def register(*kinds: str, resumed: Resumed | None = None) -> None:
         _resumed[kind] = resumed
 
 
+async def running(services: Services, match_id: int) -> bool:
+    """Whether a clock of the match is running now (set, not frozen by a pause)."""
+    jobs = await services.repos.jobs.for_match(match_id, tuple(sorted(_kinds)))
+    return any("remaining" not in job.payload for job in jobs)
+
+
 async def last_seq(services: Services, match_id: int) -> int:
     """The seq of the match's last logged action (0 before the first): its position."""
     return await services.repos.matches.last_seq(match_id)

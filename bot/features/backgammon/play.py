@@ -10,7 +10,12 @@ from bot.features.access import is_organiser
 from bot.features.backgammon.card import card_view
 from bot.features.backgammon.settings import GAME, GRACE_MINUTES, KIND, LIVE_KIND
 from bot.features.backgammon.summary import post_summary
-from bot.features.formats.results import ResultRefused, record_played, record_result
+from bot.features.formats.results import (
+    ResultRefused,
+    played_in_bot,
+    record_played,
+    record_result,
+)
 from bot.i18n import Translator
 from bot.match_service import Change
 from bot.middlewares.scope import Scope
@@ -128,7 +133,7 @@ async def sender_match(scope: Scope, tr: Translator) -> MatchContext:
     whose it is) or it is played in the bot, which records every game itself."""
     match = await scope.live_match(of=(GAME,))
     if match is not None and match.kind == LIVE_KIND:
-        raise Refusal("formats.error.played_in_bot")
+        raise Refusal(text=await played_in_bot(scope.services, tr, match))
     if match is None or match.kind != KIND:
         raise Refusal(text=await other_match_topic(scope, tr)
                       or tr("backgammon.error.no_live_match"))

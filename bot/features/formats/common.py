@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from aiogram.types import Message
 
 from bot.features.access import command_target
-from bot.features.formats.results import correction_problem
+from bot.features.formats.results import correction_problem, played_in_bot
 from bot.features.formats.runner import slot_label
 from bot.features.formats.state import BRACKETS, Run, left_walkover, load
 from bot.games import game_of
@@ -104,7 +104,9 @@ async def my_open_match(message: Message, services: Services, run: Run, tr: Tran
     """The sender's match waiting for a result, or None after saying why there is none."""
     user = message.from_user.id
     if reporting and game_of(run.tournament.game).in_bot(run.tournament.settings):
-        await message.reply(tr("formats.error.played_in_bot"))
+        match = open_match(tr, run, user)
+        await message.reply(await played_in_bot(services, tr, match if isinstance(
+            match, MatchRow) else None))
         return None
     found = open_match(tr, run, user, decided="formats.error.decided_already")
     if isinstance(found, str):

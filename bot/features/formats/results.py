@@ -25,6 +25,7 @@ from bot.features.formats.state import (
 )
 from bot.games import game_of
 from bot.i18n import Markup, Translator, lines
+from bot.play import clock
 from bot.play.board import retire_board
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
@@ -336,3 +337,12 @@ def _ahead(row: MatchRow) -> dict[str, bool]:
     """The mark of a match decided before its round opened (a round robin's coming round):
     kept when the result is corrected, so its round still says its player rests."""
     return {AHEAD: True} if row.status == "pending" or row.result.get(AHEAD) else {}
+
+
+async def played_in_bot(services: Services, tr: Translator, match: MatchRow | None) -> str:
+    """Why a player of a tournament the bot plays does not report a result (/result,
+    /confirm): the bot records the match's end; one played elsewhere is an organiser's
+    /setresult; the clock of ``match`` (the sender's live match), while it runs, runs on
+    meanwhile."""
+    ticking = match is not None and await clock.running(services, match.id)
+    return tr("formats.error.played_in_bot_clock" if ticking else "formats.error.played_in_bot")
