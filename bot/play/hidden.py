@@ -156,17 +156,18 @@ def turn_clocks(kind: str) -> Clocks | None:
     return lambda state: opened if any(_owes(hidden, state, seat) for seat in (0, 1)) else None
 
 
-async def open_panels(ctx: MatchContext, *, clock_started: bool = False) -> None:
+async def open_panels(ctx: MatchContext, *, clock_started: bool = False,
+                      tell: bool = True) -> list[int]:
     """A new turn of hidden input: each player it awaits gets a fresh panel, and the late
     clock starts (unless the game keeps its own, or the action that opened the turn started
-    it: :func:`turn_clocks`)."""
+    it: :func:`turn_clocks`). The seats the bot cannot write to, as :func:`show`'s."""
     seats = [seat for seat in (0, 1) if await awaited(ctx.services, ctx.match, seat)]
     if not seats:
-        return
+        return []
     minutes = _inputs()[ctx.match.kind].late_minutes
     if minutes is not None and not clock_started:
         await clock.start(ctx, LATE, timedelta(minutes=minutes))
-    await show(ctx, *seats, fresh=True)
+    return await show(ctx, *seats, fresh=True, tell=tell)
 
 
 async def redraw_live(services: Services, tournament: Tournament) -> None:
@@ -198,29 +199,39 @@ async def close_panels(ctx: MatchContext) -> None:
         await show(ctx, *seats)
 
 
-async def show(ctx: MatchContext, *seats: int, fresh: bool = False) -> None:
+async def show(ctx: MatchContext, *seats: int, fresh: bool = False,
+               tell: bool = True) -> list[int]:
     """Show each of ``seats`` their panel: edit the stored one in place, or (``fresh``, or
-    none yet) send a new one; the players the bot cannot DM are told in the group, in one
-    message with a deep link. The players' DMs are written at once
+    none yet) send a new one; return the seats the bot cannot DM, whom the group is told of
+    in one message with a deep link (``tell=False``: the caller says it on the match's own
+    message, :func:`unreached_line`). The players' DMs are written at once
     (:func:`~bot.sending.settled`); the new panels are stored in one write, also when another
     seat's send failed."""
     drawn = await settled(*(_draw(ctx, seat, fresh=fresh) for seat in seats))
     await panels(ctx.services).put_many(
         ctx.match.id, [panel for panel in drawn if isinstance(panel, tuple)])
-    await _tell_unreachable(ctx, [seat for seat, panel in zip(seats, drawn, strict=True)
-                                  if panel is Resent.UNDELIVERED])
+    unreached = [seat for seat, panel in zip(seats, drawn, strict=True)
+                 if panel is Resent.UNDELIVERED]
+    if tell and unreached:
+        await _tell_unreachable(ctx, unreached)
     raise_failure(drawn)
+    return unreached
 
 
 async def _tell_unreachable(ctx: MatchContext, seats: list[int]) -> None:
     """Ask the players of ``seats``, whom the bot cannot write to, to open its chat: one
-    group message for both when neither can be reached (a new group's first match)."""
-    if not seats:
-        return
+    group message for both when neither can be reached."""
     await ctx.services.outbox.open_chat_notice(
-        ctx.tournament.chat_id, _naming(ctx, "play.hidden_cannot_dm", seats),
+        ctx.tournament.chat_id, unreached_line(ctx, seats),
         button_text=ctx.tr("dm.open_button"), payload=f"m-{ctx.match.id}",
         thread_id=ctx.match.thread_id)
+
+
+def unreached_line(ctx: MatchContext, seats: list[int]) -> str:
+    """The players of ``seats``, whom the bot cannot write to, asked to open its chat (by
+    the deep-link button of the message that says it), in one line naming both when neither
+    can be reached (a new group's first match)."""
+    return _naming(ctx, "play.hidden_cannot_dm", seats)
 
 
 def _naming(ctx: MatchContext, key: str, seats: list[int], **params: Any) -> str:

@@ -242,9 +242,10 @@ async def test_a_new_turns_panels_are_stored_and_one_sent_before_a_failed_send_i
     assert set(after) - set(before) == {(7, user_id, message_id)}  # the new panel, stored
 
 
-async def test_both_players_the_bot_cannot_write_to_are_asked_in_one_message(tmp_path: Path):
-    """Neither semi-finalist of match 8 can get a DM when the semi-finals open: one group
-    message names both, under one button that opens the bot's chat."""
+async def test_both_players_the_bot_cannot_write_to_are_asked_on_their_match(tmp_path: Path):
+    """Neither semi-finalist of match 8 can get a DM when the semi-finals open: one line of
+    the battle's own message names both, above its button that opens the bot's chat — no
+    group message of its own."""
     output: list[str] = []
     lines = SETUP.splitlines()
     box = Sandbox(seed=11, db_path=tmp_path / "both.sqlite3", language="ru",
@@ -256,6 +257,12 @@ async def test_both_players_the_bot_cannot_write_to_are_asked_in_one_message(tmp
         await box.run_lines(lines[-1:])
     finally:
         await box.close()
-    asked = [line for line in output[start:] if "не могу написать" in line]
-    assert asked == ["→ cup: Bob_Stone, Carol_King: я не могу написать вам в личку: откройте"
-                     " чат со мной (кнопка) и выберите «атака» или «защита»."]
+    said = output[start:]
+    asked = [at for at, line in enumerate(said) if "не могу написать" in line]
+    assert len(asked) == 1
+    at = asked[0]
+    assert said[at:at + 2] == [
+        "  Bob_Stone, Carol_King: я не могу написать вам в личку: откройте чат со мной (кнопка)"
+        " и выберите «атака» или «защита».", "  [💬 Выбрать в личке]"]
+    head = next(line for line in reversed(said[:at]) if not line.startswith("  "))
+    assert head.startswith("✎ cup#")  # the battle's message edited, not a new one

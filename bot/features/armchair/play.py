@@ -66,9 +66,17 @@ async def launch(services: Services, tournament: Tournament, match: MatchRow) ->
     match's one group message at its start) and each player's hand in their DM."""
     ctx = await start_match(services, tournament, match)
     await _deal(ctx)
-    game = await services.matches.state(ctx.match)
+    await _open(ctx)
+
+
+async def _open(ctx: MatchContext) -> None:
+    """A new deal's score card and both hands; a player the bot cannot write to is asked on
+    the card (its 🃏 button opens the private chat) to open the chat, instead of in one more
+    group message."""
+    game = await ctx.services.matches.state(ctx.match)
     await show_card(ctx, game, new=True)
-    await refresh_panels(ctx, fresh=True)
+    if unreached := await refresh_panels(ctx, fresh=True, tell=False):
+        await show_card(ctx, game, note=hidden.unreached_line(ctx, unreached))
 
 
 async def _deal(ctx: MatchContext) -> None:
@@ -114,15 +122,17 @@ async def _bot_seat(ctx: MatchContext) -> int | None:
     return ctx.seat((await ctx.services.bot.me()).id)
 
 
-async def refresh_panels(ctx: MatchContext, *, fresh: bool = False) -> None:
-    """Every human player's hand panel, edited in place (``fresh``: sent anew). A player
+async def refresh_panels(ctx: MatchContext, *, fresh: bool = False,
+                         tell: bool = True) -> list[int]:
+    """Every human player's hand panel, edited in place (``fresh``: sent anew); the seats
+    the bot cannot write to (``tell``: the group is told, see :func:`hidden.show`). A player
     the bot could not write to yet is not tried again on every move: the group was told
     how to open the chat, and /hand or the deep link brings the hand."""
     robot = await _bot_seat(ctx)
     stored = hidden.panels(ctx.services)
     seats = [seat for seat in (0, 1) if seat != robot and (
         fresh or await stored.get(ctx.match.id, ctx.match.players[seat]) is not None)]
-    await hidden.show(ctx, *seats, fresh=fresh)
+    return await hidden.show(ctx, *seats, fresh=fresh, tell=tell)
 
 
 async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:
@@ -236,8 +246,7 @@ async def deal_again(ctx: MatchContext) -> None:
     services = ctx.services
     await services.matches.rewind(ctx.match, 0, None)
     await _deal(ctx)
-    await show_card(ctx, await services.matches.state(ctx.match), new=True)
-    await refresh_panels(ctx, fresh=True)
+    await _open(ctx)
 
 
 async def _late(ctx: MatchContext, job: Job) -> clock.Alert | None:

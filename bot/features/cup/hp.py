@@ -47,20 +47,28 @@ HP_INPUT = hidden.HiddenInput(types=("choose",), parse=parse_choice, panel=_pane
 
 @on_match_start("hp")
 async def start_battle(play: MatchContext) -> None:
-    text, markup = status(play, await play.services.matches.state(play.match))
-    await at_once(post(play, text, markup), hidden.open_panels(play))
+    await _new_round(play, await play.services.matches.state(play.match))
+
+
+async def _new_round(play: MatchContext, state: Any, *, clock_started: bool = False) -> None:
+    """A round's message and both fresh panels at once; a player the bot cannot write to is
+    asked on that message (its button opens the private chat) to open the chat, instead of
+    in one more group message."""
+    text, markup = status(play, state)
+    _, unreached = await at_once(post(play, text, markup), hidden.open_panels(
+        play, clock_started=clock_started, tell=False))
+    if unreached:
+        await post(play, lines(text, hidden.unreached_line(play, unreached)), markup, new=False)
 
 
 @announcer("hp")
 async def announce_hp(play: MatchContext, before, after, event: dict) -> None:
     """A resolved round is a new message; a choice or the first die edits the newest one."""
     resolved = len(after.history) > len(before.history)
-    text, markup = status(play, after)
-    if resolved and not after.finished:  # the new round's message and both panels at once
-        await at_once(post(play, text, markup),  # the die started the late clock
-                      hidden.open_panels(play, clock_started=True))
+    if resolved and not after.finished:  # the die started the late clock
+        await _new_round(play, after, clock_started=True)
         return
-    await post(play, text, markup, new=resolved)
+    await post(play, *status(play, after), new=resolved)
     if after.finished:
         await clock.stop(play)
 
