@@ -93,11 +93,16 @@ async def typed_move(message: Message, event_update: Update, scope: Scope,
 
 
 @router.message(F.dice, IN_GROUP)
-async def dice_sent(message: Message, scope: Scope) -> None:
-    """A 🎲 from a player of a match played here is a roll meant: the bot rolls both dice
-    (Roll, /roll), which it says; from anyone else a 🎲 is ordinary chat."""
-    if await _own_live(scope) is not None:
-        raise Refusal("backgammon.live.error.dice_by_bot")
+async def dice_sent(message: Message, scope: Scope, tr: Translator) -> None:
+    """A 🎲 from a player of a match played here is a roll meant: answered as /roll would
+    be refused now (another player's turn, the dice already rolled, a pause), else that the
+    bot rolls both dice (Roll, /roll); from anyone else a 🎲 is ordinary chat."""
+    match = await _own_live(scope)
+    if match is None:
+        return
+    ctx = await load_match(scope.services, tr, match.id)
+    await _check_roll(ctx, ctx.seat(message.from_user.id))
+    raise Refusal("backgammon.live.error.dice_by_bot")
 
 
 @router.message(Command(*WORDS, *ALIASES, "beaver"), IN_GROUP)
@@ -131,6 +136,10 @@ async def decision_action(ctx: MatchContext, word: str, seat: int) -> dict:
     """The action of Roll, Double, Take or Pass; a roll carries the dice the bot draws
     now (only once the engine would take it, so no die is drawn for nothing). In a pause,
     refused with the pause's answer first."""
+    if word == "roll":
+        await _check_roll(ctx, seat)
+        rng = ctx.services.rng
+        return {"type": "roll", "player": seat, "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
     await unless_paused(ctx.services, ctx.match)
     state = await ctx.services.matches.current(ctx.match)  # read, never changed
     if word in ("take", "pass") and state.phase != "doubled":
@@ -138,16 +147,21 @@ async def decision_action(ctx: MatchContext, word: str, seat: int) -> dict:
     if word == "double":
         _check_double(ctx, state, seat)
     check_turn(ctx, state, seat)
-    if word != "roll":
-        return {"type": word, "player": seat}
+    return {"type": word, "player": seat}
+
+
+async def _check_roll(ctx: MatchContext, seat: int) -> None:
+    """Refused with the moment's reason unless ``seat`` may roll now: a pause, another
+    player's turn, the engine's (the dice already rolled, a double to answer …)."""
+    await unless_paused(ctx.services, ctx.match)
+    state = await ctx.services.matches.current(ctx.match)  # read, never changed
+    check_turn(ctx, state, seat)
     if state.to_act != seat or state.phase != "turn":
         trial = {"type": "roll", "player": seat, "dice": [1, 2]}
         try:
             (await ctx.services.matches.state(ctx.match)).apply(trial)  # on a copy
         except IllegalAction as error:  # the engine's reason: not your turn, wrong phase …
             raise refused(ctx, PLAYBOOK, error) from None
-    rng = ctx.services.rng
-    return {"type": "roll", "player": seat, "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
 
 
 def _check_double(ctx: MatchContext, state: LiveMatch, seat: int) -> None:
