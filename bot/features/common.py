@@ -305,7 +305,7 @@ async def _unread_answer(services: Services, tr: Translator, user_id: int, word:
     anyone else where the commands are."""
     live = await hidden.live_hidden_matches(services, user_id)
     if live:
-        return hidden.own_text(tr, "play.hidden_unread", live[-1].kind, word=word)
+        return await hidden.unread_answer(services, tr, live[-1], word)
     if title := await _group_match_title(services, user_id):
         return tr("dm.played_in_group", title=title)
     return tr("dm.unread")

@@ -92,6 +92,11 @@ class HiddenInput:
     redrawn_by_announce: bool = False
     """The game's announcement redraws every stored panel after each action (the armchair
     hand): :func:`submit` then draws the actor's panel only when none is stored yet."""
+    unread: Callable[[Translator, Any, int, str], str | None] | None = None
+    """The answer to a word typed in private that is not one (``word``) while match
+    ``match_id`` (its state given) waits for something done elsewhere, nothing to type yet
+    (the armchair's toss and choice, on the score card in the group); None: the common
+    answer (how a word is written)."""
 
 
 def _inputs() -> dict[str, HiddenInput]:
@@ -105,6 +110,17 @@ def _collect_inputs() -> dict[str, HiddenInput]:
 
 def input_of(kind: str) -> HiddenInput | None:
     return _inputs().get(kind)
+
+
+async def unread_answer(services: Services, tr: Translator, match: MatchRow, word: str) -> str:
+    """The answer to ``word``, typed in private and no move, by a player of ``match`` (a
+    hidden-input match): what the match waits for when it is nothing to type, else how a
+    word is written."""
+    hidden = _inputs()[match.kind]
+    if hidden.unread is not None and (said := hidden.unread(
+            tr, await services.matches.current(match), match.id, word)) is not None:
+        return said
+    return own_text(tr, "play.hidden_unread", match.kind, word=word)
 
 
 def read_word(text: str) -> dict[str, Any] | None:

@@ -27,6 +27,7 @@ from games.armchair_cricket.contract import ArmchairGame
 from games.armchair_cricket.words import parse_move, resolve
 
 CARD_KINDS = ("discard", "bowl", "bat")
+OPENING = ("toss", "choose")  # pressed on the score card in the group, not played from a hand
 COLUMNS = 3
 LATE_MINUTES = 5
 
@@ -124,8 +125,17 @@ def held(tr: Translator, game: ArmchairGame, seat: int) -> str:
     return hand_line(tr, game.state.hands[seat])
 
 
+def unread(tr: Translator, game: ArmchairGame, match_id: int, word: str) -> str | None:
+    """A word typed in private before any card is played: the toss and the choice of bat
+    or bowl are made on the score card in the group (None once cards are played)."""
+    turn = game.to_act
+    if turn is None or turn.kind not in OPENING:
+        return None
+    return tr(f"armchair.unread_{turn.kind}", word=word, match=match_id)
+
+
 HAND = HiddenInput(types=("discard", "bowl", "bat", "exchange"), parse=parse_move,
                    panel=panel, describe=describe, late_minutes=None,  # play.LATE instead
                    resolve=_resolve, position=lambda game: game.position, held=held,
-                   redrawn_by_announce=True)  # play.refresh_panels
+                   redrawn_by_announce=True, unread=unread)  # play.refresh_panels
 """The hand of a match, by DM (declared in the game's ``Game.hidden``)."""

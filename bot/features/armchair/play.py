@@ -12,7 +12,7 @@ from typing import Any
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import games
-from bot.features.armchair.hand import HAND, LATE_MINUTES
+from bot.features.armchair.hand import HAND, LATE_MINUTES, OPENING
 from bot.features.armchair.keyboards import BatFirst, Toss
 from bot.features.armchair.settings import replay_of
 from bot.features.armchair.texts import card, innings_over, last_ball_line, result_line, score_card
@@ -160,7 +160,6 @@ async def _bot_answers(ctx: MatchContext, game: ArmchairGame) -> bool:
         games.game_of(ctx.tournament.game).bot_player(game, robot) is not None
 
 
-OPENING = ("toss", "choose")  # pressed on the score card in the group, not played from a hand
 
 
 async def clocks(ctx: MatchContext) -> Clocks:
