@@ -268,9 +268,10 @@ async def _draw(ctx: MatchContext, seat: int, *,
     user_id = match.players[seat]
     user_tr = await services.translator_for_chat(user_id)
     pause = await pause_line(services, match, user_tr)
+    title = await _tournament_line(ctx, user_id, user_tr)
     # the cached state itself, not a copy: the panel is drawn from it before the next await
     panel = _inputs()[match.kind].panel(ctx, seat, user_tr, await services.matches.current(match))
-    text = lines(panel.text, pause or panel.prompt)
+    text = lines(title, panel.text, pause or panel.prompt)
     markup = None if pause else _keyboard(match.id, panel)
     stored = await panels(services).get(match.id, user_id)
     if stored is not None and not fresh:
@@ -282,6 +283,16 @@ async def _draw(ctx: MatchContext, seat: int, *,
             return Resent.UNDELIVERED
         message_id = sent.message_id
     return (user_id, message_id) if message_id != stored else None
+
+
+async def _tournament_line(ctx: MatchContext, user_id: int, user_tr: Translator) -> str | None:
+    """The tournament's title, above the panel of a player whose live matches that take
+    private input are in more than one tournament (two Cups: two panels alike but for the
+    match's number); else None."""
+    live = await live_hidden_matches(ctx.services, user_id)
+    if len({row.tournament_id for row in live}) < 2:
+        return None
+    return user_tr("play.hidden_panel_tournament", title=ctx.tournament.title)
 
 
 def _keyboard(match_id: int, panel: Panel) -> InlineKeyboardMarkup | None:

@@ -166,7 +166,8 @@ async def test_hostcopy_never_sends_an_organiser_the_choices_of_their_own_match(
 
 async def test_an_organiser_enters_a_choice_logged_with_the_reason_and_as_its_actor(sandbox):
     lines = await _run(sandbox, "org@dm: /enter 8 @carol защита сказала по телефону")
-    assert "✎ carol@dm#5: Принято: 🛡 защита. Соперник узнает после раунда." in lines
+    taken = lines.index("✎ carol@dm#5: ⚔️ Матч #8: битва HP, раунд 1, соперник: Bob_Stone")
+    assert lines[taken + 1] == "  Принято: 🛡 защита. Соперник узнает после раунда."
     org = (await _rows(sandbox, "SELECT id FROM users WHERE username = 'org'"))[0][0]
     carol = (await _rows(sandbox, "SELECT id FROM users WHERE username = 'carol'"))[0][0]
     assert await _rows(sandbox, "SELECT actor_id, payload FROM match_actions WHERE match_id = 8"
@@ -206,9 +207,11 @@ async def test_the_deep_link_of_a_match_not_ones_own_shows_no_panel(sandbox):
                          "заполняете заявки, делаете тайные ходы и видите свои карты. "
                          "/help — все команды."]
     # no panel of match 7; his own match's panel, awaiting his choice, follows as on /start
-    assert lines[2] == "→ bob@dm: Раунд 1, соперник: Carol_King. Атака или защита?"
+    assert lines[2:4] == ["→ bob@dm: ⚔️ Матч #8: битва HP, раунд 1, соперник: Carol_King",
+                          "  Атака или защита?"]
     lines = await _run(sandbox, "bob@dm: /start m-8")
-    assert lines[0] == "→ bob@dm: Раунд 1, соперник: Carol_King. Атака или защита?"
+    assert lines[:2] == ["→ bob@dm: ⚔️ Матч #8: битва HP, раунд 1, соперник: Carol_King",
+                         "  Атака или защита?"]
     assert lines[-1].startswith("✗ bob@dm#")  # the old copy of the panel is removed
 
 

@@ -22,17 +22,19 @@ CHOICE_MINUTES = 5  # after this a late chooser is reminded and the organisers a
 
 
 def _panel(play: MatchContext, seat: int, tr: Translator, state: Any) -> hidden.Panel:
-    """Ask for this round's choice; once made, show it (to its owner only); closed outside
-    the battle (a disqualification, an organiser's result), say who won."""
+    """Under the match's number, the round and the opponent: ask for this round's choice;
+    once made, show it (to its owner only); closed outside the battle (a disqualification,
+    an organiser's result), say who won."""
+    head = tr("cup.hp_panel_head", match=play.match.id, round=state.round,
+              opponent=play.names[1 - seat])
     if play.closed and not state.finished:
-        return hidden.Panel(lines(tr("cup.hp_closed_head", round=state.round,
-                                     opponent=play.names[1 - seat]), play.closed_line(tr)))
+        return hidden.Panel(lines(head, play.closed_line(tr)))
     choice = state.choice_of(seat)
     if choice is not None:
-        return hidden.Panel(tr(f"cup.hp_chosen_{choice}"))
-    return hidden.Panel(tr("cup.hp_ask", round=state.round, opponent=play.names[1 - seat]),
-                        ((tr("cup.hp_attack_button"), "attack"),
-                         (tr("cup.hp_defend_button"), "defend")))
+        return hidden.Panel(lines(head, tr(f"cup.hp_chosen_{choice}")))
+    return hidden.Panel(head, ((tr("cup.hp_attack_button"), "attack"),
+                               (tr("cup.hp_defend_button"), "defend")),
+                        prompt=tr("cup.hp_ask"))
 
 
 def _describe(tr: Translator, action: dict, before: Any) -> str:
