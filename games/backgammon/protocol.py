@@ -21,6 +21,7 @@ Actions (``player`` is the acting seat, None for someone outside the match):
 
 Refusal codes: not_in_match, match_over, bad_value, bad_how, bad_cube, crawford_cube,
 passed_gammon, winner_reports, report_pending, already_reported, nothing_to_confirm,
+already_confirmed (the last game's report is settled, no new one waits: ``game``, its number),
 own_report, with_organisers, nothing_to_correct, bad_score, bad_penalty, point_while_pending
 (a penalty point while a report waits: it is settled first, as the report was made against
 the score before the point).
@@ -259,6 +260,8 @@ class BoardMatch:
     def _check_answer(self, action: dict[str, Any]) -> None:
         player = self._seat(action.get("player"))
         if self.pending is None:
+            if self.entries and self.entries[-1]["kind"] == "game":  # the last report, settled
+                raise IllegalAction("already_confirmed", game=self.game_number - 1)
             raise IllegalAction("nothing_to_confirm")
         if self.pending["player"] == player:
             raise IllegalAction("own_report")

@@ -55,6 +55,17 @@ def test_impossible_reports_are_refused(action: dict, code: str) -> None:
     assert refused(BoardMatch(5), action) == code
 
 
+def test_a_report_confirmed_again_says_it_is_already_confirmed() -> None:
+    """A second Confirm of a settled game names that game; a penalty point after it is no
+    report: nothing to confirm."""
+    match = replay(BoardMatch(5), [report(0, "gammon"), confirm(1)])
+    with pytest.raises(IllegalAction) as error:
+        match.apply(confirm(1))
+    assert error.value.code == "already_confirmed" and error.value.params == {"game": 1}
+    match.apply({"type": "penalty", "player": 1, "kind": "point"})
+    assert refused(match, {"type": "dispute", "player": 1}) == "nothing_to_confirm"
+
+
 def test_checks_of_a_waiting_report() -> None:
     match = BoardMatch(5)
     match.apply(report(0))
