@@ -11,6 +11,9 @@ from tests.bot.test_armchair import SETUP
 
 ARMCHAIR = SETUP.format(options="wickets=1")
 """Match 1, Bob — Alice, waiting for the toss; both hands are in the players' DMs."""
+TOSSED = ARMCHAIR + "bob@g: [🪙 Toss]\nalice@g: [🏏 Alice bats first]\n"
+"""Match 1 past its toss and choice: cards are played (before them a word typed in private
+is answered with the toss or the choice the score card waits for)."""
 
 
 async def _said(tmp_path: Path, setup: str, lines: list[str]) -> tuple[list[str], int]:
@@ -28,7 +31,7 @@ async def _said(tmp_path: Path, setup: str, lines: list[str]) -> tuple[list[str]
 
 
 async def test_a_word_that_is_no_move_gets_an_answer_and_changes_nothing(tmp_path: Path) -> None:
-    said, logged = await _said(tmp_path, ARMCHAIR,
+    said, logged = await _said(tmp_path, TOSSED,
                                ["bob@dm: bowl 3", "bob@dm: bat 99", "bob@dm: hello"])
     assert said == [
         f"→ bob@dm: “{word}” is not a move: type a card from your hand as it is written there"
@@ -39,7 +42,7 @@ async def test_a_word_that_is_no_move_gets_an_answer_and_changes_nothing(tmp_pat
 
 
 async def test_swap_alone_is_asked_which_cards_and_keeps_nothing(tmp_path: Path) -> None:
-    said, logged = await _said(tmp_path, ARMCHAIR, ["bob@dm: swap"])
+    said, logged = await _said(tmp_path, TOSSED, ["bob@dm: swap"])
     assert len(said) == 1 and said[0].startswith("→ bob@dm: “swap” is not a move:")
     assert logged == 0
 
