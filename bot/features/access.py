@@ -12,7 +12,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.features.keyboards import pressed_on_its_question
 from bot.games import game_of
 from bot.middlewares.filters import command_name, topic_of
-from bot.play.refusal import Refusal
+from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.services import Services
 from storage.repositories.tournaments import ACTIVE_ENTRANT, Tournament
 
@@ -170,7 +170,7 @@ async def command_target(message: Message, services: Services, args: str | None,
     (:class:`Refusal`, told why) when the command was sent in a DM, by a non-organiser (when
     ``organiser``), or names no open tournament of this group."""
     if message.chat.type == "private":
-        raise Refusal("access.group_only")
+        raise Refusal(GROUP_ONLY)
     if organiser and not await is_organiser(services, message.chat.id, message.from_user.id):
         raise Refusal("access.organisers_only")
     target = await target_tournament(services, message.chat.id, args, message.from_user.id,

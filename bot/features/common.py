@@ -23,6 +23,7 @@ from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, command_names
 from bot.middlewares.scope import Scope, game_commands
 from bot.play import hidden
+from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.services import Services
 
 router = Handlers("common")
@@ -208,8 +209,7 @@ async def not_for_this_game(message: Message, name: str, scope: Scope, tr: Trans
     game = await scope.game()
     if game is None:
         target = await scope.target()
-        await message.reply(tr(target.error, **(target.error_params or {})))
-        return
+        raise Refusal(target.error, **(target.error_params or {}))
     instead = f"play.not_for_game.{name}"  # what to use instead, where there is a way
     await message.reply(tr(instead if tr.has(instead) else "play.not_for_game", command=name,
                            game=tr(f"game.{game.key}")))
@@ -267,7 +267,7 @@ async def command_unknown_in_private(message: Message, scope: Scope, tr: Transla
     """A command no feature took in a private chat: a game's (games are played in the
     group), or one the bot does not know."""
     if scope.command in game_commands():
-        await message.answer(tr("access.group_only"))
+        raise Refusal(GROUP_ONLY)
     else:
         await message.answer(tr("dm.unknown_command", command=clip(f"/{scope.command}")))
 

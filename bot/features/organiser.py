@@ -30,6 +30,7 @@ from bot.i18n import Markup, Translator, clip, lines
 from bot.middlewares.filters import topic_of
 from bot.play import clock
 from bot.play.board import redraw_paused
+from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.services import Services
 from bot.timeparse import NoTime, parse_start, zone_name
 from storage.db import Write
@@ -48,8 +49,7 @@ _CLOSING_QUOTE = {'"': '"', "'": "'", "«": "»", "“": "”", "„": "“", "�
 async def _allowed(message: Message, services: Services, tr: Translator) -> bool:
     """Organiser commands work only in a group and only for organisers; say so otherwise."""
     if message.chat.type == "private":
-        await message.answer(tr("access.group_only"))
-        return False
+        raise Refusal(GROUP_ONLY)
     if not await is_organiser(services, message.chat.id, message.from_user.id):
         await message.reply(tr("access.organisers_only"))
         return False

@@ -20,7 +20,7 @@ from aiogram.types import Chat, Message, TelegramObject, Update, User
 from bot import games
 from bot.features.access import Target, is_entrant, is_organiser, target_tournament
 from bot.middlewares.filters import command_name, topic_of
-from bot.play.refusal import Refusal
+from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.where import where_played
 from bot.services import Services
 from storage.repositories.matches import MatchRow
@@ -56,7 +56,7 @@ class Scope:
                 self.services, self.chat.id, self.args,
                 self.user.id if self.user else None, self.command,
                 self.thread) if self.in_group else Target(
-                None, [], "access.group_only")
+                None, [], GROUP_ONLY)
         return self._target
 
     async def tournament(self) -> Tournament | None:

@@ -17,7 +17,7 @@ from bot.i18n import Translator
 from bot.middlewares.scope import Scope
 from bot.play import hidden
 from bot.play.context import LIVE, MatchContext, context_for
-from bot.play.refusal import Refusal
+from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.topics import other_match_topic
 from bot.services import Services
 from storage.repositories.matches import MatchRow
@@ -90,7 +90,7 @@ async def board_again(message: Message, scope: Scope, services: Services,
     match's topic: that match's alone); an organiser outside every match gets the topic's
     board, else the chat's only live board."""
     if not scope.in_group:
-        raise Refusal("access.group_only")
+        raise Refusal(GROUP_ONLY)
     mine = await scope.live_matches()
     if len(mine) > 1:
         mine = [match for match in mine if await _has_board(services, match)] or mine[:1]

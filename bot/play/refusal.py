@@ -15,6 +15,7 @@ from aiogram.filters import ExceptionTypeFilter
 from aiogram.types import ErrorEvent
 
 from bot.i18n import Translator, clip
+from bot.middlewares.filters import command_name
 from bot.services import Services
 from storage.repositories.matches import MatchRow
 
@@ -59,16 +60,38 @@ async def unless_paused(services: Services, match: MatchRow) -> None:
         raise await paused(services, match.tournament_id)
 
 
+GROUP_ONLY = "access.group_only"
+"""A command of the group sent in private: answered by :func:`group_only`."""
+
+
 async def answer_refusal(event: ErrorEvent, services: Services) -> None:
     """Answer in the language the update was handled in: the group's, or the user's in a DM."""
-    update = event.update
+    update, refusal = event.update, event.exception
     if (query := update.callback_query) is not None:
         chat_id = query.message.chat.id if query.message else query.from_user.id
         tr = await services.translator_for_chat(chat_id)
-        await query.answer(event.exception.render(tr), show_alert=True)
+        await query.answer(refusal.render(tr), show_alert=True)
     elif (message := update.message) is not None:
         tr = await services.translator_for_chat(message.chat.id)
-        await message.reply(event.exception.render(tr))
+        if refusal.key == GROUP_ONLY and message.chat.type == "private":
+            refusal = await group_only(services, message.from_user.id, command_name(message.text))
+        await message.reply(refusal.render(tr))
+
+
+async def group_only(services: Services, user_id: int, command: str | None) -> Refusal:
+    """Why a group's command does nothing in private, and where to send it: /new in the
+    group where the tournament is to be played (with the bot added to it); another in the
+    group of the one running tournament the sender plays in or created, named, when there
+    is exactly one; else in the tournament's group."""
+    if command == "new":
+        return Refusal("access.group_only_new")
+    running = await services.repos.tournaments.running_of(user_id)
+    if len(running) != 1:
+        return Refusal(GROUP_ONLY)
+    chat = await services.repos.chats.get(running[0].chat_id)
+    if chat is None or not chat.title:
+        return Refusal("access.group_only_of", title=running[0].title)
+    return Refusal("access.group_only_in", title=running[0].title, group=chat.title)
 
 
 def install(dispatcher: Dispatcher) -> None:

@@ -232,6 +232,16 @@ class TournamentsRepo:
             (user_id, limit))
         return [_tournament(r) for r in rows]
 
+    async def running_of(self, user_id: int) -> list[Tournament]:
+        """The running (or paused) tournaments the user plays in or created, newest first;
+        friendly matches are not tournaments."""
+        rows = await self.db.fetchall(
+            _SELECT + " WHERE t.friendly = 0 AND t.status IN ('running', 'paused')"
+            " AND (t.created_by = ? OR EXISTS (SELECT 1 FROM entrants e"
+            " WHERE e.tournament_id = t.id AND e.user_id = ? AND e.status = 'approved'))"
+            " ORDER BY t.id DESC", (user_id, user_id))
+        return [_tournament(r) for r in rows]
+
     async def friendlies_playing(self, user_id: int) -> list[Tournament]:
         """The user's friendly matches being played now (a friendly is its own row),
         newest first."""
