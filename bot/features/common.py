@@ -40,6 +40,13 @@ class LanguagePick(CallbackData, prefix="lang"):
     code: str
 
 
+_LINK_ANSWERS = {hidden.Resent.OVER: "play.panel_over",
+                 hidden.Resent.NO_MATCH: "play.panel_no_match",
+                 hidden.Resent.NOT_THEIRS: "play.panel_not_yours",
+                 hidden.Resent.NO_PANEL: "play.panel_none"}
+"""Why a match's deep link shows no panel, said above the welcome."""
+
+
 @router.message(CommandStart(), IN_PRIVATE)
 async def start(message: Message, command: CommandObject, services: Services,
                 tr: Translator) -> None:
@@ -51,8 +58,7 @@ async def start(message: Message, command: CommandObject, services: Services,
         resent = await hidden.resend(services, message.from_user.id, int(found[1]))
         if resent in (hidden.Resent.SENT, hidden.Resent.UNDELIVERED):
             return
-        key = "play.panel_over" if resent is hidden.Resent.OVER else "play.panel_none"
-        why = tr(key, match=found[1])
+        why = tr(_LINK_ANSWERS[resent], match=found[1])
     await message.answer(lines(why, tr("start.welcome", name=message.from_user.first_name)))
     await _pending(services, tr, message)
 

@@ -314,7 +314,9 @@ def stale_position(hidden: HiddenInput, at: int, state: Any) -> bool:
 class Resent(Enum):
     """What :func:`resend` did."""
 
-    NO_PANEL = "no panel"  # not a hidden-input match of theirs
+    NO_MATCH = "no match"  # no match has that number
+    NOT_THEIRS = "not theirs"  # a match they do not play in
+    NO_PANEL = "no panel"  # theirs, of a kind without hidden input
     OVER = "over"  # theirs, and no longer played
     SENT = "sent"
     UNDELIVERED = "undelivered"  # the bot cannot write to them; the group was told why
@@ -324,7 +326,11 @@ async def resend(services: Services, user_id: int, match_id: int) -> Resent:
     """Send the user's panel of a live hidden-input match again, below everything else
     (the old copy is removed)."""
     match = await services.repos.matches.get(match_id)
-    if match is None or input_of(match.kind) is None or user_id not in match.players:
+    if match is None:
+        return Resent.NO_MATCH
+    if user_id not in match.players:
+        return Resent.NOT_THEIRS
+    if input_of(match.kind) is None:
         return Resent.NO_PANEL
     if match.status not in LIVE:
         return Resent.OVER

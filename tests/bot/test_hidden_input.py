@@ -202,7 +202,7 @@ async def test_enter_typed_in_the_group_is_deleted_and_not_applied(sandbox):
 
 async def test_the_deep_link_of_a_match_not_ones_own_shows_no_panel(sandbox):
     lines = await _run(sandbox, "bob@dm: /start m-7")
-    assert lines[:2] == ["→ bob@dm: В матче #7 нет ничего, что ждёт вас в личке.",
+    assert lines[:2] == ["→ bob@dm: Вы не играете в матче #7: панель в личке есть только у его игроков.",
                          "  Привет, Bob! Я провожу турниры в группах. Здесь, в личке, вы "
                          "заполняете заявки, делаете тайные ходы и видите свои карты. "
                          "/help — все команды."]
