@@ -21,7 +21,7 @@ from bot.features.mine import dm_answer, match_answer
 from bot.games import game_of
 from bot.i18n import Markup, Translator, lines
 from bot.middlewares.filters import IN_GROUP, command_name, topic_of
-from bot.play.context import LIVE, load_match, own_text
+from bot.play.context import LIVE, load_match, own_key, own_text
 from bot.play.refusal import paused
 from bot.render import bracket_png
 from bot.render.posting import post_pictures
@@ -213,7 +213,7 @@ async def _next_step(services: Services, tr: Translator, run: Run, row: MatchRow
         return (await paused(services, run.tournament.id, "formats.error.paused")).render(tr)
     game = game_of(run.tournament.game)
     if game.in_bot(run.tournament.settings):
-        hint = own_text(tr, game.match_hint, row.kind)
+        hint = _hint(tr, game.match_hint, row)
         if game.match_now is None:
             return hint
         ctx = await load_match(services, tr, row.id)
@@ -229,6 +229,16 @@ async def _next_step(services: Services, tr: Translator, run: Run, row: MatchRow
     if report["by"] == user:
         return tr("formats.match.wait_confirm", result=result, opponent=opponent)
     return tr("formats.match.confirm", result=result, opponent=opponent)
+
+
+def _hint(tr: Translator, key: str, row: MatchRow) -> str:
+    """Where and how the match is played (``key``, in its kind's own words): of a match
+    played in its forum topic, the text saying so (``key`` + ``_topic``) where there is one
+    (its board is there, not in the general chat)."""
+    topic = f"{key}_topic"
+    if row.thread_id is not None and tr.has(own_key(tr, topic, row.kind)):
+        key = topic
+    return own_text(tr, key, row.kind)
 
 
 Show = Callable[[Services, Translator, Run, int, Callable[[str], Awaitable[object]]],
