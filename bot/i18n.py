@@ -64,6 +64,13 @@ def lines(*parts: str | None) -> str:
     return "\n".join(part for part in parts if part)
 
 
+def opening(text: str) -> str:
+    """``text`` as the start of a sentence: its first letter a capital (a name written in
+    lower case mid-sentence, as Russian writes a playoff round: «первый раунд — финал «HP»»,
+    begins a message «Финал «HP»: …»)."""
+    return text[:1].upper() + text[1:]
+
+
 def place_mark(place: int | None) -> str:
     """A table's text row's place: ``3.``, or a bare dash for a player without one
     (disqualified, or whose withdrawal removed their results)."""

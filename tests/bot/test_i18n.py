@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.i18n import Markup, Plural, Translator, catalog
+from bot.i18n import Markup, Plural, Translator, catalog, opening
 
 ROOT = Path(__file__).resolve().parents[2]
 _LITERAL_KEY = re.compile(r"""\btr\(\s*"([a-z_]+\.[a-z_.]+)\"""")
@@ -125,3 +125,14 @@ def test_a_catalog_names_each_text_once(path: Path) -> None:
     that already exists changes that text everywhere it is used."""
     keys = re.findall(r'^msgid "([^"]+)"$', path.read_text(encoding="utf-8"), re.MULTILINE)
     assert [key for key in set(keys) if keys.count(key) > 1] == []
+
+
+def test_a_playoff_round_begins_a_message_with_a_capital() -> None:
+    """Russian names a round in lower case mid-sentence («первый раунд — финал «HP»»); a
+    message that begins with it («⚔️ Финал «HP»: …») gets a capital, whatever the language."""
+    ru = Translator("ru")
+    round_name = ru("cup.round_name", round=ru("cup.round.2"), format=ru("cup.format.hp"))
+    assert round_name.startswith("финал")
+    assert ru("cup.hp_start", title=opening(round_name), a="A", b="B", hp=20).startswith(
+        "⚔️ Финал «HP»: A — B")
+    assert opening("1/2 финала") == "1/2 финала" and opening("") == ""

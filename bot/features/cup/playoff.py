@@ -15,7 +15,7 @@ from babel.numbers import format_currency
 
 from bot.features.cup.common import close_match, on_finish
 from bot.game_settings import key_said
-from bot.i18n import Markup, Translator
+from bot.i18n import Markup, Translator, opening
 from bot.play.context import MatchContext, context_for, names_of
 from bot.play.topics import open_topic
 from bot.registry import Registry
@@ -68,8 +68,9 @@ def round_title(tr: Translator, field: int, round_no: int, formats: list[str] | 
 
 
 def stage_title(play: MatchContext) -> str:
-    """How a playoff match is announced: its round and format, or the 3rd-place match."""
-    return match_title(play.tr, play.tournament, play.match)
+    """How a playoff match is announced: its round and format, or the 3rd-place match, as
+    the announcement begins with it (a capital first letter: «Финал «HP»: …»)."""
+    return opening(match_title(play.tr, play.tournament, play.match))
 
 
 def match_title(tr: Translator, tournament: Tournament, match: MatchRow) -> str:
@@ -202,8 +203,8 @@ async def _walkover(services: Services, tr: Translator, tournament: Tournament, 
     ctx = await context_for(services, tr, tournament, match)
     winner = next((p for p in pair if p not in out), pair[0])
     await ctx.say(tr("cup.walkover_out", winner=ctx.names[ctx.seat(winner)],
-                     loser=ctx.names[1 - ctx.seat(winner)], stage=match_title(tr, tournament,
-                                                                              match)))
+                     loser=ctx.names[1 - ctx.seat(winner)],
+                     stage=opening(match_title(tr, tournament, match))))
     await close_match(ctx, winner, {"score": [0, 0], "walkover": True})
 
 

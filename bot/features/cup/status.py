@@ -35,7 +35,7 @@ from bot.features.cup.stage import (
 from bot.features.cup.third import vote_status
 from bot.features.handlers import Handlers
 from bot.features.mine import dm_answer, match_answer
-from bot.i18n import Markup, Translator, lines
+from bot.i18n import Markup, Translator, lines, opening
 from bot.middlewares.filters import IN_GROUP, topic_of
 from bot.play.context import LIVE, MatchContext, names_of
 from bot.render import BAR_MARK, bracket_png, standings_png
@@ -112,7 +112,7 @@ def _without_match(tr: Translator, tournament: Tournament, user_id: int,
         if last.winner == user_id and last.slot == _final_slot(tournament):
             return tr("cup.match.champion")
         key = "cup.match.through" if last.winner == user_id else "cup.match.out"
-        return tr(key, stage=match_title(tr, tournament, last))
+        return tr(key, stage=opening(match_title(tr, tournament, last)))
     seeds = tournament.state.get("playoff_seeds")
     if seeds and user_id not in seeds:
         return tr("cup.match.not_qualified")
