@@ -337,15 +337,43 @@ async def resend(services: Services, user_id: int, match_id: int) -> Resent:
     tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)
     ctx = await context_for(services, tr, tournament, match)
-    old = await panels(services).get(match.id, user_id)
+    old = await _stored(ctx)
     await show(ctx, ctx.seat(user_id), fresh=True)
-    new = await panels(services).get(match.id, user_id)
-    if new is None or new == old:
-        return Resent.UNDELIVERED  # a fresh panel that reached them has a new message id
-    if old is not None:
+    replaced = await _drop_replaced(ctx, old)
+    # a fresh panel that reached them has a new message id
+    return Resent.SENT if ctx.seat(user_id) in replaced else Resent.UNDELIVERED
+
+
+async def renew(ctx: MatchContext) -> None:
+    """A match taken back (an organiser's /reopen): each player it awaits now gets a fresh
+    panel asking again (the late clock starts again) and the old one, whose choice or
+    buttons belong to the play undone, is deleted; a panel not sent anew (a player not
+    awaited, or out of reach) is redrawn in place."""
+    if input_of(ctx.match.kind) is None:
+        return
+    old = await _stored(ctx)
+    await open_panels(ctx)
+    replaced = await _drop_replaced(ctx, old)
+    await show(ctx, *[seat for seat in old if seat not in replaced])
+
+
+async def _stored(ctx: MatchContext) -> dict[int, int]:
+    """Each seat's stored panel message id, for the seats that have one."""
+    stored = panels(ctx.services)
+    found = {seat: await stored.get(ctx.match.id, user_id)
+             for seat, user_id in enumerate(ctx.match.players)}
+    return {seat: message_id for seat, message_id in found.items() if message_id is not None}
+
+
+async def _drop_replaced(ctx: MatchContext, old: dict[int, int]) -> set[int]:
+    """The seats whose panel is now another message than ``old``'s (sent anew); their old
+    panel is deleted, its buttons gone with it."""
+    new = await _stored(ctx)
+    replaced = {seat for seat in new if new[seat] != old.get(seat)}
+    for seat in replaced & old.keys():
         with contextlib.suppress(TelegramBadRequest):
-            await services.bot.delete_message(user_id, old)
-    return Resent.SENT
+            await ctx.services.bot.delete_message(ctx.match.players[seat], old[seat])
+    return replaced
 
 
 async def owed_on_opening(services: Services, match: MatchRow, user_id: int) -> bool:

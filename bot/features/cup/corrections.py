@@ -418,6 +418,7 @@ async def reopen(message: Message, command: CommandObject, event_update: Update,
     status = match_status(play, state) if hasattr(state, "score") else ""
     await notice(play, tr("correction.reopened", a=play.names[0], b=play.names[1],
                           reason=reason) + ("\n" + status if status else ""))
+    await hidden.renew(play)
 
 
 async def _reopenable_finished(services: Services, tournament_id: int, user_id: int):
