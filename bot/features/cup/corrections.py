@@ -117,9 +117,9 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
     winner = None if mine == theirs else (user.id if mine > theirs else
                                           (match.player_b if me == 0 else match.player_a))
     mine, theirs = _possible(tr, state, me, words[0], mine, theirs)
+    typed = _said(words[0], outcome)
     if named is None:
-        await _not_said_again(services, tr, target.tournament, match, user, (mine, theirs),
-                              reason)
+        await _not_said_again(services, tr, target.tournament, match, user, typed, reason)
     score = [mine, theirs] if me == 0 else [theirs, mine]
     result = {"score": score, "set_by": message.from_user.id}
     if match.stage == GROUPS:
@@ -131,7 +131,7 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
                                        tournament_id=target.tournament.id,
                                        chat_id=message.chat.id, reason=reason,
                                        match_id=match.id, score=score, winner=winner,
-                                       player=user.id))
+                                       player=user.id, said=typed))
     said = {"a": play.names[0], "b": play.names[1], "sa": score[0], "sb": score[1],
             "reason": reason, "where": _where(tr, target.tournament, match)}
     await play.say(tr("correction.result_set", **said) if state.final_scores() else
@@ -167,22 +167,19 @@ def _where(tr: Translator, tournament: Tournament, match: MatchRow) -> str:
 
 
 async def _not_said_again(services: Services, tr: Translator, tournament: Tournament,
-                          match: MatchRow, user: User, score: tuple[int, int],
-                          reason: str) -> None:
+                          match: MatchRow, user: User, said: str, reason: str) -> None:
     """Refused when ``/setresult @player`` repeats the tournament's last one within
-    :data:`SENT_AGAIN` (the same player, score from their side and reason) and the player's
-    match is no longer the one it set: sent twice, it would set the next match too. Naming
-    both players sets that one."""
+    :data:`SENT_AGAIN` (the same player, what was typed for them, :func:`_said`, and reason)
+    and the player's match is no longer the one it set: sent twice, it would set the next
+    match too (a bare ``win`` sets another score in another format). Naming both players
+    sets that one."""
     last = await services.repos.organiser_log.last(tournament.id, "setresult")
     if last is None or last["details"].get("player") != user.id or \
+            last["details"].get("said") != said or \
             last["reason"] != reason or last["details"]["match_id"] == match.id or \
             services.clock.now() - from_db(last["created_at"]) > SENT_AGAIN:
         return
     earlier = await services.repos.matches.get(last["details"]["match_id"])
-    theirs_first = earlier.player_a != user.id
-    if tuple(last["details"]["score"][::-1] if theirs_first else last["details"]["score"]) \
-            != score:
-        return
     raise Refusal("correction.result_already_set", user=user.mention,
                   where=_where(tr, tournament, earlier))
 
@@ -215,6 +212,14 @@ def _awarded(possible: tuple[tuple[int, int], ...], loser_now: int) -> tuple[int
     as it stands (at most what a loser can have)."""
     top = max(a for a, b in possible if a > b)
     return top, max((b for a, b in possible if a == top and b <= loser_now), default=0)
+
+
+def _said(word: str, outcome: tuple[int, int]) -> str:
+    """What a /setresult typed for its player (``word``, read as ``outcome``), in any
+    language: ``win``, ``loss``, ``draw`` or the score from their side (``3:1``)."""
+    sign = _OUTCOME.get(word.lower())
+    return f"{outcome[0]}:{outcome[1]}" if sign is None else \
+        {1: "win", -1: "loss", 0: "draw"}[sign]
 
 
 def _parse_outcome(word: str) -> tuple[int, int] | None:
