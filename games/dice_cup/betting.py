@@ -13,8 +13,10 @@ How the rules read where the seed and SPEC section 3 leave room:
   what the Call button shows, «колл 3»): refused with ``wrong_call`` unless it is what is
   owed. No stake may exceed what the opponent could match, so a call is always
   affordable; ``allin`` puts in as much as that allows (a raise if it goes above the
-  opponent's stake, otherwise a call). When a player has no chips behind, the remaining
-  dice are only rolled.
+  opponent's stake, otherwise a call). ``bet`` (the poker word for a first bet, with its
+  ``amount``) is a raise while nothing is owed; while chips are owed it is refused with
+  ``bet_while_owed`` and what is owed, so a player who meant a call is not taken as raising
+  on top of it. When a player has no chips behind, the remaining dice are only rolled.
 * Showdown: the better combination takes the pot. With ``payout="multiplier"`` the loser
   also pays ``loser_stake × (multiplier − 1)`` from their remaining chips, capped at what
   they have, where the multiplier is the WINNER's combination's. The winner's multiplier is
@@ -44,7 +46,7 @@ from games.common.views import expecting_list, jsonable
 from .actions import action_type, die_value, is_int, one_of, player_of, try_success
 from .numbers import FullHouseRule, combination, rank
 
-BET_ACTIONS = ("check", "call", "raise", "fold", "allin")
+BET_ACTIONS = ("check", "call", "raise", "bet", "fold", "allin")
 BETTING_ROUNDS = 3
 Payout = Literal["multiplier", "pot"]
 
@@ -77,8 +79,8 @@ class BettingFinal:
 
     Actions: ``{"type": "roll", "player": p, "value": v}``,
     ``{"type": "try", "player": 0, "success": bool}``,
-    ``{"type": "bet", "player": p, "action": "check" | "call" | "raise" | "fold" | "allin",
-    "amount": n}`` (``amount`` for raise; a call may state it too).
+    ``{"type": "bet", "player": p, "action": "check" | "call" | "raise" | "bet" | "fold" |
+    "allin", "amount": n}`` (``amount`` for raise and bet; a call may state it too).
     """
 
     def __init__(
@@ -331,6 +333,9 @@ class BettingFinal:
             raise IllegalAction("nothing_to_call")
         if kind == "call" and action.get("amount", owed) != owed:
             raise IllegalAction("wrong_call", amount=action["amount"], to_call=owed)
+        if kind == "bet" and owed > 0:
+            raise IllegalAction("bet_while_owed", to_call=owed)
+        kind = "raise" if kind == "bet" else kind
         if kind == "fold":
             self._bets.append(Bet(self._betting_round, player, kind, 0))
             self._end_hand("fold", other)

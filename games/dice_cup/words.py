@@ -31,7 +31,8 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "defend": ("защита", "защищаюсь"),
         "check": ("чек",),
         "call": ("колл",),
-        "raise": ("рейз", "ставка", "ставлю"),
+        "raise": ("рейз",),
+        "bet": ("ставка", "ставлю"),
         "fold": ("фолд",),
         "allin": ("олл-ин", "ва-банк"),
         "drop": ("убираю", "убрать", "уберу"),
@@ -48,7 +49,8 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "defend": ("defend", "defence", "defense", "i defend"),
         "check": ("check",),
         "call": ("call",),
-        "raise": ("raise", "bet"),
+        "raise": ("raise",),
+        "bet": ("bet",),
         "fold": ("fold",),
         "allin": ("all-in",),
         "drop": ("drop", "remove"),
@@ -65,7 +67,8 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "defend": ("puolustus", "puolustan", "puolusta"),
         "check": ("sökö", "sökötän"),
         "call": ("maksu", "maksan", "maksa"),
-        "raise": ("korotus", "korotan", "korota", "panos", "panostan"),
+        "raise": ("korotus", "korotan", "korota"),
+        "bet": ("panos", "panostan"),
         "fold": ("kippaus", "kippaan", "kippaa"),
         "allin": ("all-in",),
         "drop": ("poistan", "poista"),
@@ -129,8 +132,9 @@ def _meanings(meanings: tuple[str, ...]) -> dict[str, str]:
 _VOTE_FORMS = _meanings(VOTES)
 _CHOICE_FORMS = _meanings(CHOICES)
 _BET_FORMS = _meanings(BETS)
-_RAISE_ALONE = _meanings(("raise",))
-"""«рейз» without its amount: read as a raise, so the refusal says how much may be raised."""
+_RAISE_ALONE = _meanings(("raise", "bet"))
+"""«рейз» (or «ставка») without its amount: read as a raise (a bet), so the refusal says how
+much may be raised (or what is owed)."""
 _DROP_ALONE = _meanings(("drop",))
 """«убираю» without its die: read as a drop, so the refusal says which dice may go."""
 _ORDER_WORDS = _meanings(("order",))
@@ -146,6 +150,7 @@ def _numbered(meaning: str) -> re.Pattern[str]:
 
 
 _RAISE = _numbered("raise")
+_BET = _numbered("bet")
 _CALL = _numbered("call")
 _DROP = _numbered("drop")
 
@@ -176,20 +181,21 @@ def parse_choice(text: str) -> dict[str, Any] | None:
 
 
 def parse_bet(text: str) -> dict[str, Any] | None:
-    """«чек», «колл», «рейз N», «фолд», «олл-ин» and their forms → a ``bet`` («ставка N»,
-    "bet N", «panos N»: the poker word for a first bet, a raise here); also «колл N»,
-    a call as its button shows it (the engine checks that N is what is owed), and «рейз»
-    without a whole number (a raise without its amount, refused with the amounts allowed)."""
+    """«чек», «колл», «рейз N», «фолд», «олл-ин» and their forms → a ``bet``; «ставка N»,
+    "bet N", «panos N», the poker word for a first bet, is the engine's ``bet`` (a raise
+    while nothing is owed, refused with what is owed otherwise); also «колл N», a call as
+    its button shows it (the engine checks that N is what is owed), and «рейз» without a
+    whole number (a raise without its amount, refused with the amounts allowed)."""
     action = _BET_FORMS.get(_squash(text))
     if action is not None:
         return {"type": "bet", "action": action}
-    for action, pattern in (("raise", _RAISE), ("call", _CALL)):
+    for action, pattern in (("raise", _RAISE), ("bet", _BET), ("call", _CALL)):
         found = pattern.fullmatch(_clean(text))
         if found is not None and found[1].isdecimal():
             return {"type": "bet", "action": action, "amount": int(found[1])}
     words = _clean(text).split(maxsplit=1)
-    if words and _squash(words[0]) in _RAISE_ALONE:  # «рейз», «рейз 5 фишек»: the engine
-        return {"type": "bet", "action": "raise"}   # answers with the amounts it takes
+    if words and (alone := _RAISE_ALONE.get(_squash(words[0]))):  # «рейз», «рейз 5 фишек»:
+        return {"type": "bet", "action": alone}  # the engine answers with the amounts it takes
     return None
 
 

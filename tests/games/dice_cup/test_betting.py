@@ -97,6 +97,19 @@ def test_a_call_may_state_what_it_puts_in() -> None:
     assert final.stakes == (4, 4) and final.betting_round == 2
 
 
+def test_a_bet_is_a_raise_only_while_nothing_is_owed() -> None:
+    """«bet 3», the poker word for a first bet: a raise by 3; while chips are owed it is
+    refused with what is owed (a player meaning to call would raise on top of it)."""
+    final = BettingFinal()
+    rolls(final, 6, 1)
+    bet(final, 0, "bet", 3)
+    assert final.stakes == (4, 1) and final.bets[-1].action == "raise"
+    error = assert_illegal(
+        final, {"type": "bet", "player": 1, "action": "bet", "amount": 2}, "bet_while_owed"
+    )
+    assert error.params == {"to_call": 3} and final.stakes == (4, 1)
+
+
 def test_later_rounds_start_with_the_last_raiser_else_the_higher_total() -> None:
     final = BettingFinal()
     rolls(final, 6, 1)

@@ -94,9 +94,15 @@ def test_a_raise_without_a_whole_amount_is_a_raise_the_engine_refuses(typed: str
 
 
 @pytest.mark.parametrize("typed", ["bet 3", "Ставка 3", "ставлю 3", "panos 3", "panostan 3"])
-def test_bet_n_is_a_raise(typed: str) -> None:
-    """The poker word when nothing is owed, in each language: a raise by N."""
-    assert parse_bet(typed) == {"type": "bet", "action": "raise", "amount": 3}
+def test_bet_n_is_the_poker_word(typed: str) -> None:
+    """The poker word for a first bet, in each language: the engine's ``bet`` by N (a raise
+    while nothing is owed)."""
+    assert parse_bet(typed) == {"type": "bet", "action": "bet", "amount": 3}
+
+
+@pytest.mark.parametrize("typed", ["ставка", "Bet!", "panos kolme"])
+def test_a_bet_without_a_whole_amount_is_a_bet_the_engine_refuses(typed: str) -> None:
+    assert parse_bet(typed) == {"type": "bet", "action": "bet"}
 
 
 @pytest.mark.parametrize("typed", ["рейзы 3", "чек 3", "bets 3", "raised", "колл много"])
