@@ -283,7 +283,7 @@ async def close_disqualified(services: Services, job: Job) -> None:
             continue
         play = await context_for(services, tr, tournament, match)
         await close_match(play, _opponent(match, user_id), {"score": [0, 0], "walkover": True},
-                          actor_id=actor_id)
+                          actor_id=actor_id, told={"third_said": match.slot == THIRD_VOTE})
     # a round goes on only when a match of it being played was closed here (an earlier
     # round's voided or finished matches are not reopened: the round in play is the one)
     if current := sorted({m.round for m in closed if m.stage == GROUPS and m.status in LIVE}):
@@ -299,12 +299,16 @@ def _opponent(match: MatchRow, player: int) -> int | None:
 async def _walkovers_said(services: Services, tr: Translator, tournament: Tournament,
                           player: int, matches: list[MatchRow]) -> str | None:
     """Who wins the disqualified ``player``'s open playoff ``matches`` by walkover, named as
-    every format names them (the group stage's are void: nobody wins them)."""
-    winners = [_opponent(match, player) for match in matches if match.stage != GROUPS]
-    if not winners:
-        return None
+    every format names them (the group stage's are void: nobody wins them); the 3rd-place
+    vote's walkover is said as what it is, the opponent's 3rd place, not said again when
+    the vote closes."""
     label = await names_of(services, tournament.id)
-    return tr("formats.walkover_to", names=", ".join(label[p] for p in winners))
+    winners = [_opponent(match, player) for match in matches
+               if match.stage != GROUPS and match.slot != THIRD_VOTE]
+    third = [tr("cup.third_walkover", winner=label[_opponent(match, player)],
+                loser=label[player]) for match in matches if match.slot == THIRD_VOTE]
+    return lines(tr("formats.walkover_to", names=", ".join(label[p] for p in winners))
+                 if winners else None, *third) or None
 
 
 @router.message(Command("replace"))

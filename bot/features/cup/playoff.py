@@ -225,7 +225,8 @@ async def after_playoff_match(play: MatchContext, told: dict) -> None:
         row = play.match
         loser = row.player_b if row.winner == row.player_a else row.player_a
         await _third_without_match(services, tr, tournament, row.round,
-                                   [row.player_a, row.player_b], {loser})
+                                   [row.player_a, row.player_b], {loser},
+                                   already_said=told.get("third_said", False))
         await _finish_if_done(services, tr, tournament)
         return
     if play.match.slot == THIRD_VOTE:
@@ -244,11 +245,12 @@ async def _disqualified(services: Services, tournament: Tournament) -> set[int]:
 
 
 async def _third_without_match(services: Services, tr: Translator, tournament: Tournament,
-                               round_no: int, pair: list[int], out: set[int]) -> None:
+                               round_no: int, pair: list[int], out: set[int], *,
+                               already_said: bool = False) -> None:
     """3rd place when a semi-final loser is out (disqualified, or gone from the vote by a
     walkover): the other takes it without a match; with both out nobody does. Said once
-    (run again after a restart, it finds the match it wrote); the caller ends the tournament
-    if the final is over."""
+    (run again after a restart, it finds the match it wrote; ``already_said``: the /dq that closed
+    the vote said it); the caller ends the tournament if the final is over."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     third, now = next((m for m in matches if m.slot == THIRD), None), services.clock.now()
     if third is None:
@@ -266,7 +268,8 @@ async def _third_without_match(services: Services, tr: Translator, tournament: T
         else:
             await services.repos.matches.settle(third.id, {"meta": "void"}, None, now)
             said = tr("cup.third_nobody", a=label[pair[0]], b=label[pair[1]])
-        await services.bot.send_message(tournament.chat_id, said)
+        if not already_said:
+            await services.bot.send_message(tournament.chat_id, said)
 
 
 async def final_places(services: Services, tournament: Tournament
