@@ -71,6 +71,12 @@ def opening(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def paragraphs(*parts: str | None) -> str:
+    """The parts there are, a blank line apart: one message of what one step says in
+    blocks (a stage's tables, then the round it opens)."""
+    return "\n\n".join(part for part in parts if part)
+
+
 def place_mark(place: int | None) -> str:
     """A table's text row's place: ``3.``, or a bare dash for a player without one
     (disqualified, or whose withdrawal removed their results)."""

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.features.cup import status
-from bot.features.cup.stage import ROLL_OFF, in_drawn_order, roll_off
+from bot.features.cup.stage import ROLL_OFF, _drawn_line, in_drawn_order, roll_off
+from bot.i18n import Translator
 from bot.render.pictures import standings_png
 from games.tournament.standings import Row
 from tests.bot.sandbox_run import SCENARIOS, opened
@@ -23,6 +24,17 @@ def test_only_a_tie_the_roll_off_drew_is_ordered() -> None:
     ordered = in_drawn_order(rows, [3, 2])
     assert [(r.player, r.place) for r in ordered] == [(1, 1), (3, 2), (2, 3), (4, 4), (5, 4),
                                                        (6, None)]
+
+
+def test_the_roll_off_is_said_under_the_table_it_reorders() -> None:
+    """With several groups, each table carries the roll-off of its own players only."""
+    label = {player: f"P{player}" for player in range(1, 7)}
+    group_a, group_b = [_row(1, 1), _row(2, 2), _row(3, 2)], [_row(4, 1), _row(5, 1), _row(6, 3)]
+    drawn = [[3, 2], [5, 4]]
+    tr = Translator("en")
+    assert _drawn_line(tr, group_a, drawn, label).splitlines()[1:] == ["P3, P2"]
+    assert _drawn_line(tr, group_b, drawn, label).splitlines()[1:] == ["P5, P4"]
+    assert _drawn_line(tr, group_a, [[5, 4]], label) is None
 
 
 async def test_the_draw_is_stored_and_every_table_shows_it(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from babel.numbers import format_currency
 
 from bot.features.cup.common import close_match, on_finish
 from bot.game_settings import key_said
-from bot.i18n import Markup, Translator, opening
+from bot.i18n import Markup, Translator, opening, paragraphs
 from bot.play.context import MatchContext, context_for, names_of
 from bot.play.topics import open_topic
 from bot.registry import Registry
@@ -113,11 +113,12 @@ def bracket_note(tr: Translator, settings: dict) -> str:
 
 
 async def start_playoff(services: Services, tr: Translator, tournament: Tournament,
-                        ranking: list[int]) -> None:
-    """Seed and open the playoff; with fewer than two players left (disqualifications) the
+                        ranking: list[int], tables: str = "") -> None:
+    """Seed and open the playoff, its pairings said under ``tables`` (the group stage's
+    final tables) in one message; with fewer than two players left (disqualifications) the
     Cup ends here: the one player left is its champion."""
     if len(ranking) < 2:
-        await _end_without_playoff(services, tr, tournament, ranking)
+        await _end_without_playoff(services, tr, tournament, ranking, tables)
         return
     seeds = ranking[:playoff_size(len(ranking), tournament.settings.get("qualifiers", 8))]
     await services.repos.tournaments.set_state(tournament.id, "playoff_seeds", seeds)
@@ -126,24 +127,24 @@ async def start_playoff(services: Services, tr: Translator, tournament: Tourname
     lines = [tr("cup.playoff_pair", a=label[a], sa=seeds.index(a) + 1, b=label[b],
                 sb=seeds.index(b) + 1)
              for a, b in single_elimination(seeds).first_round]
-    await services.bot.send_message(tournament.chat_id, tr(
+    await services.bot.send_message(tournament.chat_id, paragraphs(tables, tr(
         "cup.groups_done", size=len(seeds),
         stage=round_title(tr, len(seeds), 1, tournament.settings.get("formats")),
-        pairs=Markup("\n".join(lines))))
+        pairs=Markup("\n".join(lines)))))
     await open_ready(services, tr, tournament)
 
 
 async def _end_without_playoff(services: Services, tr: Translator, tournament: Tournament,
-                               ranking: list[int]) -> None:
+                               ranking: list[int], tables: str) -> None:
     await services.repos.tournaments.set_status(tournament.id, "finished", services.clock.now())
     if not ranking:
-        await services.bot.send_message(tournament.chat_id, tr("cup.nobody_left",
-                                                               title=tournament.title))
+        await services.bot.send_message(tournament.chat_id, paragraphs(tables, tr(
+            "cup.nobody_left", title=tournament.title)))
         return
     label = await names_of(services, tournament.id)
-    await services.bot.send_message(tournament.chat_id, tr(
+    await services.bot.send_message(tournament.chat_id, paragraphs(tables, tr(
         "cup.champion", title=tournament.title,
-        places=Markup(tr("cup.place_1", name=label[ranking[0]])), fund=prize_fund(tr.language)))
+        places=Markup(tr("cup.place_1", name=label[ranking[0]])), fund=prize_fund(tr.language))))
 
 
 def bracket_of(tournament: Tournament, matches: list[MatchRow]) -> Bracket:

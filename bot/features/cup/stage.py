@@ -12,7 +12,7 @@ from itertools import groupby
 
 from bot.features.cup.common import on_finish
 from bot.features.cup.playoff import holders, playoff_size, round_title, start_playoff
-from bot.i18n import Markup, Translator, place_mark
+from bot.i18n import Markup, Translator, lines, paragraphs, place_mark
 from bot.play.context import LIVE, MatchContext, names_of
 from bot.play.topics import open_topic
 from bot.services import Services
@@ -84,8 +84,7 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
                   if match.status != "void" or match.player_b is not None]
     total = max(m.round for m in matches)
     opened = tr("cup.round_opened", number=number, total=total, pairs=Markup("\n".join(lines)))
-    await services.bot.send_message(tournament.chat_id,
-                                    f"{tables}\n\n{opened}" if tables else opened)
+    await services.bot.send_message(tournament.chat_id, paragraphs(tables, opened))
     await advance_groups(services, tr, tournament, number)
 
 
@@ -196,13 +195,26 @@ async def after_group_match(play: MatchContext, told: dict) -> None:
 
 
 async def tables_text(services: Services, tr: Translator, tournament: Tournament) -> str:
-    """Every group's table as text, one after the other."""
+    """Every group's table as text, one after the other; under a table the roll-off
+    reordered, the players it drew in the order drawn."""
     tables = await group_tables(services, tournament)
     label = marked_names(tr, await names_of(services, tournament.id), tables)
+    holder = holders(tournament)
+    drawn = [[holder(p) for p in group] for group in tournament.state.get(ROLL_OFF, [])]
     return "\n\n".join(
-        tr("cup.table", title=table_title(tr, tournament, group),
-           rows=Markup(render_table(tr, rows, label)))
+        lines(tr("cup.table", title=table_title(tr, tournament, group),
+                 rows=Markup(render_table(tr, rows, label))), _drawn_line(tr, rows, drawn, label))
         for group, rows in enumerate(tables, start=1))
+
+
+def _drawn_line(tr: Translator, rows: list[Row], drawn: list[list[int]],
+                label: dict[int, str]) -> str | None:
+    """The roll-off of the players of ``rows`` (each group drawn, in the order drawn), or
+    None when it drew none of them."""
+    players = {row.player for row in rows}
+    mine = [group for group in drawn if set(group) <= players]
+    return tr("cup.roll_off", groups="\n".join(", ".join(label[p] for p in group)
+                                              for group in mine)) if mine else None
 
 
 def marked_names(tr: Translator, label: dict[int, str], tables: list[list[Row]]
@@ -215,8 +227,8 @@ def marked_names(tr: Translator, label: dict[int, str], tables: list[list[Row]]
 async def advance_groups(services: Services, tr: Translator, tournament: Tournament,
                          round_no: int) -> None:
     """Once nothing of ``round_no`` is still being played: the tables and the next round in
-    one message, or after the last round the tables and the playoff (ties for a place are
-    drawn by lot and announced)."""
+    one message, or after the last round the tables (ties for a place drawn by lot, said
+    under the table they reorder) and the playoff's pairings in one message."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     if any(m.round == round_no and m.status in LIVE for m in matches):
         return
@@ -226,15 +238,10 @@ async def advance_groups(services: Services, tr: Translator, tournament: Tournam
         await open_round(services, tr, tournament, round_no + 1, tables)
         return
     tournament = await roll_off(services, tournament)
-    if played:
-        await services.bot.send_message(tournament.chat_id,
-                                        await tables_text(services, tr, tournament))
-    if drawn := tournament.state[ROLL_OFF]:
-        label = await names_of(services, tournament.id)
-        await services.bot.send_message(tournament.chat_id, tr("cup.roll_off", groups="\n".join(
-            ", ".join(label[p] for p in group) for group in drawn)))
+    tables = await tables_text(services, tr, tournament) \
+        if played or tournament.state[ROLL_OFF] else ""
     await start_playoff(services, tr, tournament,
-                        qualified(tournament, await group_tables(services, tournament)))
+                        qualified(tournament, await group_tables(services, tournament)), tables)
 
 
 def qualified(tournament: Tournament, tables: list[list[Row]]) -> list[int]:
