@@ -260,7 +260,8 @@ def _draw_strip(canvas: Canvas, scene: BoardScene, seat: int, side: tuple[int, .
 
 def _draw_cube(canvas: Canvas, scene: BoardScene) -> None:
     """The cube left of the board: at its owner's side or in the middle; in the Crawford
-    game the word for it instead. The match length is written below the column, the word
+    game the word for it instead, and nothing when it is dead (a 1-point match: no word
+    ``crawford`` given). The match length is written below the column, the word
     above the number (on one line, "match to 15" did not fit the column)."""
     x = _MARGIN + _CUBE_W // 2
     middle = BOARD_TOP + _HALF_H
@@ -269,8 +270,8 @@ def _draw_cube(canvas: Canvas, scene: BoardScene) -> None:
     canvas.write((x, top), _fit(word, small, _CUBE_W + 10), small, _TEXT, _BG, "mt")
     canvas.write((x, top + _NUMBERS_H // 2), str(scene.length), small, _TEXT, _BG, "mt")
     if not scene.cube_in_play:
-        word = _clean(scene.words.get("crawford", "Crawford"))
-        _vertical_word(canvas, word, x, middle)
+        if word := _clean(scene.words.get("crawford", "")):
+            _vertical_word(canvas, word, x, middle)
         return
     if scene.cube_owner is None:
         y = middle

@@ -20,8 +20,9 @@ Actions (``player`` is the acting seat, None for someone outside the match):
   that a replay knows it): ``late`` and, while nothing is reported, ``silent``.
 
 Refusal codes: not_in_match, match_over, bad_value, bad_how, bad_cube, crawford_cube,
-passed_gammon, winner_reports, report_pending, already_reported, nothing_to_confirm,
-already_confirmed (the last game's report is settled, no new one waits: ``game``, its number),
+dead_cube (a cube above 1, or a passed double, in a 1-point match), passed_gammon,
+winner_reports, report_pending, already_reported, nothing_to_confirm, already_confirmed
+(the last game's report is settled, no new one waits: ``game``, its number),
 own_report, with_organisers, nothing_to_correct, bad_score, bad_penalty, point_while_pending
 (a penalty point while a report waits: it is settled first, as the report was made against
 the score before the point).
@@ -84,6 +85,12 @@ class BoardMatch:
     def crawford(self) -> bool:
         """True while the game being played now is the Crawford game (no cube)."""
         return self.match.crawford
+
+    @property
+    def no_cube(self) -> bool:
+        """True while the game being played now has no cube: the Crawford game, or any game
+        of a 1-point match (its cube is dead: any win wins the match)."""
+        return self.match.crawford or self.match.dead_cube
 
     @property
     def outcome(self) -> Outcome | None:
@@ -243,8 +250,8 @@ class BoardMatch:
         cube = game["cube"]
         if type(cube) is not int or cube not in CUBE_VALUES:
             raise IllegalAction("bad_cube", cube=str(cube))
-        if match.crawford and (cube > 1 or game["how"] == "passed"):
-            raise IllegalAction("crawford_cube")
+        if (match.crawford or match.dead_cube) and (cube > 1 or game["how"] == "passed"):
+            raise IllegalAction("dead_cube" if match.dead_cube else "crawford_cube")
         if game["how"] == "passed" and game["value"] != "single":
             raise IllegalAction("passed_gammon")
         if game["how"] == "passed" and cube == MAX_CUBE:

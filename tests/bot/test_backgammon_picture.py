@@ -127,7 +127,7 @@ def _dark_in_cube_column(image: Image.Image, top: int, bottom: int) -> int:
     return _count(image, (12, top, 12 + 66, bottom), (28, 32, 38))
 
 
-def test_cube_at_its_owner_or_centred_or_crawford() -> None:
+def test_cube_at_its_owner_or_centred_or_crawford_or_dead() -> None:
     middle = picture.BOARD_TOP + 300
     regions = {"top": (picture.BOARD_TOP, picture.BOARD_TOP + 100),
                "middle": (middle - 40, middle + 40),
@@ -142,6 +142,10 @@ def test_cube_at_its_owner_or_centred_or_crawford() -> None:
     column = (12, middle - 60, 12 + 66, middle + 60)
     assert _count(crawford, column, picture._HIGHLIGHT) > 1000
     assert _count(_image(_scene()), column, picture._HIGHLIGHT) == 0
+    dead = _image(_scene(length=1, cube_in_play=False,
+                         words={k: v for k, v in WORDS.items() if k != "crawford"}))
+    assert _count(dead, column, picture._HIGHLIGHT) == 0
+    assert _dark_in_cube_column(dead, *regions["middle"]) < 100
 
 
 def test_dice_on_the_side_of_the_player_on_roll() -> None:

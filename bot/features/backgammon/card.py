@@ -164,8 +164,8 @@ def form_text(ctx: MatchContext, state: BoardMatch, form: Form) -> str:
 
 
 def form_markup(ctx: MatchContext, state: BoardMatch, form: Form) -> InlineKeyboardMarkup:
-    """The next choice of a report form: the cube (none to choose in the Crawford game: the
-    form starts at how it ended), then how the game ended (a passed double only for a single
+    """The next choice of a report form: the cube (none to choose in the Crawford game or a
+    1-point match: the form starts at how it ended), then how the game ended (a passed double only for a single
     with a cube left to double); ↩️ Back under them, and the forfeit buttons when due."""
     tr = ctx.tr
     if form.cube == 0:
@@ -174,7 +174,7 @@ def form_markup(ctx: MatchContext, state: BoardMatch, form: Form) -> InlineKeybo
         rows = [buttons[:4], buttons[4:]]
     else:
         hows = ["played", "resigned"]
-        if form.value == "single" and not state.crawford and form.cube < 64:
+        if form.value == "single" and not state.no_cube and form.cube < 64:
             hows.append("passed")
         rows = [[InlineKeyboardButton(text=tr(f"backgammon.how.{how}"), callback_data=form.
                                       model_copy(update={"how": how}).pack()) for how in hows]]

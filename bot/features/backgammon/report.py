@@ -111,7 +111,7 @@ async def form_button(query: CallbackQuery, callback_data: Form, services: Servi
         raise Refusal("backgammon.error.not_your_form", name=ctx.names[callback_data.seat])
     form = callback_data.model_copy(update={"seat": seat})
     if form.how == NO_CHOICE:
-        if form.cube == 0 and state.crawford:  # no cube in the Crawford game: nothing to ask
+        if form.cube == 0 and state.no_cube:  # the Crawford game, a 1-point match: nothing to ask
             form = form.model_copy(update={"cube": 1})
         services.matches.keep_draft(ctx.match.id, form)  # redrawn, the card keeps it
         await show_card(ctx, state)

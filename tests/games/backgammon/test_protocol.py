@@ -99,6 +99,20 @@ def test_the_crawford_game_has_no_cube_and_doubling_resumes_after_it() -> None:
     assert match.score == (4, 3)
 
 
+def test_a_one_point_match_has_a_dead_cube() -> None:
+    match = BoardMatch(1)
+    assert match.no_cube and not match.crawford
+    assert refused(match, report(0, cube=2)) == "dead_cube"
+    assert refused(match, report(0, how="passed")) == "dead_cube"
+    assert all(a["cube"] == 1 and a["how"] != "passed"
+               for a in match.legal_actions(0) if a["type"] == "report")
+    replay(match, [report(0, "gammon", 1, "resigned")])
+    assert refused(match, {"type": "correct", "winner": 0, "value": "single", "cube": 2,
+                           "how": "played"}) == "dead_cube"
+    replay(match, [confirm(1)])
+    assert match.score == (1, 0) and match.winner == 0
+
+
 def test_the_match_ends_at_the_length_and_never_in_a_draw() -> None:
     match = replay(BoardMatch(3), [report(1, "backgammon", 1, "resigned"), confirm(0)])
     assert match.finished and match.winner == 1

@@ -170,11 +170,12 @@ def scene(ctx: MatchContext, state: LiveMatch, *, past: bool = False) -> BoardSc
     game, tr = state.game, ctx.tr
     clocks = None if past else (clock_text(state.banks[0]), clock_text(state.banks[1]))
     over = state.finished or ctx.closed  # nobody is to play
-    words = {key: tr.plain(f"backgammon.live.word.{key}")
-             for key in ("pips", "crawford", "match_to", *(() if over else ("to_play",)))}
+    keys = ("pips", "match_to", *(("crawford",) if game.crawford else ()),
+            *(() if over else ("to_play",)))
+    words = {key: tr.plain(f"backgammon.live.word.{key}") for key in keys}
     return BoardScene(game.position, ctx.names, game.turn, game.dice, game.cube,
-                      game.cube_owner, not game.crawford, state.score, state.length,
-                      clocks, words)
+                      game.cube_owner, not (game.crawford or game.dead_cube), state.score,
+                      state.length, clocks, words)
 
 
 def markup(ctx: MatchContext, state: LiveMatch, steps: list[Step] | None = None,
