@@ -116,7 +116,7 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
                                                         about)):
             texts.append(text)
         if step.finished and not step.run.record.get("ended"):
-            texts.append(await ending_text(services, tr, step.run))
+            texts.append(await ending_text(services, tr, step.run, about))
         # a round of rests only (after withdrawals) leaves the table to the next pass, so
         # it goes out with the round after it or the final placings
         rests_only = step.opened and not texts and not step.run.open_rows()
@@ -295,20 +295,28 @@ async def _announcement(services: Services, tr: Translator, run: Run,
                     lines=Markup("\n".join(matches + tail))))
 
 
-def _results_heard_in_topics(tr: Translator, run: Run, rows: list[MatchRow],
+def _results_heard_in_topics(tr: Translator, run: Run, rows: list[MatchRow] | None,
                              label: dict[int, str], about: int | None) -> list[str]:
-    """The results of the bracket matches ``rows`` were made from, a line each, where they
-    ended in play in their forum topics (``topics=on``: the general chat heard nothing of
-    them; a result reported, set by an organiser or a walkover was said there)."""
+    """The results of the bracket matches ``rows`` were made from (``rows`` None, at the
+    end: of the matches no other was made from, the final and the 3rd-place match), a line
+    each, where they ended in play in their forum topics (``topics=on``: the general chat
+    heard nothing of them; a result reported, set by an organiser or a walkover was said
+    there)."""
     tournament = run.tournament
     if run.phase not in BRACKETS or not game_of(tournament.game).in_bot(tournament.settings):
         return []
     bracket, by_slot = run.bracket(), {row.slot: row for row in run.rows}
-    made_from = dict.fromkeys(by_slot[slot] for row in rows
-                              for slot in bracket.feeders(row.slot) if slot in by_slot)
+    if rows is None:  # a reset not needed (void) leaves the grand final the last match
+        fed = {slot for view in bracket.matches if view.status != "void"
+               for slot in bracket.feeders(view.id)}
+        told = [by_slot[view.id] for view in bracket.matches
+                if view.id not in fed and view.id in by_slot]
+    else:
+        told = list(dict.fromkeys(by_slot[slot] for row in rows
+                                  for slot in bracket.feeders(row.slot) if slot in by_slot))
     return [tr("formats.decided_in_topic", stage=slot_label(tr, run, row),
                result=describe(tr, label, row, row.winner, row.result.get("score")))
-            for row in made_from
+            for row in told
             if row.thread_id is not None and row.status == "finished" and row.player_b
             is not None and not row.result.get("forfeit") and row.id != about]
 
@@ -386,19 +394,25 @@ async def finish(services: Services, run: Run) -> None:
     await services.scheduler.cancel(tournament.id, (DEADLINE_JOB,))
 
 
-async def ending_text(services: Services, tr: Translator, run: Run) -> str:
+async def ending_text(services: Services, tr: Translator, run: Run,
+                      about: int | None = None) -> str:
     """"It is over" with the final placings and the game's line of statistics (as under
     /standings): below the last round's table when it fits the table's caption, else a
-    message of its own."""
+    message of its own; under the last results the general chat did not hear, played in
+    their forum topics (the final's: ``about`` a match whose result heads it already)."""
     corrected = run.record.get("corrected")
+    heard: list[str] = []
     if corrected == STAND:
         ended = tr("formats.finished_stand", title=run.tournament.title)
     else:
         ended = tr("formats.finished_corrected" if corrected else "formats.finished",
                    title=run.tournament.title,
                    placings=Markup(await placings_text(services, tr, run)))
+        if not corrected:
+            label = await names_of(services, run.tournament.id)
+            heard = _results_heard_in_topics(tr, run, None, label, about)
     note = await game_of(run.tournament.game).note(services, tr, run.tournament)
-    return lines(ended, note)
+    return lines(*heard, ended, note)
 
 
 async def placings_text(services: Services, tr: Translator, run: Run) -> str:
