@@ -211,14 +211,16 @@ def _game_command(message: Message, scope: Scope) -> dict | bool:
 async def not_for_this_game(message: Message, name: str, scope: Scope, tr: Translator) -> None:
     """Say why a game's command did nothing here: the game the update is about (the
     sender's live match's, a friendly's too, else the tournament's) has no such command;
-    or there is no tournament (or no such ``#id``)."""
+    or there is no tournament (or no such ``#id``). Where the catalogs have a line saying
+    what to do instead, that line answers: the game's own (``play.not_for_game.<game>.<command>``),
+    else the command's (``play.not_for_game.<command>``)."""
     game = await scope.game()
     if game is None:
         target = await scope.target()
         raise Refusal(target.error, **(target.error_params or {}))
-    instead = f"play.not_for_game.{name}"  # what to use instead, where there is a way
-    await message.reply(tr(instead if tr.has(instead) else "play.not_for_game", command=name,
-                           game=tr(f"game.{game.key}")))
+    keys = (f"play.not_for_game.{game.key}.{name}", f"play.not_for_game.{name}")
+    key = next((key for key in keys if tr.has(key)), "play.not_for_game")
+    await message.reply(tr(key, command=name, game=tr(f"game.{game.key}")))
 
 
 def _number_first(message: Message) -> dict | bool:
