@@ -116,8 +116,7 @@ class Fuzzer:
         new = sandbox.failures[before:]
         refused = any(failure.kind == REFUSED for failure in new)
         for failure in new:
-            if failure.kind not in (UNHANDLED, REFUSED) or (
-                    refused and failure.message.startswith("TelegramBadRequest")):
+            if failure.kind not in (UNHANDLED, REFUSED) or (refused and _seen_by_bot(failure)):
                 continue  # the fuzzer's own odd line, or the refusal seen from the bot
             key = signature(failure)
             if key in self.report.findings:
@@ -196,3 +195,10 @@ def write_findings(report: Report, out_dir: Path) -> list[Path]:
         path.write_text("\n".join(header + finding.lines) + "\n", encoding="utf-8")
         written.append(path)
     return written
+
+
+def _seen_by_bot(failure: Failure) -> bool:
+    """Whether ``failure`` is the bot's side of a refusal Telegram made in the same line:
+    the TelegramBadRequest a handler raised, or a job that failed with it (logged)."""
+    return failure.message.startswith("TelegramBadRequest") \
+        or ": TelegramBadRequest: " in failure.message
