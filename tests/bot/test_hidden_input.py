@@ -13,6 +13,7 @@ import pytest
 from bot.play import clock
 from bot.sandbox.runner import Sandbox
 from storage.timefmt import from_db
+from tests.bot.sandbox_run import run_script, scenario_until
 from tests.sql_trace import sql_trace
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "hidden_input.txt"
@@ -269,3 +270,15 @@ async def test_both_players_the_bot_cannot_write_to_are_asked_on_their_match(tmp
         " и выберите «атака» или «защита».", "  [💬 Выбрать в личке]"]
     head = next(line for line in reversed(said[:at]) if not line.startswith("  "))
     assert head.startswith("✎ cup#")  # the battle's message edited, not a new one
+
+
+async def test_a_button_of_another_round_is_refused_and_not_counted(tmp_path: Path):
+    """An HP panel's buttons carry their round: pressed in round 2 (on the newest panel, as a
+    panel Telegram would not delete stays pressable), a round 1 button is out of date and
+    nothing is chosen; the round's own button is taken."""
+    setup = scenario_until("cup_hp_stale_round_button", "alice@dm: callback hid:2:defend:1:1")
+    output = await run_script(tmp_path, "\n".join([
+        *setup, "alice@dm: callback hid:2:defend:1:1", "alice@dm: callback hid:2:defend:1:2"]))
+    pressed = output[output.index("⚑ alice: This button is out of date."):]
+    assert [line for line in pressed if "has chosen" in line] == ["  Alice_Smith has chosen."]
+    assert "  Taken: 🛡 defend. Your opponent learns it after the round." in pressed

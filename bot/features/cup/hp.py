@@ -34,7 +34,13 @@ def _panel(play: MatchContext, seat: int, tr: Translator, state: Any) -> hidden.
         return hidden.Panel(lines(head, tr(f"cup.hp_chosen_{choice}")))
     return hidden.Panel(head, ((tr("cup.hp_attack_button"), "attack"),
                                (tr("cup.hp_defend_button"), "defend")),
-                        prompt=tr("cup.hp_ask"))
+                        position=_round(state), prompt=tr("cup.hp_ask"))
+
+
+def _round(state: Any) -> int:
+    """The round a panel's buttons were drawn for: a press on another round's panel (one
+    Telegram would not delete, one of a round undone by /reopen) is refused as stale."""
+    return state.round
 
 
 def _describe(tr: Translator, action: dict, before: Any) -> str:
@@ -43,7 +49,8 @@ def _describe(tr: Translator, action: dict, before: Any) -> str:
 
 
 HP_INPUT = hidden.HiddenInput(types=("choose",), parse=parse_choice, panel=_panel,
-                              describe=_describe, late_minutes=CHOICE_MINUTES)
+                              describe=_describe, late_minutes=CHOICE_MINUTES,
+                              position=_round)
 """The HP battle's secret «атака»/«защита», by DM (declared in the Cup's ``Game.hidden``)."""
 
 
