@@ -224,10 +224,15 @@ async def show(ctx: MatchContext, *seats: int, fresh: bool = False,
     (:func:`~bot.sending.settled`); the new panels are stored in one write, also when another
     seat's send failed."""
     drawn = await settled(*(_draw(ctx, seat, fresh=fresh) for seat in seats))
-    await panels(ctx.services).put_many(
-        ctx.match.id, [panel for panel in drawn if isinstance(panel, tuple)])
     unreached = [seat for seat, panel in zip(seats, drawn, strict=True)
                  if panel is Resent.UNDELIVERED]
+    reached = [seat for seat, panel in zip(seats, drawn, strict=True)
+               if panel is None or isinstance(panel, tuple)]
+    players = ctx.match.players
+    await panels(ctx.services).put_many(
+        ctx.match.id, [panel for panel in drawn if isinstance(panel, tuple)],
+        reached=frozenset(players[seat] for seat in reached),
+        unreached=frozenset(players[seat] for seat in unreached))
     if tell and unreached:
         await _tell_unreachable(ctx, unreached)
     raise_failure(drawn)
@@ -241,6 +246,13 @@ async def _tell_unreachable(ctx: MatchContext, seats: list[int]) -> None:
         ctx.tournament.chat_id, unreached_line(ctx, seats),
         button_text=ctx.tr("dm.open_button"), payload=f"m-{ctx.match.id}",
         thread_id=ctx.match.thread_id)
+
+
+async def still_unreached(ctx: MatchContext) -> list[int]:
+    """The seats whose panel the bot could not send and has not sent since (the player has
+    not opened its chat): the match's own message keeps asking them (:func:`unreached_line`)."""
+    unreached = await panels(ctx.services).unreached(ctx.match.id)
+    return [seat for seat, user_id in enumerate(ctx.match.players) if user_id in unreached]
 
 
 def unreached_line(ctx: MatchContext, seats: list[int]) -> str:

@@ -19,19 +19,39 @@ class PanelsRepo:
             return row["message_id"] if row else None
         return await self.db.reads.get(PANELS, (match_id, user_id), read)
 
-    async def put_many(self, match_id: int, panels: list[tuple[int, int]]) -> None:
-        """Store each ``(user_id, message_id)`` as that player's panel of the match, in one
-        transaction (nothing when the list is empty)."""
-        if not panels:
+    async def unreached(self, match_id: int) -> frozenset[int]:
+        """The players of the match whose panel the bot could not send, not reached since."""
+        async def read() -> frozenset[int]:
+            rows = await self.db.fetchall(
+                "SELECT user_id FROM match_unreached WHERE match_id = ?", (match_id,))
+            return frozenset(row["user_id"] for row in rows)
+        return await self.db.reads.get(PANELS, ("unreached", match_id), read)
+
+    async def put_many(self, match_id: int, panels: list[tuple[int, int]],
+                       reached: frozenset[int] = frozenset(),
+                       unreached: frozenset[int] = frozenset()) -> None:
+        """Store each ``(user_id, message_id)`` as that player's panel of the match, and who
+        of its players a panel now reached or failed to reach, in one transaction (nothing
+        when none of it changes anything)."""
+        before = await self.unreached(match_id)
+        after = (before - reached) | unreached
+        if not panels and after == before:
             return
 
         async def work(tx):
             for user_id, message_id in panels:
                 self.db.reads.remember_after(PANELS, (match_id, user_id), message_id)
+            self.db.reads.remember_after(PANELS, ("unreached", match_id), after)
             await tx.executemany(
                 "INSERT INTO match_panels (match_id, user_id, message_id) VALUES (?, ?, ?)"
                 " ON CONFLICT (match_id, user_id) DO UPDATE SET message_id = excluded.message_id",
                 [(match_id, user_id, message_id) for user_id, message_id in panels])
+            await tx.executemany(
+                "DELETE FROM match_unreached WHERE match_id = ? AND user_id = ?",
+                [(match_id, user_id) for user_id in before - after])
+            await tx.executemany(
+                "INSERT INTO match_unreached (match_id, user_id) VALUES (?, ?)",
+                [(match_id, user_id) for user_id in after - before])
         await self.db.write(work)
 
     async def live_matches(self, user_id: int) -> list[int]:

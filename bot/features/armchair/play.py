@@ -75,8 +75,8 @@ async def _open(ctx: MatchContext) -> None:
     group message."""
     game = await ctx.services.matches.state(ctx.match)
     await show_card(ctx, game, new=True)
-    if unreached := await refresh_panels(ctx, fresh=True, tell=False):
-        await show_card(ctx, game, note=hidden.unreached_line(ctx, unreached))
+    if await refresh_panels(ctx, fresh=True, tell=False):
+        await show_card(ctx, game)
 
 
 async def _deal(ctx: MatchContext) -> None:
@@ -91,11 +91,15 @@ async def _deal(ctx: MatchContext) -> None:
 async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False,
                     note: str | None = None) -> None:
     """The match's one score card in the group, edited in place (``note``: what the action
-    just taken adds, see :func:`_card_note`)."""
+    just taken adds, see :func:`_card_note`); while the match is played, it asks the players
+    the bot has not been able to write to since their hand failed to reach them to open
+    the private chat."""
     last = ctx.overruled_line(game.winner) if game.finished else \
         ctx.closed_line() if ctx.closed else None
     if (replay := replay_of(ctx, game)) is not None:
         last = result_line(ctx.tr, ctx.names, game, replay)
+    if last is None and (unreached := await hidden.still_unreached(ctx)):
+        note = lines(note, hidden.unreached_line(ctx, unreached))
     await show_board(ctx, score_card(ctx.tr, ctx.match.id, ctx.names, game, last, note),
                      None if last else _card_buttons(ctx, game), new=new)
 

@@ -63,11 +63,10 @@ async def _new_round(play: MatchContext, state: Any, *, clock_started: bool = Fa
     """A round's message and both fresh panels at once; a player the bot cannot write to is
     asked on that message (its button opens the private chat) to open the chat, instead of
     in one more group message."""
-    text, markup = status(play, state)
-    _, unreached = await at_once(post(play, text, markup), hidden.open_panels(
+    _, unreached = await at_once(post(play, *status(play, state)), hidden.open_panels(
         play, clock_started=clock_started, tell=False))
     if unreached:
-        await post(play, lines(text, hidden.unreached_line(play, unreached)), markup, new=False)
+        await post(play, *await _asking(play, state), new=False)
 
 
 @announcer("hp")
@@ -77,9 +76,18 @@ async def announce_hp(play: MatchContext, before, after, event: dict) -> None:
     if resolved and not after.finished:  # the die started the late clock
         await _new_round(play, after, clock_started=True)
         return
-    await post(play, *status(play, after), new=resolved)
+    await post(play, *await _asking(play, after), new=resolved)
     if after.finished:
         await clock.stop(play)
+
+
+async def _asking(play: MatchContext, state: Any) -> tuple[str, InlineKeyboardMarkup | None]:
+    """:func:`status`, asking the players still to choose whom the bot has not been able to
+    write to (since their panel failed to reach them) to open the private chat."""
+    text, markup = status(play, state)
+    seats = [seat for seat in await hidden.still_unreached(play)
+             if markup is not None and not state.has_chosen(seat)]
+    return (lines(text, hidden.unreached_line(play, seats)) if seats else text), markup
 
 
 def status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]:
