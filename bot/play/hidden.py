@@ -48,6 +48,9 @@ from storage.repositories.tournaments import Tournament
 
 LATE = "hidden_late"  # the clock kind of a late hidden choice
 
+Note = Callable[[Translator], str]
+"""A line a panel adds for one occasion (why the player is asked again), in their language."""
+
 
 @dataclass(frozen=True)
 class Panel:
@@ -173,17 +176,18 @@ def turn_clocks(kind: str) -> Clocks | None:
 
 
 async def open_panels(ctx: MatchContext, *, clock_started: bool = False,
-                      tell: bool = True) -> list[int]:
-    """A new turn of hidden input: each player it awaits gets a fresh panel, and the late
-    clock starts (unless the game keeps its own, or the action that opened the turn started
-    it: :func:`turn_clocks`). The seats the bot cannot write to, as :func:`show`'s."""
+                      tell: bool = True, note: Note | None = None) -> list[int]:
+    """A new turn of hidden input: each player it awaits gets a fresh panel (``note``: a
+    line on it, in the player's language, of why they are asked), and the late clock starts
+    (unless the game keeps its own, or the action that opened the turn started it:
+    :func:`turn_clocks`). The seats the bot cannot write to, as :func:`show`'s."""
     seats = [seat for seat in (0, 1) if await awaited(ctx.services, ctx.match, seat)]
     if not seats:
         return []
     minutes = _inputs()[ctx.match.kind].late_minutes
     if minutes is not None and not clock_started:
         await clock.start(ctx, LATE, timedelta(minutes=minutes))
-    return await show(ctx, *seats, fresh=True, tell=tell)
+    return await show(ctx, *seats, fresh=True, tell=tell, note=note)
 
 
 async def redraw_live(services: Services, tournament: Tournament) -> None:
@@ -216,14 +220,14 @@ async def close_panels(ctx: MatchContext) -> None:
 
 
 async def show(ctx: MatchContext, *seats: int, fresh: bool = False,
-               tell: bool = True) -> list[int]:
+               tell: bool = True, note: Note | None = None) -> list[int]:
     """Show each of ``seats`` their panel: edit the stored one in place, or (``fresh``, or
     none yet) send a new one; return the seats the bot cannot DM, whom the group is told of
     in one message with a deep link (``tell=False``: the caller says it on the match's own
     message, :func:`unreached_line`). The players' DMs are written at once
     (:func:`~bot.sending.settled`); the new panels are stored in one write, also when another
-    seat's send failed."""
-    drawn = await settled(*(_draw(ctx, seat, fresh=fresh) for seat in seats))
+    seat's send failed. ``note``: a line on each panel, above what to do."""
+    drawn = await settled(*(_draw(ctx, seat, fresh=fresh, note=note) for seat in seats))
     unreached = [seat for seat, panel in zip(seats, drawn, strict=True)
                  if panel is Resent.UNDELIVERED]
     reached = [seat for seat, panel in zip(seats, drawn, strict=True)
@@ -271,8 +275,8 @@ def _naming(ctx: MatchContext, key: str, seats: list[int], **params: Any) -> str
                     match=ctx.match.id, **named, **params)
 
 
-async def _draw(ctx: MatchContext, seat: int, *,
-                fresh: bool) -> tuple[int, int] | Resent | None:
+async def _draw(ctx: MatchContext, seat: int, *, fresh: bool,
+                note: Note | None = None) -> tuple[int, int] | Resent | None:
     """Draw ``seat``'s panel (see :func:`show`); the player and the message id to store when
     the panel is now another message than the stored one, :attr:`Resent.UNDELIVERED` when
     the bot cannot write to them, else None."""
@@ -283,7 +287,7 @@ async def _draw(ctx: MatchContext, seat: int, *,
     title = await _tournament_line(ctx, user_id, user_tr)
     # the cached state itself, not a copy: the panel is drawn from it before the next await
     panel = _inputs()[match.kind].panel(ctx, seat, user_tr, await services.matches.current(match))
-    text = lines(title, panel.text, pause or panel.prompt)
+    text = lines(title, panel.text, note and note(user_tr), pause or panel.prompt)
     markup = None if pause else _keyboard(match.id, panel)
     stored = await panels(services).get(match.id, user_id)
     if stored is not None and not fresh:
@@ -356,15 +360,15 @@ async def resend(services: Services, user_id: int, match_id: int) -> Resent:
     return Resent.SENT if ctx.seat(user_id) in replaced else Resent.UNDELIVERED
 
 
-async def renew(ctx: MatchContext) -> None:
+async def renew(ctx: MatchContext, why: Note) -> None:
     """A match taken back (an organiser's /reopen): each player it awaits now gets a fresh
-    panel asking again (the late clock starts again) and the old one, whose choice or
-    buttons belong to the play undone, is deleted; a panel not sent anew (a player not
-    awaited, or out of reach) is redrawn in place."""
+    panel asking again, saying ``why`` (the late clock starts again), and the old one, whose
+    choice or buttons belong to the play undone, is deleted; a panel not sent anew (a player
+    not awaited, or out of reach) is redrawn in place."""
     if input_of(ctx.match.kind) is None:
         return
     old = await _stored(ctx)
-    await open_panels(ctx)
+    await open_panels(ctx, note=why)
     replaced = await _drop_replaced(ctx, old)
     await show(ctx, *[seat for seat in old if seat not in replaced])
 

@@ -231,10 +231,10 @@ async def test_a_new_turns_panels_are_stored_and_one_sent_before_a_failed_send_i
     assert [match_id for match_id, _, _ in before] == [7, 7, 8, 8]
     draw, drawn = hidden._draw, []
 
-    async def second_send_fails(ctx, seat, *, fresh):
+    async def second_send_fails(ctx, seat, **drawing):
         if drawn:
             raise RuntimeError("the second panel could not be sent")
-        drawn.append(await draw(ctx, seat, fresh=fresh))
+        drawn.append(await draw(ctx, seat, **drawing))
         return drawn[-1]
     monkeypatch.setattr(hidden, "_draw", second_send_fails)
     ctx = await load_match(sandbox.app.services, Translator("ru"), 7)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from aiogram.filters import Command, CommandObject
@@ -427,7 +428,12 @@ async def reopen(message: Message, command: CommandObject, event_update: Update,
     status = match_status(play, state) if hasattr(state, "score") else ""
     await notice(play, tr("correction.reopened", a=play.names[0], b=play.names[1],
                           reason=reason) + ("\n" + status if status else ""))
-    await hidden.renew(play)
+    await hidden.renew(play, partial(_replayed, reason=reason))
+
+
+def _replayed(tr: Translator, reason: str) -> str:
+    """Why a player's HP panel asks again after /reopen, in their language."""
+    return tr("cup.hp_replayed", reason=reason)
 
 
 async def _reopenable_finished(services: Services, tournament_id: int, user_id: int):
