@@ -302,12 +302,15 @@ async def _draw(ctx: MatchContext, seat: int, *, fresh: bool,
 
 
 async def _tournament_line(ctx: MatchContext, user_id: int, user_tr: Translator) -> str | None:
-    """The tournament's title, above the panel of a player whose live matches that take
-    private input are in more than one tournament (two Cups: two panels alike but for the
-    match's number); else None."""
+    """The tournament's title (a friendly match said as one: its title names the players
+    the panel names), above the panel of a player whose live matches that take private
+    input are in more than one tournament (two Cups: two panels alike but for the match's
+    number); else None."""
     live = await live_hidden_matches(ctx.services, user_id)
     if len({row.tournament_id for row in live}) < 2:
         return None
+    if ctx.tournament.friendly:
+        return user_tr("play.hidden_panel_friendly")
     return user_tr("play.hidden_panel_tournament", title=ctx.tournament.title)
 
 
