@@ -356,11 +356,25 @@ async def resend(services: Services, user_id: int, match_id: int) -> Resent:
     tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)
     ctx = await context_for(services, tr, tournament, match)
-    old = await _stored(ctx)
-    await show(ctx, ctx.seat(user_id), fresh=True)
-    replaced = await _drop_replaced(ctx, old)
+    seat, old = ctx.seat(user_id), await _stored(ctx)
+    asked = seat in await still_unreached(ctx)
+    await show(ctx, seat, fresh=True)
     # a fresh panel that reached them has a new message id
-    return Resent.SENT if ctx.seat(user_id) in replaced else Resent.UNDELIVERED
+    if seat not in await _drop_replaced(ctx, old):
+        return Resent.UNDELIVERED
+    if asked:
+        await _redraw_board(ctx)
+    return Resent.SENT
+
+
+async def _redraw_board(ctx: MatchContext) -> None:
+    """The match's own message drawn again as it stands (by its game's drawing of it, see
+    :attr:`~bot.games.Game.settled_boards`): a player it asked to open the private chat has
+    opened it."""
+    redraw = games.game_of(ctx.tournament.game).settled_boards.get(ctx.match.kind)
+    if redraw is not None and ctx.match.board_message_id is not None:
+        async with ctx.services.matches.lock(ctx.match.id):
+            await redraw(ctx, await ctx.services.matches.state(ctx.match))
 
 
 async def renew(ctx: MatchContext, why: Note) -> None:

@@ -38,9 +38,9 @@ GAME = Game(
     export_sections={"cup_standings": status.standings_export,
                      "cup_placings": status.placings_export},
     boards={"betting": partial(betting.show_final_board, new=True),
-            "hp": status_board(hp.status), "third_choice": status_board(third.vote_status),
+            "hp": hp.board_again, "third_choice": status_board(third.vote_status),
             **{kind: status_board(rolling.status) for kind in rolling.KINDS}},
-    settled_boards={"betting": betting.show_final_board, "hp": closed_status(hp.status),
+    settled_boards={"betting": betting.show_final_board, "hp": hp.redraw,
                     "third_choice": closed_status(third.vote_status),
                     **{kind: closed_status(rolling.status) for kind in rolling.KINDS}},
     rules="cup.rules",  # the Cup's own catalog: its typed words in the chat's language

@@ -14,6 +14,7 @@ from bot.features.cup.playoff import THIRD, on_match_start, stage_title
 from bot.features.keyboards import link_keyboard
 from bot.i18n import Translator, lines
 from bot.play import clock, hidden
+from bot.play.board import show_board
 from bot.play.context import MatchContext
 from bot.sending import at_once
 from games.dice_cup.words import parse_choice
@@ -79,6 +80,18 @@ async def announce_hp(play: MatchContext, before, after, event: dict) -> None:
     await post(play, *await _asking(play, after), new=resolved)
     if after.finished:
         await clock.stop(play)
+
+
+async def redraw(play: MatchContext, state: Any) -> None:
+    """The battle's newest message drawn again where it is, as it stands (closed outside the
+    battle, after a correction, once a player it asked opened the private chat)."""
+    await post(play, *await _asking(play, state), new=False)
+
+
+async def board_again(play: MatchContext, state: Any) -> None:
+    """/board: the battle's newest message posted again at the bottom of the chat, still
+    asking the players the bot cannot write to to open the private chat."""
+    await show_board(play, *await _asking(play, state), new=True)
 
 
 async def _asking(play: MatchContext, state: Any) -> tuple[str, InlineKeyboardMarkup | None]:
