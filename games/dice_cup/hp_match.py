@@ -12,6 +12,9 @@ from games.common.views import expecting_list, jsonable
 from .actions import action_type, die_value, one_of, player_of
 from .hp import CHOICES, HPBattle, HPRound
 
+LOWEST_HP = 1 - 6
+"""The fewest HP a battle can end at: a player at 1 HP hit by a 6."""
+
 
 class HPMatch:
     """Each round: both ``{"type": "choose", "player": p, "choice": "attack" | "defend"}``
@@ -50,6 +53,12 @@ class HPMatch:
     @property
     def start_hp(self) -> int:
         return self._battle.start_hp
+
+    def can_end(self, won: int, lost: int) -> bool:
+        """Whether the battle can end with the winner at ``won`` HP and the loser at
+        ``lost``: the loser at 0 or below (not under :data:`LOWEST_HP`), the winner above
+        the loser and at most the starting HP."""
+        return LOWEST_HP <= lost <= 0 and lost < won <= self.start_hp
 
     @property
     def defences(self) -> tuple[int, int]:

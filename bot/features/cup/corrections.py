@@ -27,6 +27,7 @@ from bot.play.board import retire_board
 from bot.play.context import LIVE, MatchContext, context_for, names_of
 from bot.play.refusal import Refusal
 from bot.services import Services
+from games.dice_cup.hp_match import LOWEST_HP
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
 from storage.repositories.organiser_log import log_entry
@@ -35,7 +36,7 @@ from storage.repositories.users import User
 from storage.timefmt import from_db
 
 router = Handlers("cup-corrections")
-_SCORE = re.compile(r"^(\d+):(\d+)$")
+_SCORE = re.compile(r"^(-?\d+):(-?\d+)$")
 _OUTCOME = {"win": 1, "победа": 1, "voitto": 1, "loss": -1, "поражение": -1, "tappio": -1,
             "draw": 0, "ничья": 0, "tasapeli": 0}
 OPEN = ("pending", "running", "paused")
@@ -194,7 +195,12 @@ def _possible(tr: Translator, state: Any, me: int, word: str, mine: int,
     possible = state.final_scores()
     if possible is None:
         now = match_score(state)
-        return (now[me], now[1 - me]) if word.lower() in _OUTCOME else (mine, theirs)
+        if word.lower() in _OUTCOME:
+            return now[me], now[1 - me]
+        if not state.can_end(max(mine, theirs), min(mine, theirs)):
+            raise Refusal("correction.impossible_hp", score=f"{mine}:{theirs}",
+                          hp=state.start_hp, lowest=LOWEST_HP)
+        return mine, theirs
     if word.lower() in _OUTCOME:
         if mine == theirs:
             return next(((a, b) for a, b in possible if a == b), (mine, theirs))

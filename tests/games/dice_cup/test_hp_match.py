@@ -48,3 +48,12 @@ def test_match_ends_at_the_battle_winner() -> None:
 
 def test_bad_choice() -> None:
     assert_illegal(HPMatch(), {"type": "choose", "player": 0, "choice": "атака"}, "bad_choice")
+
+
+def test_the_hp_a_battle_can_end_at() -> None:
+    match = HPMatch(hp=20)
+    assert match.can_end(3, -2) and match.can_end(20, 0) and match.can_end(0, -2)
+    assert not match.can_end(25, 0)  # more than the starting HP
+    assert not match.can_end(25, 3) and not match.can_end(3, 1)  # the loser above 0
+    assert not match.can_end(-2, 0) and not match.can_end(0, 0)  # the winner not above
+    assert not match.can_end(3, -6)  # under the fewest one die leaves
