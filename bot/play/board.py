@@ -8,6 +8,8 @@ sender's match, in every game whose match kind has a board (:attr:`~bot.games.Ga
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from aiogram.filters import Command
 from aiogram.types import InlineKeyboardMarkup, Message
 
@@ -55,10 +57,19 @@ async def retire_board(services: Services, tournament: Tournament, match: MatchR
         services.matches.forget(match.id)  # read again as closed: among the finished ones
     tr = await services.translator_for_chat(tournament.chat_id)
     ctx = await context_for(services, tr, tournament, await services.repos.matches.get(match.id))
+    if corrected and redraw and await _shown_as_before(ctx, match):
+        return
     if match.board_message_id is not None:
         await (redraw(ctx, await services.matches.state(ctx.match)) if redraw else
                services.outbox.drop_buttons(tournament.chat_id, match.board_message_id))
     await hidden.close_panels(ctx)  # ctx: the match as closed, its winner known
+
+
+async def _shown_as_before(ctx: MatchContext, before: MatchRow) -> bool:
+    """Whether a corrected match's board (drawn by its game) and panels end as they did with its row
+    ``before`` the correction (a score its closed board does not give): nothing to redraw."""
+    outcome = (await ctx.services.matches.state(ctx.match)).outcome
+    return replace(ctx, match=before).settled_line(outcome) == ctx.settled_line(outcome)
 
 
 async def redraw_paused(services: Services, tournament: Tournament) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.i18n import Translator
 from bot.services import Services
+from games.common.outcome import Outcome
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import LIVE, Tournament
 
@@ -50,14 +51,14 @@ class MatchContext:
             return tr("play.closed_drawn" if self.match.status == "finished" else "play.closed")
         return tr("play.closed_won", winner=self.names[self.match.players.index(winner)])
 
-    def overruled_line(self, winner: int | None, tr: Translator | None = None) -> str | None:
-        """For a match played out (``winner``: the seat that won it, None for a draw) whose
-        row names another result (an organiser's ``/setresult`` corrected it): the line its
-        board and panels end with instead of the game's own end, naming the result set;
-        None while the row agrees with the play (the board's header keeps the score played)."""
+    def overruled_line(self, outcome: Outcome, tr: Translator | None = None) -> str | None:
+        """For a match played out (``outcome``: how its play ended) whose row names another
+        result (an organiser's ``/setresult`` set another winner, another score or a
+        forfeit): the line its board and panels end with instead of the game's own end,
+        naming the result set; None while the row agrees with the play (the board's header
+        keeps the score played)."""
         tr, players, row_winner = tr or self.tr, self.match.players, self.match.winner
-        if self.match.status != "finished" or row_winner == (
-                None if winner is None else players[winner]):
+        if self.match.status != "finished" or self._as_played(outcome):
             return None
         if row_winner not in players:
             return tr("play.result_set_drawn")
@@ -65,6 +66,18 @@ class MatchContext:
         if score is None:
             return tr("play.result_set_won", winner=name)
         return tr("play.result_set_won_score", winner=name, score=":".join(score))
+
+    def settled_line(self, outcome: Outcome | None) -> str | None:
+        """The line that tells how a match no longer live ended on its board and panels,
+        as its row stands (``outcome``: how its play ended, None when it was not played
+        out): :meth:`overruled_line` (None: the game's own end), else :meth:`closed_line`."""
+        return self.closed_line() if outcome is None else self.overruled_line(outcome)
+
+    def _as_played(self, outcome: Outcome) -> bool:
+        """Whether the match's row holds the result its play ended with."""
+        winner = None if outcome.winner is None else self.match.players[outcome.winner]
+        return self.match.winner == winner and not self.match.walkover and \
+            self.match.result.get("score") == list(outcome.score)
 
     def seat(self, user_id: int) -> int | None:
         """0 for player A, 1 for player B, None for anyone else."""

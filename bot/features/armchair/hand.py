@@ -60,7 +60,7 @@ def panel(ctx: MatchContext, seat: int, tr: Translator, game: ArmchairGame) -> P
 
 def _ask(tr: Translator, ctx: MatchContext, game: ArmchairGame, seat: int) -> str:
     if game.finished:
-        return ctx.overruled_line(game.winner, tr) or result_line(tr, ctx.names, game,
+        return ctx.overruled_line(game.outcome, tr) or result_line(tr, ctx.names, game,
                                                                   replay_of(ctx, game))
     if ctx.closed:
         return ctx.closed_line(tr)

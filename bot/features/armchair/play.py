@@ -94,7 +94,7 @@ async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False,
     just taken adds, see :func:`_card_note`); while the match is played, it asks the players
     the bot has not been able to write to since their hand failed to reach them to open
     the private chat."""
-    last = ctx.overruled_line(game.winner) if game.finished else \
+    last = ctx.overruled_line(game.outcome) if game.finished else \
         ctx.closed_line() if ctx.closed else None
     if (replay := replay_of(ctx, game)) is not None:
         last = result_line(ctx.tr, ctx.names, game, replay)

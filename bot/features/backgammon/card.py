@@ -74,7 +74,7 @@ def points_of(entry: dict) -> int:
 def _status_line(ctx: MatchContext, state: BoardMatch) -> str:
     tr, names = ctx.tr, ctx.names
     if state.finished:
-        return ctx.overruled_line(state.winner) or tr(f"backgammon.card.won_{state.outcome.how}",
+        return ctx.overruled_line(state.outcome) or tr(f"backgammon.card.won_{state.outcome.how}",
                                                       winner=names[state.winner])
     if ctx.match.status not in LIVE:
         return tr("backgammon.card.settled")

@@ -208,7 +208,7 @@ def _last_visit(play: DartsPlay, leg) -> str:
 def _turn_line(play: DartsPlay, state: LegsMatch) -> str:
     tr, leg = play.tr, state.leg
     if state.finished:
-        return play.overruled_line(state.winner) or tr("darts.board_finished",
+        return play.overruled_line(state.outcome) or tr("darts.board_finished",
                                                        winner=play.names[state.winner])
     if play.closed:
         return play.closed_line()

@@ -149,7 +149,7 @@ def _status(ctx: MatchContext, state: LiveMatch, past: bool, now: LiveMatch) -> 
     tr, names, game = ctx.tr, ctx.names, state.game
     asks = "backgammon.live.past" if past else "backgammon.live"  # past: no commands
     if now.finished:  # played out, resigned or lost on time: not "closed unplayed"
-        return ctx.overruled_line(now.winner) or tr(
+        return ctx.overruled_line(now.outcome) or tr(
             f"backgammon.live.won_{now.outcome.how}", winner=names[now.winner],
             loser=names[1 - now.winner])
     if ctx.closed:  # a walkover, a result an organiser set
