@@ -10,6 +10,7 @@ from functools import partial
 from typing import Any
 
 from bot.features.formats import progress
+from bot.features.formats.export import set_by_organiser
 from bot.features.formats.state import (
     BRACKETS,
     TABLES,
@@ -290,18 +291,19 @@ async def _announcement(services: Services, tr: Translator, run: Run,
         tail.append(await _deadline(services, tr, run, played, minutes))
     if played and run.tournament.status == "paused":  # opened by a result or a withdrawal
         tail.append(tr("formats.opened_paused"))
-    return lines(*_results_heard_in_topics(tr, run, rows, label, about),
+    return lines(*await _results_heard_in_topics(services, tr, run, rows, label, about),
                  tr("formats.announce", heading=_round_heading(tr, run, rows[0]),
                     lines=Markup("\n".join(matches + tail))))
 
 
-def _results_heard_in_topics(tr: Translator, run: Run, rows: list[MatchRow] | None,
-                             label: dict[int, str], about: int | None) -> list[str]:
+async def _results_heard_in_topics(services: Services, tr: Translator, run: Run,
+                                   rows: list[MatchRow] | None, label: dict[int, str],
+                                   about: int | None) -> list[str]:
     """The results of the bracket matches ``rows`` were made from (``rows`` None, at the
     end: of the matches no other was made from, the final and the 3rd-place match), a line
     each, where they ended in play in their forum topics (``topics=on``: the general chat
-    heard nothing of them; a result reported, set by an organiser or a walkover was said
-    there)."""
+    heard nothing of them; a walkover or a result an organiser set, the last one too, was
+    said there)."""
     tournament = run.tournament
     if run.phase not in BRACKETS or not game_of(tournament.game).in_bot(tournament.settings):
         return []
@@ -318,7 +320,8 @@ def _results_heard_in_topics(tr: Translator, run: Run, rows: list[MatchRow] | No
                result=describe(tr, label, row, row.winner, row.result.get("score")))
             for row in told
             if row.thread_id is not None and row.status == "finished" and row.player_b
-            is not None and not row.result.get("forfeit") and row.id != about]
+            is not None and not row.result.get("forfeit") and row.id != about and
+            await set_by_organiser(services, row) is None]
 
 
 def describe(tr: Translator, label: dict[int, str], match: MatchRow, winner: int | None,
@@ -410,7 +413,7 @@ async def ending_text(services: Services, tr: Translator, run: Run,
                    placings=Markup(await placings_text(services, tr, run)))
         if not corrected:
             label = await names_of(services, run.tournament.id)
-            heard = _results_heard_in_topics(tr, run, None, label, about)
+            heard = await _results_heard_in_topics(services, tr, run, None, label, about)
     note = await game_of(run.tournament.game).note(services, tr, run.tournament)
     return lines(*heard, ended, note)
 
