@@ -53,6 +53,12 @@ _DAYS_AHEAD = re.compile(
 days alone is a time from now: :data:`_FROM_NOW`)."""
 _DAY_AND_PART = {"tonight": "today night"}
 """A word that says a day and its part at once: "tonight at 8" is today at 20:00."""
+_TONIGHT = "tonight:"
+"""How :func:`_into_the_night` writes "today" said before an hour after midnight: this
+night's date when said in the small hours (before :data:`_NIGHT_ENDS`), else the coming
+night's (tomorrow's date); midnight, which ends today, is always tomorrow's."""
+_NIGHT_ENDS = 6
+"""The hour the night's hours after midnight end before: «5 ночи» is 05:00, «11 ночи» 23:00."""
 _DAYS_WORD = "days:"
 """How :func:`_days_ahead` writes such a phrase as one day word: ``days:2``."""
 _WEEKDAYS = (
@@ -330,15 +336,16 @@ def _said_again(said: list[str], meridiem: str) -> bool:
 
 def _into_the_night(said: list[str], part: str) -> None:
     """Tonight's hour after midnight («сегодня в 2 ночи», «сегодня ночью в 1», "tonight at
-    1", "tänään klo 2 yöllä") is the next such hour: the coming night's said in the evening
-    (tomorrow's date), this night's said after midnight (at 01:00 «сегодня в 2 ночи» is in
-    an hour): "today" before it is dropped. A later day is left as said: «завтра в 2 ночи»
-    is tomorrow's date at 02:00 (said on a Monday evening: the coming night, Tuesday 02:00)."""
+    1", "tänään klo 2 yöllä") is this night's when said in the small hours (at 01:00
+    «сегодня в 2 ночи» is in an hour, «сегодня в 1 ночи» at 01:30 has passed), else the
+    coming night's (tomorrow's date): "today" before it is written :data:`_TONIGHT`. A
+    later day is left as said: «завтра в 2 ночи» is tomorrow's date at 02:00 (said on a
+    Monday evening: the coming night, Tuesday 02:00)."""
     if part != "night" or not said[-1].endswith("am"):
         return
     for index in range(len(said) - 2, -1, -1):
         if _days_from_today(said[index].lower()) == 0:
-            del said[index]
+            said[index] = _TONIGHT
             return
 
 
@@ -363,7 +370,7 @@ def _in_part(hour: str, part: str) -> str:
         return hour
     number = int(re.split(r"[:.]", hour)[0])
     if part == "night":
-        part = "pm" if 6 <= number <= 11 else "am"
+        part = "pm" if _NIGHT_ENDS <= number <= 11 else "am"
     return hour if number > 12 and part.startswith("p") else hour + part
 
 
@@ -396,7 +403,7 @@ def _day_first(words: list[str]) -> list[str]:
 
 def _is_day(word: str) -> bool:
     lower = word.lower().replace("ё", "е")
-    if _days_from_today(lower) is not None or lower in _WEEKDAY:
+    if _days_from_today(lower) is not None or lower in _WEEKDAY or lower == _TONIGHT:
         return True
     if match := _DAY_MONTH.match(word):
         return 1 <= int(match[1]) <= 31 and 1 <= int(match[2]) <= 12
@@ -432,6 +439,9 @@ def _days_from_today(word: str) -> int | None:
 
 
 def _day(word: str, today: date, clock: time, zone: tzinfo, now: datetime) -> date:
+    if word == _TONIGHT:  # midnight («сегодня в 12 ночи») ends today: tomorrow's date
+        this_night = clock.hour > 0 and now.astimezone(zone).hour < _NIGHT_ENDS
+        return today if this_night else today + timedelta(days=1)
     if (ahead := _days_from_today(word)) is not None:
         return today + timedelta(days=ahead)
     if word in _WEEKDAY:  # the next such day whose time is still ahead

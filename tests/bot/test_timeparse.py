@@ -364,6 +364,18 @@ def test_tonights_hour_said_after_midnight_is_this_nights(text: str, expected: s
     assert _start(text, now=AFTER_MIDNIGHT) == f"{expected}:00+03:00 Europe/Moscow"
 
 
+LATER_AFTER_MIDNIGHT = datetime(2026, 10, 6, 1, 30, tzinfo=MOSCOW)
+
+
+@pytest.mark.parametrize("text", ["сегодня в 1 ночи", "сегодня ночью в 1", "tänään klo 1 yöllä",
+                                  "tonight at 1 am", "today at 1 am", "сегодня в 1:00"])
+def test_tonights_hour_passed_after_midnight_has_passed(text: str) -> None:
+    """«сегодня в 1 ночи» at 01:30 was the next night's 01:00, a day late, while «сегодня в
+    1:00» had passed: both have."""
+    start, _ = parse_start(text.split(), "Europe/Moscow", LATER_AFTER_MIDNIGHT)
+    assert start == datetime(2026, 10, 6, 1, 0, tzinfo=MOSCOW) < LATER_AFTER_MIDNIGHT
+
+
 @pytest.mark.parametrize("text", ["tomorrow morning at 7 pm", "завтра утром в 7 вечера"])
 def test_two_parts_of_the_day_that_disagree(text: str) -> None:
     with pytest.raises(ValueError):
