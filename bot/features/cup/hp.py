@@ -136,11 +136,11 @@ def status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]
 
 def _both_down(tr: Translator, name: tuple[str, str], state) -> str:
     """Both at 0 HP or below (fallen in this round, or already below after an equal one):
-    the one less far below 0 wins, equal plays on."""
+    the one with more HP left wins, equal plays on."""
     if state.winner is None:
         return tr("cup.hp_both_down_level")
-    margin = state.hp[state.winner] - state.hp[1 - state.winner]
-    return tr("cup.hp_both_down", winner=name[state.winner], margin=margin)
+    return tr("cup.hp_both_down", winner=name[state.winner], won=state.hp[state.winner],
+              lost=state.hp[1 - state.winner])
 
 
 def _dm_button(play: MatchContext) -> InlineKeyboardMarkup:
