@@ -279,11 +279,13 @@ async def _run(ctx: MatchContext, actions: list[Action], job: Job) -> None:
 
 async def _remind(ctx: MatchContext, job: Job) -> clock.Alert | None:
     """A minute before the bank runs out: the player is told in the match's place, in one
-    message with the reminders of the tournament's matches due with it (started together)."""
+    message with the reminders of the tournament's matches due with it (started together),
+    what to do said once under them."""
     if not _stands(await ctx.services.matches.state(ctx.match), job):
         return None
     return clock.Alert(ctx.tr("backgammon.live.remind", name=ctx.names[job.payload["seat"]],
-                              seconds=job.payload.get("left", clocks.REMIND_BEFORE)))
+                              seconds=job.payload.get("left", clocks.REMIND_BEFORE)),
+                       ctx.tr("backgammon.live.remind_how"))
 
 
 remind = clock.timeout(clocks.REMIND_CLOCK, _remind)
