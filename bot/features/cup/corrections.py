@@ -136,9 +136,18 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
                                        player=user.id, said=typed))
     said = {"a": play.names[0], "b": play.names[1], "sa": score[0], "sb": score[1],
             "reason": reason, "where": _where(tr, target.tournament, match)}
-    await play.say(tr("correction.result_set", **said) if state.final_scores() else
-                   tr("correction.result_set_hp", winner=play.names[play.seat(winner)], **said))
+    text = tr("correction.result_set", **said) if state.final_scores() else \
+        tr("correction.result_set_hp", winner=play.names[play.seat(winner)], **said)
+    await (play.say(text) if _in_its_place(message, match) else message.reply(text))
     await retire_board(services, target.tournament, match)
+
+
+def _in_its_place(message: Message, match: MatchRow) -> bool:
+    """Whether an organiser's command about ``match`` was typed where the match is played
+    (its forum topic; the group without topics): said there for its players. Typed
+    elsewhere (a forum's general chat), it is answered where it was typed, its text naming
+    the match, and the match's board in its topic shows the change."""
+    return topic_of(message) == match.thread_id
 
 
 async def _no_match(services: Services, tr: Translator, tournament: Tournament, user: User,
@@ -432,8 +441,13 @@ async def reopen(message: Message, command: CommandObject, event_update: Update,
     play: MatchContext = await context_for(services, tr, tournament, match)
     state = await services.matches.state(match)
     status = match_status(play, state) if hasattr(state, "score") else ""
-    await notice(play, tr("correction.reopened", a=play.names[0], b=play.names[1],
-                          reason=reason) + ("\n" + status if status else ""))
+    text = tr("correction.reopened", a=play.names[0], b=play.names[1],
+              reason=reason) + ("\n" + status if status else "")
+    if _in_its_place(message, match):
+        await notice(play, text)
+    else:
+        await message.reply(text)
+        await redraw_in_place(play)
     await hidden.renew(play, partial(_replayed, reason=reason))
 
 
