@@ -304,10 +304,12 @@ _BOX_H = 2 * _LINE_H
 _SLOT = _BOX_H + 30
 _NAME_SIZE = 34
 _CHECK_W = 34
+_HEAD_LINE = 38  # a second line of a column header
 
 
 def bracket_png(title: str, rounds: list[tuple[str, list[Match]]],
-                third: tuple[str, Match] | None = None) -> list[bytes]:
+                third: tuple[str, Match] | None = None,
+                numbering: tuple[int, int] | None = None) -> list[bytes]:
     """A single-elimination bracket as a list of PNGs (one, or several parts when large).
 
     ``rounds`` go left to right: (round name, [(player a, player b, winner or None,
@@ -316,29 +318,62 @@ def bracket_png(title: str, rounds: list[tuple[str, list[Match]]],
     round's name and its match) is the 3rd-place match, drawn under the last column.
     A bracket with more than four rounds, or taller than 2560 px, is split: the early
     rounds by parts of the bracket (halves, quarters...), then the last rounds, which
-    repeat the round where the parts ended.
+    repeat the round where the parts ended. The parts are numbered in their titles, or,
+    with ``numbering`` (the first part's number, the count of pictures in all), as parts
+    of a larger set of pictures.
     """
     title = _clean(title)
     cleaned = [(_clean(name), [_clean_match(m) for m in matches or []])
                for name, matches in rounds or []]
-    top = _PAD + (round(52 * 1.5) + 10 if title else 0) + 60
+    top = _bracket_top(title)
+    parts = _bracket_parts(cleaned, top)
+    start, total = numbering or (1, len(parts))
+    extra = None if third is None else (_clean(third[0]), _clean_match(third[1]))
+    return [_draw_bracket(f"{title} ({start + n - 1}/{total})" if total > 1 and title
+                          else title, block, first, last, top,
+                          extra if n == len(parts) else None)
+            for n, (block, first, last) in enumerate(parts, start=1)]
+
+
+def bracket_count(title: str, rounds: list[tuple[str, list[Match]]]) -> int:
+    """How many pictures :func:`bracket_png` draws for these rounds."""
+    return len(_bracket_parts(list(rounds or []), _bracket_top(_clean(title))))
+
+
+def _bracket_top(title: str) -> int:
+    """Where the boxes start: under the title and two lines of column headers."""
+    return _PAD + (round(52 * 1.5) + 10 if title else 0) + 60 + _HEAD_LINE
+
+
+def _bracket_parts(rounds: list, top: int) -> list[tuple[list, float, float]]:
+    """The pictures of a bracket: (its rounds, the first row shown, the row after the last)."""
     max_rows = max(1, (_MAX_SIDE - top - _PAD) // _SLOT)
     chunk = 1 << (max_rows.bit_length() - 1)  # whole sub-brackets per part
-
-    parts: list[tuple[list[tuple[str, list[_Clean]]], float, float]] = []
-    for start, stop in _round_blocks(len(cleaned)):
-        block = cleaned[start:stop]
+    parts: list[tuple[list, float, float]] = []
+    for start, stop in _round_blocks(len(rounds)):
+        block = rounds[start:stop]
         _, rows = _layout([len(matches) for _, matches in block])
         if rows <= max_rows:
             parts.append((block, 0, rows))
             continue
         for first in range(0, rows, chunk):
             parts.append((block, first, min(first + chunk, rows)))
-    total = len(parts)
-    extra = None if third is None else (_clean(third[0]), _clean_match(third[1]))
-    return [_draw_bracket(f"{title} ({n}/{total})" if total > 1 and title else title,
-                          block, first, last, top, extra if n == total else None)
-            for n, (block, first, last) in enumerate(parts, start=1)]
+    return parts
+
+
+def _header_lines(name: str, font: Font, width: float) -> list[str]:
+    """A column header on one line, or on two when it is too wide (split after its comma,
+    else at the last space that lets the first line fit), each line cut to the width."""
+    if _width(name, font) <= width:
+        return [name]
+    head, comma, tail = name.partition(", ")
+    if not comma:
+        spaces = [i for i, char in enumerate(name) if char == " "]
+        fitting = [i for i in spaces if _width(name[:i], font) <= width] or spaces[:1]
+        if not fitting:
+            return [_fit(name, font, width)]
+        head, tail = name[:fitting[-1]], name[fitting[-1] + 1:]
+    return [_fit(head, font, width), _fit(tail, font, width)]
 
 
 def _clean_match(match: Match) -> _Clean:
@@ -389,7 +424,13 @@ def _draw_bracket(title: str, block: list[tuple[str, list[_Clean]]], first: floa
     counts = [len(matches) for _, matches in block]
     centres, _ = _layout(counts)
     columns = max(1, len(block))
-    box_w = max(_BOX_W, (_WIDTH - 2 * _PAD - (columns - 1) * _GAP) // columns)
+    title_font, round_font = _font(52, True), _font(30, True)
+    # As wide as the title needs (a grand final's two columns under a long title), at most
+    # the largest side.
+    wanted = _WIDTH
+    if title:
+        wanted = min(_MAX_SIDE, max(_WIDTH, math.ceil(_width(title, title_font)) + 2 * _PAD))
+    box_w = max(_BOX_W, (wanted - 2 * _PAD - (columns - 1) * _GAP) // columns)
     width = 2 * _PAD + columns * box_w + (columns - 1) * _GAP
     third_centre = None
     if third is not None:
@@ -400,7 +441,6 @@ def _draw_bracket(title: str, block: list[tuple[str, list[_Clean]]], first: floa
 
     canvas = Canvas.blank((width, height), _BG, _tables_palette())
     draw = canvas.draw
-    title_font, round_font = _font(52, True), _font(30, True)
     if title:
         canvas.write((_PAD, _PAD), _fit(title, title_font, width - 2 * _PAD), title_font, _TEXT,
                      _BG, "lt")
@@ -415,8 +455,10 @@ def _draw_bracket(title: str, block: list[tuple[str, list[_Clean]]], first: floa
         return first <= centre < last
 
     for r, (name, _) in enumerate(block):
-        canvas.write((x_of(r) + box_w / 2, top - 36), _fit(name, round_font, box_w), round_font,
-                     _MUTED, _BG, "mm")
+        header = _header_lines(name, round_font, box_w)
+        for n, line in enumerate(header):
+            canvas.write((x_of(r) + box_w / 2, top - 36 - (len(header) - 1 - n) * _HEAD_LINE),
+                         line, round_font, _MUTED, _BG, "mm")
     # Connectors first, boxes drawn over them.
     for r in range(1, len(block)):
         if not _paired(counts, r):

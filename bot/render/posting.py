@@ -48,10 +48,10 @@ class Posted:
 
 
 async def post_pictures(services: Services, chat_id: int, calls: Sequence[Call],
-                        caption: str, fallback: Callable[[], str], *, name: str,
-                        thread_id: int | None = None) -> None:
-    """Send what ``calls`` draw (one photo, or an album captioned on its first picture) to
-    the chat (its forum topic ``thread_id``, when given); when they cannot draw (no font, a
+                        caption: str | Sequence[str], fallback: Callable[[], str], *,
+                        name: str, thread_id: int | None = None) -> None:
+    """Send what ``calls`` draw (one photo, or an album captioned on its first picture, or
+    each picture by its own caption when ``caption`` is one per picture) to the chat (its forum topic ``thread_id``, when given); when they cannot draw (no font, a
     bad size), send ``fallback()`` as text. Files are called ``name.png``, for what they
     show (``cup-standings``)."""
     key = Posted.key(calls)
@@ -78,18 +78,20 @@ ALBUM_LIMIT = 10
 
 
 async def _send(services: Services, chat_id: int, photos: list[str | BufferedInputFile],
-                caption: str, thread_id: int | None) -> list[Message]:
+                caption: str | Sequence[str], thread_id: int | None) -> list[Message]:
     """One photo, or albums of even sizes (16 tables: 8 and 8) captioned on the first
-    picture; the messages sent."""
+    picture or each by its own caption; the messages sent."""
     bot = services.bot
+    captions = [caption] if isinstance(caption, str) else list(caption)
+    captions += [None] * (len(photos) - len(captions))
     if len(photos) == 1:
-        return [await bot.send_photo(chat_id, photos[0], caption=caption,
+        return [await bot.send_photo(chat_id, photos[0], caption=captions[0],
                                      message_thread_id=thread_id)]
     albums = -(-len(photos) // ALBUM_LIMIT)
     sent: list[Message] = []
     for number in range(albums):
-        part = photos[number * len(photos) // albums:(number + 1) * len(photos) // albums]
+        start, stop = number * len(photos) // albums, (number + 1) * len(photos) // albums
         sent += await bot.send_media_group(chat_id, [
-            InputMediaPhoto(media=photo, caption=caption if number == n == 0 else None)
-            for n, photo in enumerate(part)], message_thread_id=thread_id)
+            InputMediaPhoto(media=photos[n], caption=captions[n])
+            for n in range(start, stop)], message_thread_id=thread_id)
     return sent

@@ -153,6 +153,22 @@ def test_a_16_player_bracket_renders() -> None:
         assert _green_pixels(image) > 0  # the winners' ticks and shading
 
 
+def test_a_bracket_says_how_many_pictures_it_draws() -> None:
+    for players in (2, 8, 32):
+        rounds = _players(players)
+        assert pictures.bracket_count("Кубок", rounds) == len(bracket_png("Кубок", rounds))
+
+
+def test_a_round_name_too_wide_for_its_column_goes_on_two_lines() -> None:
+    font = pictures._font(30, True)
+    assert pictures._header_lines("Нижняя сетка, раунд 1", font, 300) == ["Нижняя сетка",
+                                                                          "раунд 1"]
+    assert pictures._header_lines("Финал", font, 300) == ["Финал"]
+    wide = "Losers' round 12 of the spring"
+    assert all(pictures._width(line, font) <= 200
+               for line in pictures._header_lines(wide, font, 200))
+
+
 def test_a_32_player_bracket_is_split_into_pictures_telegram_accepts() -> None:
     pngs = bracket_png("Большой кубок", _players(32))
     assert 2 <= len(pngs) <= 10  # fits in one Telegram album

@@ -23,7 +23,7 @@ from bot.i18n import Markup, Translator, lines
 from bot.middlewares.filters import IN_GROUP, command_name, topic_of
 from bot.play.context import LIVE, load_match, own_key, own_text
 from bot.play.refusal import paused
-from bot.render import bracket_png
+from bot.render import bracket_count, bracket_png
 from bot.render.posting import post_pictures
 from bot.services import Services
 from games.tournament import Bracket, MatchView
@@ -146,20 +146,40 @@ async def _bracket(services: Services, tr: Translator, run: Run, chat_id: int,
                      else "formats.no_bracket"))
         return
     bracket, label = run.bracket(), await names_of(services, run.tournament.id)
-    parts = [_rounds(tr, run, bracket, "W", label)]
     third = next(iter(_rounds(tr, run, bracket, "3P", label)), None)
-    if run.phase == "double_elim":
-        parts[0] += _rounds(tr, run, bracket, "GF", label)
-        parts.append(_rounds(tr, run, bracket, "L", label))
-    title = run.tournament.title
     extra = None if third is None or not third[1] else (third[0], third[1][0])
-
-    calls = [(bracket_png, (title, rounds, extra if n == 0 else None))
-             for n, rounds in enumerate(parts)]
-    await post_pictures(services, chat_id, calls,
-                        tr("formats.bracket_caption", title=title),
-                        lambda: _text_bracket(tr, title, parts + ([[third]] if third else [])),
+    if run.phase == "double_elim":
+        sections = [(f"formats.bracket.{key}", _rounds(tr, run, bracket, section, label), None)
+                    for key, section in (("upper", "W"), ("lower", "L"), ("final", "GF"))]
+    else:
+        sections = [("formats.bracket.whole", _rounds(tr, run, bracket, "W", label), extra)]
+    sections = [section for section in sections if section[1]]
+    title = run.tournament.title
+    calls, captions = _bracket_pictures(tr, title, sections)
+    parts = [rounds for _, rounds, _ in sections] + ([[third]] if third else [])
+    await post_pictures(services, chat_id, calls, captions,
+                        lambda: _text_bracket(tr, title, parts),
                         name=f"{run.tournament.game}-bracket", thread_id=thread_id)
+
+
+def _bracket_pictures(tr: Translator, title: str, sections: list) -> tuple[list, list[str]]:
+    """The drawing calls of a bracket's sections (the key of its name, its rounds, the
+    3rd-place match under it), their pictures numbered through all of them, and each
+    picture's caption: the tournament, and the section and number when there are several."""
+    several = len(sections) > 1
+    headed = [(key, f"{title} — {tr.plain(key)}" if several else title, rounds, extra)
+              for key, rounds, extra in sections]
+    counts = [bracket_count(heading, rounds) for _, heading, rounds, _ in headed]
+    total = sum(counts)
+    if total == 1:
+        return [(bracket_png, headed[0][1:])], [tr("formats.bracket_caption", title=title)]
+    calls, captions = [], []
+    for (key, heading, rounds, extra), count in zip(headed, counts, strict=True):
+        first = len(captions) + 1
+        calls.append((bracket_png, (heading, rounds, extra, (first, total))))
+        captions += [tr("formats.bracket_caption_numbered", title=title, part=tr.plain(key),
+                        number=number, total=total) for number in range(first, first + count)]
+    return calls, captions
 
 
 def _text_bracket(tr: Translator, title: str, parts: list) -> str:
