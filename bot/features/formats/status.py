@@ -149,8 +149,7 @@ async def _bracket(services: Services, tr: Translator, run: Run, chat_id: int,
     third = next(iter(_rounds(tr, run, bracket, "3P", label)), None)
     extra = None if third is None or not third[1] else (third[0], third[1][0])
     if run.phase == "double_elim":
-        sections = [(f"formats.bracket.{key}", _rounds(tr, run, bracket, section, label), None)
-                    for key, section in (("upper", "W"), ("lower", "L"), ("final", "GF"))]
+        sections = _double_elim_sections(tr, run, bracket, label)
     else:
         sections = [("formats.bracket.whole", _rounds(tr, run, bracket, "W", label), extra)]
     sections = [section for section in sections if section[1]]
@@ -160,6 +159,20 @@ async def _bracket(services: Services, tr: Translator, run: Run, chat_id: int,
     await post_pictures(services, chat_id, calls, captions,
                         lambda: _text_bracket(tr, title, parts),
                         name=f"{run.tournament.game}-bracket", thread_id=thread_id)
+
+
+def _double_elim_sections(tr: Translator, run: Run, bracket: Bracket,
+                          label: dict[int, str]) -> list:
+    """A double elimination's pictures: the upper bracket with the grand final where they
+    fit one picture (a small field: one group message fewer), else each on its own so the
+    grand final is not drawn twice; then the lower bracket."""
+    upper, lower, final = (_rounds(tr, run, bracket, section, label)
+                           for section in ("W", "L", "GF"))
+    if bracket_count(run.tournament.title, upper + final) == 1:
+        return [("formats.bracket.upper_final", upper + final, None),
+                ("formats.bracket.lower", lower, None)]
+    return [("formats.bracket.upper", upper, None), ("formats.bracket.lower", lower, None),
+            ("formats.bracket.final", final, None)]
 
 
 def _bracket_pictures(tr: Translator, title: str, sections: list) -> tuple[list, list[str]]:
