@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, groupby
 
 from games.common.errors import IllegalAction
 from games.tournament.results import Player
 from games.tournament.single_elimination import bracket_size, seed_positions
-from games.tournament.standings import Row
+from games.tournament.standings import Row, partition, split_by_stat
 
 OWN_FIGURES = ("buchholz", "median_buchholz", "sonneborn_berger", "wins", "diff", "scored")
 """Tie-breaks that are a player's own figure, so compare players of different groups
@@ -83,22 +83,24 @@ def placed_outside_playoff(tables: Sequence[Sequence[Row]], through: Collection[
     Every group's 3rds come first (a player out although level across the line, whom
     seeding left out, counts as finishing just below it), then the 4ths, and so on; among
     one group finish, points, then the ``tiebreaks`` that are a player's own figure
-    (:data:`OWN_FIGURES`, ``stat`` from ``stats``). Players level on all of them share a
-    place. Players without a group place (removed) get none.
+    (:data:`OWN_FIGURES`, ``stat`` from ``stats``, comparing only players who all have
+    it: :func:`~games.tournament.standings.split_by_stat`). Players level on all of them
+    share a place. Players without a group place (removed) get none.
     """
     left = [row for rows in tables for row in rows
             if row.place is not None and row.player not in through]
     keys, stats = [key for key in tiebreaks if key in (*OWN_FIGURES, "stat")], stats or {}
+    row_of = {row.player: row for row in left}
 
-    def level(row: Row) -> tuple:
-        figures = [stats.get(row.player, 0) if key == "stat" else getattr(row, key)
-                   for key in keys]
-        return (max(row.place, top + 1), *(-value for value in (row.points, *figures)))
+    def finish(player: Player) -> tuple:
+        return max(row_of[player].place, top + 1), -row_of[player].points
 
-    left.sort(key=level)
+    levels = [list(level) for _, level in groupby(sorted(row_of, key=finish), key=finish)]
+    for key in keys:
+        levels = [part for level in levels for part in (
+            split_by_stat(level, stats) if key == "stat"
+            else partition(level, {p: Fraction(getattr(row_of[p], key)) for p in level}))]
     places: dict[Player, int] = {}
-    for index, row in enumerate(left):
-        same = index and level(left[index - 1]) == level(row)
-        places[row.player] = places[left[index - 1].player] if same \
-            else len(through) + index + 1
+    for level in levels:
+        places |= dict.fromkeys(level, len(through) + len(places) + 1)
     return places

@@ -16,7 +16,9 @@ Keys (:data:`TIEBREAKS`), applied after match points to the players still tied:
                       for its loser, both of a double forfeit)
 ``scored``            games/rounds/points won in played matches and forfeit wins
 ``stat``              a game's own statistic given by the caller (``stats``), higher first
-                      (darts: marks per visit)
+                      (darts: marks per visit); a player without it (no darts thrown: only
+                      walkovers and byes) is not compared by it, so it splits only a group
+                      whose players all have it (:func:`split_by_stat`)
 
 Opponents are everyone a player was paired with, forfeits included; a bye has no
 opponent. Players still tied after the keys share a place unless ``lot`` breaks the tie: a
@@ -105,7 +107,7 @@ def standings(
     in: annulled, it would leave that opponent a round without a result, when everyone
     else had one; in a round robin everyone loses their result against the player alike).
     Removed players come last with place None. ``stats`` are the values of the ``stat`` key
-    (0 for a player missing). ``walkover`` is the score a forfeit counts as for ``diff`` and
+    (a player missing has none: see :func:`split_by_stat`). ``walkover`` is the score a forfeit counts as for ``diff`` and
     ``scored``: what wins a match against nothing (a best of 3 in legs: 2), the loser's 0.
     """
     unknown = [t for t in tiebreaks if t not in TIEBREAKS]
@@ -244,8 +246,6 @@ class _Table:
             return Fraction(sum(r.outcome(p) == "win" for r in self.results[p]))
         if key == "diff":
             return Fraction(sum(own - other for own, other in self._scores(p)))
-        if key == "stat":
-            return Fraction(self.stats.get(p, 0))
         return Fraction(sum(own for own, _ in self._scores(p)))  # "scored"
 
     def rank(self, group: list[Player], keys: tuple[str, ...],
@@ -274,12 +274,14 @@ class _Table:
         if key == "h2h":
             return self._split_h2h(group)
         if key == "vs_higher":
-            return _partition(group, {p: self._points_against(p, above) for p in group})
-        return _partition(group, {p: self.value(p, key) for p in group})
+            return partition(group, {p: self._points_against(p, above) for p in group})
+        if key == "stat":
+            return split_by_stat(group, self.stats)
+        return partition(group, {p: self.value(p, key) for p in group})
 
     def _split_h2h(self, group: list[Player]) -> list[list[Player]]:
         members = set(group)
-        parts = _partition(group, {p: self._points_against(p, members - {p}) for p in group})
+        parts = partition(group, {p: self._points_against(p, members - {p}) for p in group})
         if len(parts) == 1:
             return parts
         return [
@@ -307,7 +309,17 @@ class _Table:
         )
 
 
-def _partition(group: list[Player], values: Mapping[Player, Fraction]) -> list[list[Player]]:
+def split_by_stat(group: list[Player],
+                  stats: Mapping[Player, Fraction]) -> list[list[Player]]:
+    """``group`` split by the ``stat`` tie-break, highest first. A statistic compares only
+    players who both have it: a group with a player who has none (a walkover's winner threw
+    no darts) is not split by it, the next tie-break decides."""
+    if any(p not in stats for p in group):
+        return [group]
+    return partition(group, {p: stats[p] for p in group})
+
+
+def partition(group: list[Player], values: Mapping[Player, Fraction]) -> list[list[Player]]:
     """The group split by value, highest first, each part in the group's order."""
     return [
         [p for p in group if values[p] == v] for v in sorted(set(values.values()), reverse=True)

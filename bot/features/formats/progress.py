@@ -279,7 +279,8 @@ def _ranked(group: tuple[int, ...], results: tuple[Result, ...], tiebreaks: tupl
 def table_stats(rows: list[MatchRow]) -> dict[int, Fraction]:
     """Each player's value of the ``stat`` tie-break: the sums of the [numerator,
     denominator] pairs their finished matches stored (darts: marks per visit over the
-    table's matches, ``docs/rules.md``); players without any are left out (they count 0)."""
+    table's matches, ``docs/rules.md``); players without any are left out: the tie-break
+    does not compare them (:func:`games.tournament.standings.split_by_stat`)."""
     sums: dict[int, list[int]] = {}
     for row in rows:
         stat = row.result.get("stat") if row.status == "finished" else None

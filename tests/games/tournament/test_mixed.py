@@ -1,5 +1,6 @@
 import math
 import string
+from fractions import Fraction
 
 import pytest
 
@@ -98,3 +99,17 @@ def test_players_left_out_are_placed_by_group_finish_after_the_playoff():
     # B3 is the only 4th; A4, disqualified, has no place.
     assert placed_outside_playoff(tables, through, 2) == {
         "C3": 7, "B4": 7, "A3": 9, "B3": 10}
+
+
+def test_players_left_out_are_compared_by_the_statistic_only_when_they_all_have_it():
+    from games.tournament import Result, placed_outside_playoff, standings
+
+    tables = [standings([w, lo], [Result(w, lo, w)]) for w, lo in
+              [("X1", "X2"), ("Y1", "Y2"), ("Z1", "Z2")]]
+    through = ["X1", "Y1", "Z1"]
+    marks = {"X2": Fraction(1), "Y2": Fraction(2)}
+    # Z2 lost a walkover and threw no darts: the runners-up share 4th.
+    assert placed_outside_playoff(tables, through, 1, ["stat"], marks) == {
+        "X2": 4, "Y2": 4, "Z2": 4}
+    assert placed_outside_playoff(tables, through, 1, ["stat"], marks | {"Z2": Fraction(0)}) \
+        == {"Y2": 4, "X2": 5, "Z2": 6}

@@ -414,6 +414,17 @@ def test_stat_key_orders_by_the_callers_values_and_shares_what_stays_level():
     assert tied_groups(rows) == [[A, C]]
 
 
+def test_stat_key_compares_only_players_who_both_have_the_statistic():
+    # A Swiss round 1: A beat B 1:0 at the board, D withdrew and C won the walkover. C threw
+    # no darts: no marks per visit, so it does not put C below A, nor D below B.
+    results = [Result(A, B, A, score=(1, 0)), Result(C, D, C, forfeit=True)]
+    stats = {A: Fraction(3), B: Fraction(0)}
+    rows = standings("ABCD", results, tiebreaks=DARTS_TIEBREAKS, withdrawn=[D], stats=stats,
+                     walkover=1)
+    assert [(r.player, r.place) for r in rows] == [(A, 1), (C, 1), (B, 3), (D, 3)]
+    assert tied_groups(rows) == [[A, C], [B, D]]
+
+
 
 def test_darts_players_level_on_legs_and_marks_are_ordered_by_their_match():
     # Two Swiss rounds, every match 2:1: B and C each won one and lost one (legs 3:3) with
