@@ -296,11 +296,28 @@ def _fewer_rounds(tr: Translator, run: Run, player: int) -> str | None:
 def walkover_winners(run: Run, player: int, how: str) -> list[int]:
     """The opponents of the removed ``player``'s open matches who win them by walkover: in
     a round robin only those the unplayed matches count as losses for (else they are
-    void: the opponent rests)."""
+    void: the opponent rests); in a bracket also those of the matches the removal decides
+    beyond them (:func:`_bracket_walkovers`)."""
     if _voided(run, player, how):
         return []
-    return [opponent for row in _open_rows(run, player)
-            if (opponent := _opponent(row, player)) is not None]
+    opponents = [opponent for row in _open_rows(run, player)
+                 if (opponent := _opponent(row, player)) is not None]
+    return list(dict.fromkeys([*opponents, *_bracket_walkovers(run, player, how)]))
+
+
+def _bracket_walkovers(run: Run, player: int, how: str) -> list[int]:
+    """The winners of the bracket matches the removal of ``player`` decides by walkover, as
+    the bracket then stands: a double elimination's upper bracket player who leaves also
+    leaves the place in the lower bracket the forfeit sends them to, the walkover of the
+    player waiting there."""
+    if run.phase not in BRACKETS or player not in run.seeds:
+        return []
+    bracket = run.bracket()
+    forfeits = {view.id for view in bracket.matches if view.forfeit}
+    bracket.apply({"type": how, "player": player})
+    return [view.winner for view in bracket.matches
+            if view.forfeit and view.id not in forfeits and player in view.slots
+            and view.winner not in (player, *run.removed)]
 
 
 def _voided(run: Run, player: int, how: str) -> bool:
