@@ -239,7 +239,7 @@ async def correct(message: Message, command: CommandObject, event_update: Update
     if play.match.status not in LIVE:
         unplayed = _UNPLAYED.get(play.match.status)
         await message.reply(play.text(unplayed, match=play.match.id) if unplayed
-                            else tr("darts.match_over"))
+                            else tr("darts.correct_match_over"))
         return
     darts = _normalised(parts["darts"], play)
     action = {"type": "correct", "visit": parts["visit"] - 1, "darts": darts}
