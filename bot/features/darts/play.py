@@ -251,8 +251,8 @@ def _tally(legs) -> tuple[int, int]:
 
 
 async def finish(play: DartsPlay, state: LegsMatch, actor_id: int | None) -> None:
-    """Say the last leg and the result in one message and hand the result to the
-    tournament, which closes the match row."""
+    """Hand the result to the tournament, which closes the match row and says the last leg
+    and the result in one message, with the next matches when they follow from it."""
     tr, names = play.tr, play.names
     won = state.legs_won
     lines = [leg_text(play, state, len(state.legs) - 1),
@@ -260,9 +260,8 @@ async def finish(play: DartsPlay, state: LegsMatch, actor_id: int | None) -> Non
                 la=won[0], lb=won[1])]
     if len(state.legs) > 1:
         lines.extend(play.kind.match_stats(tr, state, p, names[p]) for p in (0, 1))
-    await play.say("\n".join(lines))
     stat = [[state.stats(p).marks, state.stats(p).visits] for p in (0, 1)]
-    await record_played(play, state.winner, won, actor_id, stat)
+    await record_played(play, state.winner, won, actor_id, stat, said="\n".join(lines))
 
 
 PLAYBOOK = Playbook(explain=error_text, announce=_announce, finish=finish)

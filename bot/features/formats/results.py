@@ -167,20 +167,29 @@ def _engine_event(run: Run, match: MatchRow, winner: int | None,
 
 async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int, int] | None,
                         actor_id: int | None, stat: list[list[int]] | None = None, *,
-                        tie: bool = False) -> None:
+                        tie: bool = False, said: str | None = None) -> None:
     """A match played in the bot has ended (``winner`` a seat, None for a draw): its result
     into the tournament. A result the format cannot take (a draw in a bracket) is logged.
-    A match of another stage than the formats' (a friendly) closes through its stage's hook."""
-    if (closing := _outside_formats.get(ctx.match.stage)) is not None:
+    A match of another stage than the formats' (a friendly) closes through its stage's hook.
+    ``said`` (the result in the game's words) heads what the format says next, the next
+    matches, in one group message (:func:`record_result`); a match played in a forum topic,
+    a friendly or a result refused has it said in the match's place at once."""
+    closing = _outside_formats.get(ctx.match.stage)
+    if said is not None and (closing is not None or ctx.match.thread_id is not None):
+        await ctx.say(said)
+        said = None
+    if closing is not None:
         await closing(ctx, winner, score)
         return
     users = ctx.match.players
     try:
         await record_result(ctx.services, ctx.match.id,
                             None if winner is None else users[winner], score, actor_id=actor_id,
-                            stat=stat, tie=tie)
+                            stat=stat, tie=tie, said=said)
     except ResultRefused as refused:
         log.warning("result of match %s refused: %s", ctx.match.id, refused.key)
+        if said is not None:
+            await ctx.say(said)
 
 
 async def finish_from_state(ctx: MatchContext, state: Any, actor_id: int | None) -> None:
