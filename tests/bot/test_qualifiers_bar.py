@@ -18,17 +18,23 @@ erin@g: /register
 org@g: /begin"""
 
 
+def _standings_drawn(sandbox) -> list[tuple]:
+    """The arguments of every standings picture the sandbox's renderer draws from now on."""
+    drawn: list[tuple] = []
+    renderer = sandbox.app.services.renderer
+    draw = renderer.draw
+
+    async def seen(calls):
+        drawn.extend(args for function, args in calls if function is standings_png)
+        return await draw(calls)
+    renderer.draw = seen
+    return drawn
+
+
 async def test_a_player_who_left_is_not_barred_through(tmp_path: Path) -> None:
     async with opened(tmp_path) as sandbox:
         await sandbox.run_lines(SETUP.splitlines())
-        drawn: list[tuple] = []
-        renderer = sandbox.app.services.renderer
-        draw = renderer.draw
-
-        async def seen(calls):
-            drawn.extend(args for function, args in calls if function is standings_png)
-            return await draw(calls)
-        renderer.draw = seen
+        drawn = _standings_drawn(sandbox)
         group_b = [e for e in await sandbox.app.services.repos.entrants.list(1)
                    if e.seed in (2, 3)]  # snake seeding: 1 4 5 in A, 2 3 in B
         leaver = group_b[0].user_id
@@ -45,14 +51,7 @@ async def test_a_cup_player_disqualified_in_the_playoff_is_marked_not_barred(
         tmp_path: Path) -> None:
     script = (SCENARIOS / "cup_dq_walkover_named.txt").read_text(encoding="utf-8")
     async with opened(tmp_path) as sandbox:
-        drawn: list[tuple] = []
-        renderer = sandbox.app.services.renderer
-        draw = renderer.draw
-
-        async def seen(calls):
-            drawn.extend(args for function, args in calls if function is standings_png)
-            return await draw(calls)
-        renderer.draw = seen
+        drawn = _standings_drawn(sandbox)
         await sandbox.run_lines(script.splitlines())
     (_, _, cells, bar, _), = drawn
     assert cells[-1][:2] == ["—", "Bob_Stone (disqualified)"]
