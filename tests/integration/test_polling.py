@@ -218,7 +218,7 @@ async def test_new_tournament_and_registration_over_http(live: Live) -> None:
     assert edit.params["message_id"] == application.result["message_id"]
     assert edit.params["caption"].startswith("✅ Заявка Иван_Петров принята")
     approved = await live.answers(dm, count=4)
-    assert approved[-1].params["text"] == "✅ Ваша заявка на «Test Cup» принята!"
+    assert approved[-1].params["text"] == "✅ Ваша заявка на турнир «Test Cup» принята!"
 
 
 async def test_forged_callback_is_answered(live: Live) -> None:
