@@ -230,18 +230,20 @@ def _was_closed(state: ArmchairState, number: int) -> bool:
 
 
 async def finish(ctx: MatchContext, game: ArmchairGame, actor_id: int | None) -> None:
-    """Say the result; a tie or a draw where the format needs a winner is dealt again (said
-    in the same message: the result and the replay), any other result goes into the
-    tournament (the late clock stopped with the last action)."""
+    """A tie or a draw where the format needs a winner is dealt again (said at once, in
+    one message: the result and the replay); any other result goes into the tournament,
+    which says it with what it makes: the next matches, the final placings (the late clock
+    stopped with the last action)."""
     outcome, replay = game.outcome, replay_of(ctx, game)
     result = result_line(ctx.tr, ctx.names, game, replay)
-    await ctx.say(lines(*_last_news(ctx, game), result if replay is not None else ctx.tr(
-        "armchair.match_over", match=ctx.match.id, line=result)))
     if replay is not None:
+        await ctx.say(lines(*_last_news(ctx, game), result))
         await deal_again(ctx)
         return
+    said = lines(*_last_news(ctx, game), ctx.tr("armchair.match_over", match=ctx.match.id,
+                                                  line=result))
     await record_played(ctx, outcome.winner, tuple(outcome.score), actor_id,
-                        tie=outcome.result == "tie")
+                        tie=outcome.result == "tie", said=said)
 
 
 async def deal_again(ctx: MatchContext) -> None:
