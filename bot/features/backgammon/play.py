@@ -56,7 +56,8 @@ async def _announce(ctx: MatchContext, change: Change, actions: list[dict]) -> N
 
 
 async def _finish(ctx: MatchContext, state: BoardMatch, actor_id: int | None) -> None:
-    """Say who won and hand the result to the tournament (a forfeit as a forfeit)."""
+    """Hand the result to the tournament (a forfeit as a forfeit); who won is said on the
+    record's picture, or, with no game on the record, by the tournament with what follows."""
     names, outcome = ctx.names, state.outcome
     loser = names[1 - outcome.winner]
     if outcome.how == "forfeit":
@@ -70,10 +71,11 @@ async def _finish(ctx: MatchContext, state: BoardMatch, actor_id: int | None) ->
         except ResultRefused as refused:
             await ctx.say(ctx.tr(refused.args[0]))
         return
-    await post_summary(ctx, state, ctx.tr(
-        "backgammon.won", winner=names[outcome.winner], loser=loser,
-        score=f"{max(outcome.score)}:{min(outcome.score)}"))
-    await record_played(ctx, outcome.winner, tuple(outcome.score), actor_id)
+    result = ctx.tr("backgammon.won", winner=names[outcome.winner], loser=loser,
+                    score=f"{max(outcome.score)}:{min(outcome.score)}")
+    posted = await post_summary(ctx, state, result)
+    await record_played(ctx, outcome.winner, tuple(outcome.score), actor_id,
+                        said=None if posted else result)
 
 
 PLAYBOOK = Playbook(explain=explain, announce=_announce, finish=_finish)

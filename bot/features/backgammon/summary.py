@@ -27,14 +27,13 @@ def summary_rows(ctx: MatchContext, state: BoardMatch) -> list[list[str]]:
     return rows
 
 
-async def post_summary(ctx: MatchContext, state: BoardMatch, result: str) -> None:
-    """The record, captioned by ``result`` (who won): the match's end in one message; a
-    match with no game on its record (a final score in one step, a forfeit) says the result
-    alone, without an empty picture."""
+async def post_summary(ctx: MatchContext, state: BoardMatch, result: str) -> bool:
+    """The record, captioned by ``result`` (who won): the match's end in one message.
+    Whether it was posted: a match with no game on its record (a final score in one step)
+    has no picture, its result left to be said with what follows it."""
     rows = summary_rows(ctx, state)
     if not rows:
-        await ctx.say(result)
-        return
+        return False
     tr = ctx.tr
     title = tr.plain("backgammon.summary.title", match=ctx.match.id, a=ctx.names[0],
                      b=ctx.names[1], sa=state.score[0], sb=state.score[1])
@@ -46,3 +45,4 @@ async def post_summary(ctx: MatchContext, state: BoardMatch, result: str) -> Non
                         lambda: f"{result}\n{card_text(ctx, state)}",
                         thread_id=ctx.match.thread_id,
                         name=f"backgammon-match-{ctx.match.id}")
+    return True
