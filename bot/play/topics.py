@@ -12,8 +12,10 @@ import logging
 from collections.abc import Collection
 
 from aiogram.exceptions import TelegramBadRequest
+from aiogram.types import Message
 
 from bot.i18n import Translator
+from bot.middlewares.filters import topic_of
 from bot.middlewares.scope import Scope
 from bot.play.context import LIVE, context_for
 from bot.play.refusal import Refusal
@@ -25,6 +27,15 @@ from storage.repositories.users import User
 
 log = logging.getLogger(__name__)
 TOPIC_NAME_LIMIT = 128  # Telegram's longest topic name
+
+
+
+def typed_in_its_topic(message: Message, match: MatchRow) -> bool:
+    """Whether an organiser's command about ``match`` was typed where the match is played
+    (its forum topic; the group without topics): said there for its players. Typed
+    elsewhere (a forum's general chat), it is answered where it was typed, its text naming
+    the match, and the match's board in its topic shows the change."""
+    return topic_of(message) == match.thread_id
 
 
 async def open_topic(services: Services, tournament: Tournament, match: MatchRow,

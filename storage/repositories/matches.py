@@ -85,6 +85,10 @@ class MatchRow:
     def players(self) -> tuple[int | None, int | None]:
         return (self.player_a, self.player_b)
 
+    def opponent(self, player: int | None) -> int | None:
+        """The other player of the match than ``player`` (player a's for anyone else)."""
+        return self.player_b if player == self.player_a else self.player_a
+
     @property
     def walkover(self) -> bool:
         """Won without being played out: a forfeit, or the Cup's walkover."""

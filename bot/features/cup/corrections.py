@@ -26,6 +26,7 @@ from bot.play import hidden
 from bot.play.board import retire_board
 from bot.play.context import LIVE, MatchContext, context_for, names_of
 from bot.play.refusal import Refusal
+from bot.play.topics import typed_in_its_topic
 from bot.services import Services
 from games.dice_cup.hp_match import LOWEST_HP
 from storage.repositories.jobs import Job
@@ -138,16 +139,8 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
             "reason": reason, "where": _where(tr, target.tournament, match)}
     text = tr("correction.result_set", **said) if state.final_scores() else \
         tr("correction.result_set_hp", winner=play.names[play.seat(winner)], **said)
-    await (play.say(text) if _in_its_place(message, match) else message.reply(text))
+    await (play.say(text) if typed_in_its_topic(message, match) else message.reply(text))
     await retire_board(services, target.tournament, match)
-
-
-def _in_its_place(message: Message, match: MatchRow) -> bool:
-    """Whether an organiser's command about ``match`` was typed where the match is played
-    (its forum topic; the group without topics): said there for its players. Typed
-    elsewhere (a forum's general chat), it is answered where it was typed, its text naming
-    the match, and the match's board in its topic shows the change."""
-    return topic_of(message) == match.thread_id
 
 
 async def _no_match(services: Services, tr: Translator, tournament: Tournament, user: User,
@@ -298,7 +291,7 @@ async def close_disqualified(services: Services, job: Job) -> None:
             await services.repos.matches.settle(match.id, {"meta": "void"}, actor_id, now)
             continue
         play = await context_for(services, tr, tournament, match)
-        await close_match(play, _opponent(match, user_id), {"score": [0, 0], "walkover": True},
+        await close_match(play, match.opponent(user_id), {"score": [0, 0], "walkover": True},
                           actor_id=actor_id, told={"third_said": match.slot == THIRD_VOTE})
     # a round goes on only when a match of it being played was closed here (an earlier
     # round's voided or finished matches are not reopened: the round in play is the one)
@@ -308,10 +301,6 @@ async def close_disqualified(services: Services, job: Job) -> None:
         await retire_board(services, tournament, match)
 
 
-def _opponent(match: MatchRow, player: int) -> int | None:
-    return match.player_b if match.player_a == player else match.player_a
-
-
 async def _walkovers_said(services: Services, tr: Translator, tournament: Tournament,
                           player: int, matches: list[MatchRow]) -> str | None:
     """Who wins the disqualified ``player``'s open playoff ``matches`` by walkover, named as
@@ -319,9 +308,9 @@ async def _walkovers_said(services: Services, tr: Translator, tournament: Tourna
     vote's walkover is said as what it is, the opponent's 3rd place, not said again when
     the vote closes."""
     label = await names_of(services, tournament.id)
-    winners = [_opponent(match, player) for match in matches
+    winners = [match.opponent(player) for match in matches
                if match.stage != GROUPS and match.slot != THIRD_VOTE]
-    third = [tr("cup.third_walkover", winner=label[_opponent(match, player)],
+    third = [tr("cup.third_walkover", winner=label[match.opponent(player)],
                 loser=label[player]) for match in matches if match.slot == THIRD_VOTE]
     return lines(tr("formats.walkover_to", names=", ".join(label[p] for p in winners))
                  if winners else None, *third) or None
@@ -443,7 +432,7 @@ async def reopen(message: Message, command: CommandObject, event_update: Update,
     status = match_status(play, state) if hasattr(state, "score") else ""
     text = tr("correction.reopened", a=play.names[0], b=play.names[1],
               reason=reason) + ("\n" + status if status else "")
-    if _in_its_place(message, match):
+    if typed_in_its_topic(message, match):
         await notice(play, text)
     else:
         await message.reply(text)

@@ -224,7 +224,7 @@ async def after_playoff_match(play: MatchContext, told: dict) -> None:
     services, tr, tournament = play.services, play.tr, play.tournament
     if play.match.slot == THIRD_VOTE and "format" not in told:  # closed by a walkover
         row = play.match
-        loser = row.player_b if row.winner == row.player_a else row.player_a
+        loser = row.opponent(row.winner)
         await _third_without_match(services, tr, tournament, row.round,
                                    [row.player_a, row.player_b], {loser},
                                    already_said=told.get("third_said", False))

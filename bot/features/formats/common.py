@@ -40,7 +40,7 @@ class Claim:
 
     def in_row_terms(self, match: MatchRow, side: int) -> tuple[int | None, tuple | None]:
         """(winner user id or None for a draw, score as (player_a's, player_b's))."""
-        other = match.player_b if side == match.player_a else match.player_a
+        other = match.opponent(side)
         winner = {"win": side, "loss": other}.get(self.outcome)
         score = self.score
         if score is not None and side != match.player_a:

@@ -94,7 +94,7 @@ async def _store_report(services: Services, tr: Translator, run: Run, match: Mat
     except DuplicateUpdate:
         return
     label = await names_of(services, run.tournament.id)
-    opponent = match.player_b if claimed["by"] == match.player_a else match.player_a
+    opponent = match.opponent(claimed["by"])
     sent = await services.bot.send_message(run.tournament.chat_id, tr(
         "formats.reported", reporter=label[claimed["by"]], opponent=label[opponent],
         result=describe(tr, label, match, claimed["winner"], claimed["score"])),

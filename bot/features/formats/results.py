@@ -310,7 +310,7 @@ def walkover_winners(run: Run, player: int, how: str) -> list[int]:
     if _voided(run, player, how):
         return []
     opponents = [opponent for row in _open_rows(run, player)
-                 if (opponent := _opponent(row, player)) is not None]
+                 if (opponent := row.opponent(player)) is not None]
     return list(dict.fromkeys([*opponents, *_bracket_walkovers(run, player, how)]))
 
 
@@ -340,10 +340,6 @@ def _open_rows(run: Run, player: int) -> list[MatchRow]:
             if player in row.players and row.status in (*LIVE, "pending")]
 
 
-def _opponent(row: MatchRow, player: int) -> int | None:
-    return row.player_b if row.player_a == player else row.player_a
-
-
 async def _close_open_matches(services: Services, run: Run, player: int,
                               how: str) -> list[MatchRow]:
     """Close the removed ``player``'s matches not yet finished (void, or walkovers for the
@@ -354,7 +350,7 @@ async def _close_open_matches(services: Services, run: Run, player: int,
             await services.repos.matches.settle(row.id, {"meta": "void"}, player, now)
         else:
             await services.repos.matches.settle(row.id, {
-                "meta": "result", "winner": _opponent(row, player),
+                "meta": "result", "winner": row.opponent(player),
                 "result": {"score": None, "forfeit": True} | _ahead(row)}, player, now)
     return closed
 

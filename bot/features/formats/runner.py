@@ -331,7 +331,7 @@ def describe(tr: Translator, label: dict[int, str], match: MatchRow, winner: int
         shown = f" {score[0]}:{score[1]}" if score else ""
         return tr("formats.outcome.draw", a=label[match.player_a], b=label[match.player_b],
                   score=shown)
-    loser = match.player_b if winner == match.player_a else match.player_a
+    loser = match.opponent(winner)
     if forfeit:
         return tr("formats.outcome.forfeit", winner=label[winner], loser=label[loser])
     if score:

@@ -256,7 +256,7 @@ async def _next_step(services: Services, tr: Translator, run: Run, row: MatchRow
         return tr("formats.match.disputed")
     if report is None:
         return tr("formats.match.report")
-    opponent = label[row.player_b if row.player_a == user else row.player_a]
+    opponent = label[row.opponent(user)]
     score = tuple(report["score"]) if report["score"] else None
     result = describe(tr, label, row, report["winner"], score)
     if report["by"] == user:

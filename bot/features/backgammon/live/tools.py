@@ -22,7 +22,7 @@ from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.context import load_match
 from bot.play.refusal import Refusal
-from bot.play.topics import named_player_match
+from bot.play.topics import named_player_match, typed_in_its_topic
 from bot.render.backgammon import board_png
 from bot.services import Services
 from games.backgammon.session import LiveMatch, after_moves
@@ -102,7 +102,7 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
                      None, event_update.update_id, logged=logged, in_pause=True,
                      clocks_set=going_on):
         return
-    if scope.thread == match.thread_id:  # typed where the match is played
+    if typed_in_its_topic(message, match):
         await ctx.say(tr("backgammon.live.time_added", name=ctx.names[seat],
                          seconds=seconds, reason=reason))
     else:  # the organiser is answered where he typed; the board shows the new bank
