@@ -37,6 +37,7 @@ from bot.match_service import Clocks
 from bot.play import clock
 from bot.play.context import LIVE, MatchContext, context_for, own_text
 from bot.play.perform import Alongside, perform
+from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal, pause_line
 from bot.sending import raise_failure, settled
 from bot.services import Services
@@ -362,19 +363,11 @@ async def resend(services: Services, user_id: int, match_id: int) -> Resent:
     # a fresh panel that reached them has a new message id
     if seat not in await _drop_replaced(ctx, old):
         return Resent.UNDELIVERED
-    if asked:
-        await _redraw_board(ctx)
+    if asked:  # the match's message asked them to open the chat: no longer
+        async with ctx.services.matches.lock(ctx.match.id):
+            await redraw_in_place(ctx)
     return Resent.SENT
 
-
-async def _redraw_board(ctx: MatchContext) -> None:
-    """The match's own message drawn again as it stands (by its game's drawing of it, see
-    :attr:`~bot.games.Game.settled_boards`): a player it asked to open the private chat has
-    opened it."""
-    redraw = games.game_of(ctx.tournament.game).settled_boards.get(ctx.match.kind)
-    if redraw is not None and ctx.match.board_message_id is not None:
-        async with ctx.services.matches.lock(ctx.match.id):
-            await redraw(ctx, await ctx.services.matches.state(ctx.match))
 
 
 async def renew(ctx: MatchContext, why: Note) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.games import BoardAgain, SettledBoard, game_of
+from bot.games import BoardAgain, SettledBoard
 from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.middlewares.scope import Scope
@@ -27,6 +27,7 @@ from bot.play.board import show_board
 from bot.play.context import LIVE, MatchContext, context_for, load_match
 from bot.play.perform import Alongside, Playbook, error_params
 from bot.play.perform import perform as perform_action
+from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal
 from bot.registry import Registry
 from bot.services import Services
@@ -155,14 +156,6 @@ async def notice(play: MatchContext, text: str) -> None:
     await play.say(text)
     await redraw_in_place(play)
 
-
-async def redraw_in_place(play: MatchContext) -> None:
-    """The match's newest message drawn again where it is, from the match's state (after
-    an organiser's correction: a round undone, a player replaced); none shown yet, none
-    drawn."""
-    redraw = game_of(play.tournament.game).settled_boards.get(play.match.kind)
-    if redraw is not None and play.match.board_message_id is not None:
-        await redraw(play, await play.services.matches.state(play.match))
 
 
 Status = Callable[[MatchContext, Any], tuple[str, InlineKeyboardMarkup | None]]

@@ -13,7 +13,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message, Update
 
 from bot.features.access import Target, command_target
-from bot.features.cup.common import close_match, match_score, notice, redraw_in_place
+from bot.features.cup.common import close_match, match_score, notice
 from bot.features.cup.playoff import THIRD_VOTE, match_title
 from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
@@ -25,6 +25,7 @@ from bot.middlewares.filters import topic_of
 from bot.play import hidden
 from bot.play.board import retire_board
 from bot.play.context import LIVE, MatchContext, context_for, names_of
+from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal
 from bot.play.topics import typed_in_its_topic
 from bot.services import Services
