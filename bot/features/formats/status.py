@@ -26,7 +26,8 @@ from bot.play.refusal import paused
 from bot.render import bracket_count, bracket_png
 from bot.render.posting import post_pictures
 from bot.services import Services
-from games.tournament import Bracket, MatchView
+from games.tournament import Bracket, MatchView, Ref
+from games.tournament.bracket import Slot
 from storage.repositories.matches import MatchRow, forfeit_texts
 from storage.repositories.tournaments import Tournament
 
@@ -111,10 +112,8 @@ def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dic
     """The section's rounds, named as everywhere else, each match with its score."""
     rows = {row.slot: row for row in run.rows}
 
-    def name(slot) -> str:
-        if slot is None:
-            return tr.plain("formats.bye_slot")
-        return label.get(slot, "?") if isinstance(slot, int) else "?"
+    def name(slot: Slot) -> str:
+        return _slot_name(tr, bracket, rows, label, slot)
     views = [v for v in bracket.matches if v.section == section and v.status != "void"]
     rounds = []
     for number in sorted({v.round for v in views}):
@@ -125,6 +124,22 @@ def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dic
         head = here[0].id.split("-")[0]
         rounds.append((html.unescape(round_name(tr, run, head, number)), matches))
     return rounds
+
+
+def _slot_name(tr: Translator, bracket: Bracket, rows: dict[str, MatchRow],
+               label: dict[int, str], slot: Slot) -> str:
+    """What a bracket box says for one of its places: the player, a bye, or where a player
+    still to come drops in from (a double elimination's lower bracket: the loser of the
+    upper match numbered as the chat numbers it, or of its round while it is not made)."""
+    if slot is None:
+        return tr.plain("formats.bye_slot")
+    if isinstance(slot, int):
+        return label.get(slot, "?")
+    if not isinstance(slot, Ref) or slot.kind != "loser":
+        return "?"
+    if (row := rows.get(slot.match)) is not None:
+        return tr.plain("formats.bracket.loser_of", number=row.id)
+    return tr.plain("formats.bracket.loser_of_round", round=bracket.match(slot.match).round)
 
 
 @router.message(Command("bracket"), IN_GROUP)
