@@ -1,6 +1,8 @@
 """A double elimination's /bracket pictures: a lower-bracket place a player still to come
 drops into from the upper bracket says where from (the loser of match #N, or of an upper
-round whose match is not made yet), and the player's name once known."""
+round whose match is not made yet), and the player's name once known; the grand final's
+reset is marked as played only if needed until the grand final is decided, then drawn to be
+played or not at all."""
 
 from __future__ import annotations
 
@@ -46,3 +48,34 @@ async def test_a_dropped_in_player_is_named_once_known(tmp_path: Path, monkeypat
                               "@alice @dave")
     _, lower, _ = await _sections(tmp_path, monkeypatch, script)
     assert lower[1][1][1] == ("?", "Dave", None, None)
+
+
+TO_GRAND_FINAL = START + _results(
+    "@alice @hank", "@dave @erin", "@bob @gina", "@carol @frank", "@alice @dave",
+    "@hank @erin", "@gina @frank", "@bob @carol", "@gina @dave", "@hank @carol",
+    "@gina @hank", "@alice @bob", "@bob @gina")  # the grand final: Alice (upper) v Bob
+
+
+def _heads(sections: list[list]) -> list[str]:
+    return [name for rounds in sections for name, _ in rounds
+            if name.startswith("Grand final")]
+
+
+async def test_the_reset_is_marked_if_needed_before_the_grand_final(
+        tmp_path: Path, monkeypatch) -> None:
+    sections = await _sections(tmp_path, monkeypatch, TO_GRAND_FINAL)
+    assert _heads(sections) == ["Grand final", "Grand final reset, if needed"]
+    assert sections[-1][-1][1] == [("Alice", "Bob", None, None)]
+
+
+async def test_the_reset_is_gone_when_the_upper_player_wins(tmp_path: Path,
+                                                            monkeypatch) -> None:
+    sections = await _sections(tmp_path, monkeypatch, TO_GRAND_FINAL + _results("@alice @bob"))
+    assert _heads(sections) == ["Grand final"]
+    assert len(sections) == 2  # the upper bracket and grand final, the lower bracket
+
+
+async def test_the_reset_is_drawn_to_be_played_when_the_lower_player_wins(
+        tmp_path: Path, monkeypatch) -> None:
+    sections = await _sections(tmp_path, monkeypatch, TO_GRAND_FINAL + _results("@bob @alice"))
+    assert _heads(sections) == ["Grand final", "Grand final, reset"]

@@ -121,9 +121,18 @@ def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dic
         matches = [(name(v.slots[0]), name(v.slots[1]),
                      label.get(v.winner) if v.winner else None, _score_of(v, rows.get(v.id)))
                    for v in here]
-        head = here[0].id.split("-")[0]
-        rounds.append((html.unescape(round_name(tr, run, head, number)), matches))
+        rounds.append((html.unescape(_round_title(tr, run, here[0])), matches))
     return rounds
+
+
+def _round_title(tr: Translator, run: Run, view: MatchView) -> str:
+    """A round's name over its column; the grand final's reset, drawn while the grand final
+    is not decided, is marked as played only if needed (once decided it is played, or void
+    and not drawn)."""
+    head = view.id.split("-")[0]
+    if head == "GF2" and view.status == "waiting":
+        return tr("formats.slot.GF2_if_needed")
+    return round_name(tr, run, head, view.round)
 
 
 def _slot_name(tr: Translator, bracket: Bracket, rows: dict[str, MatchRow],
