@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.features.formats.progress import placed, swiss_planned_rounds
-from bot.features.formats.runner import ADVANCE_JOB, proceed, said_once
+from bot.features.formats.runner import ADVANCE_JOB, proceed, round_name, said_once
 from bot.features.formats.state import (
     AHEAD,
     BRACKETS,
@@ -31,7 +31,7 @@ from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
 from bot.registry import Registry
 from bot.services import Services
-from games.tournament import Result, played_for_withdrawal
+from games.tournament import MatchView, Result, played_for_withdrawal
 from storage.db import Write, in_order
 from storage.repositories.jobs import Job, insert_job
 from storage.repositories.matches import MatchRow
@@ -285,10 +285,28 @@ def removal_said(tr: Translator, run: Run, label: dict[int, str], player: int, h
     """What the group is told of a player leaving mid-tournament (every format, a
     withdrawal or a disqualification): ``head`` (who is out), what becomes of their results
     and who gets a walkover from their open matches, named."""
-    winners = walkover_winners(run, player, how)
     return lines(head, tr(outcome_key(run, player, how)),
-                 tr("formats.walkover_to", names=", ".join(label[p] for p in winners))
-                 if winners else None, _fewer_rounds(tr, run, player))
+                 _walkovers_said(tr, run, label, player, how), _fewer_rounds(tr, run, player))
+
+
+def _walkovers_said(tr: Translator, run: Run, label: dict[int, str], player: int,
+                    how: str) -> str | None:
+    """Who wins the removed ``player``'s matches by walkover: named together, or in a
+    double elimination, where one removal decides matches in both brackets, a line per
+    match naming it (its number once it is made, and its round)."""
+    if run.phase != "double_elim":
+        winners = walkover_winners(run, player, how)
+        return tr("formats.walkover_to", names=", ".join(label[p] for p in winners)) \
+            if winners else None
+    rows = {row.slot: row for row in run.rows}
+    return lines(*(tr("formats.walkover_in", match=_match_named(tr, run, view, rows.get(view.id)),
+                      name=label[view.winner])
+                   for view in _bracket_walkovers(run, player, how)))
+
+
+def _match_named(tr: Translator, run: Run, view: MatchView, row: MatchRow | None) -> str:
+    stage = round_name(tr, run, view.id.split("-")[0], view.round)
+    return stage if row is None else tr("formats.match_numbered", number=row.id, stage=stage)
 
 
 def _fewer_rounds(tr: Translator, run: Run, player: int) -> str | None:
@@ -311,20 +329,21 @@ def walkover_winners(run: Run, player: int, how: str) -> list[int]:
         return []
     opponents = [opponent for row in _open_rows(run, player)
                  if (opponent := row.opponent(player)) is not None]
-    return list(dict.fromkeys([*opponents, *_bracket_walkovers(run, player, how)]))
+    return list(dict.fromkeys([*opponents, *(view.winner for view in
+                                             _bracket_walkovers(run, player, how))]))
 
 
-def _bracket_walkovers(run: Run, player: int, how: str) -> list[int]:
-    """The winners of the bracket matches the removal of ``player`` decides by walkover, as
-    the bracket then stands: a double elimination's upper bracket player who leaves also
-    leaves the place in the lower bracket the forfeit sends them to, the walkover of the
-    player waiting there."""
+def _bracket_walkovers(run: Run, player: int, how: str) -> list[MatchView]:
+    """The bracket matches the removal of ``player`` decides by walkover, as the bracket
+    then stands: a double elimination's upper bracket player who leaves also leaves the
+    place in the lower bracket the forfeit sends them to, the walkover of the player
+    waiting there."""
     if run.phase not in BRACKETS or player not in run.seeds:
         return []
     bracket = run.bracket()
     forfeits = {view.id for view in bracket.matches if view.forfeit}
     bracket.apply({"type": how, "player": player})
-    return [view.winner for view in bracket.matches
+    return [view for view in bracket.matches
             if view.forfeit and view.id not in forfeits and player in view.slots
             and view.winner not in (player, *run.removed)]
 
