@@ -41,6 +41,7 @@ DiceAction = Callable[[int, int], dict[str, Any]]  # (seat, die value) → the e
 BoardAgain = Callable[["MatchContext", Any], Awaitable[None]]  # (match, its state)
 SettledBoard = BoardAgain  # the same drawing, of a closed match
 BotPlayer = Callable[[Any, int], "dict[str, Any] | None"]  # (state, seat) → the bot's action
+MatchRecord = Callable[["MatchContext", str, str], Awaitable[None]]  # (match, lead, then)
 BOT_ROLLS: dict[str, Any] = {"bot": "roll"}
 """What a :attr:`Game.bot_player` returns to roll a Telegram 🎲."""
 
@@ -134,6 +135,12 @@ class Game:
     """Match kind → the catalog key of what its players type in the group that the bot
     cannot see with privacy mode on (typed visits, moves, 🎲): the privacy warning names it;
     kinds absent here (matches reported with /result) get the general ``new.rights_unseen``."""
+    records: Mapping[str, MatchRecord] = field(default_factory=dict)
+    """Match kind → how the file a match of it leaves is sent to its place (backgammon
+    played in the bot: its ``.mat`` record), captioned with ``lead`` (the words of its end)
+    and ``then`` (what its tournament says next) below when they fit a caption, else
+    ``then`` in a message after it: the file sent at the match's end heads what the result
+    makes in one message (:func:`bot.features.formats.results.record_played`)."""
 
     @property
     def played_in_bot(self) -> bool:

@@ -107,6 +107,13 @@ class JobsRepo:
             (tournament_id, kind))
         return _job(row) if row else None
 
+    async def waiting(self, tournament_id: int, kind: str, but: int) -> list[Job]:
+        """A tournament's pending jobs of ``kind`` other than job ``but``, oldest first."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM jobs WHERE tournament_id = ? AND kind = ? AND status = 'pending'"
+            " AND id != ? ORDER BY run_at, id", (tournament_id, kind, but))
+        return [_job(r) for r in rows]
+
     async def latest_run(self, now: datetime) -> datetime | None:
         """When the newest job that has run fell due."""
         row = await self.db.fetchone(

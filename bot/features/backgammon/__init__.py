@@ -89,6 +89,7 @@ _FORMATS = formats_game(
     settled_boards={KIND: show_card, LIVE_KIND: board.show},
     paused_boards={LIVE_KIND: board.show},
     unseen={LIVE_KIND: "backgammon.rights_unseen"},
+    records={LIVE_KIND: record.send_record},
     boards={KIND: partial(show_card, new=True), LIVE_KIND: partial(board.show, new=True)})
 # Results are reported through the match card or played out here, not by the formats' /result.
 GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, GRACE_JOB: grace_passed, **flow.JOBS},

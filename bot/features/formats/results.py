@@ -23,7 +23,7 @@ from bot.features.formats.state import (
     results_of,
     save_record,
 )
-from bot.games import game_of
+from bot.games import MatchRecord, game_of
 from bot.i18n import Markup, Translator, lines
 from bot.play import clock
 from bot.play.board import retire_board
@@ -94,7 +94,7 @@ async def record_result(services: Services, match_id: int, winner: int | None,
                         actor_id: int | None = None, reason: str | None = None,
                         stat: list[list[int]] | None = None, tie: bool = False,
                         update_id: int | None = None, actions: Sequence[dict] = (),
-                        said: str | None = None) -> None:
+                        said: str | None = None, record: bool = False) -> None:
     """Finish (or, with a ``reason``, correct) a match; the tournament goes on from it right
     after the update (:data:`~bot.features.formats.runner.ADVANCE_JOB`, stored with the
     result, so a restart in between loses nothing).
@@ -108,7 +108,8 @@ async def record_result(services: Services, match_id: int, winner: int | None,
     ``actions`` (a player's answer that settles the match: a confirmation) are logged by
     ``actor_id`` in the result's own transaction, claiming ``update_id``. ``said`` (the
     result in words) is stored with the job and heads what the format says next (the next
-    matches, the table): one group message where there were two.
+    matches, the table): one group message where there were two; with ``record`` it is
+    said on the match's record, a file its game sends (:attr:`~bot.games.Game.records`).
     Raises :class:`ResultRefused` when the result cannot be taken, and
     :class:`~storage.repositories.matches.DuplicateUpdate` when ``update_id`` was applied.
     """
@@ -134,6 +135,8 @@ async def record_result(services: Services, match_id: int, winner: int | None,
         onward: dict[str, Any] = {"match_id": match.id}
         if said:
             onward["said"] = said
+            if record:
+                onward["record"] = True
         if (event := _engine_event(run, match, winner, score, forfeit)) is not None:
             onward["event"] = event
         if run.tournament.status == "finished":  # the placings said, to tell if they move
@@ -172,11 +175,13 @@ async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int,
     into the tournament. A result the format cannot take (a draw in a bracket) is logged.
     A match of another stage than the formats' (a friendly) closes through its stage's hook.
     ``said`` (the result in the game's words) heads what the format says next, the next
-    matches, in one group message (:func:`record_result`); a match played in a forum topic,
-    a friendly or a result refused has it said in the match's place at once."""
+    matches, in one group message (:func:`record_result`), in the caption of the match's
+    record when its game leaves one (:attr:`~bot.games.Game.records`); a match played in a
+    forum topic, a friendly or a result refused has it said in the match's place at once."""
     closing = _outside_formats.get(ctx.match.stage)
+    record = game_of(ctx.tournament.game).records.get(ctx.match.kind)
     if said is not None and (closing is not None or ctx.match.thread_id is not None):
-        await ctx.say(said)
+        await _said_now(ctx, said, record)
         said = None
     if closing is not None:
         await closing(ctx, winner, score)
@@ -185,11 +190,20 @@ async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int,
     try:
         await record_result(ctx.services, ctx.match.id,
                             None if winner is None else users[winner], score, actor_id=actor_id,
-                            stat=stat, tie=tie, said=said)
+                            stat=stat, tie=tie, said=said, record=record is not None)
     except ResultRefused as refused:
         log.warning("result of match %s refused: %s", ctx.match.id, refused.key)
         if said is not None:
-            await ctx.say(said)
+            await _said_now(ctx, said, record)
+
+
+async def _said_now(ctx: MatchContext, said: str, record: MatchRecord | None) -> None:
+    """A match's end said in its place at once: on the match's ``record`` when its game
+    leaves one, else in a message."""
+    if record is not None:
+        await record(ctx, said, "")
+    else:
+        await ctx.say(said)
 
 
 async def finish_from_state(ctx: MatchContext, state: Any, actor_id: int | None) -> None:

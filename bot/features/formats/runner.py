@@ -27,7 +27,7 @@ from bot.game_settings import SWISS_ROUNDS
 from bot.games import Game, game_of
 from bot.i18n import Markup, Translator, lines
 from bot.play import clock
-from bot.play.context import load_match
+from bot.play.context import context_for, load_match
 from bot.services import Services
 from bot.timeparse import zone_name
 from games.tournament import round_count, swiss_rounds_warning
@@ -41,6 +41,8 @@ ADVANCE_JOB = "formats_advance"
 MEDALS = {1: "🥇 ", 2: "🥈 ", 3: "🥉 "}
 STAND = "stand"
 """The run record's ``corrected`` after a correction that left the final placings as said."""
+Carrier = Callable[[str, str], Awaitable[None]]
+"""How a first message is sent that is not a text: (the lead, what follows it)."""
 
 
 async def start_format(services: Services, tournament: Tournament,
@@ -89,12 +91,14 @@ async def _seeded_at_the_line(services: Services, tr: Translator, run: Run) -> l
 
 async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str] = (),
                   lead_said: Callable[[], Awaitable[None]] | None = None,
-                  about: int | None = None) -> None:
+                  about: int | None = None, lead_with: Carrier | None = None) -> None:
     """Advance the format until something waits for play, announcing every step
     (the caller holds the tournament's lock); ``lead``: lines said at the head of the
     first message (the format at the start, a result after it), then ``lead_said`` is
     awaited (the caller notes it, so a retry does not say it twice); ``about``: the match
-    whose result ``lead`` says (not said again among the results a round was made from)."""
+    whose result ``lead`` says (not said again among the results a round was made from);
+    ``lead_with``: how that first message is sent, ``lead`` and what follows it (a match's
+    record: a file they caption), when not as a text; a round's table then comes after it."""
     run = await load(services, tournament_id)
     tr = await services.translator_for_chat(run.tournament.chat_id)
     held = list(lead)
@@ -105,7 +109,10 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         held.clear()
 
     async def say(text: str) -> None:
-        await _say(services, run.tournament, "\n".join(part for part in (*held, text) if part))
+        if held and lead_with is not None:
+            await lead_with("\n".join(held), text)
+        else:
+            await _say(services, run.tournament, "\n".join(part for part in (*held, text) if part))
         await said()
 
     for _ in range(64):  # each pass opens a round or ends; byes-only rounds go on at once
@@ -124,7 +131,8 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         if (step.opened and not rests_only) or step.finished:
             step.run, texts = await _table_after_round(
                 services, tr, run, step.run, texts, held, said,
-                noted={"ended": True} if step.finished else {})
+                noted={"ended": True} if step.finished else {},
+                lead_alone=None if lead_with is None else partial(say, ""))
         for text in texts:
             await say(text)
         if step.opened:
@@ -147,6 +155,7 @@ async def advance_after_result(services: Services, job: Job) -> None:
     the final placings. It runs once the update that recorded the result has answered; run
     again after a restart, it finds what is already done and goes on."""
     async with services.lock(f"tournament-{job.tournament_id}"):
+        job = await services.repos.jobs.get(job.id) or job  # another may have said its words
         if (event := job.payload.get("event")) is not None:
             if event["type"] == "correct":  # a pair's winner may be corrected back and forth
                 event = event | {"job": job.id}
@@ -155,7 +164,7 @@ async def advance_after_result(services: Services, job: Job) -> None:
                 await log_event(services, run, event)
         if job.payload.get("after_end") and not job.payload.get("reopened"):
             await _say_the_end_again(services, job)
-        await proceed(services, job.tournament_id, **said_once(services, job))
+        await proceed(services, job.tournament_id, **await _said_together(services, job))
 
 
 async def _say_the_end_again(services: Services, job: Job) -> None:
@@ -177,25 +186,73 @@ def said_once(services: Services, job: Job) -> dict[str, Any]:
     said = job.payload.get("said")
     return {"lead": [said] if said and not job.payload.get("told") else [],
             "lead_said": partial(services.repos.jobs.note, job.id, told=True),
-            "about": job.payload.get("match_id") if said else None}
+            "about": job.payload.get("match_id") if said else None,
+            "lead_with": partial(_on_record, services, job.payload["match_id"])
+            if job.payload.get("record") else None}
+
+
+async def _said_together(services: Services, job: Job) -> dict[str, Any]:
+    """:func:`said_once` for :data:`ADVANCE_JOB`, with the words of the tournament's other
+    results still to move it on (matches that ended together: clocks run out at once), so
+    that none is said under the round made from it: words in text all head what comes next,
+    in the order they came; words said on a match's record each go on their own, those
+    before the last sent at once, the last heading what comes next. Each job is noted as
+    said once its words are."""
+    untold = sorted([one for one in [job, *await services.repos.jobs.waiting(
+        job.tournament_id, ADVANCE_JOB, job.id)] if _untold(one)], key=lambda one: one.id)
+    if len(untold) < 2:
+        return said_once(services, job)
+    last = untold[-1]
+    if last.payload.get("record"):
+        for one in untold[:-1]:
+            await _on_record(services, one.payload["match_id"], one.payload["said"], "")
+            await services.repos.jobs.note(one.id, told=True)
+        return said_once(services, last)
+    return {"lead": [one.payload["said"] for one in untold],
+            "lead_said": partial(_note_told, services, untold),
+            "about": job.payload.get("match_id")}
+
+
+def _untold(job: Job) -> bool:
+    return bool(job.payload.get("said")) and not job.payload.get("told")
+
+
+async def _note_told(services: Services, jobs: list[Job]) -> None:
+    for one in jobs:
+        await services.repos.jobs.note(one.id, told=True)
+
+
+async def _on_record(services: Services, match_id: int, lead: str, then: str) -> None:
+    """A result's words said on its match's record, the file its game sends
+    (:attr:`~bot.games.Game.records`), what the format says next under them."""
+    match = await services.repos.matches.get(match_id)
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    tr = await services.translator_for_chat(tournament.chat_id)
+    await game_of(tournament.game).records[match.kind](
+        await context_for(services, tr, tournament, match), lead, then)
 
 
 async def _table_after_round(services: Services, tr: Translator, before: Run, after: Run,
                              then: list[str], lead: list[str],
                              lead_said: Callable[[], Awaitable[None]],
-                             noted: dict[str, Any]) -> tuple[Run, list[str]]:
+                             noted: dict[str, Any],
+                             lead_alone: Callable[[], Awaitable[None]] | None = None
+                             ) -> tuple[Run, list[str]]:
     """Round robin and Swiss: post the table once after each completed round (``before``
     is the run as the round ended, ``after`` as the step left it), with ``lead`` (the
     result that ended the round) above it and ``then`` (the step's note, the next round or
     the final placings) below it in its caption when they fit, ``lead_said`` awaited at once
     when they were (a fault after it must not have the result said again) and ``noted``
     saved in the run's record with the table (what ``then`` said, so a retry does not say it
-    again); the run, and what of ``then`` is still to be said."""
+    again); the run, and what of ``then`` is still to be said. ``lead_alone``: the lead
+    said in a message of its own before the table (a match's record carries it)."""
     if before.phase not in TABLES:
         return after, then
     last = max((row.round for row in before.rows if _round_played(before, row)), default=0)
     if last <= after.record.get("tabled", 0):
         return after, then
+    if lead and lead_alone is not None:
+        await lead_alone()
     carried = await post_tables(services, tr, before, tr(
         "formats.standings_after_round", title=before.tournament.title, round=last),
         lead=lead, then=then)

@@ -2,7 +2,7 @@
 every accepted step followed by what the bot does itself — the dice it rolls (drawn once,
 logged, replayed, never rolled again), a roll at once when the player on roll may not double,
 a forced move or a turn with no move played with one line — then the board redrawn and the
-clocks of whoever must act set; the end of the match into the tournament with its record."""
+clocks of whoever must act set; the end of the match into the tournament, said on its record."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from bot.features.backgammon.live.board import (
     preview,
     show,
 )
-from bot.features.backgammon.live.record import send_record
 from bot.features.backgammon.settings import LIVE_KIND
 from bot.features.formats.results import record_played
 from bot.i18n import Translator, lines
@@ -118,14 +117,15 @@ def _game_over(ctx: MatchContext, state: LiveMatch) -> str:
 
 
 async def finish(ctx: MatchContext, state: LiveMatch, actor_id: int | None) -> None:
-    """The match is over: the winner said with the record (one message, after what was
-    held back: the last game's end), the result into the tournament."""
+    """The match is over: the result into the tournament, the winner (after what was held
+    back: the last game's end) said in the caption of the match's record, which the
+    tournament sends heading what it says next (the next matches, the final placings):
+    one message (the game's :attr:`~bot.games.Game.records`)."""
     names, winner = ctx.names, state.winner
     said = ctx.tr(f"backgammon.live.match_{state.outcome.how}", winner=names[winner],
                   loser=names[1 - winner], sa=max(state.score), sb=min(state.score))
     held, ctx.held = ctx.held, None
-    await send_record(ctx, lead=lines(held, said))
-    await record_played(ctx, winner, tuple(state.score), actor_id)
+    await record_played(ctx, winner, tuple(state.score), actor_id, said=lines(held, said))
 
 
 PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish,

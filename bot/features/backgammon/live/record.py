@@ -1,6 +1,7 @@
 """The record of a match played in the bot (``docs/backgammon.md``): the whole match in the
 Jellyfish ``.mat`` text format that GNU Backgammon and XG import, written from the match log
-(:func:`games.backgammon.mat.write_mat`), sent when the match ends and on ``/mat``."""
+(:func:`games.backgammon.mat.write_mat`), sent when the match ends (heading, in its caption,
+what the tournament says next) and on ``/mat``."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from aiogram.types import BufferedInputFile, Message
 
 from bot.features.backgammon.settings import GAME, LIVE_KIND
 from bot.features.handlers import Handlers
-from bot.i18n import Translator
+from bot.i18n import Translator, lines
 from bot.match_service import effective_actions
 from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.limits import CAPTION_LIMIT, size
 from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, load_match
 from bot.play.refusal import Refusal
@@ -34,15 +36,19 @@ async def mat_text(ctx: MatchContext) -> str:
                            ctx.tournament.settings.get("length", 5))
 
 
-async def send_record(ctx: MatchContext, *, lead: str = "") -> None:
+async def send_record(ctx: MatchContext, lead: str = "", then: str = "") -> None:
     """Send the match's ``.mat`` file to the match's place; ``lead``: said above its caption
-    (the match's end, in the same message)."""
-    caption = ctx.tr("backgammon.live.record", match=ctx.match.id)
+    (the match's end), ``then``: below it (what the tournament says next: the next matches,
+    the final placings), in a message after it when the whole does not fit a caption."""
+    head = lines(lead, ctx.tr("backgammon.live.record", match=ctx.match.id))
+    whole = lines(head, then)
+    fits = size(whole) <= CAPTION_LIMIT
     await ctx.services.bot.send_document(
         ctx.tournament.chat_id,
         BufferedInputFile((await mat_text(ctx)).encode(), f"match-{ctx.match.id}.mat"),
-        caption=f"{lead}\n{caption}" if lead else caption,
-        message_thread_id=ctx.match.thread_id)
+        caption=whole if fits else head, message_thread_id=ctx.match.thread_id)
+    if then and not fits:
+        await ctx.say(then)
 
 
 async def sender_last_match(scope: Scope, tr: Translator) -> MatchContext:
