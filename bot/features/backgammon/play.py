@@ -11,10 +11,8 @@ from bot.features.backgammon.card import card_view
 from bot.features.backgammon.settings import GAME, GRACE_MINUTES, KIND, LIVE_KIND
 from bot.features.backgammon.summary import post_summary
 from bot.features.formats.results import (
-    ResultRefused,
     played_in_bot,
     record_played,
-    record_result,
 )
 from bot.i18n import Translator
 from bot.match_service import Change
@@ -57,19 +55,15 @@ async def _announce(ctx: MatchContext, change: Change, actions: list[dict]) -> N
 
 async def _finish(ctx: MatchContext, state: BoardMatch, actor_id: int | None) -> None:
     """Hand the result to the tournament (a forfeit as a forfeit); who won is said on the
-    record's picture, or, with no game on the record, by the tournament with what follows."""
+    record's picture, or, with no game on the record (a final score in one step, a late
+    start's forfeit), by the tournament with what follows."""
     names, outcome = ctx.names, state.outcome
     loser = names[1 - outcome.winner]
     if outcome.how == "forfeit":
-        await ctx.say(ctx.tr("backgammon.won_forfeit", winner=names[outcome.winner],
-                             loser=loser))
-        users = ctx.match.players
-        try:
-            await record_result(ctx.services, ctx.match.id, users[outcome.winner], None,
-                                forfeit=True, actor_id=actor_id,
-                                reason=ctx.tr("backgammon.late_start_reason"))
-        except ResultRefused as refused:
-            await ctx.say(ctx.tr(refused.args[0]))
+        await record_played(ctx, outcome.winner, None, actor_id, forfeit=True,
+                            reason=ctx.tr("backgammon.late_start_reason"),
+                            said=ctx.tr("backgammon.won_forfeit", winner=names[outcome.winner],
+                                        loser=loser))
         return
     result = ctx.tr("backgammon.won", winner=names[outcome.winner], loser=loser,
                     score=f"{max(outcome.score)}:{min(outcome.score)}")

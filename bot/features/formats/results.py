@@ -170,9 +170,11 @@ def _engine_event(run: Run, match: MatchRow, winner: int | None,
 
 async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int, int] | None,
                         actor_id: int | None, stat: list[list[int]] | None = None, *,
-                        tie: bool = False, said: str | None = None) -> None:
+                        tie: bool = False, said: str | None = None, forfeit: bool = False,
+                        reason: str | None = None) -> None:
     """A match played in the bot has ended (``winner`` a seat, None for a draw): its result
-    into the tournament. A result the format cannot take (a draw in a bracket) is logged.
+    into the tournament (``forfeit`` and ``reason``: a walkover an organiser awarded, logged
+    with its reason). A result the format cannot take (a draw in a bracket) is logged.
     A match of another stage than the formats' (a friendly) closes through its stage's hook.
     ``said`` (the result in the game's words) heads what the format says next, the next
     matches, in one group message (:func:`record_result`), in the caption of the match's
@@ -189,8 +191,9 @@ async def record_played(ctx: MatchContext, winner: int | None, score: tuple[int,
     users = ctx.match.players
     try:
         await record_result(ctx.services, ctx.match.id,
-                            None if winner is None else users[winner], score, actor_id=actor_id,
-                            stat=stat, tie=tie, said=said, record=record is not None)
+                            None if winner is None else users[winner], score, forfeit=forfeit,
+                            actor_id=actor_id, reason=reason, stat=stat, tie=tie, said=said,
+                            record=record is not None)
     except ResultRefused as refused:
         log.warning("result of match %s refused: %s", ctx.match.id, refused.key)
         if said is not None:
