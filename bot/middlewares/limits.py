@@ -86,7 +86,8 @@ def _closers(stack: list[str]) -> str:
 
 
 def split_html(text: str, limit: int = TEXT_LIMIT, reserve: int = 256) -> list[str]:
-    """``text`` as parts of at most ``limit``, cut at line breaks where possible.
+    """``text`` as parts of at most ``limit``, cut between paragraphs (a blank line apart:
+    a start's roster and its first round) where possible, else at line breaks.
 
     Each part is valid HTML on its own: tags open at a cut are closed at the end of the part
     and opened again at the start of the next. ``reserve`` is kept free for those tags.
@@ -94,16 +95,25 @@ def split_html(text: str, limit: int = TEXT_LIMIT, reserve: int = 256) -> list[s
     if size(text) <= limit:
         return [text]
     budget = max(limit - reserve, 16)
-    lines: list[str] = []
-    for line in text.split("\n"):
-        lines.extend([line] if size(line) <= budget else _pack(_atoms(line, budget), budget, ""))
+    blocks: list[str] = []
+    for paragraph in text.split("\n\n"):
+        blocks.extend([paragraph] if size(paragraph) <= budget
+                      else _pack(_lines(paragraph, budget), budget, "\n"))
     parts, stack = [], []
-    for chunk in _pack(lines, budget, "\n"):
+    for chunk in _pack(blocks, budget, "\n\n"):
         opened = "".join(stack)
         stack = _open_tags(chunk, stack)
         part = opened + chunk + _closers(stack)
         parts.append(part if size(part) <= limit else _cut(part, limit))
     return [p for p in parts if _TAGS.sub("", p).strip()] or [parts[0]]
+
+
+def _lines(text: str, budget: int) -> list[str]:
+    """``text``'s lines, a line longer than ``budget`` cut into pieces that fit."""
+    lines: list[str] = []
+    for line in text.split("\n"):
+        lines.extend([line] if size(line) <= budget else _pack(_atoms(line, budget), budget, ""))
+    return lines
 
 
 def _cut(text: str, limit: int) -> str:

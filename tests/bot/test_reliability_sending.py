@@ -85,6 +85,13 @@ def test_a_long_list_splits_at_line_breaks_into_valid_parts() -> None:
     assert "\n".join(parts) == text  # every cut is at a line break, nothing lost
 
 
+def test_a_start_too_long_for_one_message_splits_between_roster_and_round() -> None:
+    roster = "🏁 Started! Entrants (200):\n" + "\n".join(f"{n}. Player {n}" for n in range(200))
+    matches = "⚔️ Round 1 of 199:\n" + "\n".join(f"• Player {n} — Player {n + 100}"
+                                                 for n in range(100))
+    assert split_html(f"{roster}\n\n{matches}") == [roster, matches]
+
+
 def test_tags_open_at_a_cut_are_closed_and_opened_again() -> None:
     text = "<blockquote>" + "\n".join(f"line {n} &lt;x&gt;" for n in range(800)) + "</blockquote>"
     parts = split_html(text)
