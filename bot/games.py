@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from storage.repositories.tournaments import Entrant, Tournament
 
 EngineFactory = Callable[[dict[str, Any]], "ReplayableMatch"]
-GameStarter = Callable[["Services", "Tournament", "list[Entrant]"], Awaitable[None]]
+GameStarter = Callable[["Services", "Tournament", "list[Entrant]", "Opening"], Awaitable[None]]
 MatchLauncher = Callable[["Services", "Tournament", "MatchRow"], Awaitable[None]]
 JobRunner = Callable[["Services", "Job"], Awaitable[None]]
 Table = tuple[list[str], list[list]]  # an export's CSV: header, rows
@@ -47,6 +47,17 @@ BOT_ROLLS: dict[str, Any] = {"bot": "roll"}
 
 
 @dataclass(frozen=True)
+class Opening:
+    """What a tournament's start says above its first round, in one message with it."""
+
+    head: str
+    """The roster (who plays, by seed, and who does not); "" once it has been said."""
+    said: Callable[[], Awaitable[None]]
+    """Awaited once the message with :attr:`head` went out, so a start run again (after a
+    restart, or a failed send) does not say it twice."""
+
+
+@dataclass(frozen=True)
 class Game:
     key: str
     """What organisers type in ``/new <key>``; also the tournament's ``game`` column."""
@@ -58,7 +69,10 @@ class Game:
     engines: Mapping[str, EngineFactory] = field(default_factory=dict)
     """Match kind → a fresh engine for the tournament's settings."""
     start: GameStarter | None = None
-    """Creates the first matches once the roster is fixed."""
+    """Creates the first matches once the roster is fixed and announces them under the
+    :class:`Opening`'s head. Safe to run again: a start cut short (a restart, a failed
+    send) is run again and must neither create its matches twice nor lose their
+    announcement."""
     min_players: Callable[[dict[str, Any]], int] | None = None
     setup_note: Callable[[Any, dict[str, Any]], str | None] | None = None
     """What the game says about its settings at /new and /settings (a Translator, settings)."""

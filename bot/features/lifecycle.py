@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
+from functools import partial
 
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.features.keyboards import checkin_keyboard, register_keyboard, stacked
 from bot.game_settings import settings_line
-from bot.games import JobRunner, game_of, job_runner
+from bot.games import JobRunner, Opening, game_of, job_runner
 from bot.i18n import Translator, lines
 from bot.registry import Registry
 from bot.services import Services
@@ -372,16 +373,14 @@ def _unseen(tournament: Tournament | None) -> str:
 
 @job_kind("opening")
 async def _opening_job(services: Services, job: Job) -> None:
-    """Announce the start and let the game create its first matches.
+    """Announce the start and let the game create its first matches, in one message.
 
-    Each step is noted in the job once done, so a retry (after a failed send) or a resume
-    (after the group was lost) goes on where it stopped. The game's starter is called at
-    most once: it creates matches before it announces them, so calling it again could
-    create them twice; the announcement before it is its own step, so a send that fails
-    for good (the group lost) is said again when the opening resumes. The announcement
-    ends with what the organiser must still fix for the bot to see the players' dice and
-    words (privacy mode on and the bot no administrator): a start by /begin or by the
-    schedule says it once, in the message that starts the play.
+    The announcement (who plays, and what the organiser must still fix for the bot to see
+    the players' dice and words: privacy mode on and the bot no administrator) heads the
+    game's first round; the message that says it notes it in the job (``announced``), so a
+    retry (after a failed send) or a resume (after the group was lost) goes on where it
+    stopped. The game's starter is run again then: it creates nothing twice, and announces
+    a first round it created before the stop (see :attr:`bot.games.Game.start`).
     """
     async with services.lock(f"tournament-{job.tournament_id}"):
         repos = services.repos
@@ -391,19 +390,19 @@ async def _opening_job(services: Services, job: Job) -> None:
         tr = await services.translator_for_chat(tournament.chat_id)
         entrants = await repos.entrants.list(tournament.id)
         players = [e for e in entrants if e.status == "approved"]
-        if not job.payload.get("announced"):
-            warning = await rights_problem(services, tournament.chat_id, tr, tournament)
-            await services.bot.send_message(tournament.chat_id, lines(
-                _started(tr, tournament, entrants), warning))
-            await repos.jobs.note(job.id, announced=True)
         lapsed = [e for e in entrants if e.status == "lapsed"]
         if lapsed and not job.payload.get("lapsed"):
             await _tell_lapsed(services, tournament, lapsed)
             await repos.jobs.note(job.id, lapsed=True)
-        starter = game_of(tournament.game).start
-        if starter and not job.payload.get("starter"):
-            await repos.jobs.note(job.id, starter=True)
-            await starter(services, tournament, players)
+        head = "" if job.payload.get("announced") else lines(
+            _started(tr, tournament, entrants),
+            await rights_problem(services, tournament.chat_id, tr, tournament))
+        opening = Opening(head, partial(repos.jobs.note, job.id, announced=True))
+        if starter := game_of(tournament.game).start:
+            await starter(services, tournament, players, opening)
+        elif head:
+            await services.bot.send_message(tournament.chat_id, head)
+            await opening.said()
         await repos.jobs.note(job.id, opened=True)
 
 

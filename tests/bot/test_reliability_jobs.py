@@ -93,16 +93,35 @@ async def test_a_start_whose_announcement_fails_is_retried_and_opens(sandbox, mo
 
     opened = await _run(sandbox, "! advance 2m")
     assert not _errors(opened)
-    assert sum("начался" in line for line in opened) == 1
-    assert any("Тур 1" in line for line in opened)
+    [started] = [i for i, line in enumerate(opened) if "начался" in line]
+    assert "Тур 1" in "\n".join(opened[started:])  # the roster heads the first round
+    assert sum("Тур 1" in line for line in opened) == 1
     assert await _rows(sandbox, "SELECT COUNT(*) FROM matches") == [(1,)]
+    assert await _rows(sandbox, "SELECT status FROM jobs WHERE kind = 'opening'") == [("done",)]
+
+
+async def test_a_cup_start_whose_announcement_fails_makes_its_matches_once(sandbox,
+                                                                          monkeypatch):
+    faults = Faults(monkeypatch)
+    await _run(sandbox, "olga@klub: /new cup Битва костей\npetr@klub: hi\nanna@klub: hi\n"
+                        "olga@klub: /add @petr Petr_Petrov\nolga@klub: /add @anna Anna_Ivanova")
+    faults.fail(5, _announces_start)
+    failed = await _run(sandbox, "olga@klub: /begin")
+    assert not _errors(failed) and not any("начался" in line for line in failed)
+    made = await _rows(sandbox, "SELECT id, status FROM matches")
+
+    opened = await _run(sandbox, "! advance 2m")
+    assert not _errors(opened)
+    [started] = [i for i, line in enumerate(opened) if "начался" in line]
+    assert "тур 1 из 1" in "\n".join(opened[started:])
+    assert await _rows(sandbox, "SELECT id, status FROM matches") == made
     assert await _rows(sandbox, "SELECT status FROM jobs WHERE kind = 'opening'") == [("done",)]
 
 
 async def test_a_retried_opening_does_not_say_twice_what_went_out(sandbox, monkeypatch):
     faults = Faults(monkeypatch)
     await _run(sandbox, SETUP)
-    faults.fail(5, lambda m: isinstance(m, SendMessage) and "Формат" in m.text)
+    faults.fail(5, lambda m: isinstance(m, SendMessage) and "Матч #1" in m.text)
     first = await _run(sandbox, "! now 2026-10-21T20:00+03:00")
     assert sum("начался" in line for line in first) == 1
     later = await _run(sandbox, "! advance 2m")

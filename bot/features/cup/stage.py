@@ -7,11 +7,13 @@ A match's group is the first part of its slot: ``G2-R3-1`` is group 2, round 3.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from itertools import groupby
 
 from bot.features.cup.common import on_finish
 from bot.features.cup.playoff import holders, playoff_size, round_title, start_playoff
+from bot.games import Opening
 from bot.i18n import Markup, Translator, lines, paragraphs, place_mark
 from bot.play.context import LIVE, MatchContext, names_of
 from bot.play.topics import open_topic
@@ -38,18 +40,23 @@ def two_per_group(settings: dict) -> int:
 
 
 async def start_group_stage(services: Services, tournament: Tournament,
-                            players: list[Entrant]) -> None:
-    """Create every group match now (later rounds wait) and open round 1."""
+                            players: list[Entrant], opening: Opening) -> None:
+    """Create every group match now (later rounds wait) and open round 1 under the start's
+    roster; run again after a stop, round 1 is opened again (its matches made once) and
+    announced unless the roster above it was said."""
     seeded = [e.user_id for e in sorted(players, key=lambda e: e.seed)]
-    groups = split_into_groups(seeded, tournament.settings.get("groups", 1))
-    await services.repos.matches.create_many(tournament.id, STAGE, [
-        NewMatch(number, f"G{group}-R{number}-{index}", "group", a, b,
-                 "bye" if b is None else "pending")
-        for group, members in enumerate(groups, start=1)
-        for number, pairs in enumerate(round_robin(members), start=1)
-        for index, (a, b) in enumerate(pairs, start=1)], services.clock.now())
-    tr = await services.translator_for_chat(tournament.chat_id)
-    await open_round(services, tr, tournament, 1, smaller_playoff(tr, tournament, len(seeded)))
+    if not await services.repos.matches.for_tournament(tournament.id, STAGE):
+        groups = split_into_groups(seeded, tournament.settings.get("groups", 1))
+        await services.repos.matches.create_many(tournament.id, STAGE, [
+            NewMatch(number, f"G{group}-R{number}-{index}", "group", a, b,
+                     "bye" if b is None else "pending")
+            for group, members in enumerate(groups, start=1)
+            for number, pairs in enumerate(round_robin(members), start=1)
+            for index, (a, b) in enumerate(pairs, start=1)], services.clock.now())
+    if opening.head:
+        tr = await services.translator_for_chat(tournament.chat_id)
+        await open_round(services, tr, tournament, 1, paragraphs(
+            opening.head, smaller_playoff(tr, tournament, len(seeded))), opening.said)
 
 
 def smaller_playoff(tr: Translator, tournament: Tournament, players: int) -> str:
@@ -66,10 +73,12 @@ def smaller_playoff(tr: Translator, tournament: Tournament, players: int) -> str
 
 
 async def open_round(services: Services, tr: Translator, tournament: Tournament,
-                     number: int, tables: str = "") -> None:
+                     number: int, tables: str = "",
+                     said: Callable[[], Awaitable[None]] | None = None) -> None:
     """Open round ``number``: its pairs in one message (under their group's name when the
     stage has several groups), after ``tables`` (the tables of the round just finished, or
-    what the start says first) when given."""
+    the start's roster and what the start says first) when given; ``said`` is awaited once
+    that message went out."""
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
     await services.repos.matches.update_many(
         {m.id: {"status": tournament.opening_status} for m in matches
@@ -85,6 +94,8 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
     total = max(m.round for m in matches)
     opened = tr("cup.round_opened", number=number, total=total, pairs=Markup("\n".join(lines)))
     await services.bot.send_message(tournament.chat_id, paragraphs(tables, opened))
+    if said is not None:
+        await said()
     await advance_groups(services, tr, tournament, number)
 
 

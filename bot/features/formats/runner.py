@@ -24,8 +24,8 @@ from bot.features.formats.state import (
 from bot.features.formats.tables import GROUP_LETTERS, marked_names, post_tables
 from bot.features.lifecycle import duration, zone_of
 from bot.game_settings import SWISS_ROUNDS
-from bot.games import Game, game_of
-from bot.i18n import Markup, Translator, lines
+from bot.games import Game, Opening, game_of
+from bot.i18n import Markup, Translator, lines, paragraphs
 from bot.play import clock
 from bot.play.context import context_for, load_match
 from bot.services import Services
@@ -46,12 +46,19 @@ Carrier = Callable[[str, str], Awaitable[None]]
 
 
 async def start_format(services: Services, tournament: Tournament,
-                       entrants: list[Entrant]) -> None:
-    """Seed the field, open the first round: its announcement begins with the format (and
-    a Swiss warning, the groups) — one group message."""
+                       entrants: list[Entrant], opening: Opening) -> None:
+    """Seed the field, open the first round: its announcement begins with the start's
+    roster, then the format (and a Swiss warning, the groups) — one group message. Run
+    again after a stop, it seeds nothing twice, and announces a first round made before
+    the stop and not said (one said already, with the roster, is left as it is)."""
+    if not opening.head:  # the roster went out with the first round: nothing is left
+        return
     players = [e.user_id for e in sorted(entrants, key=lambda e: e.seed or 0)]
     tr = await services.translator_for_chat(tournament.chat_id)
-    run = await progress.begin(services, await load(services, tournament.id), players)
+    run = await load(services, tournament.id)
+    if "players" not in run.record:
+        run = await progress.begin(services, run, players)
+    made = [row for row in run.rows if row.status != "pending"]  # a start cut short
     lead = [tr("formats.started", format=tr(f"formats.name.{run.format}"))]
     if run.format == "swiss":
         rounds = run.settings.get("rounds", SWISS_ROUNDS)
@@ -62,7 +69,8 @@ async def start_format(services: Services, tournament: Tournament,
                 most=Markup(tr("formats.n_rounds", count=progress.swiss_planned_rounds(run)))))
     if len(run.record["groups"]) > 1:
         lead.append(await _groups_text(services, tr, run))
-    await proceed(services, tournament.id, lead=lead)
+    await proceed(services, tournament.id, lead=[paragraphs(opening.head, lines(*lead))],
+                  lead_said=opening.said, made=made)
 
 
 async def _say(services: Services, tournament: Tournament, text: str, **kwargs) -> None:
@@ -91,14 +99,17 @@ async def _seeded_at_the_line(services: Services, tr: Translator, run: Run) -> l
 
 async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str] = (),
                   lead_said: Callable[[], Awaitable[None]] | None = None,
-                  about: int | None = None, lead_with: Carrier | None = None) -> None:
+                  about: int | None = None, lead_with: Carrier | None = None,
+                  made: Sequence[MatchRow] = ()) -> None:
     """Advance the format until something waits for play, announcing every step
     (the caller holds the tournament's lock); ``lead``: lines said at the head of the
     first message (the format at the start, a result after it), then ``lead_said`` is
     awaited (the caller notes it, so a retry does not say it twice); ``about``: the match
     whose result ``lead`` says (not said again among the results a round was made from);
     ``lead_with``: how that first message is sent, ``lead`` and what follows it (a match's
-    record: a file they caption), when not as a text; a round's table then comes after it."""
+    record: a file they caption), when not as a text; a round's table then comes after it;
+    ``made``: matches opened before a stop and never announced (a start run again),
+    announced first."""
     run = await load(services, tournament_id)
     tr = await services.translator_for_chat(run.tournament.chat_id)
     held = list(lead)
@@ -116,7 +127,8 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         await said()
 
     for _ in range(64):  # each pass opens a round or ends; byes-only rounds go on at once
-        step = await progress.advance(services, run)
+        step = progress.Step(run, list(made)) if made else await progress.advance(services, run)
+        made = ()
         texts = [tr(step.note, **step.note_params)] if step.note else []
         if step.note == "formats.playoff_started":
             texts = [lines(*texts, *await _seeded_at_the_line(services, tr, step.run))]
