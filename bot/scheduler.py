@@ -83,12 +83,14 @@ class Scheduler(ABC):
         for job in added:
             self._arm(job)
 
-    async def take_due(self, job: Job) -> list[Job]:
-        """The other jobs of ``job``'s tournament and kind due by now (or within
-        :data:`TOGETHER`), taken off: the running one says what they would have said, in one
-        go."""
-        taken = await self.jobs.take_due(job.tournament_id, job.kind, self.now() + TOGETHER,
-                                         job.id)
+    async def take_due(self, job: Job, chat_id: int | None = None) -> list[Job]:
+        """The other jobs of ``job``'s tournament (with ``chat_id``: of every tournament of
+        that chat) and kind due by now (or within :data:`TOGETHER`), taken off: the running
+        one says what they would have said, in one go."""
+        due = self.now() + TOGETHER
+        taken = await (self.jobs.take_due(job.tournament_id, job.kind, due, job.id)
+                       if chat_id is None
+                       else self.jobs.take_due_in_chat(chat_id, job.kind, due, job.id))
         self.settle([other.id for other in taken])
         return taken
 

@@ -25,14 +25,24 @@ def link_keyboard(text: str, url: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=text, url=url)]])
 
 
-def register_keyboard(services: Services, tr: Translator, tournament: Tournament
-                      ) -> InlineKeyboardMarkup:
-    return link_keyboard(tr("registration.button"), services.deep_link(f"reg-{tournament.id}"))
+def register_keyboard(services: Services, tr: Translator, tournament: Tournament,
+                      named: bool = False) -> InlineKeyboardMarkup:
+    return link_keyboard(_label(tr, "registration.button", tournament, named),
+                         services.deep_link(f"reg-{tournament.id}"))
 
 
-def checkin_keyboard(tr: Translator, tournament: Tournament) -> InlineKeyboardMarkup:
+def checkin_keyboard(tr: Translator, tournament: Tournament,
+                     named: bool = False) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-        text=tr("checkin.button"), callback_data=CheckIn(tournament_id=tournament.id).pack())]])
+        text=_label(tr, "checkin.button", tournament, named),
+        callback_data=CheckIn(tournament_id=tournament.id).pack())]])
+
+
+def _label(tr: Translator, key: str, tournament: Tournament, named: bool) -> str:
+    """A button's text; ``named``: with its tournament's title (a message about several)."""
+    if not named:
+        return tr(key)
+    return tr.plain("keyboard.for_tournament", button=tr.plain(key), title=tournament.title)
 
 
 def stacked(*keyboards: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup:

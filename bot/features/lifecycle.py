@@ -16,7 +16,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.features.keyboards import checkin_keyboard, register_keyboard, stacked
 from bot.game_settings import settings_line
 from bot.games import JobRunner, Opening, game_of, job_runner
-from bot.i18n import Translator, lines
+from bot.i18n import Translator, lines, paragraphs
 from bot.registry import Registry
 from bot.services import Services
 from bot.timeparse import parse_zone
@@ -187,8 +187,21 @@ async def _not_started(services: Services, job: Job) -> tuple[Tournament, Transl
 
 @job_kind("reminder")
 async def _reminder_job(services: Services, job: Job) -> None:
-    if found := await _not_started(services, job):
-        await _remind(services, found[1], found[0], job.payload["minutes"])
+    """The reminder, joined by those of the chat's other tournaments due with it (within
+    :data:`bot.scheduler.TOGETHER`): one message, a paragraph each, each one's buttons
+    naming its tournament."""
+    if not (found := await _not_started(services, job)):
+        return
+    tournament, tr = found
+    reminders = [(tournament, job.payload["minutes"])]
+    for other in await services.scheduler.take_due(job, chat_id=tournament.chat_id):
+        if more := await _not_started(services, other):
+            reminders.append((more[0], other.payload["minutes"]))
+    said = [await _reminder(services, tr, each, minutes, named=len(reminders) > 1)
+            for each, minutes in reminders]
+    markups = [markup for _, markup in said if markup is not None]
+    await services.bot.send_message(tournament.chat_id, paragraphs(*(t for t, _ in said)),
+                                    reply_markup=stacked(*markups) if markups else None)
 
 
 @job_kind("checkin")
@@ -216,20 +229,15 @@ async def _start_job(services: Services, job: Job) -> None:
         await start_tournament(services, job.tournament_id, actor_id=None)
 
 
-async def _remind(services: Services, tr: Translator, tournament: Tournament,
-                  minutes: int) -> None:
-    text, markup = await _reminder(services, tr, tournament, minutes)
-    await services.bot.send_message(tournament.chat_id, text, reply_markup=markup)
-
-
 async def _reminder(services: Services, tr: Translator, tournament: Tournament,
-                    minutes: int) -> tuple[str, InlineKeyboardMarkup | None]:
+                    minutes: int, named: bool = False
+                    ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The reminder ``minutes`` before the start, and its Register button while registration
     is open and places are left; when check-in opens, or once it is open, how many have
     checked in (with the Check-in button); the last reminder names the applications still
-    waiting."""
+    waiting. ``named``: the buttons name the tournament (one message of several)."""
     approved = await services.repos.entrants.list(tournament.id, ("approved",))
-    markup = register_keyboard(services, tr, tournament) \
+    markup = register_keyboard(services, tr, tournament, named) \
         if tournament.registration_open and not tournament.full_with(len(approved)) else None
     text = tr("reminder.text", title=tournament.title, left=duration(tr, minutes),
               time=local_time(services, tournament), count=len(approved))
@@ -239,7 +247,7 @@ async def _reminder(services: Services, tr: Translator, tournament: Tournament,
             minutes < checkin or CHECKIN_OPENED in tournament.state):  # open before now
         text += "\n" + tr("reminder.checked_in", total=len(approved),
                           count=sum(entrant.checked_in for entrant in approved))
-        markup = stacked(markup, checkin_keyboard(tr, tournament))
+        markup = stacked(markup, checkin_keyboard(tr, tournament, named))
     if minutes == min(services.settings.reminders):  # the last reminder
         waiting = await services.repos.entrants.list(tournament.id, ("pending", *UNFINISHED))
         if pending := [e for e in waiting if e.status == "pending"]:

@@ -125,11 +125,22 @@ class JobsRepo:
                        but: int) -> list[Job]:
         """Mark done and return a tournament's pending jobs of ``kind`` due by ``now``
         other than job ``but`` (the one running, which says what they would have)."""
+        return await self._take_due("tournament_id = ?", tournament_id, kind, now, but)
+
+    async def take_due_in_chat(self, chat_id: int, kind: str, now: datetime,
+                               but: int) -> list[Job]:
+        """:meth:`take_due` for every tournament of a chat (reminders said in one message)."""
+        return await self._take_due(
+            "tournament_id IN (SELECT id FROM tournaments WHERE chat_id = ?)", chat_id, kind,
+            now, but)
+
+    async def _take_due(self, of: str, key: int, kind: str, now: datetime,
+                        but: int) -> list[Job]:
         async def work(tx):
             rows = await (await tx.execute(
-                "SELECT * FROM jobs WHERE tournament_id = ? AND kind = ? AND status = 'pending'"
+                f"SELECT * FROM jobs WHERE {of} AND kind = ? AND status = 'pending'"
                 " AND run_at <= ? AND id != ? ORDER BY run_at, id",
-                (tournament_id, kind, to_db(now), but))).fetchall()
+                (key, kind, to_db(now), but))).fetchall()
             await tx.executemany("UPDATE jobs SET status = 'done' WHERE id = ?",
                                  [(r["id"],) for r in rows])
             return [_job(r) for r in rows]

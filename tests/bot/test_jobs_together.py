@@ -1,6 +1,7 @@
 """Jobs of one tournament and kind due together are taken by the first that runs
 (``Scheduler.take_due``): due at the same moment, or a few seconds apart as the clocks of
-matches started at once are; a job due later than that runs on its own."""
+matches started at once are; a job due later than that runs on its own. Reminders are taken
+for every tournament of the chat (``take_due(job, chat_id=…)``), never another chat's."""
 
 from __future__ import annotations
 
@@ -33,6 +34,30 @@ async def test_jobs_due_within_seconds_of_each_other_run_as_one(tmp_path):
                for delay in (timedelta(0), TOGETHER / 2, TOGETHER * 3)]
         await scheduler.advance_to(start + timedelta(minutes=1))
         assert runs == [ids[:2], ids[2:]]
+    finally:
+        await db.close()
+
+
+async def test_a_chats_jobs_due_together_are_taken_across_its_tournaments(tmp_path):
+    clock = VirtualClock(datetime(2026, 10, 21, tzinfo=UTC))
+    db = await Database.open(tmp_path / "chat.sqlite3")
+    runs: list[list[int]] = []
+
+    async def say(job: Job) -> None:
+        taken = await scheduler.take_due(job, chat_id=-100)
+        runs.append([job.id, *(other.id for other in taken)])
+
+    scheduler = VirtualScheduler(JobsRepo(db), say, clock)
+    try:
+        await UsersRepo(db).upsert(1, "org", "Org", "ru", clock.now())
+        for chat in (-100, -200):
+            await ChatsRepo(db).upsert(chat, "supergroup", f"g{-chat}", "ru")
+        tournaments = [await TournamentsRepo(db).create(chat, "cup", title, {}, 1, clock.now())
+                       for chat, title in ((-100, "A"), (-100, "B"), (-200, "C"))]
+        due = clock.now() + timedelta(minutes=5)
+        ids = [(await scheduler.add("reminder", due, t.id, minutes=10)).id for t in tournaments]
+        await scheduler.advance_to(due)
+        assert runs == [ids[:2], ids[2:]]  # C's chat is another: its reminder runs alone
     finally:
         await db.close()
 
