@@ -227,6 +227,15 @@ class NoTime(ValueError):
         self.day, self.clock = day, clock
 
 
+class PartsDisagree(ValueError):
+    """An hour said with a part of the day it is not in ("tomorrow morning at 7 pm",
+    «завтра утром в 7 вечера»): the two as said, in their order."""
+
+    def __init__(self, first: str, second: str) -> None:
+        super().__init__("schedule.parts_disagree")
+        self.first, self.second = first, second
+
+
 def _no_time(word: str, zone: tzinfo, now: datetime) -> NoTime:
     """The refusal of ``word``, a day alone: the day it is when any of it is still ahead."""
     today = now.astimezone(zone).date()
@@ -283,10 +292,12 @@ def _meaningful(words: list[str]) -> list[str]:
     """The words without :data:`_FILLERS`; ``9 pm`` (or «9 вечера», «вечером в 9») as one
     word, ``9pm``; a whole hour after «в» or "klo", or after a day that leaves no doubt
     (:func:`_hour_may_follow`), as ``19:00``; a dotted time after «в» or "klo" as a time
-    (``klo 8.10``: ``8:10``)."""
+    (``klo 8.10``: ``8:10``); an hour said with two parts of the day that disagree is
+    :class:`PartsDisagree`."""
     said: list[str] = []
     hour_next = parted = False  # parted: the last time has its part said before it
     filler = said_after = part = None  # said_after: the filler before the last word said
+    timed = part_said = ""  # the last time and the last part of the day, as said
     for word in words:
         lower = word.lower()
         if lower in _FILLERS:
@@ -295,16 +306,21 @@ def _meaningful(words: list[str]) -> list[str]:
         meridiem = _DAY_PARTS.get(lower) or (lower if _MERIDIEM.match(lower) else None)
         if meridiem and said and _HOUR_AND_MINUTES.match(said[-1]):
             _in_its_part(said, meridiem)
-        elif meridiem and (parted or lower in _DAY_PARTS) and _said_again(said, meridiem):
+            timed = f"{timed} {word}"
+        elif meridiem and (parted or lower in _DAY_PARTS) and said and _clock(said[-1]):
+            _said_again(said[-1], meridiem, *((part_said, f"{timed} {word}") if parted
+                                              else (timed, word)))
             parted = False  # "tonight at 11 pm", "at 9 pm in the evening": said again
         elif lower in _DAY_PARTS and not (said and _clock(said[-1])):  # "illalla klo 7"
-            part = _DAY_PARTS[lower]
+            part, part_said = _DAY_PARTS[lower], word
         else:
             whole_hour = word.isdecimal() and len(word) <= 2 and (
                 hour_next or bool(part) or _hour_may_follow(said, said_after, int(word)))
             said.append(f"{word}:00" if whole_hour else _colon(word) if hour_next else word)
-            said_after, parted = filler, False
+            said_after, parted, timed = filler, False, word
             if part and (_HOUR_AND_MINUTES.match(said[-1]) or _TWELVE_HOUR.match(said[-1])):
+                if _TWELVE_HOUR.match(said[-1]):  # "tomorrow morning at 7pm"
+                    _said_again(said[-1], part, part_said, word)
                 _in_its_part(said, part)
                 part, parted = None, True
         hour_next, filler = False, None
@@ -324,14 +340,13 @@ def _in_its_part(said: list[str], part: str) -> None:
     _into_the_night(said, part)
 
 
-def _said_again(said: list[str], meridiem: str) -> bool:
-    """Whether a part of the day said after the last time agrees with the one it has
-    ("tonight at 11 pm", "tonight at 2 at night"); one that does not is unread ("tomorrow
-    morning at 7 pm")."""
-    if not said or (clock := _clock(timed := said[-1])) is None:
-        return False
-    return _clock(_in_part(re.sub(r"[ap]\.?m\.?$", "", timed, flags=re.IGNORECASE),
-                           meridiem)) == clock
+def _said_again(timed: str, meridiem: str, first: str, second: str) -> None:
+    """A part of the day said again for a time that has one ("tonight at 11 pm", "tonight
+    at 2 at night", "tonight at 2am"), refused as :class:`PartsDisagree` (``first`` and
+    ``second`` as said) when it disagrees with it ("tomorrow morning at 7 pm")."""
+    if _clock(_in_part(re.sub(r"[ap]\.?m\.?$", "", timed, flags=re.IGNORECASE),
+                       meridiem)) != _clock(timed):
+        raise PartsDisagree(first, second)
 
 
 def _into_the_night(said: list[str], part: str) -> None:

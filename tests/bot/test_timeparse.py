@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.timeparse import NoTime, parse_start, zone_name
+from bot.timeparse import NoTime, PartsDisagree, parse_start, zone_name
 
 MOSCOW = ZoneInfo("Europe/Moscow")
 NOW = datetime(2026, 10, 1, 12, 0, tzinfo=MOSCOW)
@@ -376,7 +376,15 @@ def test_tonights_hour_passed_after_midnight_has_passed(text: str) -> None:
     assert start == datetime(2026, 10, 6, 1, 0, tzinfo=MOSCOW) < LATER_AFTER_MIDNIGHT
 
 
-@pytest.mark.parametrize("text", ["tomorrow morning at 7 pm", "завтра утром в 7 вечера"])
-def test_two_parts_of_the_day_that_disagree(text: str) -> None:
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize(("text", "first", "second"), [
+    ("tomorrow morning at 7 pm", "morning", "7 pm"), ("завтра утром в 7 вечера", "утром", "7 вечера"),
+    ("huomenna aamulla klo 7 illalla", "aamulla", "7 illalla"),
+    ("tomorrow morning at 7pm", "morning", "7pm"), ("tomorrow at 7 pm in the morning", "7 pm", "morning"),
+    ("завтра вечером в 7 утра", "вечером", "7 утра"),
+])
+def test_two_parts_of_the_day_that_disagree(text: str, first: str, second: str) -> None:
+    """«завтра утром в 7 вечера» was refused as a time not read at all, "tomorrow morning
+    at 7pm" read as 19:00: both are the two parts quoted."""
+    with pytest.raises(PartsDisagree) as refused:
         _start(text, now=EVENING)
+    assert (refused.value.first, refused.value.second) == (first, second)
