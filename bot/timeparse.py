@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from functools import cache
+from itertools import takewhile
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 _OFFSET = re.compile(r"^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
@@ -199,8 +200,8 @@ def parse_start(words: list[str], default_zone: str, now: datetime
     words = _day_first(_meaningful(_dates(_days_ahead(_parts_apart(words)))))
     if not words:
         raise ValueError("schedule.bad_time")
-    if all(map(_is_day, words)) and not any(map(_clock, words[1:])):  # "18.30" is a time
-        raise _no_time(words[0], parse_zone(default_zone), now)
+    if no_time := _no_time(words, said, default_zone, now):
+        raise no_time
     timed = 0 if _clock(words[0]) and not _is_day(words[0]) else 1  # "21.10 20:00": a day
     if len(words) <= timed or not (clock := _clock(words[timed])):
         raise ValueError("schedule.bad_time")
@@ -219,12 +220,13 @@ def parse_start(words: list[str], default_zone: str, now: datetime
 
 
 class NoTime(ValueError):
-    """A day said without its time ("schedule.no_time"): the day as read, and the time its
-    word also reads as (``08.10``: 08:10; None for «завтра», ``8.10.``)."""
+    """A day said without its time ("schedule.no_time"): the day as read, the time its
+    word also reads as (``08.10``: 08:10; None for «завтра», ``8.10.``) and the zone said
+    after it as said («по Москве», ``MSK``; None when none was)."""
 
-    def __init__(self, day: date, clock: time | None) -> None:
+    def __init__(self, day: date, clock: time | None, zone: str | None) -> None:
         super().__init__("schedule.no_time")
-        self.day, self.clock = day, clock
+        self.day, self.clock, self.zone = day, clock, zone
 
 
 class PartsDisagree(ValueError):
@@ -236,11 +238,23 @@ class PartsDisagree(ValueError):
         self.first, self.second = first, second
 
 
-def _no_time(word: str, zone: tzinfo, now: datetime) -> NoTime:
-    """The refusal of ``word``, a day alone: the day it is when any of it is still ahead."""
+def _no_time(words: list[str], said: list[str], default_zone: str,
+             now: datetime) -> NoTime | None:
+    """The refusal of a day alone (``words`` read, ``said`` as typed), maybe with a zone
+    after it ("08.10 MSK"): the day it is in that zone when any of it is still ahead; None
+    when a time is said ("18.30" beside a day is one) or the words after the day are no
+    zone."""
+    days = len(list(takewhile(_is_day, words)))
+    if not days or any(map(_clock, words[1:])):
+        return None
+    zone = parse_zone(" ".join(words[days:]) or default_zone)
+    if zone is None:
+        return None
+    word = words[0]
     today = now.astimezone(zone).date()
     day = _day(word.lower().replace("ё", "е"), today, time(23, 59), zone, now)
-    return NoTime(day, _clock(word))
+    zone_said = said[said.index(word) + 1:] if word in said and days < len(words) else []
+    return NoTime(day, _clock(word), " ".join(zone_said) or None)
 
 
 def _unread(rest: list[str], said: list[str]) -> str:

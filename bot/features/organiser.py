@@ -289,8 +289,8 @@ def _a_year_on(moment: datetime) -> datetime:
 
 def _unread_start(tr: Translator, error: ValueError) -> str:
     """Why the words set no start; a day alone is named as read, and a day and month alone
-    (``08.10``) also says how to write the time it may have meant (08:10); two parts of
-    the day that disagree are quoted."""
+    (``08.10``) also says how to write the time it may have meant (08:10), with the zone
+    said after it (``08.10 MSK``); two parts of the day that disagree are quoted."""
     if isinstance(error, PartsDisagree):
         return tr("schedule.parts_disagree", first=error.first, second=error.second)
     if not isinstance(error, NoTime):
@@ -299,7 +299,7 @@ def _unread_start(tr: Translator, error: ValueError) -> str:
     if error.clock is None:
         return tr("schedule.no_time", date=day)
     return tr("schedule.date_or_time", date=day, short=error.day.strftime("%d.%m"),
-              time=error.clock.strftime("%H:%M"))
+              time=error.clock.strftime("%H:%M"), zone=f" {error.zone}" if error.zone else "")
 
 
 @router.message(Command("closereg", "openreg"), Targeted(organiser=True))

@@ -120,7 +120,7 @@ def test_a_zone_named_by_its_city(city: str, zone: str, offset: str) -> None:
     ("", "schedule.bad_time"), ("25:00", "schedule.bad_time"), ("tomorrow", "schedule.no_time"),
     ("someday 19:00", "schedule.bad_time"), ("19:00 Mars/Olympus", "schedule.bad_zone"),
     ("19:00 MSK extra", "schedule.bad_time"), ("31.02 19:00", "schedule.bad_time"),
-    ("19:00 Atlantis", "schedule.bad_zone"), ("08.10 MSK", "schedule.bad_time")])
+    ("19:00 Atlantis", "schedule.bad_zone"), ("08.10 MSK", "schedule.no_time")])
 def test_what_is_refused(text: str, key: str) -> None:
     with pytest.raises(ValueError) as refused:
         parse_start(text.split(), "Europe/Moscow", NOW)
@@ -321,6 +321,19 @@ def test_a_day_and_month_alone_is_that_date_with_its_time_missing(
     assert refused.value.args[0] == "schedule.no_time"
     assert refused.value.day.isoformat() == day
     assert (refused.value.clock and refused.value.clock.strftime("%H:%M")) == clock
+
+
+@pytest.mark.parametrize(("text", "day", "zone"), [
+    ("08.10 MSK", "2026-10-08", "MSK"), ("08.10 по Москве", "2026-10-08", "по Москве"),
+    ("завтра Helsinki", "2026-10-02", "Helsinki"), ("8.10. UTC+3", "2026-10-08", "UTC+3"),
+])
+def test_a_day_alone_with_its_zone_says_the_time_is_missing(text: str, day: str,
+                                                            zone: str) -> None:
+    """``08.10 MSK`` was "could not read": it is the day, its time missing, and the zone
+    as said, for the example of how to add the time."""
+    with pytest.raises(NoTime) as refused:
+        _start(text)
+    assert (refused.value.day.isoformat(), refused.value.zone) == (day, zone)
 
 
 @pytest.mark.parametrize("text", ["08:10", "в 08.10", "klo 8.10", "kello 08.10", "at 8.10"])
