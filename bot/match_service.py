@@ -68,6 +68,9 @@ class _Replicas:
     draft: Any = None
     """What a player has chosen on the match's board without acting yet (see
     :meth:`MatchService.keep_draft`)."""
+    play: int = 0
+    """Which play of the match the state is: the seq of the log's last rewind marker (0:
+    the first play; see :meth:`MatchService.play`)."""
 
     def next_base(self) -> ReplayableMatch:
         """A replica equal to ``current`` that nobody holds: the spare, brought up to date."""
@@ -123,10 +126,13 @@ class MatchService:
         fresh = factory(settings)
         fingerprint = snapshots.fingerprint(fresh, factory.__module__)
         restored = await self._restore(match, fingerprint)
-        if restored is None:
-            logged = await self.services.repos.matches.actions(match.id)
-            restored = replay(fresh, effective_actions(logged))
-        return _Replicas(restored, fingerprint)
+        if restored is not None:
+            return _Replicas(restored, fingerprint,
+                             play=await self.services.repos.matches.last_seq_of(match.id, REWIND))
+        logged = await self.services.repos.matches.actions(match.id)
+        return _Replicas(replay(fresh, effective_actions(logged)), fingerprint,
+                         play=max((action.seq for action in logged
+                                   if action.payload.get("type") == REWIND), default=0))
 
     async def _restore(self, match: MatchRow, fingerprint: str | None
                        ) -> ReplayableMatch | None:
@@ -158,6 +164,14 @@ class MatchService:
                 match_id, Snapshot(seq, replicas.fingerprint, state))
         except Exception:
             log.exception("match %s: snapshot not written", match_id)
+
+    def play(self, match_id: int) -> int:
+        """Which play of the match its cached state is (read right after :meth:`current`,
+        before the next await): the seq of the log's last rewind marker, 0 for the first.
+        A position reached again after a rewind (an HP round played again after /reopen)
+        is of another play."""
+        replicas = self._states.get(match_id) or self._finished.get(match_id)
+        return 0 if replicas is None else replicas.play
 
     def keep_draft(self, match_id: int, draft: Any) -> None:
         """Keep what a player has chosen on a live match's board buttons without acting yet
@@ -268,10 +282,11 @@ class MatchService:
         self.services.scheduler.settle(*jobs)
         if after.finished:  # it leaves the live matches for the last finished ones
             self._states.pop(match.id, None)
-            self._finished[match.id] = _Replicas(after, replicas.fingerprint)
+            self._finished[match.id] = _Replicas(after, replicas.fingerprint,
+                                                 play=replicas.play)
         else:
             replicas = _Replicas(after, replicas.fingerprint, before, tuple(actions),
-                                 replicas.draft)
+                                 replicas.draft, replicas.play)
             self._states[match.id] = replicas
             if snapshots.due(seqs):
                 await self._snapshot(match.id, seqs[-1], replicas)

@@ -141,6 +141,7 @@ class Pick(CallbackData, prefix="hid"):
     word: str
     panel: int = 1
     at: int = -1  # the position the panel was drawn at (-1: any)
+    play: int = -1  # the match's play it was drawn in (MatchService.play; -1: any)
 
 
 def panels(services: Services) -> PanelsRepo:
@@ -289,7 +290,7 @@ async def _draw(ctx: MatchContext, seat: int, *, fresh: bool,
     # the cached state itself, not a copy: the panel is drawn from it before the next await
     panel = _inputs()[match.kind].panel(ctx, seat, user_tr, await services.matches.current(match))
     text = lines(title, panel.text, note and note(user_tr), pause or panel.prompt)
-    markup = None if pause else _keyboard(match.id, panel)
+    markup = None if pause else _keyboard(match.id, panel, services.matches.play(match.id))
     stored = await panels(services).get(match.id, user_id)
     if stored is not None and not fresh:
         message_id = await services.outbox.board(user_id, stored, text, markup,
@@ -315,20 +316,24 @@ async def _tournament_line(ctx: MatchContext, user_id: int, user_tr: Translator)
     return user_tr("play.hidden_panel_tournament", title=ctx.tournament.title)
 
 
-def _keyboard(match_id: int, panel: Panel) -> InlineKeyboardMarkup | None:
+def _keyboard(match_id: int, panel: Panel, play: int) -> InlineKeyboardMarkup | None:
+    """The panel's buttons, each carrying its position and the match's ``play``."""
     if not panel.buttons and not panel.extra:
         return None
     at = -1 if panel.position is None else panel.position
     buttons = [InlineKeyboardButton(text=label, callback_data=Pick(
-        match_id=match_id, word=word, at=at).pack()) for label, word in panel.buttons]
+        match_id=match_id, word=word, at=at, play=play).pack()) for label, word in panel.buttons]
     width = panel.columns or len(buttons) or 1
     rows = [buttons[i:i + width] for i in range(0, len(buttons), width)]
     return InlineKeyboardMarkup(inline_keyboard=rows + [list(row) for row in panel.extra])
 
 
-def stale_position(hidden: HiddenInput, at: int, state: Any) -> bool:
-    """Whether a panel drawn at position ``at`` no longer matches the match."""
-    return at >= 0 and hidden.position is not None and hidden.position(state) != at
+def stale_position(hidden: HiddenInput, state: Any, at: int, play: int, now_play: int) -> bool:
+    """Whether a panel drawn at position ``at`` in the match's ``play`` (-1 each: any) no
+    longer matches the match, whose play is ``now_play`` (a rewind plays its positions
+    again: an HP round after /reopen)."""
+    return (at >= 0 and hidden.position is not None and hidden.position(state) != at) \
+        or 0 <= play != now_play
 
 
 class Resent(Enum):
@@ -418,11 +423,12 @@ async def live_hidden_matches(services: Services, user_id: int) -> list[MatchRow
 
 
 async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_id: int,
-                 update_id: int | None, at: int = -1,
+                 update_id: int | None, at: int = -1, play: int = -1,
                  alongside: Alongside = (), logged: Write | None = None) -> bool:
     """Apply a hidden action of ``seat`` (their own, or entered by an organiser); True when
-    applied now. ``at``: the position of the pressed panel (refused once the match has
-    moved on); ``alongside`` and ``logged``: as :func:`~bot.play.perform.perform`'s. The
+    applied now. ``at`` and ``play``: the position and the play of the match the pressed
+    panel was drawn at (refused once the match has moved on, or was taken back and played
+    again: :meth:`~bot.match_service.MatchService.play`); ``alongside`` and ``logged``: as :func:`~bot.play.perform.perform`'s. The
     panel is updated, the organisers' copies go out, the late clock runs on for whoever is
     still awaited."""
     services = ctx.services
@@ -435,7 +441,7 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
     before = await services.matches.state(ctx.match) if hosts else None  # a copy: kept
 
     def check(state: Any) -> None:
-        if stale_position(hidden, at, state):
+        if stale_position(hidden, state, at, play, services.matches.play(ctx.match.id)):
             raise Refusal("callback.stale")
 
     stored = await panels(services).get(ctx.match.id, ctx.match.players[seat])

@@ -68,17 +68,18 @@ async def _context(services: Services, match: MatchRow) -> MatchContext:
 
 
 async def _apply(services: Services, match: MatchRow, user_id: int, word: str,
-                 update_id: int | None, at: int = -1,
+                 update_id: int | None, at: int = -1, play: int = -1,
                  alongside: Alongside = ()) -> bool:
-    """The sender's own word, for ``match`` (``at``: the pressed panel's position;
-    ``alongside``: said at the same time as the announcement, once accepted)."""
+    """The sender's own word, for ``match`` (``at`` and ``play``: the pressed panel's
+    position and play of the match; ``alongside``: said at the same time as the
+    announcement, once accepted)."""
     action = input_of(match.kind).parse(word)
     ctx = await _context(services, match)
     seat = ctx.seat(user_id)
     if action is None or seat is None:
         raise Refusal("callback.stale")
     return await submit(ctx, seat, action, actor_id=user_id, update_id=update_id, at=at,
-                        alongside=alongside)
+                        play=play, alongside=alongside)
 
 
 @router.message(IN_PRIVATE, _hidden_word)
@@ -127,8 +128,9 @@ async def _trial(services: Services, match: MatchRow, seat: int,
 
 async def _which(services: Services, tr: Translator, matches: list[MatchRow],
                  word: str) -> InlineKeyboardMarkup:
-    """A button per match; each carries its match's position, so a press after the match
-    moved on is refused instead of playing the word as another move."""
+    """A button per match; each carries its match's position and play, so a press after
+    the match moved on (or was taken back and played again) is refused instead of playing
+    the word as another move."""
     rows = []
     for match in matches:
         ctx = await _context(services, match)
@@ -136,10 +138,11 @@ async def _which(services: Services, tr: Translator, matches: list[MatchRow],
                    else "play.hidden_which_button", match=match.id,
                    title=ctx.tournament.title, a=ctx.names[0], b=ctx.names[1])
         hidden = input_of(match.kind)
-        at = -1 if hidden.position is None else \
-            hidden.position(await services.matches.current(match))
+        state = await services.matches.current(match)
+        at = -1 if hidden.position is None else hidden.position(state)
         rows.append([InlineKeyboardButton(text=label, callback_data=Pick(
-            match_id=match.id, word=word[:MAX_WORD], panel=0, at=at).pack())])
+            match_id=match.id, word=word[:MAX_WORD], panel=0, at=at,
+            play=services.matches.play(match.id)).pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -158,7 +161,8 @@ async def pick(query: CallbackQuery, callback_data: Pick, event_update: Update,
     if not callback_data.panel and not pressed_on_its_question(query):
         raise Refusal("callback.stale")  # answered already: its other match's button is gone
     await _apply(services, match, query.from_user.id, callback_data.word,
-                 event_update.update_id, callback_data.at, alongside=[query.answer])
+                 event_update.update_id, callback_data.at, callback_data.play,
+                 alongside=[query.answer])
     if not callback_data.panel and query.message:  # the question is answered: close it
         tr = await services.translator_for_chat(query.from_user.id)
         with contextlib.suppress(TelegramBadRequest):

@@ -372,6 +372,13 @@ class MatchesRepo:
         return [LoggedAction(r["seq"], r["actor_id"], json.loads(r["payload"]), r["created_at"])
                 for r in rows]
 
+    async def last_seq_of(self, match_id: int, action_type: str) -> int:
+        """The seq of the match's last logged action of ``action_type`` (0: none)."""
+        row = await self.db.fetchone(
+            "SELECT coalesce(max(seq), 0) FROM match_actions WHERE match_id = ?"
+            " AND json_extract(payload, '$.type') = ?", (match_id, action_type))
+        return row[0]
+
     async def last_seq(self, match_id: int) -> int:
         """The seq of the match's last logged action (0 before the first)."""
         return await _last_seq(self.db, match_id)

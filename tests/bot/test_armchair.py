@@ -188,8 +188,9 @@ async def test_a_double_press_plays_one_card(tmp_path: Path) -> None:
         services = sandbox.app.services
         match = await services.repos.matches.get(1)
         at = (await services.matches.state(match)).position
+        play = services.matches.play(match.id)
         for _ in range(2):
-            await sandbox.line(f"bob@dm: callback hid:1:STUMPS 10:1:{at}")
+            await sandbox.line(f"bob@dm: callback hid:1:STUMPS 10:1:{at}:{play}")
         logged = [a.payload for a in await services.repos.matches.actions(1)]
     finally:
         await sandbox.close()

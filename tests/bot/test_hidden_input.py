@@ -13,7 +13,7 @@ import pytest
 from bot.play import clock
 from bot.sandbox.runner import Sandbox
 from storage.timefmt import from_db
-from tests.bot.sandbox_run import run_script, scenario_until
+from tests.bot.sandbox_run import opened, run_script, scenario_until
 from tests.sql_trace import sql_trace
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "hidden_input.txt"
@@ -276,9 +276,28 @@ async def test_a_button_of_another_round_is_refused_and_not_counted(tmp_path: Pa
     """An HP panel's buttons carry their round: pressed in round 2 (on the newest panel, as a
     panel Telegram would not delete stays pressable), a round 1 button is out of date and
     nothing is chosen; the round's own button is taken."""
-    setup = scenario_until("cup_hp_stale_round_button", "alice@dm: callback hid:2:defend:1:1")
+    setup = scenario_until("cup_hp_stale_round_button", "alice@dm: callback hid:2:defend:1:1:0")
     output = await run_script(tmp_path, "\n".join([
-        *setup, "alice@dm: callback hid:2:defend:1:1", "alice@dm: callback hid:2:defend:1:2"]))
+        *setup, "alice@dm: callback hid:2:defend:1:1:0", "alice@dm: callback hid:2:defend:1:2:0"]))
     pressed = output[output.index("⚑ alice: This button is out of date."):]
     assert [line for line in pressed if "has chosen" in line] == ["  Alice_Smith has chosen."]
     assert "  Taken: 🛡 defend. Your opponent learns it after the round." in pressed
+
+
+async def test_a_button_of_a_round_undone_by_reopen_is_refused_when_it_is_played_again(
+        tmp_path: Path):
+    """After /reopen the replay is at round 1 again: a round 1 button of the first play
+    (``play`` 0) was taken as a choice of the replayed round; it is out of date, and the
+    new panel's buttons carry the play begun by /reopen (its rewind's log position), read
+    again from the log after a restart."""
+    setup = scenario_until("cup_hp_stale_round_button", "bob@dm: callback hid:2:attack:1:1:0")
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as box:
+        await box.run_lines([*setup, "bob@dm: callback hid:2:attack:1:1:0"])
+        assert output[-1] == "⚑ bob: This button is out of date."
+        rewound = await box.app.services.db.fetchone(
+            "SELECT max(seq) FROM match_actions WHERE match_id = 2"
+            " AND json_extract(payload, '$.type') = 'rewind'")
+        pressed = len(output)
+        await box.run_lines(["! restart", f"bob@dm: callback hid:2:attack:1:1:{rewound[0]}"])
+    assert "  Bob_Stone has chosen." in output[pressed:]

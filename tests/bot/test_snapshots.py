@@ -101,3 +101,29 @@ def test_engine_states_survive_a_pickle_round_trip(name: str) -> None:
         state.apply(action)
         restored.apply(action)
         _same(restored, state)
+
+
+@pytest.mark.asyncio
+async def test_a_cold_start_from_a_snapshot_knows_the_play_a_rewind_began(
+        tmp_path: Path, monkeypatch) -> None:
+    """Which play of a match its state is (the last rewind marker's seq, carried by hidden
+    panels' buttons) is the same restored from a snapshot taken after the rewind as from
+    the whole log."""
+    monkeypatch.setattr(snapshots, "EVERY", 3)
+    box = Sandbox(seed=1, db_path=tmp_path / "s.sqlite3", language="ru", emit=lambda _: None)
+    await box.start()
+    try:
+        await box.run_lines(SCRIPT + ["alice@grp: miss miss miss"])
+        service, match = box.app.services.matches, await _live(box)
+        await service.rewind(match, 1, None)
+        rewound = await service.services.repos.matches.last_seq(match.id)
+        await box.run_lines(["alice@grp: miss miss miss", "bob@grp: 20 20 20"])
+        assert (await service.services.repos.snapshots.latest(match.id)).seq > rewound
+        for from_log in (False, True):
+            service.forget(match.id)
+            if from_log:  # no snapshot: the whole log read
+                await service.services.repos.snapshots.drop(match.id)
+            await service.current(match)
+            assert service.play(match.id) == rewound
+    finally:
+        await box.close()
