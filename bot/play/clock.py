@@ -187,11 +187,12 @@ async def carry(ctx: MatchContext, onward: Onward) -> None:
 
 
 async def keep(ctx: MatchContext, *kinds: str) -> None:
-    """The match moved within the turn the clocks of ``kinds`` time: they run on, same
-    deadline."""
-    services = ctx.services
-    await services.repos.jobs.move_for_match(ctx.match.id, kinds,
-                                             await last_seq(services, ctx.match.id))
+    """The match moved within the turn the clocks of ``kinds`` (else all of them) time:
+    they run on, same deadline."""
+    services, chosen = ctx.services, kinds or tuple(sorted(_kinds))
+    if chosen:
+        await services.repos.jobs.move_for_match(ctx.match.id, chosen,
+                                                 await last_seq(services, ctx.match.id))
 
 
 async def stop(ctx: MatchContext, *kinds: str) -> None:

@@ -130,6 +130,12 @@ class Bracket:
         return [source.match for source in self._specs[match_id].sources
                 if isinstance(source, Ref)]
 
+    def fed_by(self, match_id: str) -> list[str]:
+        """The matches whose places the winner or the loser of ``match_id`` takes, or that
+        it decides whether they are played (a grand final's reset)."""
+        return [spec.id for spec in self._specs.values() if spec.reset_of == match_id
+                or any(isinstance(s, Ref) and s.match == match_id for s in spec.sources)]
+
     def ready(self) -> list[MatchView]:
         """The matches that can be played now, in bracket order."""
         return [view for view in self._views().values() if view.status == "ready"]
@@ -206,15 +212,15 @@ class Bracket:
         self._changed({"type": "result", "match": match_id, "winner": winner, "forfeit": forfeit})
 
     def correctable(self, match_id: str) -> bool:
-        """Whether a decided match's winner may still be changed: no later match was built
-        on it (each match its players go on to still waits for its other player, so it is
-        not made yet, and the corrected winner or loser takes the waiting place; a grand
-        final that decides whether its reset is played is not)."""
+        """Whether a decided match's winner may still be changed: no later match was
+        decided from it (each match its players go on to still waits for its other player,
+        or has both and no result yet: the corrected winner or loser takes the place; a
+        grand final that decides whether its reset is played is not). Whether such a match
+        has begun (a move made in it) is for its players' side to judge."""
         views = self._views()
-        fed = [spec for spec in self._specs.values() if spec.reset_of == match_id
-               or any(isinstance(s, Ref) and s.match == match_id for s in spec.sources)]
         return match_id in self._results and all(
-            spec.reset_of is None and views[spec.id].status == "waiting" for spec in fed)
+            self._specs[fed].reset_of is None and views[fed].status in ("waiting", "ready")
+            for fed in self.fed_by(match_id))
 
     def correct(self, match_id: str, winner: Player, *, forfeit: bool = False) -> None:
         """Change the winner of a decided match that is :meth:`correctable`."""

@@ -18,6 +18,7 @@ from bot.features.formats.common import (
     stage_of,
 )
 from bot.features.formats.results import (
+    next_begun,
     outcome_key,
     record_result,
     removal_said,
@@ -125,7 +126,8 @@ async def set_result(message: Message, command: CommandObject, services: Service
             bool(match.result.get("forfeit")) == claim.forfeit:  # sent twice: said once
         await message.reply(tr("formats.setresult_same"))
         return
-    if problem := result_problem(tr, run, match, winner, score):
+    if problem := result_problem(tr, run, match, winner, score,
+                                 next_begun=await next_begun(services, run, match)):
         await message.reply(problem)
         return
     label = await names_of(services, run.tournament.id)

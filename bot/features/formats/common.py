@@ -78,10 +78,11 @@ def score_problem(tr: Translator, run: Run, winner: int | None,
 
 
 def result_problem(tr: Translator, run: Run, match: MatchRow, winner: int | None,
-                   score: tuple[int, int] | None) -> str | None:
-    """Why this result cannot be entered for ``match`` now (:func:`correction_problem`) or
-    cannot be the game's score (:func:`score_problem`), said; None when it can."""
-    if problem := correction_problem(run, match, winner):
+                   score: tuple[int, int] | None, *, next_begun: bool = False) -> str | None:
+    """Why this result cannot be entered for ``match`` now (:func:`correction_problem`,
+    ``next_begun`` as it takes it) or cannot be the game's score (:func:`score_problem`),
+    said; None when it can."""
+    if problem := correction_problem(run, match, winner, next_begun=next_begun):
         return tr(problem)
     return score_problem(tr, run, winner, score, match)
 

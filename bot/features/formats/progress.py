@@ -51,6 +51,17 @@ class Step:
     finished: bool = False
     note: str | None = None
     note_params: dict = field(default_factory=dict)
+    replaced: list[Replaced] = field(default_factory=list)
+    """Players a corrected result put in a made match in another's place."""
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """In ``match`` (as it now reads), ``new`` plays in ``old``'s place."""
+
+    match: MatchRow
+    old: int
+    new: int
 
 
 def group_count(run: Run) -> int:
@@ -218,6 +229,7 @@ async def _bracket_step(services: Services, run: Run) -> Step:
     if bracket.finished:
         return Step(run, finished=True)
     kind, existing = match_kind(run.tournament), {row.slot for row in run.rows}
+    moved = await _follow_corrections(services, run)
     await _create(services, run, [
         NewMatch(view.round, view.id, kind, *view.slots, run.tournament.opening_status)
         if view.status == "ready"
@@ -225,7 +237,28 @@ async def _bracket_step(services: Services, run: Run) -> Step:
         for view in bracket.matches
         if view.id not in existing and view.status in ("ready", "walkover")])
     new = await load(services, run.tournament.id)
-    return Step(new, [row for row in new.rows if row.slot not in existing])
+    by_id = {row.id: row for row in new.rows}
+    return Step(new, [row for row in new.rows if row.slot not in existing],
+                replaced=[Replaced(by_id[row.id], old, player) for row, old, player in moved])
+
+
+async def _follow_corrections(services: Services, run: Run) -> list[tuple[MatchRow, int, int]]:
+    """A made match whose place a corrected result gave to another player (nothing played
+    in it yet: :func:`~bot.features.formats.results.next_begun`): that player put in it,
+    logged as the row's settling entry; each (row, the player out, the player in)."""
+    views, now = {view.id: view for view in run.bracket().matches}, services.clock.now()
+    moved = []
+    for row in run.rows:
+        view = views.get(row.slot)
+        if row.status not in LIVE or view is None or view.status != "ready":
+            continue
+        for side, old, player in zip(("player_a", "player_b"), row.players, view.slots,
+                                     strict=True):
+            if old != player:
+                await services.repos.matches.settle(row.id, {
+                    "meta": "replace", "side": side, "old": old, "new": player}, None, now)
+                moved.append((row, old, player))
+    return moved
 
 
 async def _create(services: Services, run: Run, new: list[NewMatch]) -> None:

@@ -52,14 +52,16 @@ class ResultRefused(Refusal):
     of a handler, the dispatcher's refusal handler answers it."""
 
 
-def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | None:
+def correction_problem(run: Run, match: MatchRow, winner: int | None, *,
+                       next_begun: bool = False) -> str | None:
     """Why a result cannot be entered for ``match`` now (a catalog key), or None.
 
     A Swiss-with-elimination result that changes who went through cannot be undone once
     entered: later pairings were built on it (a walkover to a player who left says so
-    instead); a bracket match's winner can while no later
-    match was made from it (the match its players go on to still waits for its other
-    player: :meth:`~games.tournament.bracket.Bracket.correctable`; a final, a 3rd-place
+    instead); a bracket match's winner can while no later match was decided from it and
+    none made from it has begun (``next_begun``: :func:`next_begun`; the match its players
+    go on to still waits for its other player, or has both and nothing played:
+    :meth:`~games.tournament.bracket.Bracket.correctable`; a final, a 3rd-place
     match also after the end, when its placings are said again:
     :data:`~bot.features.formats.runner.ADVANCE_JOB`), as can any result of a round robin
     or Swiss, whose tables only change. Draws need a format with a table and a game that
@@ -71,13 +73,40 @@ def correction_problem(run: Run, match: MatchRow, winner: int | None) -> str | N
                            or not game_of(run.tournament.game).draws):
         return "formats.error.no_draws"
     if match.status == "finished" and run.engine() is not None and winner != match.winner \
-            and not (run.phase in BRACKETS and run.bracket().correctable(match.slot)):
+            and not (run.phase in BRACKETS and run.bracket().correctable(match.slot)
+                     and not next_begun):
         if (left := _left_winner(run, match, winner)) is not None:
             return left
         if run.tournament.status == "finished":
             return "formats.error.over"
-        return "formats.error.built_on" if run.phase in BRACKETS else "formats.error.decided"
+        return _built_on(run, match)
     return None
+
+
+def _built_on(run: Run, match: MatchRow) -> str:
+    """Why a decided result that later play was built on stays: a bracket match's next
+    match has begun (or was decided), a group result's playoff was made, a Swiss with
+    elimination paired the rounds after it."""
+    if run.phase not in BRACKETS:
+        return "formats.error.decided"
+    if any(view.id == match.slot for view in run.bracket().matches):
+        return "formats.error.next_begun"
+    return "formats.error.built_on"
+
+
+async def next_begun(services: Services, run: Run, match: MatchRow) -> bool:
+    """Whether a bracket match made from the finished ``match`` has begun: a move logged
+    in it (a settling entry, such as a player put in another's place, is none), or a
+    result reported or recorded. Until then a corrected winner takes its place there."""
+    if run.phase not in BRACKETS or match.status != "finished":
+        return False
+    fed = set(run.bracket().fed_by(match.slot))
+    for row in run.rows:
+        if row.slot in fed and (row.status not in LIVE or row.result or any(
+                "meta" not in logged.payload
+                for logged in await services.repos.matches.actions(row.id))):
+            return True
+    return False
 
 
 def _left_winner(run: Run, match: MatchRow, winner: int | None) -> str | None:
@@ -117,7 +146,8 @@ async def record_result(services: Services, match_id: int, winner: int | None,
     async with services.lock(f"tournament-{match.tournament_id}"):
         run = await load(services, match.tournament_id)
         match = next(row for row in run.rows if row.id == match_id)
-        if problem := correction_problem(run, match, winner):
+        if problem := correction_problem(run, match, winner,
+                                         next_begun=await next_begun(services, run, match)):
             raise ResultRefused(problem)
         now = services.clock.now()
         logged = None if reason is None else log_entry(

@@ -28,6 +28,7 @@ from bot.games import Game, Opening, game_of
 from bot.i18n import Markup, Translator, lines, paragraphs
 from bot.play import clock
 from bot.play.context import context_for, load_match
+from bot.play.redraw import redraw_in_place
 from bot.services import Services
 from bot.timeparse import zone_name
 from games.tournament import round_count, swiss_rounds_warning
@@ -113,6 +114,7 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
     run = await load(services, tournament_id)
     tr = await services.translator_for_chat(run.tournament.chat_id)
     held = list(lead)
+    replaced: list[progress.Replaced] = []
 
     async def said() -> None:
         if held and lead_said is not None:
@@ -129,6 +131,8 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
     for _ in range(64):  # each pass opens a round or ends; byes-only rounds go on at once
         step = progress.Step(run, list(made)) if made else await progress.advance(services, run)
         made = ()
+        replaced += step.replaced
+        held += await _replaced_lines(services, tr, step.run, step.replaced)
         texts = [tr(step.note, **step.note_params)] if step.note else []
         if step.note == "formats.playoff_started":
             texts = [lines(*texts, *await _seeded_at_the_line(services, tr, step.run))]
@@ -159,6 +163,32 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         run = step.run
     if held:
         await say("")
+    await _hand_over(services, tr, run, replaced)
+
+
+async def _replaced_lines(services: Services, tr: Translator, run: Run,
+                          replaced: list[progress.Replaced]) -> list[str]:
+    """A line per made match a corrected result put another player in: who plays whom
+    now, in whose place."""
+    if not replaced:
+        return []
+    label = await names_of(services, run.tournament.id)
+    return [tr("formats.replaced_in_next", stage=slot_label(tr, run, each.match),
+               new=label[each.new], old=label[each.old],
+               opponent=label[each.match.opponent(each.new)]) for each in replaced]
+
+
+async def _hand_over(services: Services, tr: Translator, run: Run,
+                     replaced: list[progress.Replaced]) -> None:
+    """A match played in the bot that got another player: its clocks run on from the
+    settling entry that put them in (one set before it would never fire), and its board,
+    if shown, is drawn again in place with the new name."""
+    if not game_of(run.tournament.game).in_bot(run.tournament.settings):
+        return
+    for each in replaced:
+        ctx = await load_match(services, tr, each.match.id)
+        await clock.keep(ctx)
+        await redraw_in_place(ctx)
 
 
 async def advance_after_result(services: Services, job: Job) -> None:

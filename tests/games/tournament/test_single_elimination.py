@@ -218,18 +218,39 @@ def test_only_a_match_no_later_match_was_built_on_may_change_its_winner():
 
 def test_a_semi_final_is_corrected_while_the_matches_it_feeds_wait():
     """Until the other semi-final is decided, the final and the 3rd-place match wait for a
-    player: the corrected winner and loser take the waiting places."""
+    player: the corrected winner and loser take the waiting places; made, they may still
+    take them until one of them has a result."""
     bracket = single_elimination([1, 2, 3, 4], third_place=True)
     bracket.record("W1-1", 4)
     assert bracket.correctable("W1-1")
     bracket.correct("W1-1", 1)
     assert bracket.match("W2-1").slots[0] == 1 and bracket.match("3P").slots[0] == 4
     bracket.record("W1-2", 2)
-    assert not bracket.correctable("W1-1") and not bracket.correctable("W1-2")
+    assert bracket.correctable("W1-1") and bracket.correctable("W1-2")
     assert bracket.match("W2-1").slots == (1, 2)
+    bracket.record("3P", 4)
+    assert not bracket.correctable("W1-1") and not bracket.correctable("W1-2")
 
 
 def test_a_match_names_the_matches_its_places_come_from():
     bracket = single_elimination([1, 2, 3, 4], third_place=True)
     assert bracket.feeders("W2-1") == bracket.feeders("3P") == ["W1-1", "W1-2"]
     assert bracket.feeders("W1-1") == []
+
+
+def test_a_winner_may_change_while_the_match_made_from_it_has_no_result():
+    """A semi-final's winner corrected once the final was made from it (both finalists
+    known, no result yet): the corrected winner takes the old one's place in the final,
+    replayed alike from the log; once the final has its result, no more."""
+    bracket = single_elimination([1, 2, 3, 4])
+    bracket.record("W1-1", 1)
+    bracket.record("W1-2", 2)
+    assert bracket.match("W2-1").status == "ready" and bracket.correctable("W1-1")
+    bracket.correct("W1-1", 4)
+    assert bracket.match("W2-1").slots == (4, 2)
+    again = single_elimination([1, 2, 3, 4])
+    for event in bracket.log:
+        again.apply(event)
+    assert again.match("W2-1").slots == (4, 2)
+    bracket.record("W2-1", 2)
+    assert not bracket.correctable("W1-1")
