@@ -250,7 +250,7 @@ async def _reminder(services: Services, tr: Translator, tournament: Tournament,
         markup = stacked(markup, checkin_keyboard(tr, tournament, named))
     if minutes == min(services.settings.reminders):  # the last reminder
         waiting = await services.repos.entrants.list(tournament.id, ("pending", *UNFINISHED))
-        if pending := [e for e in waiting if e.status == "pending"]:
+        if pending := _pending(waiting):
             text += "\n" + tr("reminder.pending", names=", ".join(e.label for e in pending))
         text = lines(text, unfinished_forms(tr, waiting))
     return text, markup
@@ -286,9 +286,10 @@ async def start_tournament(services: Services, tournament_id: int,
         approved = await repos.entrants.list(tournament.id, ("approved",))
         checkin = bool(tournament.settings.get("checkin"))
         players = [e for e in approved if e.checked_in or not checkin]
-        pending = await repos.entrants.list(tournament.id, ("pending",))
+        waiting = await repos.entrants.list(tournament.id, ("pending", *UNFINISHED))
+        pending = _pending(waiting)
         if len(players) < minimum_players(tournament):
-            problem = _too_few(tr, tournament, approved, players, pending,
+            problem = _too_few(tr, tournament, approved, players, waiting,
                                at_time=actor_id is None,
                                opens=checkin_opens(services, tournament))
             if actor_id is None:
@@ -315,30 +316,37 @@ async def start_tournament(services: Services, tournament_id: int,
 
 
 def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
-             players: list[Entrant], pending: list[Entrant], *, at_time: bool,
+             players: list[Entrant], waiting: list[Entrant], *, at_time: bool,
              opens: str | None) -> NotStarted:
     """Too few players to start: too few entrants (none at all, at the start time, is said
     so), or too few of them checked in (those who have not are named, so the organiser knows
     whom to wait for, and the Check-in button goes with it — or, before a scheduled
-    check-in has opened (``opens``), when it opens and how to start without it); applications
-    nobody has approved yet are named too (an organiser who forgot them sees why the list is
-    short)."""
-    waiting = [entrant.label for entrant in approved if entrant not in players]
-    if waiting:
+    check-in has opened (``opens``), when it opens and how to start without it); of the
+    entrants still ``waiting``, applications nobody has approved yet are named (an organiser
+    who forgot them sees why the list is short), and registration forms never finished, by
+    the step still to do (the reminders' lines)."""
+    absent = [entrant.label for entrant in approved if entrant not in players]
+    if absent:
         key = "begin.too_few_checked_in" if players else "begin.none_checked_in"
     else:
         key = "begin.too_few"
     if at_time:
         key = "begin.none_at_time" if not approved else key + "_at_time"
     problem = tr(key, title=tournament.title, count=len(players),
-                 min=minimum_players(tournament), names=", ".join(waiting))
-    unapproved = applications_waiting(tr, pending)
-    if waiting and opens:
+                 min=minimum_players(tournament), names=", ".join(absent))
+    unapproved = applications_waiting(tr, _pending(waiting))
+    unfinished = unfinished_forms(tr, waiting)
+    if absent and opens:
         without = settings_line(tr, game_of(tournament.game).all_parsers(), {"checkin": 0})
         return NotStarted(lines(problem, tr("begin.checkin_not_open", time=opens,
-                                            setting=without), unapproved))
-    return NotStarted(lines(problem, unapproved),
-                      checkin_keyboard(tr, tournament) if waiting else None)
+                                            setting=without), unapproved, unfinished))
+    return NotStarted(lines(problem, unapproved, unfinished),
+                      checkin_keyboard(tr, tournament) if absent else None)
+
+
+def _pending(entrants: list[Entrant]) -> list[Entrant]:
+    """The applications among ``entrants`` that wait for an organiser's decision."""
+    return [entrant for entrant in entrants if entrant.status == "pending"]
 
 
 def unfinished_forms(tr: Translator, entrants: list[Entrant]) -> str | None:
