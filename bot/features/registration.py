@@ -86,29 +86,39 @@ async def register_in_group(message: Message, command: CommandObject, services: 
         await _apply_directly(services, tr, tournament, user.id, name or user.first_name,
                               message)
         return
-    now = services.clock.now()
     name = form_name(name)
     if name:
         if error := await _name_problem(services, tr, tournament, user.id, name):
             await message.reply(error)
             return
-        await services.repos.entrants.put(tournament.id, user.id, "photo", now, name)
-    else:
-        await services.repos.entrants.put(tournament.id, user.id, "name", now)
-    asked = await _ask_in_private(services, tournament, user.id)
-    key = "registration.continue_photo" if name else "registration.continue_dm"
-    await message.reply(tr(f"{key}_asked" if asked else key, name=name),
+        await services.repos.entrants.put(tournament.id, user.id, "photo",
+                                          services.clock.now(), name)
+    entry = await _form_begun(services, tournament, user.id)
+    asked = await _ask_in_private(services, tournament, entry)
+    key = "registration.continue_photo" if entry.status == "photo" else \
+        "registration.continue_dm"
+    await message.reply(tr(f"{key}_asked" if asked else key, name=entry.display_name),
                         reply_markup=register_keyboard(services, tr, tournament))
 
 
-async def _ask_in_private(services: Services, tournament: Tournament, user_id: int) -> bool:
+async def _form_begun(services: Services, tournament: Tournament, user_id: int) -> Entrant:
+    """The user's form, begun at step 1 unless it is under way (a bare /register after the
+    name was noted goes on to the screenshot, the name kept)."""
+    entry = await services.repos.entrants.get(tournament.id, user_id)
+    if entry is not None and entry.status in UNFINISHED:
+        return entry
+    await services.repos.entrants.put(tournament.id, user_id, "name", services.clock.now())
+    return await services.repos.entrants.get(tournament.id, user_id)
+
+
+async def _ask_in_private(services: Services, tournament: Tournament, entry: Entrant) -> bool:
     """The form's next step sent to a user who opened the bot's chat before (no need to
     press the button first); whether it was sent."""
-    if not await services.opened_private_chat(user_id):
+    if not await services.opened_private_chat(entry.user_id):
         return False
-    entry = await services.repos.entrants.get(tournament.id, user_id)
-    tr = await services.translator_for_chat(user_id)
-    return await services.outbox.dm(user_id, next_step(tr, tournament, entry)) is not None
+    tr = await services.translator_for_chat(entry.user_id)
+    return await services.outbox.dm(entry.user_id,
+                                    next_step(tr, tournament, entry)) is not None
 
 
 async def _private_chat_needed(services: Services, tournament: Tournament,
@@ -172,10 +182,8 @@ async def start_from_link(message: Message, command: CommandObject, services: Se
         await _apply_directly(services, tr, tournament, message.from_user.id,
                               message.from_user.first_name, message)
         return
-    await services.repos.entrants.put(tournament.id, message.from_user.id, "name",
-                                      services.clock.now())
-    entry = await services.repos.entrants.get(tournament.id, message.from_user.id)
-    await prompt(message, tr, tournament, entry)
+    await prompt(message, tr, tournament,
+                 await _form_begun(services, tournament, message.from_user.id))
 
 
 async def prompt(message: Message, tr: Translator, tournament: Tournament,
@@ -240,17 +248,22 @@ async def form_photo(message: Message, entry: Entrant, services: Services,
 @router.message(IN_PRIVATE, F.text, ~F.text.startswith("/"), _awaiting)
 async def form_text(message: Message, entry: Entrant, services: Services,
                     tr: Translator) -> None:
+    """The name at step 1; at step 2, where a screenshot is awaited, a text that reads as a
+    name replaces the one noted (a corrected typo), any other is told to be a photo."""
     tournament = await services.repos.tournaments.get(entry.tournament_id)
-    if entry.status == "photo":
+    name = form_name(message.text)
+    changing = entry.status == "photo"
+    if changing and not valid_name(name):
         await message.answer(tr("registration.photo_not_text"))
         return
-    name = form_name(message.text)
     if error := await _name_problem(services, tr, tournament, entry.user_id, name):
         await message.answer(error)
         return
     await services.repos.entrants.update(tournament.id, entry.user_id, services.clock.now(),
                                          display_name=name, status="photo")
-    await message.answer(tr("registration.ask_photo", name=name))
+    changed = changing and name != entry.display_name
+    await message.answer(tr("registration.name_changed" if changed
+                            else "registration.ask_photo", name=name))
 
 
 async def _send_application(services: Services, tournament: Tournament, user_id: int,
