@@ -17,7 +17,7 @@ from bot.config import SUPPORTED_LANGUAGES
 from bot.features.access import is_organiser
 from bot.features.game_names import game_named, not_a_game
 from bot.features.handlers import Handlers
-from bot.features.keyboards import link_keyboard
+from bot.features.keyboards import link_keyboard, register_keyboard, stacked
 from bot.features.registration import prompt
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, command_names
@@ -25,6 +25,7 @@ from bot.middlewares.scope import Scope, game_commands
 from bot.play import hidden
 from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.services import Services
+from storage.repositories.tournaments import Tournament
 
 router = Handlers("common")
 _PANEL_LINK = re.compile(r"m-(\d+)")
@@ -64,9 +65,34 @@ async def start(message: Message, command: CommandObject, services: Services,
 
 
 @router.message(CommandStart(), IN_GROUP)
-async def start_in_group(message: Message, tr: Translator) -> None:
-    """/start typed in a group (what people try first with a new bot): where to begin."""
-    await message.answer(tr("start.group"))
+async def start_in_group(message: Message, services: Services, tr: Translator) -> None:
+    """/start typed in a group (what people try first with a new bot): where to begin — the
+    tournaments taking entrants there and how to join them (a Register button each), the
+    organisers' /new after them; with none, how an organiser creates one."""
+    active = await services.repos.tournaments.active_in_chat(message.chat.id)
+    joinable = await _joinable(services, active)
+    if not joinable:
+        await message.answer(tr("start.group"))
+        return
+    if len(joinable) == 1:  # a bare /register is for the newest open tournament
+        only = joinable[0]
+        said = tr("start.group_open", title=only.title,
+                  command="/register" if only is active[0] else f"/register #{only.id}")
+        markup = register_keyboard(services, tr, only)
+    else:
+        said = lines(tr("start.group_open_heading"), *(
+            tr("start.group_open_line", title=t.title, id=t.id) for t in joinable))
+        markup = stacked(*(link_keyboard(tr("start.register_button", title=t.title),
+                                         services.deep_link(f"reg-{t.id}")) for t in joinable))
+    await message.answer(lines(said, tr("start.group_organisers")), reply_markup=markup)
+
+
+async def _joinable(services: Services, active: list[Tournament]) -> list[Tournament]:
+    """The ``active`` tournaments open for registration with places left."""
+    return [tournament for tournament in active
+            if tournament.registration_open and not tournament.friendly
+            and not tournament.full_with(
+                await services.repos.entrants.count(tournament.id, ("approved",)))]
 
 
 async def _pending(services: Services, tr: Translator, message: Message) -> None:
