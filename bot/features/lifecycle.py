@@ -31,6 +31,20 @@ keeps it open (no second opening)."""
 MIN_PLAYERS = 2
 
 
+APPROVED_WORDED = frozenset({"begin.too_few", "begin.none_at_time", "players.list",
+                             "reminder.text"})
+"""Texts that count or name entrants as approved: each has a ``_entered`` twin that says
+entered, for a tournament where nobody approves applications (:func:`counted_as`)."""
+
+
+def counted_as(tournament: Tournament, key: str) -> str:
+    """``key`` in the words of ``tournament``'s entries: as it is where organisers approve
+    each application, its ``_entered`` twin where registering enters the player (nobody
+    approved anything)."""
+    return f"{key}_entered" if key in APPROVED_WORDED and not tournament.needs_approval \
+        else key
+
+
 def minimum_players(tournament: Tournament) -> int:
     rule = game_of(tournament.game).min_players
     return max(MIN_PLAYERS, rule(tournament.settings) if rule else MIN_PLAYERS)
@@ -239,7 +253,7 @@ async def _reminder(services: Services, tr: Translator, tournament: Tournament,
     approved = await services.repos.entrants.list(tournament.id, ("approved",))
     markup = register_keyboard(services, tr, tournament, named) \
         if tournament.registration_open and not tournament.full_with(len(approved)) else None
-    text = tr("reminder.text", title=tournament.title, left=duration(tr, minutes),
+    text = tr(counted_as(tournament, "reminder.text"), title=tournament.title, left=duration(tr, minutes),
               time=local_time(services, tournament), count=len(approved))
     if opens := checkin_opens(services, tournament):
         text += "\n" + tr("schedule.checkin_opens", time=opens)
@@ -332,7 +346,7 @@ def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
         key = "begin.too_few"
     if at_time:
         key = "begin.none_at_time" if not approved else key + "_at_time"
-    problem = tr(key, title=tournament.title, count=len(players),
+    problem = tr(counted_as(tournament, key), title=tournament.title, count=len(players),
                  min=minimum_players(tournament), names=", ".join(absent))
     unapproved = applications_waiting(tr, _pending(waiting))
     unfinished = unfinished_forms(tr, waiting)

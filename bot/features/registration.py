@@ -146,7 +146,7 @@ async def _apply_directly(services: Services, tr: Translator, tournament: Tourna
     if await services.repos.entrants.name_taken(tournament.id, name, user_id):
         await message.reply(tr("registration.name_taken", name=name))
         return
-    needs_approval = tournament.settings.get("approval") == "on"
+    needs_approval = tournament.needs_approval
     status = "pending" if needs_approval else "approved"
     await services.repos.entrants.put(tournament.id, user_id, status, services.clock.now(), name)
     if not needs_approval:
@@ -232,7 +232,7 @@ async def form_photo(message: Message, entry: Entrant, services: Services,
         await message.answer(tr("registration.name_first"))
         return
     tournament = await services.repos.tournaments.get(entry.tournament_id)
-    needs_approval = tournament.settings.get("approval") == "on"
+    needs_approval = tournament.needs_approval
     await services.repos.entrants.update(tournament.id, entry.user_id, services.clock.now(),
                                          photo_file_id=message.photo[-1].file_id,
                                          status="pending" if needs_approval else "approved")

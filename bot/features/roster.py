@@ -9,7 +9,13 @@ from aiogram.types import CallbackQuery, Message
 from bot.features.access import Target, Targeted, id_named
 from bot.features.handlers import Handlers
 from bot.features.keyboards import CheckIn
-from bot.features.lifecycle import called_off, checkin_opens, unfinished_forms, with_checkin
+from bot.features.lifecycle import (
+    called_off,
+    checkin_opens,
+    counted_as,
+    unfinished_forms,
+    with_checkin,
+)
 from bot.features.registration import MAX_FREE_NAME, close_application, valid_name
 from bot.games import game_of
 from bot.i18n import Markup, Translator, clip, lines
@@ -255,5 +261,6 @@ async def players(message: Message, command: CommandObject, services: Services,
                checked=" ✅" if checkin_on and e.checked_in and e.status == "approved" else "")
             for n, e in enumerate(entrants, start=1)]
     approved = sum(e.status == "approved" for e in entrants)
-    await message.answer(lines(tr("players.list", title=tournament.title, approved=approved,
+    await message.answer(lines(tr(counted_as(tournament, "players.list"), title=tournament.title,
+                                  approved=approved,
                                   lines=Markup("\n".join(rows))), unfinished))

@@ -54,6 +54,12 @@ class Tournament:
         return self.status in ("running", "paused", "finished")
 
     @property
+    def needs_approval(self) -> bool:
+        """Whether an organiser approves each application (``approval=on``); else
+        registering enters the player at once."""
+        return self.settings.get("approval") == "on"
+
+    @property
     def max_players(self) -> int:
         """The places the organiser set (``max_players``); 0: no limit."""
         return self.settings.get("max_players", 0)
