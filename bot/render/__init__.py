@@ -1,5 +1,5 @@
 """Tournament pictures as PNG bytes: a standings table and a single-elimination bracket."""
 
-from bot.render.pictures import BAR_MARK, bracket_count, bracket_png, find_font, standings_png
+from bot.render.pictures import BAR_MARK, Box, bracket_count, bracket_png, find_font, standings_png
 
-__all__ = ["BAR_MARK", "bracket_count", "bracket_png", "find_font", "standings_png"]
+__all__ = ["BAR_MARK", "Box", "bracket_count", "bracket_png", "find_font", "standings_png"]

@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot.render.canvas import Canvas, Palette, blends
 from bot.render.canvas import text_width as _width
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
-__all__ = ["BAR_MARK", "bracket_png", "find_font", "standings_png"]
+__all__ = ["BAR_MARK", "Box", "bracket_png", "find_font", "standings_png"]
 
 Colour = tuple[int, int, int]
 
@@ -291,9 +291,20 @@ def _standings_columns(header: list[str], rows: list[list[str]], size: int, widt
 
 # --------------------------------------------------------------------------- bracket
 
-Match = tuple[str, str, str | None] | tuple[str, str, str | None, tuple[str, str] | None]
-"""(player a, player b, winner or None[, (a's score, b's score) or None])"""
-_Clean = tuple[str, str, str | None, tuple[str, str] | None]
+class Box(NamedTuple):
+    """One match of a bracket picture."""
+
+    a: str
+    b: str
+    winner: str | None = None
+    score: tuple[str, str] | None = None
+    """(a's score, b's score), written at the right of each name"""
+    label: str = ""
+    """The match's name as the chat gives it («#5»), drawn small on the box's top edge"""
+
+
+Match = tuple[str, str, str | None] | tuple[str, str, str | None, tuple[str, str] | None] | Box
+"""(player a, player b, winner or None[, (a's score, b's score) or None]), or a Box"""
 
 _MAX_SIDE = 2560  # split the bracket rather than draw a bigger picture
 _MAX_ROUNDS = 4  # rounds per picture
@@ -304,6 +315,7 @@ _BOX_H = 2 * _LINE_H
 _SLOT = _BOX_H + 30
 _NAME_SIZE = 34
 _CHECK_W = 34
+_LABEL_SIZE = 26  # a match's name on its box's edge
 _HEAD_LINE = 38  # a second line of a column header
 
 
@@ -376,12 +388,13 @@ def _header_lines(name: str, font: Font, width: float) -> list[str]:
     return [_fit(head, font, width), _fit(tail, font, width)]
 
 
-def _clean_match(match: Match) -> _Clean:
-    a, b, winner, score = (list(match) + [None, None, None, None])[:4]
+def _clean_match(match: Match) -> Box:
+    a, b, winner, score, label = (list(match) + [None] * 5)[:5]
     shown = None
     if isinstance(score, tuple | list) and len(score) == 2:
         shown = (_clean(score[0])[:8], _clean(score[1])[:8])
-    return _clean(a), _clean(b), None if winner is None else _clean(winner), shown
+    return Box(_clean(a), _clean(b), None if winner is None else _clean(winner), shown,
+               _clean(label)[:16])
 
 
 def _round_blocks(count: int) -> list[tuple[int, int]]:
@@ -419,8 +432,8 @@ def _paired(counts: list[int], r: int) -> bool:
     return counts[r - 1] > 0 and counts[r] == (counts[r - 1] + 1) // 2
 
 
-def _draw_bracket(title: str, block: list[tuple[str, list[_Clean]]], first: float,
-                  last: float, top: int, third: tuple[str, _Clean] | None = None) -> bytes:
+def _draw_bracket(title: str, block: list[tuple[str, list[Box]]], first: float,
+                  last: float, top: int, third: tuple[str, Box] | None = None) -> bytes:
     counts = [len(matches) for _, matches in block]
     centres, _ = _layout(counts)
     columns = max(1, len(block))
@@ -480,14 +493,14 @@ def _draw_bracket(title: str, block: list[tuple[str, list[_Clean]]], first: floa
                 _draw_match(canvas, x_of(r), y_of(centre) - _BOX_H // 2, box_w, match)
     if third is not None and third_centre is not None:
         x, y = x_of(columns - 1), y_of(third_centre) - _BOX_H // 2
-        canvas.write((x + box_w / 2, y - 24), _fit(third[0], round_font, box_w), round_font,
+        canvas.write((x + box_w / 2, y - 40), _fit(third[0], round_font, box_w), round_font,
                      _MUTED, _BG, "mm")
         _draw_match(canvas, x, y, box_w, third[1])
     return canvas.png()
 
 
-def _draw_match(canvas: Canvas, x: int, y: int, box_w: int, match: _Clean) -> None:
-    a, b, winner, score = match
+def _draw_match(canvas: Canvas, x: int, y: int, box_w: int, match: Box) -> None:
+    a, b, winner, score = match[:4]
     won = 0 if winner is not None and winner == a else 1 if winner is not None and winner == b \
         else None
     right, bottom = x + box_w, y + _BOX_H
@@ -517,6 +530,20 @@ def _draw_match(canvas: Canvas, x: int, y: int, box_w: int, match: _Clean) -> No
             canvas.write((right - 18 - _CHECK_W - 10, centre_y), number, font, fill, paper, "rm")
         if is_winner:
             _draw_check(draw, right - 18 - _CHECK_W, centre_y)
+    if match.label:
+        _draw_label(canvas, x + 14, y, match.label, box_w // 2)
+
+
+def _draw_label(canvas: Canvas, x: int, y: int, label: str, room: int) -> None:
+    """A match's name, small and muted, in a gap it makes in its box's top edge at ``y``,
+    mostly above the edge: the name in the box's first line stays clear of it."""
+    font = _font(_LABEL_SIZE, True)
+    label = _fit(label, font, room)
+    width = math.ceil(_width(label, font))
+    centre = y - _LABEL_SIZE // 5
+    canvas.draw.rectangle((x, centre - _LABEL_SIZE // 2, x + width + 12,
+                           centre + _LABEL_SIZE // 2), fill=_BG)
+    canvas.write((x + 6, centre), label, font, _MUTED, _BG, "lm")
 
 
 def _draw_check(draw: ImageDraw.ImageDraw, x: int, centre_y: int) -> None:

@@ -1,8 +1,8 @@
-"""A double elimination's /bracket pictures: a lower-bracket place a player still to come
-drops into from the upper bracket says where from (the loser of match #N, or of an upper
-round whose match is not made yet), and the player's name once known; the grand final's
-reset is marked as played only if needed until the grand final is decided, then drawn to be
-played or not at all."""
+"""A double elimination's /bracket pictures: each made match carries its number as the chat
+gives it; a lower-bracket place a player still to come drops into from the upper bracket
+says where from (the loser of match #N, or of an upper round whose match is not made yet),
+and the player's name once known; the grand final's reset is marked as played only if
+needed until the grand final is decided, then drawn to be played or not at all."""
 
 from __future__ import annotations
 
@@ -14,6 +14,11 @@ from tests.bot.sandbox_run import run_script
 PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank")
 START = "! admin org@bg\norg@bg: /new backgammon Club Cup play=board format=double_elim " \
     "length=3\n" + "".join(f"{name}@bg: /register\n" for name in PLAYERS) + "org@bg: /begin\n"
+
+
+def _names(rounds: list) -> list[list[tuple[str, str]]]:
+    """Each round's boxes as the two places' texts."""
+    return [[(box.a, box.b) for box in boxes] for _, boxes in rounds]
 
 
 def _results(*pairs: str) -> str:
@@ -35,19 +40,30 @@ async def test_lower_bracket_says_where_players_drop_in_from(tmp_path: Path,
                                                              monkeypatch) -> None:
     script = START + _results("@alice @hank", "@dave @erin")  # #5 Alice v Dave is made
     _, lower, _ = await _sections(tmp_path, monkeypatch, script)
-    assert [matches for _, matches in lower] == [
-        [("Hank", "Erin", None, None), ("loser of #3", "loser of #4", None, None)],
-        [("?", "loser, winners' r. 2", None, None), ("?", "loser of #5", None, None)],
-        [("?", "?", None, None)],
-        [("?", "loser, winners' r. 3", None, None)],
+    assert _names(lower) == [
+        [("Hank", "Erin"), ("loser of #3", "loser of #4")],
+        [("?", "loser, winners' r. 2"), ("?", "loser of #5")],
+        [("?", "?")],
+        [("?", "loser, winners' r. 3")],
     ]
+
+
+async def test_each_made_match_carries_its_number(tmp_path: Path, monkeypatch) -> None:
+    """«loser of #5» can be followed to the upper box marked #5; a match not made yet has
+    no number."""
+    script = START + _results("@alice @hank", "@dave @erin")
+    upper, lower, final = await _sections(tmp_path, monkeypatch, script)
+    labels = [[box.label for box in boxes] for _, boxes in upper + lower + final]
+    assert labels == [["#1", "#2", "#3", "#4"], ["#5", ""], [""],
+                      ["#6", ""], ["", ""], [""], [""], [""], [""]]
+    assert _names(lower)[1][1][1] == "loser of #5"
 
 
 async def test_a_dropped_in_player_is_named_once_known(tmp_path: Path, monkeypatch) -> None:
     script = START + _results("@alice @hank", "@dave @erin", "@bob @gina", "@carol @frank",
                               "@alice @dave")
     _, lower, _ = await _sections(tmp_path, monkeypatch, script)
-    assert lower[1][1][1] == ("?", "Dave", None, None)
+    assert _names(lower)[1][1] == ("?", "Dave")
 
 
 TO_GRAND_FINAL = START + _results(
@@ -65,7 +81,7 @@ async def test_the_reset_is_marked_if_needed_before_the_grand_final(
         tmp_path: Path, monkeypatch) -> None:
     sections = await _sections(tmp_path, monkeypatch, TO_GRAND_FINAL)
     assert _heads(sections) == ["Grand final", "Grand final reset, if needed"]
-    assert sections[-1][-1][1] == [("Alice", "Bob", None, None)]
+    assert _names(sections[-1])[-1] == [("Alice", "Bob")]
 
 
 async def test_the_reset_is_gone_when_the_upper_player_wins(tmp_path: Path,

@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image, ImageChops
 
-from bot.render import BAR_MARK, bracket_png, find_font, pictures, standings_png
+from bot.render import BAR_MARK, Box, bracket_png, find_font, pictures, standings_png
 
 MISSING = "\u0378"  # an unassigned code point: every font draws its "missing glyph" box
 CYRILLIC = "Алиса Ёж"
@@ -285,3 +285,19 @@ def test_labels_are_kept_within_a_byte_budget_the_least_recently_used_forgotten(
     for key in (keys[0], keys[2], keys[3]):
         labels.get(key)
     assert labels.drawn == drawn + 1  # only Глеб was drawn; the kept ones were reused
+
+
+def _muted_pixels(image: Image.Image) -> int:
+    """Pixels in the muted grey of round names (and of losers' names)."""
+    counts = {colour: count for count, colour in image.getcolors(maxcolors=1 << 16)}
+    return counts.get(pictures._MUTED, 0)
+
+
+def test_a_match_s_number_is_drawn_on_its_box() -> None:
+    """«#5» small and muted on the box's top edge, the picture no bigger for it."""
+    _needs_font()
+    plain = [("Финал", [Box("Alice", "Bob")])]
+    numbered = [("Финал", [Box("Alice", "Bob", label="#5")])]
+    bare, marked = (_open(bracket_png("Кубок", rounds)[0]) for rounds in (plain, numbered))
+    assert bare.size == marked.size
+    assert _muted_pixels(marked) > _muted_pixels(bare)

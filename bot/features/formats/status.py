@@ -23,7 +23,7 @@ from bot.i18n import Markup, Translator, lines
 from bot.middlewares.filters import IN_GROUP, command_name, topic_of
 from bot.play.context import LIVE, load_match, own_key, own_text
 from bot.play.refusal import paused
-from bot.render import bracket_count, bracket_png
+from bot.render import Box, bracket_count, bracket_png
 from bot.render.posting import post_pictures
 from bot.services import Services
 from games.tournament import Bracket, MatchView, Ref
@@ -95,9 +95,6 @@ async def _swiss_elim_so_far(services: Services, tr: Translator, run: Run) -> st
     return lines(text, tr("formats.out_so_far", placings=Markup(out)) if out else None)
 
 
-Match = tuple[str, str, str | None, tuple[str, str] | None]
-
-
 def _score_of(view: MatchView, row: MatchRow | None) -> tuple[str, str] | None:
     """The match's score as the bracket shows it: its row's, or "+"/"−" for a walkover
     the bracket decided without one (a player who left before the match was made)."""
@@ -108,8 +105,9 @@ def _score_of(view: MatchView, row: MatchRow | None) -> tuple[str, str] | None:
 
 
 def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dict[int, str]
-            ) -> list[tuple[str, list[Match]]]:
-    """The section's rounds, named as everywhere else, each match with its score."""
+            ) -> list[tuple[str, list[Box]]]:
+    """The section's rounds, named as everywhere else, each match with its score and, once
+    made, its number as the chat gives it."""
     rows = {row.slot: row for row in run.rows}
 
     def name(slot: Slot) -> str:
@@ -118,11 +116,16 @@ def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dic
     rounds = []
     for number in sorted({v.round for v in views}):
         here = [v for v in views if v.round == number]
-        matches = [(name(v.slots[0]), name(v.slots[1]),
-                     label.get(v.winner) if v.winner else None, _score_of(v, rows.get(v.id)))
-                   for v in here]
+        matches = [Box(name(v.slots[0]), name(v.slots[1]),
+                       label.get(v.winner) if v.winner else None, _score_of(v, rows.get(v.id)),
+                       _number(tr, rows.get(v.id))) for v in here]
         rounds.append((html.unescape(_round_title(tr, run, here[0])), matches))
     return rounds
+
+
+def _number(tr: Translator, row: MatchRow | None) -> str:
+    """A made match's number as the chat gives it («#5»); nothing before it is made."""
+    return "" if row is None else tr.plain("formats.bracket.match_number", number=row.id)
 
 
 def _round_title(tr: Translator, run: Run, view: MatchView) -> str:
@@ -147,7 +150,7 @@ def _slot_name(tr: Translator, bracket: Bracket, rows: dict[str, MatchRow],
     if not isinstance(slot, Ref) or slot.kind != "loser":
         return "?"
     if (row := rows.get(slot.match)) is not None:
-        return tr.plain("formats.bracket.loser_of", number=row.id)
+        return tr.plain("formats.bracket.loser_of", match=_number(tr, row))
     return tr.plain("formats.bracket.loser_of_round", round=bracket.match(slot.match).round)
 
 
@@ -220,10 +223,10 @@ def _bracket_pictures(tr: Translator, title: str, sections: list) -> tuple[list,
 
 
 def _text_bracket(tr: Translator, title: str, parts: list) -> str:
-    rows = [f"{name}: {a} — {b}" + (f" {score[0]}:{score[1]}" if score else "")
-             + (f" → {winner}" if winner else "")
-             for rounds in parts for name, matches in rounds
-             for a, b, winner, score in matches]
+    rows = [f"{name}: {box.a} — {box.b}" + (f" {box.score[0]}:{box.score[1]}" if box.score
+                                             else "")
+            + (f" → {box.winner}" if box.winner else "")
+            for rounds in parts for name, matches in rounds for box in matches]
     return tr("formats.table", title=title, rows="\n".join(rows))
 
 
