@@ -25,14 +25,15 @@ def _results(*pairs: str) -> str:
     return "".join(f"org@bg: /setresult {pair} 3:1 paper\n" for pair in pairs)
 
 
-async def _sections(tmp_path: Path, monkeypatch, script: str) -> list[list]:
+async def _sections(tmp_path: Path, monkeypatch, script: str, language: str = "en"
+                    ) -> list[list]:
     """The rounds of each picture the script's last /bracket draws."""
     posted: list[list] = []
 
     async def capture(services, chat_id, calls, caption, fallback, **kwargs) -> None:
         posted.append([args[1] for _, args in calls])
     monkeypatch.setattr(status, "post_pictures", capture)
-    await run_script(tmp_path, script + "org@bg: /bracket\n")
+    await run_script(tmp_path, script + "org@bg: /bracket\n", language=language)
     return posted[-1]
 
 
@@ -42,21 +43,30 @@ async def test_lower_bracket_says_where_players_drop_in_from(tmp_path: Path,
     _, lower, _ = await _sections(tmp_path, monkeypatch, script)
     assert _names(lower) == [
         [("Hank", "Erin"), ("loser of #3", "loser of #4")],
-        [("?", "loser, winners' r. 2"), ("?", "loser of #5")],
+        [("?", "loser of W2-2"), ("?", "loser of #5")],
         [("?", "?")],
-        [("?", "loser, winners' r. 3")],
+        [("?", "loser of W3-1")],
     ]
 
 
 async def test_each_made_match_carries_its_number(tmp_path: Path, monkeypatch) -> None:
     """«loser of #5» can be followed to the upper box marked #5; a match not made yet has
-    no number."""
+    no number (an upper one is named by its round and place instead)."""
     script = START + _results("@alice @hank", "@dave @erin")
     upper, lower, final = await _sections(tmp_path, monkeypatch, script)
     labels = [[box.label for box in boxes] for _, boxes in upper + lower + final]
-    assert labels == [["#1", "#2", "#3", "#4"], ["#5", ""], [""],
+    assert labels == [["#1", "#2", "#3", "#4"], ["#5", "W2-2"], ["W3-1"],
                       ["#6", ""], ["", ""], [""], [""], [""], [""]]
     assert _names(lower)[1][1][1] == "loser of #5"
+
+
+async def test_places_waiting_for_unmade_upper_matches_name_their_boxes(
+        tmp_path: Path, monkeypatch) -> None:
+    """Two lower places waiting for upper round 2 are told apart, each by the name its
+    upper box carries (its round and place in the round)."""
+    upper, lower, _ = await _sections(tmp_path, monkeypatch, START, "ru")
+    assert [box.label for box in upper[1][1]] == ["В2-1", "В2-2"]
+    assert [box.b for box in lower[1][1]] == ["проигр. В2-2", "проигр. В2-1"]
 
 
 async def test_a_dropped_in_player_is_named_once_known(tmp_path: Path, monkeypatch) -> None:

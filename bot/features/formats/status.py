@@ -118,14 +118,21 @@ def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dic
         here = [v for v in views if v.round == number]
         matches = [Box(name(v.slots[0]), name(v.slots[1]),
                        label.get(v.winner) if v.winner else None, _score_of(v, rows.get(v.id)),
-                       _number(tr, rows.get(v.id))) for v in here]
+                       _box_label(tr, bracket, rows.get(v.id), v)) for v in here]
         rounds.append((html.unescape(_round_title(tr, run, here[0])), matches))
     return rounds
 
 
-def _number(tr: Translator, row: MatchRow | None) -> str:
-    """A made match's number as the chat gives it («#5»); nothing before it is made."""
-    return "" if row is None else tr.plain("formats.bracket.match_number", number=row.id)
+def _box_label(tr: Translator, bracket: Bracket, row: MatchRow | None, view: MatchView) -> str:
+    """A match's name on its box: its number as the chat gives it once made («#5»); before,
+    a double elimination's upper match, whose loser a lower place waits for, by its round
+    and place in the round («W2-1»); else nothing."""
+    if row is not None:
+        return tr.plain("formats.bracket.match_number", number=row.id)
+    if bracket.kind == "double" and view.section == "W":
+        return tr.plain("formats.bracket.upper_place", round=view.round,
+                        place=view.id.rsplit("-", 1)[1])
+    return ""
 
 
 def _round_title(tr: Translator, run: Run, view: MatchView) -> str:
@@ -142,16 +149,15 @@ def _slot_name(tr: Translator, bracket: Bracket, rows: dict[str, MatchRow],
                label: dict[int, str], slot: Slot) -> str:
     """What a bracket box says for one of its places: the player, a bye, or where a player
     still to come drops in from (a double elimination's lower bracket: the loser of the
-    upper match numbered as the chat numbers it, or of its round while it is not made)."""
+    upper match named as its box is, «#5», or «W2-1» while it is not made)."""
     if slot is None:
         return tr.plain("formats.bye_slot")
     if isinstance(slot, int):
         return label.get(slot, "?")
     if not isinstance(slot, Ref) or slot.kind != "loser":
         return "?"
-    if (row := rows.get(slot.match)) is not None:
-        return tr.plain("formats.bracket.loser_of", match=_number(tr, row))
-    return tr.plain("formats.bracket.loser_of_round", round=bracket.match(slot.match).round)
+    return tr.plain("formats.bracket.loser_of", match=_box_label(
+        tr, bracket, rows.get(slot.match), bracket.match(slot.match)))
 
 
 @router.message(Command("bracket"), IN_GROUP)
