@@ -301,6 +301,9 @@ class Box(NamedTuple):
     """(a's score, b's score), written at the right of each name"""
     label: str = ""
     """The match's name as the chat gives it («#5»), drawn small on the box's top edge"""
+    pending: tuple[bool, bool] = (False, False)
+    """Which places hold no player yet («?», «loser of #5», a match played only if
+    needed): drawn in the muted grey of the round names"""
 
 
 Match = tuple[str, str, str | None] | tuple[str, str, str | None, tuple[str, str] | None] | Box
@@ -389,12 +392,12 @@ def _header_lines(name: str, font: Font, width: float) -> list[str]:
 
 
 def _clean_match(match: Match) -> Box:
-    a, b, winner, score, label = (list(match) + [None] * 5)[:5]
+    a, b, winner, score, label, pending = (list(match) + [None] * 6)[:6]
     shown = None
     if isinstance(score, tuple | list) and len(score) == 2:
         shown = (_clean(score[0])[:8], _clean(score[1])[:8])
     return Box(_clean(a), _clean(b), None if winner is None else _clean(winner), shown,
-               _clean(label)[:16])
+               _clean(label)[:16], (bool(pending and pending[0]), bool(pending and pending[1])))
 
 
 def _round_blocks(count: int) -> list[tuple[int, int]]:
@@ -519,13 +522,14 @@ def _draw_match(canvas: Canvas, x: int, y: int, box_w: int, match: Box) -> None:
         centre_y = y + index * _LINE_H + _LINE_H // 2
         is_winner = won == index
         font = bold if is_winner else regular
-        fill = _MUTED if won is not None and not is_winner else _TEXT
+        muted = not label or match.pending[index] or (won is not None and not is_winner)
+        fill = _MUTED if muted else _TEXT
         number = score[index] if score else ""
         number_w = math.ceil(_width(number, bold)) + 14 if number else 0
         room = box_w - 2 * 18 - _CHECK_W - 10 - number_w
         text = _fit(label, font, room) if label else "—"
         paper = _WIN_BG if is_winner else _BG
-        canvas.write((x + 18, centre_y), text, font, fill if label else _MUTED, paper, "lm")
+        canvas.write((x + 18, centre_y), text, font, fill, paper, "lm")
         if number:
             canvas.write((right - 18 - _CHECK_W - 10, centre_y), number, font, fill, paper, "rm")
         if is_winner:

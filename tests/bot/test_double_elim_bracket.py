@@ -1,8 +1,9 @@
 """A double elimination's /bracket pictures: each made match carries its number as the chat
 gives it; a lower-bracket place a player still to come drops into from the upper bracket
-says where from (the loser of match #N, or of an upper round whose match is not made yet),
-and the player's name once known; the grand final's reset is marked as played only if
-needed until the grand final is decided, then drawn to be played or not at all."""
+says where from (the loser of match #N, or of an upper match not made yet by the name its
+box carries), and the player's name once known; places still to be filled are drawn muted;
+the grand final's reset is marked as played only if needed until the grand final is
+decided, then drawn to be played or not at all."""
 
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ async def test_lower_bracket_says_where_players_drop_in_from(tmp_path: Path,
         [("?", "?")],
         [("?", "loser of W3-1")],
     ]
+    pending = [[box.pending for box in boxes] for _, boxes in lower[:2]]
+    assert pending == [[(False, False), (True, True)], [(True, True), (True, True)]]
 
 
 async def test_each_made_match_carries_its_number(tmp_path: Path, monkeypatch) -> None:
@@ -92,6 +95,8 @@ async def test_the_reset_is_marked_if_needed_before_the_grand_final(
     sections = await _sections(tmp_path, monkeypatch, TO_GRAND_FINAL)
     assert _heads(sections) == ["Grand final", "Grand final reset, if needed"]
     assert _names(sections[-1])[-1] == [("Alice", "Bob")]
+    grand_final, reset = (boxes[0] for _, boxes in sections[-1][-2:])
+    assert (grand_final.pending, reset.pending) == ((False, False), (True, True))
 
 
 async def test_the_reset_is_gone_when_the_upper_player_wins(tmp_path: Path,
@@ -105,3 +110,4 @@ async def test_the_reset_is_drawn_to_be_played_when_the_lower_player_wins(
         tmp_path: Path, monkeypatch) -> None:
     sections = await _sections(tmp_path, monkeypatch, TO_GRAND_FINAL + _results("@bob @alice"))
     assert _heads(sections) == ["Grand final", "Grand final, reset"]
+    assert sections[-1][-1][1][0].pending == (False, False)

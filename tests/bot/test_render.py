@@ -301,3 +301,13 @@ def test_a_match_s_number_is_drawn_on_its_box() -> None:
     bare, marked = (_open(bracket_png("Кубок", rounds)[0]) for rounds in (plain, numbered))
     assert bare.size == marked.size
     assert _muted_pixels(marked) > _muted_pixels(bare)
+
+
+def test_places_still_to_be_filled_are_drawn_muted() -> None:
+    """«?» and «loser of #1» in the round names' grey, not the players' dark ink."""
+    _needs_font()
+    plain, waiting = (_open(bracket_png("Кубок", [("Финал", [Box("?", "loser of #1",
+                                                               pending=pending)])])[0])
+                      for pending in ((False, False), (True, True)))
+    assert _muted_pixels(waiting) > _muted_pixels(plain)
+    assert _dark_pixels(waiting) < _dark_pixels(plain)

@@ -118,7 +118,7 @@ def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dic
         here = [v for v in views if v.round == number]
         matches = [Box(name(v.slots[0]), name(v.slots[1]),
                        label.get(v.winner) if v.winner else None, _score_of(v, rows.get(v.id)),
-                       _box_label(tr, bracket, rows.get(v.id), v)) for v in here]
+                       _box_label(tr, bracket, rows.get(v.id), v), _pending(v)) for v in here]
         rounds.append((html.unescape(_round_title(tr, run, here[0])), matches))
     return rounds
 
@@ -135,14 +135,26 @@ def _box_label(tr: Translator, bracket: Bracket, row: MatchRow | None, view: Mat
     return ""
 
 
+def _pending(view: MatchView) -> tuple[bool, bool]:
+    """Which of a match's places hold no player yet (one still to come, a bye); both while
+    the match is a reset played only if needed."""
+    if _if_needed(view):
+        return True, True
+    return not isinstance(view.slots[0], int), not isinstance(view.slots[1], int)
+
+
+def _if_needed(view: MatchView) -> bool:
+    """The grand final's reset while the grand final is not decided."""
+    return view.id == "GF2" and view.status == "waiting"
+
+
 def _round_title(tr: Translator, run: Run, view: MatchView) -> str:
     """A round's name over its column; the grand final's reset, drawn while the grand final
     is not decided, is marked as played only if needed (once decided it is played, or void
     and not drawn)."""
-    head = view.id.split("-")[0]
-    if head == "GF2" and view.status == "waiting":
+    if _if_needed(view):
         return tr("formats.slot.GF2_if_needed")
-    return round_name(tr, run, head, view.round)
+    return round_name(tr, run, view.id.split("-")[0], view.round)
 
 
 def _slot_name(tr: Translator, bracket: Bracket, rows: dict[str, MatchRow],
