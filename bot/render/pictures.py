@@ -291,6 +291,9 @@ def _standings_columns(header: list[str], rows: list[list[str]], size: int, widt
 
 # --------------------------------------------------------------------------- bracket
 
+Feeds = tuple[int | None, int | None]
+
+
 class Box(NamedTuple):
     """One match of a bracket picture."""
 
@@ -304,6 +307,10 @@ class Box(NamedTuple):
     pending: tuple[bool, bool] = (False, False)
     """Which places hold no player yet («?», «loser of #5», a match played only if
     needed): drawn in the muted grey of the round names"""
+    feeds: Feeds | None = None
+    """For each place, the box of the column before (its index) whose winner takes it, or
+    None; a line joins each such box to this one, into the place's line when only one place
+    is fed. None: the two boxes before it when its round halves the one before (2j, 2j+1)"""
 
 
 Match = tuple[str, str, str | None] | tuple[str, str, str | None, tuple[str, str] | None] | Box
@@ -338,8 +345,7 @@ def bracket_png(title: str, rounds: list[tuple[str, list[Match]]],
     of a larger set of pictures.
     """
     title = _clean(title)
-    cleaned = [(_clean(name), [_clean_match(m) for m in matches or []])
-               for name, matches in rounds or []]
+    cleaned = _clean_rounds(rounds)
     top = _bracket_top(title)
     parts = _bracket_parts(cleaned, top)
     start, total = numbering or (1, len(parts))
@@ -352,7 +358,7 @@ def bracket_png(title: str, rounds: list[tuple[str, list[Match]]],
 
 def bracket_count(title: str, rounds: list[tuple[str, list[Match]]]) -> int:
     """How many pictures :func:`bracket_png` draws for these rounds."""
-    return len(_bracket_parts(list(rounds or []), _bracket_top(_clean(title))))
+    return len(_bracket_parts(_clean_rounds(rounds), _bracket_top(_clean(title))))
 
 
 def _bracket_top(title: str) -> int:
@@ -367,7 +373,7 @@ def _bracket_parts(rounds: list, top: int) -> list[tuple[list, float, float]]:
     parts: list[tuple[list, float, float]] = []
     for start, stop in _round_blocks(len(rounds)):
         block = rounds[start:stop]
-        _, rows = _layout([len(matches) for _, matches in block])
+        _, rows = _layout(_joins(block))
         if rows <= max_rows:
             parts.append((block, 0, rows))
             continue
@@ -391,13 +397,19 @@ def _header_lines(name: str, font: Font, width: float) -> list[str]:
     return [_fit(head, font, width), _fit(tail, font, width)]
 
 
+def _clean_rounds(rounds: list[tuple[str, list[Match]]]) -> list[tuple[str, list[Box]]]:
+    return [(_clean(name), [_clean_match(m) for m in matches or []])
+            for name, matches in rounds or []]
+
+
 def _clean_match(match: Match) -> Box:
-    a, b, winner, score, label, pending = (list(match) + [None] * 6)[:6]
+    a, b, winner, score, label, pending, feeds = (list(match) + [None] * 7)[:7]
     shown = None
     if isinstance(score, tuple | list) and len(score) == 2:
         shown = (_clean(score[0])[:8], _clean(score[1])[:8])
     return Box(_clean(a), _clean(b), None if winner is None else _clean(winner), shown,
-               _clean(label)[:16], (bool(pending and pending[0]), bool(pending and pending[1])))
+               _clean(label)[:16], (bool(pending and pending[0]), bool(pending and pending[1])),
+               None if feeds is None else (feeds[0], feeds[1]))
 
 
 def _round_blocks(count: int) -> list[tuple[int, int]]:
@@ -413,20 +425,36 @@ def _round_blocks(count: int) -> list[tuple[int, int]]:
         start = stop - 1
 
 
-def _layout(counts: list[int]) -> tuple[list[list[float]], int]:
+def _joins(block: list[tuple[str, list[Box]]]) -> list[list[Feeds]]:
+    """For each box, the boxes of the column before whose winners take its places: its own
+    feeds (any outside that column dropped), else its two feeders when its round halves
+    the one before (an odd last box: its one feeder for both places), else none."""
+    counts = [len(matches) for _, matches in block]
+    joins: list[list[Feeds]] = []
+    for r, (_, matches) in enumerate(block):
+        paired = r > 0 and _paired(counts, r)
+        before = counts[r - 1] if r else 0
+        joins.append([
+            (2 * j, min(2 * j + 1, before - 1)) if box.feeds is None and paired
+            else tuple(f if isinstance(f, int) and 0 <= f < before else None
+                       for f in box.feeds or (None, None))
+            for j, box in enumerate(matches)])
+    return joins
+
+
+def _layout(joins: list[list[Feeds]]) -> tuple[list[list[float]], int]:
     """Vertical centres of every match in row units, and the number of rows.
 
-    The first round's matches sit one per row; a later round that halves the one before
-    is centred between its two feeders, any other round is stacked from the top.
+    The first round's matches sit one per row; a later round whose every match is fed from
+    the round before is centred on its feeders, any other round is stacked from the top.
     """
     centres: list[list[float]] = []
-    for r, count in enumerate(counts):
-        if r and _paired(counts, r):
-            prev = centres[-1]
-            centres.append([(prev[2 * j] + prev[min(2 * j + 1, len(prev) - 1)]) / 2
-                            for j in range(count)])
+    for r, column in enumerate(joins):
+        feeders = [{f for f in feeds if f is not None} for feeds in column]
+        if r and all(feeders):
+            centres.append([sum(centres[-1][f] for f in fed) / len(fed) for fed in feeders])
         else:
-            centres.append([j + 0.5 for j in range(count)])
+            centres.append([j + 0.5 for j in range(len(column))])
     lowest = max((c for column in centres for c in column), default=0.5)
     return centres, max(1, math.ceil(lowest + 0.5 - 1e-9))
 
@@ -435,10 +463,18 @@ def _paired(counts: list[int], r: int) -> bool:
     return counts[r - 1] > 0 and counts[r] == (counts[r - 1] + 1) // 2
 
 
+def _entry(feeds: Feeds) -> int:
+    """Where a box's incoming line meets it, from its centre: its middle when both places
+    are fed from the round before, else the line of the one place that is."""
+    if None not in feeds:
+        return 0
+    return -_LINE_H // 2 if feeds[0] is not None else _LINE_H // 2
+
+
 def _draw_bracket(title: str, block: list[tuple[str, list[Box]]], first: float,
                   last: float, top: int, third: tuple[str, Box] | None = None) -> bytes:
-    counts = [len(matches) for _, matches in block]
-    centres, _ = _layout(counts)
+    joins = _joins(block)
+    centres, _ = _layout(joins)
     columns = max(1, len(block))
     title_font, round_font = _font(52, True), _font(30, True)
     # As wide as the title needs (a grand final's two columns under a long title), at most
@@ -477,15 +513,13 @@ def _draw_bracket(title: str, block: list[tuple[str, list[Box]]], first: float,
                          line, round_font, _MUTED, _BG, "mm")
     # Connectors first, boxes drawn over them.
     for r in range(1, len(block)):
-        if not _paired(counts, r):
-            continue
         mid_x = x_of(r) - _GAP // 2
-        for j, centre in enumerate(centres[r]):
-            if not shown(centre):
+        for feeds, centre in zip(joins[r], centres[r], strict=True):
+            if not shown(centre) or feeds == (None, None):
                 continue
-            y = y_of(centre)
-            for feeder in (2 * j, 2 * j + 1):
-                if feeder < counts[r - 1] and shown(centres[r - 1][feeder]):
+            y = y_of(centre) + _entry(feeds)
+            for feeder in sorted({f for f in feeds if f is not None}):
+                if shown(centres[r - 1][feeder]):
                     fy = y_of(centres[r - 1][feeder])
                     draw.line([(x_of(r - 1) + box_w, fy), (mid_x, fy), (mid_x, y)],
                               fill=_LINE, width=3, joint="curve")

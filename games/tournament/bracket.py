@@ -136,6 +136,17 @@ class Bracket:
         return [spec.id for spec in self._specs.values() if spec.reset_of == match_id
                 or any(isinstance(s, Ref) and s.match == match_id for s in spec.sources)]
 
+    def winners_into(self, match_id: str) -> tuple[str | None, str | None]:
+        """For each place of ``match_id``, the earlier match whose winner takes it; None for
+        a place filled otherwise (a player, a bye, a loser dropping in). A grand-final
+        reset's two players both come from the grand final."""
+        spec = self._specs[match_id]
+        if spec.reset_of is not None:
+            return spec.reset_of, spec.reset_of
+        first, second = (source.match if isinstance(source, Ref) and source.kind == "winner"
+                         else None for source in spec.sources)
+        return first, second
+
     def ready(self) -> list[MatchView]:
         """The matches that can be played now, in bracket order."""
         return [view for view in self._views().values() if view.status == "ready"]

@@ -3,7 +3,8 @@ gives it; a lower-bracket place a player still to come drops into from the upper
 says where from (the loser of match #N, or of an upper match not made yet by the name its
 box carries), and the player's name once known; places still to be filled are drawn muted;
 the grand final's reset is marked as played only if needed until the grand final is
-decided, then drawn to be played or not at all."""
+decided, then drawn to be played or not at all; each box is joined to the boxes whose
+winners take its places."""
 
 from __future__ import annotations
 
@@ -70,6 +71,20 @@ async def test_places_waiting_for_unmade_upper_matches_name_their_boxes(
     upper, lower, _ = await _sections(tmp_path, monkeypatch, START, "ru")
     assert [box.label for box in upper[1][1]] == ["В2-1", "В2-2"]
     assert [box.b for box in lower[1][1]] == ["проигр. В2-2", "проигр. В2-1"]
+
+
+async def test_each_box_is_joined_to_the_box_whose_winner_takes_its_place(
+        tmp_path: Path, monkeypatch) -> None:
+    """Lower round 1's winners go on into round 2's first places, round 3's into round 4's;
+    the upper final's winner into the grand final's first place; the reset is played by
+    the grand final's two players."""
+    _, lower, final = await _sections(tmp_path, monkeypatch, TO_GRAND_FINAL)
+    assert [[box.feeds for box in boxes] for _, boxes in lower] == [
+        [(None, None), (None, None)], [(0, None), (1, None)], [(0, 1)], [(0, None)]]
+    assert [[box.feeds for box in boxes] for _, boxes in final] == [[(None, None)], [(0, 0)]]
+    together, _ = await _sections(tmp_path / "won", monkeypatch,
+                                  TO_GRAND_FINAL + _results("@alice @bob"))
+    assert [[box.feeds for box in boxes] for _, boxes in together[2:]] == [[(0, 1)], [(0, None)]]
 
 
 async def test_a_dropped_in_player_is_named_once_known(tmp_path: Path, monkeypatch) -> None:

@@ -311,3 +311,30 @@ def test_places_still_to_be_filled_are_drawn_muted() -> None:
                       for pending in ((False, False), (True, True)))
     assert _muted_pixels(waiting) > _muted_pixels(plain)
     assert _dark_pixels(waiting) < _dark_pixels(plain)
+
+
+def _lines_between_first_columns(image: Image.Image, columns: int) -> int:
+    """Pixels of connector lines in the gap between the first two columns."""
+    box_w = (image.width - 2 * pictures._PAD - (columns - 1) * pictures._GAP) // columns
+    left = pictures._PAD + box_w + 4
+    gap = image.crop((left, 0, left + pictures._GAP - 8, image.height))
+    return {colour: count for count, colour in gap.getcolors(maxcolors=1 << 16)}.get(
+        pictures._LINE, 0)
+
+
+def test_a_box_is_joined_to_the_box_whose_winner_takes_one_of_its_places() -> None:
+    """A lower bracket: round 2 boxes take round 1's winners in their first place (the
+    other is a loser dropping in), so each is drawn level with its feeder and joined to
+    it, into that place's line; round 3 pairs them; round 4 takes round 3's winner."""
+    first = [Box("loser of #1", "loser of #2"), Box("loser of #3", "loser of #4")]
+    rounds = [("1", first),
+              ("2", [Box("?", "loser of #5", feeds=(0, None)),
+                     Box("?", "loser of #6", feeds=(1, None))]),
+              ("3", [Box("?", "?", feeds=(0, 1))]),
+              ("4", [Box("?", "loser of #7", feeds=(0, None))])]
+    joins = pictures._joins(pictures._clean_rounds(rounds))
+    assert pictures._layout(joins)[0] == [[0.5, 1.5], [0.5, 1.5], [1.0], [1.0]]
+    assert [pictures._entry(feeds) for feeds in joins[1]] == [-pictures._LINE_H // 2] * 2
+    unjoined = [rounds[0], ("2", [Box("?", "loser of #5"), Box("?", "loser of #6")])]
+    assert _lines_between_first_columns(_open(bracket_png("", unjoined)[0]), 2) == 0
+    assert _lines_between_first_columns(_open(bracket_png("", rounds)[0]), 4) > 0

@@ -104,23 +104,38 @@ def _score_of(view: MatchView, row: MatchRow | None) -> tuple[str, str] | None:
     return texts
 
 
-def _rounds(tr: Translator, run: Run, bracket: Bracket, section: str, label: dict[int, str]
-            ) -> list[tuple[str, list[Box]]]:
-    """The section's rounds, named as everywhere else, each match with its score and, once
-    made, its number as the chat gives it."""
+def _rounds(tr: Translator, run: Run, bracket: Bracket, label: dict[int, str],
+            *sections: str) -> list[tuple[str, list[Box]]]:
+    """The rounds of the sections, one after another as one picture's columns, named as
+    everywhere else, each match with its score, its name (once made, its number as the chat
+    gives it) and the boxes of the column before whose winners take its places."""
     rows = {row.slot: row for row in run.rows}
 
     def name(slot: Slot) -> str:
         return _slot_name(tr, bracket, rows, label, slot)
-    views = [v for v in bracket.matches if v.section == section and v.status != "void"]
-    rounds = []
-    for number in sorted({v.round for v in views}):
-        here = [v for v in views if v.round == number]
+    rounds, before = [], []
+    for here in _columns(bracket, sections):
         matches = [Box(name(v.slots[0]), name(v.slots[1]),
                        label.get(v.winner) if v.winner else None, _score_of(v, rows.get(v.id)),
-                       _box_label(tr, bracket, rows.get(v.id), v), _pending(v)) for v in here]
+                       _box_label(tr, bracket, rows.get(v.id), v), _pending(v),
+                       _feeds(bracket, v, before)) for v in here]
         rounds.append((html.unescape(_round_title(tr, run, here[0])), matches))
+        before = [v.id for v in here]
     return rounds
+
+
+def _columns(bracket: Bracket, sections: tuple[str, ...]) -> list[list[MatchView]]:
+    """The matches to draw of each round of the sections, in order (a void one is not)."""
+    views = [v for v in bracket.matches if v.status != "void"]
+    return [here for section in sections
+            for number in sorted({v.round for v in views if v.section == section})
+            if (here := [v for v in views if v.section == section and v.round == number])]
+
+
+def _feeds(bracket: Bracket, view: MatchView, before: list[str]) -> tuple[int | None, ...]:
+    """For each place of the match, the box of the column before whose winner takes it."""
+    return tuple(before.index(match) if match in before else None
+                 for match in bracket.winners_into(view.id))
 
 
 def _box_label(tr: Translator, bracket: Bracket, row: MatchRow | None, view: MatchView) -> str:
@@ -191,12 +206,12 @@ async def _bracket(services: Services, tr: Translator, run: Run, chat_id: int,
                      else "formats.no_bracket"))
         return
     bracket, label = run.bracket(), await names_of(services, run.tournament.id)
-    third = next(iter(_rounds(tr, run, bracket, "3P", label)), None)
+    third = next(iter(_rounds(tr, run, bracket, label, "3P")), None)
     extra = None if third is None or not third[1] else (third[0], third[1][0])
     if run.phase == "double_elim":
         sections = _double_elim_sections(tr, run, bracket, label)
     else:
-        sections = [("formats.bracket.whole", _rounds(tr, run, bracket, "W", label), extra)]
+        sections = [("formats.bracket.whole", _rounds(tr, run, bracket, label, "W"), extra)]
     sections = [section for section in sections if section[1]]
     title = run.tournament.title
     calls, captions = _bracket_pictures(tr, title, sections)
@@ -211,11 +226,12 @@ def _double_elim_sections(tr: Translator, run: Run, bracket: Bracket,
     """A double elimination's pictures: the upper bracket with the grand final where they
     fit one picture (a small field: one group message fewer), else each on its own so the
     grand final is not drawn twice; then the lower bracket."""
-    upper, lower, final = (_rounds(tr, run, bracket, section, label)
-                           for section in ("W", "L", "GF"))
-    if bracket_count(run.tournament.title, upper + final) == 1:
-        return [("formats.bracket.upper_final", upper + final, None),
+    together, lower = (_rounds(tr, run, bracket, label, *sections)
+                       for sections in (("W", "GF"), ("L",)))
+    if bracket_count(run.tournament.title, together) == 1:
+        return [("formats.bracket.upper_final", together, None),
                 ("formats.bracket.lower", lower, None)]
+    upper, final = (_rounds(tr, run, bracket, label, section) for section in ("W", "GF"))
     return [("formats.bracket.upper", upper, None), ("formats.bracket.lower", lower, None),
             ("formats.bracket.final", final, None)]
 

@@ -25,6 +25,15 @@ def test_eight_player_structure():
     assert bracket.first_round == single_elimination(list(range(1, 9))).first_round
 
 
+def test_which_earlier_winner_takes_each_place():
+    bracket = double_elimination(list(range(1, 9)))
+    assert bracket.winners_into("W2-1") == ("W1-1", "W1-2")
+    assert bracket.winners_into("L1-1") == (None, None)  # two losers dropping in
+    assert bracket.winners_into("L2-1") == ("L1-1", None)
+    assert bracket.winners_into("GF") == ("W3-1", "L4-1")
+    assert bracket.winners_into("GF2") == ("GF", "GF")
+
+
 def finals_of(n, reset, winners):
     """Play a bracket where ``winners`` picks each winner from the slots."""
     bracket = double_elimination(list(range(1, n + 1)), reset)
