@@ -4,7 +4,8 @@ says where from (the loser of match #N, or of an upper match not made yet by the
 box carries), and the player's name once known; places still to be filled are drawn muted;
 the grand final's reset is marked as played only if needed until the grand final is
 decided, then drawn to be played or not at all; each box is joined to the boxes whose
-winners take its places."""
+winners take its places. A single elimination's 3rd-place match waits for its semi-finals'
+losers the same way."""
 
 from __future__ import annotations
 
@@ -27,16 +28,23 @@ def _results(*pairs: str) -> str:
     return "".join(f"org@bg: /setresult {pair} 3:1 paper\n" for pair in pairs)
 
 
-async def _sections(tmp_path: Path, monkeypatch, script: str, language: str = "en"
-                    ) -> list[list]:
-    """The rounds of each picture the script's last /bracket draws."""
+async def _drawn(tmp_path: Path, monkeypatch, script: str, language: str = "en"
+                 ) -> list[tuple]:
+    """What each picture the script's last /bracket draws is drawn from: its title, its
+    rounds, the 3rd-place match under it."""
     posted: list[list] = []
 
     async def capture(services, chat_id, calls, caption, fallback, **kwargs) -> None:
-        posted.append([args[1] for _, args in calls])
+        posted.append([args for _, args in calls])
     monkeypatch.setattr(status, "post_pictures", capture)
     await run_script(tmp_path, script + "org@bg: /bracket\n", language=language)
     return posted[-1]
+
+
+async def _sections(tmp_path: Path, monkeypatch, script: str, language: str = "en"
+                    ) -> list[list]:
+    """The rounds of each picture the script's last /bracket draws."""
+    return [args[1] for args in await _drawn(tmp_path, monkeypatch, script, language)]
 
 
 async def test_lower_bracket_says_where_players_drop_in_from(tmp_path: Path,
@@ -126,3 +134,15 @@ async def test_the_reset_is_drawn_to_be_played_when_the_lower_player_wins(
     sections = await _sections(tmp_path, monkeypatch, TO_GRAND_FINAL + _results("@bob @alice"))
     assert _heads(sections) == ["Grand final", "Grand final, reset"]
     assert sections[-1][-1][1][0].pending == (False, False)
+
+
+async def test_a_third_place_match_waits_for_semi_finals_not_made_yet(
+        tmp_path: Path, monkeypatch) -> None:
+    """Single elimination names no match before it is made: its 3rd-place match says «?»
+    until a semi-final is made, then «loser of #5»."""
+    single = START.replace("format=double_elim", "format=single_elim third_place=on")
+    ((_, _, (_, third)),) = await _drawn(tmp_path, monkeypatch, single)
+    assert (third.a, third.b) == ("?", "?")
+    ((_, _, (_, third)),) = await _drawn(tmp_path / "made", monkeypatch,
+                                         single + _results("@alice @hank", "@dave @erin"))
+    assert (third.a, third.b) == ("loser of #5", "?")

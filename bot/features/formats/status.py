@@ -175,16 +175,17 @@ def _round_title(tr: Translator, run: Run, view: MatchView) -> str:
 def _slot_name(tr: Translator, bracket: Bracket, rows: dict[str, MatchRow],
                label: dict[int, str], slot: Slot) -> str:
     """What a bracket box says for one of its places: the player, a bye, or where a player
-    still to come drops in from (a double elimination's lower bracket: the loser of the
-    upper match named as its box is, «#5», or «W2-1» while it is not made)."""
+    still to come drops in from: the loser of the match named as its box is («#5»; a double
+    elimination's upper match not made yet «W2-1»), else «?» (a single elimination's
+    3rd-place match before the semi-finals are made)."""
     if slot is None:
         return tr.plain("formats.bye_slot")
     if isinstance(slot, int):
         return label.get(slot, "?")
     if not isinstance(slot, Ref) or slot.kind != "loser":
         return "?"
-    return tr.plain("formats.bracket.loser_of", match=_box_label(
-        tr, bracket, rows.get(slot.match), bracket.match(slot.match)))
+    where = _box_label(tr, bracket, rows.get(slot.match), bracket.match(slot.match))
+    return tr.plain("formats.bracket.loser_of", match=where) if where else "?"
 
 
 @router.message(Command("bracket"), IN_GROUP)
