@@ -218,10 +218,12 @@ async def checkin(message: Message, command: CommandObject, services: Services,
 @router.callback_query(CheckIn.filter())
 async def checkin_button(query: CallbackQuery, callback_data: CheckIn, services: Services,
                          tr: Translator) -> None:
-    """Check in for the button's tournament; say which other open check-ins of the
+    """Check in for the button's tournament, pressed in its group or in the player's
+    private chat (the button sent with their entry); say which other open check-ins of the
     player's still miss them."""
     tournament = await services.repos.tournaments.get(callback_data.tournament_id)
-    if tournament is None or query.message is None or query.message.chat.id != tournament.chat_id:
+    chat = query.message.chat.id if query.message else None
+    if tournament is None or chat not in (tournament.chat_id, query.from_user.id):
         await query.answer(tr("callback.stale"), show_alert=True)
         return
     said = await _check_in(services, tr, tournament, query.from_user.id)
