@@ -24,7 +24,9 @@ from bot.games import game_of
 from bot.i18n import Markup, Translator
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
 from bot.middlewares.scope import Scope
+from bot.play import hidden
 from bot.services import Services
+from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import LIVE, Tournament
 
 DmAnswer = Callable[[Services, Translator, Tournament, int, int], Awaitable[None]]
@@ -195,26 +197,34 @@ async def picked(query: CallbackQuery, callback_data: Mine, services: Services,
 async def _playing_here(message: Message, scope: Scope) -> dict | bool:
     """Filter: the tournaments of this group in which the sender plays a match now, oldest
     first (only the one ``#id`` names, or whose match's forum topic the command was
-    sent in); False when there is none, for the game's own /match to say why."""
+    sent in), with those matches; False when there is none, for the game's own /match to
+    say why."""
     services = scope.services
-    ids = {match.tournament_id for match in await scope.live_matches()}
+    live = await scope.live_matches()
+    ids = {match.tournament_id for match in live}
     named = id_named(scope.args)
     if named is None and scope.thread is not None:
         named = await services.repos.matches.tournament_of_topic(message.chat.id, scope.thread)
     if named is not None:
         ids &= {named}
     tournaments = [await services.repos.tournaments.get(number) for number in sorted(ids)]
-    return {"tournaments": tournaments} if tournaments else False
+    return {"tournaments": tournaments,
+            "matches": [match for match in live if match.tournament_id in ids]
+            } if tournaments else False
 
 
 @here.message(Command("match"), IN_GROUP, _playing_here)
-async def matches_here(message: Message, tournaments: list[Tournament], services: Services,
-                       tr: Translator) -> None:
+async def matches_here(message: Message, tournaments: list[Tournament],
+                       matches: list[MatchRow], services: Services, tr: Translator) -> None:
     """The sender's match in each tournament of the group they play in now: one reply, each
-    under its title when there are several."""
+    under its title when there are several; with the button to the private chat when their
+    panel of one could not reach them."""
     user_id = message.from_user.id
+    markup = await hidden.open_chat_button(services, tr, matches, user_id)
     if len(tournaments) > 1:
-        await message.reply(await matches_told(services, tr, tournaments, user_id))
+        await message.reply(await matches_told(services, tr, tournaments, user_id),
+                            reply_markup=markup)
         return
     tournament = tournaments[0]
-    await message.reply(await _match_text(tournament)(services, tr, tournament, user_id))
+    await message.reply(await _match_text(tournament)(services, tr, tournament, user_id),
+                        reply_markup=markup)

@@ -32,6 +32,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import games
+from bot.features.keyboards import link_keyboard
 from bot.i18n import Translator, lines
 from bot.match_service import Clocks
 from bot.play import clock
@@ -259,6 +260,17 @@ async def still_unreached(ctx: MatchContext) -> list[int]:
     not opened its chat): the match's own message keeps asking them (:func:`unreached_line`)."""
     unreached = await panels(ctx.services).unreached(ctx.match.id)
     return [seat for seat, user_id in enumerate(ctx.match.players) if user_id in unreached]
+
+
+async def open_chat_button(services: Services, tr: Translator, matches: list[MatchRow],
+                           user_id: int) -> InlineKeyboardMarkup | None:
+    """The button to the private chat for ``user_id`` when the bot could not send them their
+    panel of one of ``matches`` and has not since (what tells them of the match asks them
+    to open the chat first)."""
+    for match in matches:
+        if user_id in await panels(services).unreached(match.id):
+            return link_keyboard(tr("dm.open_button"), services.deep_link(f"m-{match.id}"))
+    return None
 
 
 def unreached_line(ctx: MatchContext, seats: list[int]) -> str:

@@ -18,6 +18,7 @@ from bot.features.armchair.settings import replay_of
 from bot.features.armchair.texts import card, innings_over, last_ball_line, result_line, score_card
 from bot.features.formats.common import handles_of
 from bot.features.formats.results import record_played
+from bot.features.keyboards import link_keyboard, stacked
 from bot.i18n import Translator, lines
 from bot.match_service import Change, Clocks
 from bot.play import clock, hidden
@@ -98,13 +99,26 @@ async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False,
         ctx.closed_line() if ctx.closed else None
     if (replay := replay_of(ctx, game)) is not None:
         last = result_line(ctx.tr, ctx.names, game, replay)
-    if last is None and (unreached := await hidden.still_unreached(ctx)):
+    unreached = [] if last else await hidden.still_unreached(ctx)
+    if unreached:
         note = lines(note, hidden.unreached_line(ctx, unreached))
     await show_board(ctx, score_card(ctx.tr, ctx.match.id, ctx.names, game, last, note),
-                     None if last else _card_buttons(ctx, game), new=new)
+                     None if last else _card_buttons(ctx, game, asking=bool(unreached)),
+                     new=new)
 
 
-def _card_buttons(ctx: MatchContext, game: ArmchairGame) -> InlineKeyboardMarkup | None:
+def _card_buttons(ctx: MatchContext, game: ArmchairGame, *, asking: bool
+                  ) -> InlineKeyboardMarkup | None:
+    """The buttons of the move the card waits for; while it ``asks`` a player to open the
+    private chat, also the button that opens it (the toss's 🃏 opens it already)."""
+    buttons = _turn_buttons(ctx, game)
+    if not asking or (game.to_act is not None and game.to_act.kind == "toss"):
+        return buttons
+    return stacked(buttons, link_keyboard(ctx.tr("dm.open_button"),
+                                          ctx.services.deep_link(f"m-{ctx.match.id}")))
+
+
+def _turn_buttons(ctx: MatchContext, game: ArmchairGame) -> InlineKeyboardMarkup | None:
     turn, tr, at, match_id = game.to_act, ctx.tr, game.position, ctx.match.id
     if turn is not None and turn.kind == "toss":
         return InlineKeyboardMarkup(inline_keyboard=[[

@@ -21,6 +21,7 @@ from bot.features.mine import dm_answer, match_answer
 from bot.games import game_of
 from bot.i18n import Markup, Translator, lines
 from bot.middlewares.filters import IN_GROUP, command_name, topic_of
+from bot.play import hidden
 from bot.play.context import LIVE, load_match, own_key, own_text
 from bot.play.refusal import paused
 from bot.render import Box, bracket_count, bracket_png
@@ -308,7 +309,8 @@ async def _next_step(services: Services, tr: Translator, run: Run, row: MatchRow
         return (await paused(services, run.tournament.id, "formats.error.paused")).render(tr)
     game = game_of(run.tournament.game)
     if game.in_bot(run.tournament.settings):
-        hint = _hint(tr, game.match_hint, row)
+        unreached = user in await hidden.panels(services).unreached(row.id)
+        hint = _hint(tr, game.match_hint, row, unreached=unreached)
         if game.match_now is None:
             return hint
         ctx = await load_match(services, tr, row.id)
@@ -326,10 +328,14 @@ async def _next_step(services: Services, tr: Translator, run: Run, row: MatchRow
     return tr("formats.match.confirm", result=result, opponent=opponent)
 
 
-def _hint(tr: Translator, key: str, row: MatchRow) -> str:
-    """Where and how the match is played (``key``, in its kind's own words): of a match
-    played in its forum topic, the text saying so (``key`` + ``_topic``) where there is one
-    (its board is there, not in the general chat)."""
+def _hint(tr: Translator, key: str, row: MatchRow, *, unreached: bool = False) -> str:
+    """Where and how the match is played (``key``, in its kind's own words): to a player
+    the bot could not send their private panel, the text saying to open the chat first
+    (``key`` + ``_unreached``) where there is one; of a match played in its forum topic, the
+    text saying so (``key`` + ``_topic``) where there is one (its board is there, not in
+    the general chat)."""
+    if unreached and tr.has(own_key(tr, f"{key}_unreached", row.kind)):
+        key = f"{key}_unreached"
     topic = f"{key}_topic"
     if row.thread_id is not None and tr.has(own_key(tr, topic, row.kind)):
         key = topic
