@@ -17,6 +17,7 @@ from bot.features.keyboards import checkin_keyboard, register_keyboard, stacked
 from bot.game_settings import settings_line
 from bot.games import JobRunner, Opening, game_of, job_runner
 from bot.i18n import Translator, lines, paragraphs
+from bot.play.topics import topics_problem
 from bot.registry import Registry
 from bot.services import Services
 from bot.timeparse import parse_zone
@@ -406,8 +407,9 @@ async def _opening_job(services: Services, job: Job) -> None:
     """Announce the start and let the game create its first matches, in one message.
 
     The announcement (who plays, and what the organiser must still fix for the bot to see
-    the players' dice and words: privacy mode on and the bot no administrator) heads the
-    game's first round; the message that says it notes it in the job (``announced``), so a
+    the players' dice and words: privacy mode on and the bot no administrator; with
+    ``topics=on``, what the matches need to get topics of their own) heads the game's
+    first round; the message that says it notes it in the job (``announced``), so a
     retry (after a failed send) or a resume (after the group was lost) goes on where it
     stopped. The game's starter is run again then: it creates nothing twice, and announces
     a first round it created before the stop (see :attr:`bot.games.Game.start`).
@@ -426,7 +428,8 @@ async def _opening_job(services: Services, job: Job) -> None:
             await repos.jobs.note(job.id, lapsed=True)
         head = "" if job.payload.get("announced") else lines(
             _started(tr, tournament, entrants),
-            await rights_problem(services, tournament.chat_id, tr, tournament))
+            await rights_problem(services, tournament.chat_id, tr, tournament),
+            await topics_problem(services, tr, tournament))
         opening = Opening(head, partial(repos.jobs.note, job.id, announced=True))
         if starter := game_of(tournament.game).start:
             await starter(services, tournament, players, opening)

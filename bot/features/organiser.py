@@ -31,6 +31,7 @@ from bot.middlewares.filters import topic_of
 from bot.play import clock
 from bot.play.board import redraw_paused
 from bot.play.refusal import GROUP_ONLY, Refusal
+from bot.play.topics import not_forum_line
 from bot.services import Services
 from bot.timeparse import NoTime, PartsDisagree, parse_start, zone_name
 from storage.db import Write
@@ -90,8 +91,9 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
               open=Markup(", ".join(tr("new.open_item", id=t.id, title=t.title)
                                     for t in reversed(earlier)))) if earlier else None
     warning = await rights_problem(services, message.chat.id, tr, tournament)
-    await message.answer(lines(created, note_for(tr, tournament), tr("new.registration_open"),
-                               tr("new.next_step"), also, warning),
+    await message.answer(lines(created, note_for(tr, tournament),
+                               not_forum_line(tr, game.key, settings, message.chat),
+                               tr("new.registration_open"), tr("new.next_step"), also, warning),
                          reply_markup=register_keyboard(services, tr, tournament))
 
 
@@ -186,11 +188,13 @@ async def settings_(message: Message, command: CommandObject, services: Services
     renamed = None if title is None else tr("settings.renamed", id=tournament.id,
                                             old=tournament.title, title=title)
     saved = note = checkin = markup = waiting = None
-    if updated != tournament.settings:
+    before = tournament.settings
+    if updated != before:
         saved = tr("settings.saved", title=title or tournament.title,
                    settings=_describe(tr, game, updated))
         tournament = await services.repos.tournaments.get(tournament.id)
-        note = note_for(tr, tournament)
+        note = lines(note_for(tr, tournament),
+                     not_forum_line(tr, game.key, updated, message.chat, before))
         if scheduled:
             checkin, markup = checkin_reply(services, tr, tournament, scheduled.checkin_now)
         waiting = await _still_waiting(services, tr, tournament)

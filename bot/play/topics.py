@@ -12,8 +12,9 @@ import logging
 from collections.abc import Collection
 
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.types import Message
+from aiogram.types import Chat, Message
 
+from bot.games import game_of
 from bot.i18n import Translator
 from bot.middlewares.filters import topic_of
 from bot.middlewares.scope import Scope
@@ -36,6 +37,39 @@ def typed_in_its_topic(message: Message, match: MatchRow) -> bool:
     elsewhere (a forum's general chat), it is answered where it was typed, its text naming
     the match, and the match's board in its topic shows the change."""
     return topic_of(message) == match.thread_id
+
+
+def _topics_wanted(game: str, settings: dict) -> bool:
+    """Whether a tournament of ``game`` with ``settings`` asks for a topic per match: played
+    in the bot with ``topics=on`` (a match reported by /result has no board to put there)."""
+    return settings.get("topics") == "on" and game_of(game).in_bot(settings)
+
+
+def not_forum_line(tr: Translator, game: str, settings: dict, chat: Chat,
+                   before: dict | None = None) -> str | None:
+    """What ``/new`` (or ``/settings``, changing ``before``) asking for topics says in a
+    group that is not a forum: its matches will be played in the main chat unless it is
+    made one. Settings that asked for topics before say nothing again."""
+    if chat.is_forum or not _topics_wanted(game, settings) or (
+            before is not None and _topics_wanted(game, before)):
+        return None
+    return tr("topics.not_forum")
+
+
+async def topics_problem(services: Services, tr: Translator,
+                         tournament: Tournament) -> str | None:
+    """When the tournament asks for topics, what the start says the organiser must fix for
+    the matches to get them: the group made a forum, or the bot given the right to manage
+    topics (else they are played in the main chat); None when nothing is to fix."""
+    if not _topics_wanted(tournament.game, tournament.settings):
+        return None
+    bot = services.bot
+    if not (await bot.get_chat(tournament.chat_id)).is_forum:
+        return tr("topics.start_not_forum")
+    member = await bot.get_chat_member(tournament.chat_id, (await bot.me()).id)
+    if member.status == "creator" or getattr(member, "can_manage_topics", False):
+        return None
+    return tr("topics.start_no_rights")
 
 
 async def open_topic(services: Services, tournament: Tournament, match: MatchRow,

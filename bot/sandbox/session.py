@@ -27,6 +27,10 @@ from bot.sandbox.world import BOT_ID, BOT_JSON, StoredMessage, World
 
 DICE_FACES = {"🎲": 6, "🎯": 6, "🎳": 6, "🏀": 5, "⚽": 5, "🎰": 64}
 TOPIC_COLOR = 7322096
+CHAT_FULL_INFO = {"accent_color_id": 0, "max_reaction_count": 11, "accepted_gift_types": {
+    "unlimited_gifts": False, "limited_gifts": False, "unique_gifts": False,
+    "premium_subscription": False, "gifts_from_channels": False}}
+"""What getChat answers of every group beside the chat itself (fields Telegram requires)."""
 
 
 def keyboard_lines(markup: dict[str, Any] | None) -> list[str]:
@@ -174,6 +178,13 @@ class SandboxSession(BaseSession):
                 raise TelegramBadRequest(method=method, message="Bad Request: user not found")
             user_json = user.as_json()
         return group.member_json(method.user_id, user_json)
+
+    async def _get_chat(self, method) -> dict[str, Any]:
+        """The group as getChat describes it (whether it is a forum)."""
+        group = self.world.group_by_id(method.chat_id)
+        if group is None:
+            raise TelegramBadRequest(method=method, message="Bad Request: chat not found")
+        return group.as_json() | CHAT_FULL_INFO
 
     async def _send_message(self, method) -> dict[str, Any]:
         chat_id, thread, label = self._target(method)
