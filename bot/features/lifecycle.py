@@ -100,13 +100,42 @@ def checkin_opens(services: Services, tournament: Tournament) -> str | None:
     return local_time(services, tournament, opens)
 
 
+def checkin_open(services: Services, tournament: Tournament) -> bool:
+    """Whether check-in is open now: on, and its start's opening has come (with no start
+    set it is not: it opens with a start, its minutes before it)."""
+    opens = _checkin_opening(tournament)
+    return opens is not None and opens <= services.clock.now()
+
+
+def _opens_with_start(tr: Translator, tournament: Tournament) -> str | None:
+    """With check-in on and no start set, when it opens, in words: its minutes before the
+    start, once one is set."""
+    minutes = tournament.settings.get("checkin", 0)
+    if not minutes or tournament.starts_at is not None:
+        return None
+    return tr("checkin.opens_unscheduled", left=duration(tr, minutes))
+
+
+def checkin_opens_said(services: Services, tr: Translator, tournament: Tournament
+                       ) -> str | None:
+    """When check-in opens, while that is still ahead, in words: the time a scheduled
+    start's opens, or, with no start set, its minutes before a start once one is set."""
+    return _opens_with_start(tr, tournament) or checkin_opens(services, tournament)
+
+
+def checkin_waits_start(tr: Translator, tournament: Tournament) -> str | None:
+    """What settings switching check-in on (or changing its minutes) with no start set
+    say: it opens once a start is set, its minutes before it."""
+    opens = _opens_with_start(tr, tournament)
+    return tr("schedule.checkin_opens", time=opens) if opens else None
+
+
 def with_checkin(services: Services, tr: Translator, tournament: Tournament,
                  said: str) -> tuple[str, InlineKeyboardMarkup | None]:
     """``said`` to an entrant just taken in (added, approved, registered): once check-in
     has opened, and the tournament has not started, with the line that they still have to
     check in and the Check-in button."""
-    opens = _checkin_opening(tournament)
-    if opens is None or opens > services.clock.now() or tournament.started:
+    if not checkin_open(services, tournament) or tournament.started:
         return said, None
     return lines(said, tr("checkin.now_open")), checkin_keyboard(tr, tournament)
 
@@ -306,7 +335,7 @@ async def start_tournament(services: Services, tournament_id: int,
         if len(players) < minimum_players(tournament):
             problem = _too_few(tr, tournament, approved, players, waiting,
                                at_time=actor_id is None,
-                               opens=checkin_opens(services, tournament))
+                               opens=checkin_opens_said(services, tr, tournament))
             if actor_id is None:
                 await services.bot.send_message(tournament.chat_id, problem.text,
                                                 reply_markup=problem.markup)

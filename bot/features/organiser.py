@@ -17,6 +17,7 @@ from bot.features.lifecycle import (
     applications_waiting,
     checkin_moved,
     checkin_reply,
+    checkin_waits_start,
     duration,
     local_time,
     note_for,
@@ -93,7 +94,8 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
     warning = await rights_problem(services, message.chat.id, tr, tournament)
     await message.answer(lines(created, note_for(tr, tournament),
                                not_forum_line(tr, game.key, settings, message.chat),
-                               tr("new.registration_open"), tr("new.next_step"), also, warning),
+                               checkin_waits_start(tr, tournament), tr("new.registration_open"),
+                               tr("new.next_step"), also, warning),
                          reply_markup=register_keyboard(services, tr, tournament))
 
 
@@ -197,6 +199,8 @@ async def settings_(message: Message, command: CommandObject, services: Services
                      not_forum_line(tr, game.key, updated, message.chat, before))
         if scheduled:
             checkin, markup = checkin_reply(services, tr, tournament, scheduled.checkin_now)
+        elif updated.get("checkin") != before.get("checkin"):
+            checkin = checkin_waits_start(tr, tournament)
         waiting = await _still_waiting(services, tr, tournament)
     await message.answer(lines(renamed, saved, note, checkin, waiting), reply_markup=markup)
 

@@ -11,7 +11,8 @@ from bot.features.handlers import Handlers
 from bot.features.keyboards import CheckIn
 from bot.features.lifecycle import (
     called_off,
-    checkin_opens,
+    checkin_open,
+    checkin_opens_said,
     counted_as,
     unfinished_forms,
     with_checkin,
@@ -158,8 +159,7 @@ async def _open_checkins(services: Services, chat_id: int, user_id: int
     entrant of, each with the entry."""
     found = []
     for tournament in await services.repos.tournaments.active_in_chat(chat_id):
-        if (tournament.friendly or tournament.started or not tournament.settings.get("checkin")
-                or checkin_opens(services, tournament)):
+        if tournament.friendly or tournament.started or not checkin_open(services, tournament):
             continue
         entry = await services.repos.entrants.get(tournament.id, user_id)
         if entry is not None and entry.status == "approved":
@@ -195,7 +195,7 @@ async def _check_in(services: Services, tr: Translator, tournament: Tournament,
         return tr("checkin.pending", title=tournament.title)
     if entry is None or entry.status != "approved":
         return tr("checkin.not_entered")
-    opens = checkin_opens(services, tournament)
+    opens = checkin_opens_said(services, tr, tournament)
     if opens and not entry.checked_in:  # a check-in days early says nothing
         return tr("checkin.not_yet", title=tournament.title, time=opens)
     return await _check_in_all(services, tr, [(tournament, entry)])

@@ -41,3 +41,19 @@ async def test_an_applicant_awaiting_approval_is_told_so(tmp_path: Path) -> None
     assert said[-1] == ("→ g: Your application for “Early” still awaits an organiser's"
                         " approval: once it is approved, check in.")
     assert checked_in == 0
+
+
+async def test_with_no_start_set_check_in_waits_for_one(tmp_path: Path) -> None:
+    """Check-in opens its minutes before a start, so with none set a /checkin or a press
+    of an old Check-in button says so and checks nobody in."""
+    output: list[str] = []
+    async with opened(tmp_path, seed=1, emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@g: /new fincricket Later legs=1", "bob@g: /register",
+                                 "org@g: /settings checkin=30"])
+        start = len(output)
+        await sandbox.run_lines(["bob@g: /checkin", "bob@g: callback ci:1"])
+        entrants = await sandbox.app.services.repos.entrants.list(1)
+    waits = ("Check-in for “Later” opens 30 min before the start, once one is set"
+             " (/schedule): check in then (I will say so here).")
+    assert output[start:] == [f"→ g: {waits}", f"⚑ bob: {waits}"]
+    assert not any(entrant.checked_in for entrant in entrants)
