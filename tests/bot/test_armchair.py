@@ -23,7 +23,8 @@ from bot.features.formats.state import load, names_of
 from bot.game_settings import parse_settings
 from bot.i18n import Translator
 from bot.sandbox.runner import Sandbox
-from games.armchair_cricket import choose_action
+from games.armchair_cricket import SUIT_WORDS, choose_action
+from games.armchair_cricket.cards import LANGUAGES
 from tests.bot.sandbox_run import said
 from tests.bot.test_scenarios import run_scenario
 from tests.sql_trace import sql_trace
@@ -514,3 +515,21 @@ def test_the_new_tournaments_note_names_play_report_as_settings_takes_it(
     note = GAME.setup_note(Translator(language), {})
     assert f"<code>{pair}</code>" in note
     assert parse_settings(PARSERS, [pair], {}) == {"play": "report"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_rules_name_suits_and_results_as_the_match_does(language: str) -> None:
+    """/rules armchair uses the words a match shows: each suit as a card is written, and
+    each result by its headword («Ничья по счёту», not «tie»); no other language's suit
+    words outside the typed examples (the Russian rules listed «BAT, BALL, STUMPS…»)."""
+    tr = Translator(language)
+    rules = tr("rules.armchair")
+    told = re.sub(r"<[^>]+>", "", re.sub(r"<code>.*?</code>", "", rules)).lower()
+    for suit, words in SUIT_WORDS.items():
+        assert words[language][0].lower() in told, suit
+        foreign = {w[0] for lang, w in words.items() if w[0] != words[language][0]}
+        assert not any(re.search(rf"\b{w.lower()}\b", told) for w in foreign), suit
+    for key in ("armchair.result_tie", "armchair.result_draw"):
+        result = tr(key, a="A", b="B", ra=1, rb=1)
+        headword = result.split(":")[0].split(" ", 1)[1]
+        assert headword.lower() in told, (key, headword)
