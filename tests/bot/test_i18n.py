@@ -136,3 +136,22 @@ def test_a_playoff_round_begins_a_message_with_a_capital() -> None:
     assert ru("cup.hp_start", title=opening(round_name), a="A", b="B", hp=20).startswith(
         "⚔️ Финал «HP»: A — B")
     assert opening("1/2 финала") == "1/2 финала" and opening("") == ""
+
+
+# Where Russian would decline a name: a verb's object («побеждает Анну»), a noun's or a
+# preposition's («победа Анны», «у Анны»).
+_NAME = r"\{(?:name|names|winner|loser|a|b|opponent|other|whose|first|organiser|player)\}"
+_OBJECT_VERBS = ("побеждает",)
+_DECLINING = ("победа", "выбор")
+
+
+def test_a_russian_text_names_a_player_only_where_the_name_stays_as_written() -> None:
+    """A name is written in the nominative (Вера_Смирнова: the bot cannot decline it), so a
+    Russian text puts it as a subject, after a colon or a dash, or in a list, never as the
+    object of a verb or after a noun or a preposition («Вера_Смирнова побеждает
+    Анна_Петрова»: who won?)."""
+    declined = re.compile(rf"{_NAME} (?:{'|'.join(_OBJECT_VERBS)}) {_NAME}"
+                          rf"|(?<!\w)(?:{'|'.join(_DECLINING)}) {_NAME}", re.IGNORECASE)
+    wrong = {key: form for key, text in catalog("ru").items() for form in _forms(text)
+             if declined.search(form)}
+    assert wrong == {}
