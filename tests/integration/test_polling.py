@@ -213,10 +213,10 @@ async def test_new_tournament_and_registration_over_http(live: Live) -> None:
     [toast] = await api.wait_for(lambda c: c.method == "answerCallbackQuery",
                                  what="the approval toast")
     assert toast.params["callback_query_id"] == press["callback_query"]["id"]
-    assert toast.params["text"] == "Заявка Иван_Петров принята."
+    assert toast.params["text"] == "Заявка принята: Иван_Петров."
     [edit] = await api.wait_for(lambda c: c.method == "editMessageCaption", what="the verdict")
     assert edit.params["message_id"] == application.result["message_id"]
-    assert edit.params["caption"].startswith("✅ Заявка Иван_Петров принята")
+    assert edit.params["caption"].startswith("✅ Заявка принята: Иван_Петров")
     approved = await live.answers(dm, count=4)
     assert approved[-1].params["text"] == "✅ Ваша заявка на турнир «Test Cup» принята!"
 
