@@ -146,11 +146,11 @@ async def test_enter_shows_the_organiser_the_players_cards_and_never_the_group(
     shown = [m.group(1) for chat, text in messages if chat == "dm"
              for m in re.finditer(r"Ваши карты: ([^\n]+)", text)]
     held = [text for chat, text in messages if text.startswith("→ org@dm: ")
-            and "На руках у Anya (матч #1): " in text]
+            and "Anya (матч #1), на руках: " in text]
     assert len(held) == 2 and all(f": {shown[0]}." in text for text in held)
-    assert "У Anya нет карты бита 5." in held[1]
+    assert "Anya: карты бита 5 нет в руке." in held[1]
     group = "\n".join(text for chat, text in messages if chat == "klub")
-    assert "На руках" not in group and shown[0] not in group
+    assert "на руках" not in group and shown[0] not in group
     copies = [text for _, text in messages if "Копия для организатора" in text]
     assert [text.split(":")[0] for text in copies] == ["→ vera@dm"]
 

@@ -142,7 +142,8 @@ def test_a_playoff_round_begins_a_message_with_a_capital() -> None:
 # preposition's («победа Анны», «у Анны»).
 _NAME = r"\{(?:name|names|winner|loser|a|b|opponent|other|whose|first|organiser|player)\}"
 _OBJECT_VERBS = ("побеждает",)
-_DECLINING = ("победа", "выбор", "заявка", "вместо")
+_DECLINING = ("победа", "выбор", "заявка", "вместо", "игрока", "у", "от", "для", "ход",
+               "подходе")
 
 
 def test_a_russian_text_names_a_player_only_where_the_name_stays_as_written() -> None:
