@@ -141,9 +141,9 @@ def test_a_playoff_round_begins_a_message_with_a_capital() -> None:
 # Where Russian would decline a name: a verb's object («побеждает Анну»), a noun's or a
 # preposition's («победа Анны», «у Анны»).
 _NAME = r"\{(?:name|names|winner|loser|a|b|opponent|other|whose|first|organiser|player)\}"
-_OBJECT_VERBS = ("побеждает",)
+_OBJECT_VERBS = ("побеждает", "вызывает")
 _DECLINING = ("победа", "выбор", "заявка", "вместо", "игрока", "у", "от", "для", "ход",
-               "подходе")
+               "вызов", "подходе")
 
 
 def test_a_russian_text_names_a_player_only_where_the_name_stays_as_written() -> None:
