@@ -161,8 +161,9 @@ def test_a_russian_text_names_a_player_only_where_the_name_stays_as_written() ->
 def test_a_russian_text_gives_a_named_player_no_gendered_word() -> None:
     """Whether a player is a man or a woman is not known: a Russian text that names a
     player (or their opponent) has no gendered verb or short adjective for them
-    («Подтвердить должен Frank», «ваш соперник покинул турнир»)."""
-    gendered = re.compile(rf"\b(?:должен|должна|покинул|выбыл|снялся)\b"
+    («Подтвердить должен Frank», «ваш соперник покинул турнир», «{name} делает /try:
+    удачно — играем его выбор»)."""
+    gendered = re.compile(rf"\b(?:должен|должна|покинул|выбыл|снялся|его выбор)\b"
                           rf"|{_NAME} (?:не )?[а-яё]+л(?:ся)?\b")
     named = re.compile(rf"{_NAME}|соперник|игрок")
     wrong = {key: form for key, text in catalog("ru").items() for form in _forms(text)
