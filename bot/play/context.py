@@ -111,6 +111,12 @@ async def names_of(services: Services, tournament_id: int) -> dict[int, str]:
     return {e.user_id: e.label for e in await services.repos.entrants.list(tournament_id)}
 
 
+async def handles_of(services: Services, tournament_id: int) -> dict[int, str]:
+    """@usernames (or names) to type in organiser commands."""
+    return {e.user_id: f"@{e.username}" if e.username else e.label
+            for e in await services.repos.entrants.list(tournament_id)}
+
+
 async def context_for(services: Services, tr: Translator, tournament: Tournament,
                       match: MatchRow) -> MatchContext:
     label = await names_of(services, tournament.id)

@@ -36,7 +36,7 @@ from bot.features.keyboards import link_keyboard
 from bot.i18n import Translator, lines
 from bot.match_service import Clocks
 from bot.play import clock
-from bot.play.context import LIVE, MatchContext, context_for, own_text
+from bot.play.context import LIVE, MatchContext, context_for, handles_of, own_text
 from bot.play.perform import Alongside, perform
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal, pause_line
@@ -493,8 +493,8 @@ async def _copy_to_hosts(ctx: MatchContext, hosts: list[int], seat: int,
 
 async def _late(ctx: MatchContext, job: Job) -> clock.Alert | None:
     """The late clock ran out: remind each player still awaited, and tell the group in one
-    line (where the organisers can act: /enter, /setresult, /dq) — not in a friendly
-    match, which has no organisers."""
+    line (where the organisers can act: /enter, with the @username of one late player,
+    /setresult, /dq) — not in a friendly match, which has no organisers."""
     services, kind = ctx.services, ctx.match.kind
     state = await services.matches.state(ctx.match)
     late = [seat for seat in (0, 1) if await awaited(services, ctx.match, seat)]
@@ -506,8 +506,9 @@ async def _late(ctx: MatchContext, job: Job) -> clock.Alert | None:
             round=getattr(state, "round", "")))
     if not late or ctx.tournament.friendly:
         return None
-    return clock.Alert(_naming(ctx, "play.hidden_late", late,
-                               minutes=_inputs()[kind].late_minutes))
+    handle = (await handles_of(services, ctx.tournament.id))[ctx.match.players[late[0]]]
+    return clock.Alert(_naming(ctx, "play.hidden_late", late,  # one late: a ready /enter
+                               minutes=_inputs()[kind].late_minutes, handle=handle))
 
 
 late_clock = clock.timeout(LATE, _late)

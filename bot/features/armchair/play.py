@@ -16,14 +16,13 @@ from bot.features.armchair.hand import HAND, LATE_MINUTES, OPENING
 from bot.features.armchair.keyboards import BatFirst, Toss
 from bot.features.armchair.settings import replay_of
 from bot.features.armchair.texts import card, innings_over, last_ball_line, result_line, score_card
-from bot.features.formats.common import handles_of
 from bot.features.formats.results import record_played
 from bot.features.keyboards import link_keyboard, stacked
 from bot.i18n import Translator, lines
 from bot.match_service import Change, Clocks
 from bot.play import clock, hidden
 from bot.play.board import show_board
-from bot.play.context import MatchContext, own_text
+from bot.play.context import MatchContext, handles_of, own_text
 from bot.play.launch import start_match
 from bot.play.perform import Playbook, draw_chance, error_params
 from bot.sending import at_once

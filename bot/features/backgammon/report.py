@@ -26,12 +26,12 @@ from bot.features.backgammon.play import (
 )
 from bot.features.backgammon.settings import GAME
 from bot.features.backgammon.words import parse_game, typed_game
-from bot.features.formats.common import handles_of, parse_claim
+from bot.features.formats.common import parse_claim
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
-from bot.play.context import MatchContext
+from bot.play.context import MatchContext, handles_of
 from bot.play.refusal import Refusal
 from bot.play.topics import named_player_match
 from bot.services import Services

@@ -195,9 +195,3 @@ def _last_round(run: Run, user: int, row: MatchRow) -> bool:
     a withdrawal decided ahead, void or a walkover, does not)."""
     return not any(later.round > row.round and user in later.players
                    and later.status == "pending" for later in run.rows)
-
-
-async def handles_of(services: Services, tournament_id: int) -> dict[int, str]:
-    """@usernames (or names) to type in organiser commands."""
-    return {e.user_id: f"@{e.username}" if e.username else e.label
-            for e in await services.repos.entrants.list(tournament_id)}

@@ -14,7 +14,6 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot.features.access import id_moved_first
 from bot.features.formats.common import (
     formats_tournament,
-    handles_of,
     my_open_match,
     parse_claim,
     result_problem,
@@ -24,6 +23,7 @@ from bot.features.formats.runner import describe
 from bot.features.formats.state import Run, load, names_of
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
+from bot.play.context import handles_of
 from bot.play.refusal import paused
 from bot.services import Services
 from storage.repositories.matches import DuplicateUpdate, MatchRow
