@@ -246,6 +246,13 @@ async def show(ctx: MatchContext, *seats: int, fresh: bool = False,
     return unreached
 
 
+def chat_button(services: Services, tr: Translator, match: MatchRow) -> InlineKeyboardMarkup:
+    """The button that opens the bot's chat at ``match``'s panel (``/start m-<match>``),
+    labelled in the match kind's own words (the HP battle's «Choose in private»)."""
+    return link_keyboard(own_text(tr, "dm.open_button", match.kind),
+                         services.deep_link(f"m-{match.id}"))
+
+
 async def _tell_unreachable(ctx: MatchContext, seats: list[int]) -> None:
     """Ask the players of ``seats``, whom the bot cannot write to, to open its chat: one
     group message for both when neither can be reached."""

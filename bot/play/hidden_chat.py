@@ -39,6 +39,7 @@ from bot.play.context import MatchContext, load_match, own_text
 from bot.play.hidden import (
     Pick,
     awaited,
+    chat_button,
     input_of,
     live_hidden_matches,
     panels,
@@ -174,7 +175,9 @@ async def pick(query: CallbackQuery, callback_data: Pick, event_update: Update,
 async def word_in_group(message: Message, word: str, services: Services,
                         tr: Translator) -> None:
     """A hidden word typed in the group: not applied, removed if the bot may delete; said
-    where it was typed (its match's topic may be elsewhere: the word would vanish unsaid)."""
+    where it was typed (its match's topic may be elsewhere: the word would vanish unsaid),
+    under the button that opens the bot's chat at the match's panel (the player may never
+    have opened it)."""
     match = next((match for _, match in await services.repos.matches.live_in_chat(
         message.chat.id, message.from_user.id)
         if (hidden := input_of(match.kind)) is not None and hidden.parse(word) is not None),
@@ -185,7 +188,8 @@ async def word_in_group(message: Message, word: str, services: Services,
         await services.bot.delete_message(message.chat.id, message.message_id)
     ctx = await _context(services, match)
     await message.answer(own_text(tr, "play.hidden_in_group", match.kind,
-                                  name=ctx.names[ctx.seat(message.from_user.id)]))
+                                  name=ctx.names[ctx.seat(message.from_user.id)]),
+                         reply_markup=chat_button(services, tr, match))
 
 
 @router.message(Command("enter"))

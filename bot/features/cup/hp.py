@@ -11,7 +11,6 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.features.cup.common import announcer, post
 from bot.features.cup.playoff import THIRD, on_match_start, stage_title
-from bot.features.keyboards import link_keyboard
 from bot.i18n import Translator, lines
 from bot.play import clock, hidden
 from bot.play.board import show_board
@@ -127,7 +126,7 @@ def status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]
     if choosing:
         lines += [tr("cup.hp_has_chosen", name=name[p]) for p in (0, 1) if state.has_chosen(p)]
         lines.append(tr("cup.hp_to_choose", number=state.round, names=", ".join(choosing)))
-        return "\n".join(lines), _dm_button(play)
+        return "\n".join(lines), hidden.chat_button(play.services, play.tr, play.match)
     lines += rolled
     rolling = [name[p] for p, roll in enumerate(state.rolls) if roll is None]
     lines.append(tr("cup.hp_to_roll", number=state.round, names=", ".join(rolling)))
@@ -141,10 +140,6 @@ def _both_down(tr: Translator, name: tuple[str, str], state) -> str:
         return tr("cup.hp_both_down_level")
     return tr("cup.hp_both_down", winner=name[state.winner], won=state.hp[state.winner],
               lost=state.hp[1 - state.winner])
-
-
-def _dm_button(play: MatchContext) -> InlineKeyboardMarkup:
-    return link_keyboard(play.tr("cup.hp_open_dm"), play.services.deep_link(f"m-{play.match.id}"))
 
 
 def _round_text(tr: Translator, name: tuple[str, str], record, number: int) -> str:
