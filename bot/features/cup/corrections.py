@@ -146,19 +146,27 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
 
 async def _no_match(services: Services, tr: Translator, tournament: Tournament, user: User,
                     named: User | None) -> str:
-    """Why ``/setresult`` finds no match to set: the match it names (the player's last when
-    one player is named) has its result already — said with the score, and with /reopen
-    when that can still replay its last round (a played match of a round still under way);
-    else that the player has no such match."""
-    done = [m for m in await services.repos.matches.for_tournament(tournament.id)
-            if m.status == "finished" and user.id in m.players and m.slot != THIRD_VOTE
-            and (named is None or named.id in m.players)]
+    """Why ``/setresult`` finds no match to set: the pair meet in a group round not begun
+    (the player named alone: their next match, when they have played none or rest this
+    round), said as every format says it; the match it names (the player's last when one
+    player is named) has its result already — said with the score, and with /reopen when
+    that can still replay its last round (a played match of a round still under way); else
+    that the player has no such match."""
+    named_matches = [m for m in await services.repos.matches.for_tournament(tournament.id)
+                     if user.id in m.players and m.slot != THIRD_VOTE
+                     and (named is None or named.id in m.players)]
+    done = [m for m in named_matches if m.status == "finished"]
+    coming = [m for m in named_matches if m.status == "pending"]
+    label = await names_of(services, tournament.id)
+    if coming and (named is not None or not done):
+        first = min(coming, key=lambda m: m.round)
+        return tr("formats.error.meet_later", a=label[first.player_a],
+                  b=label[first.player_b], round=first.round)
     if not done:
         return tr("correction.no_match", user=user.mention)
     last = max(done, key=lambda m: m.id)
     reopenable = await _reopenable_finished(services, tournament.id, user.id) == last and \
         bool(await services.matches.round_starts(last))
-    label = await names_of(services, tournament.id)
     sa, sb = last.score_texts() or ("?", "?")
     return tr("correction.recorded_reopen" if reopenable else "correction.recorded",
               a=label[last.player_a], b=label[last.player_b], sa=sa, sb=sb, user=user.mention,
