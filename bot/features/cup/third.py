@@ -53,10 +53,11 @@ async def start_vote(play: MatchContext) -> None:
 
 def vote_status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]:
     """The vote's newest message: the question with a button per format and who has
-    picked, or, when the picks differ, the higher seed's /try; closed outside the vote,
-    who won instead of the buttons."""
+    picked, or, when the picks differ, that both picked and the higher seed's /try under
+    it, without buttons; closed outside the vote, who won instead of the buttons."""
     if state.needs_try:
-        return _needs_try(play, state), None
+        return lines(_question(play, play.tr("cup.third_both_picked")),
+                     _needs_try(play, state)), None
     tr, name = play.tr, play.names
     picked = [tr("cup.third_picked", name=name[p], other=name[1 - p])
               for p in (0, 1) if state.has_picked(p)]
@@ -90,19 +91,16 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
 @announcer("third_choice")
 async def announce_vote(play: MatchContext, before, after, event: dict) -> None:
     """A first pick edits the vote (its buttons stay for the other player); different
-    picks close the vote and ask for the higher seed's /try in a new message; the deadline
+    picks close the vote and ask for the higher seed's /try in the same edit; the deadline
     closes the vote (its buttons go) and asks the organiser in a new message, which says
     the pick made; a format
     decided by equal picks or by the organiser is said in place of the question, without
     buttons."""
     kind = event["type"]
-    if kind == "pick" and not after.finished and not after.needs_try:
+    if (kind == "pick" and not after.finished) or after.needs_try:
         await post(play, *vote_status(play, after), new=False)
-    elif after.needs_try:  # the question answered (its buttons go), the /try asked anew
-        await post(play, _question(play, play.tr("cup.third_both_picked")), None, new=False)
-        await post(play, *vote_status(play, after))
     elif kind == "try":  # its outcome under the question it answers
-        await post(play, lines(_needs_try(play, before), tried(play, event)), new=False)
+        await post(play, lines(vote_status(play, before)[0], tried(play, event)), new=False)
     elif kind == "deadline":
         await post(play, *vote_status(play, after), new=False)
         await post(play, lines(play.tr("cup.third_organiser"), *_picks_shown(play, after)),
@@ -124,7 +122,7 @@ def _picks_shown(play: MatchContext, state) -> list[str]:
 def _needs_try(play: MatchContext, state) -> str:
     tr = play.tr
     return tr("cup.third_needs_try", name=play.names[0], a=tr(f"cup.format.{state.pick_of(0)}"),
-              b=tr(f"cup.format.{state.pick_of(1)}"))
+              b=tr(f"cup.format.{state.pick_of(1)}"))  # the higher seed's pick, the other's
 
 
 async def vote_deadline(services: Services, job: Job) -> None:
