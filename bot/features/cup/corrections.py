@@ -110,8 +110,7 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
     match = await services.repos.matches.current_for_player(target.tournament.id, user.id)
     if match is None or match.kind == "third_choice" or \
             (named is not None and named.id not in match.players):
-        await message.answer(await _no_match(services, tr, target.tournament, user, named))
-        return
+        match = await _finished_to_set(services, tr, target.tournament, user, named)
     mine, theirs = outcome
     if mine == theirs and match.stage != GROUPS:
         await message.answer(tr("correction.no_draw"))
@@ -144,14 +143,13 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
     await retire_board(services, target.tournament, match)
 
 
-async def _no_match(services: Services, tr: Translator, tournament: Tournament, user: User,
-                    named: User | None) -> str:
-    """Why ``/setresult`` finds no match to set: the pair meet in a group round not begun
-    (the player named alone: their next match, when they have played none or rest this
-    round), said as every format says it; the match it names (the player's last when one
-    player is named) has its result already — said with the score, and with /reopen when
-    that can still replay its last round (a played match of a round still under way); else
-    that the player has no such match."""
+async def _finished_to_set(services: Services, tr: Translator, tournament: Tournament,
+                           user: User, named: User | None) -> MatchRow:
+    """Refused, saying why ``/setresult`` names no match it can set: the pair meet in a
+    group round not begun (the player named alone: their next match, when they have played
+    none or rest this round), said as every format says it; the match has its result —
+    with /reopen when that can still replay its last round, else why it can no longer
+    change; or that the player has no such match."""
     named_matches = [m for m in await services.repos.matches.for_tournament(tournament.id)
                      if user.id in m.players and m.slot != THIRD_VOTE
                      and (named is None or named.id in m.players)]
@@ -160,17 +158,18 @@ async def _no_match(services: Services, tr: Translator, tournament: Tournament, 
     label = await names_of(services, tournament.id)
     if coming and (named is not None or not done):
         first = min(coming, key=lambda m: m.round)
-        return tr("formats.error.meet_later", a=label[first.player_a],
-                  b=label[first.player_b], round=first.round)
+        raise Refusal("formats.error.meet_later", a=label[first.player_a],
+                      b=label[first.player_b], round=first.round)
     if not done:
-        return tr("correction.no_match", user=user.mention)
+        raise Refusal("correction.no_match", user=user.mention)
     last = max(done, key=lambda m: m.id)
-    reopenable = await _reopenable_finished(services, tournament.id, user.id) == last and \
-        bool(await services.matches.round_starts(last))
+    why = await _built_on(services, tr, tournament, last)
+    if why is None and not await services.matches.round_starts(last):
+        why = tr("correction.why_no_round")
     sa, sb = last.score_texts() or ("?", "?")
-    return tr("correction.recorded_reopen" if reopenable else "correction.recorded",
-              a=label[last.player_a], b=label[last.player_b], sa=sa, sb=sb, user=user.mention,
-              where=_where(tr, tournament, last))
+    raise Refusal("correction.recorded_reopen" if why is None else "correction.recorded",
+                  a=label[last.player_a], b=label[last.player_b], sa=sa, sb=sb,
+                  user=user.mention, where=_where(tr, tournament, last), why=why)
 
 
 def _where(tr: Translator, tournament: Tournament, match: MatchRow) -> str:
@@ -421,12 +420,15 @@ async def reopen(message: Message, command: CommandObject, event_update: Update,
         return
     tournament, user, reason = found
     match = await services.repos.matches.current_for_player(tournament.id, user.id)
+    if match is None or match.slot == THIRD_VOTE:  # a vote has no round: the match before
+        match = await _last_finished(services, tournament.id, user.id)
     if match is None:
-        match = await _reopenable_finished(services, tournament.id, user.id)
-    starts = await services.matches.round_starts(match) if match else []
-    if not starts:
-        await message.answer(tr("correction.nothing_to_reopen", user=user.mention))
-        return
+        raise Refusal("correction.nothing_to_reopen", user=user.mention)
+    starts = await services.matches.round_starts(match)
+    why = await _why_not_reopened(services, tr, tournament, match, bool(starts))
+    if why is not None:
+        raise Refusal("correction.cannot_reopen", user=user.mention, why=why,
+                      where=_where(tr, tournament, match))
     actor_id, now = message.from_user.id, services.clock.now()
     if match.status == "finished":
         await services.repos.matches.settle(match.id, {"meta": "reopen"}, actor_id, now)
@@ -454,14 +456,38 @@ def _replayed(tr: Translator, reason: str) -> str:
     return tr("cup.hp_replayed", reason=reason)
 
 
-async def _reopenable_finished(services: Services, tournament_id: int, user_id: int):
-    """The player's last finished group match while its round is still being played: once
-    the stage has moved on, later matches depend on it and it stays closed."""
-    matches = await services.repos.matches.for_tournament(tournament_id, GROUPS)
-    mine = [m for m in matches if m.status == "finished" and user_id in m.players]
-    if not mine:
-        return None
-    last = max(mine, key=lambda m: m.id)
-    round_open = any(m.round == last.round and m.status in LIVE
-                     for m in matches)
-    return last if round_open else None
+async def _last_finished(services: Services, tournament_id: int,
+                         user_id: int) -> MatchRow | None:
+    """The player's last finished match (not the 3rd-place vote, which has no rounds)."""
+    mine = [m for m in await services.repos.matches.for_tournament(tournament_id)
+            if m.status == "finished" and user_id in m.players and m.slot != THIRD_VOTE]
+    return max(mine, key=lambda m: m.id, default=None)
+
+
+async def _why_not_reopened(services: Services, tr: Translator, tournament: Tournament,
+                            match: MatchRow, played: bool) -> str | None:
+    """Why /reopen cannot replay ``match``'s last round (``played``: it has one), or None."""
+    if match.status == "finished" and \
+            (why := await _built_on(services, tr, tournament, match)) is not None:
+        return why
+    return None if played else tr("correction.why_no_round")
+
+
+async def _built_on(services: Services, tr: Translator, tournament: Tournament,
+                    match: MatchRow) -> str | None:
+    """Why a finished match's result can no longer change, or None while nothing is built
+    on it: the Cup is over; its group round is over (the next rounds and the tables follow
+    from it); a later playoff match (the next round's, the 3rd-place vote) has one of its
+    players."""
+    if tournament.status == "finished":
+        return tr("correction.why_ended")
+    matches = await services.repos.matches.for_tournament(tournament.id)
+    if match.stage == GROUPS:
+        if any(m.stage == GROUPS and m.round == match.round and m.status in LIVE
+               for m in matches):
+            return None
+        return tr("correction.why_round_over", round=match.round)
+    later = next((m for m in matches if m.id > match.id and m.stage != GROUPS
+                  and set(m.players) & set(match.players)), None)
+    return None if later is None else \
+        tr("correction.why_next_made", where=match_title(tr, tournament, later))

@@ -75,6 +75,8 @@ def stage_title(play: MatchContext) -> str:
 
 def match_title(tr: Translator, tournament: Tournament, match: MatchRow) -> str:
     """:func:`stage_title` of any playoff ``match`` of ``tournament``."""
+    if match.slot == THIRD_VOTE:  # the format is still to be chosen
+        return tr("cup.bracket_third")
     if match.slot == THIRD:
         kind = "group" if match.kind == "group3" else match.kind
         return tr("cup.third_title", format=tr(f"cup.format.{kind}"))
