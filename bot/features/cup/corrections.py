@@ -124,6 +124,9 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
     if named is None:
         await _not_said_again(services, tr, target.tournament, match, user, typed, reason)
     score = [mine, theirs] if me == 0 else [theirs, mine]
+    before = match.score_texts() if match.status == "finished" else None
+    if before is not None and (match.winner, before) == (winner, tuple(map(str, score))):
+        raise Refusal("formats.setresult_same")
     result = {"score": score, "set_by": message.from_user.id}
     if match.stage == GROUPS:
         result["points"] = [1, 1] if winner is None else \
@@ -134,10 +137,11 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
                                        tournament_id=target.tournament.id,
                                        chat_id=message.chat.id, reason=reason,
                                        match_id=match.id, score=score, winner=winner,
-                                       player=user.id, said=typed))
+                                       player=user.id, said=typed, before=before))
     said = {"a": play.names[0], "b": play.names[1], "sa": score[0], "sb": score[1],
             "reason": reason, "where": _where(tr, target.tournament, match)}
-    text = tr("correction.result_set", **said) if state.final_scores() else \
+    text = tr("correction.result_replaced", oa=before[0], ob=before[1], **said) if before \
+        else tr("correction.result_set", **said) if state.final_scores() else \
         tr("correction.result_set_hp", winner=play.names[play.seat(winner)], **said)
     await (play.say(text) if typed_in_its_topic(message, match) else message.reply(text))
     await retire_board(services, target.tournament, match)
@@ -145,11 +149,12 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
 
 async def _finished_to_set(services: Services, tr: Translator, tournament: Tournament,
                            user: User, named: User | None) -> MatchRow:
-    """Refused, saying why ``/setresult`` names no match it can set: the pair meet in a
-    group round not begun (the player named alone: their next match, when they have played
-    none or rest this round), said as every format says it; the match has its result —
-    with /reopen when that can still replay its last round, else why it can no longer
-    change; or that the player has no such match."""
+    """The finished match ``/setresult`` names (the player's last when one player is named)
+    when an organiser set its result and nothing was built on it: that result is replaced.
+    Else refused saying why: the pair meet in a group round not begun (the player named
+    alone: their next match, when they have played none or rest this round), said as every
+    format says it; a result played out — with /reopen when that can still replay its last
+    round, else why it can no longer change; or that the player has no such match."""
     named_matches = [m for m in await services.repos.matches.for_tournament(tournament.id)
                      if user.id in m.players and m.slot != THIRD_VOTE
                      and (named is None or named.id in m.players)]
@@ -164,6 +169,8 @@ async def _finished_to_set(services: Services, tr: Translator, tournament: Tourn
         raise Refusal("correction.no_match", user=user.mention)
     last = max(done, key=lambda m: m.id)
     why = await _built_on(services, tr, tournament, last)
+    if why is None and last.result.get("set_by") is not None:
+        return last
     if why is None and not await services.matches.round_starts(last):
         why = tr("correction.why_no_round")
     sa, sb = last.score_texts() or ("?", "?")
@@ -467,9 +474,11 @@ async def _last_finished(services: Services, tournament_id: int,
 async def _why_not_reopened(services: Services, tr: Translator, tournament: Tournament,
                             match: MatchRow, played: bool) -> str | None:
     """Why /reopen cannot replay ``match``'s last round (``played``: it has one), or None."""
-    if match.status == "finished" and \
-            (why := await _built_on(services, tr, tournament, match)) is not None:
-        return why
+    if match.status == "finished":
+        if (why := await _built_on(services, tr, tournament, match)) is not None:
+            return why
+        if match.result.get("set_by") is not None:
+            return tr("correction.why_set_by_organiser")
     return None if played else tr("correction.why_no_round")
 
 
