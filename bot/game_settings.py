@@ -146,16 +146,19 @@ FORMAT_SETTINGS: dict[str, Callable[[str], Any]] = {
 }
 
 
-def parse_settings(parsers: dict[str, Callable[[str], Any]], pairs: list[str],
+def parse_settings(parsers: dict[str, Callable[[str], Any]], words: list[str],
                    current: dict[str, Any]) -> dict[str, Any]:
-    """Apply ``key=value`` pairs to ``current``; ValueError(catalog key, name, suggestion)
-    if wrong, the suggestion being the pair as it was probably meant (``format=swis`` →
-    ``format=swiss``, ``fromat=swiss`` → ``format=swiss``) or None."""
+    """Apply the ``key=value`` pairs of ``words`` (:func:`_pairs`: also ``key value``) to
+    ``current``; ValueError(catalog key, name, pair) if wrong, the pair being the one as it
+    was probably meant (``format=swis`` → ``format=swiss``, ``fromat=swiss`` →
+    ``format=swiss``), for a key without a value the one set now (``legs=3``), or None."""
     result = dict(current)
-    for pair in pairs:
+    for pair in _pairs(parsers, words):
         name, sep, value = pair.partition("=")
         name = _key_named(parsers, name.strip().lower())
         value = _value_named(parsers.get(name), value.strip())
+        if not sep and name in parsers:
+            raise ValueError("settings.no_value", name, _pair_now(name, result))
         if not sep or name not in parsers:
             raise ValueError("settings.unknown_key", name, _meant(parsers, name, value))
         try:
@@ -163,6 +166,33 @@ def parse_settings(parsers: dict[str, Callable[[str], Any]], pairs: list[str],
         except ValueError as error:
             raise ValueError(error.args[0], name, _meant(parsers, name, value)) from None
     return result
+
+
+def _pairs(parsers: dict[str, Callable[[str], Any]], words: list[str]) -> list[str]:
+    """``words`` as ``key=value`` pairs: a key written without «=» takes the word after it as
+    its value (``format swiss`` → ``format=swiss``) when that word is no pair and no key."""
+    pairs: list[str] = []
+    for word in words:
+        if pairs and _is_key(parsers, pairs[-1]) and not _is_key(parsers, word) \
+                and "=" not in word:
+            pairs[-1] += f"={word}"
+        else:
+            pairs.append(word)
+    return pairs
+
+
+def _is_key(parsers: dict[str, Callable[[str], Any]], word: str) -> bool:
+    """Whether ``word`` is a setting's key alone, in one of the bot's languages («legit»)."""
+    return "=" not in word and _key_named(parsers, word.strip().lower()) in parsers
+
+
+def _pair_now(key: str, settings: dict[str, Any]) -> str | None:
+    """``key`` with the value ``settings`` give it as shown (:func:`shown_settings`: a Swiss
+    format's default rounds too), or None when they leave it to the format's default."""
+    value = shown_settings(settings).get(key)
+    if value is None:
+        return None
+    return f"{key}={','.join(map(str, value)) if isinstance(value, list) else value}"
 
 
 def _key_named(parsers: dict[str, Callable[[str], Any]], name: str) -> str:
@@ -263,14 +293,16 @@ def refused_key(error: ValueError) -> str:
 def refusal(tr: Translator, parsers: dict[str, Callable[[str], Any]],
             error: ValueError) -> str:
     """Why a ``key=value`` was refused (``error`` from :func:`parse_settings`), with the
-    pair as it was probably meant, in the chat's language (as :func:`settings_line`)."""
+    pair as it was probably meant (a key without a value: the pair set now), in the chat's
+    language (as :func:`settings_line`)."""
     reason, key, meant = error.args
     said = tr(reason, key=key_said(tr, key) if key in parsers else clip(key))
     if meant is None:
         return said
     meant_key, _, value = meant.partition("=")
     pair = f"{key_said(tr, meant_key)}={_value_said(tr, parsers[meant_key], value.split(','))}"
-    return f"{said} {tr('settings.did_you_mean', pair=pair)}"
+    follow = "settings.value_now" if reason == "settings.no_value" else "settings.did_you_mean"
+    return f"{said} {tr(follow, pair=pair)}"
 
 
 def hints(tr: Translator, parsers: dict[str, Callable[[str], Any]],

@@ -88,3 +88,29 @@ def test_a_word_in_another_language_is_still_refused_when_it_is_no_word_of_the_s
         ) -> None:
     error = _refused("формат=шахматы")
     assert error.args[:2] == ("settings.bad_choice", "format")
+
+
+@pytest.mark.parametrize(("words", "setting"), [
+    (["format", "swiss"], {"format": "swiss"}),
+    (["muoto", "sveitsiläinen"], {"format": "swiss"}),  # the key in the bot's languages
+    (["rounds", "3", "approval=on"], {"rounds": 3, "approval": "on"}),
+    (["rounds", "3", "groups", "2"], {"rounds": 3, "groups": 2}),
+])
+def test_a_key_and_its_value_without_equals_are_the_pair(words: list[str],
+                                                          setting: dict) -> None:
+    assert parse_settings(PARSERS, words, {}) == setting
+
+
+@pytest.mark.parametrize(("words", "current", "key", "now"), [
+    (["rounds"], {"rounds": 4}, "rounds", "rounds=4"),
+    (["раунды"], {"format": "swiss"}, "rounds", "rounds=5"),  # a Swiss default, as shown
+    (["rounds", "groups=2"], {"rounds": 4}, "rounds", "rounds=4"),  # a pair is no value
+    (["rounds", "groups", "2"], {"rounds": 4}, "rounds", "rounds=4"),  # nor is a key
+    (["max_players"], {"max_players": 0}, "max_players", "max_players=0"),
+    (["third_place"], {}, "third_place", None),  # left to the format's default
+])
+def test_a_key_alone_is_answered_with_the_value_set_now(words: list[str], current: dict,
+                                                        key: str, now: str | None) -> None:
+    with pytest.raises(ValueError) as caught:
+        parse_settings(PARSERS, words, current)
+    assert caught.value.args == ("settings.no_value", key, now)
