@@ -20,7 +20,7 @@ from bot.i18n import Translator, lines, paragraphs
 from bot.play.topics import topics_problem
 from bot.registry import Registry
 from bot.services import Services
-from bot.timeparse import parse_zone
+from bot.timeparse import parse_zone, zone_name
 from storage.repositories.jobs import Job
 from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
 from storage.timefmt import from_db, to_db
@@ -70,6 +70,17 @@ def local_time(services: Services, tournament: Tournament, at: datetime | None =
         "%d.%m.%Y %H:%M")
 
 
+def said_time(services: Services, tr: Translator, tournament: Tournament,
+              at: datetime | None = None) -> str:
+    """:func:`local_time`, naming the tournament's zone when it is not the one the chat reads
+    a time without a zone in (``01.10.2026 20:00, Europe/London`` in a Russian group)."""
+    zone = zone_name(zone_of(services, tournament, tr.language))
+    time = local_time(services, tournament, at)
+    if zone == zone_name(default_zone(services, tr.language)):
+        return time
+    return tr("time.zoned", time=time, zone=zone)
+
+
 def _checkin_opening(tournament: Tournament) -> datetime | None:
     """When a scheduled start's check-in opens, or opened (None: no check-in, or no start
     set)."""
@@ -86,18 +97,22 @@ def checkin_reply(services: Services, tr: Translator, tournament: Tournament,
     Check-in button), when it opens, or that it stays open."""
     if opened_now:
         return tr("checkin.open_with_reminder"), checkin_keyboard(tr, tournament)
-    if opens := checkin_opens(services, tournament):
+    if opens := checkin_opens(services, tr, tournament):
         return tr("schedule.checkin_opens", time=opens), None
     return (tr("schedule.checkin_stays_open") if CHECKIN_OPENED in tournament.state
             else None), None
 
 
-def checkin_opens(services: Services, tournament: Tournament) -> str | None:
+def checkin_ahead(services: Services, tournament: Tournament) -> datetime | None:
     """When a scheduled start's check-in opens, while that is still ahead."""
     opens = _checkin_opening(tournament)
-    if opens is None or opens <= services.clock.now():
-        return None
-    return local_time(services, tournament, opens)
+    return None if opens is None or opens <= services.clock.now() else opens
+
+
+def checkin_opens(services: Services, tr: Translator, tournament: Tournament) -> str | None:
+    """:func:`checkin_ahead` as the chat reads it (:func:`said_time`)."""
+    opens = checkin_ahead(services, tournament)
+    return None if opens is None else said_time(services, tr, tournament, opens)
 
 
 def checkin_open(services: Services, tournament: Tournament) -> bool:
@@ -120,7 +135,7 @@ def checkin_opens_said(services: Services, tr: Translator, tournament: Tournamen
                        ) -> str | None:
     """When check-in opens, while that is still ahead, in words: the time a scheduled
     start's opens, or, with no start set, its minutes before a start once one is set."""
-    return _opens_with_start(tr, tournament) or checkin_opens(services, tournament)
+    return _opens_with_start(tr, tournament) or checkin_opens(services, tr, tournament)
 
 
 def checkin_waits_start(tr: Translator, tournament: Tournament) -> str | None:
@@ -146,10 +161,16 @@ Helsinki until /schedule names another zone (elsewhere the bot's ``TIMEZONE``)."
 
 
 def zone_of(services: Services, tournament: Tournament, language: str = "") -> tzinfo:
-    """The tournament's time zone: the one its start was scheduled in, else its chat
-    ``language``'s (:data:`LANGUAGE_ZONES`), else the bot's."""
-    return parse_zone(tournament.timezone or LANGUAGE_ZONES.get(language)
-                      or services.settings.timezone)
+    """The tournament's time zone: the one its start was scheduled in (or, before that, the
+    one its group's last tournament had), else :func:`default_zone`."""
+    return parse_zone(tournament.timezone) if tournament.timezone \
+        else default_zone(services, language)
+
+
+def default_zone(services: Services, language: str) -> tzinfo:
+    """The zone a chat of ``language`` reads a time without a zone in: its language's
+    (:data:`LANGUAGE_ZONES`), else the bot's."""
+    return parse_zone(LANGUAGE_ZONES.get(language) or services.settings.timezone)
 
 
 def duration(tr: Translator, minutes: int) -> str:
@@ -263,7 +284,7 @@ async def _checkin_job(services: Services, job: Job) -> None:
             markup = stacked(register, markup)
         else:
             opening = tr("checkin.open", title=tournament.title,
-                         time=local_time(services, tournament))
+                         time=said_time(services, tr, tournament))
         await services.bot.send_message(tournament.chat_id, opening, reply_markup=markup)
 
 
@@ -283,9 +304,10 @@ async def _reminder(services: Services, tr: Translator, tournament: Tournament,
     approved = await services.repos.entrants.list(tournament.id, ("approved",))
     markup = register_keyboard(services, tr, tournament, named) \
         if tournament.registration_open and not tournament.full_with(len(approved)) else None
-    text = tr(counted_as(tournament, "reminder.text"), title=tournament.title, left=duration(tr, minutes),
-              time=local_time(services, tournament), count=len(approved))
-    if opens := checkin_opens(services, tournament):
+    text = tr(counted_as(tournament, "reminder.text"), title=tournament.title,
+              left=duration(tr, minutes), time=said_time(services, tr, tournament),
+              count=len(approved))
+    if opens := checkin_opens(services, tr, tournament):
         text += "\n" + tr("schedule.checkin_opens", time=opens)
     elif (checkin := tournament.settings.get("checkin", 0)) and (
             minutes < checkin or CHECKIN_OPENED in tournament.state):  # open before now

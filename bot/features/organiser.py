@@ -23,6 +23,7 @@ from bot.features.lifecycle import (
     note_for,
     revive_opening,
     rights_problem,
+    said_time,
     schedule_start,
     zone_of,
 )
@@ -228,10 +229,11 @@ def _start_now(services: Services, tr: Translator, tournament: Tournament) -> st
     players at the time)."""
     if tournament.starts_at is None:
         return tr("schedule.not_set", title=tournament.title)
-    time = local_time(services, tournament)
     if tournament.starts_at <= services.clock.now():
-        return tr("schedule.missed", title=tournament.title, time=time)
-    return tr("schedule.current", title=tournament.title, time=time, zone=tournament.timezone)
+        return tr("schedule.missed", title=tournament.title,
+                  time=said_time(services, tr, tournament))
+    return tr("schedule.current", title=tournament.title,
+              time=local_time(services, tournament), zone=tournament.timezone)
 
 
 @router.message(Command("schedule"))

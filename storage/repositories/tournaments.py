@@ -159,11 +159,16 @@ class TournamentsRepo:
 
     async def create(self, chat_id: int, game: str, title: str, settings: dict[str, Any],
                      created_by: int, now: datetime) -> Tournament:
+        """A tournament of the chat, open for registration, in the time zone of the chat's
+        last tournament that had one (cancelled too: a rehearsal's zone is the group's);
+        none when no tournament of the chat was scheduled."""
         async def work(tx):
             cursor = await tx.execute(
                 "INSERT INTO tournaments (chat_id, game, title, status, settings, created_by,"
-                " created_at) VALUES (?, ?, ?, 'registration', ?, ?, ?)",
-                (chat_id, game, title, json.dumps(settings), created_by, to_db(now)))
+                " created_at, timezone) VALUES (?, ?, ?, 'registration', ?, ?, ?,"
+                " (SELECT timezone FROM tournaments WHERE chat_id = ? AND friendly = 0"
+                "  AND timezone IS NOT NULL ORDER BY id DESC LIMIT 1))",
+                (chat_id, game, title, json.dumps(settings), created_by, to_db(now), chat_id))
             return self._created(cursor, chat_id)
         tournament_id = await self._write(work, chat_id)
         return await self.get(tournament_id)

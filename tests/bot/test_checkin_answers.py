@@ -31,7 +31,7 @@ async def _answers(tmp_path: Path, lines: list[str]) -> tuple[list[str], int]:
 
 async def test_a_check_in_before_it_opens_says_when_and_changes_nothing(tmp_path: Path) -> None:
     said, checked_in = await _answers(tmp_path, ["bob@g: /checkin"])
-    assert said == ["→ g: Check-in for “Early” opens 05.12.2026 11:30: check in then"
+    assert said == ["→ g: Check-in for “Early” opens 05.12.2026 11:30, UTC: check in then"
                     " (I will say so here)."]
     assert checked_in == 0
 
