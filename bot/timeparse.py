@@ -129,17 +129,31 @@ _CITIES = {
     "екатеринбург": "Asia/Yekaterinburg", "новосибирск": "Asia/Novosibirsk",
     "минск": "Europe/Minsk", "хельсинки": "Europe/Helsinki", "таллин": "Europe/Tallinn",
     "рига": "Europe/Riga", "берлин": "Europe/Berlin", "лондон": "Europe/London",
-    "tukholma": "Europe/Stockholm", "tallinna": "Europe/Tallinn",
-    "lontoo": "Europe/London", "berliini": "Europe/Berlin", "riika": "Europe/Riga",
-    "moskova": "Europe/Moscow", "pietari": "Europe/Moscow",
     "московскому": "Europe/Moscow", "хельсинкскому": "Europe/Helsinki",
     "калининградскому": "Europe/Kaliningrad", "самарскому": "Europe/Samara",
     "екатеринбургскому": "Asia/Yekaterinburg", "новосибирскому": "Asia/Novosibirsk",
     "минскому": "Europe/Minsk", "лондонскому": "Europe/London",
-    "берлинскому": "Europe/Berlin", "suomen": "Europe/Helsinki",
-    "helsingin": "Europe/Helsinki", "moskovan": "Europe/Moscow", "lontoon": "Europe/London",
+    "берлинскому": "Europe/Berlin",
 }
-"""City names in Russian and Finnish that are not an IANA zone's own English city name."""
+"""City names in Russian that are not an IANA zone's own English city name."""
+FINNISH_PLACES = {
+    "tukholma": "Europe/Stockholm", "tallinna": "Europe/Tallinn", "lontoo": "Europe/London",
+    "berliini": "Europe/Berlin", "riika": "Europe/Riga", "moskova": "Europe/Moscow",
+    "pietari": "Europe/Moscow", "pariisi": "Europe/Paris", "rooma": "Europe/Rome",
+    "ateena": "Europe/Athens", "varsova": "Europe/Warsaw", "kööpenhamina": "Europe/Copenhagen",
+    "wien": "Europe/Vienna", "vilna": "Europe/Vilnius",
+    "suomi": "Europe/Helsinki", "ruotsi": "Europe/Stockholm", "viro": "Europe/Tallinn",
+    "norja": "Europe/Oslo", "tanska": "Europe/Copenhagen", "saksa": "Europe/Berlin",
+    "ranska": "Europe/Paris", "englanti": "Europe/London", "britannia": "Europe/London",
+    "latvia": "Europe/Riga", "liettua": "Europe/Vilnius", "puola": "Europe/Warsaw",
+    "venäjä": "Europe/Moscow", "italia": "Europe/Rome", "espanja": "Europe/Madrid",
+}
+"""Cities and countries in Finnish that are not an IANA zone's own English city name (a
+country as the zone of its capital); each is also known in the genitive, as "Tukholman
+aikaa" says it (:func:`finnish_genitives`)."""
+_IRREGULAR_GENITIVES = {"helsinki": "helsingin", "suomi": "suomen", "riika": "riian",
+                        "englanti": "englannin"}
+"""Finnish genitives that are not the name and ``n`` (or ``in`` after a consonant)."""
 _ABBREVIATIONS = {
     "MSK": "Europe/Moscow", "МСК": "Europe/Moscow",
     "EET": "Europe/Helsinki", "EEST": "Europe/Helsinki",
@@ -168,8 +182,20 @@ def parse_zone(text: str) -> tzinfo | None:
     except (ZoneInfoNotFoundError, ValueError):
         pass
     city = text.lower().replace("ё", "е")
-    named = _CITIES.get(city) or _zones_by_city().get(city.replace(" ", "_"))
+    key = city.replace(" ", "_")
+    named = (_CITIES.get(city) or FINNISH_PLACES.get(key) or _zones_by_city().get(key)
+             or finnish_genitives().get(key))
     return ZoneInfo(named) if named else None
+
+
+@cache
+def finnish_genitives() -> dict[str, str]:
+    """Each place :func:`parse_zone` knows by name in Finnish (:data:`FINNISH_PLACES`, and the
+    IANA zones' cities, which Finnish writes as they are: ``new_york``) by its genitive, as
+    "Tukholman aikaa", "New Yorkin aikaa" say it (``tukholman`` → ``Europe/Stockholm``)."""
+    places = {**_zones_by_city(), **FINNISH_PLACES}
+    return {_IRREGULAR_GENITIVES.get(name) or name + ("n" if name[-1] in "aeiouyäö" else "in"):
+            zone for name, zone in places.items()}
 
 
 @cache

@@ -8,7 +8,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.timeparse import NoTime, PartsDisagree, parse_start, zone_name
+from bot.timeparse import (
+    FINNISH_PLACES,
+    NoTime,
+    PartsDisagree,
+    finnish_genitives,
+    parse_start,
+    zone_name,
+)
 
 MOSCOW = ZoneInfo("Europe/Moscow")
 NOW = datetime(2026, 10, 1, 12, 0, tzinfo=MOSCOW)
@@ -203,6 +210,31 @@ def test_days_from_now(text: str, expected: str) -> None:
 ])
 def test_a_zone_said_as_its_time(text: str, zone: str) -> None:
     assert _start(text, "Europe/Berlin").endswith(zone)
+
+
+@pytest.mark.parametrize(("place", "zone"), FINNISH_PLACES.items())
+def test_a_finnish_place_is_known_by_its_name(place: str, zone: str) -> None:
+    assert _start(f"huomenna klo 19 {place.capitalize()}").endswith(zone)
+
+
+def test_every_genitive_names_its_zone_before_aikaa() -> None:
+    """Every place known in Finnish, said in the genitive ("Tukholman aikaa", "New Yorkin
+    aikaa"); Jan Mayen's first word is January's short name, so it is a month there."""
+    wrong = {said: zone for said, zone in finnish_genitives().items()
+             if said != "jan_mayenin" and not _start(
+                 f"huomenna klo 19 {said.replace('_', ' ').title()} aikaa").endswith(zone)}
+    assert not wrong
+
+
+@pytest.mark.parametrize(("said", "zone"), [
+    ("Tukholman", "Europe/Stockholm"), ("Helsingin", "Europe/Helsinki"),
+    ("Tallinnan", "Europe/Tallinn"), ("Berliinin", "Europe/Berlin"),
+    ("Pariisin", "Europe/Paris"), ("Moskovan", "Europe/Moscow"), ("Riian", "Europe/Riga"),
+    ("New Yorkin", "America/New_York"), ("Oslon", "Europe/Oslo"), ("Ruotsin", "Europe/Stockholm"),
+    ("Viron", "Europe/Tallinn"), ("Suomen", "Europe/Helsinki"), ("Englannin", "Europe/London"),
+])
+def test_a_finnish_genitive_names_its_zone(said: str, zone: str) -> None:
+    assert _start(f"huomenna klo 19 {said} aikaa", "Europe/Moscow").endswith(zone)
 
 
 
