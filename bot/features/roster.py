@@ -183,7 +183,9 @@ async def _check_in_all(services: Services, tr: Translator,
 
 
 async def _check_in(services: Services, tr: Translator, tournament: Tournament,
-                    user_id: int) -> str:
+                    user_id: int, in_group: bool = True) -> str:
+    """Check ``user_id`` in for ``tournament``, or say why not; ``in_group``: asked in the
+    group, where the opening of check-in is announced (else in private)."""
     if said := called_off(tr, tournament):
         return said
     if tournament.started:
@@ -197,7 +199,8 @@ async def _check_in(services: Services, tr: Translator, tournament: Tournament,
         return tr("checkin.not_entered")
     opens = checkin_opens_said(services, tr, tournament)
     if opens and not entry.checked_in:  # a check-in days early says nothing
-        return tr("checkin.not_yet", title=tournament.title, time=opens)
+        key = "checkin.not_yet" if in_group else "checkin.not_yet_in_group"
+        return tr(key, title=tournament.title, time=opens)
     return await _check_in_all(services, tr, [(tournament, entry)])
 
 
@@ -226,7 +229,8 @@ async def checkin_button(query: CallbackQuery, callback_data: CheckIn, services:
     if tournament is None or chat not in (tournament.chat_id, query.from_user.id):
         await query.answer(tr("callback.stale"), show_alert=True)
         return
-    said = await _check_in(services, tr, tournament, query.from_user.id)
+    said = await _check_in(services, tr, tournament, query.from_user.id,
+                           in_group=chat == tournament.chat_id)
     others = [other for other, entry in await _open_checkins(
         services, tournament.chat_id, query.from_user.id)
         if other.id != tournament.id and not entry.checked_in]
