@@ -29,6 +29,11 @@ START_JOBS = ("reminder", "checkin", "start")
 CHECKIN_OPENED = "checkin_opened"
 """The tournament's state key of the moment its check-in opened: a start moved later
 keeps it open (no second opening)."""
+CHECKIN_STATUS = "checkin_status"
+"""The tournament's state key of its check-in status: the newest reminder message counting
+check-ins it is in — its id and the reminders it joins (``[tournament id, minutes, start]``
+each) — redrawn in place at each check-in and change of the entrants
+(:func:`redraw_checkin_status`), after a restart too."""
 MIN_PLAYERS = 2
 
 
@@ -254,7 +259,7 @@ async def _not_started(services: Services, job: Job) -> tuple[Tournament, Transl
 async def _reminder_job(services: Services, job: Job) -> None:
     """The reminder, joined by those of the chat's other tournaments due with it (within
     :data:`bot.scheduler.TOGETHER`): one message, a paragraph each, each one's buttons
-    naming its tournament."""
+    naming its tournament; one counting check-ins is each one's check-in status."""
     if not (found := await _not_started(services, job)):
         return
     tournament, tr = found
@@ -262,11 +267,49 @@ async def _reminder_job(services: Services, job: Job) -> None:
     for other in await services.scheduler.take_due(job, chat_id=tournament.chat_id):
         if more := await _not_started(services, other):
             reminders.append((more[0], other.payload["minutes"]))
+    text, markup = await _reminders(services, tr, reminders)
+    message_id = await services.outbox.board(tournament.chat_id, None, text, markup)
+    if any(_counts_checkins(services, each, minutes) for each, minutes in reminders):
+        status = {"message_id": message_id, "shows": [
+            [each.id, minutes, to_db(each.starts_at)] for each, minutes in reminders]}
+        for each, _ in reminders:
+            await services.repos.tournaments.set_state(each.id, CHECKIN_STATUS, status)
+
+
+async def _reminders(services: Services, tr: Translator,
+                     reminders: list[tuple[Tournament, int]]
+                     ) -> tuple[str, InlineKeyboardMarkup | None]:
+    """One message of the chat's reminders (each a tournament and its minutes before the
+    start): a paragraph each, several naming their tournament on their buttons."""
     said = [await _reminder(services, tr, each, minutes, named=len(reminders) > 1)
             for each, minutes in reminders]
     markups = [markup for _, markup in said if markup is not None]
-    await services.bot.send_message(tournament.chat_id, paragraphs(*(t for t, _ in said)),
-                                    reply_markup=stacked(*markups) if markups else None)
+    return paragraphs(*(text for text, _ in said)), stacked(*markups) if markups else None
+
+
+async def redraw_checkin_status(services: Services, *tournaments: Tournament) -> None:
+    """Redraw in place the check-in status (:data:`CHECKIN_STATUS`) of ``tournaments``
+    whose check-ins or entrants changed: each message once, whole — every reminder it
+    joins whose tournament still waits for the start it was sent for."""
+    statuses = {status["message_id"]: status for tournament in tournaments
+                if (status := tournament.state.get(CHECKIN_STATUS))}
+    for message_id, status in statuses.items():
+        reminders = []
+        for tournament_id, minutes, start in status["shows"]:
+            tournament = await services.repos.tournaments.get(tournament_id)
+            if _waits_for(tournament, from_db(start)):
+                reminders.append((tournament, minutes))
+        if reminders:
+            chat_id = reminders[0][0].chat_id
+            text, markup = await _reminders(
+                services, await services.translator_for_chat(chat_id), reminders)
+            await services.outbox.board(chat_id, message_id, text, markup, resend=False)
+
+
+def _waits_for(tournament: Tournament | None, start: datetime | None) -> bool:
+    """Whether ``tournament`` still waits for ``start``: not started, cancelled or moved."""
+    return (tournament is not None and not tournament.started
+            and tournament.status != "cancelled" and tournament.starts_at == start)
 
 
 @job_kind("checkin")
@@ -309,8 +352,7 @@ async def _reminder(services: Services, tr: Translator, tournament: Tournament,
               count=len(approved))
     if opens := checkin_opens(services, tr, tournament):
         text += "\n" + tr("schedule.checkin_opens", time=opens)
-    elif (checkin := tournament.settings.get("checkin", 0)) and (
-            minutes < checkin or CHECKIN_OPENED in tournament.state):  # open before now
+    elif _counts_checkins(services, tournament, minutes):
         text += "\n" + tr("reminder.checked_in", total=len(approved),
                           count=sum(entrant.checked_in for entrant in approved))
         markup = stacked(markup, checkin_keyboard(tr, tournament, named))
@@ -320,6 +362,14 @@ async def _reminder(services: Services, tr: Translator, tournament: Tournament,
             text += "\n" + tr("reminder.pending", names=", ".join(e.label for e in pending))
         text = lines(text, unfinished_forms(tr, waiting))
     return text, markup
+
+
+def _counts_checkins(services: Services, tournament: Tournament, minutes: int) -> bool:
+    """Whether the reminder ``minutes`` before the start says how many have checked in:
+    check-in opened before it."""
+    checkin = tournament.settings.get("checkin", 0)
+    return bool(checkin) and checkin_opens(services, tournament) is None and (
+        minutes < checkin or CHECKIN_OPENED in tournament.state)
 
 
 @dataclass(frozen=True)

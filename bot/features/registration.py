@@ -19,7 +19,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot.features.access import organisers_press, target_tournament
 from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard, register_keyboard, stacked
-from bot.features.lifecycle import called_off, with_checkin
+from bot.features.lifecycle import called_off, redraw_checkin_status, with_checkin
 from bot.games import game_of
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, topic_of
@@ -161,6 +161,7 @@ async def _apply_directly(services: Services, tr: Translator, tournament: Tourna
     else:
         await _send_application(services, tournament, user_id)
         await message.reply(tr("registration.sent", title=tournament.title))
+    await redraw_checkin_status(services, tournament)
 
 
 @router.message(CommandStart(deep_link=True, magic=F.args.regexp(r"^reg-\d+$")),
@@ -243,6 +244,7 @@ async def form_photo(message: Message, entry: Entrant, services: Services,
         said, markup = with_checkin(services, tr, tournament, tr(
             "registration.registered", name=entry.display_name, title=tournament.title))
         await message.answer(said, reply_markup=markup)
+    await redraw_checkin_status(services, tournament)
 
 
 @router.message(IN_PRIVATE, F.text, ~F.text.startswith("/"), _awaiting)
@@ -368,3 +370,4 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
         card_markup = link_keyboard(tr("dm.open_button"), services.deep_link())
     await edit_card(services, message.chat.id, message.message_id, bool(message.photo),
                     verdict, card_markup)
+    await redraw_checkin_status(services, tournament)

@@ -14,6 +14,7 @@ from bot.features.lifecycle import (
     checkin_open,
     checkin_opens_said,
     counted_as,
+    redraw_checkin_status,
     unfinished_forms,
     with_checkin,
 )
@@ -92,6 +93,7 @@ async def _remove(services: Services, tr: Translator, message: Message, tourname
     # in a message of its own (an edit notifies nobody)
     if not await close_application(services, tournament, entry, said) or not told:
         await message.answer(said)
+    await redraw_checkin_status(services, tournament)
 
 
 async def _add(services: Services, tr: Translator, message: Message, tournament: Tournament,
@@ -124,6 +126,7 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
     said, markup = with_checkin(services, tr, tournament, tr(
         "add.done", name=name, user=user.mention, title=tournament.title))
     await message.answer(said, reply_markup=markup)
+    await redraw_checkin_status(services, tournament)
 
 
 @router.message(Command("withdraw", "leave"), Targeted())
@@ -145,6 +148,7 @@ async def withdraw(message: Message, command: CommandObject, services: Services,
     said = tr("withdraw.done", name=entry.label, title=tournament.title)
     if not await close_application(services, tournament, entry, said):
         await message.reply(said)  # (else the application's card says it)
+    await redraw_checkin_status(services, tournament)
 
 
 def _titles(tr: Translator, tournaments: list[Tournament]) -> Markup:
@@ -175,6 +179,7 @@ async def _check_in_all(services: Services, tr: Translator,
     now = services.clock.now()
     for tournament, entry in missing:
         await services.repos.entrants.update(tournament.id, entry.user_id, now, checked_in=1)
+    await redraw_checkin_status(services, *(tournament for tournament, _ in missing))
     if not missing:
         return tr("checkin.already", name=entries[0][1].label,
                   titles=_titles(tr, [tournament for tournament, _ in entries]))
