@@ -169,3 +169,16 @@ def test_a_russian_text_gives_a_named_player_no_gendered_word() -> None:
     wrong = {key: form for key, text in catalog("ru").items() for form in _forms(text)
              if named.search(form) and gendered.search(form)}
     assert wrong == {}
+
+
+def test_a_russian_text_gives_the_organiser_or_a_player_no_gendered_past_verb() -> None:
+    """The organiser and a player are persons of unknown gender: a Russian text puts no
+    masculine past verb next to them («Организатор записал результат», «формат выбрал
+    организатор», «Соперник уже сообщил результат»), but says what was done
+    («Результат записан организатором») or uses the present tense."""
+    person, verb = r"(?:организатор|соперник|игрок)", r"[а-яё]+л(?:ся)?"
+    gendered = re.compile(rf"\b{person} (?:уже |не )?{verb}\b|\b{verb} {person}\b",
+                          re.IGNORECASE)
+    wrong = {key: form for key, text in catalog("ru").items() for form in _forms(text)
+             if gendered.search(form)}
+    assert wrong == {}
