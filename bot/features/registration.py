@@ -99,6 +99,7 @@ async def register_in_group(message: Message, command: CommandObject, services: 
         "registration.continue_dm"
     await message.reply(tr(f"{key}_asked" if asked else key, name=entry.display_name),
                         reply_markup=register_keyboard(services, tr, tournament))
+    await redraw_checkin_status(services, tournament)
 
 
 async def _form_begun(services: Services, tournament: Tournament, user_id: int) -> Entrant:
@@ -224,6 +225,7 @@ async def stop_form(message: Message, entry: Entrant, services: Services,
     tournament = await services.repos.tournaments.get(entry.tournament_id)
     await services.repos.entrants.forget_form(tournament.id, entry.user_id)
     await message.answer(tr("registration.form_stopped", title=tournament.title))
+    await redraw_checkin_status(services, tournament)
 
 
 @router.message(IN_PRIVATE, F.photo, _awaiting)
@@ -266,6 +268,7 @@ async def form_text(message: Message, entry: Entrant, services: Services,
     changed = changing and name != entry.display_name
     await message.answer(tr("registration.name_changed" if changed
                             else "registration.ask_photo", name=name))
+    await redraw_checkin_status(services, tournament)
 
 
 async def _send_application(services: Services, tournament: Tournament, user_id: int,
