@@ -368,7 +368,7 @@ def _counts_checkins(services: Services, tournament: Tournament, minutes: int) -
     """Whether the reminder ``minutes`` before the start says how many have checked in:
     check-in opened before it."""
     checkin = tournament.settings.get("checkin", 0)
-    return bool(checkin) and checkin_opens(services, tournament) is None and (
+    return bool(checkin) and checkin_ahead(services, tournament) is None and (
         minutes < checkin or CHECKIN_OPENED in tournament.state)
 
 

@@ -64,6 +64,6 @@ async def test_a_press_in_private_before_it_opens_says_it_is_announced_in_the_gr
     """The Check-in button pressed in private says when check-in opens and that the
     group (not this chat) is told then."""
     said, checked_in = await _answers(tmp_path, ["bob@dm: /start", "bob@dm: callback ci:1"])
-    assert said[-1] == ("⚑ bob: Check-in for “Early” opens 05.12.2026 11:30: check in then"
-                        " (I will say so in the group).")
+    assert said[-1] == ("⚑ bob: Check-in for “Early” opens 05.12.2026 11:30, UTC: check in"
+                        " then (I will say so in the group).")
     assert checked_in == 0
