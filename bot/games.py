@@ -72,7 +72,7 @@ class Game:
     """Creates the first matches once the roster is fixed and announces them under the
     :class:`Opening`'s head. Safe to run again: a start cut short (a restart, a failed
     send) is run again and must neither create its matches twice nor lose their
-    announcement."""
+    announcement or their boards."""
     min_players: Callable[[dict[str, Any]], int] | None = None
     setup_note: Callable[[Any, dict[str, Any]], str | None] | None = None
     """What the game says about its settings at /new and /settings (a Translator, settings)."""

@@ -118,15 +118,19 @@ async def test_a_cup_start_whose_announcement_fails_makes_its_matches_once(sandb
     assert await _rows(sandbox, "SELECT status FROM jobs WHERE kind = 'opening'") == [("done",)]
 
 
-async def test_a_retried_opening_does_not_say_twice_what_went_out(sandbox, monkeypatch):
+async def test_a_retried_opening_posts_the_board_that_failed_once(sandbox, monkeypatch):
     faults = Faults(monkeypatch)
     await _run(sandbox, SETUP)
-    faults.fail(5, lambda m: isinstance(m, SendMessage) and "Матч #1" in m.text)
+    faults.fail(5, lambda m: isinstance(m, SendMessage) and "матч #1" in m.text)
     first = await _run(sandbox, "! now 2026-10-21T20:00+03:00")
     assert sum("начался" in line for line in first) == 1
+    assert not any("матч #1" in line for line in first)
     later = await _run(sandbox, "! advance 2m")
     assert not _errors(later) and not any("начался" in line for line in later)
+    assert sum("матч #1" in line for line in later) == 1  # the board, never posted before
     assert await _rows(sandbox, "SELECT status FROM jobs WHERE kind = 'opening'") == [("done",)]
+    assert await _rows(sandbox, "SELECT board_message_id IS NOT NULL FROM matches") == [(1,)]
+    assert not any("матч #1" in line for line in await _run(sandbox, "! advance 20m"))
 
 
 async def test_a_lost_group_pauses_the_tournament_and_tells_the_organiser(sandbox):

@@ -51,12 +51,15 @@ async def start_format(services: Services, tournament: Tournament,
     """Seed the field, open the first round: its announcement begins with the start's
     roster, then the format (and a Swiss warning, the groups) — one group message. Run
     again after a stop, it seeds nothing twice, and announces a first round made before
-    the stop and not said (one said already, with the roster, is left as it is)."""
-    if not opening.head:  # the roster went out with the first round: nothing is left
+    the stop and not said (one said already, with the roster, is left as it is but for the
+    boards of its matches that never went out: posted now)."""
+    run = await load(services, tournament.id)
+    if not opening.head:  # the roster went out with the first round: its boards may not have
+        await _launch(services, run, [row for row in run.open_rows()
+                                      if row.board_message_id is None])
         return
     players = [e.user_id for e in sorted(entrants, key=lambda e: e.seed or 0)]
     tr = await services.translator_for_chat(tournament.chat_id)
-    run = await load(services, tournament.id)
     if "players" not in run.record:
         run = await progress.begin(services, run, players)
     made = [row for row in run.rows if row.status != "pending"]  # a start cut short
