@@ -83,14 +83,16 @@ class Scheduler(ABC):
         for job in added:
             self._arm(job)
 
-    async def take_due(self, job: Job, chat_id: int | None = None) -> list[Job]:
+    async def take_due(self, job: Job, chat_id: int | None = None,
+                       kinds: tuple[str, ...] = ()) -> list[Job]:
         """The other jobs of ``job``'s tournament (with ``chat_id``: of every tournament of
-        that chat) and kind due by now (or within :data:`TOGETHER`), taken off: the running
-        one says what they would have said, in one go."""
-        due = self.now() + TOGETHER
-        taken = await (self.jobs.take_due(job.tournament_id, job.kind, due, job.id)
+        that chat) and kind (with ``kinds``: of any of them) due by now (or within
+        :data:`TOGETHER`), taken off: the running one says what they would have said, in
+        one go."""
+        due, kinds = self.now() + TOGETHER, kinds or (job.kind,)
+        taken = await (self.jobs.take_due(job.tournament_id, kinds, due, job.id)
                        if chat_id is None
-                       else self.jobs.take_due_in_chat(chat_id, job.kind, due, job.id))
+                       else self.jobs.take_due_in_chat(chat_id, kinds, due, job.id))
         self.settle([other.id for other in taken])
         return taken
 

@@ -255,21 +255,30 @@ async def _not_started(services: Services, job: Job) -> tuple[Tournament, Transl
     return tournament, await services.translator_for_chat(tournament.chat_id)
 
 
-@job_kind("reminder")
-async def _reminder_job(services: Services, job: Job) -> None:
-    """The reminder, joined by those of the chat's other tournaments due with it (within
-    :data:`bot.scheduler.TOGETHER`): one message, a paragraph each, each one's buttons
-    naming its tournament; one counting check-ins is each one's check-in status."""
+NOTICES = ("reminder", "checkin")
+"""The jobs that tell a group of a coming start: those of its tournaments due together are
+said in one message."""
+
+
+@job_kind(*NOTICES)
+async def _notice_job(services: Services, job: Job) -> None:
+    """A reminder or the opening of check-in, joined by the chat's other tournaments' due
+    with it (within :data:`bot.scheduler.TOGETHER`): one message, a paragraph each, each
+    one's buttons naming its tournament; a message of reminders only that counts check-ins
+    is each one's check-in status."""
     if not (found := await _not_started(services, job)):
         return
     tournament, tr = found
-    reminders = [(tournament, job.payload["minutes"])]
-    for other in await services.scheduler.take_due(job, chat_id=tournament.chat_id):
+    due = [(tournament, job)]
+    for other in await services.scheduler.take_due(job, chat_id=tournament.chat_id,
+                                                   kinds=NOTICES):
         if more := await _not_started(services, other):
-            reminders.append((more[0], other.payload["minutes"]))
-    text, markup = await _reminders(services, tr, reminders)
-    message_id = await services.outbox.board(tournament.chat_id, None, text, markup)
-    if any(_counts_checkins(services, each, minutes) for each, minutes in reminders):
+            due.append((more[0], other))
+    said = [await _notice(services, tr, each, one, named=len(due) > 1) for each, one in due]
+    message_id = await services.outbox.board(tournament.chat_id, None, *_joined(said))
+    reminders = [(each, one.payload["minutes"]) for each, one in due if one.kind == "reminder"]
+    if len(reminders) == len(due) and any(_counts_checkins(services, each, minutes)
+                                          for each, minutes in reminders):
         status = {"message_id": message_id, "shows": [
             [each.id, minutes, to_db(each.starts_at)] for each, minutes in reminders]}
         for each, _ in reminders:
@@ -281,8 +290,13 @@ async def _reminders(services: Services, tr: Translator,
                      ) -> tuple[str, InlineKeyboardMarkup | None]:
     """One message of the chat's reminders (each a tournament and its minutes before the
     start): a paragraph each, several naming their tournament on their buttons."""
-    said = [await _reminder(services, tr, each, minutes, named=len(reminders) > 1)
-            for each, minutes in reminders]
+    return _joined([await _reminder(services, tr, each, minutes, named=len(reminders) > 1)
+                    for each, minutes in reminders])
+
+
+def _joined(said: list[tuple[str, InlineKeyboardMarkup | None]]
+            ) -> tuple[str, InlineKeyboardMarkup | None]:
+    """Notices as one message: their texts a paragraph each, their buttons stacked."""
     markups = [markup for _, markup in said if markup is not None]
     return paragraphs(*(text for text, _ in said)), stacked(*markups) if markups else None
 
@@ -312,23 +326,27 @@ def _waits_for(tournament: Tournament | None, start: datetime | None) -> bool:
             and tournament.status != "cancelled" and tournament.starts_at == start)
 
 
-@job_kind("checkin")
-async def _checkin_job(services: Services, job: Job) -> None:
+async def _notice(services: Services, tr: Translator, tournament: Tournament, job: Job,
+                  named: bool) -> tuple[str, InlineKeyboardMarkup | None]:
+    """What the notice ``job`` says of ``tournament``, and its buttons."""
+    if job.kind == "reminder":
+        return await _reminder(services, tr, tournament, job.payload["minutes"], named)
+    return await _open_checkin(services, tr, tournament, job.payload.get("minutes"), named)
+
+
+async def _open_checkin(services: Services, tr: Translator, tournament: Tournament,
+                        minutes: int | None, named: bool
+                        ) -> tuple[str, InlineKeyboardMarkup | None]:
     """Open check-in; when a reminder falls at the same time (``minutes``), it heads the
-    message, and the Register button joins the Check-in one while registration is open."""
-    if found := await _not_started(services, job):
-        tournament, tr = found
-        await services.repos.tournaments.set_state(tournament.id, CHECKIN_OPENED,
-                                                   to_db(services.clock.now()))
-        markup = checkin_keyboard(tr, tournament)
-        if (minutes := job.payload.get("minutes")) is not None:
-            reminder, register = await _reminder(services, tr, tournament, minutes)
-            opening = lines(reminder, tr("checkin.open_with_reminder"))
-            markup = stacked(register, markup)
-        else:
-            opening = tr("checkin.open", title=tournament.title,
-                         time=said_time(services, tr, tournament))
-        await services.bot.send_message(tournament.chat_id, opening, reply_markup=markup)
+    text, and the Register button joins the Check-in one while registration is open."""
+    await services.repos.tournaments.set_state(tournament.id, CHECKIN_OPENED,
+                                               to_db(services.clock.now()))
+    markup = checkin_keyboard(tr, tournament, named)
+    if minutes is None:
+        return tr("checkin.open", title=tournament.title,
+                  time=said_time(services, tr, tournament)), markup
+    reminder, register = await _reminder(services, tr, tournament, minutes, named)
+    return lines(reminder, tr("checkin.open_with_reminder")), stacked(register, markup)
 
 
 @job_kind("start")

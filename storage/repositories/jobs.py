@@ -121,26 +121,29 @@ class JobsRepo:
             (to_db(now),))
         return from_db(row["at"]) if row and row["at"] else None
 
-    async def take_due(self, tournament_id: int, kind: str, now: datetime,
+    async def take_due(self, tournament_id: int, kinds: tuple[str, ...], now: datetime,
                        but: int) -> list[Job]:
-        """Mark done and return a tournament's pending jobs of ``kind`` due by ``now``
+        """Mark done and return a tournament's pending jobs of ``kinds`` due by ``now``
         other than job ``but`` (the one running, which says what they would have)."""
-        return await self._take_due("tournament_id = ?", tournament_id, kind, now, but)
+        return await self._take_due("tournament_id = ?", tournament_id, kinds, now, but)
 
-    async def take_due_in_chat(self, chat_id: int, kind: str, now: datetime,
+    async def take_due_in_chat(self, chat_id: int, kinds: tuple[str, ...], now: datetime,
                                but: int) -> list[Job]:
-        """:meth:`take_due` for every tournament of a chat (reminders said in one message)."""
+        """:meth:`take_due` for every tournament of a chat (the start's reminders and
+        check-in openings said in one message)."""
         return await self._take_due(
-            "tournament_id IN (SELECT id FROM tournaments WHERE chat_id = ?)", chat_id, kind,
+            "tournament_id IN (SELECT id FROM tournaments WHERE chat_id = ?)", chat_id, kinds,
             now, but)
 
-    async def _take_due(self, of: str, key: int, kind: str, now: datetime,
+    async def _take_due(self, of: str, key: int, kinds: tuple[str, ...], now: datetime,
                         but: int) -> list[Job]:
+        marks = ",".join("?" * len(kinds))
+
         async def work(tx):
             rows = await (await tx.execute(
-                f"SELECT * FROM jobs WHERE {of} AND kind = ? AND status = 'pending'"
+                f"SELECT * FROM jobs WHERE {of} AND kind IN ({marks}) AND status = 'pending'"
                 " AND run_at <= ? AND id != ? ORDER BY run_at, id",
-                (key, kind, to_db(now), but))).fetchall()
+                (key, *kinds, to_db(now), but))).fetchall()
             await tx.executemany("UPDATE jobs SET status = 'done' WHERE id = ?",
                                  [(r["id"],) for r in rows])
             return [_job(r) for r in rows]

@@ -1,7 +1,8 @@
 """Jobs of one tournament and kind due together are taken by the first that runs
 (``Scheduler.take_due``): due at the same moment, or a few seconds apart as the clocks of
-matches started at once are; a job due later than that runs on its own. Reminders are taken
-for every tournament of the chat (``take_due(job, chat_id=…)``), never another chat's."""
+matches started at once are; a job due later than that runs on its own. Reminders and
+check-in openings are taken for every tournament of the chat (``take_due(job, chat_id=…,
+kinds=…)``), never another chat's, and only of the kinds named."""
 
 from __future__ import annotations
 
@@ -58,6 +59,30 @@ async def test_a_chats_jobs_due_together_are_taken_across_its_tournaments(tmp_pa
         ids = [(await scheduler.add("reminder", due, t.id, minutes=10)).id for t in tournaments]
         await scheduler.advance_to(due)
         assert runs == [ids[:2], ids[2:]]  # C's chat is another: its reminder runs alone
+    finally:
+        await db.close()
+
+
+async def test_a_chats_jobs_of_the_kinds_named_are_taken_together(tmp_path):
+    clock = VirtualClock(datetime(2026, 10, 21, tzinfo=UTC))
+    db = await Database.open(tmp_path / "kinds.sqlite3")
+    runs: list[list[int]] = []
+
+    async def say(job: Job) -> None:
+        taken = await scheduler.take_due(job, chat_id=-100, kinds=("reminder", "checkin"))
+        runs.append([job.id, *(other.id for other in taken)])
+
+    scheduler = VirtualScheduler(JobsRepo(db), say, clock)
+    try:
+        await UsersRepo(db).upsert(1, "org", "Org", "ru", clock.now())
+        await ChatsRepo(db).upsert(-100, "supergroup", "g100", "ru")
+        a, b, c = [await TournamentsRepo(db).create(-100, "cup", title, {}, 1, clock.now())
+                   for title in "ABC"]
+        due = clock.now() + timedelta(minutes=5)
+        ids = [(await scheduler.add(kind, due, t.id, minutes=60)).id
+               for kind, t in (("reminder", a), ("checkin", b), ("start", c))]
+        await scheduler.advance_to(due)
+        assert runs == [ids[:2], ids[2:]]  # the start is of another kind: it runs alone
     finally:
         await db.close()
 
