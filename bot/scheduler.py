@@ -50,6 +50,16 @@ class Scheduler(ABC):
         self._arm(job)
         return job
 
+    async def replace(self, kind: str, run_at: datetime, tournament_id: int, key: str,
+                      **payload) -> Job:
+        """:meth:`add` in place of the tournament's pending (or frozen) jobs of ``kind`` with
+        the same ``key`` in the payload: a step run again (a retried or resumed job) sets
+        its job once."""
+        cancelled, job = await self.jobs.replace_keyed(kind, run_at, tournament_id, key,
+                                                       payload)
+        self.settle(cancelled, [job])
+        return job
+
     async def replace_for_match(self, match_id: int, kinds: tuple[str, ...],
                                 new: Sequence[NewJob], tournament_id: int | None = None
                                 ) -> list[Job]:

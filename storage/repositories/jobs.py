@@ -49,6 +49,21 @@ class JobsRepo:
             return await replace_match_jobs(tx, match_id, kinds, new, tournament_id)
         return await self.db.write(work)
 
+    async def replace_keyed(self, kind: str, run_at: datetime, tournament_id: int, key: str,
+                            payload: dict[str, Any]) -> tuple[list[int], Job]:
+        """In one transaction, cancel the tournament's pending (or frozen) jobs of ``kind``
+        whose payload has ``payload``'s ``key``, and add the new one; the cancelled ids and
+        the new job."""
+        async def work(tx):
+            rows = await (await tx.execute(
+                "SELECT id, payload FROM jobs WHERE tournament_id = ? AND kind = ?"
+                " AND status IN ('pending', 'frozen')", (tournament_id, kind))).fetchall()
+            same = [r["id"] for r in rows if json.loads(r["payload"]).get(key) == payload[key]]
+            await tx.executemany("UPDATE jobs SET status = 'cancelled' WHERE id = ?",
+                                 [(job_id,) for job_id in same])
+            return same, await insert_job(tx, kind, run_at, tournament_id, payload)
+        return await self.db.write(work)
+
     async def pending(self) -> list[Job]:
         rows = await self.db.fetchall(
             "SELECT * FROM jobs WHERE status = 'pending' ORDER BY run_at, id")

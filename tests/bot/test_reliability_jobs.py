@@ -18,6 +18,8 @@ from bot.sandbox.session import SandboxSession
 from bot.scheduler import RETRY_DELAYS, VirtualScheduler
 from storage.db import Database
 from storage.repositories.jobs import Job, JobsRepo
+from storage.repositories.tournaments import TournamentsRepo
+from storage.repositories.users import ChatsRepo, UsersRepo
 from tests.bot.test_applied_once import die_after_commit
 
 SETUP = """\
@@ -131,6 +133,17 @@ async def test_a_retried_opening_posts_the_board_that_failed_once(sandbox, monke
     assert await _rows(sandbox, "SELECT status FROM jobs WHERE kind = 'opening'") == [("done",)]
     assert await _rows(sandbox, "SELECT board_message_id IS NOT NULL FROM matches") == [(1,)]
     assert not any("матч #1" in line for line in await _run(sandbox, "! advance 20m"))
+
+
+async def test_a_retried_start_sets_its_rounds_deadline_once(sandbox, monkeypatch):
+    faults = Faults(monkeypatch)
+    await _run(sandbox, SETUP.replace("Friday Darts", "Friday Darts deadline=60"))
+    faults.fail(5, _announces_start)  # the deadline is set before the round is said
+    await _run(sandbox, "! now 2026-10-21T20:00+03:00")
+    opened = await _run(sandbox, "! advance 2m")
+    assert any("21.10 21:02" in line for line in opened)
+    assert await _rows(sandbox, "SELECT run_at FROM jobs WHERE kind = 'formats_deadline'"
+                                " AND status = 'pending'") == [("2026-10-21T18:02:00+00:00",)]
 
 
 async def test_a_lost_group_pauses_the_tournament_and_tells_the_organiser(sandbox):
@@ -265,5 +278,30 @@ async def test_a_job_that_keeps_failing_is_retried_with_back_off_then_given_up(t
         gaps = [later - earlier for earlier, later in zip(tries, tries[1:], strict=False)]
         assert gaps == list(RETRY_DELAYS)
         assert await JobsRepo(db).pending() == []
+    finally:
+        await db.close()
+
+
+async def test_a_job_set_again_by_its_key_replaces_the_one_set_before(tmp_path):
+    clock = VirtualClock(datetime(2026, 10, 21, tzinfo=UTC))
+    db = await Database.open(tmp_path / "keyed.sqlite3")
+    runs: list[dict] = []
+
+    async def run(job: Job) -> None:
+        runs.append(job.payload)
+
+    scheduler = VirtualScheduler(JobsRepo(db), run, clock)
+    try:
+        await UsersRepo(db).upsert(1, "org", "Org", "ru", clock.now())
+        await ChatsRepo(db).upsert(-100, "supergroup", "g100", "ru")
+        cup = await TournamentsRepo(db).create(-100, "cup", "Cup", {}, 1, clock.now())
+        soon, later = clock.now() + timedelta(minutes=5), clock.now() + timedelta(minutes=7)
+        await scheduler.replace("deadline", soon, cup.id, key="matches", matches=[1, 2])
+        await scheduler.replace("deadline", soon, cup.id, key="matches", matches=[3])
+        await scheduler.freeze(cup.id, ("deadline",))  # a frozen one is replaced too
+        await scheduler.replace("deadline", later, cup.id, key="matches", matches=[1, 2])
+        await scheduler.advance_to(later)
+        assert runs == [{"matches": [1, 2]}]  # once, at its new time; [3] waits, frozen
+        assert [job.payload for job in await JobsRepo(db).pending()] == []
     finally:
         await db.close()

@@ -446,10 +446,12 @@ def describe(tr: Translator, label: dict[int, str], match: MatchRow, winner: int
 async def _deadline(services: Services, tr: Translator, run: Run, played: list[MatchRow],
                     minutes: int) -> str:
     """Set the round's deadline and say when it is; a round opened during a pause gets
-    its minutes of play after /resume (the deadline is frozen with the match clocks)."""
+    its minutes of play after /resume (the deadline is frozen with the match clocks). Said
+    again (its announcement retried after a failed send or a stop), the round's deadline
+    replaces the one set before: one deadline, the one said."""
     due = _whole_minute(services.clock.now() + timedelta(minutes=minutes))
-    await services.scheduler.add(DEADLINE_JOB, due, run.tournament.id,
-                                 matches=[row.id for row in played])
+    await services.scheduler.replace(DEADLINE_JOB, due, run.tournament.id, key="matches",
+                                     matches=[row.id for row in played])
     if run.tournament.status == "paused":
         await services.scheduler.freeze(run.tournament.id, (DEADLINE_JOB,))
         return tr("formats.deadline_after_resume", left=duration(tr, minutes))
