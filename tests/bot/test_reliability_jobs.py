@@ -135,6 +135,23 @@ async def test_a_retried_opening_posts_the_board_that_failed_once(sandbox, monke
     assert not any("матч #1" in line for line in await _run(sandbox, "! advance 20m"))
 
 
+async def test_a_retried_move_on_posts_the_next_rounds_board_that_failed(sandbox,
+                                                                         monkeypatch):
+    faults = Faults(monkeypatch)
+    await _run(sandbox, "org@dice: /new shanghai Cup Night format=single_elim\n"
+                        + "".join(f"{name}@dice: /register\n"
+                                  for name in ("alice", "bob", "carol", "dave"))
+                        + "org@dice: /begin")
+    faults.fail(5, lambda m: isinstance(m, SendMessage) and "матч #3" in m.text)
+    said = await _run(sandbox, "org@dice: /setresult @alice @dave 2:0 ok\n"
+                               "org@dice: /setresult @bob @carol 2:0 ok")
+    assert any("Финал: Alice — Bob" in line for line in said)
+    assert not any("матч #3" in line for line in said)
+    retried = await _run(sandbox, "! advance 2m")
+    assert sum("матч #3" in line for line in retried) == 1 and not _errors(retried)
+    assert not any("Финал" in line for line in retried)  # the round is not said again
+
+
 async def test_a_retried_start_sets_its_rounds_deadline_once(sandbox, monkeypatch):
     faults = Faults(monkeypatch)
     await _run(sandbox, SETUP.replace("Friday Darts", "Friday Darts deadline=60"))

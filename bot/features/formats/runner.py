@@ -52,14 +52,13 @@ async def start_format(services: Services, tournament: Tournament,
     roster, then the format (and a Swiss warning, the groups) — one group message. Run
     again after a stop, it seeds nothing twice, and announces a first round made before
     the stop and not said (one said already, with the roster, is left as it is but for the
-    boards of its matches that never went out: posted now)."""
-    run = await load(services, tournament.id)
-    if not opening.head:  # the roster went out with the first round: its boards may not have
-        await _launch(services, run, [row for row in run.open_rows()
-                                      if row.board_message_id is None])
+    boards of its matches that never went out: :func:`proceed` posts them)."""
+    if not opening.head:  # the roster went out with the first round
+        await proceed(services, tournament.id)
         return
     players = [e.user_id for e in sorted(entrants, key=lambda e: e.seed or 0)]
     tr = await services.translator_for_chat(tournament.chat_id)
+    run = await load(services, tournament.id)
     if "players" not in run.record:
         run = await progress.begin(services, run, players)
     made = [row for row in run.rows if row.status != "pending"]  # a start cut short
@@ -113,8 +112,12 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
     ``lead_with``: how that first message is sent, ``lead`` and what follows it (a match's
     record: a file they caption), when not as a text; a round's table then comes after it;
     ``made``: matches opened before a stop and never announced (a start run again),
-    announced first."""
+    announced first. The boards of matches announced before whose launch failed (a send
+    that failed for good: the job is retried) are posted first."""
     run = await load(services, tournament_id)
+    unannounced = {row.id for row in made}
+    await _launch(services, run, [row for row in run.open_rows() if row.board_message_id
+                                  is None and row.id not in unannounced])
     tr = await services.translator_for_chat(run.tournament.chat_id)
     held = list(lead)
     replaced: list[progress.Replaced] = []
