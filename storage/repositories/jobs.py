@@ -95,6 +95,15 @@ class JobsRepo:
             return Job(job_id, row["kind"], row["tournament_id"], from_db(to_db(run_at)), merged)
         return await self.db.write(work)
 
+    async def of_ids(self, ids: Sequence[int]) -> list[Job]:
+        """The jobs of ``ids``, whatever their status, in the order given."""
+        if not ids:
+            return []
+        rows = await self.db.fetchall(
+            f"SELECT * FROM jobs WHERE id IN ({','.join('?' * len(ids))})", tuple(ids))
+        found = {row["id"]: _job(row) for row in rows}
+        return [found[job_id] for job_id in ids if job_id in found]
+
     async def note(self, job_id: int, **payload: Any) -> None:
         """Merge ``payload`` into a job's own: the steps of a job already done, so a retry
         does not repeat them."""

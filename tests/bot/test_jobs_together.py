@@ -2,11 +2,15 @@
 (``Scheduler.take_due``): due at the same moment, or a few seconds apart as the clocks of
 matches started at once are; a job due later than that runs on its own. Reminders and
 check-in openings are taken for every tournament of the chat (``take_due(job, chat_id=…,
-kinds=…)``), never another chat's, and only of the kinds named."""
+kinds=…)``), never another chat's, and only of the kinds named; a job retried after a
+failed send takes the jobs it took again."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+
+from aiogram.exceptions import TelegramServerError
+from aiogram.methods import SendMessage
 
 from bot.clock import VirtualClock
 from bot.play.clock import Alert, _under_their_notes
@@ -83,6 +87,29 @@ async def test_a_chats_jobs_of_the_kinds_named_are_taken_together(tmp_path):
                for kind, t in (("reminder", a), ("checkin", b), ("start", c))]
         await scheduler.advance_to(due)
         assert runs == [ids[:2], ids[2:]]  # the start is of another kind: it runs alone
+    finally:
+        await db.close()
+
+
+async def test_the_retry_of_a_job_takes_again_the_jobs_it_took(tmp_path):
+    clock = VirtualClock(datetime(2026, 10, 21, tzinfo=UTC))
+    db = await Database.open(tmp_path / "retry.sqlite3")
+    runs: list[list[int]] = []
+
+    async def say(job: Job) -> None:
+        runs.append([job.id, *(other.id for other in await scheduler.take_due(job))])
+        if len(runs) == 1:  # the first send fails: the job is retried
+            raise TelegramServerError(method=SendMessage(chat_id=-1, text="x"), message="Down")
+
+    scheduler = VirtualScheduler(JobsRepo(db), say, clock)
+    try:
+        await UsersRepo(db).upsert(1, "org", "Org", "ru", clock.now())
+        await ChatsRepo(db).upsert(-100, "supergroup", "cup", "ru")
+        cup = await TournamentsRepo(db).create(-100, "cup", "Cup", {}, 1, clock.now())
+        due = clock.now() + timedelta(minutes=5)
+        ids = [(await scheduler.add("late", due, cup.id)).id for _ in range(2)]
+        await scheduler.advance_to(due + timedelta(hours=1))
+        assert runs == [ids, ids]
     finally:
         await db.close()
 

@@ -236,6 +236,23 @@ async def test_check_in_opening_at_a_reminders_time_says_both_once(sandbox, monk
         "  [📝 Зарегистрироваться]", "  [✅ Я на месте]"]
 
 
+async def test_check_in_openings_said_together_are_all_said_by_the_retry(sandbox,
+                                                                        monkeypatch):
+    faults = Faults(monkeypatch)
+    await _run(sandbox, "! now 2026-10-21T09:00+03:00\n"
+                        "org@club: /new shanghai A checkin=30\n"
+                        "org@club: /new fincricket B checkin=30\n"
+                        "org@club: /schedule #1 21.10.2026 20:00 Europe/Moscow\n"
+                        "org@club: /schedule #2 21.10.2026 20:00 Europe/Moscow\n"
+                        "! now 2026-10-21T19:20+03:00")
+    faults.fail(5, lambda m: isinstance(m, SendMessage) and "Открыта отметка" in m.text)
+    failed = await _run(sandbox, "! now 2026-10-21T19:30+03:00")
+    assert not any("Открыта отметка" in line for line in failed)
+    retried = "\n".join(await _run(sandbox, "! advance 2m"))
+    assert retried.count("Открыта отметка") == 2 and retried.count("→ club:") == 1
+    assert "турнира «A»" in retried and "турнира «B»" in retried
+
+
 async def test_answers_to_a_user_who_blocked_the_bot_are_no_error(sandbox, monkeypatch):
     """Bob blocks the bot while it is answering him (writing to a bot unblocks it, so the
     block has to come between his message and the answer)."""
