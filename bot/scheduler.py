@@ -98,17 +98,14 @@ class Scheduler(ABC):
         """The other jobs of ``job``'s tournament (with ``chat_id``: of every tournament of
         that chat) and kind (with ``kinds``: of any of them) due by now (or within
         :data:`TOGETHER`), taken off: the running one says what they would have said, in
-        one go. They are noted in it (``taken``), so its retry (a send that failed) takes
-        them again."""
+        one go. They are noted in it (``taken``, in the same write), so its retry (a send
+        that failed) takes them again."""
         due, kinds = self.now() + TOGETHER, kinds or (job.kind,)
         taken = await (self.jobs.take_due(job.tournament_id, kinds, due, job.id)
                        if chat_id is None
                        else self.jobs.take_due_in_chat(chat_id, kinds, due, job.id))
         self.settle([other.id for other in taken])
-        before = await self.jobs.of_ids(job.payload.get("taken", []))
-        if taken:
-            await self.jobs.note(job.id, taken=[other.id for other in before + taken])
-        return before + taken
+        return await self.jobs.of_ids(job.payload.get("taken", [])) + taken
 
     async def freeze(self, tournament_id: int, kinds: tuple[str, ...]) -> None:
         """Stop a tournament's pending jobs of ``kinds``, keeping the time each had left."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -108,11 +108,7 @@ class JobsRepo:
         """Merge ``payload`` into a job's own: the steps of a job already done, so a retry
         does not repeat them."""
         async def work(tx):
-            row = await (await tx.execute(
-                "SELECT payload FROM jobs WHERE id = ?", (job_id,))).fetchone()
-            if row is not None:
-                await tx.execute("UPDATE jobs SET payload = ? WHERE id = ?",
-                                 (json.dumps({**json.loads(row[0]), **payload}), job_id))
+            await _rewrite_payload(tx, job_id, lambda old: {**old, **payload})
         await self.db.write(work)
 
     async def revive(self, job_id: int, run_at: datetime) -> bool:
@@ -148,7 +144,8 @@ class JobsRepo:
     async def take_due(self, tournament_id: int, kinds: tuple[str, ...], now: datetime,
                        but: int) -> list[Job]:
         """Mark done and return a tournament's pending jobs of ``kinds`` due by ``now``
-        other than job ``but`` (the one running, which says what they would have)."""
+        other than job ``but`` (the one running, which says what they would have: their ids
+        are added to its ``taken``, for its retry)."""
         return await self._take_due("tournament_id = ?", tournament_id, kinds, now, but)
 
     async def take_due_in_chat(self, chat_id: int, kinds: tuple[str, ...], now: datetime,
@@ -168,8 +165,12 @@ class JobsRepo:
                 f"SELECT * FROM jobs WHERE {of} AND kind IN ({marks}) AND status = 'pending'"
                 " AND run_at <= ? AND id != ? ORDER BY run_at, id",
                 (key, *kinds, to_db(now), but))).fetchall()
+            ids = [r["id"] for r in rows]
             await tx.executemany("UPDATE jobs SET status = 'done' WHERE id = ?",
-                                 [(r["id"],) for r in rows])
+                                 [(job_id,) for job_id in ids])
+            if ids:
+                await _rewrite_payload(tx, but, lambda old: {
+                    **old, "taken": [*old.get("taken", []), *ids]})
             return [_job(r) for r in rows]
         return await self.db.write(work)
 
@@ -261,6 +262,14 @@ class JobsRepo:
                                 from_db(to_db(run_at)), payload))
             return jobs
         return await self.db.write(work)
+
+
+async def _rewrite_payload(tx, job_id: int, change: Callable[[dict], dict]) -> None:
+    """In the transaction ``tx``: a job's payload replaced by ``change`` of it."""
+    row = await (await tx.execute("SELECT payload FROM jobs WHERE id = ?", (job_id,))).fetchone()
+    if row is not None:
+        await tx.execute("UPDATE jobs SET payload = ? WHERE id = ?",
+                         (json.dumps(change(json.loads(row[0]))), job_id))
 
 
 async def insert_job(tx, kind: str, run_at: datetime, tournament_id: int | None,
