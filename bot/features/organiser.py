@@ -45,7 +45,7 @@ _ID_ONLY = re.compile(r"(#\d+)?")
 """/schedule's words when it only asks what is set (nothing, or the tournament's ``#id``)."""
 router = Handlers("organiser")
 MAX_TITLE = 64
-_TITLE_KEY = "title="
+_TITLE_KEY = "title"
 _CLOSING_QUOTE = {'"': '"', "'": "'", "«": "»", "“": "”", "„": "“", "”": "”"}
 
 
@@ -124,11 +124,12 @@ def _unquoted(title: str) -> str:
 
 
 def _new_title(words: list[str]) -> tuple[list[str], str | None]:
-    """/settings' words before ``title=``, and the new title: the rest of the line, spaces
-    and all (None when there is no ``title=``)."""
+    """/settings' words before ``title=`` (or ``title`` without «=»: ``title Spring Darts``),
+    and the new title: the rest of the line, spaces and all (None when there is no title)."""
     for at, word in enumerate(words):
-        if word.lower().startswith(_TITLE_KEY):
-            return words[:at], _unquoted(" ".join([word[len(_TITLE_KEY):], *words[at + 1:]]))
+        key, _, first = word.partition("=")
+        if key.lower() == _TITLE_KEY:
+            return words[:at], _unquoted(" ".join([first, *words[at + 1:]]))
     return words, None
 
 
