@@ -39,8 +39,8 @@ _DAY_PARTS = {"вечера": "pm", "дня": "pm", "утра": "am", "ночи"
 утра», "klo 7 illalla") or before it ("huomenna illalla klo 7", «завтра вечером в 7»,
 "tomorrow evening at 7", "tomorrow night at 11", "tomorrow at 7 in the evening", "tänä
 iltana klo 8"); the night is pm late in the evening, am after midnight («11 ночи»
-is 23:00, «2 ночи» 02:00); an hour past noon in the afternoon or evening is that hour
-("klo 19 illalla")."""
+is 23:00, «2 ночи» 02:00); a 24-hour time in its part of the day is that time ("klo 19
+illalla", "tonight at 23:00"), out of it a contradiction ("morning at 23:00")."""
 _DAY_MONTH = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?$")
 _DAY_WORDS = {"today": 0, "сегодня": 0, "tänään": 0,
               "tomorrow": 1, "завтра": 1, "huomenna": 1, "послезавтра": 2, "ylihuomenna": 2}
@@ -345,7 +345,7 @@ def _meaningful(words: list[str]) -> list[str]:
             continue
         meridiem = _DAY_PARTS.get(lower) or (lower if _MERIDIEM.match(lower) else None)
         if meridiem and said and _HOUR_AND_MINUTES.match(said[-1]):
-            _in_its_part(said, meridiem)
+            _in_its_part(said, meridiem, timed, word)
             timed = f"{timed} {word}"
         elif meridiem and (parted or lower in _DAY_PARTS) and said and _clock(said[-1]):
             _said_again(said[-1], meridiem, *((part_said, f"{timed} {word}") if parted
@@ -361,7 +361,7 @@ def _meaningful(words: list[str]) -> list[str]:
             if part and (_HOUR_AND_MINUTES.match(said[-1]) or _TWELVE_HOUR.match(said[-1])):
                 if _TWELVE_HOUR.match(said[-1]):  # "tomorrow morning at 7pm"
                     _said_again(said[-1], part, part_said, word)
-                _in_its_part(said, part)
+                _in_its_part(said, part, part_said, word)
                 part, parted = None, True
         hour_next, filler = False, None
     return said
@@ -373,10 +373,14 @@ def _colon(word: str) -> str:
     return word.replace(".", ":") if _TIME.match(word) else word
 
 
-def _in_its_part(said: list[str], part: str) -> None:
+def _in_its_part(said: list[str], part: str, first: str, second: str) -> None:
     """The hour said last (``said[-1]``) in its part of the day (:func:`_in_part`), tonight's
-    hour after midnight as :func:`_into_the_night` reads it."""
-    said[-1] = _in_part(said[-1], part)
+    hour after midnight as :func:`_into_the_night` reads it; :class:`PartsDisagree`
+    (``first`` and ``second`` as said) when the hour is not in that part ("morning at
+    23:00")."""
+    if (read := _in_part(said[-1], part)) is None:
+        raise PartsDisagree(first, second)
+    said[-1] = read
     _into_the_night(said, part)
 
 
@@ -384,8 +388,8 @@ def _said_again(timed: str, meridiem: str, first: str, second: str) -> None:
     """A part of the day said again for a time that has one ("tonight at 11 pm", "tonight
     at 2 at night", "tonight at 2am"), refused as :class:`PartsDisagree` (``first`` and
     ``second`` as said) when it disagrees with it ("tomorrow morning at 7 pm")."""
-    if _clock(_in_part(re.sub(r"[ap]\.?m\.?$", "", timed, flags=re.IGNORECASE),
-                       meridiem)) != _clock(timed):
+    read = _in_part(re.sub(r"[ap]\.?m\.?$", "", timed, flags=re.IGNORECASE), meridiem)
+    if read is None or _clock(read) != _clock(timed):
         raise PartsDisagree(first, second)
 
 
@@ -396,7 +400,7 @@ def _into_the_night(said: list[str], part: str) -> None:
     coming night's (tomorrow's date): "today" before it is written :data:`_TONIGHT`. A
     later day is left as said: «завтра в 2 ночи» is tomorrow's date at 02:00 (said on a
     Monday evening: the coming night, Tuesday 02:00)."""
-    if part != "night" or not said[-1].endswith("am"):
+    if part != "night" or (clock := _clock(said[-1])) is None or clock.hour >= _NIGHT_ENDS:
         return
     for index in range(len(said) - 2, -1, -1):
         if _days_from_today(said[index].lower()) == 0:
@@ -417,16 +421,21 @@ def _hour_may_follow(said: list[str], filler: str | None, number: int) -> bool:
             or (day in _WEEKDAY and filler in _BEFORE_WEEKDAY_HOUR))
 
 
-def _in_part(hour: str, part: str) -> str:
+def _in_part(hour: str, part: str) -> str | None:
     """An hour said with its part of the day as a 12-hour time (``7`` in the evening:
-    ``7pm``; at night: 11 is pm, 2 am); an hour past noon in the afternoon or evening
-    stays as it is ("klo 19 illalla")."""
+    ``7pm``; at night: 11 is pm, 2 am); a 24-hour one (0, 13-23) stays as it is when it is
+    in that part ("klo 19 illalla", "tonight at 23:00", "tonight at 00:30"), None when it
+    is not ("morning at 23:00", «ночью в 15:00»)."""
     if _TWELVE_HOUR.match(hour):  # "tonight at 2am": am or pm said already
         return hour
     number = int(re.split(r"[:.]", hour)[0])
+    if 1 <= number <= 12:
+        if part == "night":
+            part = "pm" if _NIGHT_ENDS <= number <= 11 else "am"
+        return hour + part
     if part == "night":
-        part = "pm" if _NIGHT_ENDS <= number <= 11 else "am"
-    return hour if number > 12 and part.startswith("p") else hour + part
+        return hour if number < _NIGHT_ENDS or number >= 12 + _NIGHT_ENDS else None
+    return hour if (number >= 12) == part.startswith("p") else None
 
 
 def _from_now(words: list[str]) -> timedelta | None:

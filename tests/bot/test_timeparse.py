@@ -433,3 +433,27 @@ def test_two_parts_of_the_day_that_disagree(text: str, first: str, second: str) 
     with pytest.raises(PartsDisagree) as refused:
         _start(text, now=EVENING)
     assert (refused.value.first, refused.value.second) == (first, second)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("tonight at 23:00", "2026-10-05T23:00"), ("tänään yöllä klo 23:00", "2026-10-05T23:00"),
+    ("сегодня ночью в 23:00", "2026-10-05T23:00"), ("tomorrow night at 23:00", "2026-10-06T23:00"),
+    ("tomorrow evening at 19:00", "2026-10-06T19:00"), ("23:30 ночи", "2026-10-05T23:30"),
+    ("tonight at 00:30", "2026-10-06T00:30"), ("huomenna iltapäivällä klo 15:00", "2026-10-06T15:00"),
+])
+def test_a_24_hour_time_in_its_part_of_the_day_is_that_time(text: str, expected: str) -> None:
+    """"tonight at 23:00" was refused as not read: the night made 23:00 an invalid 23:00 am."""
+    assert _start(text, now=EVENING) == f"{expected}:00+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize(("text", "first", "second"), [
+    ("утром в 23:00", "утром", "23:00"), ("morning at 23:00", "morning", "23:00"),
+    ("huomenna aamulla klo 13:00", "aamulla", "13:00"), ("сегодня ночью в 15:00", "ночью", "15:00"),
+    ("23:00 утра", "23:00", "утра"),
+])
+def test_a_24_hour_time_out_of_its_part_of_the_day_disagrees(text: str, first: str,
+                                                             second: str) -> None:
+    """«утром в 23:00» was refused as not read at all: the two parts are quoted."""
+    with pytest.raises(PartsDisagree) as refused:
+        _start(text, now=EVENING)
+    assert (refused.value.first, refused.value.second) == (first, second)
