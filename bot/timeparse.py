@@ -267,9 +267,9 @@ class PartsDisagree(ValueError):
 def _no_time(words: list[str], said: list[str], default_zone: str,
              now: datetime) -> NoTime | None:
     """The refusal of a day alone (``words`` read, ``said`` as typed), maybe with a zone
-    after it ("08.10 MSK"): the day it is in that zone when any of it is still ahead; None
-    when a time is said ("18.30" beside a day is one) or the words after the day are no
-    zone."""
+    after it ("08.10 MSK"; said after a part of the day, "08.10 in the evening MSK"): the
+    day it is in that zone when any of it is still ahead; None when a time is said ("18.30"
+    beside a day is one) or the words after the day are no zone."""
     days = len(list(takewhile(_is_day, words)))
     if not days or any(map(_clock, words[1:])):
         return None
@@ -279,7 +279,9 @@ def _no_time(words: list[str], said: list[str], default_zone: str,
     word = words[0]
     today = now.astimezone(zone).date()
     day = _day(word.lower().replace("ё", "е"), today, time(23, 59), zone, now)
-    zone_said = said[said.index(word) + 1:] if word in said and days < len(words) else []
+    after = said[said.index(word) + 1:] if word in said and days < len(words) else []
+    parts = [at for at, said_word in enumerate(after) if said_word.lower() in _DAY_PARTS]
+    zone_said = after[parts[-1] + 1:] if parts else after  # «вечером по Москве»
     return NoTime(day, _clock(word), " ".join(zone_said) or None)
 
 
@@ -333,7 +335,9 @@ def _meaningful(words: list[str]) -> list[str]:
     word, ``9pm``; a whole hour after «в» or "klo", or after a day that leaves no doubt
     (:func:`_hour_may_follow`), as ``19:00``; a dotted time after «в» or "klo" as a time
     (``klo 8.10``: ``8:10``); an hour said with two parts of the day that disagree is
-    :class:`PartsDisagree`."""
+    :class:`PartsDisagree`; a part of the day after a lone day and month is the part of a
+    time still to come, not that word read as a time (:func:`_timed_before`)."""
+    one_day = sum(map(_is_day, words)) == 1
     said: list[str] = []
     hour_next = parted = False  # parted: the last time has its part said before it
     filler = said_after = part = None  # said_after: the filler before the last word said
@@ -344,14 +348,15 @@ def _meaningful(words: list[str]) -> list[str]:
             hour_next, filler = lower in _BEFORE_HOUR, lower
             continue
         meridiem = _DAY_PARTS.get(lower) or (lower if _MERIDIEM.match(lower) else None)
-        if meridiem and said and _HOUR_AND_MINUTES.match(said[-1]):
+        before = _timed_before(said, lower, one_day)
+        if meridiem and before and _HOUR_AND_MINUTES.match(before):
             _in_its_part(said, meridiem, timed, word)
             timed = f"{timed} {word}"
-        elif meridiem and (parted or lower in _DAY_PARTS) and said and _clock(said[-1]):
+        elif meridiem and (parted or lower in _DAY_PARTS) and before and _clock(before):
             _said_again(said[-1], meridiem, *((part_said, f"{timed} {word}") if parted
                                               else (timed, word)))
             parted = False  # "tonight at 11 pm", "at 9 pm in the evening": said again
-        elif lower in _DAY_PARTS and not (said and _clock(said[-1])):  # "illalla klo 7"
+        elif lower in _DAY_PARTS and not (before and _clock(before)):  # "illalla klo 7"
             part, part_said = _DAY_PARTS[lower], word
         else:
             whole_hour = word.isdecimal() and len(word) <= 2 and (
@@ -365,6 +370,17 @@ def _meaningful(words: list[str]) -> list[str]:
                 part, parted = None, True
         hour_next, filler = False, None
     return said
+
+
+def _timed_before(said: list[str], word: str, one_day: bool) -> str | None:
+    """The word said before ``word`` that ``word`` may be the part of the day of (its hour,
+    or its time); None when there is none, or when it is the only day said, a day and month
+    such as ``08.10``, and ``word`` a part of the day («08.10 вечером», "08.10 evening" is
+    that date in the evening, its time not said; beside another day, "tomorrow 08.10
+    evening", ``08.10`` is a time)."""
+    if not said or (word in _DAY_PARTS and one_day and _is_day(said[-1])):
+        return None
+    return said[-1]
 
 
 def _colon(word: str) -> str:

@@ -457,3 +457,29 @@ def test_a_24_hour_time_out_of_its_part_of_the_day_disagrees(text: str, first: s
     with pytest.raises(PartsDisagree) as refused:
         _start(text, now=EVENING)
     assert (refused.value.first, refused.value.second) == (first, second)
+
+
+@pytest.mark.parametrize(("text", "zone"), [
+    ("08.10 вечером MSK", "MSK"), ("08.10 вечером", None), ("08.10 evening", None),
+    ("08.10 illalla", None), ("08.10 in the evening Helsinki", "Helsinki"),
+])
+def test_a_day_and_month_with_a_part_of_the_day_stays_that_date(text: str,
+                                                                zone: str | None) -> None:
+    """«08.10 вечером MSK» was read as today's 20:10 (08.10 pm): it is the 8th of October
+    in the evening, its time missing, answered as ``08.10`` (and ``08.10 MSK``) are."""
+    with pytest.raises(NoTime) as refused:
+        _start(text)
+    assert (refused.value.day.isoformat(), refused.value.clock.strftime("%H:%M"),
+            refused.value.zone) == ("2026-10-08", "08:10", zone)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("08.10 вечером в 8", "2026-10-08T20:00"), ("08.10 illalla klo 19", "2026-10-08T19:00"),
+    ("tomorrow 08.10 evening", "2026-10-02T20:10"), ("в 8.10 вечера", "2026-10-01T20:10"),
+    ("klo 8.10 illalla", "2026-10-01T20:10"), ("8.10 pm", "2026-10-01T20:10"),
+])
+def test_a_part_of_the_day_after_a_dotted_time_or_before_an_hour(text: str,
+                                                                  expected: str) -> None:
+    """Beside its hour, after «в» or "klo", beside a day word or with am/pm, a dotted word is
+    a time and the part of the day is its."""
+    assert _start(text) == f"{expected}:00+03:00 Europe/Moscow"
