@@ -226,8 +226,8 @@ def parse_start(words: list[str], default_zone: str, now: datetime
     words = _day_first(_meaningful(_dates(_days_ahead(_parts_apart(words)))))
     if not words:
         raise ValueError("schedule.bad_time")
-    if no_time := _no_time(words, said, default_zone, now):
-        raise no_time
+    if refused := _no_time(words, said, default_zone, now):
+        raise refused
     timed = 0 if _clock(words[0]) and not _is_day(words[0]) else 1  # "21.10 20:00": a day
     if len(words) <= timed or not (clock := _clock(words[timed])):
         raise ValueError("schedule.bad_time")
@@ -265,17 +265,19 @@ class PartsDisagree(ValueError):
 
 
 def _no_time(words: list[str], said: list[str], default_zone: str,
-             now: datetime) -> NoTime | None:
+             now: datetime) -> ValueError | None:
     """The refusal of a day alone (``words`` read, ``said`` as typed), maybe with a zone
     after it ("08.10 MSK"; said after a part of the day, "08.10 in the evening MSK"): the
     day it is in that zone when any of it is still ahead; None when a time is said ("18.30"
-    beside a day is one) or the words after the day are no zone."""
+    beside a day is one); when the words after the day are no zone, an unknown zone where one
+    was meant ("tomorrow Europe/Mosow": :func:`_unread`), else None."""
     days = len(list(takewhile(_is_day, words)))
     if not days or any(map(_clock, words[1:])):
         return None
     zone = parse_zone(" ".join(words[days:]) or default_zone)
     if zone is None:
-        return None
+        unread = _unread(words[days:], said)
+        return ValueError(unread) if unread == "schedule.bad_zone" else None
     word = words[0]
     today = now.astimezone(zone).date()
     day = _day(word.lower().replace("ё", "е"), today, time(23, 59), zone, now)

@@ -270,6 +270,20 @@ def test_an_unread_word_is_a_zone_only_when_one_was_meant(text: str, key: str) -
     assert refused.value.args[0] == key
 
 
+@pytest.mark.parametrize(("text", "key"), [
+    ("tomorrow Europe/Mosow", "schedule.bad_zone"), ("завтра Europe/Mosow", "schedule.bad_zone"),
+    ("huomenna Europe/Mosow", "schedule.bad_zone"), ("08.10 Europe/Mosow", "schedule.bad_zone"),
+    ("завтра по мосве", "schedule.bad_zone"), ("tomorrow UTC+25", "schedule.bad_zone"),
+    ("завтра вчера", "schedule.bad_time"), ("tomorrow please", "schedule.bad_time"),
+])
+def test_a_day_with_an_unknown_zone_and_no_time(text: str, key: str) -> None:
+    """"tomorrow Europe/Mosow" was "could not read": a zone was meant, and is unknown, as
+    after a time ("tomorrow 19:00 Europe/Mosow")."""
+    with pytest.raises(ValueError) as refused:
+        parse_start(text.split(), "Europe/Moscow", NOW)
+    assert refused.value.args[0] == key
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     ("2 tunnin kuluttua", "2026-10-01T14:00"), ("puolen tunnin kuluttua", "2026-10-01T12:30"),
     ("2 päivän kuluttua", "2026-10-03T12:00"), ("2 päivän kuluttua klo 19", "2026-10-03T19:00"),
