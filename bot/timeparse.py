@@ -17,6 +17,7 @@ name, its city alone (``Helsinki``, also a few in Russian: ``Москва``), an
 
 from __future__ import annotations
 
+import difflib
 import re
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from functools import cache
@@ -100,6 +101,8 @@ _ZONE_WORDS = frozenset({"по", "time", "aikaa", "времени"})
 _ZONE_LIKE = re.compile(r"(?i:utc|gmt)|[+-]\d|\S+/|[A-ZА-ЯЁ]")
 """How a word meant as a zone starts: an offset ("UTC+25", "+25:00"), an IANA name
 ("Europe/Mosow") or a capital (a city, an abbreviation: "Helsinky", "PST")."""
+_CLOSE_ZONE = 0.8
+"""How alike an Area/City word and a known zone must be for the zone to be suggested."""
 _BEFORE_HOUR = frozenset({"в", "во", "klo", "kello", "at"})
 """Fillers after which a whole hour is a time: «в 19», "klo 19", "at 19" (19:00)."""
 _ESSIVE_WEEKDAYS = frozenset(word for words in _WEEKDAYS for word in words
@@ -234,7 +237,7 @@ def parse_start(words: list[str], default_zone: str, now: datetime
     rest = words[timed + 1:]
     zone = parse_zone(" ".join(rest) if rest else default_zone)  # a city may be two words
     if zone is None:
-        raise ValueError(_unread(rest, said))
+        raise _unread(rest, said)
     today = now.astimezone(zone).date()
     if timed == 0:
         start = datetime.combine(today, clock, tzinfo=zone)
@@ -253,6 +256,16 @@ class NoTime(ValueError):
     def __init__(self, day: date, clock: time | None, zone: str | None) -> None:
         super().__init__("schedule.no_time")
         self.day, self.clock, self.zone = day, clock, zone
+
+
+class UnknownZone(ValueError):
+    """A zone meant and not known ("schedule.bad_zone"): ``meant`` is the known IANA zone
+    closest to an Area/City word said ("Europe/Mosow": Europe/Moscow), None when none is
+    close or no such word was said."""
+
+    def __init__(self, meant: str | None) -> None:
+        super().__init__("schedule.bad_zone")
+        self.meant = meant
 
 
 class PartsDisagree(ValueError):
@@ -277,7 +290,7 @@ def _no_time(words: list[str], said: list[str], default_zone: str,
     zone = parse_zone(" ".join(words[days:]) or default_zone)
     if zone is None:
         unread = _unread(words[days:], said)
-        return ValueError(unread) if unread == "schedule.bad_zone" else None
+        return unread if isinstance(unread, UnknownZone) else None
     word = words[0]
     today = now.astimezone(zone).date()
     day = _day(word.lower().replace("ё", "е"), today, time(23, 59), zone, now)
@@ -287,16 +300,27 @@ def _no_time(words: list[str], said: list[str], default_zone: str,
     return NoTime(day, _clock(word), " ".join(zone_said) or None)
 
 
-def _unread(rest: list[str], said: list[str]) -> str:
-    """The refusal of words left unread after the time: an unknown zone when one was meant
-    (named after «по» or before "time", or a last word that looks like one: "UTC+25",
+def _unread(rest: list[str], said: list[str]) -> ValueError:
+    """The refusal of words left unread after the time: :class:`UnknownZone` when one was
+    meant (named after «по» or before "time", or a last word that looks like one: "UTC+25",
     "Europe/Mosow", "Helsinky"), else a day and time not understood («завтра в 7 вчера»,
     "19:00 MSK please"; «в 7 вчера по Москве» too: the zone after the word is known)."""
     if any(parse_zone(" ".join(rest[start:])) for start in range(1, len(rest))):
-        return "schedule.bad_time"
+        return ValueError("schedule.bad_time")
     if _ZONE_WORDS.intersection(word.lower() for word in said) or _ZONE_LIKE.match(rest[-1]):
-        return "schedule.bad_zone"
-    return "schedule.bad_time"
+        return UnknownZone(_closest_zone(rest[-1]))
+    return ValueError("schedule.bad_time")
+
+
+def _closest_zone(word: str) -> str | None:
+    """The IANA zone closest to an Area/City ``word`` that is none ("Europe/Mosow":
+    Europe/Moscow, "europe/helsiki": Europe/Helsinki), None for other words or when none is
+    close."""
+    if "/" not in word:
+        return None
+    names = {name.lower(): name for name in available_timezones()}
+    close = difflib.get_close_matches(word.lower(), names, n=1, cutoff=_CLOSE_ZONE)
+    return names[close[0]] if close else None
 
 
 def _parts_apart(words: list[str]) -> list[str]:

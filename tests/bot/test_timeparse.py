@@ -12,6 +12,7 @@ from bot.timeparse import (
     FINNISH_PLACES,
     NoTime,
     PartsDisagree,
+    UnknownZone,
     finnish_genitives,
     parse_start,
     zone_name,
@@ -497,3 +498,16 @@ def test_a_part_of_the_day_after_a_dotted_time_or_before_an_hour(text: str,
     """Beside its hour, after «в» or "klo", beside a day word or with am/pm, a dotted word is
     a time and the part of the day is its."""
     assert _start(text) == f"{expected}:00+03:00 Europe/Moscow"
+
+
+@pytest.mark.parametrize(("text", "meant"), [
+    ("tomorrow Europe/Mosow", "Europe/Moscow"), ("завтра в 19:00 Europe/Mosow", "Europe/Moscow"),
+    ("19:00 europe/helsiki", "Europe/Helsinki"), ("19:00 Mars/Olympus", None),
+    ("19:00 Helsinky", None), ("завтра по мосве", None),
+])
+def test_an_unknown_zone_names_the_known_one_it_is_close_to(text: str,
+                                                            meant: str | None) -> None:
+    """"Europe/Mosow" was only "unknown time zone": the zone it misspells is suggested."""
+    with pytest.raises(UnknownZone) as refused:
+        parse_start(text.split(), "Europe/Moscow", NOW)
+    assert refused.value.meant == meant
