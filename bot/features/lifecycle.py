@@ -32,8 +32,8 @@ keeps it open (no second opening)."""
 CHECKIN_STATUS = "checkin_status"
 """The tournament's state key of its check-in status: the newest reminder message counting
 check-ins it is in — its id and the reminders it joins (``[tournament id, minutes, start]``
-each) — redrawn in place at each check-in and change of the entrants
-(:func:`redraw_checkin_status`), after a restart too."""
+each) — redrawn in place at each check-in, change of the entrants, registration closed or
+reopened and change of the settings (:func:`redraw_checkin_status`), after a restart too."""
 MIN_PLAYERS = 2
 
 
@@ -303,7 +303,8 @@ def _joined(said: list[tuple[str, InlineKeyboardMarkup | None]]
 
 async def redraw_checkin_status(services: Services, *tournaments: Tournament) -> None:
     """Redraw in place the check-in status (:data:`CHECKIN_STATUS`) of ``tournaments``
-    whose check-ins or entrants changed: each message once, whole — every reminder it
+    whose check-ins, entrants, registration or settings changed: each message once, whole
+    (its Register button follows registration and the entry limit) — every reminder it
     joins whose tournament still waits for the start it was sent for."""
     statuses = {status["message_id"]: status for tournament in tournaments
                 if (status := tournament.state.get(CHECKIN_STATUS))}

@@ -21,6 +21,7 @@ from bot.features.lifecycle import (
     duration,
     local_time,
     note_for,
+    redraw_checkin_status,
     revive_opening,
     rights_problem,
     said_time,
@@ -205,6 +206,7 @@ async def settings_(message: Message, command: CommandObject, services: Services
             checkin = checkin_waits_start(tr, tournament)
         waiting = await _still_waiting(services, tr, tournament)
     await message.answer(lines(renamed, saved, note, checkin, waiting), reply_markup=markup)
+    await redraw_checkin_status(services, tournament)
 
 
 async def _still_waiting(services: Services, tr: Translator,
@@ -337,6 +339,7 @@ async def toggle_registration(message: Message, command: CommandObject, services
     markup = register_keyboard(services, tr, tournament) if opening else None
     await message.answer(tr("registration.opened" if opening else "registration.closed_now",
                             title=tournament.title), reply_markup=markup)
+    await redraw_checkin_status(services, tournament)
 
 
 @router.message(Command("pause", "resume"), Targeted(organiser=True))
