@@ -20,7 +20,7 @@ The chat side (typed words, buttons, /enter, /hostcopy) is :mod:`bot.play.hidden
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
@@ -287,13 +287,17 @@ def unreached_line(ctx: MatchContext, seats: list[int]) -> str:
     return _naming(ctx, "play.hidden_cannot_dm", seats)
 
 
-def _naming(ctx: MatchContext, key: str, seats: list[int], **params: Any) -> str:
+def _naming(ctx: MatchContext, key: str, seats: list[int], handles: Sequence[str] = (),
+            **params: Any) -> str:
     """``key`` naming the player of one seat (``name``), or ``key``'s ``_both`` text naming
-    both (``a``, ``b``), in the match kind's own words."""
+    both (``a``, ``b``), in the match kind's own words; given their ``handles`` (the
+    @usernames, seat by seat), also ``handle`` or ``handle_a`` and ``handle_b``."""
+    one = len(seats) == 1
     names = [ctx.names[seat] for seat in seats]
-    named = {"name": names[0]} if len(names) == 1 else {"a": names[0], "b": names[1]}
-    return own_text(ctx.tr, key if len(names) == 1 else f"{key}_both", ctx.match.kind,
-                    match=ctx.match.id, **named, **params)
+    named = {"name": names[0]} if one else {"a": names[0], "b": names[1]}
+    handled = dict(zip(("handle",) if one else ("handle_a", "handle_b"), handles, strict=False))
+    return own_text(ctx.tr, key if one else f"{key}_both", ctx.match.kind,
+                    match=ctx.match.id, **named, **handled, **params)
 
 
 async def _draw(ctx: MatchContext, seat: int, *, fresh: bool,
@@ -500,7 +504,7 @@ async def _copy_to_hosts(ctx: MatchContext, hosts: list[int], seat: int,
 
 async def _late(ctx: MatchContext, job: Job) -> clock.Alert | None:
     """The late clock ran out: remind each player still awaited, and tell the group in one
-    line (where the organisers can act: /enter, with the @username of one late player,
+    alert (where the organisers can act: /enter, with the @username of each late player,
     /setresult, /dq) — not in a friendly match, which has no organisers."""
     services, kind = ctx.services, ctx.match.kind
     state = await services.matches.state(ctx.match)
@@ -513,9 +517,10 @@ async def _late(ctx: MatchContext, job: Job) -> clock.Alert | None:
             round=getattr(state, "round", "")))
     if not late or ctx.tournament.friendly:
         return None
-    handle = (await handles_of(services, ctx.tournament.id))[ctx.match.players[late[0]]]
-    return clock.Alert(_naming(ctx, "play.hidden_late", late,  # one late: a ready /enter
-                               minutes=_inputs()[kind].late_minutes, handle=handle))
+    handles = await handles_of(services, ctx.tournament.id)
+    return clock.Alert(_naming(ctx, "play.hidden_late", late,  # a ready /enter for each
+                               [handles[ctx.match.players[seat]] for seat in late],
+                               minutes=_inputs()[kind].late_minutes))
 
 
 late_clock = clock.timeout(LATE, _late)
