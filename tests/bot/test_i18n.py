@@ -182,3 +182,16 @@ def test_a_russian_text_gives_the_organiser_or_a_player_no_gendered_past_verb() 
     wrong = {key: form for key, text in catalog("ru").items() for form in _forms(text)
              if gendered.search(form)}
     assert wrong == {}
+
+
+def test_a_russian_text_refers_to_a_player_without_a_gendered_pronoun() -> None:
+    """A player's gender is not known: a Russian text does not call them «он» («попросите
+    его написать», «чтобы я его знал», «по его @username», «его матчи», «видны только ему»)
+    but names the player again or says it otherwise («попросите игрока написать», «Я знаю
+    только тех, кто…»). «его» for a match, a result or a tournament stays."""
+    gendered = re.compile(r"\b(?:попросите|спросите|вызовите) его\b|\bему\b"
+                          r"|\bего (?:знал|знаю|знает|@username|матч|карт|ход|мест|соперник)",
+                          re.IGNORECASE)
+    wrong = {key: form for key, text in catalog("ru").items() for form in _forms(text)
+             if gendered.search(form)}
+    assert wrong == {}
