@@ -20,7 +20,7 @@ from aiogram.types import CallbackQuery, Message, User
 from bot.features.access import Target, Targeted, organisers_press
 from bot.features.handlers import Handlers
 from bot.features.keyboards import question_keyboard
-from bot.features.lifecycle import START_JOBS, called_off
+from bot.features.lifecycle import START_JOBS, called_off, redraw_checkin_status
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -84,6 +84,8 @@ async def answer(query: CallbackQuery, callback_data: Cancel, services: Services
             raise
     await query.answer()
     await services.outbox.board(message.chat.id, message.message_id, said)  # again: unchanged
+    if callback_data.sure:
+        await redraw_checkin_status(services, tournament)
     for entrant in entrants:  # as promised when they applied: they hear how it ended
         user_tr = await services.translator_for_chat(entrant.user_id)
         await services.outbox.dm(entrant.user_id,

@@ -305,20 +305,22 @@ async def redraw_checkin_status(services: Services, *tournaments: Tournament) ->
     """Redraw in place the check-in status (:data:`CHECKIN_STATUS`) of ``tournaments``
     whose check-ins, entrants, registration or settings changed: each message once, whole
     (its Register button follows registration and the entry limit) — every reminder it
-    joins whose tournament still waits for the start it was sent for."""
-    statuses = {status["message_id"]: status for tournament in tournaments
+    joins whose tournament still waits for the start it was sent for; with none left (all
+    called off or moved), its buttons are taken off."""
+    statuses = {status["message_id"]: (tournament.chat_id, status) for tournament in tournaments
                 if (status := tournament.state.get(CHECKIN_STATUS))}
-    for message_id, status in statuses.items():
+    for message_id, (chat_id, status) in statuses.items():
         reminders = []
         for tournament_id, minutes, start in status["shows"]:
             tournament = await services.repos.tournaments.get(tournament_id)
             if _waits_for(tournament, from_db(start)):
                 reminders.append((tournament, minutes))
-        if reminders:
-            chat_id = reminders[0][0].chat_id
-            text, markup = await _reminders(
-                services, await services.translator_for_chat(chat_id), reminders)
-            await services.outbox.board(chat_id, message_id, text, markup, resend=False)
+        if not reminders:
+            await services.outbox.drop_buttons(chat_id, message_id)
+            continue
+        text, markup = await _reminders(
+            services, await services.translator_for_chat(chat_id), reminders)
+        await services.outbox.board(chat_id, message_id, text, markup, resend=False)
 
 
 def _waits_for(tournament: Tournament | None, start: datetime | None) -> bool:
