@@ -144,7 +144,7 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
         else tr("correction.result_set", **said) if state.final_scores() else \
         tr("correction.result_set_hp", winner=play.names[play.seat(winner)], **said)
     await (play.say(text) if typed_in_its_topic(message, match) else message.reply(text))
-    await retire_board(services, target.tournament, match)
+    await retire_board(services, target.tournament, match, corrected=before is not None)
 
 
 async def _finished_to_set(services: Services, tr: Translator, tournament: Tournament,
