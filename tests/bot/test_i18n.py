@@ -140,10 +140,11 @@ def test_a_playoff_round_begins_a_message_with_a_capital() -> None:
 
 # Where Russian would decline a name: a verb's object («побеждает Анну»), a noun's or a
 # preposition's («победа Анны», «у Анны»).
-_NAME = r"\{(?:name|names|winner|loser|a|b|opponent|other|whose|first|organiser|player)\}"
-_OBJECT_VERBS = ("побеждает", "вызывает")
-_DECLINING = ("победа", "выбор", "заявка", "вместо", "игрока", "у", "от", "для", "ход",
-               "вызов", "подходе")
+_NAME = (r"\{(?:name|names|winner|loser|a|b|opponent|other|whose|first|organiser|player"
+         r"|new|old)\}")
+_OBJECT_VERBS = ("побеждает", "вызывает", "заменяет")
+_DECLINING = ("победа", "выбор", "заявка", "вместо", "игрока", "игроку", "у", "от", "для",
+               "с", "ход", "вызов", "подходе")
 
 
 def test_a_russian_text_names_a_player_only_where_the_name_stays_as_written() -> None:
