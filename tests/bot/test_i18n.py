@@ -138,6 +138,20 @@ def test_a_playoff_round_begins_a_message_with_a_capital() -> None:
     assert opening("1/2 финала") == "1/2 финала" and opening("") == ""
 
 
+@pytest.mark.parametrize("language", ["ru", "en", "fi"])
+def test_the_third_place_match_is_named_as_a_round_is(language: str) -> None:
+    """The 3rd-place match is said in brackets mid-sentence as a round is («(1/2 финала
+    «HP»)»): its name has no brackets of its own and, where a round's name is in lower case,
+    neither is it («(матч за 3-е место «HP»)», not «(Матч за 3-е место («HP»))»)."""
+    tr = Translator(language)
+    final = tr("cup.round_name", round=tr("cup.round.2"), format=tr("cup.format.hp"))
+    names = [tr("cup.third_title", format=tr("cup.format.hp")), tr("cup.third_title_group"),
+             tr("cup.third_stage")]
+    assert [name for name in names if "(" in name
+            or name[0].isalpha() and name[0].islower() != final[0].islower()] == []
+    assert names[0].endswith(" " + tr("cup.format.hp"))
+
+
 # Where Russian would decline a name: a verb's object («побеждает Анну»), a noun's or a
 # preposition's («победа Анны», «у Анны»).
 _NAME = (r"\{(?:name|names|winner|loser|a|b|opponent|other|whose|first|organiser|player"

@@ -74,12 +74,14 @@ def stage_title(play: MatchContext) -> str:
 
 
 def match_title(tr: Translator, tournament: Tournament, match: MatchRow) -> str:
-    """:func:`stage_title` of any playoff ``match`` of ``tournament``."""
+    """:func:`stage_title` of any playoff ``match`` of ``tournament``, as a sentence names
+    it: the 3rd-place match as the rounds are named («1/2 финала «HP»», «матч за 3-е место
+    «HP»»), with no brackets of its own (it is said in brackets: «(матч за 3-е место «HP»)»)."""
     if match.slot == THIRD_VOTE:  # the format is still to be chosen
-        return tr("cup.bracket_third")
-    if match.slot == THIRD:
-        kind = "group" if match.kind == "group3" else match.kind
-        return tr("cup.third_title", format=tr(f"cup.format.{kind}"))
+        return tr("cup.third_stage")
+    if match.slot == THIRD:  # the group stage's rounds are said in words, not as a title
+        return tr("cup.third_title_group") if match.kind == "group3" else \
+            tr("cup.third_title", format=tr(f"cup.format.{match.kind}"))
     return round_title(tr, len(tournament.state["playoff_seeds"]), match.round,
                        tournament.settings.get("formats"))
 
