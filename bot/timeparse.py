@@ -91,13 +91,14 @@ _CLOCK_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00", "пол
 _FILLERS = frozenset({"в", "во", "по", "on", "at", "in", "the", "klo", "kello", "next",
                       "this", "ensi", "час", "часа", "часов", "o'clock", "oclock",
                       "tänä", "следующий", "следующую", "следующее", "ближайший",
-                      "ближайшую", "ближайшее", "time", "aikaa", "времени"})
+                      "ближайшую", "ближайшее", "time", "aikaa", "aikaan", "времени"})
 """Words around a day, a time and a zone that say nothing more: «в пятницу», «по Москве»,
 "on friday", "next friday", «в следующую пятницу», "ensi perjantaina" (the next one, as the
 weekday alone), the hour's word («в 2 часа ночи», "at 7 o'clock"), "klo 19:00", "in the
-evening", "Helsinki time", «по московскому времени», "Suomen aikaa"."""
-_ZONE_WORDS = frozenset({"по", "time", "aikaa", "времени"})
-"""Fillers that say a zone is named: «по Москве», "Helsinki time", "Suomen aikaa"."""
+evening", "Helsinki time", «по московскому времени», "Suomen aikaa" (or "aikaan")."""
+_ZONE_WORDS = frozenset({"по", "time", "aikaa", "aikaan", "времени"})
+"""Fillers that say a zone is named: «по Москве», "Helsinki time", "Suomen aikaa" (or
+"aikaan")."""
 _ZONE_LIKE = re.compile(r"(?i:utc|gmt)|[+-]\d|\S+/|[A-ZА-ЯЁ]")
 """How a word meant as a zone starts: an offset ("UTC+25", "+25:00"), an IANA name
 ("Europe/Mosow") or a capital (a city, an abbreviation: "Helsinky", "PST")."""
@@ -150,12 +151,26 @@ FINNISH_PLACES = {
     "ranska": "Europe/Paris", "englanti": "Europe/London", "britannia": "Europe/London",
     "latvia": "Europe/Riga", "liettua": "Europe/Vilnius", "puola": "Europe/Warsaw",
     "venäjä": "Europe/Moscow", "italia": "Europe/Rome", "espanja": "Europe/Madrid",
+    "tokio": "Asia/Tokyo", "peking": "Asia/Shanghai", "soul": "Asia/Seoul",
+    "kairo": "Africa/Cairo", "kiova": "Europe/Kyiv", "praha": "Europe/Prague",
+    "bryssel": "Europe/Brussels", "lissabon": "Europe/Lisbon", "bukarest": "Europe/Bucharest",
+    "belgrad": "Europe/Belgrade", "zürich": "Europe/Zurich", "reykjavík": "Atlantic/Reykjavik",
+    "japani": "Asia/Tokyo", "kiina": "Asia/Shanghai", "ukraina": "Europe/Kyiv",
+    "islanti": "Atlantic/Reykjavik", "irlanti": "Europe/Dublin", "hollanti": "Europe/Amsterdam",
+    "alankomaat": "Europe/Amsterdam", "belgia": "Europe/Brussels", "sveitsi": "Europe/Zurich",
+    "itävalta": "Europe/Vienna", "unkari": "Europe/Budapest", "tšekki": "Europe/Prague",
+    "kreikka": "Europe/Athens", "turkki": "Europe/Istanbul", "portugali": "Europe/Lisbon",
+    "romania": "Europe/Bucharest", "serbia": "Europe/Belgrade", "egypti": "Africa/Cairo",
 }
 """Cities and countries in Finnish that are not an IANA zone's own English city name (a
 country as the zone of its capital); each is also known in the genitive, as "Tukholman
-aikaa" says it (:func:`finnish_genitives`)."""
+aikaa" says it (:func:`finnish_genitives`); Tokio is Tokyo, Peking Beijing's zone
+(Asia/Shanghai)."""
 _IRREGULAR_GENITIVES = {"helsinki": "helsingin", "suomi": "suomen", "riika": "riian",
-                        "englanti": "englannin"}
+                        "englanti": "englannin", "islanti": "islannin", "irlanti": "irlannin",
+                        "hollanti": "hollannin", "alankomaat": "alankomaiden",
+                        "itävalta": "itävallan", "tšekki": "tšekin", "kreikka": "kreikan",
+                        "turkki": "turkin"}
 """Finnish genitives that are not the name and ``n`` (or ``in`` after a consonant)."""
 _ABBREVIATIONS = {
     "MSK": "Europe/Moscow", "МСК": "Europe/Moscow",

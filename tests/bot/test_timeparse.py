@@ -207,7 +207,8 @@ def test_days_from_now(text: str, expected: str) -> None:
     ("19:00 Helsinki time", "Europe/Helsinki"), ("klo 19 Suomen aikaa", "Europe/Helsinki"),
     ("в 19 по московскому времени", "Europe/Moscow"), ("klo 19 Helsingin aikaa", "Europe/Helsinki"),
     ("в 19 по хельсинкскому времени", "Europe/Helsinki"), ("klo 19 Lontoo", "Europe/London"),
-    ("klo 19 Moskovan aikaa", "Europe/Moscow"),
+    ("klo 19 Moskovan aikaa", "Europe/Moscow"), ("klo 19 Suomen aikaan", "Europe/Helsinki"),
+    ("klo 19 Tukholman aikaan", "Europe/Stockholm"), ("klo 19 Tokion aikaa", "Asia/Tokyo"),
 ])
 def test_a_zone_said_as_its_time(text: str, zone: str) -> None:
     assert _start(text, "Europe/Berlin").endswith(zone)
@@ -233,6 +234,9 @@ def test_every_genitive_names_its_zone_before_aikaa() -> None:
     ("Pariisin", "Europe/Paris"), ("Moskovan", "Europe/Moscow"), ("Riian", "Europe/Riga"),
     ("New Yorkin", "America/New_York"), ("Oslon", "Europe/Oslo"), ("Ruotsin", "Europe/Stockholm"),
     ("Viron", "Europe/Tallinn"), ("Suomen", "Europe/Helsinki"), ("Englannin", "Europe/London"),
+    ("Tokion", "Asia/Tokyo"), ("Pekingin", "Asia/Shanghai"), ("Kiovan", "Europe/Kyiv"),
+    ("Islannin", "Atlantic/Reykjavik"), ("Alankomaiden", "Europe/Amsterdam"),
+    ("Itävallan", "Europe/Vienna"), ("Tšekin", "Europe/Prague"), ("Kreikan", "Europe/Athens"),
 ])
 def test_a_finnish_genitive_names_its_zone(said: str, zone: str) -> None:
     assert _start(f"huomenna klo 19 {said} aikaa", "Europe/Moscow").endswith(zone)
@@ -263,7 +267,7 @@ def test_days_from_today_are_counted_in_the_zone() -> None:
     ("завтра в 19:00 UTC+25", "schedule.bad_zone"), ("19:00 +25:00", "schedule.bad_zone"),
     ("завтра в 19:00 Europe/Mosow", "schedule.bad_zone"),
     ("завтра в 19 по мосве", "schedule.bad_zone"), ("19:00 Helsinky", "schedule.bad_zone"),
-    ("klo 19 Helsingn aikaa", "schedule.bad_zone"),
+    ("klo 19 Helsingn aikaa", "schedule.bad_zone"), ("klo 19 Helsingn aikaan", "schedule.bad_zone"),
 ])
 def test_an_unread_word_is_a_zone_only_when_one_was_meant(text: str, key: str) -> None:
     with pytest.raises(ValueError) as refused:
