@@ -468,7 +468,8 @@ def test_a_24_hour_time_in_its_part_of_the_day_is_that_time(text: str, expected:
 @pytest.mark.parametrize(("text", "first", "second"), [
     ("утром в 23:00", "утром", "23:00"), ("morning at 23:00", "morning", "23:00"),
     ("huomenna aamulla klo 13:00", "aamulla", "13:00"), ("сегодня ночью в 15:00", "ночью", "15:00"),
-    ("23:00 утра", "23:00", "утра"),
+    ("23:00 утра", "23:00", "утра"), ("tomorrow morning at 19:00", "morning", "19:00"),
+    ("завтра утром в 19:00", "утром", "19:00"), ("huomenna aamulla klo 19", "aamulla", "19"),
 ])
 def test_a_24_hour_time_out_of_its_part_of_the_day_disagrees(text: str, first: str,
                                                              second: str) -> None:
