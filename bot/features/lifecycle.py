@@ -264,8 +264,9 @@ said in one message."""
 async def _notice_job(services: Services, job: Job) -> None:
     """A reminder or the opening of check-in, joined by the chat's other tournaments' due
     with it (within :data:`bot.scheduler.TOGETHER`): one message, a paragraph each, each
-    one's buttons naming its tournament; a message of reminders only that counts check-ins
-    is each one's check-in status."""
+    one's buttons naming its tournament (several check-in openings say how to check in once,
+    after them); a message of reminders only that counts check-ins is each one's check-in
+    status."""
     if not (found := await _not_started(services, job)):
         return
     tournament, tr = found
@@ -274,8 +275,13 @@ async def _notice_job(services: Services, job: Job) -> None:
                                                    kinds=NOTICES):
         if more := await _not_started(services, other):
             due.append((more[0], other))
-    said = [await _notice(services, tr, each, one, named=len(due) > 1) for each, one in due]
-    message_id = await services.outbox.board(tournament.chat_id, None, *_joined(said))
+    brief = sum(one.kind == "checkin" for _, one in due) > 1
+    said = [await _notice(services, tr, each, one, named=len(due) > 1, brief=brief)
+            for each, one in due]
+    text, markup = _joined(said)
+    message_id = await services.outbox.board(
+        tournament.chat_id, None, paragraphs(text, tr("checkin.open_hint") if brief else None),
+        markup)
     reminders = [(each, one.payload["minutes"]) for each, one in due if one.kind == "reminder"]
     if len(reminders) == len(due) and any(_counts_checkins(services, each, minutes)
                                           for each, minutes in reminders):
@@ -330,26 +336,30 @@ def _waits_for(tournament: Tournament | None, start: datetime | None) -> bool:
 
 
 async def _notice(services: Services, tr: Translator, tournament: Tournament, job: Job,
-                  named: bool) -> tuple[str, InlineKeyboardMarkup | None]:
-    """What the notice ``job`` says of ``tournament``, and its buttons."""
+                  named: bool, brief: bool) -> tuple[str, InlineKeyboardMarkup | None]:
+    """What the notice ``job`` says of ``tournament``, and its buttons (``brief``: see
+    :func:`_open_checkin`)."""
     if job.kind == "reminder":
         return await _reminder(services, tr, tournament, job.payload["minutes"], named)
-    return await _open_checkin(services, tr, tournament, job.payload.get("minutes"), named)
+    return await _open_checkin(services, tr, tournament, job.payload.get("minutes"), named,
+                               brief)
 
 
 async def _open_checkin(services: Services, tr: Translator, tournament: Tournament,
-                        minutes: int | None, named: bool
+                        minutes: int | None, named: bool, brief: bool
                         ) -> tuple[str, InlineKeyboardMarkup | None]:
     """Open check-in; when a reminder falls at the same time (``minutes``), it heads the
-    text, and the Register button joins the Check-in one while registration is open."""
+    text, and the Register button joins the Check-in one while registration is open.
+    ``brief``: one opening of several in a message, which says how to check in once."""
     await services.repos.tournaments.set_state(tournament.id, CHECKIN_OPENED,
                                                to_db(services.clock.now()))
     markup = checkin_keyboard(tr, tournament, named)
+    suffix = "_brief" if brief else ""
     if minutes is None:
-        return tr("checkin.open", title=tournament.title,
+        return tr(f"checkin.open{suffix}", title=tournament.title,
                   time=said_time(services, tr, tournament)), markup
     reminder, register = await _reminder(services, tr, tournament, minutes, named)
-    return lines(reminder, tr("checkin.open_with_reminder")), stacked(register, markup)
+    return lines(reminder, tr(f"checkin.open_with_reminder{suffix}")), stacked(register, markup)
 
 
 @job_kind("start")
