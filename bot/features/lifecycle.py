@@ -97,11 +97,14 @@ def _checkin_opening(tournament: Tournament) -> datetime | None:
 
 
 def checkin_reply(services: Services, tr: Translator, tournament: Tournament,
-                  opened_now: bool) -> tuple[str | None, InlineKeyboardMarkup | None]:
+                  scheduled: Scheduled) -> tuple[str | None, InlineKeyboardMarkup | None]:
     """What a start (or check-in) just set says of check-in: that it opened now (with the
-    Check-in button), when it opens, or that it stays open."""
-    if opened_now:
+    Check-in button), that switched off once open its check-ins no longer count, when it
+    opens, or that it stays open."""
+    if scheduled.checkin_now:
         return tr("checkin.open_with_reminder"), checkin_keyboard(tr, tournament)
+    if scheduled.checkin_closed:
+        return tr("checkin.closed"), None
     if opens := checkin_opens(services, tr, tournament):
         return tr("schedule.checkin_opens", time=opens), None
     return (tr("schedule.checkin_stays_open") if CHECKIN_OPENED in tournament.state
@@ -186,11 +189,13 @@ def duration(tr: Translator, minutes: int) -> str:
 
 @dataclass(frozen=True)
 class Scheduled:
-    """What :func:`schedule_start` set: the reminder leads, and whether check-in opened at
-    once (the start falls inside its window: the caller's reply says so, no job does)."""
+    """What :func:`schedule_start` set: the reminder leads, whether check-in opened at
+    once (the start falls inside its window: the caller's reply says so, no job does), and
+    whether check-in that had opened was switched off (its check-ins dropped)."""
 
     leads: list[int]
     checkin_now: bool
+    checkin_closed: bool = False
 
 
 async def schedule_start(services: Services, tournament: Tournament) -> Scheduled:
@@ -200,7 +205,8 @@ async def schedule_start(services: Services, tournament: Tournament) -> Schedule
     await scheduler.cancel(tournament.id, START_JOBS)
     now, start = services.clock.now(), tournament.starts_at
     leads = [m for m in services.settings.reminders if start - timedelta(minutes=m) > now]
-    checkin = await _checkin_ahead(services, tournament)
+    closed = await _switched_off(services, tournament)
+    checkin = 0 if CHECKIN_OPENED in tournament.state else tournament.settings.get("checkin", 0)
     for minutes in leads:
         if minutes != checkin:  # that reminder is said by the check-in's opening
             await scheduler.add("reminder", start - timedelta(minutes=minutes), tournament.id,
@@ -213,19 +219,20 @@ async def schedule_start(services: Services, tournament: Tournament) -> Schedule
         await scheduler.add("checkin", start - timedelta(minutes=checkin), tournament.id,
                             **reminder)
     await scheduler.add("start", start, tournament.id)
-    return Scheduled(leads, opens_now)
+    return Scheduled(leads, opens_now, closed)
 
 
-async def _checkin_ahead(services: Services, tournament: Tournament) -> int:
-    """The minutes before the start at which check-in is still to open (0: off, or open
-    already); check-in switched off forgets that it had opened, so it opens anew when
-    switched on again."""
-    minutes = tournament.settings.get("checkin", 0)
-    if CHECKIN_OPENED not in tournament.state:
-        return minutes
-    if not minutes:
-        await services.repos.tournaments.clear_state(tournament.id, CHECKIN_OPENED)
-    return 0
+async def _switched_off(services: Services, tournament: Tournament) -> bool:
+    """Whether check-in that had opened is now off: then it forgets that it had opened and
+    its check-ins, so switched on again it opens anew and everyone checks in again."""
+    if CHECKIN_OPENED not in tournament.state or tournament.settings.get("checkin", 0):
+        return False
+    await services.repos.tournaments.clear_state(tournament.id, CHECKIN_OPENED)
+    entrants = await services.repos.entrants.list(tournament.id)
+    await services.repos.entrants.update_many(
+        tournament.id, {e.user_id: {"checked_in": 0} for e in entrants if e.checked_in},
+        services.clock.now())
+    return True
 
 
 def checkin_moved(tournament: Tournament, settings: dict, now: datetime) -> bool:

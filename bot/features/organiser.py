@@ -201,7 +201,7 @@ async def settings_(message: Message, command: CommandObject, services: Services
         note = lines(note_for(tr, tournament),
                      not_forum_line(tr, game.key, updated, message.chat, before))
         if scheduled:
-            checkin, markup = checkin_reply(services, tr, tournament, scheduled.checkin_now)
+            checkin, markup = checkin_reply(services, tr, tournament, scheduled)
         elif updated.get("checkin") != before.get("checkin"):
             checkin = checkin_waits_start(tr, tournament)
         waiting = await _still_waiting(services, tr, tournament)
@@ -275,7 +275,7 @@ async def schedule(message: Message, command: CommandObject, services: Services,
             chat_id=message.chat.id, starts_at=start.isoformat(), zone=zone_name(zone))
     reminders = ", ".join(duration(tr, m) for m in scheduled.leads) \
         or tr("schedule.no_reminders")
-    checkin, markup = checkin_reply(services, tr, tournament, scheduled.checkin_now)
+    checkin, markup = checkin_reply(services, tr, tournament, scheduled)
     await message.answer(lines(
         tr("schedule.saved", title=tournament.title, time=local_time(services, tournament),
            zone=zone_name(zone), reminders=reminders), checkin), reply_markup=markup)
