@@ -13,6 +13,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterable
 from functools import cache
+from itertools import takewhile
 from typing import Any
 
 from bot.config import SUPPORTED_LANGUAGES
@@ -146,38 +147,80 @@ FORMAT_SETTINGS: dict[str, Callable[[str], Any]] = {
 }
 
 
+class Refused(ValueError):
+    """A pair :func:`parse_settings` refused: ``args`` are the catalog key of why, the key
+    named and the pair probably meant (or None); ``with_others``: other settings were said
+    with it (none of them is saved)."""
+
+    def __init__(self, reason: str, name: str, meant: str | None, with_others: bool) -> None:
+        super().__init__(reason, name, meant)
+        self.with_others = with_others
+
+
 def parse_settings(parsers: dict[str, Callable[[str], Any]], words: list[str],
                    current: dict[str, Any]) -> dict[str, Any]:
     """Apply the ``key=value`` pairs of ``words`` (:func:`_pairs`: also ``key value``) to
-    ``current``; ValueError(catalog key, name, pair) if wrong, the pair being the one as it
-    was probably meant (``format=swis`` → ``format=swiss``, ``fromat=swiss`` →
-    ``format=swiss``), for a key without a value the one set now (``legs=3``), or None."""
+    ``current``, all of them or none; :class:`Refused` if one is wrong, the pair being the
+    one as it was probably meant (``format=swis`` → ``format=swiss``, ``fromat=swiss`` →
+    ``format=swiss``, a value said in words: ``format round robin`` →
+    ``format=round_robin``), for a key without a value the one set now (``legs=3``), or
+    None."""
     result = dict(current)
-    for pair in _pairs(parsers, words):
-        name, sep, value = pair.partition("=")
+    pairs = _pairs(parsers, words)
+    for at, said in enumerate(pairs):
+        name, sep, value = "=".join(said).partition("=")
         name = _key_named(parsers, name.strip().lower())
         value = _value_named(parsers.get(name), value.strip())
-        if not sep and name in parsers:
-            raise ValueError("settings.no_value", name, _pair_now(name, result))
-        if not sep or name not in parsers:
-            raise ValueError("settings.unknown_key", name, _meant(parsers, name, value))
         try:
+            if not sep and name in parsers:
+                raise ValueError("settings.no_value")
+            if not sep or name not in parsers:
+                raise ValueError("settings.unknown_key")
             result[name] = parsers[name](value)
         except ValueError as error:
-            raise ValueError(error.args[0], name, _meant(parsers, name, value)) from None
+            raise _refused(parsers, pairs, at, error.args[0], name, value, current) from None
     return result
 
 
-def _pairs(parsers: dict[str, Callable[[str], Any]], words: list[str]) -> list[str]:
-    """``words`` as ``key=value`` pairs: a key written without «=» takes the word after it as
-    its value (``format swiss`` → ``format=swiss``) when that word is no pair and no key."""
-    pairs: list[str] = []
+def _refused(parsers: dict[str, Callable[[str], Any]], pairs: list[list[str]], at: int,
+             reason: str, name: str, value: str, current: dict[str, Any]) -> Refused:
+    """The refusal of ``pairs[at]`` (key ``name``, ``value``): a value said in words, its
+    own and the words after it up to a pair written with «=», is the pair meant when its
+    setting takes them joined with "_" (``format round robin``, ``format double elim``:
+    then those words are no other settings); else the pair as :func:`_meant` puts it
+    right, or for a key without a value the one set now."""
+    following = list(takewhile(lambda said: len(said) > 1 or "=" not in said[0],
+                               pairs[at + 1:]))
+    apart = [*"=".join(pairs[at]).partition("=")[2].split(),
+             *(word for said in following for word in said)]
+    if name in parsers and len(apart) > 1 and (
+            meant := _joined_meant(parsers, name, "_".join(apart))):
+        return Refused("settings.value_apart", name, meant, len(pairs) > 1 + len(following))
+    others = len(pairs) > 1
+    if reason == "settings.no_value":
+        return Refused(reason, name, _pair_now(name, current), others)
+    return Refused(reason, name, _meant(parsers, name, value), others)
+
+
+def _joined_meant(parsers: dict[str, Callable[[str], Any]], name: str, joined: str
+                  ) -> str | None:
+    """``name=joined`` when its setting takes it (its words said in a bot's language too),
+    else as :func:`_meant` puts it right, else None."""
+    value = _value_named(parsers[name], joined)
+    return f"{name}={value}" if _takes(parsers[name], value) else _meant(parsers, name, value)
+
+
+def _pairs(parsers: dict[str, Callable[[str], Any]], words: list[str]) -> list[list[str]]:
+    """``words`` as pairs: a word as written (``key=value``, or a lone word), or a key
+    written without «=» and the word after it, its value (``format swiss``), when that word
+    is no pair and no key."""
+    pairs: list[list[str]] = []
     for word in words:
-        if pairs and _is_key(parsers, pairs[-1]) and not _is_key(parsers, word) \
-                and "=" not in word:
-            pairs[-1] += f"={word}"
+        if pairs and len(pairs[-1]) == 1 and _is_key(parsers, pairs[-1][0]) \
+                and not _is_key(parsers, word) and "=" not in word:
+            pairs[-1].append(word)
         else:
-            pairs.append(word)
+            pairs.append([word])
     return pairs
 
 

@@ -193,8 +193,8 @@ class Game:
         return COMMON_SETTINGS | dict(self.parsers)
 
     def parse_settings(self, pairs: list[str], current: dict[str, Any]) -> dict[str, Any]:
-        """Apply ``key=value`` pairs to ``current``; ValueError if wrong
-        (:func:`bot.game_settings.parse_settings`)."""
+        """Apply ``key=value`` pairs to ``current``; :class:`bot.game_settings.Refused` if
+        wrong (:func:`bot.game_settings.parse_settings`)."""
         return parse_settings(self.all_parsers(), pairs, current)
 
 

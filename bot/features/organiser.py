@@ -28,7 +28,7 @@ from bot.features.lifecycle import (
     schedule_start,
     zone_of,
 )
-from bot.game_settings import hints, refusal, refused_key, settings_line
+from bot.game_settings import Refused, hints, refusal, refused_key, settings_line
 from bot.i18n import Markup, Translator, clip, lines
 from bot.middlewares.filters import topic_of
 from bot.play import clock
@@ -148,11 +148,13 @@ def _describe(tr: Translator, game: games.Game, settings: dict) -> str:
     return settings_line(tr, game.all_parsers(), settings)
 
 
-def _refused_setting(tr: Translator, game: games.Game, error: ValueError) -> str:
-    """Why a ``key=value`` was refused, then what that key allows."""
+def _refused_setting(tr: Translator, game: games.Game, error: ValueError,
+                     together: bool = False) -> str:
+    """Why a ``key=value`` was refused, then (``together``: said with other settings or a
+    title, none of them saved) that nothing was saved, then what that key allows."""
     parsers = game.all_parsers()
-    return (refusal(tr, parsers, error) + "\n"
-            + tr("settings.hint", hints=hints(tr, parsers, refused_key(error))))
+    return lines(refusal(tr, parsers, error), tr("settings.nothing_saved") if together else None,
+                 tr("settings.hint", hints=hints(tr, parsers, refused_key(error))))
 
 
 @router.message(Command("settings"), Targeted(organiser=True))
@@ -174,8 +176,9 @@ async def settings_(message: Message, command: CommandObject, services: Services
         return
     try:
         updated = game.parse_settings(pairs, tournament.settings)
-    except ValueError as error:
-        await message.answer(_refused_setting(tr, game, error))
+    except Refused as error:
+        await message.answer(_refused_setting(tr, game, error,
+                                              error.with_others or title is not None))
         return
     if updated == tournament.settings and title in (None, tournament.title):
         await message.answer(tr("settings.unchanged", title=tournament.title,

@@ -7,6 +7,7 @@ import pytest
 from bot.game_settings import (
     COMMON_SETTINGS,
     FORMAT_SETTINGS,
+    Refused,
     format_list,
     parse_settings,
     refused_key,
@@ -114,3 +115,32 @@ def test_a_key_alone_is_answered_with_the_value_set_now(words: list[str], curren
     with pytest.raises(ValueError) as caught:
         parse_settings(PARSERS, words, current)
     assert caught.value.args == ("settings.no_value", key, now)
+
+
+@pytest.mark.parametrize(("words", "meant", "with_others"), [
+    (["format", "round", "robin"], "format=round_robin", False),
+    (["format", "double", "elim"], "format=double_elim", False),
+    (["format=double", "elim"], "format=double_elim", False),
+    (["legs=3", "format", "round", "robin"], "format=round_robin", True),
+])
+def test_a_value_said_in_words_is_answered_joined(words: list[str], meant: str,
+                                                  with_others: bool) -> None:
+    """«/settings format round robin» was answered that format is written with «=», the
+    value it was given left unsaid: the pair meant is offered, its words joined."""
+    with pytest.raises(Refused) as caught:
+        parse_settings(PARSERS | {"legs": lambda value: int(value)}, words, {})
+    assert caught.value.args == ("settings.value_apart", "format", meant)
+    assert caught.value.with_others == with_others
+
+
+@pytest.mark.parametrize(("words", "with_others"), [
+    (["rounds", "7", "format"], True), (["format", "swiss", "rounds"], True),
+    (["rounds=3", "format=bad"], True), (["format=bad"], False), (["format"], False),
+])
+def test_a_refusal_says_whether_other_settings_were_said_with_it(words: list[str],
+                                                                 with_others: bool) -> None:
+    """«/settings legs 7 format» saved nothing and said only that format lacks its value:
+    the refusal says other settings came with it, so the answer says none was saved."""
+    with pytest.raises(Refused) as caught:
+        parse_settings(PARSERS, words, {})
+    assert caught.value.with_others == with_others
