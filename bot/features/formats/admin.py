@@ -11,6 +11,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message
 
+from bot.features.formats.announcements import describe
 from bot.features.formats.common import (
     formats_tournament,
     parse_claim,
@@ -24,7 +25,7 @@ from bot.features.formats.results import (
     removal_said,
     remove_player,
 )
-from bot.features.formats.runner import describe, proceed
+from bot.features.formats.runner import proceed
 from bot.features.formats.state import Run, load, log_event, names_of
 from bot.features.handlers import Handlers
 from bot.features.keyboards import pressed_on_its_question, question_keyboard

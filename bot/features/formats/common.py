@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from aiogram.types import Message
 
 from bot.features.access import command_target
+from bot.features.formats.announcements import slot_label
 from bot.features.formats.results import correction_problem, played_in_bot
-from bot.features.formats.runner import slot_label
 from bot.features.formats.state import BRACKETS, Run, left_walkover, load
 from bot.games import game_of
 from bot.i18n import Translator, lines

@@ -6,15 +6,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.features.formats import admin, progress, report, status
+from bot.features.formats.deadline import DEADLINE_JOB, deadline_passed
 from bot.features.formats.export import pairings_section, standings_section
 from bot.features.formats.results import REMOVE_JOB, close_removed
-from bot.features.formats.runner import (
-    ADVANCE_JOB,
-    DEADLINE_JOB,
-    advance_after_result,
-    deadline_passed,
-    start_format,
-)
+from bot.features.formats.runner import ADVANCE_JOB, advance_after_result, start_format
 from bot.game_settings import FORMAT_SETTINGS
 from bot.games import ExportSection, Game
 

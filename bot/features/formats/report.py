@@ -12,6 +12,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 
 from bot.features.access import id_moved_first
+from bot.features.formats.announcements import describe
 from bot.features.formats.common import (
     formats_tournament,
     my_open_match,
@@ -19,7 +20,6 @@ from bot.features.formats.common import (
     result_problem,
 )
 from bot.features.formats.results import ResultRefused, record_result
-from bot.features.formats.runner import describe
 from bot.features.formats.state import Run, load, names_of
 from bot.features.handlers import Handlers
 from bot.i18n import Translator

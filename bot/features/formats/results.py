@@ -12,8 +12,9 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from bot.features.formats.announcements import round_name
 from bot.features.formats.progress import placed, swiss_planned_rounds
-from bot.features.formats.runner import ADVANCE_JOB, proceed, round_name, said_once
+from bot.features.formats.runner import ADVANCE_JOB, proceed, said_once
 from bot.features.formats.state import (
     AHEAD,
     BRACKETS,

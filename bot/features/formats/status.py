@@ -12,8 +12,8 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.features.access import target_tournament
+from bot.features.formats.announcements import describe, placings_text, round_name
 from bot.features.formats.common import open_match, stage_of
-from bot.features.formats.runner import describe, placings_text, round_name
 from bot.features.formats.state import BRACKETS, Run, load, names_of
 from bot.features.formats.tables import post_tables
 from bot.features.handlers import Handlers
