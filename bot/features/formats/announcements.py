@@ -87,8 +87,8 @@ def _round_heading(tr: Translator, run: Run, row: MatchRow) -> str:
 def _rests_left(tr: Translator, run: Run, rows: list[MatchRow],
                 label: dict[int, str]) -> list[str]:
     """A round robin's players of the round whose opponent has left the tournament (the
-    match is void, or their walkover: :func:`left_walkover`): each rests this round, said so they are not left
-    wondering."""
+    match is void, or their walkover: :func:`left_walkover`): each rests this round, said
+    so they are not left wondering."""
     if run.phase != "round_robin" or not rows:
         return []
     closed = [row for row in run.rows if row.round == rows[0].round
