@@ -20,7 +20,8 @@ from aiogram.types import CallbackQuery, Message, User
 from bot.features.access import Target, Targeted, organisers_press
 from bot.features.handlers import Handlers
 from bot.features.keyboards import question_keyboard
-from bot.features.lifecycle import START_JOBS, called_off, redraw_checkin_status
+from bot.features.lifecycle import START_JOBS, called_off
+from bot.features.notices import redraw_checkin_status
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
 from bot.services import Services

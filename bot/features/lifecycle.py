@@ -1,4 +1,6 @@
-"""Starting a tournament (by /begin or by the scheduled job) and the jobs around the start.
+"""Scheduling and starting a tournament (by /begin or by the scheduled job): the start's jobs
+(the reminders and the check-in opening, said by ``notices``; the start; the opening that
+announces it), the registry of the platform's jobs, and what a start refused says.
 
 Once the roster is fixed the game's starter (``bot.games.Game.start``) creates the first
 matches. Starting is idempotent, so a job repeated after a crash starts nothing
@@ -8,32 +10,24 @@ twice.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, tzinfo
+from datetime import datetime, timedelta
 from functools import partial
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.features.keyboards import checkin_keyboard, register_keyboard, stacked
+from bot.features.checkin import CHECKIN_OPENED, checkin_opens, checkin_opens_said
+from bot.features.keyboards import checkin_keyboard
 from bot.game_settings import settings_line
 from bot.games import JobRunner, Opening, game_of, job_runner
-from bot.i18n import Translator, lines, paragraphs
+from bot.i18n import Translator, lines
 from bot.play.topics import topics_problem
 from bot.registry import Registry
 from bot.services import Services
-from bot.timeparse import parse_zone, zone_name
 from storage.repositories.jobs import Job
 from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
-from storage.timefmt import from_db, to_db
+from storage.timefmt import to_db
 
 START_JOBS = ("reminder", "checkin", "start")
-CHECKIN_OPENED = "checkin_opened"
-"""The tournament's state key of the moment its check-in opened: a start moved later
-keeps it open (no second opening)."""
-CHECKIN_STATUS = "checkin_status"
-"""The tournament's state key of its check-in status: the newest reminder message counting
-check-ins it is in — its id and the reminders it joins (``[tournament id, minutes, start]``
-each) — redrawn in place at each check-in, change of the entrants, registration closed or
-reopened and change of the settings (:func:`redraw_checkin_status`), after a restart too."""
 MIN_PLAYERS = 2
 
 
@@ -69,33 +63,6 @@ def note_for(tr: Translator, tournament: Tournament) -> str | None:
     return note(tr, tournament.settings) if note else None
 
 
-def local_time(services: Services, tournament: Tournament, at: datetime | None = None) -> str:
-    """``at`` (default: the start) as the tournament's zone shows it."""
-    return (at or tournament.starts_at).astimezone(zone_of(services, tournament)).strftime(
-        "%d.%m.%Y %H:%M")
-
-
-def said_time(services: Services, tr: Translator, tournament: Tournament,
-              at: datetime | None = None) -> str:
-    """:func:`local_time`, naming the tournament's zone when it is not the one the chat reads
-    a time without a zone in (``01.10.2026 20:00, Europe/London`` in a Russian group)."""
-    zone = zone_name(zone_of(services, tournament, tr.language))
-    time = local_time(services, tournament, at)
-    if zone == zone_name(default_zone(services, tr.language)):
-        return time
-    return tr("time.zoned", time=time, zone=zone)
-
-
-def _checkin_opening(tournament: Tournament) -> datetime | None:
-    """When a scheduled start's check-in opens, or opened (None: no check-in, or no start
-    set)."""
-    minutes = tournament.settings.get("checkin", 0)
-    if not minutes or tournament.starts_at is None:
-        return None
-    return (from_db(tournament.state.get(CHECKIN_OPENED))
-            or tournament.starts_at - timedelta(minutes=minutes))
-
-
 def checkin_reply(services: Services, tr: Translator, tournament: Tournament,
                   scheduled: Scheduled) -> tuple[str | None, InlineKeyboardMarkup | None]:
     """What a start (or check-in) just set says of check-in: that it opened now (with the
@@ -109,82 +76,6 @@ def checkin_reply(services: Services, tr: Translator, tournament: Tournament,
         return tr("schedule.checkin_opens", time=opens), None
     return (tr("schedule.checkin_stays_open") if CHECKIN_OPENED in tournament.state
             else None), None
-
-
-def checkin_ahead(services: Services, tournament: Tournament) -> datetime | None:
-    """When a scheduled start's check-in opens, while that is still ahead."""
-    opens = _checkin_opening(tournament)
-    return None if opens is None or opens <= services.clock.now() else opens
-
-
-def checkin_opens(services: Services, tr: Translator, tournament: Tournament) -> str | None:
-    """:func:`checkin_ahead` as the chat reads it (:func:`said_time`)."""
-    opens = checkin_ahead(services, tournament)
-    return None if opens is None else said_time(services, tr, tournament, opens)
-
-
-def checkin_open(services: Services, tournament: Tournament) -> bool:
-    """Whether check-in is open now: on, and its start's opening has come (with no start
-    set it is not: it opens with a start, its minutes before it)."""
-    opens = _checkin_opening(tournament)
-    return opens is not None and opens <= services.clock.now()
-
-
-def _opens_with_start(tr: Translator, tournament: Tournament) -> str | None:
-    """With check-in on and no start set, when it opens, in words: its minutes before the
-    start, once one is set."""
-    minutes = tournament.settings.get("checkin", 0)
-    if not minutes or tournament.starts_at is not None:
-        return None
-    return tr("checkin.opens_unscheduled", left=duration(tr, minutes))
-
-
-def checkin_opens_said(services: Services, tr: Translator, tournament: Tournament
-                       ) -> str | None:
-    """When check-in opens, while that is still ahead, in words: the time a scheduled
-    start's opens, or, with no start set, its minutes before a start once one is set."""
-    return _opens_with_start(tr, tournament) or checkin_opens(services, tr, tournament)
-
-
-def checkin_waits_start(tr: Translator, tournament: Tournament) -> str | None:
-    """What settings switching check-in on (or changing its minutes) with no start set
-    say: it opens once a start is set, its minutes before it."""
-    opens = _opens_with_start(tr, tournament)
-    return tr("schedule.checkin_opens", time=opens) if opens else None
-
-
-def with_checkin(services: Services, tr: Translator, tournament: Tournament,
-                 said: str) -> tuple[str, InlineKeyboardMarkup | None]:
-    """``said`` to an entrant just taken in (added, approved, registered): once check-in
-    has opened, and the tournament has not started, with the line that they still have to
-    check in and the Check-in button."""
-    if not checkin_open(services, tournament) or tournament.started:
-        return said, None
-    return lines(said, tr("checkin.now_open")), checkin_keyboard(tr, tournament)
-
-
-LANGUAGE_ZONES = {"fi": "Europe/Helsinki"}
-"""The zone of a chat language spoken in one: a Finnish group's tournament is timed in
-Helsinki until /schedule names another zone (elsewhere the bot's ``TIMEZONE``)."""
-
-
-def zone_of(services: Services, tournament: Tournament, language: str = "") -> tzinfo:
-    """The tournament's time zone: the one its start was scheduled in (or, before that, the
-    one its group's last tournament had), else :func:`default_zone`."""
-    return parse_zone(tournament.timezone) if tournament.timezone \
-        else default_zone(services, language)
-
-
-def default_zone(services: Services, language: str) -> tzinfo:
-    """The zone a chat of ``language`` reads a time without a zone in: its language's
-    (:data:`LANGUAGE_ZONES`), else the bot's."""
-    return parse_zone(LANGUAGE_ZONES.get(language) or services.settings.timezone)
-
-
-def duration(tr: Translator, minutes: int) -> str:
-    """``2 hours`` when whole hours, else ``90 minutes``."""
-    hours, rest = divmod(minutes, 60)
-    return tr("time.hours", n=hours) if hours and not rest else tr("time.minutes", n=minutes)
 
 
 @dataclass(frozen=True)
@@ -254,7 +145,7 @@ async def run_job(services: Services, job: Job) -> None:
     await runner(services, job)
 
 
-async def _not_started(services: Services, job: Job) -> tuple[Tournament, Translator] | None:
+async def not_started(services: Services, job: Job) -> tuple[Tournament, Translator] | None:
     """The job's tournament while it still waits for its start (else the job is moot)."""
     tournament = await services.repos.tournaments.get(job.tournament_id)
     if tournament is None or tournament.started or tournament.status == "cancelled":
@@ -262,152 +153,10 @@ async def _not_started(services: Services, job: Job) -> tuple[Tournament, Transl
     return tournament, await services.translator_for_chat(tournament.chat_id)
 
 
-NOTICES = ("reminder", "checkin")
-"""The jobs that tell a group of a coming start: those of its tournaments due together are
-said in one message."""
-
-
-@job_kind(*NOTICES)
-async def _notice_job(services: Services, job: Job) -> None:
-    """A reminder or the opening of check-in, joined by the chat's other tournaments' due
-    with it (within :data:`bot.scheduler.TOGETHER`): one message, a paragraph each, each
-    one's buttons naming its tournament (several check-in openings say how to check in once,
-    after them); a message of reminders only that counts check-ins is each one's check-in
-    status."""
-    if not (found := await _not_started(services, job)):
-        return
-    tournament, tr = found
-    due = [(tournament, job)]
-    for other in await services.scheduler.take_due(job, chat_id=tournament.chat_id,
-                                                   kinds=NOTICES):
-        if more := await _not_started(services, other):
-            due.append((more[0], other))
-    brief = sum(one.kind == "checkin" for _, one in due) > 1
-    said = [await _notice(services, tr, each, one, named=len(due) > 1, brief=brief)
-            for each, one in due]
-    text, markup = _joined(said)
-    message_id = await services.outbox.board(
-        tournament.chat_id, None, paragraphs(text, tr("checkin.open_hint") if brief else None),
-        markup)
-    reminders = [(each, one.payload["minutes"]) for each, one in due if one.kind == "reminder"]
-    if len(reminders) == len(due) and any(_counts_checkins(services, each, minutes)
-                                          for each, minutes in reminders):
-        status = {"message_id": message_id, "shows": [
-            [each.id, minutes, to_db(each.starts_at)] for each, minutes in reminders]}
-        for each, _ in reminders:
-            await services.repos.tournaments.set_state(each.id, CHECKIN_STATUS, status)
-
-
-async def _reminders(services: Services, tr: Translator,
-                     reminders: list[tuple[Tournament, int]]
-                     ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """One message of the chat's reminders (each a tournament and its minutes before the
-    start): a paragraph each, several naming their tournament on their buttons."""
-    return _joined([await _reminder(services, tr, each, minutes, named=len(reminders) > 1)
-                    for each, minutes in reminders])
-
-
-def _joined(said: list[tuple[str, InlineKeyboardMarkup | None]]
-            ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """Notices as one message: their texts a paragraph each, their buttons stacked."""
-    markups = [markup for _, markup in said if markup is not None]
-    return paragraphs(*(text for text, _ in said)), stacked(*markups) if markups else None
-
-
-async def redraw_checkin_status(services: Services, *tournaments: Tournament) -> None:
-    """Redraw in place the check-in status (:data:`CHECKIN_STATUS`) of ``tournaments``
-    whose check-ins, entrants, registration or settings changed: each message once, whole
-    (its Register button follows registration and the entry limit) — every reminder it
-    joins whose tournament still waits for the start it was sent for; with none left (all
-    called off or moved), its buttons are taken off."""
-    statuses = {status["message_id"]: (tournament.chat_id, status) for tournament in tournaments
-                if (status := tournament.state.get(CHECKIN_STATUS))}
-    for message_id, (chat_id, status) in statuses.items():
-        reminders = []
-        for tournament_id, minutes, start in status["shows"]:
-            tournament = await services.repos.tournaments.get(tournament_id)
-            if _waits_for(tournament, from_db(start)):
-                reminders.append((tournament, minutes))
-        if not reminders:
-            await services.outbox.drop_buttons(chat_id, message_id)
-            continue
-        text, markup = await _reminders(
-            services, await services.translator_for_chat(chat_id), reminders)
-        await services.outbox.board(chat_id, message_id, text, markup, resend=False)
-
-
-def _waits_for(tournament: Tournament | None, start: datetime | None) -> bool:
-    """Whether ``tournament`` still waits for ``start``: not started, cancelled or moved."""
-    return (tournament is not None and not tournament.started
-            and tournament.status != "cancelled" and tournament.starts_at == start)
-
-
-async def _notice(services: Services, tr: Translator, tournament: Tournament, job: Job,
-                  named: bool, brief: bool) -> tuple[str, InlineKeyboardMarkup | None]:
-    """What the notice ``job`` says of ``tournament``, and its buttons (``brief``: see
-    :func:`_open_checkin`)."""
-    if job.kind == "reminder":
-        return await _reminder(services, tr, tournament, job.payload["minutes"], named)
-    return await _open_checkin(services, tr, tournament, job.payload.get("minutes"), named,
-                               brief)
-
-
-async def _open_checkin(services: Services, tr: Translator, tournament: Tournament,
-                        minutes: int | None, named: bool, brief: bool
-                        ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """Open check-in; when a reminder falls at the same time (``minutes``), it heads the
-    text, and the Register button joins the Check-in one while registration is open.
-    ``brief``: one opening of several in a message, which says how to check in once."""
-    await services.repos.tournaments.set_state(tournament.id, CHECKIN_OPENED,
-                                               to_db(services.clock.now()))
-    markup = checkin_keyboard(tr, tournament, named)
-    suffix = "_brief" if brief else ""
-    if minutes is None:
-        return tr(f"checkin.open{suffix}", title=tournament.title,
-                  time=said_time(services, tr, tournament)), markup
-    reminder, register = await _reminder(services, tr, tournament, minutes, named)
-    return lines(reminder, tr(f"checkin.open_with_reminder{suffix}")), stacked(register, markup)
-
-
 @job_kind("start")
 async def _start_job(services: Services, job: Job) -> None:
-    if await _not_started(services, job):
+    if await not_started(services, job):
         await start_tournament(services, job.tournament_id, actor_id=None)
-
-
-async def _reminder(services: Services, tr: Translator, tournament: Tournament,
-                    minutes: int, named: bool = False
-                    ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The reminder ``minutes`` before the start, and its Register button while registration
-    is open and places are left; when check-in opens, or once it is open, how many have
-    checked in (with the Check-in button); the last reminder names the applications still
-    waiting. ``named``: the buttons name the tournament (one message of several)."""
-    approved = await services.repos.entrants.list(tournament.id, ("approved",))
-    markup = register_keyboard(services, tr, tournament, named) \
-        if tournament.registration_open and not tournament.full_with(len(approved)) else None
-    text = tr(counted_as(tournament, "reminder.text"), title=tournament.title,
-              left=duration(tr, minutes), time=said_time(services, tr, tournament),
-              count=len(approved))
-    if opens := checkin_opens(services, tr, tournament):
-        text += "\n" + tr("schedule.checkin_opens", time=opens)
-    elif _counts_checkins(services, tournament, minutes):
-        text += "\n" + tr("reminder.checked_in", total=len(approved),
-                          count=sum(entrant.checked_in for entrant in approved))
-        markup = stacked(markup, checkin_keyboard(tr, tournament, named))
-    if minutes == min(services.settings.reminders):  # the last reminder
-        waiting = await services.repos.entrants.list(tournament.id, ("pending", *UNFINISHED))
-        if pending := _pending(waiting):
-            text += "\n" + tr("reminder.pending", names=", ".join(e.label for e in pending))
-        text = lines(text, unfinished_forms(tr, waiting))
-    return text, markup
-
-
-def _counts_checkins(services: Services, tournament: Tournament, minutes: int) -> bool:
-    """Whether the reminder ``minutes`` before the start says how many have checked in:
-    check-in opened before it."""
-    checkin = tournament.settings.get("checkin", 0)
-    return bool(checkin) and checkin_ahead(services, tournament) is None and (
-        minutes < checkin or CHECKIN_OPENED in tournament.state)
 
 
 @dataclass(frozen=True)
@@ -441,7 +190,7 @@ async def start_tournament(services: Services, tournament_id: int,
         checkin = bool(tournament.settings.get("checkin"))
         players = [e for e in approved if e.checked_in or not checkin]
         waiting = await repos.entrants.list(tournament.id, ("pending", *UNFINISHED))
-        pending = _pending(waiting)
+        pending = pending_applications(waiting)
         if len(players) < minimum_players(tournament):
             problem = _too_few(tr, tournament, approved, players, waiting,
                                at_time=actor_id is None,
@@ -488,7 +237,7 @@ def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
         key = "begin.none_at_time" if not approved else key + "_at_time"
     problem = tr(counted_as(tournament, key), title=tournament.title, count=len(players),
                  min=minimum_players(tournament), names=", ".join(absent))
-    unapproved = applications_waiting(tr, _pending(waiting))
+    unapproved = applications_waiting(tr, pending_applications(waiting))
     unfinished = unfinished_forms(tr, waiting)
     if absent and opens:
         without = settings_line(tr, game_of(tournament.game).all_parsers(), {"checkin": 0})
@@ -498,7 +247,7 @@ def _too_few(tr: Translator, tournament: Tournament, approved: list[Entrant],
                       checkin_keyboard(tr, tournament) if absent else None)
 
 
-def _pending(entrants: list[Entrant]) -> list[Entrant]:
+def pending_applications(entrants: list[Entrant]) -> list[Entrant]:
     """The applications among ``entrants`` that wait for an organiser's decision."""
     return [entrant for entrant in entrants if entrant.status == "pending"]
 

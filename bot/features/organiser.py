@@ -10,6 +10,7 @@ from aiogram.types import Message
 
 from bot import games
 from bot.features.access import Target, Targeted, command_target, id_moved_first, is_organiser
+from bot.features.checkin import checkin_waits_start
 from bot.features.game_names import game_named, not_a_game
 from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
@@ -17,17 +18,13 @@ from bot.features.lifecycle import (
     applications_waiting,
     checkin_moved,
     checkin_reply,
-    checkin_waits_start,
-    duration,
-    local_time,
     note_for,
-    redraw_checkin_status,
     revive_opening,
     rights_problem,
-    said_time,
     schedule_start,
-    zone_of,
 )
+from bot.features.notices import redraw_checkin_status
+from bot.features.times import duration, local_time, said_time, zone_of
 from bot.game_settings import Refused, hints, refusal, refused_key, settings_line
 from bot.i18n import Markup, Translator, clip, lines
 from bot.middlewares.filters import topic_of

@@ -17,9 +17,11 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.features.access import organisers_press, target_tournament
+from bot.features.checkin import with_checkin
 from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard, register_keyboard, stacked
-from bot.features.lifecycle import called_off, redraw_checkin_status, with_checkin
+from bot.features.lifecycle import called_off
+from bot.features.notices import redraw_checkin_status
 from bot.games import game_of
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, topic_of

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from bot.features.formats.state import Run, load, names_of
-from bot.features.lifecycle import duration, zone_of
+from bot.features.times import duration, zone_of
 from bot.games import Game, game_of
 from bot.i18n import Markup, Translator
 from bot.play import clock
