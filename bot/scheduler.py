@@ -61,12 +61,13 @@ class Scheduler(ABC):
         return job
 
     async def replace_for_match(self, match_id: int, kinds: tuple[str, ...],
-                                new: Sequence[NewJob], tournament_id: int | None = None
-                                ) -> list[Job]:
+                                new: Sequence[NewJob], tournament_id: int | None = None,
+                                paused_at: datetime | None = None) -> list[Job]:
         """Cancel the match's jobs of ``kinds`` and add the ``new`` ones (its clocks set
-        again), in one write."""
+        again), in one write; ``paused_at``: now, the match being paused, so they wait
+        frozen for /resume."""
         cancelled, jobs = await self.jobs.replace_for_match(match_id, kinds, new,
-                                                            tournament_id)
+                                                            tournament_id, paused_at)
         self.settle(cancelled, jobs)
         return jobs
 
@@ -233,6 +234,13 @@ class VirtualScheduler(Scheduler):
         pending = await self.jobs.pending()
         self.following.extend(job.id for job in pending if job.run_at <= self.now())
         return len(pending)
+
+    async def thaw(self, tournament_id: int) -> list[Job]:
+        """As live, a job thawed with no time left (set in a pause to run at once) runs at
+        once: after the line."""
+        jobs = await super().thaw(tournament_id)
+        self.following.extend(job.id for job in jobs if job.run_at <= self.now())
+        return jobs
 
     async def run_following(self) -> None:
         """Run the jobs left to follow the update just handled (and any they leave)."""

@@ -30,7 +30,6 @@ from bot.services import Services
 from storage.db import LoopConnection
 from storage.repositories.jobs import (
     Job,
-    freeze_jobs,
     move_match_jobs,
     replace_match_jobs,
 )
@@ -133,12 +132,15 @@ async def start(ctx: MatchContext, kind: str, delay: timedelta, **payload: Any) 
 async def reset(ctx: MatchContext, kinds: tuple[str, ...],
                 *clocks: tuple[str, timedelta, dict[str, Any]]) -> None:
     """Cancel the match's clocks of ``kinds`` and set ``clocks`` (each a kind, its delay and
-    its payload), in one write: a turn that runs on several clocks sets them all at once."""
+    its payload), in one write: a turn that runs on several clocks sets them all at once.
+    Set while the match is paused (a match opened in a pause), they wait for ``/resume``
+    with all their time left, as :class:`Onward`'s do."""
     services, match = ctx.services, ctx.match
     now, seq = services.clock.now(), await last_seq(services, match.id)
     await services.scheduler.replace_for_match(
         match.id, kinds, [(kind, now + delay, {"seq": seq, **payload})
-                          for kind, delay, payload in clocks], ctx.tournament.id)
+                          for kind, delay, payload in clocks], ctx.tournament.id,
+        now if match.status == "paused" else None)
 
 
 @dataclass(frozen=True)
@@ -167,14 +169,10 @@ class Onward:
         if self.keep:
             await move_match_jobs(tx, match.id, self.kinds, seq)
             return [], []
-        cancelled, added = await replace_match_jobs(
+        return await replace_match_jobs(
             tx, match.id, self.kinds, [(kind, now + delay, {"seq": seq, **payload})
                                        for kind, delay, payload in self.start],
-            match.tournament_id)
-        if match.status != "paused":
-            return cancelled, added
-        await freeze_jobs(tx, added, now)  # set in a pause (an organiser's): /resume runs them
-        return cancelled, []
+            match.tournament_id, now if match.status == "paused" else None)
 
 
 async def carry(ctx: MatchContext, onward: Onward) -> None:

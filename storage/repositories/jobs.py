@@ -41,12 +41,14 @@ class JobsRepo:
         return await self.db.write(work)
 
     async def replace_for_match(self, match_id: int, kinds: tuple[str, ...],
-                                new: Sequence[NewJob], tournament_id: int | None
+                                new: Sequence[NewJob], tournament_id: int | None,
+                                paused_at: datetime | None = None
                                 ) -> tuple[list[int], list[Job]]:
         """In one transaction, cancel the match's pending (or frozen) jobs of ``kinds`` and
-        add the ``new`` ones carrying ``match_id``; the cancelled ids and the new jobs."""
+        add the ``new`` ones carrying ``match_id``; the cancelled ids and the new jobs to
+        arm (``paused_at``: see :func:`replace_match_jobs`)."""
         async def work(tx):
-            return await replace_match_jobs(tx, match_id, kinds, new, tournament_id)
+            return await replace_match_jobs(tx, match_id, kinds, new, tournament_id, paused_at)
         return await self.db.write(work)
 
     async def replace_keyed(self, kind: str, run_at: datetime, tournament_id: int, key: str,
@@ -304,13 +306,19 @@ async def cancel_match_jobs(tx, match_id: int, kinds: tuple[str, ...]) -> list[i
 
 
 async def replace_match_jobs(tx, match_id: int, kinds: tuple[str, ...],
-                             new: Sequence[NewJob], tournament_id: int | None
+                             new: Sequence[NewJob], tournament_id: int | None,
+                             paused_at: datetime | None = None
                              ) -> tuple[list[int], list[Job]]:
-    """In the transaction ``tx``: :meth:`JobsRepo.replace_for_match`."""
+    """In the transaction ``tx``: :meth:`JobsRepo.replace_for_match`. Jobs set while the
+    match is paused (``paused_at``: now) are frozen at once, with all their time left,
+    until :meth:`JobsRepo.thaw`: none of them is returned to arm."""
     cancelled = await cancel_match_jobs(tx, match_id, kinds)
-    return cancelled, [await insert_job(tx, kind, run_at, tournament_id,
-                                     {"match_id": match_id, **payload})
-                       for kind, run_at, payload in new]
+    added = [await insert_job(tx, kind, run_at, tournament_id, {"match_id": match_id, **payload})
+             for kind, run_at, payload in new]
+    if paused_at is None:
+        return cancelled, added
+    await freeze_jobs(tx, added, paused_at)
+    return cancelled, []
 
 
 async def move_match_jobs(tx, match_id: int, kinds: tuple[str, ...], seq: int) -> None:

@@ -14,7 +14,7 @@ from bot.sandbox.runner import Sandbox
 from games.backgammon import plays
 from games.backgammon.mat import read_mat
 from games.backgammon.session import LiveMatch
-from tests.bot.sandbox_run import opened, run_script
+from tests.bot.sandbox_run import opened, run_script, scenario_until
 from tests.bot.test_scenarios import SCENARIOS, options_of
 from tests.games.backgammon.test_mat import _replay
 from tests.sql_trace import sql_trace
@@ -208,3 +208,28 @@ def test_a_bank_of_a_minute_or_less_is_reminded_of_once_as_it_starts() -> None:
     assert _reminder({"clock": "60+1"}, 60) == (60, 60)  # as the bank starts
     assert _reminder({"clock": "60+1"}, 45) is None  # spent in part: reminded already
     assert _reminder({"clock": "60+0"}, 0) is None  # no bank, nothing to remind of
+
+
+async def test_a_match_opened_in_a_pause_rolls_its_opening_after_a_restart(
+        tmp_path: Path, monkeypatch) -> None:
+    """The opening roll of a match opened in a pause waits on a clock /resume starts: a
+    restart after the /resume, before that clock ran, makes the roll at start-up, once."""
+    script = (SCENARIOS / "backgammon_live_opened_in_pause_fi.txt").read_text(encoding="utf-8")
+    before = scenario_until("backgammon_live_opened_in_pause_fi", "org@lauta: /resume")
+    output: list[str] = []
+    async with opened(tmp_path, seed=int(options_of(script)["seed"]), language="fi",
+                      emit=output.append) as sandbox:
+        await sandbox.run_lines(before)
+        with monkeypatch.context() as patched:  # the process stops before it runs the clock
+            patched.setattr(Sandbox, "_follow_ups", _nothing)
+            await sandbox.run_lines(["org@lauta: /resume"])
+        assert not [line for line in output if "Aloitusheitto: Aino" in line]
+        await sandbox.run_lines(["! restart", "eero@lauta: 8/5 6/5", "eero@lauta: /roll"])
+    rolls = [line for line in output if "↪ Aloitusheitto: Aino" in line]
+    assert rolls == ["  ↪ Aloitusheitto: Aino 1, Eero 3"]  # made once
+    assert any("↪ Eero 3-1: 8/5 6/5" in line for line in output)
+    assert not any("ensin aloitusheitto" in line for line in output)
+
+
+async def _nothing(*_args) -> None:
+    return None

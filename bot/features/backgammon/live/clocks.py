@@ -28,8 +28,10 @@ from games.backgammon.session import LiveMatch
 
 TURN_CLOCK, REMIND_CLOCK, IDLE_CLOCK = "bg_live_turn", "bg_live_remind", "bg_live_idle"
 KINDS = (TURN_CLOCK, REMIND_CLOCK, IDLE_CLOCK)
+OPENING_CLOCK = "bg_live_opening"
+"""The opening roll of a match opened in a pause: set frozen, due at once on /resume."""
 REMIND_BEFORE = 60  # seconds before the bank runs out
-clock.register(*KINDS)
+clock.register(*KINDS, OPENING_CLOCK)
 
 
 async def bot_seat(ctx: MatchContext) -> int | None:

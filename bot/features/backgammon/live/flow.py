@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from bot.features.backgammon.live import clocks
@@ -205,8 +206,22 @@ def bot_player(state: LiveMatch, seat: int) -> Action | None:
 
 async def launch(services: Services, tournament: Tournament, match: MatchRow) -> None:
     """Start the match: the opening roll, the board (the match's one message at its start:
-    its caption says how to play until the first move), the first player's clock."""
-    await advance(await start_match(services, tournament, match))
+    its caption says how to play until the first move), the first player's clock. Opened
+    in a pause, its board says so and the opening roll waits on a clock that /resume
+    starts with no time left (:func:`opened`): it survives a restart, like every clock."""
+    ctx = await start_match(services, tournament, match)
+    if ctx.match.status == "paused":
+        state = await ctx.services.matches.current(ctx.match)
+        await clock.start(ctx, clocks.OPENING_CLOCK, timedelta(0), step=state.steps,
+                          seat=state.to_act)
+    await advance(ctx)
+
+
+async def opened(services: Services, job: Job) -> None:
+    """A match opened in a pause, resumed: its opening roll, its board and clocks, unless
+    the match moved on (closed by an organiser meanwhile)."""
+    if (found := await _job_context(services, job)) is not None:
+        await advance(found[0])
 
 
 async def _job_context(services: Services, job: Job) -> tuple[MatchContext, LiveMatch] | None:
@@ -289,4 +304,5 @@ async def _remind(ctx: MatchContext, job: Job) -> clock.Alert | None:
 
 
 remind = clock.timeout(clocks.REMIND_CLOCK, _remind)
-JOBS = {clocks.TURN_CLOCK: turn_over, clocks.REMIND_CLOCK: remind, clocks.IDLE_CLOCK: idle_over}
+JOBS = {clocks.OPENING_CLOCK: opened, clocks.TURN_CLOCK: turn_over, clocks.REMIND_CLOCK: remind,
+        clocks.IDLE_CLOCK: idle_over}
