@@ -113,12 +113,15 @@ def mat_moves(play: Play) -> str:
 
 def write_mat(names: tuple[str, str], length: int, actions: Iterable[Mapping]) -> str:
     """The ``.mat`` text of a match log; an action the engine refuses raises ``ValueError``
-    (``IllegalAction``)."""
+    (``IllegalAction``). A game after the first of which only the opening roll was made
+    (the match closed or looked at right after it) is not written: the record ends where
+    play did; the first game's header stands (a match importers read, moves or not)."""
     writer = _Writer(Match(length))
     for action in actions:
         writer.take(action)
+    games = writer.games[:1] + [game for game in writer.games[1:] if game.entries]
     return _format(tuple(_clean_name(name, seat) for seat, name in enumerate(names)),
-                   length, writer.games)
+                   length, games)
 
 
 @dataclass

@@ -246,6 +246,19 @@ def test_timeout_and_match_resignation_give_the_points_needed() -> None:
     assert match.score == (3, 5) and match.winner == 1
 
 
+def test_a_game_of_its_opening_roll_alone_is_not_written() -> None:
+    """A match closed (or looked at) right after a new game's opening roll: the record ends
+    with the last game played, not with an empty game's header; a first game's stands."""
+    first = [{"type": "opening_roll", "dice": [5, 2]},
+             {"type": "move", "player": 0, "play": "13/8 6/4"},
+             {"type": "double", "player": 1}, {"type": "pass", "player": 0}]
+    text = write_mat(("A", "B"), 3, [*first, {"type": "opening_roll", "dice": [1, 3]}])
+    assert text == write_mat(("A", "B"), 3, first)
+    assert "Game 2" not in text and text.rstrip().endswith("Wins 1 point")
+    alone = write_mat(("A", "B"), 3, first[:1])  # the first game's header stands
+    assert alone.split("\n")[2:4] == [" Game 1", f" A : 0{' ' * 29}B : 0"]
+
+
 def test_a_refused_log_is_an_error() -> None:
     with pytest.raises(IllegalAction):
         write_mat(("A", "B"), 3, [{"type": "opening_roll", "dice": [3, 1]},

@@ -9,6 +9,8 @@ from aiogram.filters import Command
 from aiogram.types import BufferedInputFile, Message
 
 from bot.features.backgammon.settings import GAME, LIVE_KIND
+from bot.features.formats.announcements import describe
+from bot.features.formats.export import set_by_organiser
 from bot.features.handlers import Handlers
 from bot.i18n import Translator, lines
 from bot.match_service import effective_actions
@@ -66,8 +68,21 @@ async def sender_last_match(scope: Scope, tr: Translator) -> MatchContext:
     return await load_match(scope.services, tr, match.id)
 
 
+async def result_set(ctx: MatchContext) -> str:
+    """For a match whose result an organiser set (``/setresult``): the result set and why,
+    heading its record's caption (the record holds only what was played); else ""."""
+    match = ctx.match
+    if (settled := await set_by_organiser(ctx.services, match)) is None:
+        return ""
+    result = describe(ctx.tr, dict(zip(match.players, ctx.names, strict=True)), match,
+                      match.winner, match.result.get("score"), bool(match.result.get("forfeit")))
+    return ctx.tr("backgammon.live.record_set", result=result, reason=settled["reason"])
+
+
 @router.message(Command("mat"), IN_GROUP)
 async def mat(message: Message, scope: Scope, tr: Translator) -> None:
     """The sender's match record: their live match played in the bot, so far; with none
-    live, their last match in the chat (a finished one's whole record, as sent at its end)."""
-    await send_record(await sender_last_match(scope, tr))
+    live, their last match in the chat (a finished one's whole record, as sent at its end;
+    one an organiser closed says the result set and why)."""
+    ctx = await sender_last_match(scope, tr)
+    await send_record(ctx, await result_set(ctx))
