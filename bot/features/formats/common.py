@@ -67,11 +67,12 @@ def parse_claim(word: str | None, *, forfeits: bool = False) -> Claim | None:
 def score_problem(tr: Translator, run: Run, winner: int | None,
                   score: tuple[int, int] | None, match: MatchRow) -> str | None:
     """Why the game cannot end with that score (``Game.check_score``), or None; in the
-    game's own words when its catalogs have them (FinCricket's games, not legs)."""
+    game's own words when its catalogs have them (FinCricket's games, not legs). A tie
+    (``winner`` None) is checked as the winner's: a best of 3 has no 1:1 to end on."""
     check = game_of(run.tournament.game).check_score
-    if check is None or score is None or winner is None:
+    if check is None or score is None:
         return None
-    won, lost = score if winner == match.player_a else (score[1], score[0])
+    won, lost = score if winner in (None, match.player_a) else (score[1], score[0])
     problem = check(run.settings, won, lost)
     return None if problem is None else own_text(tr, problem[0], run.tournament.game,
                                                  **problem[1])
@@ -81,7 +82,10 @@ def result_problem(tr: Translator, run: Run, match: MatchRow, winner: int | None
                    score: tuple[int, int] | None, *, next_begun: bool = False) -> str | None:
     """Why this result cannot be entered for ``match`` now (:func:`correction_problem`,
     ``next_begun`` as it takes it) or cannot be the game's score (:func:`score_problem`),
-    said; None when it can."""
+    said; None when it can. A tied score the game cannot end on is said as that, not as a
+    draw the format refuses (a round robin has draws; a best of 3 has no 1:1)."""
+    if winner is None and (said := score_problem(tr, run, winner, score, match)):
+        return said
     if problem := correction_problem(run, match, winner, next_begun=next_begun):
         return tr(problem)
     return score_problem(tr, run, winner, score, match)
