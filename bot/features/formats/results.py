@@ -317,14 +317,16 @@ async def _said_in_question(services: Services, run: Run, job: Job) -> bool:
 def outcome_key(run: Run, player: int, how: str, *, asked: bool = False) -> str:
     """The catalog key that explains what happens to a leaving player's results (SPEC §6):
     in a round robin under half played → removed, otherwise unplayed matches are losses;
-    Swiss and elimination → out, played results kept; a disqualification annuls them (in a
-    round robin its open matches are void, elsewhere walkovers). ``asked``: said to the
-    player who asks to withdraw ("your matches"), not about them."""
+    Swiss and elimination → out, played results kept, and a walkover said only when the
+    removal gives one (a player whose match is already decided has none); a
+    disqualification annuls them (in a round robin its open matches are void, elsewhere
+    walkovers). ``asked``: said to the player who asks to withdraw ("your matches"), not
+    about them."""
     if how == "disqualify":
         return "formats.dq.removed" if run.phase == "round_robin" else "formats.dq.annulled"
     stem = "formats.withdraw.yours." if asked else "formats.withdrawn."
     if run.phase != "round_robin":
-        return stem + "out"
+        return stem + ("out" if walkover_winners(run, player, how) else "out_played")
     return stem + ("losses" if half_played(run, player) else "removed")
 
 
