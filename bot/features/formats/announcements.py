@@ -80,8 +80,7 @@ def _round_heading(tr: Translator, run: Run, row: MatchRow) -> str:
         return tr("formats.round_of", number=row.round, total=progress.swiss_planned_rounds(run))
     if run.phase == "swiss_elim":
         return tr("formats.round", number=row.round)
-    total = max(r.round for r in run.rows if r.slot[0] in "GR")
-    return tr("formats.round_of", number=row.round, total=total)
+    return tr("formats.round_of", number=row.round, total=progress.round_robin_rounds(run))
 
 
 def _rests_left(tr: Translator, run: Run, rows: list[MatchRow],

@@ -170,6 +170,18 @@ def decided_tables(run: Run) -> list[tuple[int, list[Row]]]:
     return tables
 
 
+def round_robin_rounds(run: Run, leaving: int | None = None) -> int:
+    """The rounds a round robin plays: those begun and, after them, up to the last with a
+    match still to play between two players in (``leaving``: one about to leave); a round
+    that withdrawals left only rests in passes unsaid, so it is not counted at the end."""
+    gone = run.removed | ({leaving} if leaving is not None else set())
+    rows = [row for row in run.rows if row.slot[0] in "GR"]
+    pending = [row for row in rows if row.status == "pending"]
+    begun = min(row.round for row in pending) - 1 if pending else max(row.round for row in rows)
+    return max([begun, *(row.round for row in pending
+                         if row.player_b is not None and not gone & set(row.players))])
+
+
 def swiss_planned_rounds(run: Run, leaving: int | None = None) -> int:
     """The rounds a Swiss event plays: those set, or fewer when its field cannot play that
     many without a rematch (the organiser was warned at the start); once players have left

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.features.formats.announcements import round_name
-from bot.features.formats.progress import placed, swiss_planned_rounds
+from bot.features.formats.progress import placed, round_robin_rounds, swiss_planned_rounds
 from bot.features.formats.runner import ADVANCE_JOB, proceed, said_once
 from bot.features.formats.state import (
     AHEAD,
@@ -359,15 +359,23 @@ def _match_named(tr: Translator, run: Run, view: MatchView, row: MatchRow | None
     return stage if row is None else tr("formats.match_numbered", number=row.id, stage=stage)
 
 
+_FEWER_ROUNDS = {"swiss": (swiss_planned_rounds, "formats.swiss_fewer_rounds"),
+                 "round_robin": (round_robin_rounds, "formats.round_robin_fewer_rounds")}
+"""A format whose rounds a removal can cut short: how it counts them, how the cut is said."""
+
+
 def _fewer_rounds(tr: Translator, run: Run, player: int) -> str | None:
-    """A Swiss event whose players left cannot be paired for all its planned rounds: the
-    rounds it plays now, said once, where the count shrinks (the headings then say it);
-    nothing when fewer than two are left (the event ends with the round)."""
+    """A Swiss event whose players left cannot be paired for all its planned rounds, a
+    round robin whose last rounds have no match left: the rounds it plays now, said once,
+    where the count shrinks (the headings then say it); nothing when fewer than two are
+    left (the event ends with the round)."""
     left = set(run.seeds) - run.removed - {player}
-    if run.phase != "swiss" or len(left) < 2 or \
-            (planned := swiss_planned_rounds(run, player)) >= swiss_planned_rounds(run):
+    if run.phase not in _FEWER_ROUNDS or len(left) < 2:
         return None
-    return tr("formats.swiss_fewer_rounds", rounds=Markup(tr("formats.n_rounds", count=planned)))
+    rounds, key = _FEWER_ROUNDS[run.phase]
+    if (planned := rounds(run, player)) >= rounds(run):
+        return None
+    return tr(key, rounds=Markup(tr("formats.n_rounds", count=planned)))
 
 
 def walkover_winners(run: Run, player: int, how: str) -> list[int]:
