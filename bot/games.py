@@ -110,6 +110,10 @@ class Game:
     of ``legs``; backgammon: the ``length``): a walkover (a withdrawal's, a /dq's, an
     organiser's ``+:-``) counts as that against 0 in the tables' score tie-breaks. None: a
     match has no such score (armchair's runs) and a walkover counts none."""
+    set_score_note: str | None = None
+    """The catalog key said under an organiser's /setresult of a match played in the bot
+    when the game's tables take scores from play only (armchair's runs): a score typed is
+    dropped and the result counts no score, as a walkover's. None: the score set counts."""
     hidden: Mapping[str, HiddenInput] = field(default_factory=dict)
     """Match kind → the secret input its players give by DM (``bot/play/hidden.py``)."""
     draws: bool = True

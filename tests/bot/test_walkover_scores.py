@@ -1,7 +1,8 @@
 """A walkover (a withdrawal's, an organiser's ``+:-``) counts in the tables as the score that
 wins a match against nothing (``Game.winning_score``): darts the legs of a best of ``legs``,
-backgammon the ``length``; a game without one (armchair's runs) counts none. The tables and
-the export's standings agree."""
+backgammon the ``length``; a game without one (armchair's runs) counts none, nor does an
+organiser's result in it, whatever score is typed. The tables and the export's standings
+agree."""
 
 from __future__ import annotations
 
@@ -58,6 +59,16 @@ org@rr: /export
 org@rr: [📦 Get the export]
 """
 
+ARMCHAIR_SET = """\
+org@pub: /new armchair Night wickets=1
+ann@pub: /register
+ben@pub: /register
+org@pub: /begin
+org@pub: /setresult @ann @ben 9:0 Ben had to leave
+org@pub: /export
+org@pub: [📦 Get the export]
+"""
+
 
 async def _exported(tmp_path: Path, script: str) -> Path:
     output = await run_script(tmp_path, script, files=True)
@@ -103,6 +114,13 @@ async def test_a_round_robin_withdrawal_after_half_stores_its_walkover(tmp_path:
     b = walkover["player_a"] if walkover["name_a"] == "B" else walkover["player_b"]
     assert (walkover["status"], walkover["winner"]) == ("finished", b)
     assert walkover["result"] == ("+:-" if walkover["name_a"] == "B" else "-:+")
+
+
+async def test_an_organisers_armchair_result_counts_no_runs(tmp_path: Path) -> None:
+    """An armchair match is scored in runs from play only: Ann's result set as 9:0 is a win
+    with no runs in the table's score columns, as a walkover's."""
+    assert await _standings(tmp_path, ARMCHAIR_SET) == [("1", "Ann", "0", "0"),
+                                                         ("2", "Ben", "0", "0")]
 
 
 def _run(game: str, settings: dict) -> Run:

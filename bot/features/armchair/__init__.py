@@ -42,6 +42,7 @@ _FORMATS = formats_game(
     engines={KIND: engine}, match_kind=KIND, launch=launch, playbook=PLAYBOOK,
     hidden={KIND: HAND}, bot_player=_bot_player,
     setup_note=_note, reported_when=reported, match_hint="armchair.match_hint",
+    set_score_note="armchair.set_score_not_runs",
     boards={KIND: partial(show_card, new=True)}, settled_boards={KIND: show_card},
     unseen={KIND: "armchair.rights_unseen"})
 GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, LATE: late_clock})

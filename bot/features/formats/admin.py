@@ -29,10 +29,12 @@ from bot.features.formats.runner import proceed
 from bot.features.formats.state import Run, load, log_event, names_of
 from bot.features.handlers import Handlers
 from bot.features.keyboards import pressed_on_its_question, question_keyboard
+from bot.games import game_of
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.board import retire_board
+from bot.play.context import own_text
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
@@ -96,7 +98,7 @@ async def _order(message: Message, command: CommandObject, services: Services,
     run, words = found
     players = await _players(services, run, words, count)
     if players is None or len(words) < count + values:
-        await message.reply(tr(usage))
+        await message.reply(_usage(tr, run, usage))
         return None
     reason = " ".join(words[count + values:]).strip()
     if not reason:
@@ -115,13 +117,14 @@ async def set_result(message: Message, command: CommandObject, services: Service
     run, players, (word,), reason = order
     claim = parse_claim(word, forfeits=True)
     if claim is None:
-        await message.reply(tr("formats.setresult_usage"))
+        await message.reply(_usage(tr, run, "formats.setresult_usage"))
         return
     match = _latest_between(run, *players)
     if match is None:
         await message.reply(await _no_match_yet(services, tr, run, players))
         return
-    winner, score = claim.in_row_terms(match, players[0])
+    winner, typed = claim.in_row_terms(match, players[0])
+    score, dropped = _counted(run, typed)
     if match.status == "finished" and match.winner == winner and \
             match.result.get("score") == (list(score) if score else None) and \
             bool(match.result.get("forfeit")) == claim.forfeit:  # sent twice: said once
@@ -134,10 +137,33 @@ async def set_result(message: Message, command: CommandObject, services: Service
     label = await names_of(services, run.tournament.id)
     said = tr("formats.set_by_organiser", reason=reason, stage=stage_of(tr, run, match),
               result=describe(tr, label, match, winner, score, claim.forfeit))
+    said = lines(said, tr(dropped) if dropped else None)
     await record_result(services, match.id, winner, score, forfeit=claim.forfeit,
                         actor_id=message.from_user.id, reason=reason, said=said)
     await retire_board(services, run.tournament, match,  # the job after it says the result
                        corrected=True)
+
+
+def _counted(run: Run, score: tuple[int, int] | None
+             ) -> tuple[tuple[int, int] | None, str | None]:
+    """The score an organiser's result keeps, and the catalog key saying why a typed one
+    is dropped (:func:`_unscored`)."""
+    if score is None or (note := _unscored(run)) is None:
+        return score, None
+    return None, note
+
+
+def _unscored(run: Run) -> str | None:
+    """``Game.set_score_note`` where the tournament's tables take scores from play in the
+    bot only (armchair's runs: an organiser's result counts no score), else None."""
+    game = game_of(run.tournament.game)
+    return game.set_score_note if game.in_bot(run.tournament.settings) else None
+
+
+def _usage(tr: Translator, run: Run, key: str) -> str:
+    """A command's usage, in the game's own words where an organiser's score is not
+    counted (armchair's /setresult: win, loss or draw)."""
+    return own_text(tr, key, run.tournament.game) if _unscored(run) else tr(key)
 
 
 @router.message(Command("dq"))
