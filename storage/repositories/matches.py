@@ -33,7 +33,7 @@ Also = Callable[[LoopConnection, list[int]], Awaitable[None]]
 
 ROW_CHANGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "result": lambda e: {"status": "finished", "winner": e["winner"], "result": e["result"]},
-    "void": lambda e: {"status": "void"},
+    "void": lambda e: {"status": "void"} | ({"result": e["result"]} if "result" in e else {}),
     "reopen": lambda e: {"status": "running", "winner": None, "result": {}},
     "claims": lambda e: {"result": e["result"]},
     "bye": lambda e: {"winner": e["winner"]},

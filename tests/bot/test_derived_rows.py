@@ -14,7 +14,7 @@ from storage.repositories.matches import ROW_CHANGES
 from tests.bot.test_scenarios import SCENARIOS, run_scenario
 
 CORRECTED = ("cup_corrections", "formats_dq_and_correction", "formats_swiss_backgammon",
-             "formats_round_robin_withdrawal")
+             "formats_round_robin_withdrawal", "round_robin_rests_round_not_numbered")
 
 
 @pytest.mark.parametrize("name", CORRECTED)

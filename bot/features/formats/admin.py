@@ -18,6 +18,7 @@ from bot.features.formats.common import (
     result_problem,
     stage_of,
 )
+from bot.features.formats.progress import round_said
 from bot.features.formats.results import (
     next_begun,
     outcome_key,
@@ -82,7 +83,7 @@ async def _no_match_yet(services: Services, tr: Translator, run: Run,
         return tr("formats.error.no_such_match")
     label = await names_of(services, run.tournament.id)
     return tr("formats.error.meet_later", a=label[players[0]], b=label[players[1]],
-              round=coming.round)
+              round=round_said(run, coming.round))
 
 
 async def _order(message: Message, command: CommandObject, services: Services,

@@ -80,7 +80,8 @@ def _round_heading(tr: Translator, run: Run, row: MatchRow) -> str:
         return tr("formats.round_of", number=row.round, total=progress.swiss_planned_rounds(run))
     if run.phase == "swiss_elim":
         return tr("formats.round", number=row.round)
-    return tr("formats.round_of", number=row.round, total=progress.round_robin_rounds(run))
+    return tr("formats.round_of", number=progress.round_said(run, row.round),
+              total=progress.round_robin_rounds(run))
 
 
 def _rests_left(tr: Translator, run: Run, rows: list[MatchRow],

@@ -10,6 +10,7 @@ from aiogram.types import Message
 
 from bot.features.access import command_target
 from bot.features.formats.announcements import slot_label
+from bot.features.formats.progress import round_said
 from bot.features.formats.results import correction_problem, played_in_bot
 from bot.features.formats.state import BRACKETS, Run, left_walkover, load
 from bot.games import game_of
@@ -164,8 +165,9 @@ rounds are ``R…``/``G…``, a Swiss event's ``S…``/``E…``."""
 def stage_of(tr: Translator, run: Run, row: MatchRow) -> str:
     """Where ``row`` is played: its bracket round's name, else its round's number (a group
     match of a tournament now in its playoff is still a group round)."""
-    return slot_label(tr, run, row) if run.phase in BRACKETS and \
-        row.slot.startswith(BRACKET_SLOTS) else tr("formats.match.round", round=row.round)
+    if run.phase in BRACKETS and row.slot.startswith(BRACKET_SLOTS):
+        return slot_label(tr, run, row)
+    return tr("formats.match.round", round=round_said(run, row.round))
 
 
 def without_match(tr: Translator, run: Run, user: int) -> str | None:

@@ -13,6 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from bot.features.formats.state import (
+    AHEAD,
     BRACKETS,
     POINTS,
     STAGE,
@@ -170,16 +171,28 @@ def decided_tables(run: Run) -> list[tuple[int, list[Row]]]:
     return tables
 
 
-def round_robin_rounds(run: Run, leaving: int | None = None) -> int:
-    """The rounds a round robin plays: those begun and, after them, up to the last with a
-    match still to play between two players in (``leaving``: one about to leave); a round
-    that withdrawals left only rests in passes unsaid, so it is not counted at the end."""
+def _round_robin_kept(run: Run, leaving: int | None = None) -> list[int]:
+    """The rounds a round robin plays: those with a match opened, or still to open between
+    two players in (``leaving``: one about to leave); a round that withdrawals left only
+    rests in (its matches void or walkovers decided ahead) passes unsaid and is not counted."""
     gone = run.removed | ({leaving} if leaving is not None else set())
-    rows = [row for row in run.rows if row.slot[0] in "GR"]
-    pending = [row for row in rows if row.status == "pending"]
-    begun = min(row.round for row in pending) - 1 if pending else max(row.round for row in rows)
-    return max([begun, *(row.round for row in pending
-                         if row.player_b is not None and not gone & set(row.players))])
+    return sorted({row.round for row in run.rows
+                   if row.slot[0] in "GR" and row.player_b is not None
+                   and not row.result.get(AHEAD)
+                   and not (row.status == "pending" and gone & set(row.players))})
+
+
+def round_robin_rounds(run: Run, leaving: int | None = None) -> int:
+    """How many rounds a round robin plays (:func:`_round_robin_kept`)."""
+    return len(_round_robin_kept(run, leaving))
+
+
+def round_said(run: Run, number: int) -> int:
+    """Round ``number`` as said to the chat: in a round robin, counting only the rounds it
+    plays, so that a round of rests only leaves no gap in the headings."""
+    if run.phase != "round_robin":
+        return number
+    return sum(1 for kept in _round_robin_kept(run) if kept <= number)
 
 
 def swiss_planned_rounds(run: Run, leaving: int | None = None) -> int:

@@ -424,7 +424,8 @@ async def _close_open_matches(services: Services, run: Run, player: int,
     now, closed, voided = services.clock.now(), _open_rows(run, player), _voided(run, player, how)
     for row in closed:
         if voided:
-            await services.repos.matches.settle(row.id, {"meta": "void"}, player, now)
+            await services.repos.matches.settle(
+                row.id, {"meta": "void", "result": row.result | _ahead(row)}, player, now)
         else:
             await services.repos.matches.settle(row.id, {
                 "meta": "result", "winner": row.opponent(player),
@@ -433,8 +434,9 @@ async def _close_open_matches(services: Services, run: Run, player: int,
 
 
 def _ahead(row: MatchRow) -> dict[str, bool]:
-    """The mark of a match decided before its round opened (a round robin's coming round):
-    kept when the result is corrected, so its round still says its player rests."""
+    """The mark of a match decided or voided before its round opened (a round robin's coming
+    round): kept when the result is corrected, so its round still says its player rests, and
+    a round of such matches only is not counted (:func:`round_robin_rounds`)."""
     return {AHEAD: True} if row.status == "pending" or row.result.get(AHEAD) else {}
 
 

@@ -272,7 +272,8 @@ async def _table_after_round(services: Services, tr: Translator, before: Run, af
     if lead and lead_alone is not None:
         await lead_alone()
     carried = await post_tables(services, tr, before, tr(
-        "formats.standings_after_round", title=before.tournament.title, round=last),
+        "formats.standings_after_round", title=before.tournament.title,
+        round=progress.round_said(before, last)),
         lead=lead, then=then)
     if carried:
         await lead_said()

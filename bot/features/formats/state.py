@@ -129,8 +129,8 @@ async def log_event(services: Services, run: Run, event: dict[str, Any]) -> Run:
 
 
 AHEAD = "decided_ahead"
-"""A match result's mark: decided before its round opened (by a withdrawal), kept when an
-organiser corrects it."""
+"""A match result's mark: decided (or voided) before its round opened (by a withdrawal), kept
+when an organiser corrects it."""
 
 
 def left_walkover(run: Run, row: MatchRow) -> bool:
