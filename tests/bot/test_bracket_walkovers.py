@@ -72,5 +72,22 @@ async def test_a_cup_disqualification_is_a_walkover_in_the_bracket(
     monkeypatch.setattr(cup_status, "post_pictures", capture)
     await run_script(tmp_path, CUP)
     ((_, (_, rounds, third)),), = posted
-    assert rounds[0][1][0] == ("Alice_Smith", "Bob_Stone", "Alice_Smith", ("+", "−"))
+    assert rounds[0][1][0][:4] == ("Alice_Smith", "Bob_Stone", "Alice_Smith", ("+", "−"))
     assert third[1] == ("Dave_Jones", "Bob_Stone", "Dave_Jones", ("+", "−"))
+
+
+async def test_the_cup_bracket_draws_places_still_to_be_filled_as_placeholders(
+        tmp_path: Path, monkeypatch) -> None:
+    """Before the semi-finals are decided, the final's places are «?» drawn as the formats'
+    brackets draw places to be filled (muted), the semi-finals' players as names."""
+    posted: list[tuple] = []
+
+    async def capture(services, chat_id, calls, caption, fallback, **kwargs) -> None:
+        posted.append(calls)
+    monkeypatch.setattr(cup_status, "post_pictures", capture)
+    before_semis = CUP.split("org@cup: /dq")[0] + "org@cup: /bracket\n"
+    await run_script(tmp_path, before_semis)
+    ((_, (_, rounds, _)),), = posted
+    (semi, _), (final,) = rounds[0][1], rounds[1][1]
+    assert semi.pending == (False, False)
+    assert (final.a, final.b, final.pending) == ("?", "?", (True, True))

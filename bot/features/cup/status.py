@@ -38,7 +38,7 @@ from bot.features.mine import dm_answer, match_answer
 from bot.i18n import Markup, Translator, lines, opening
 from bot.middlewares.filters import IN_GROUP, topic_of
 from bot.play.context import LIVE, MatchContext, names_of
-from bot.render import BAR_MARK, bracket_png, standings_png
+from bot.render import BAR_MARK, Box, bracket_png, standings_png
 from bot.render.posting import post_pictures
 from bot.services import Services
 from games.tournament.standings import Row
@@ -219,9 +219,11 @@ async def post_bracket(services: Services, tr: Translator, tournament: Tournamen
     for number in range(1, bracket.rounds + 1):
         views = [v for v in bracket.matches if v.section == "W" and v.round == number]
         rounds.append((round_title(tr, len(seeds), number, tournament.settings.get("formats")),
-                       [(name(v.slots[0]), name(v.slots[1]),
-                         label.get(v.winner) if v.winner else None,
-                         _score(rows.get(v.id), v.slots[0])) for v in views]))
+                       [Box(name(v.slots[0]), name(v.slots[1]),
+                            label.get(v.winner) if v.winner else None,
+                            _score(rows.get(v.id), v.slots[0]),
+                            pending=tuple(not isinstance(slot, int) for slot in v.slots))
+                        for v in views]))
     third = _third(tr, rows.get(THIRD), label)
     await post_pictures(services, chat_id, [(bracket_png, (tournament.title, rounds, third))],
                         tr("cup.bracket_caption", title=tournament.title),
