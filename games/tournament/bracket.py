@@ -82,6 +82,12 @@ class MatchView:
     loser: Player | None = None
     forfeit: bool = False
 
+    @property
+    def unfilled(self) -> tuple[bool, bool]:
+        """Which of the two places hold no player yet: one still to come, or a bye."""
+        first, second = (_player_or_bye(slot) is None for slot in self.slots)
+        return first, second
+
 
 _SETTLED = ("done", "walkover", "void")
 

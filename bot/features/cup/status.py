@@ -222,7 +222,7 @@ async def post_bracket(services: Services, tr: Translator, tournament: Tournamen
                        [Box(name(v.slots[0]), name(v.slots[1]),
                             label.get(v.winner) if v.winner else None,
                             _score(rows.get(v.id), v.slots[0]),
-                            pending=tuple(not isinstance(slot, int) for slot in v.slots))
+                            pending=v.unfilled)
                         for v in views]))
     third = _third(tr, rows.get(THIRD), label)
     await post_pictures(services, chat_id, [(bracket_png, (tournament.title, rounds, third))],

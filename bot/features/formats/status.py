@@ -156,7 +156,7 @@ def _pending(view: MatchView) -> tuple[bool, bool]:
     the match is a reset played only if needed."""
     if _if_needed(view):
         return True, True
-    return not isinstance(view.slots[0], int), not isinstance(view.slots[1], int)
+    return view.unfilled
 
 
 def _if_needed(view: MatchView) -> bool:
