@@ -276,7 +276,7 @@ async def open_chat_button(services: Services, tr: Translator, matches: list[Mat
     to open the chat first)."""
     for match in matches:
         if user_id in await panels(services).unreached(match.id):
-            return link_keyboard(tr("dm.open_button"), services.deep_link(f"m-{match.id}"))
+            return chat_button(services, tr, match)
     return None
 
 
@@ -451,9 +451,9 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
     """Apply a hidden action of ``seat`` (their own, or entered by an organiser); True when
     applied now. ``at`` and ``play``: the position and the play of the match the pressed
     panel was drawn at (refused once the match has moved on, or was taken back and played
-    again: :meth:`~bot.match_service.MatchService.play`); ``alongside`` and ``logged``: as :func:`~bot.play.perform.perform`'s. The
-    panel is updated, the organisers' copies go out, the late clock runs on for whoever is
-    still awaited."""
+    again: :meth:`~bot.match_service.MatchService.play`); ``alongside`` and ``logged``: as
+    :func:`~bot.play.perform.perform`'s. The panel is updated, the organisers' copies go
+    out, the late clock runs on for whoever is still awaited."""
     services = ctx.services
     game = games.game_of(ctx.tournament.game)
     hidden = _inputs()[ctx.match.kind]

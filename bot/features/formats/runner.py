@@ -300,7 +300,8 @@ async def _launch(services: Services, run: Run, rows: list[MatchRow]) -> None:
 
 
 async def finish(services: Services, run: Run) -> None:
-    """The tournament over, once its end was said (:func:`~bot.features.formats.announcements.ending_text`)."""
+    """The tournament over, once its end was said
+    (:func:`~bot.features.formats.announcements.ending_text`)."""
     tournament = run.tournament
     await services.repos.tournaments.set_status(tournament.id, "finished", services.clock.now())
     await services.scheduler.cancel(tournament.id, (DEADLINE_JOB,))
