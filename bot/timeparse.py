@@ -244,6 +244,8 @@ def parse_start(words: list[str], default_zone: str, now: datetime
     words = _day_first(_meaningful(_dates(_days_ahead(_parts_apart(words)))))
     if not words:
         raise ValueError("schedule.bad_time")
+    if not any(map(_clock, words)) and not any(map(_is_day, words)):
+        raise _zone_alone(words, said)
     if refused := _no_time(words, said, default_zone, now):
         raise refused
     timed = 0 if _clock(words[0]) and not _is_day(words[0]) else 1  # "21.10 20:00": a day
@@ -283,6 +285,15 @@ class UnknownZone(ValueError):
         self.meant = meant
 
 
+class ZoneAlone(ValueError):
+    """A zone said with neither day nor time ("schedule.zone_alone"): the zone as read and
+    the words it was said in («по Москве»: Europe/Moscow)."""
+
+    def __init__(self, zone: tzinfo, said: str) -> None:
+        super().__init__("schedule.zone_alone")
+        self.zone, self.said = zone, said
+
+
 class PartsDisagree(ValueError):
     """An hour said with a part of the day it is not in ("tomorrow morning at 7 pm",
     «завтра утром в 7 вечера»): the two as said, in their order."""
@@ -313,6 +324,15 @@ def _no_time(words: list[str], said: list[str], default_zone: str,
     parts = [at for at, said_word in enumerate(after) if said_word.lower() in _DAY_PARTS]
     zone_said = after[parts[-1] + 1:] if parts else after  # «вечером по Москве»
     return NoTime(day, _clock(word), " ".join(zone_said) or None)
+
+
+def _zone_alone(words: list[str], said: list[str]) -> ValueError:
+    """The refusal of words with neither a day nor a time: a known zone alone
+    ("Europe/Moscow", «по Москве») is :class:`ZoneAlone`, an unknown one meant
+    ("Europe/Mosow") :class:`UnknownZone`, other words not read."""
+    if (zone := parse_zone(" ".join(words))) is not None:
+        return ZoneAlone(zone, " ".join(said))
+    return _unread(words, said)
 
 
 def _unread(rest: list[str], said: list[str]) -> ValueError:

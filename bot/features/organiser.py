@@ -33,7 +33,7 @@ from bot.play.board import redraw_paused
 from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.topics import not_forum_line
 from bot.services import Services
-from bot.timeparse import NoTime, PartsDisagree, UnknownZone, parse_start, zone_name
+from bot.timeparse import NoTime, PartsDisagree, UnknownZone, ZoneAlone, parse_start, zone_name
 from storage.db import Write
 from storage.repositories.jobs import Job
 from storage.repositories.organiser_log import log_entry
@@ -304,9 +304,12 @@ def _unread_start(tr: Translator, error: ValueError) -> str:
     """Why the words set no start; a day alone is named as read, and a day and month alone
     (``08.10``) also says how to write the time it may have meant (08:10), with the zone
     said after it (``08.10 MSK``); two parts of the day that disagree are quoted; an unknown
-    zone is followed by the known one it may have meant ("Europe/Mosow": Europe/Moscow)."""
+    zone is followed by the known one it may have meant ("Europe/Mosow": Europe/Moscow);
+    a zone alone is named with what is missing."""
     if isinstance(error, PartsDisagree):
         return tr("schedule.parts_disagree", first=error.first, second=error.second)
+    if isinstance(error, ZoneAlone):
+        return tr("schedule.zone_alone", zone=zone_name(error.zone), said=error.said)
     if isinstance(error, UnknownZone) and error.meant:
         return f"{tr(error.args[0])} {tr('schedule.zone_meant', zone=error.meant)}"
     if not isinstance(error, NoTime):

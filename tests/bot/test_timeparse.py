@@ -13,6 +13,7 @@ from bot.timeparse import (
     NoTime,
     PartsDisagree,
     UnknownZone,
+    ZoneAlone,
     finnish_genitives,
     parse_start,
     zone_name,
@@ -505,8 +506,20 @@ def test_a_part_of_the_day_after_a_dotted_time_or_before_an_hour(text: str,
     assert _start(text) == f"{expected}:00+03:00 Europe/Moscow"
 
 
+@pytest.mark.parametrize(("text", "zone"), [
+    ("Europe/Moscow", "Europe/Moscow"), ("по Москве", "Europe/Moscow"), ("MSK", "Europe/Moscow"),
+    ("Helsinki", "Europe/Helsinki"), ("Tukholman aikaa", "Europe/Stockholm"),
+])
+def test_a_zone_alone_is_read_as_the_zone_with_the_day_and_time_missing(text: str,
+                                                                      zone: str) -> None:
+    """"/schedule Europe/Moscow" was "could not read": the zone was read, the rest missing."""
+    with pytest.raises(ZoneAlone) as refused:
+        parse_start(text.split(), "Europe/Moscow", NOW)
+    assert (zone_name(refused.value.zone), refused.value.said) == (zone, text)
+
+
 @pytest.mark.parametrize(("text", "meant"), [
-    ("tomorrow Europe/Mosow", "Europe/Moscow"), ("завтра в 19:00 Europe/Mosow", "Europe/Moscow"),
+    ("Europe/Mosow", "Europe/Moscow"), ("tomorrow Europe/Mosow", "Europe/Moscow"), ("завтра в 19:00 Europe/Mosow", "Europe/Moscow"),
     ("19:00 europe/helsiki", "Europe/Helsinki"), ("19:00 Mars/Olympus", None),
     ("19:00 Helsinky", None), ("завтра по мосве", None),
 ])
