@@ -25,7 +25,7 @@ from bot.features.lifecycle import (
 )
 from bot.features.notices import redraw_checkin_status
 from bot.features.times import duration, local_time, said_time, zone_of
-from bot.game_settings import Refused, hints, refusal, refused_key, settings_line
+from bot.game_settings import Refused, hints, refusal, refused_key, said_as, settings_line
 from bot.i18n import Markup, Translator, clip, lines
 from bot.middlewares.filters import topic_of
 from bot.play import clock
@@ -122,13 +122,19 @@ def _unquoted(title: str) -> str:
 
 
 def _new_title(words: list[str]) -> tuple[list[str], str | None]:
-    """/settings' words before ``title=`` (or ``title`` without «=»: ``title Spring Darts``),
+    """/settings' words before ``title=`` (or ``title`` without «=»: ``title Spring Darts``;
+    ``название=``, ``nimi=`` too),
     and the new title: the rest of the line, spaces and all (None when there is no title)."""
     for at, word in enumerate(words):
         key, _, first = word.partition("=")
-        if key.lower() == _TITLE_KEY:
+        if key.lower() in _title_words():
             return words[:at], _unquoted(" ".join([first, *words[at + 1:]]))
     return words, None
+
+
+def _title_words() -> frozenset[str]:
+    """``title`` and its words in the bot's languages (``название``, ``nimi``)."""
+    return said_as(f"settings.key_words.{_TITLE_KEY}") | {_TITLE_KEY}
 
 
 def _unknown_game(tr: Translator, word: str | None) -> str:
