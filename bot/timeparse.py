@@ -42,6 +42,9 @@ _DAY_PARTS = {"вечера": "pm", "дня": "pm", "утра": "am", "ночи"
 iltana klo 8"); the night is pm late in the evening, am after midnight («11 ночи»
 is 23:00, «2 ночи» 02:00); a 24-hour time in its part of the day is that time ("klo 19
 illalla", "tonight at 23:00"), out of it a contradiction ("morning at 23:00")."""
+_OF_THE_HOUR = frozenset({"вечера", "утра", "дня", "ночи"})
+"""The parts of the day that only ever follow an hour, as am and pm do («8.10 вечера» is
+20:10, never the 8th of October in the evening, which is «08.10 вечером»)."""
 _DAY_MONTH = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?$")
 _DAY_WORDS = {"today": 0, "сегодня": 0, "tänään": 0,
               "tomorrow": 1, "завтра": 1, "huomenna": 1, "послезавтра": 2, "ylihuomenna": 2}
@@ -438,8 +441,10 @@ def _timed_before(said: list[str], word: str, one_day: bool) -> str | None:
     or its time); None when there is none, or when it is the only day said, a day and month
     such as ``08.10``, and ``word`` a part of the day («08.10 вечером», "08.10 evening" is
     that date in the evening, its time not said; beside another day, "tomorrow 08.10
-    evening", ``08.10`` is a time)."""
-    if not said or (word in _DAY_PARTS and one_day and _is_day(said[-1])):
+    evening", ``08.10`` is a time; so it is before a part that follows only an hour, «8.10
+    вечера»: :data:`_OF_THE_HOUR`)."""
+    if not said or (word in _DAY_PARTS and word not in _OF_THE_HOUR and one_day
+                    and _is_day(said[-1])):
         return None
     return said[-1]
 

@@ -498,11 +498,13 @@ def test_a_day_and_month_with_a_part_of_the_day_stays_that_date(text: str,
     ("08.10 вечером в 8", "2026-10-08T20:00"), ("08.10 illalla klo 19", "2026-10-08T19:00"),
     ("tomorrow 08.10 evening", "2026-10-02T20:10"), ("в 8.10 вечера", "2026-10-01T20:10"),
     ("klo 8.10 illalla", "2026-10-01T20:10"), ("8.10 pm", "2026-10-01T20:10"),
+    ("8.10 вечера", "2026-10-01T20:10"), ("8.10 утра", "2026-10-02T08:10"),
 ])
 def test_a_part_of_the_day_after_a_dotted_time_or_before_an_hour(text: str,
                                                                   expected: str) -> None:
-    """Beside its hour, after «в» or "klo", beside a day word or with am/pm, a dotted word is
-    a time and the part of the day is its."""
+    """Beside its hour, after «в» or "klo", beside a day word or with am/pm (or a part that
+    only follows an hour, «8.10 вечера», which was read as the 8th of October), a dotted word
+    is a time and the part of the day is its."""
     assert _start(text) == f"{expected}:00+03:00 Europe/Moscow"
 
 
