@@ -16,11 +16,14 @@ only when the data starts with its prefix, a handler with :data:`IN_PRIVATE` or
 met seven handlers of DMs, dice and other games' words before its own); every other handler
 is always asked. The filters themselves still decide, so an event goes to the same handler
 as before.
+
+The routers here have no middlewares of their own: an observer with none calls the next step
+at once, where aiogram wraps it anew (``functools.wraps`` and a partial) on every update.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from aiogram import Router
@@ -120,12 +123,23 @@ class IndexedObserver(TelegramEventObserver):
             if result:
                 kwargs.update(data)
                 try:
-                    wrapped_inner = self.outer_middleware.wrap_middlewares(
-                        self._resolve_middlewares(), handler.call)
-                    return await wrapped_inner(event, kwargs)
+                    return await self._through(self._resolve_middlewares(), handler.call,
+                                               event, kwargs)
                 except SkipHandler:
                     continue
         return UNHANDLED
+
+    def wrap_outer_middleware(self, callback: Any, event: Any, data: dict[str, Any]) -> Any:
+        return self._through(self.outer_middleware, callback, event, data)
+
+    def _through(self, middlewares: Sequence[Any], callback: Any, event: Any,
+                 data: dict[str, Any]) -> Any:
+        """``callback(event, **data)`` through ``middlewares``: called at once when there
+        are none (every update passes two routers' empty chains, and aiogram wraps the
+        callback anew for each)."""
+        if not middlewares:
+            return callback(event, **data)
+        return self.middleware.wrap_middlewares(middlewares, callback)(event, data)
 
 
 class IndexedRouter(Router):

@@ -113,6 +113,25 @@ async def test_what_is_not_one_of_the_commands_passes_on(kind: type[Router]) -> 
         assert await _answer(dispatcher, text) == "other", text
 
 
+@ROUTERS
+async def test_a_routers_own_middlewares_still_wrap_its_handlers(kind: type[Router]) -> None:
+    """Without middlewares an observer calls its handler at once; with them, they run."""
+    dispatcher = _dispatcher(kind)
+    router = dispatcher.sub_routers[0]
+    assert await _answer(dispatcher, "/help me") == "help me"
+
+    async def outer(handler, event, data):
+        return "outer " + await handler(event, data)
+
+    async def inner(handler, event, data):
+        return "inner " + await handler(event, data)
+
+    router.message.outer_middleware(outer)
+    router.message.middleware(inner)
+    assert await _answer(dispatcher, "/help me") == "outer inner help me"
+    assert await _answer(dispatcher, "hello", chat="group") == "outer inner other"
+
+
 def _query(data: str) -> dict:
     return {"id": "q", "chat_instance": "c", "data": data, "from": SENDER}
 
