@@ -137,8 +137,10 @@ class ShanghaiLeg(DartsLeg[tuple[Board, Board]]):
 
     @property
     def preview(self) -> Progress:
-        """The current player's board if the visit being entered ended now."""
-        return score_visit(self.board(self.current), self.pending, self.bull)
+        """The current player's board if the visit being entered ended now (as committed
+        while no dart is entered)."""
+        board = self.board(self.current)
+        return score_visit(board, self.pending, self.bull) if self.pending else board
 
     def closed_at(self, player: int) -> dict[str, int]:
         """For each closed target, the number of the player's visit (1-based) that closed it."""

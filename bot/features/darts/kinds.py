@@ -46,16 +46,22 @@ def _element(done: int, preview: int, index: int) -> str:
     return "🟡" if index < preview else "⬜"
 
 
+def _target_line(target: str, done: int, preview: int) -> str:
+    elements = " ".join(label + _element(done, preview, index)
+                        for index, label in enumerate(ELEMENT_LABELS[target]))
+    return f"{'Bull' if target == 'BULL' else target}: {elements}"
+
+
+_TARGET_LINES = {(target, done, preview): _target_line(target, done, preview)
+                 for target in TARGETS for done in range(4) for preview in range(4)}
+"""Every line a target can have on the board, drawn once: a board looks its 14 lines up."""
+
+
 def _shanghai_player(leg: ShanghaiLeg, player: int) -> list[str]:
     done = leg.board(player)
     live = not leg.finished and leg.current == player
     preview = leg.preview if live else done
-    lines = []
-    for target in TARGETS:
-        elements = " ".join(label + _element(done[target], preview[target], index)
-                            for index, label in enumerate(ELEMENT_LABELS[target]))
-        lines.append(f"{'Bull' if target == 'BULL' else target}: {elements}")
-    return lines
+    return [_TARGET_LINES[target, done[target], preview[target]] for target in TARGETS]
 
 
 def shanghai_board(tr: Translator, leg: ShanghaiLeg, names: tuple[str, str]) -> list[str]:

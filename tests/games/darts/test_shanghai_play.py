@@ -145,3 +145,13 @@ def test_bad_match_settings() -> None:
         ShanghaiMatch(bull="nope")
     with pytest.raises(IllegalAction):
         ShanghaiMatch(starter=3)
+
+
+def test_the_preview_is_the_board_until_a_dart_is_entered_then_the_visit_scored() -> None:
+    leg = ShanghaiLeg()
+    visit(leg, "S20", "D20")
+    assert leg.preview == leg.board(1) == dict.fromkeys(TARGETS, 0)
+    leg.throw("S19")
+    assert leg.preview == {**dict.fromkeys(TARGETS, 0), "19": 1}
+    leg.undo()
+    assert leg.preview == leg.board(1)
