@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import lru_cache
 
 from games.common.errors import IllegalAction
 
@@ -153,6 +154,13 @@ def _ring_and_sector(word: str) -> tuple[int, int] | None:
 def _read(text: object) -> Dart:
     if not isinstance(text, str):
         raise IllegalAction("bad_notation", text=repr(text))
+    return _read_text(text)
+
+
+@lru_cache(maxsize=1024)
+def _read_text(text: str) -> Dart:
+    """A dart's notation read once (a Dart is immutable): each dart of a visit is read when
+    it is typed, when it is applied and again when the match's spare replica catches up."""
     word = _normal(text)
     if word in _MISS_WORDS:
         return MISS

@@ -119,7 +119,7 @@ def test_darts_words(word: str, said: bool) -> None:
     assert darts_word(word) is said
 
 
-@pytest.mark.parametrize("value", [None, 20, 3.0])
+@pytest.mark.parametrize("value", [None, 20, 3.0, ["T20"]])
 def test_not_text(value: object) -> None:
     with pytest.raises(IllegalAction) as error:
         parse_dart(value)  # type: ignore[arg-type]
@@ -159,3 +159,14 @@ def test_impossible_darts(multiplier: int, sector: int, code: str) -> None:
     with pytest.raises(IllegalAction) as error:
         Dart(multiplier, sector)
     assert error.value.code == code
+
+
+def test_a_dart_read_again_is_the_same_and_a_bad_one_refused_again() -> None:
+    assert parse_dart("t20") == parse_dart("t20") == Dart(3, 20)
+    for _ in range(2):
+        with pytest.raises(IllegalAction) as error:
+            parse_dart("T21")
+        assert error.value.code == "bad_notation"
+    with pytest.raises(IllegalAction) as error:
+        parse_dart("T20", {19})  # read before, still out of this game's sectors
+    assert error.value.code == "sector_not_in_play"
