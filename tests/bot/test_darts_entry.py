@@ -25,6 +25,20 @@ def test_every_button_fits_telegram_and_reads_back() -> None:
             assert press.position == (1, 0, 0)
 
 
+def test_a_keypad_leaves_its_layout_and_the_keypads_before_it_as_they_were() -> None:
+    state = ShanghaiMatch(3)
+    first = keypad(Translator("en"), KINDS["shanghai"], 7, state)
+    state.apply({"type": "dart", "dart": "T20"})
+    second = keypad(Translator("en"), KINDS["shanghai"], 7, state)
+    assert first.inline_keyboard[0][0].callback_data == "dt:7:1.0.0:S20"
+    assert second.inline_keyboard[0][0].callback_data == "dt:7:1.0.1:S20"
+    assert first.inline_keyboard[0][0].model_fields_set == {"text", "callback_data"}
+    third = keypad(Translator("en"), KINDS["shanghai"], 8, state)
+    assert [[b.text for b in row] for row in third.inline_keyboard] == \
+        [[b.text for b in row] for row in first.inline_keyboard]
+    assert third.inline_keyboard[-1][-1].callback_data == "dt:8:1.0.1:E"
+
+
 def test_forged_data_is_not_read() -> None:
     for data in ("dt:1:x", "dt:1:1.0.0:T99", "dt:1:1.0.0:Q20", "dt:1:1.0:T20", "", None,
                  "dt:1:1.0.0:T20:extra"):

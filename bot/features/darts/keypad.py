@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from copy import copy
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -87,8 +88,17 @@ def keypad(tr: Translator, kind: DartsKind, match_id: int,
            state: LegsMatch) -> InlineKeyboardMarkup:
     prefix = f"{PREFIX}{match_id}:{'.'.join(map(str, position(state)))}:"
     return InlineKeyboardMarkup(inline_keyboard=[
-        [key.model_copy(update={"callback_data": prefix + key.callback_data}) for key in row]
+        [_keyed(key, prefix + key.callback_data) for key in row]
         for row in _layout(tr.language, kind.sectors)])
+
+
+def _keyed(key: InlineKeyboardButton, data: str) -> InlineKeyboardButton:
+    """A copy of a layout's ``key`` with ``data`` as its callback data: what
+    ``model_copy(update=…)`` makes, without its checks of the update (a fifth of a keypad's
+    cost, 23 keys a board)."""
+    button = copy(key)
+    button.__dict__["callback_data"] = data
+    return button
 
 
 @lru_cache(maxsize=16)
