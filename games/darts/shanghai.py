@@ -49,16 +49,22 @@ def score_visit(
     if len(darts) > DARTS_PER_VISIT:
         raise IllegalAction("visit_full")
     visit = [parse_dart(dart, SECTORS) for dart in darts]
+    return dict(zip(TARGETS, _advanced(tuple(before.values()), visit, bull), strict=True))
+
+
+def _advanced(before: Board, visit: Sequence[Dart], bull: str) -> Board:
+    """The board after a visit of darts read and checked (the engine's own board and darts
+    go straight here: :func:`score_visit` checks what it is given)."""
     hit = {dart.sector for dart in visit}  # a target no dart of the visit hit stays as it was
-    return {
-        target: _extend(
-            before[target], CHAINS[target], visit, target == "BULL" and bull == "strict"
-        ) if CHAINS[target][0].sector in hit else before[target]
-        for target in TARGETS
-    }
+    return tuple(
+        _extend(done, CHAINS[target], visit, target == "BULL" and bull == "strict")
+        if CHAINS[target][0].sector in hit else done
+        for target, done in zip(TARGETS, before, strict=True)
+    )
 
 
-def _extend(done: int, chain: tuple[Dart, ...], darts: list[Dart], in_throw_order: bool) -> int:
+def _extend(done: int, chain: tuple[Dart, ...], darts: Sequence[Dart],
+            in_throw_order: bool) -> int:
     if in_throw_order:
         for dart in darts:
             if done < len(chain) and dart == chain[done]:
@@ -109,8 +115,7 @@ class ShanghaiLeg(DartsLeg[tuple[Board, Board]]):
         self, game: tuple[Board, Board], player: int, darts: tuple[Dart, ...]
     ) -> tuple[tuple[Board, Board], int]:
         before = game[player]
-        after = tuple(score_visit(dict(zip(TARGETS, before, strict=True)), darts,
-                                  self.bull).values())
+        after = _advanced(before, darts, self.bull)
         boards = (after, game[1]) if player == 0 else (game[0], after)
         return boards, sum(after) - sum(before)
 
