@@ -90,6 +90,8 @@ class Card:
 
 
 CARDS: tuple[Card, ...] = tuple(Card(suit, value) for suit in Suit for value in VALUES)
+NAMES: tuple[str, ...] = tuple(str(card) for card in CARDS)
+"""Each code's canonical text, written once: every legal-action list names its cards."""
 PACK: tuple[int, ...] = tuple(range(len(CARDS))) * COPIES
 """The shuffled order of the deal indexes this tuple: positions 0–109."""
 
@@ -121,4 +123,4 @@ def card_code(text: str) -> int:
 
 def card_name(code: int) -> str:
     """Canonical text of a code: ``"BAT 8"``."""
-    return str(CARDS[code])
+    return NAMES[code]

@@ -50,9 +50,20 @@ def legal_actions(state: ArmchairState, seat: int | None = None) -> list[dict[st
     actions: list[dict[str, Any]] = []
     if seat == turn.seat:
         actions = _own_turn(state, turn.kind, seat)
-    if turn.kind in ("bowl", "exchange") and seat == state.batter:
+    if _may_declare(state, turn, seat):
         actions.append({"type": "declare", "player": seat})
     return actions
+
+
+def may_declare(state: ArmchairState, seat: int) -> bool:
+    """Whether ``seat`` may declare now: what a hand's declare button asks, answered without
+    listing the seat's other actions (an exchange's every choice of cards)."""
+    return _may_declare(state, to_act(state), seat)
+
+
+def _may_declare(state: ArmchairState, turn: ToAct | None, seat: int) -> bool:
+    return turn is not None and turn.seat is not None and turn.kind in ("bowl", "exchange") \
+        and seat == state.batter
 
 
 def _own_turn(state: ArmchairState, kind: str, seat: int) -> list[dict[str, Any]]:

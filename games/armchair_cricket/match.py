@@ -14,7 +14,7 @@ from typing import Any
 
 from games.common.errors import IllegalAction
 
-from .legal import ToAct, legal_actions, to_act
+from .legal import ToAct, legal_actions, may_declare, to_act
 from .rules import apply
 from .state import ArmchairSettings, ArmchairState, Outcome
 from .view import View, view
@@ -58,6 +58,10 @@ class ArmchairMatch:
 
     def legal_actions(self, seat: int | None = None) -> list[dict[str, Any]]:
         return legal_actions(self.state, seat)
+
+    def may_declare(self, seat: int) -> bool:
+        """Whether ``seat`` may declare now (one of its :meth:`legal_actions`)."""
+        return may_declare(self.state, seat)
 
     def view(self, seat: int | None = None) -> View:
         return view(self.state, seat)

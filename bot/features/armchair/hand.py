@@ -87,7 +87,7 @@ def _buttons(tr: Translator, game: ArmchairGame, seat: int) -> tuple[tuple[str, 
 def _declare_row(tr: Translator, match_id: int, game: ArmchairGame,
                  seat: int) -> tuple[tuple[InlineKeyboardButton, ...], ...]:
     """The batting side may declare between deliveries: one button, then a confirmation."""
-    if not any(action["type"] == "declare" for action in game.legal_actions(seat)):
+    if not game.may_declare(seat):
         return ()
     data = Declare(match_id=match_id, at=game.position).pack()
     return ((InlineKeyboardButton(text=tr("armchair.declare_button"), callback_data=data),),)

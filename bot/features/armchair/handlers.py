@@ -103,7 +103,7 @@ async def declare(query: CallbackQuery, callback_data: Declare, event_update: Up
     if game.position != callback_data.at:
         raise Refusal("callback.stale")
     user_tr = await services.translator_for_chat(user)
-    if not any(action["type"] == "declare" for action in game.legal_actions(seat)):
+    if not game.may_declare(seat):
         raise Refusal(text=explain(user_tr, _why_not_declare(game, seat)))
     if callback_data.step == 0:
         with contextlib.suppress(TelegramBadRequest):

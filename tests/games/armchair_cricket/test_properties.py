@@ -104,6 +104,23 @@ def test_card_actions_are_accepted_exactly_when_listed(seed: int) -> None:
         assert accepted == (str(card) in listed)
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS)
+def test_a_declaration_is_allowed_exactly_when_listed_and_accepted(seed: int) -> None:
+    rng = random.Random(seed)
+    match = ArmchairMatch()
+    while not match.finished:
+        for seat in (0, 1):
+            listed = {"type": "declare", "player": seat} in match.legal_actions(seat)
+            try:
+                ArmchairMatch.from_state(match.state).apply({"type": "declare", "player": seat})
+                accepted = True
+            except IllegalAction:
+                accepted = False
+            assert match.may_declare(seat) == listed == accepted
+        match.apply(random_action(match, rng))
+
+
 @settings(max_examples=30, deadline=None)
 @given(seed=SEEDS)
 def test_views_show_one_hand_and_are_json(seed: int) -> None:
