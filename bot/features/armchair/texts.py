@@ -4,6 +4,8 @@ only from what everyone may see, except :func:`hand_line` (a player's own DM).""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bot.i18n import Markup, Translator
 from games.armchair_cricket import CARDS, Card, Delivery, Innings
 from games.armchair_cricket.contract import ArmchairGame
@@ -23,6 +25,15 @@ def card(tr: Translator, value: Card | int | str) -> str:
 
 
 def innings_line(tr: Translator, names: tuple[str, str], innings: Innings) -> str:
+    """An innings' score line, as the score card and the hands show it."""
+    return _innings_line(tr.language, names, innings)
+
+
+@lru_cache(maxsize=1024)
+def _innings_line(language: str, names: tuple[str, str], innings: Innings) -> str:
+    """Remembered by its innings' value: after each action the score card writes every
+    innings again and both hands the current one, and a line changes only with its innings."""
+    tr = Translator(language)
     key = "armchair.card_innings_declared" if innings.declared else "armchair.card_innings"
     line = tr(key, number=tr(ORDINAL_KEYS[innings.number - 1]), name=names[innings.batting],
               runs=innings.runs, wickets=innings.wickets, balls=innings.balls,
