@@ -92,6 +92,10 @@ class Card:
 CARDS: tuple[Card, ...] = tuple(Card(suit, value) for suit in Suit for value in VALUES)
 NAMES: tuple[str, ...] = tuple(str(card) for card in CARDS)
 """Each code's canonical text, written once: every legal-action list names its cards."""
+SHOWN: dict[str, tuple[str, ...]] = {
+    language: tuple(card.display(language) for card in CARDS) for language in LANGUAGES
+}
+"""Each code in each language's words, written once: every hand shows its cards."""
 PACK: tuple[int, ...] = tuple(range(len(CARDS))) * COPIES
 """The shuffled order of the deal indexes this tuple: positions 0–109."""
 

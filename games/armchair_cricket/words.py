@@ -13,6 +13,7 @@ for a bare card), or None when the text is not a move at all. Pure: no state is 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from games.common.errors import IllegalAction
@@ -34,14 +35,26 @@ def parse_move(text: str) -> dict[str, Any] | None:
     words = " ".join(text.lower().replace("ё", "е").split()).strip("✋!. ")
     if not words or len(words) > MAX_TYPED:
         return None
+    read = _read(words)
+    if read is None:
+        return None
+    kind, cards = read
+    return {"type": kind, "cards": list(cards)} if kind == "exchange" else \
+        {"type": kind, "card": cards[0]}
+
+
+@lru_cache(maxsize=1024)
+def _read(words: str) -> tuple[str, tuple[str, ...]] | None:
+    """The kind of move and its cards in ``words`` (remembered: the bot reads one typed word
+    several times, and players type the same few words; the card pattern is the cost)."""
     if words in KEEP_WORDS:
-        return {"type": "exchange", "cards": []}
+        return "exchange", ()
     head, _, rest = words.partition(" ")
     if head in SWAP_WORDS:  # alone it asks which cards: keeping the hand is a word of its own
         cards = _cards(rest)
-        return None if not cards else {"type": "exchange", "cards": cards}
+        return None if not cards else ("exchange", tuple(cards))
     cards = _cards(words)
-    return {"type": CARD, "card": cards[0]} if cards is not None and len(cards) == 1 else None
+    return (CARD, (cards[0],)) if cards is not None and len(cards) == 1 else None
 
 
 def _cards(text: str) -> list[str] | None:

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from bot.i18n import Markup, Translator
 from games.armchair_cricket import CARDS, Card, Delivery, Innings
+from games.armchair_cricket.cards import SHOWN
 from games.armchair_cricket.contract import ArmchairGame
 
 ORDINAL_KEYS = ("armchair.innings_1", "armchair.innings_2", "armchair.innings_3",
@@ -17,8 +18,8 @@ ORDINAL_KEYS = ("armchair.innings_1", "armchair.innings_2", "armchair.innings_3"
 def card(tr: Translator, value: Card | int | str) -> str:
     """A card in ``tr``'s language: ``бита 8``, ``maila 8``, ``BAT 8``."""
     if isinstance(value, int):
-        value = CARDS[value]
-    elif isinstance(value, str):
+        return SHOWN.get(tr.language, SHOWN["en"])[value]
+    if isinstance(value, str):
         suit, number = value.split()
         value = next(c for c in CARDS if c.suit.name == suit and c.value == int(number))
     return value.display(tr.language)

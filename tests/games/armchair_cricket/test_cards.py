@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from games.armchair_cricket import CARDS, PACK, SUIT_WORDS, Card, Suit, parse_card
-from games.armchair_cricket.cards import LANGUAGES, card_name, suit_of, value_of
+from games.armchair_cricket.cards import LANGUAGES, SHOWN, card_name, suit_of, value_of
 from games.common.errors import IllegalAction
 
 
@@ -91,6 +91,11 @@ def test_display_words() -> None:
         "suojat 3",
         "PADS 3",
     )
+
+
+def test_the_cards_words_written_once_are_each_cards_display() -> None:
+    for language in LANGUAGES:
+        assert SHOWN[language] == tuple(card.display(language) for card in CARDS)
 
 
 @pytest.mark.parametrize(

@@ -78,6 +78,18 @@ def test_typed_cards_and_exchanges() -> None:
         assert parse_move(text) is None
 
 
+def test_a_word_read_again_is_a_new_move() -> None:
+    """The reading of a word is remembered; each move handed out is the caller's own."""
+    first = parse_move("swap bat 3 gloves 2")
+    first["cards"].append("BAT 4")
+    first["player"] = 1
+    assert parse_move("Swap  bat 3 gloves 2") == {"type": "exchange",
+                                                  "cards": ["BAT 3", "GLOVES 2"]}
+    kept = parse_move("keep")
+    kept["cards"].append("BAT 4")
+    assert parse_move("keep") == {"type": "exchange", "cards": []}
+
+
 def test_a_card_becomes_the_move_the_match_waits_for() -> None:
     card = {"type": "card", "card": "BAT 8", "player": 0}
     assert resolve("bat", card)["type"] == "bat"
