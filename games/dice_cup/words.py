@@ -102,6 +102,8 @@ _DIGITS = re.compile(r"(\d)\s*[,\-\s]?\s*(\d)\s*[,\-\s]?\s*(\d)")
 # Endings written after a digit: «3-я», «3-ю», «3й», "3."
 _DIGIT_ENDINGS = ("я", "ю", "й", "ой", "ий", "ья", "ью", ".")
 _NUMBERED_POSITION = re.compile(rf"(\d)-?(?:{'|'.join(map(re.escape, _DIGIT_ENDINGS))})?")
+_SQUASHED = re.compile(r"[\s\-_]")  # what a word's comparison key leaves out
+_ORDER_SEPARATORS = re.compile(r"[\s,;\-–—]+")
 
 
 @lru_cache(maxsize=256)
@@ -116,7 +118,7 @@ def _clean(text: str) -> str:
 
 def _squash(text: str) -> str:
     """A single word's comparison key: no spaces, hyphens or underscores."""
-    return re.sub(r"[\s\-_]", "", _clean(text))
+    return _SQUASHED.sub("", _clean(text))
 
 
 def _meanings(meanings: tuple[str, ...]) -> dict[str, str]:
@@ -215,14 +217,28 @@ def parse_order(text: str) -> dict[str, Any] | None:
         return {"type": "declare", "order": [int(digit) for digit in found.groups()]}
     words = [
         word
-        for word in re.split(r"[\s,;\-–—]+", cleaned)
+        for word in _ORDER_SEPARATORS.split(cleaned)
         if word and word not in _CONNECTORS and word not in _DIGIT_ENDINGS
     ]
-    positions = [_position(word) for word in words]
-    if len(positions) != 3 or None in positions:
+    positions = _three_positions(words)
+    if positions is None:
         tried = headed and (not words or any(c.isdecimal() for c in cleaned))
         return {"type": "declare", "order": None} if tried else None
     return {"type": "declare", "order": positions}
+
+
+def _three_positions(words: list[str]) -> list[int] | None:
+    """The positions of exactly three ``words``, each naming one, else None. Counted first
+    and read only up to the first word that names none: every text typed in a group is read
+    for an order, and almost none is one (a bet, a darts visit, chatter)."""
+    if len(words) != 3:
+        return None
+    positions = []
+    for word in words:
+        if (position := _position(word)) is None:
+            return None
+        positions.append(position)
+    return positions
 
 
 def parse_drop(text: str) -> dict[str, Any] | None:

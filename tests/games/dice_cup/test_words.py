@@ -162,7 +162,8 @@ def test_not_an_order(typed: str) -> None:
     assert parse_order(typed) is None
 
 
-@pytest.mark.parametrize("typed", ["порядок", "Order:", "порядок 12", "order: 3, 1"])
+@pytest.mark.parametrize("typed", ["порядок", "Order:", "порядок 12", "order: 3, 1",
+                                   "order: x, 1, 2"])
 def test_the_order_word_without_an_order_is_an_order_to_refuse(typed: str) -> None:
     assert parse_order(typed) == {"type": "declare", "order": None}
 
