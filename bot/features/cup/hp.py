@@ -97,8 +97,9 @@ async def _asking(play: MatchContext, state: Any) -> tuple[str, InlineKeyboardMa
     """:func:`status`, asking the players still to choose whom the bot has not been able to
     write to (since their panel failed to reach them) to open the private chat."""
     text, markup = status(play, state)
-    seats = [seat for seat in await hidden.still_unreached(play)
-             if markup is not None and not state.has_chosen(seat)]
+    if markup is None:  # no choice is missing: nobody to ask, no panels to look up
+        return text, markup
+    seats = [seat for seat in await hidden.still_unreached(play) if not state.has_chosen(seat)]
     return (lines(text, hidden.unreached_line(play, seats)) if seats else text), markup
 
 
