@@ -28,6 +28,7 @@ from aiogram.types import InputFile
 from aiohttp import FormData
 
 from bot import api_answers
+from bot.sending import field
 
 _AS_IS = frozenset({str, int, float, bool})
 KEYBOARD = "reply_markup"
@@ -49,7 +50,7 @@ class TelegramSession(AiohttpSession):
             value = self.prepare_value(value, bot=bot, files=files)
             if value:  # as aiogram: an empty or false field is not sent
                 form.add_field(key, value)
-        if (keyboard := getattr(method, KEYBOARD, None)) is not None:
+        if (keyboard := field(method, KEYBOARD)) is not None:
             form.add_field(KEYBOARD, keyboard.model_dump_json(exclude_none=True))
         for key, file in files.items():
             form.add_field(key, file.read(bot), filename=file.filename or key)

@@ -24,6 +24,7 @@ from aiogram.types import InputFile
 from bot.api_answers import lean_result
 from bot.sandbox import strict
 from bot.sandbox.world import BOT_ID, BOT_JSON, StoredMessage, World
+from bot.sending import field
 
 DICE_FACES = {"🎲": 6, "🎯": 6, "🎳": 6, "🏀": 5, "⚽": 5, "🎰": 64}
 TOPIC_COLOR = 7322096
@@ -63,14 +64,14 @@ class SandboxSession(BaseSession):
         if handler is None:
             raise TelegramBadRequest(method=method, message=f"sandbox: no method {name}")
         self._bot = bot
-        if (new_id := self.world.migrated.get(getattr(method, "chat_id", None))) is not None:
+        if (new_id := self.world.migrated.get(field(method, "chat_id"))) is not None:
             raise TelegramMigrateToChat(method=method, migrate_to_chat_id=new_id,
                                         message="Bad Request: group chat was upgraded to a"
                                                 " supergroup chat")
         try:
             result = await handler(method)
         except strict.Refused as refusal:
-            chat_id = getattr(method, "chat_id", None)
+            chat_id = field(method, "chat_id")
             target = f" to {self.world.chat_label(chat_id)}" if chat_id else ""
             self.refused(f"Telegram refuses {_camel(name)}{target}: {refusal}")
             raise TelegramBadRequest(method=method, message=f"Bad Request: {refusal}") from None
@@ -106,7 +107,7 @@ class SandboxSession(BaseSession):
         """Where a send goes: chat id, forum topic and the label printed for it."""
         chat_id = method.chat_id
         self._deliverable(method, chat_id)
-        thread = getattr(method, "message_thread_id", None)
+        thread = field(method, "message_thread_id")
         group = self.world.group_by_id(chat_id)
         if thread and (group is None or thread not in group.topics):
             raise TelegramBadRequest(method=method, message="Bad Request: message thread not found")
@@ -140,7 +141,7 @@ class SandboxSession(BaseSession):
 
     @staticmethod
     def _markup(method: Any) -> dict[str, Any] | None:
-        markup = getattr(method, "reply_markup", None)
+        markup = field(method, "reply_markup")
         markup = markup.model_dump(exclude_none=True) if markup is not None else None
         strict.check_keyboard(markup)
         return markup

@@ -9,7 +9,7 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageReplyMarkup, SendMes
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.clock import VirtualClock
-from bot.sending import Outbox, RateLimitMiddleware
+from bot.sending import Outbox, RateLimitMiddleware, field
 
 START = datetime(2026, 10, 21, tzinfo=UTC)
 
@@ -20,6 +20,18 @@ def _ok(calls, clock):
         calls.append((method, clock.now()))
         return True
     return make_request
+
+
+def test_a_methods_field_reads_as_getattr_and_a_field_it_lacks_as_none() -> None:
+    keyboard = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="a",
+                                                                           callback_data="a")]])
+    methods = [SendMessage(chat_id=-100, text="hi", reply_markup=keyboard),
+               EditMessageReplyMarkup(chat_id=5, message_id=7),
+               AnswerCallbackQuery(callback_query_id="1", text="ok")]
+    for method in methods:
+        for name in ("chat_id", "message_id", "message_thread_id", "reply_markup", "text"):
+            assert field(method, name) == getattr(method, name, None)
+    assert field(methods[2], "chat_id") is None and field(methods[0], "reply_markup") is keyboard
 
 
 async def test_group_sends_are_spread_to_twenty_a_minute() -> None:
