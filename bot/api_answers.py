@@ -7,12 +7,17 @@ cost about a quarter of a keypad press to parse. So the keyboard is dropped from
 an answer's result before aiogram parses it. Both sessions do this: the live one through its
 JSON loader (:func:`loads`), the sandbox's through :func:`lean_result`. Incoming updates are
 untouched: a pressed button's message keeps its keyboard.
+
+The live loader reads the JSON with pydantic-core's parser rather than the standard
+library's: the same objects, in a third of the time for a plain message's answer and half
+for a board's with its keyboard.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from pydantic_core import from_json
 
 ECHOED = "reply_markup"
 
@@ -31,7 +36,7 @@ def lean_result(result: Any) -> Any:
 def loads(content: str | bytes) -> Any:
     """The live session's JSON loader: a Bot API answer (``{"ok": …, "result": …}``) with its
     result made lean; anything else (a webhook's update) as it is."""
-    data = json.loads(content)
+    data = from_json(content, cache_strings="keys")  # texts are not kept in its cache
     if isinstance(data, dict) and "ok" in data and "result" in data:
         data["result"] = lean_result(data["result"])
     return data

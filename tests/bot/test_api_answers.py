@@ -41,3 +41,15 @@ def test_the_live_loader_leans_answers_only():
         "from": {"id": 1, "is_bot": False, "first_name": "A"}, "message": MESSAGE}}
     parsed = Update.model_validate(loads(json.dumps(update)))
     assert parsed.callback_query.message.reply_markup is not None
+
+
+def test_the_live_loader_reads_json_as_the_standard_library_does():
+    text = "Ход: «Ann» 🎯 \\ \"T20\"\n</b>"
+    answers = [{"ok": True, "result": lean_result(MESSAGE) | {"text": text}},
+               {"ok": True, "result": True},
+               {"ok": True, "result": [{"id": 2 ** 70, "latitude": 55.755826, "x": None}]},
+               {"ok": False, "error_code": 429, "description": "Too Many Requests",
+                "parameters": {"retry_after": 3}}]
+    for answer in answers:
+        for content in (json.dumps(answer), json.dumps(answer, ensure_ascii=False)):
+            assert loads(content) == json.loads(content) == loads(content.encode())
