@@ -190,14 +190,16 @@ class PlainToastMiddleware(BaseRequestMiddleware):
     """Button answers (toasts and alerts) are plain text in Telegram, while every text of the
     bot is built as HTML (parameters escaped): turn the entities back into characters here,
     once, so a name like ``<b>Ann</b> & Co`` reads the same in a toast as in a message.
-    A toast holds at most 200 characters; a longer one is cut."""
+    A toast holds at most 200 characters; a longer one is cut. A toast that reads as it is
+    written (most: no entity, not too long) goes as it is, without a copy of the call."""
 
     async def __call__(self, make_request, bot: Bot, method: TelegramMethod):
         if isinstance(method, AnswerCallbackQuery) and method.text:
             text = html.unescape(method.text)
             if len(text) > TOAST_LIMIT:
                 text = text[:TOAST_LIMIT - 1] + "…"
-            method = method.model_copy(update={"text": text})
+            if text != method.text:
+                method = method.model_copy(update={"text": text})
         return await make_request(bot, method)
 
 

@@ -163,6 +163,16 @@ async def test_a_long_toast_is_cut_to_two_hundred() -> None:
     assert sent[0].text == "&" * 199 + "…"
 
 
+async def test_a_toast_that_reads_as_written_goes_as_it_is_and_an_entity_is_read() -> None:
+    sent: list = []
+    plain = AnswerCallbackQuery(callback_query_id="1", text="Ann & Bob: T20")
+    marked = AnswerCallbackQuery(callback_query_id="2", text="&lt;b&gt;Ann&lt;/b&gt; &amp; Co")
+    for method in (plain, marked):
+        await PlainToastMiddleware()(_recorder(sent), None, method)
+    assert sent[0] is plain
+    assert sent[1].text == "<b>Ann</b> & Co" and marked.text.startswith("&lt;")
+
+
 def _failing(error_type, message: str, times: int, calls: list):
     async def make_request(bot, method):
         calls.append(method)
