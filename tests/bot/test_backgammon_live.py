@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.features.backgammon.live.board import game_number
+from bot.features.backgammon.live.board import Press, game_number, pack_steps, press_data
 from bot.features.backgammon.live.clocks import REMIND_CLOCK, onward
 from bot.sandbox.runner import Sandbox
 from games.backgammon import plays
@@ -233,3 +233,14 @@ async def test_a_match_opened_in_a_pause_rolls_its_opening_after_a_restart(
 
 async def _nothing(*_args) -> None:
     return None
+
+
+def test_a_buttons_data_is_what_press_packs_and_reads_back() -> None:
+    """The board's buttons format their data without the model: it must stay Press's."""
+    for match_id, step, act, steps in ((1, 0, "roll", []), (123, 45, "d245", [(24, 3)]),
+                                       (7, 3, "confirm", [(25, 6), (3, 3), (0, 3), (6, 3)])):
+        data = press_data(match_id, step, act, steps)
+        assert data == Press(match_id=match_id, step=step, act=act,
+                             steps=pack_steps(steps)).pack()
+        assert Press.unpack(data) == Press(match_id=match_id, step=step, act=act,
+                                           steps=pack_steps(steps))
