@@ -69,6 +69,14 @@ class Palette:
         image.putpalette(self.colours)
         return image
 
+    @cached_property
+    def indices(self) -> dict[Colour, int]:
+        """Each colour's index, as Pillow looks up a shape's colour: kept, where each new
+        picture's palette built this dict again for its first shape (about 0.06 ms a board)."""
+        image = self.image
+        image.load()
+        return dict(image.palette.colors)
+
 
 class Canvas:
     """A palette picture being drawn on. Shapes go through ``draw``: every colour must be one
@@ -81,6 +89,7 @@ class Canvas:
         self.image = image
         self.palette = palette
         self.draw: ImageDraw.ImageDraw = ImageDraw.Draw(image)
+        image.palette.colors = dict(palette.indices)  # a copy: Pillow adds a missing colour
 
     @classmethod
     def blank(cls, size: tuple[int, int], paper: Colour, palette: Palette) -> Canvas:

@@ -9,6 +9,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.render import BAR_MARK, Box, bracket_png, find_font, pictures, standings_png
+from bot.render.canvas import Canvas, blends
 
 MISSING = "\u0378"  # an unassigned code point: every font draws its "missing glyph" box
 CYRILLIC = "Алиса Ёж"
@@ -338,3 +339,20 @@ def test_a_box_is_joined_to_the_box_whose_winner_takes_one_of_its_places() -> No
     unjoined = [rounds[0], ("2", [Box("?", "loser of #5"), Box("?", "loser of #6")])]
     assert _lines_between_first_columns(_open(bracket_png("", unjoined)[0]), 2) == 0
     assert _lines_between_first_columns(_open(bracket_png("", rounds)[0]), 4) > 0
+
+
+def test_a_canvas_finds_its_palette_s_colours_without_sharing_what_pillow_adds() -> None:
+    """Each canvas gets its own copy of the palette's kept indices: a shape drawn in a
+    colour the palette lacks (which a test of each picture's palette catches) is added to
+    that picture alone, and the next canvas still sees the palette as it is."""
+    red, white, grey = (200, 0, 0), (255, 255, 255), (90, 90, 90)
+    palette = blends((red,), (white,), steps=4)
+    first = Canvas.blank((4, 1), white, palette)
+    first.draw.point((0, 0), fill=red)
+    first.draw.point((1, 0), fill=grey)
+    second = Canvas.blank((4, 1), white, palette)
+    second.draw.point((0, 0), fill=red)
+    assert first.image.getpixel((0, 0)) == second.image.getpixel((0, 0)) == palette.indices[red]
+    assert grey not in palette.indices
+    assert grey not in second.image.palette.colors
+    assert first.image.getpalette()[3 * first.image.getpixel((1, 0)):][:3] == list(grey)
