@@ -39,14 +39,24 @@ class Markup(str):
 
 class Plural(tuple):
     """The forms of a plural entry, in the catalog's order (``msgstr[0]``, ``[1]`` …);
-    ``by`` is the parameter that chooses the form."""
+    ``by`` is the parameter that chooses the form, ``rule`` the plural rule of the catalog's
+    language."""
 
     by: str
+    rule: Callable[[int], int]
 
-    def __new__(cls, forms: tuple[str, ...], by: str) -> Plural:
+    def __new__(cls, forms: tuple[str, ...], by: str, rule: Callable[[int], int]) -> Plural:
         made = super().__new__(cls, forms)
-        made.by = by
+        made.by, made.rule = by, rule
         return made
+
+    def form(self, key: str, params: dict[str, Any]) -> str:
+        """The form for the value of its parameter (module docstring)."""
+        count = params.get(self.by)
+        if not isinstance(count, int | float):
+            raise KeyError(f"{key!r} needs a number {self.by!r} to choose its form")
+        index = self.rule(abs(int(count))) if float(count).is_integer() else 1
+        return self[min(index, len(self) - 1)]
 
 
 _extra_folders: list[Path] = []  # games' own catalogs (bot.games.Game.catalogs)
@@ -57,6 +67,7 @@ def add_catalogs(folder: Path) -> None:
     if folder not in _extra_folders:
         _extra_folders.append(folder)
         catalog.cache_clear()
+        texts.cache_clear()
 
 
 def lines(*parts: str | None) -> str:
@@ -101,6 +112,12 @@ def catalog(language: str) -> dict[str, str | Plural]:
 
 
 @cache
+def texts(language: str) -> dict[str, str | Plural]:
+    """The language's texts and, under the keys it lacks, the fallback's: one lookup a call."""
+    return {**catalog(FALLBACK), **catalog(language)}
+
+
+@cache
 def plural_rule(language: str) -> Callable[[int], int]:
     """The language's gettext plural rule: a whole number → the index of its form."""
     return gettext.c2py(get_plural(language).plural_expr)
@@ -117,16 +134,15 @@ def _read_folder(folder, language: str, texts: dict[str, str | Plural]) -> None:
                 key = message.id[0] if message.pluralizable else message.id
                 if key in texts:
                     raise ValueError(f"{key!r} is in two {language} catalogs")
-                texts[key] = (Plural(message.string, message.id[1]) if message.pluralizable
-                              else message.string)
+                texts[key] = (Plural(message.string, message.id[1], plural_rule(language))
+                              if message.pluralizable else message.string)
 
 
-def _escape(value: Any) -> Any:
-    if isinstance(value, Markup):
-        return value
-    if isinstance(value, int | float):
-        return value
-    return html.escape(str(value), quote=False)
+def _escape(text: str) -> str:
+    """``text`` made safe for HTML; a text without ``<``, ``>`` or ``&`` is its own escape."""
+    if "&" in text or "<" in text or ">" in text:
+        return html.escape(text, quote=False)
+    return text
 
 
 class Translator:
@@ -136,36 +152,31 @@ class Translator:
         self.language = language if language in SUPPORTED_LANGUAGES else FALLBACK
 
     def __call__(self, key: str, /, **params: Any) -> str:
-        template = self._template(key)
-        if isinstance(template, Plural):
-            template = self._form(key, template, params)
-        return template.format(**{name: _escape(self._number(v)) for name, v in params.items()})
+        template = texts(self.language).get(key)
+        if template is None:
+            raise KeyError(f"no text {key!r} in the catalogs")
+        if type(template) is Plural:
+            template = template.form(key, params)
+        for name, value in params.items():
+            if type(value) is not int:
+                params[name] = self._parameter(value)
+        return template.format_map(params)
 
-    def _number(self, value: Any) -> Any:
-        """A fractional number written the language's way (1,5 in Russian and Finnish)."""
+    def _parameter(self, value: Any) -> Any:
+        """A parameter as it goes into a text: escaped, unless it is :class:`Markup` or a
+        whole number; a fractional number written the language's way (1,5 in Russian)."""
+        if type(value) is str:
+            return _escape(value)
         if isinstance(value, float):
             return format_decimal(value, locale=self.language)
-        return value
+        if isinstance(value, Markup | int):
+            return value
+        return _escape(str(value))
 
     def decimal(self, value: float, places: int = 2) -> str:
         """``value`` with ``places`` decimals, written the language's way (5,83 in Russian
         and Finnish): a statistic, where 6 is said as 6,00 beside 5,83."""
         return format_decimal(value, format="0." + "0" * places, locale=self.language)
-
-    def _form(self, key: str, template: Plural, params: dict[str, Any]) -> str:
-        """The form of a plural entry for the value of its parameter (module docstring)."""
-        count = params.get(template.by)
-        if not isinstance(count, int | float):
-            raise KeyError(f"{key!r} needs a number {template.by!r} to choose its form")
-        language = self.language if key in catalog(self.language) else FALLBACK
-        index = plural_rule(language)(abs(int(count))) if float(count).is_integer() else 1
-        return template[min(index, len(template) - 1)]
-
-    def _template(self, key: str) -> str | Plural:
-        template = catalog(self.language).get(key) or catalog(FALLBACK).get(key)
-        if template is None:
-            raise KeyError(f"no text {key!r} in the catalogs")
-        return template
 
     def plain(self, key: str, /, **params: Any) -> str:
         """The text for somewhere that is not HTML (a picture, a title fed back as a
@@ -173,7 +184,7 @@ class Translator:
         return html.unescape(self(key, **params))
 
     def has(self, key: str) -> bool:
-        return key in catalog(self.language) or key in catalog(FALLBACK)
+        return key in texts(self.language)
 
 
 def pick_language(*choices: str | None, default: str) -> str:

@@ -4,11 +4,13 @@ catalog covers FinCricket; parameters are HTML-escaped."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 
+from bot import i18n
 from bot.i18n import Markup, Plural, Translator, catalog, opening
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,6 +104,42 @@ def test_parameters_are_escaped_unless_markup() -> None:
     tr = Translator("en")
     assert "&lt;b&gt;" in tr("try.success", name="<b>")
     assert "<b>" in tr("try.success", name=Markup("<b>"))
+    assert tr("try.success", name="Ann & Bob") == "Ann &amp; Bob: Success ✅"
+    assert tr("try.success", name="Ann") == "Ann: Success ✅"
+    assert tr("try.success", name=Path("<a>")) == "&lt;a&gt;: Success ✅"  # not a str
+    assert tr("try.success", name=7) == "7: Success ✅"
+
+
+_EXTRA = """msgid "extra.hello"
+msgstr "Hello, {name}"
+
+msgid "extra.things"
+msgid_plural "n"
+msgstr[0] "{n} thing"
+msgstr[1] "{n} things"
+"""
+
+
+@pytest.fixture
+def no_extra_catalogs(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(i18n, "_extra_folders", [])
+    yield
+    catalog.cache_clear()
+    i18n.texts.cache_clear()
+
+
+def test_a_catalog_added_later_is_read_by_a_translator_made_before(
+        tmp_path: Path, no_extra_catalogs: None) -> None:
+    """A language's texts, the fallback's under them, are kept as one table: adding a
+    catalog remakes it; a text found only in the fallback takes the fallback's plural rule."""
+    tr = Translator("ru")
+    assert not tr.has("extra.hello")
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "extra.po").write_text(_EXTRA, encoding="utf-8")
+    i18n.add_catalogs(tmp_path)
+    assert tr.has("extra.hello")
+    assert tr("extra.hello", name="<A>") == "Hello, &lt;A&gt;"
+    assert [tr("extra.things", n=n) for n in (1, 21)] == ["1 thing", "21 things"]
 
 
 def test_plain_text_is_the_same_words_unescaped() -> None:
