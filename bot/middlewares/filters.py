@@ -17,6 +17,11 @@ met seven handlers of DMs, dice and other games' words before its own); every ot
 is always asked. The filters themselves still decide, so an event goes to the same handler
 as before.
 
+A handler whose first filter is a :class:`Gate` (every message handler of a game's table:
+``ForItsGame``) is asked through it by the observer itself, before and without aiogram's
+call of its other filters: a darts visit typed in a group passes the Cup's word, the hidden
+choice and the bet, and a backgammon move five such handlers, each turned away at once.
+
 The routers here have no middlewares of their own: an observer with none calls the next step
 at once, where aiogram wraps it anew (``functools.wraps`` and a partial) on every update.
 """
@@ -24,11 +29,11 @@ at once, where aiogram wraps it anew (``functools.wraps`` and a partial) on ever
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from aiogram import Router
 from aiogram.dispatcher.event.bases import UNHANDLED, SkipHandler
-from aiogram.dispatcher.event.handler import CallableObject, HandlerObject
+from aiogram.dispatcher.event.handler import CallableObject, FilterObject, HandlerObject
 from aiogram.dispatcher.event.telegram import TelegramEventObserver
 from aiogram.filters import Command, Filter
 from aiogram.filters.callback_data import CallbackQueryFilter
@@ -54,6 +59,33 @@ IN_PRIVATE = ChatKind(private=True)
 the index leaves the handler out for group messages without asking it."""
 IN_GROUP = ChatKind(private=False)
 """A message in any chat but a private one (a group, a supergroup), indexed likewise."""
+
+
+class Gate(Filter):
+    """A handler's first filter that the :class:`IndexedObserver` asks directly (:meth:`opens`),
+    then only the handler's other filters: cheap checks met by many handlers of every update."""
+
+    async def opens(self, event: Any, data: dict[str, Any]) -> bool:
+        """Whether ``event`` may reach the handler (``data``: the handler data)."""
+        raise NotImplementedError
+
+    async def __call__(self, event: Any, **data: Any) -> bool:
+        return await self.opens(event, data)
+
+
+class Candidate(NamedTuple):
+    """A handler that could take an event: its :class:`Gate` (or None) and its other filters."""
+
+    handler: HandlerObject
+    gate: Gate | None
+    filters: list[FilterObject]
+
+    @classmethod
+    def of(cls, handler: HandlerObject) -> Candidate:
+        filters = handler.filters or []
+        if filters and isinstance(filters[0].callback, Gate):
+            return cls(handler, filters[0].callback, filters[1:])
+        return cls(handler, None, filters)
 
 
 def _from_private(message: Any) -> bool | None:
@@ -94,11 +126,11 @@ class IndexedObserver(TelegramEventObserver):
     def __init__(self, router: Router, event_name: str, key: Key, names: Names) -> None:
         super().__init__(router=router, event_name=event_name)
         self._key, self._names = key, names
-        self._index: dict[tuple[str | None, bool | None], list[HandlerObject]] = {}
+        self._index: dict[tuple[str | None, bool | None], list[Candidate]] = {}
         self._known: frozenset[str] = frozenset()
         self._indexed = -1  # how many handlers the index was built from
 
-    def candidates(self, event: Any) -> list[HandlerObject]:
+    def candidates(self, event: Any) -> list[Candidate]:
         """The handlers that could take ``event``, in registration order."""
         if self._indexed != len(self.handlers):
             self._index, self._indexed = {}, len(self.handlers)
@@ -106,7 +138,7 @@ class IndexedObserver(TelegramEventObserver):
         name, private = self._key(event)
         key = (name if name in self._known else None, private)  # the index stays small
         if (found := self._index.get(key)) is None:
-            found = self._index[key] = [handler for handler in self.handlers
+            found = self._index[key] = [Candidate.of(handler) for handler in self.handlers
                                         if self._takes(handler, *key)]
         return found
 
@@ -117,10 +149,11 @@ class IndexedObserver(TelegramEventObserver):
 
     async def trigger(self, event: Any, **kwargs: Any) -> Any:
         # aiogram's TelegramEventObserver.trigger, over the candidates only.
-        for handler in self.candidates(event):
+        for handler, gate, filters in self.candidates(event):
+            if gate is not None and not await gate.opens(event, kwargs):
+                continue
             kwargs["handler"] = handler
-            result, data = await handler.check(event, **kwargs)
-            if result:
+            if (data := await _checked(filters, event, kwargs)) is not None:
                 kwargs.update(data)
                 try:
                     return await self._through(self._resolve_middlewares(), handler.call,
@@ -140,6 +173,20 @@ class IndexedObserver(TelegramEventObserver):
         if not middlewares:
             return callback(event, **data)
         return self.middleware.wrap_middlewares(middlewares, callback)(event, data)
+
+
+async def _checked(filters: list[FilterObject], event: Any,
+                   kwargs: dict[str, Any]) -> dict[str, Any] | None:
+    """aiogram's ``HandlerObject.check`` over ``filters``: the handler data with what they
+    add, or None when one of them refuses."""
+    data = kwargs
+    for item in filters:
+        check = await item.call(event, **data)
+        if not check:
+            return None
+        if isinstance(check, dict):
+            data = {**data, **check}
+    return data
 
 
 class IndexedRouter(Router):

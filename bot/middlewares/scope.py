@@ -14,12 +14,11 @@ from collections.abc import Collection
 from typing import Any
 
 from aiogram import BaseMiddleware
-from aiogram.filters import Filter
 from aiogram.types import Chat, Message, TelegramObject, Update, User
 
 from bot import games
 from bot.features.access import Target, is_entrant, is_organiser, target_tournament
-from bot.middlewares.filters import command_name, topic_of
+from bot.middlewares.filters import Gate, command_name, topic_of
 from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.where import where_played
 from bot.services import Services
@@ -41,6 +40,7 @@ class Scope:
         self._topic: Any = _UNSET
         self._game: Any = _UNSET
         self._games: Any = _UNSET
+        self._tables: frozenset[object] | None = None
         self._organiser: bool | None = None
 
     @property
@@ -173,6 +173,14 @@ class Scope:
                                 .values())
         return self._games
 
+    async def tables(self) -> frozenset[object]:
+        """The routers' tables of :meth:`games`: a game's handlers take the message only
+        when their table is one of them (:class:`ForItsGame`)."""
+        if self._tables is None:
+            self._tables = frozenset(table for game in await self.games()
+                                     for table in game.routers)
+        return self._tables
+
     def _answered_by(self, game: str) -> bool:
         """Whether the message is not a game's command, or one that game ``game`` answers."""
         return self.command not in game_commands() or self.command in game_commands(game)
@@ -231,15 +239,15 @@ class ScopeMiddleware(BaseMiddleware):
         return await handler(event, data)
 
 
-class ForItsGame(Filter):
+class ForItsGame(Gate):
     """Guard on every message handler of a game's routers: its group messages reach them only
     when the update is about that game; private messages pass (their handlers find the match
-    themselves)."""
+    themselves). The routers' observers ask it before the handler's own filters."""
 
     def __init__(self, table: object) -> None:
         self.table = table
 
-    async def __call__(self, event: TelegramObject, scope: Scope) -> bool:
+    async def opens(self, event: TelegramObject, data: dict[str, Any]) -> bool:
         if not isinstance(event, Message) or event.chat.type == "private":
             return True
-        return any(self.table in game.routers for game in await scope.games())
+        return self.table in await data["scope"].tables()

@@ -3,11 +3,12 @@ sends every event to the same handler as aiogram's own router."""
 
 import pytest
 from aiogram import Bot, Dispatcher, F, Router
+from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Chat, Message, Update
 
-from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, IndexedRouter
+from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, Candidate, Gate, IndexedRouter
 
 
 class Pick(CallbackData, prefix="pk"):
@@ -153,17 +154,17 @@ def test_only_the_handlers_that_could_take_an_event_are_asked() -> None:
     router = _dispatcher().sub_routers[0]
     message = Message.model_validate({"message_id": 1, "date": 0, "text": "/HELP@bot me",
                                       "chat": {"id": 5, "type": "private"}, "from": SENDER})
-    asked = [handler.callback.__name__ for handler in router.message.candidates(message)]
+    asked = [found.handler.callback.__name__ for found in router.message.candidates(message)]
     # "score" has another prefix, "hi_in_private" no command: both are asked
     assert asked == ["help_", "score", "hi_in_private", "anything"]
     plain = message.model_copy(update={"text": "hello"})
-    assert [h.callback.__name__ for h in router.message.candidates(plain)] == [
+    assert [c.handler.callback.__name__ for c in router.message.candidates(plain)] == [
         "score", "hi_in_private", "anything"]
     in_group = plain.model_copy(update={"chat": Chat(id=-5, type="supergroup")})
-    assert [h.callback.__name__ for h in router.message.candidates(in_group)] == [
+    assert [c.handler.callback.__name__ for c in router.message.candidates(in_group)] == [
         "score", "hi_in_group", "anything"]
     press = CallbackQuery.model_validate(_query("rf"))
-    assert [h.callback.__name__ for h in router.callback_query.candidates(press)] == [
+    assert [c.handler.callback.__name__ for c in router.callback_query.candidates(press)] == [
         "refresh", "other_press"]
 
 
@@ -221,3 +222,94 @@ async def test_a_groups_chatter_reads_nothing_once_its_chat_is_known(tmp_path,
                 await sandbox.line(f"carol@{chat}: how are you")
             assert [s for s in statements if "processed_updates" not in s
                     and s not in ("BEGIN IMMEDIATE", "COMMIT")] == [], chat
+
+
+class _OfGame(Gate):
+    """The chat's game is its title; what the gate was asked is noted."""
+
+    def __init__(self, name: str, asked: list[str]) -> None:
+        self.name, self.asked = name, asked
+
+    async def opens(self, event: Message, data: dict) -> bool:
+        self.asked.append(f"gate {self.name}")
+        return event.chat.title == self.name
+
+
+def _gated(asked: list[str]) -> Dispatcher:
+    """Two games' tables, each with a word and a shared command, then a platform's command."""
+    from bot.features.handlers import Guarded, Handlers, dispatch_tree
+
+    tables = {name: Handlers(name) for name in ("cup", "darts", "platform")}
+    for name in ("cup", "darts"):
+        def word(message: Message, name: str = name) -> dict | bool:
+            asked.append(f"word {name}")
+            return {"said": name} if message.text == name else False
+
+        @tables[name].message(word)
+        async def said(message, said: str, name: str = name) -> str:
+            return f"{name} read {said}"
+
+        @tables[name].message(Command("match"))
+        async def match(message, name: str = name) -> str:
+            return f"{name} match"
+
+    @tables["platform"].message(Command("help"))
+    async def help_(message) -> str:
+        return "help"
+
+    dispatcher = Dispatcher()
+    for router in dispatch_tree([Guarded(tables["cup"], (_OfGame("cup", asked),)),
+                                 Guarded(tables["platform"]),
+                                 Guarded(tables["darts"], (_OfGame("darts", asked),))]):
+        dispatcher.include_router(router)
+    return dispatcher
+
+
+async def _in(dispatcher: Dispatcher, game: str, text: str) -> str:
+    return await _feed(dispatcher, message={
+        "message_id": 1, "date": 0, "text": text, "from": SENDER,
+        "chat": {"id": -5, "type": "supergroup", "title": game}})
+
+
+async def test_a_closed_gate_turns_its_handler_away_before_its_filters() -> None:
+    """A message of game X never reaches game Y's handlers, not even their filters; what a
+    refusing filter would have added is not handed on."""
+    asked: list[str] = []
+    dispatcher = _gated(asked)
+    assert await _in(dispatcher, "darts", "darts") == "darts read darts"
+    assert asked == ["gate cup", "gate darts", "word darts"]
+    asked.clear()
+    assert await _in(dispatcher, "cup", "darts") is UNHANDLED
+    assert asked == ["gate cup", "word cup", "gate darts"]
+
+
+async def test_commands_still_reach_their_games_and_the_platforms_handlers() -> None:
+    asked: list[str] = []
+    dispatcher = _gated(asked)
+    for game in ("cup", "darts", "chess"):
+        assert await _in(dispatcher, game, "/help") == "help"
+    assert await _in(dispatcher, "cup", "/match") == "cup match"
+    assert await _in(dispatcher, "darts", "/match") == "darts match"
+    assert await _in(dispatcher, "chess", "/match") is UNHANDLED
+
+
+async def test_every_games_message_handler_is_behind_its_games_gate() -> None:
+    """Declared once (``bot.features.routers``): each message handler of a game's table has
+    ``ForItsGame`` of that table first, which the observer asks before the other filters."""
+    from bot import catalogue, games
+    from bot.features import routers
+    from bot.middlewares.scope import ForItsGame
+
+    catalogue.install()
+    plays, commands = routers()
+    gates = [Candidate.of(handler).gate for router in (plays, commands)
+             for handler in router.message.handlers]
+    tables = {table for game in games.all_games() for table in game.routers
+              if any(entry.kind == "message" for entry in table.entries())}
+    game_handlers = {id(entry.handler) for table in tables for entry in table.entries()
+                     if entry.kind == "message"}
+    for router in (plays, commands):
+        for handler in router.message.handlers:
+            gate = Candidate.of(handler).gate
+            assert (id(handler.callback) in game_handlers) is isinstance(gate, ForItsGame)
+    assert {gate.table for gate in gates if gate is not None} == tables
