@@ -74,15 +74,17 @@ class Gate(Filter):
 
 
 class Candidate(NamedTuple):
-    """A handler that could take an event: its :class:`Gate` (or None) and its other filters."""
+    """A handler that could take an event: its :class:`Gate` (or None) and the filters left to
+    ask (a :class:`ChatKind` the index has answered is not asked again)."""
 
     handler: HandlerObject
     gate: Gate | None
     filters: list[FilterObject]
 
     @classmethod
-    def of(cls, handler: HandlerObject) -> Candidate:
-        filters = handler.filters or []
+    def of(cls, handler: HandlerObject, private: bool | None = None) -> Candidate:
+        filters = [item for item in handler.filters or ()
+                   if private is None or not isinstance(item.callback, ChatKind)]
         if filters and isinstance(filters[0].callback, Gate):
             return cls(handler, filters[0].callback, filters[1:])
         return cls(handler, None, filters)
@@ -138,7 +140,8 @@ class IndexedObserver(TelegramEventObserver):
         name, private = self._key(event)
         key = (name if name in self._known else None, private)  # the index stays small
         if (found := self._index.get(key)) is None:
-            found = self._index[key] = [Candidate.of(handler) for handler in self.handlers
+            found = self._index[key] = [Candidate.of(handler, private)
+                                        for handler in self.handlers
                                         if self._takes(handler, *key)]
         return found
 

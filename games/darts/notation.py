@@ -45,6 +45,9 @@ _INNER_BULL = frozenset({"50", "DB", "ДБ", "BULLSEYE", "DOUBLEBULLSEYE", "INNE
                          "ВНУТРЕННИЙБУЛЛ"})
 _NAMED_DARTS = _MISS_WORDS | _OUTER_BULL | _INNER_BULL
 """Darts written as a word or a number instead of a ring and a sector (upper case)."""
+_SEPARATORS = re.compile(r"[\s,;]+")
+_IGNORED = re.compile(r"[\s\-_'’]")
+"""What parts a line's words, and what a word's notation ignores."""
 _SECTOR_DART = re.compile(rf"(\D*?|[123]X)(\d{{1,2}}|{_BULL_WORDS})")
 
 
@@ -108,7 +111,7 @@ def split_line(text: str) -> list[str]:
     dart written in several words is one (``T 18``, ``tripla 20``, ``tupla bulli``, ``3 x
     20``, ``outer bull``, «двойной булл»)."""
     words: list[str] = []
-    for word in (w.strip(".!") for w in re.split(r"[\s,;]+", text)):
+    for word in (w.strip(".!") for w in _SEPARATORS.split(text)):
         if words and _continues(words[-1], word):
             words[-1] += " " + word
         elif word:
@@ -127,8 +130,10 @@ def _continues(begun: str, word: str) -> bool:
             or any(name.startswith(together) for name in _NAMED_DARTS if len(name) > 3))
 
 
+@lru_cache(maxsize=1024)
 def written_as_dart(word: str) -> bool:
-    """Whether ``word`` is written as a dart (its value is checked when it is read)."""
+    """Whether ``word`` is written as a dart (its value is checked when it is read). Cached:
+    every word of a darts group's text is asked when the line is split and again when read."""
     normal = _normal(word)
     return normal in _NAMED_DARTS or _ring_and_sector(normal) is not None
 
@@ -141,7 +146,7 @@ def darts_word(word: str) -> bool:
 
 
 def _normal(text: str) -> str:
-    return re.sub(r"[\s\-_'’]", "", text).upper()
+    return _IGNORED.sub("", text).upper()
 
 
 def _ring_and_sector(word: str) -> tuple[int, int] | None:

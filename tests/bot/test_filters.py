@@ -313,3 +313,14 @@ async def test_every_games_message_handler_is_behind_its_games_gate() -> None:
             gate = Candidate.of(handler).gate
             assert (id(handler.callback) in game_handlers) is isinstance(gate, ForItsGame)
     assert {gate.table for gate in gates if gate is not None} == tables
+
+
+def test_a_kind_of_chat_the_index_answered_is_not_asked_again() -> None:
+    router = _dispatcher().sub_routers[0]
+    message = Message.model_validate({"message_id": 1, "date": 0, "text": "hi",
+                                      "chat": {"id": -5, "type": "group"}, "from": SENDER})
+    found = {c.handler.callback.__name__: c for c in router.message.candidates(message)}
+    assert [item.callback for item in found["hi_in_group"].filters] == [
+        item.callback for item in found["hi_in_group"].handler.filters
+        if item.callback is not IN_GROUP]
+    assert len(found["hi_in_group"].filters) == 1

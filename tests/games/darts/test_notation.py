@@ -170,3 +170,13 @@ def test_a_dart_read_again_is_the_same_and_a_bad_one_refused_again() -> None:
     with pytest.raises(IllegalAction) as error:
         parse_dart("T20", {19})  # read before, still out of this game's sectors
     assert error.value.code == "sector_not_in_play"
+
+
+def test_a_words_reading_is_the_same_from_the_cache() -> None:
+    from games.darts.notation import written_as_dart
+
+    words = ["T20", "t20", "T 20", "tripla", "20", "bull", "DBULL", "мимо", "hello", "3x"]
+    first = [written_as_dart(word) for word in words]
+    assert first == [written_as_dart.__wrapped__(word) for word in words]
+    assert first == [written_as_dart(word) for word in words]
+    assert first == [True, True, True, False, False, True, True, True, False, False]
