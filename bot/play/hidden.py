@@ -32,7 +32,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import games
-from bot.features.keyboards import link_keyboard
+from bot.features.keyboards import link_keyboard, press_button
 from bot.i18n import Translator, lines
 from bot.match_service import Clocks
 from bot.play import clock
@@ -143,6 +143,12 @@ class Pick(CallbackData, prefix="hid"):
     panel: int = 1
     at: int = -1  # the position the panel was drawn at (-1: any)
     play: int = -1  # the match's play it was drawn in (MatchService.play; -1: any)
+
+
+def pick_data(match_id: int, word: str, at: int, play: int) -> str:
+    """What a panel button's ``Pick(...).pack()`` gives, formatted without building and
+    validating the model."""
+    return f"{Pick.__prefix__}:{match_id}:{word}:1:{at}:{play}"
 
 
 def panels(services: Services) -> PanelsRepo:
@@ -344,8 +350,8 @@ def _keyboard(match_id: int, panel: Panel, play: int) -> InlineKeyboardMarkup | 
     if not panel.buttons and not panel.extra:
         return None
     at = -1 if panel.position is None else panel.position
-    buttons = [InlineKeyboardButton(text=label, callback_data=Pick(
-        match_id=match_id, word=word, at=at, play=play).pack()) for label, word in panel.buttons]
+    buttons = [press_button(label, pick_data(match_id, word, at, play))
+               for label, word in panel.buttons]
     width = panel.columns or len(buttons) or 1
     rows = [buttons[i:i + width] for i in range(0, len(buttons), width)]
     return InlineKeyboardMarkup(inline_keyboard=rows + [list(row) for row in panel.extra])

@@ -9,8 +9,11 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.features.keyboards import press_button
 from bot.play import clock
+from bot.play.hidden import Pick, pick_data
 from bot.sandbox.runner import Sandbox
 from storage.timefmt import from_db
 from tests.bot.sandbox_run import opened, run_script, scenario_until
@@ -301,3 +304,25 @@ async def test_a_button_of_a_round_undone_by_reopen_is_refused_when_it_is_played
         pressed = len(output)
         await box.run_lines(["! restart", f"bob@dm: callback hid:2:attack:1:1:{rewound[0]}"])
     assert "  Bob_Stone has chosen." in output[pressed:]
+
+
+def test_a_panel_buttons_data_is_what_pick_packs_and_reads_back() -> None:
+    """A panel's buttons format their data without the model: it must stay Pick's."""
+    for match_id, word, at, play in ((7, "attack", 1, 0), (123, "swap 5h", -1, -1),
+                                     (8, "keep", 40, 2)):
+        data = pick_data(match_id, word, at, play)
+        assert data == Pick(match_id=match_id, word=word, at=at, play=play).pack()
+        assert Pick.unpack(data) == Pick(match_id=match_id, word=word, at=at, play=play)
+
+
+def test_a_press_button_is_the_validated_button_and_sent_as_one() -> None:
+    """A copied button equals, and is sent as, the one built and validated from its fields;
+    a copy made after it leaves it as it was."""
+    copied = press_button("Атака", "hid:7:attack:1:1:0")
+    built = InlineKeyboardButton(text="Атака", callback_data="hid:7:attack:1:1:0")
+    assert copied == built and copied.model_fields_set == built.model_fields_set
+    keyboard = InlineKeyboardMarkup(inline_keyboard=[[copied]])
+    assert keyboard.model_dump_json(exclude_none=True) == InlineKeyboardMarkup(
+        inline_keyboard=[[built]]).model_dump_json(exclude_none=True)
+    assert press_button("Защита", "d") == InlineKeyboardButton(text="Защита", callback_data="d")
+    assert copied.text == "Атака"
