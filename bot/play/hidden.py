@@ -337,6 +337,8 @@ async def _tournament_line(ctx: MatchContext, user_id: int, user_tr: Translator)
     the panel names), above the panel of a player whose live matches that take private
     input are in more than one tournament (two Cups: two panels alike but for the match's
     number); else None."""
+    if len(await panels(ctx.services).live_matches(user_id)) < 2:
+        return None  # one live match is one tournament: no match rows to read
     live = await live_hidden_matches(ctx.services, user_id)
     if len({row.tournament_id for row in live}) < 2:
         return None
