@@ -8,7 +8,8 @@ the notation from their own side. Seat 1's strip is at the top, seat 0's at the 
 with the player's checker colour, name, score, pip count and clock; the player on roll's strip
 is highlighted. Fonts come from :mod:`bot.render.pictures`; the board is drawn on a
 :class:`~bot.render.canvas.Canvas` of its own palette: a copy of the empty board, the
-checkers and dice, and labels kept from board to board.
+checkers and dice, and labels kept from board to board. The canvas has a spare column on the
+right for the PNG's filter bytes (:func:`bot.render.png.padded_png`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from bot.render.canvas import Canvas, Palette, Stamp, blends, text_width
 from bot.render.pictures import _clean, _fit, _font
+from bot.render.png import padded_png
 from games.backgammon.position import BAR, CHECKERS, Position
 
 if TYPE_CHECKING:
@@ -99,7 +101,7 @@ def board_png(scene: BoardScene) -> bytes:
     _draw_cube(canvas, scene)
     if scene.dice is not None:
         _draw_dice(canvas, scene.on_roll, scene.dice)
-    return canvas.png()
+    return padded_png(canvas.image)
 
 
 @lru_cache(maxsize=1)
@@ -112,8 +114,9 @@ def _board_palette() -> Palette:
 
 @lru_cache(maxsize=1)
 def _empty_board() -> Image.Image:
-    """The frame, the points and their numbers: the same in every picture."""
-    canvas = Canvas.blank((WIDTH, HEIGHT), _BG, _board_palette())
+    """The frame, the points and their numbers: the same in every picture (and the spare
+    column)."""
+    canvas = Canvas.blank((WIDTH + 1, HEIGHT), _BG, _board_palette())
     _draw_board(canvas.draw)
     _draw_numbers(canvas)
     return canvas.image

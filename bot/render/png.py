@@ -7,6 +7,11 @@ deflate is most of the work: encoding a 970 × 808 backgammon board took about 3
 against 26 KB at zlib's level 3; zlib's level 1 was no faster and larger still). The file is
 PNG's plainest form, which every decoder reads: 8-bit palette indices, no row filter (a
 palette picture gains little from one), one IDAT chunk.
+
+Each row of the file starts with its filter byte, 0. A picture drawn one column wider than
+it is (:func:`padded_png`, the backgammon board) has that byte at the end of each row
+already: its spare column, zeroed, is the next row's filter byte, so its pixels go to deflate
+as they are. Any other picture is first pasted into such a one (:func:`palette_png`).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from PIL import Image
 
-__all__ = ["palette_png"]
+__all__ = ["padded_png", "palette_png"]
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _PALETTE_COLOUR_TYPE = 3
@@ -28,19 +33,32 @@ _LEVEL = 1
 
 def palette_png(image: Image.Image) -> bytes:
     """The PNG bytes of ``image``, a ``P`` (palette) picture."""
-    from isal import isal_zlib  # in the picture worker, as Pillow (see bot.render.pictures)
-    from PIL import Image
+    from PIL import Image  # in the picture worker, as Pillow (see bot.render.pictures)
 
     if image.mode != "P":
         raise ValueError(f"a palette picture is needed, not {image.mode}")
     width, height = image.size
-    rows = Image.new("P", (width + 1, height), 0)  # each row starts with its filter: 0, none
-    rows.paste(image, (1, 0))
+    padded = Image.new("P", (width + 1, height), 0)
+    padded.paste(image, (0, 0))
+    padded.putpalette(image.getpalette() or [0, 0, 0])
+    return padded_png(padded)
+
+
+def padded_png(image: Image.Image) -> bytes:
+    """The PNG bytes of a ``P`` picture one column narrower than ``image``, whose last column
+    is spare (it is set to 0 here): no copy of the rows is made to put their filter bytes in
+    (about 0.1 ms of a backgammon board's 1.3 ms in a worker)."""
+    from isal import isal_zlib  # in the picture worker, as Pillow (see bot.render.pictures)
+
+    width, height = image.width - 1, image.height
+    image.im.paste(0, (width, 0, width + 1, height))
+    pixels = memoryview(image.tobytes())
+    deflate = isal_zlib.compressobj(_LEVEL)
+    rows = deflate.compress(b"\0") + deflate.compress(pixels[:-1]) + deflate.flush()
     header = struct.pack(">IIBBBBB", width, height, 8, _PALETTE_COLOUR_TYPE, 0, 0, 0)
     return b"".join((_SIGNATURE, _chunk(b"IHDR", header),
                      _chunk(b"PLTE", bytes(image.getpalette() or [0, 0, 0])),
-                     _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), _LEVEL)),
-                     _chunk(b"IEND", b"")))
+                     _chunk(b"IDAT", rows), _chunk(b"IEND", b"")))
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

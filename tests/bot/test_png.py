@@ -9,7 +9,7 @@ import random
 import pytest
 from PIL import Image
 
-from bot.render.png import palette_png
+from bot.render.png import padded_png, palette_png
 
 
 def _palette_picture(width: int, height: int, colours: int, seed: int) -> Image.Image:
@@ -47,3 +47,15 @@ def test_a_flat_picture_is_small() -> None:
 def test_only_palette_pictures() -> None:
     with pytest.raises(ValueError, match="palette"):
         palette_png(Image.new("RGB", (4, 4)))
+
+
+def test_a_picture_drawn_with_a_spare_column_is_written_without_it() -> None:
+    image = _palette_picture(33, 20, 40, seed=5)
+    padded = Image.new("P", (34, 20), 7)  # the spare column holds whatever was drawn there
+    padded.putpalette(image.getpalette())
+    padded.paste(image, (0, 0))
+    back = Image.open(io.BytesIO(padded_png(padded)))
+    back.load()
+    assert back.size == image.size
+    assert back.tobytes() == image.tobytes()
+    assert back.getpalette() == image.getpalette()
