@@ -65,6 +65,11 @@ class Position:
     def __str__(self) -> str:
         return self.id
 
+    def __reduce__(self) -> tuple[type[Position], tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Pickled as its two sides (a board picture's scene goes to a drawing process): a
+        slotted dataclass's own state is gathered and set again field by field in Python."""
+        return Position, (self.player, self.opponent)
+
 
 def _pips(side: tuple[int, ...]) -> int:
     return sum((index + 1) * count for index, count in enumerate(side))

@@ -256,3 +256,13 @@ def test_the_match_length_is_written_whole_in_every_language(monkeypatch) -> Non
         board_png(_scene(words=WORDS | {"match_to": word}, length=15))
         assert word in column and "15" in column
     assert not [text for text in written if text.endswith("…")]
+
+
+def test_a_scene_pickles_to_an_equal_scene() -> None:
+    import pickle
+
+    scene = _scene(Position.from_id("4HPwATDgc/ABMA"), cube_owner=1, dice=None, clocks=None)
+    back = pickle.loads(pickle.dumps(scene))
+    assert back == scene
+    assert type(back.position) is Position
+    assert back.words == WORDS
