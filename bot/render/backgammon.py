@@ -190,8 +190,7 @@ def _draw_points(canvas: Canvas, seat: int, side: tuple[int, ...]) -> None:
 def _draw_stack(canvas: Canvas, seat: int, x: int, first: int, step: int,
                 count: int) -> None:
     """Up to five checkers from ``first`` by ``step``; the last one shows the count if more."""
-    for index in range(min(count, _SHOWN)):
-        _checker(canvas, seat, x, first + index * step)
+    _checker(canvas, seat, x, first, step, min(count, _SHOWN))
     if count > _SHOWN:
         _count_on_checker(canvas, seat, x, first + (_SHOWN - 1) * step, count)
 
@@ -201,12 +200,19 @@ def _count_on_checker(canvas: Canvas, seat: int, x: int, y: int, count: int) -> 
                  "mm")
 
 
-def _checker(canvas: Canvas, seat: int, x: int, y: int) -> None:
-    canvas.stamp(_checker_stamp(seat), (x - RADIUS, y - RADIUS))
+def _checker(canvas: Canvas, seat: int, x: int, y: int, step: int = 0, count: int = 1) -> None:
+    """``count`` checkers from the one centred on (x, y), each ``step`` lower (higher when
+    negative) and drawn over the one before."""
+    top = y + min(0, (count - 1) * step) - RADIUS
+    canvas.stamp(_checker_stamp(seat, step, count), (x - RADIUS, top))
 
 
-@lru_cache(maxsize=2)
-def _checker_stamp(seat: int) -> Stamp:
+@lru_cache(maxsize=32)
+def _checker_stamp(seat: int, step: int = 0, count: int = 1) -> Stamp:
+    """A checker, or a stack of ``count`` by ``step``: one stamp per stack."""
+    if count > 1:
+        return _checker_stamp(seat).stacked(step, count)
+
     def shape(draw: ImageDraw.ImageDraw) -> None:
         draw.ellipse((0, 0, 2 * RADIUS, 2 * RADIUS), fill=CHECKER[seat],
                      outline=_CHECKER_EDGE[seat], width=2)
@@ -225,8 +231,7 @@ def _draw_bar(canvas: Canvas, seat: int, count: int) -> None:
         return
     x, y = bar_centre(seat)
     step = -2 * RADIUS if seat == 0 else 2 * RADIUS
-    for index in range(min(count, 3)):
-        _checker(canvas, seat, x, y + index * step)
+    _checker(canvas, seat, x, y, step, min(count, 3))
     if count > 1:
         _count_on_checker(canvas, seat, x, y, count)
 

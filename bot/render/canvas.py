@@ -182,6 +182,23 @@ class Stamp:
         mask = bytes(0 if pixel == ground_index else 255 for pixel in canvas.image.tobytes())
         return cls(canvas.image, Image.frombytes("L", size, mask))
 
+    def stacked(self, step: int, count: int) -> Stamp:
+        """``count`` of this stamp, each ``step`` pixels below the one before (above when
+        negative) and over it, as one stamp: one paste where each was one (a backgammon
+        board's stacks of checkers)."""
+        from PIL import Image
+
+        width, height = self.image.size
+        tops = [index * step - min(0, (count - 1) * step) for index in range(count)]
+        size = (width, height + (count - 1) * abs(step))
+        image = Image.new("P", size)  # what the mask leaves out is never pasted
+        image.putpalette(self.image.getpalette() or [0, 0, 0])
+        mask = Image.new("L", size, 0)
+        for top in tops:
+            image.paste(self.image, (0, top), self.mask)
+            mask.paste(255, (0, top, width, top + height), self.mask)
+        return Stamp(image, mask)
+
 
 class _Labels:
     """The labels drawn so far, the least recently used forgotten once they hold more than

@@ -206,6 +206,23 @@ def test_a_stamped_checker_covers_only_its_disc() -> None:
         assert board.getpixel(corner) == empty.getpixel(corner)
 
 
+def test_a_stack_stamped_at_once_is_its_checkers_stamped_one_by_one() -> None:
+    from bot.render.canvas import Canvas
+
+    palette = picture._board_palette()
+    one = picture._checker_stamp(1)
+    for step in (2 * picture.RADIUS, -2 * picture.RADIUS, 20):
+        for count in (2, 3, 5):
+            by_one = Canvas.blank((80, 400), picture._FELT, palette)
+            at_once = Canvas.blank((80, 400), picture._FELT, palette)
+            first = 200 - 2 * step if step < 0 else 10
+            for index in range(count):
+                by_one.stamp(one, (5, first + index * step))
+            top = first + min(0, (count - 1) * step)
+            at_once.stamp(one.stacked(step, count), (5, top))
+            assert at_once.image.tobytes() == by_one.image.tobytes(), (step, count)
+
+
 def test_a_new_clock_draws_no_new_letters() -> None:
     """The strip's pips and clocks are written digit by digit, so once every digit has been
     drawn, a board with new times and pip counts draws no new label."""
