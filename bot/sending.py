@@ -19,7 +19,7 @@ from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from functools import partial
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from aiogram import Bot
 from aiogram.client.session.base import BaseSession
@@ -36,6 +36,7 @@ from aiogram.methods import AnswerCallbackQuery, GetMe, GetUpdates, TelegramMeth
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.clock import Clock
+from bot.method_fields import field
 from bot.middlewares.limits import LengthLimitMiddleware
 from storage.cache import Recent
 
@@ -48,13 +49,6 @@ GLOBAL_LIMIT = (30, 1.0)  # messages per second overall
 MAX_RETRIES = 5
 FAULT_DELAYS = (0.5, 1.0, 2.0, 4.0)  # seconds before each new try after a 5xx or lost link
 TOAST_LIMIT = 200
-
-
-def field(method: TelegramMethod, name: str) -> Any:
-    """The value of ``method``'s field ``name``, None when it has no such field: for a
-    missing field ``getattr(method, name, None)`` costs pydantic a raised and caught
-    AttributeError (about 4 µs), and every call passes several such checks."""
-    return method.__dict__.get(name)
 
 
 async def settled(*conversations: Awaitable[T]) -> list[T | BaseException]:

@@ -28,7 +28,7 @@ from aiogram.types import InputFile
 from aiohttp import FormData
 
 from bot import api_answers
-from bot.sending import field
+from bot.method_fields import field
 
 _AS_IS = frozenset({str, int, float, bool})
 KEYBOARD = "reply_markup"

@@ -18,6 +18,7 @@ from aiogram.client.session.middlewares.base import BaseRequestMiddleware
 from aiogram.methods import EditMessageText, SendMediaGroup, SendMessage, TelegramMethod
 from pydantic import BaseModel
 
+from bot.method_fields import field
 from bot.middlewares import responses
 
 TEXT_LIMIT = 4096
@@ -130,7 +131,7 @@ def shorten(text: str, limit: int) -> str:
 
 def _captioned(item: T) -> T:
     """A method or an album item with its caption shortened to what Telegram takes."""
-    caption = getattr(item, "caption", None)
+    caption = field(item, "caption")
     if isinstance(caption, str) and size(caption) > CAPTION_LIMIT:
         return item.model_copy(update={"caption": shorten(caption, CAPTION_LIMIT)})
     return item

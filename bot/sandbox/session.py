@@ -22,9 +22,9 @@ from aiogram.methods import Response, TelegramMethod
 from aiogram.types import InputFile
 
 from bot.api_answers import lean_result
+from bot.method_fields import field
 from bot.sandbox import strict
 from bot.sandbox.world import BOT_ID, BOT_JSON, StoredMessage, World
-from bot.sending import field
 
 DICE_FACES = {"🎲": 6, "🎯": 6, "🎳": 6, "🏀": 5, "⚽": 5, "🎰": 64}
 TOPIC_COLOR = 7322096
