@@ -21,6 +21,7 @@ from typing import Any
 from aiogram import Bot, Dispatcher
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.dispatcher.event.bases import UNHANDLED
+from aiogram.methods import TelegramMethod
 from aiogram.types import Message, Update
 
 from bench.workload import UpdateFactory, populate
@@ -34,15 +35,21 @@ from bot.scheduler import VirtualScheduler
 from bot.telegram_session import TelegramSession
 
 
+def request_builder(wire: AiohttpSession) -> Callable[[Bot, TelegramMethod], Any]:
+    """What ``wire``'s own ``make_request`` calls to build a call's request: the bot's
+    session a JSON body or, for a file, a form (``build_request``), aiogram's a form."""
+    return wire.build_request if isinstance(wire, TelegramSession) else wire.build_form_data
+
+
 class CountingSession(SandboxSession):
     """The sandbox session, counting the Bot API calls that reach it; with ``latency``
     (seconds) each call waits that long before it is answered, as a call to Telegram waits
     for the network (0: answered at once, so the figures are the bot's own CPU work).
 
-    ``wire`` is the session the target uses live: each call's request is built by it (the
-    form a live call posts) and each answer is parsed by it from JSON text, so a call costs
-    the client's work of a live call on top of the sandbox's own (checking and storing what
-    was sent, which stands in for Telegram's)."""
+    ``wire`` is the session the target uses live: each call's request is built by it (what
+    its ``make_request`` posts: :func:`request_builder`) and each answer is parsed by it from
+    JSON text, so a call costs the client's work of a live call on top of the sandbox's own
+    (checking and storing what was sent, which stands in for Telegram's)."""
 
     def __init__(self, world: World, latency: float = 0.0, *,
                  wire: AiohttpSession | None = None, **options: Any) -> None:
@@ -50,6 +57,7 @@ class CountingSession(SandboxSession):
         self.calls = 0
         self.latency = latency
         self.wire = wire
+        self.build_request = None if wire is None else request_builder(wire)
         self.on_call: Callable[[float], None] | None = None
         """When set, told the seconds of each call from the session's entry: the bot's
         request middlewares (rate limiter, sending layer), the answer and its parsing."""
@@ -65,8 +73,8 @@ class CountingSession(SandboxSession):
 
     async def make_request(self, bot, method, timeout=None):
         self.calls += 1
-        if self.wire is not None:
-            self.wire.build_form_data(bot, method)
+        if self.build_request is not None:
+            self.build_request(bot, method)
         if self.latency:
             await asyncio.sleep(self.latency)
         return await super().make_request(bot, method, timeout)

@@ -1,17 +1,19 @@
 """The live Bot API session: aiogram's ``AiohttpSession`` with lean requests and answers.
 
-A request: aiogram builds its form from ``method.model_dump()``, every field of every nested
-object with its ``None``s (an inline button has fifteen), and walks that tree value by value
-(``prepare_value``: eight type checks each) to drop the ``None``s, put in the bot's defaults
-and attach files: a darts board's edit, whose 23 keys make about 400 values, took 0.44 ms of
-the event loop to build. Here the dump leaves
-the ``None`` fields out at once and the walk passes plain values (text, numbers, booleans) as
-they are, handing every other value to aiogram's own ``prepare_value``; the keyboard, most
-of such a request, is written as JSON by pydantic in one call; the bot's defaults (parse
-mode, link preview options), which aiogram resolves and prepares again for each request, are
-prepared once. The same form, field for field (``tests/bot/test_telegram_session.py``
-compares them): the board's edit in 0.18 ms, a status line's edit without buttons in 80 µs
-instead of 133.
+A request: aiogram posts every call as a form built from ``method.model_dump()``, every field
+of every nested object with its ``None``s (an inline button has fifteen), walking that tree
+value by value (``prepare_value``: eight type checks each) to drop the ``None``s, put in the
+bot's defaults and attach files: a darts board's edit, whose 23 keys make about 400 values,
+took 0.44 ms of the event loop to build. Here the dump leaves the ``None`` fields out at once
+and the walk passes plain values (text, numbers, booleans) as they are, handing every other
+value to aiogram's own ``prepare_value``; the keyboard, most of such a request, is written as
+JSON by pydantic in one call; the bot's defaults (parse mode, link preview options), which
+aiogram resolves and prepares again for each request, are prepared once. A call that carries
+no file (nearly all) is posted as a JSON body, which the Bot API takes as the form it stands
+for (a string field as it is, any other value as its JSON), written by pydantic-core in one
+call instead of a form filled field by field; a call with a file (a picture) is posted as
+aiogram's multipart form. Either way the same fields as aiogram's form, field for field
+(``tests/bot/test_telegram_session.py`` compares them).
 
 An answer is parsed without the keyboard Telegram echoes back (:mod:`bot.api_answers`).
 """
@@ -23,14 +25,20 @@ from typing import Any
 from aiogram import Bot
 from aiogram.client.default import Default, DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import TelegramMethod
+from aiogram.methods.base import TelegramType
 from aiogram.types import InputFile
-from aiohttp import FormData
+from aiohttp import BytesPayload, ClientError, FormData
+from pydantic import BaseModel
+from pydantic_core import to_json
 
 from bot import api_answers
 from bot.method_fields import field
 
 _AS_IS = frozenset({str, int, float, bool})
+_LEFT_OUT = (None, "")
+"""Prepared values aiogram's form leaves out: nothing, or an empty text."""
 KEYBOARD = "reply_markup"
 """A message's keyboard: buttons of texts, links and flags, never a default, a file or a
 date, so pydantic writes its JSON at once (its biggest part, and the same JSON as aiogram's
@@ -42,15 +50,53 @@ class TelegramSession(AiohttpSession):
         super().__init__(**({"json_loads": api_answers.loads} | options))
         self._defaults: dict[tuple[str, bool], tuple[DefaultBotProperties, Any]] = {}
 
-    def build_form_data(self, bot: Bot, method: TelegramMethod) -> FormData:
-        form = FormData(quote_fields=False)
+    async def make_request(self, bot: Bot, method: TelegramMethod[TelegramType],
+                           timeout: int | None = None) -> TelegramType:
+        """aiogram's ``make_request`` posting :meth:`build_request`'s body instead of a form
+        always: the same timeout, network errors and checks of the answer."""
+        session = await self.create_session()
+        url = self.api.api_url(token=bot.token, method=method.__api_method__)
+        try:
+            async with session.post(url, data=self.build_request(bot, method),
+                                    timeout=self.timeout if timeout is None else timeout) as resp:
+                content = await resp.text()
+        except TimeoutError as error:
+            raise TelegramNetworkError(method=method, message="Request timeout error") from error
+        except ClientError as error:
+            raise TelegramNetworkError(
+                method=method, message=f"{type(error).__name__}: {error}") from error
+        return self.check_response(bot=bot, method=method, status_code=resp.status,
+                                   content=content).result
+
+    def build_request(self, bot: Bot, method: TelegramMethod) -> BytesPayload | FormData:
+        """What a call posts: its fields as a JSON body, or as a multipart form when it
+        carries a file."""
         files: dict[str, InputFile] = {}
-        fields = method.model_dump(warnings=False, exclude_none=True, exclude={KEYBOARD})
+        fields = self._fields(bot, method, files)
+        keyboard: BaseModel | None = field(method, KEYBOARD)
+        if files:
+            return self._form(bot, fields, keyboard, files)
+        if keyboard is not None:
+            fields[KEYBOARD] = keyboard
+        return BytesPayload(to_json(fields, exclude_none=True), content_type="application/json")
+
+    def _fields(self, bot: Bot, method: TelegramMethod, files: dict[str, InputFile]
+                ) -> dict[str, Any]:
+        """The call's fields but its keyboard, prepared as plain values (a file is put in
+        ``files``, its field names it) and without those aiogram's form leaves out."""
+        dumped = method.model_dump(warnings=False, exclude_none=True, exclude={KEYBOARD})
+        return {key: value for key, raw in dumped.items()
+                if (value := self.prepare_value(raw, bot=bot, files=files, _dumps_json=False))
+                not in _LEFT_OUT}
+
+    def _form(self, bot: Bot, fields: dict[str, Any], keyboard: BaseModel | None,
+              files: dict[str, InputFile]) -> FormData:
+        """aiogram's multipart form of a call with files: a field that is not a text is
+        sent as its JSON."""
+        form = FormData(quote_fields=False)
         for key, value in fields.items():
-            value = self.prepare_value(value, bot=bot, files=files)
-            if value:  # as aiogram: an empty or false field is not sent
-                form.add_field(key, value)
-        if (keyboard := field(method, KEYBOARD)) is not None:
+            form.add_field(key, value if type(value) is str else self.json_dumps(value))
+        if keyboard is not None:
             form.add_field(KEYBOARD, keyboard.model_dump_json(exclude_none=True))
         for key, file in files.items():
             form.add_field(key, file.read(bot), filename=file.filename or key)

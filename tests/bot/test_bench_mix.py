@@ -11,11 +11,12 @@ import random
 import pytest
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.methods import SendMessage
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bench.anatomy import print_anatomy
 from bench.games import KINDS, ONWARD, GameBench, live_matches, open_tables, run_games
-from bench.harness import BotTarget, CountingSession, EchoTarget, Options
+from bench.harness import BotTarget, CountingSession, EchoTarget, Options, request_builder
 from bot.app import SANDBOX_TOKEN
 from bot.sandbox.world import World
 from bot.telegram_session import TelegramSession
@@ -62,9 +63,9 @@ class _Spy(TelegramSession):
         self.built: list[str] = []
         self.answers: list[dict] = []
 
-    def build_form_data(self, bot, method):
+    def build_request(self, bot, method):
         self.built.append(type(method).__name__)
-        return super().build_form_data(bot, method)
+        return super().build_request(bot, method)
 
     def check_response(self, bot, method, status_code, content):
         self.answers.append(json.loads(content))
@@ -73,8 +74,8 @@ class _Spy(TelegramSession):
 
 @pytest.mark.asyncio
 async def test_a_call_costs_the_clients_work_of_a_live_call() -> None:
-    """Each call's form is built by the target's live session, and its answer parsed by it
-    from JSON text (the keyboard Telegram echoes included, dropped by the lean loader)."""
+    """Each call's request is built by the target's live session as its ``make_request``
+    builds it, and its answer parsed by it from JSON text (the keyboard Telegram echoes included, dropped by the lean loader)."""
     world = World(random.Random(1), "ru")
     group = world.group("g")
     wire = _Spy()
@@ -118,3 +119,30 @@ async def test_the_driver_finds_running_matches_without_the_bots_read_cache(tmp_
         assert found == [match for match in every if match.status == "running"] != []
     finally:
         await bench.close()
+
+
+class _Offline:
+    """An HTTP client session whose every post fails at once."""
+
+    def post(self, *args, **kwargs):
+        raise ConnectionRefusedError
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("wire", [AiohttpSession, TelegramSession])
+async def test_the_bench_builds_the_request_the_live_session_builds(wire, monkeypatch) -> None:
+    """The request the harness builds for a call is the one the target's own live
+    ``make_request`` builds before it posts (bench/README.md)."""
+    session, built = wire(), []
+    name = request_builder(session).__name__
+    build = getattr(session, name)
+    monkeypatch.setattr(session, name, lambda bot, method: built.append(method)
+                        or build(bot, method))
+
+    async def offline():
+        return _Offline()
+    monkeypatch.setattr(session, "create_session", offline)
+    method = SendMessage(chat_id=1, text="hi")
+    with pytest.raises(ConnectionRefusedError):
+        await session.make_request(Bot(SANDBOX_TOKEN), method)
+    assert built == [method]

@@ -1,6 +1,8 @@
-"""The live session's lean request forms are aiogram's own forms, field for field
+"""The live session's lean requests, JSON bodies and multipart forms, send aiogram's own
+forms, field for field, and its requests go out as the Bot API takes them
 (bot/telegram_session.py)."""
 
+import asyncio
 import json
 import re
 from datetime import UTC, datetime, timedelta
@@ -9,7 +11,9 @@ import pytest
 from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramBadRequest, TelegramNetworkError
 from aiogram.methods import (
     AnswerCallbackQuery,
     BanChatMember,
@@ -39,6 +43,7 @@ from aiogram.types import (
     LinkPreviewOptions,
     ReplyParameters,
 )
+from aiohttp import BytesPayload, FormData, web
 
 from bot.api_answers import loads
 from bot.config import Settings
@@ -82,16 +87,27 @@ METHODS = [
 ]
 
 
-def _fields(form) -> list[tuple]:
-    """A form's fields by name (their order means nothing to the Bot API: the lean form
-    puts the keyboard last), with each file's random attach name replaced by its order."""
+def _form(request: BytesPayload | FormData) -> list[tuple]:
+    """The form fields a request stands for: the Bot API reads each field of a JSON body as
+    a form field, a text as it is and any other value as its JSON."""
+    if isinstance(request, FormData):
+        return request._fields
+    assert request.content_type == "application/json"
+    return [({"name": name}, {}, value if isinstance(value, str) else json.dumps(value))
+            for name, value in json.loads(request._value).items()]
+
+
+def _fields(request: BytesPayload | FormData) -> list[tuple]:
+    """A request's fields by name (their order means nothing to the Bot API: the lean
+    request puts the keyboard last), with each file's random attach name replaced by its
+    order."""
     names: dict[str, str] = {}
 
     def same(text: str) -> str:
         return re.sub(r"attach://([\w-]+)",
                       lambda m: "attach://" + names.setdefault(m[1], str(len(names))), text)
     fields = []
-    for options, _headers, value in form._fields:
+    for options, _headers, value in _form(request):
         if "filename" in options:  # a file's field is named by its attach name
             fields.append((names[options["name"]], "file", options["filename"]))
         elif value[:1] in ("{", "["):  # JSON: the same data, whatever the spacing
@@ -109,13 +125,13 @@ DEFAULTS = {"none": DefaultBotProperties(parse_mode=None),
 
 @pytest.mark.parametrize("method", METHODS, ids=lambda m: type(m).__name__)
 @pytest.mark.parametrize("defaults", DEFAULTS)
-async def test_the_lean_form_is_aiograms_form(method, defaults):
+async def test_the_lean_request_is_aiograms_form(method, defaults):
     bot = Bot("1:a", default=DEFAULTS[defaults])
     stock, lean = AiohttpSession(), TelegramSession()
     try:
-        assert _fields(lean.build_form_data(bot, method)) == _fields(
+        assert _fields(lean.build_request(bot, method)) == _fields(
             stock.build_form_data(bot, method))
-        assert _fields(lean.build_form_data(bot, method)) == _fields(  # defaults prepared once
+        assert _fields(lean.build_request(bot, method)) == _fields(  # defaults prepared once
             stock.build_form_data(bot, method))
     finally:
         await stock.close()
@@ -129,7 +145,7 @@ async def test_bots_sharing_the_session_each_send_their_own_defaults():
         for _ in range(2):
             for defaults in DEFAULTS.values():
                 bot = Bot("1:a", default=defaults, session=lean)
-                assert _fields(lean.build_form_data(bot, method)) == _fields(
+                assert _fields(lean.build_request(bot, method)) == _fields(
                     stock.build_form_data(bot, method))
     finally:
         await stock.close()
@@ -141,7 +157,7 @@ async def test_a_timedelta_is_sent_as_the_moment_it_points_to():
     session = TelegramSession()
     method = BanChatMember(chat_id=-100, user_id=5, until_date=timedelta(seconds=60))
     sent = {options["name"]: value for options, _h, value
-            in session.build_form_data(bot, method)._fields}
+            in _form(session.build_request(bot, method))}
     assert abs(int(sent["until_date"]) - datetime.now().timestamp() - 60) < 5
     await session.close()
 
@@ -151,3 +167,92 @@ async def test_the_live_session_is_lean_both_ways():
     assert isinstance(session, TelegramSession)
     assert session.json_loads is loads
     await session.close()
+
+
+async def test_a_call_without_a_file_is_a_json_body_with_its_keyboard_as_an_object():
+    bot = Bot("1:a", default=DEFAULTS["live"])
+    session = TelegramSession()
+    request = session.build_request(bot, EditMessageText(chat_id=-100, message_id=9,
+                                                         text="board", reply_markup=KEYPAD))
+    assert isinstance(request, BytesPayload) and request.content_type == "application/json"
+    assert json.loads(request._value) == {
+        "chat_id": -100, "message_id": 9, "text": "board", "parse_mode": "HTML",
+        "link_preview_options": {"is_disabled": True}, "disable_web_page_preview": True,
+        "reply_markup": KEYPAD.model_dump(exclude_none=True)}
+    await session.close()
+
+
+async def test_a_call_with_a_file_is_a_multipart_form():
+    bot = Bot("1:a")
+    session = TelegramSession()
+    form = session.build_request(bot, SendPhoto(chat_id=-100, photo=PICTURE, caption="t",
+                                                reply_markup=KEYPAD))
+    assert isinstance(form, FormData) and form.is_multipart
+    sent = {options["name"]: options.get("filename", value)
+            for options, _h, value in form._fields}
+    assert sent[sent["photo"].removeprefix("attach://")] == "board.png"
+    assert json.loads(sent["reply_markup"]) == KEYPAD.model_dump(exclude_none=True)
+    await session.close()
+
+
+@pytest.fixture
+async def telegram():
+    """A local stand-in for the Bot API over HTTP: it keeps what each call posted and
+    answers with ``answers`` (a JSON answer, or seconds to wait before answering)."""
+    posted: list[tuple[str, str, dict]] = []
+    answers: list = []
+
+    async def call(request: web.Request) -> web.Response:
+        if request.content_type == "application/json":
+            posted.append((request.match_info["method"], request.content_type,
+                           await request.json()))
+        else:
+            form = await request.post()
+            posted.append((request.match_info["method"], request.content_type,
+                           {name: getattr(value, "filename", value)
+                            for name, value in form.items()}))
+        answer = answers.pop(0)
+        if isinstance(answer, float):
+            await asyncio.sleep(answer)
+            answer = {"ok": True, "result": True}
+        return web.json_response(answer, status=200 if answer["ok"] else 400)
+
+    app = web.Application()
+    app.router.add_post("/bot{token}/{method}", call)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    session = TelegramSession(api=TelegramAPIServer.from_base(f"http://127.0.0.1:{port}"))
+    yield Bot("1:a", session=session), posted, answers
+    await session.close()
+    await runner.cleanup()
+
+
+MESSAGE = {"message_id": 9, "date": 1764720000, "chat": {"id": -100, "type": "group"},
+           "text": "board", "reply_markup": KEYPAD.model_dump(exclude_none=True)}
+
+
+async def test_the_live_session_posts_json_and_forms_and_reads_the_answers(telegram):
+    bot, posted, answers = telegram
+    answers += [{"ok": True, "result": MESSAGE}, {"ok": True, "result": MESSAGE | {
+        "photo": [{"file_id": "f", "file_unique_id": "u", "width": 1, "height": 1}]}}]
+    sent = await bot.send_message(-100, "board", reply_markup=KEYPAD)
+    assert sent.message_id == 9 and sent.reply_markup is None  # the echoed keyboard unread
+    await bot.send_photo(-100, PICTURE, reply_markup=KEYPAD)
+    (method, kind, body), (photo, multipart, form) = posted
+    assert (method, kind) == ("sendMessage", "application/json")
+    assert body == {"chat_id": -100, "text": "board", "reply_markup": KEYPAD.model_dump(
+        exclude_none=True)}
+    assert (photo, multipart) == ("sendPhoto", "multipart/form-data")
+    assert form[form["photo"].removeprefix("attach://")] == "board.png"
+
+
+async def test_the_live_session_raises_telegrams_refusals_and_network_errors(telegram):
+    bot, _posted, answers = telegram
+    answers += [{"ok": False, "error_code": 400, "description": "Bad Request: no text"}, 0.5]
+    with pytest.raises(TelegramBadRequest, match="no text"):
+        await bot.send_message(-100, "x")
+    with pytest.raises(TelegramNetworkError, match="timeout"):
+        await bot.send_message(-100, "x", request_timeout=0.1)
