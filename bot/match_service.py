@@ -9,14 +9,18 @@ A cold start (after a restart, or once the state left the cache) starts from the
 latest snapshot (``bot.snapshots``: written every :data:`bot.snapshots.EVERY` actions, used
 only when its fingerprint still matches) and replays only the actions after it.
 
-An action never copies the state: engines apply in place and promise that a refused action
-changes nothing (``tests/games/test_refused_changes_nothing.py``). Each cached match keeps two
-replicas (:class:`_Replicas`): the one handed out as "after" the last change, and a spare one
-step behind. The next change first brings the spare up to date, then applies to it, so the
-"before" it reports is the untouched previous state — two applies per action, whatever the
-length of the match. :meth:`MatchService.apply` (called by ``bot.play.perform``, which holds
-the lock) raises the engine's :class:`IllegalAction` or :class:`DuplicateUpdate` (the update
-was applied before); either way nothing is written.
+Engines apply in place and promise that a refused action changes nothing
+(``tests/games/common/test_contract.py``). The next change applies to a replica of the
+current state, so the "before" it reports is the untouched previous state. An engine that
+copies itself cheaply (``__replica__``, see ``games.common.match``: armchair cricket, a
+backgammon match played in the bot) gives that replica as its own copy, taken afresh for
+each change. The others are never copied per action: each cached match keeps two replicas
+(:class:`_Replicas`), the one handed out as "after" the last change and a spare one step
+behind, and the next change first brings the spare up to date by replaying that change on
+it — two applies per action, whatever the length of the match. :meth:`MatchService.apply`
+(called by ``bot.play.perform``, which holds the lock) raises the engine's
+:class:`IllegalAction` or :class:`DuplicateUpdate` (the update was applied before); either
+way nothing is written.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from bot import snapshots
 from bot.games import EngineFactory, game_of
 from games.common.errors import IllegalAction
-from games.common.match import ReplayableMatch, replay
+from games.common.match import ReplayableMatch, replay, replica
 from storage.cache import Recent
 from storage.db import Write
 from storage.repositories.matches import MatchRow
@@ -73,7 +77,11 @@ class _Replicas:
     the first play; see :meth:`MatchService.play`)."""
 
     def next_base(self) -> ReplayableMatch:
-        """A replica equal to ``current`` that nobody holds: the spare, brought up to date."""
+        """A replica equal to ``current`` that nobody holds: the engine's own copy where it
+        makes one (cheaper than a replay), else the spare brought up to date."""
+        copied = replica(self.current)
+        if copied is not None:
+            return copied
         if self.spare is None:
             return snapshots.replica(self.current)  # once per match (after a load)
         replay(self.spare, self.pending)

@@ -8,6 +8,7 @@ shuffle or toss action.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -38,6 +39,10 @@ class ArmchairMatch:
 
     def apply(self, action: dict[str, Any]) -> None:
         self.state = apply(self.state, action)
+
+    def __replica__(self) -> ArmchairMatch:
+        """An independent copy: the state is one frozen value, so a shallow copy is one."""
+        return copy.copy(self)
 
     @property
     def finished(self) -> bool:

@@ -22,6 +22,7 @@ Every refused action raises :class:`IllegalAction` and changes nothing.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +78,10 @@ class Game:
         self.moves_played = 0
         self.last_played: Played | None = None  # the game's latest move
         self.outcome: Outcome | None = None
+
+    def __replica__(self) -> Game:
+        """An independent copy: every attribute is a frozen value, so a shallow copy is one."""
+        return copy.copy(self)
 
     @classmethod
     def from_position(cls, position: Position, turn: int = 0, cube: int = 1,

@@ -9,6 +9,7 @@ stops at the length, so a finished match always reads ``length`` for the winner.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 LENGTHS = frozenset(range(1, 16, 2))
@@ -40,6 +41,12 @@ class Match:
         self._winner: int | None = None
         self.forfeited = False
         self.games: list[GameRecord] = []
+
+    def __replica__(self) -> Match:
+        """An independent copy: the score and the list of (frozen) game records copied."""
+        new = copy.copy(self)
+        new._score, new.games = list(self._score), list(self.games)
+        return new
 
     @property
     def score(self) -> tuple[int, int]:

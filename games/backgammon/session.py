@@ -16,6 +16,7 @@ of ``games/common/match.py``.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN, Game
@@ -44,6 +45,14 @@ class LiveMatch:
         self.steps = 0  # actions accepted so far: a board's buttons carry it
 
     # -- the engine contract -------------------------------------------------------------
+
+    def __replica__(self) -> LiveMatch:
+        """An independent copy without a replay: the match and the game being played copied,
+        the lists copied; finished games take no more actions, so they are shared."""
+        new = copy.copy(self)
+        new.match, new.game = self.match.__replica__(), self.game.__replica__()
+        new.games, new.banks = list(self.games), list(self.banks)
+        return new
 
     @property
     def length(self) -> int:

@@ -27,6 +27,11 @@ object and calling :meth:`apply` for each logged action in order. The contract:
     A JSON-able dict of what ``seat`` may see; None is what anyone may see (a group
     message, an export). Hidden information, such as an HP-battle choice before both are
     in, appears only in its owner's view until the rules reveal it.
+``__replica__()`` (optional)
+    An independent copy of the state, equal to replaying its log on a fresh engine: applying
+    to one never changes the other. An engine whose state is frozen values under a small
+    mutable top copies only that top, far cheaper than replaying its last action; the bot
+    uses it through :func:`replica` (``bot.match_service``) and replays where it is absent.
 """
 
 from __future__ import annotations
@@ -64,6 +69,14 @@ def replay(match: M, actions: Iterable[Action]) -> M:
     for action in actions:
         match.apply(action)
     return match
+
+
+def replica(match: M) -> M | None:
+    """The engine's own independent copy of ``match`` (its class's ``__replica__``), or None
+    when the engine has none. Looked up on the class, as Python's special methods are, so a
+    wrapper forwarding attributes to an inner engine never hands out the inner one's copy."""
+    hook = getattr(type(match), "__replica__", None)
+    return None if hook is None else hook(match)
 
 
 def seats(seat: int | None) -> tuple[int, ...]:

@@ -1,6 +1,8 @@
-"""A match action does not copy the match's state: the engine applies in place on the
-service's spare replica. The only copies are made once per match (its launch reads the
-state, the first action makes the spare), never per action."""
+"""A match action of an engine without a copy of its own (darts) does not copy the match's
+state: the engine applies in place on the service's spare replica. The only copies are made
+once per match (its launch reads the state, the first action makes the spare), never per
+action. (Engines with ``__replica__`` copy themselves per action, more cheaply than a replay:
+``tests/games/common/test_replicas.py``.)"""
 
 from __future__ import annotations
 
