@@ -8,12 +8,12 @@ shuffle or toss action.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Mapping
 from typing import Any
 
 from games.common.errors import IllegalAction
+from games.common.match import shallow
 
 from .legal import ToAct, legal_actions, may_declare, to_act
 from .rules import apply
@@ -42,7 +42,7 @@ class ArmchairMatch:
 
     def __replica__(self) -> ArmchairMatch:
         """An independent copy: the state is one frozen value, so a shallow copy is one."""
-        return copy.copy(self)
+        return shallow(self)
 
     @property
     def finished(self) -> bool:

@@ -22,7 +22,6 @@ Every refused action raises :class:`IllegalAction` and changes nothing.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +31,7 @@ from games.backgammon.plays import check_dice, plays_of
 from games.backgammon.position import Position
 from games.backgammon.result import game_result
 from games.common.errors import IllegalAction
+from games.common.match import shallow
 
 Action = dict[str, Any]
 OPENING, TURN, MOVE, DOUBLED, OVER = "opening", "turn", "move", "doubled", "over"
@@ -81,7 +81,7 @@ class Game:
 
     def __replica__(self) -> Game:
         """An independent copy: every attribute is a frozen value, so a shallow copy is one."""
-        return copy.copy(self)
+        return shallow(self)
 
     @classmethod
     def from_position(cls, position: Position, turn: int = 0, cube: int = 1,

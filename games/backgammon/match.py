@@ -9,8 +9,9 @@ stops at the length, so a finished match always reads ``length`` for the winner.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
+
+from games.common.match import shallow
 
 LENGTHS = frozenset(range(1, 16, 2))
 CUBE_VALUES = frozenset(1 << power for power in range(7))
@@ -44,7 +45,7 @@ class Match:
 
     def __replica__(self) -> Match:
         """An independent copy: the score and the list of (frozen) game records copied."""
-        new = copy.copy(self)
+        new = shallow(self)
         new._score, new.games = list(self._score), list(self.games)
         return new
 

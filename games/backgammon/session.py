@@ -16,14 +16,13 @@ of ``games/common/match.py``.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN, Game
 from games.backgammon.match import Match
 from games.backgammon.plays import plays_of
 from games.common.errors import IllegalAction
-from games.common.match import seats
+from games.common.match import seats, shallow
 from games.common.outcome import Outcome
 
 Action = dict[str, Any]
@@ -49,7 +48,7 @@ class LiveMatch:
     def __replica__(self) -> LiveMatch:
         """An independent copy without a replay: the match and the game being played copied,
         the lists copied; finished games take no more actions, so they are shared."""
-        new = copy.copy(self)
+        new = shallow(self)
         new.match, new.game = self.match.__replica__(), self.game.__replica__()
         new.games, new.banks = list(self.games), list(self.banks)
         return new

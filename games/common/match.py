@@ -62,6 +62,7 @@ class ReplayableMatch(Protocol):
 
 
 M = TypeVar("M", bound=ReplayableMatch)
+T = TypeVar("T")
 
 
 def replay(match: M, actions: Iterable[Action]) -> M:
@@ -77,6 +78,14 @@ def replica(match: M) -> M | None:
     wrapper forwarding attributes to an inner engine never hands out the inner one's copy."""
     hook = getattr(type(match), "__replica__", None)
     return None if hook is None else hook(match)
+
+
+def shallow(obj: T) -> T:
+    """A new object of ``obj``'s class with the same attributes: what ``copy.copy`` makes
+    of a plain object, without the pickle protocol it goes through (a fifth of its cost)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
 
 
 def seats(seat: int | None) -> tuple[int, ...]:
