@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from bot import snapshots
 from bot.games import EngineFactory, game_of
 from games.common.errors import IllegalAction
-from games.common.match import ReplayableMatch, replay, replica
+from games.common.match import ReplayableMatch, copies_itself, replay, replica
 from storage.cache import Recent
 from storage.db import Write
 from storage.repositories.matches import MatchRow
@@ -293,7 +293,8 @@ class MatchService:
             self._finished[match.id] = _Replicas(after, replicas.fingerprint,
                                                  play=replicas.play)
         else:
-            replicas = _Replicas(after, replicas.fingerprint, before, tuple(actions),
+            spare = None if copies_itself(after) else before  # a copy needs no spare
+            replicas = _Replicas(after, replicas.fingerprint, spare, tuple(actions),
                                  replicas.draft, replicas.play)
             self._states[match.id] = replicas
             if snapshots.due(seqs):

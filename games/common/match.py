@@ -76,8 +76,12 @@ def replica(match: M) -> M | None:
     """The engine's own independent copy of ``match`` (its class's ``__replica__``), or None
     when the engine has none. Looked up on the class, as Python's special methods are, so a
     wrapper forwarding attributes to an inner engine never hands out the inner one's copy."""
-    hook = getattr(type(match), "__replica__", None)
-    return None if hook is None else hook(match)
+    return type(match).__replica__(match) if copies_itself(match) else None
+
+
+def copies_itself(match: ReplayableMatch) -> bool:
+    """Whether ``match``'s engine makes its own copy (:func:`replica`)."""
+    return hasattr(type(match), "__replica__")
 
 
 def shallow(obj: T) -> T:
