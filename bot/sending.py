@@ -104,20 +104,36 @@ class _Window:
         self.times: deque[float] = deque()
         self.closed_until = full_at + period if full_at is not None else 0.0
         self.lock = asyncio.Lock()
+        self.queued = 0
+        """Tasks in :meth:`take`: waiting for the lock or, holding it, for room."""
+
+    def room(self, clock: Clock) -> bool:
+        """Record an event now if the window has room and no one is in :meth:`take` (who
+        would be overtaken): most sends pass here, without the lock and its awaits."""
+        return not self.queued and self._record(clock.now().timestamp()) is None
 
     async def take(self, clock: Clock, waiting: Waiting | None = None) -> None:
-        """Wait for room in the window; ``waiting`` hears of each wait before it starts."""
-        async with self.lock:
-            if (wait := self.closed_until - clock.now().timestamp()) > 0:
-                await _sleep(clock, wait, waiting)
-            while True:
-                now = clock.now().timestamp()
-                while self.times and self.times[0] <= now - self.period:
-                    self.times.popleft()
-                if len(self.times) < self.limit:
-                    self.times.append(now)
-                    return
-                await _sleep(clock, self.times[0] + self.period - now, waiting)
+        """Wait for room in the window, in turn; ``waiting`` hears of each wait before it
+        starts."""
+        self.queued += 1
+        try:
+            async with self.lock:
+                while (wait := self._record(clock.now().timestamp())) is not None:
+                    await _sleep(clock, wait, waiting)
+        finally:
+            self.queued -= 1
+
+    def _record(self, now: float) -> float | None:
+        """Record an event at ``now`` if the window has room then (None), else the seconds
+        until it may have."""
+        if (closed := self.closed_until - now) > 0:
+            return closed
+        while self.times and self.times[0] <= now - self.period:
+            self.times.popleft()
+        if len(self.times) < self.limit:
+            self.times.append(now)
+            return None
+        return self.times[0] + self.period - now
 
 
 async def _sleep(clock: Clock, seconds: float, waiting: Waiting | None) -> None:
@@ -154,9 +170,10 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         retries = 0
         while True:
             if counted:
-                if chat_id < 0:
-                    await self.group_windows[chat_id].take(self.clock, self._waiting(chat_id))
-                await self.global_window.take(self.clock)
+                if chat_id < 0 and not (group := self.group_windows[chat_id]).room(self.clock):
+                    await group.take(self.clock, self._waiting(chat_id))
+                if not self.global_window.room(self.clock):
+                    await self.global_window.take(self.clock)
             try:
                 return await make_request(bot, method)
             except TelegramRetryAfter as error:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 from aiogram.exceptions import TelegramForbiddenError, TelegramRetryAfter
@@ -52,6 +53,29 @@ async def test_global_limit_is_thirty_a_second_and_private_chats_share_it() -> N
         await limiter(_ok(calls, clock), None, SendMessage(chat_id=user_id, text="hi"))
     times = [(t - START).total_seconds() for _, t in calls]
     assert times[29] == 0 and times[30] >= 1 and times[60] >= 2
+
+
+class _LateClock(VirtualClock):
+    """Virtual time whose wait lets other tasks run once it is over, as a real sleep may:
+    another send can come while the one that waited has not taken its turn yet."""
+
+    async def sleep(self, seconds: float) -> None:
+        await super().sleep(seconds)
+        await asyncio.sleep(0)
+
+
+async def test_a_send_never_overtakes_one_waiting_for_the_same_group() -> None:
+    clock = _LateClock(START)
+    limiter, calls = RateLimitMiddleware(clock), []
+    for n in range(20):
+        await limiter(_ok(calls, clock), None, SendMessage(chat_id=-100, text=str(n)))
+    waiting = asyncio.create_task(
+        limiter(_ok(calls, clock), None, SendMessage(chat_id=-100, text="first")))
+    await asyncio.sleep(0)  # it waits for the group's minute, which is now over
+    await limiter(_ok(calls, clock), None, SendMessage(chat_id=-100, text="second"))
+    await waiting
+    assert [method.text for method, _ in calls[20:]] == ["first", "second"]
+    assert limiter.group_windows[-100].queued == 0
 
 
 async def test_calls_without_a_chat_are_not_counted() -> None:
