@@ -36,7 +36,7 @@ LONG_POLL_CAP = 0.5  # seconds: the longest a getUpdates waits, whatever timeout
 
 # Form fields are strings on the wire; these are decoded before handlers and tests see them.
 _JSON_FIELDS = {"reply_markup", "allowed_updates", "entities", "caption_entities",
-                "reply_parameters", "link_preview_options"}
+                "reply_parameters", "link_preview_options", "scope", "commands"}
 _INT_FIELDS = {"chat_id", "user_id", "message_id", "offset", "limit", "timeout",
                "reply_to_message_id", "message_thread_id"}
 _BOOL_FIELDS = {"show_alert", "drop_pending_updates", "disable_notification",

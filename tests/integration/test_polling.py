@@ -9,7 +9,6 @@ rate limiter and RetryAfter handling included).
 from __future__ import annotations
 
 import asyncio
-import json
 import signal
 import sqlite3
 from dataclasses import dataclass
@@ -114,7 +113,7 @@ async def test_startup_talks_to_the_stand_in(live: Live) -> None:
     methods = [c.method for c in live.api.calls]
     menus = live.api.calls_to("setMyCommands")  # each scope, in each language and by default
     assert methods[:2 + len(menus)] == ["getMe", *["setMyCommands"] * 12, "deleteWebhook"]
-    assert {(json.loads(call.params["scope"])["type"], call.params.get("language_code"))
+    assert {(call.params["scope"]["type"], call.params.get("language_code"))
             for call in menus} \
         == {(scope, language) for scope in ("all_group_chats", "all_chat_administrators",
                                             "all_private_chats")
