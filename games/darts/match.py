@@ -10,12 +10,11 @@ as the score; ``legal_actions`` and ``view`` delegate to the current leg (see ``
 
 from __future__ import annotations
 
-import copy
 from abc import ABC, abstractmethod
 from typing import Any, Generic, TypeVar
 
 from games.common.errors import IllegalAction
-from games.common.match import Action, seats
+from games.common.match import Action, seats, shallow
 from games.common.outcome import Outcome
 from games.common.views import jsonable
 from games.darts.turn import DartsLeg, PlayerStats, action_type, check_player
@@ -32,6 +31,13 @@ class LegsMatch(ABC, Generic[L]):
         self.best_of = legs
         self.starter = check_player(starter, "starter")
         self._legs: list[L] = [self._new_leg(starter)]
+
+    def __replica__(self) -> LegsMatch[L]:
+        """An independent copy without a replay: the list of legs and the current leg copied;
+        an earlier leg changes only by a correction, which copies it, so they are shared."""
+        new = shallow(self)
+        new._legs = [*self._legs[:-1], self.leg.__replica__()]
+        return new
 
     @abstractmethod
     def _new_leg(self, starter: int) -> L:
@@ -125,7 +131,7 @@ class LegsMatch(ABC, Generic[L]):
         legs = list(self._legs)
         if number < len(legs) - 1 and not legs[-1].history:
             legs.pop()  # an unstarted leg is started again below if it is still needed
-        fixed = copy.copy(legs[number])
+        fixed = legs[number].__replica__()
         fixed.apply(action)
         legs[number] = fixed
         self._check_sequence(legs)

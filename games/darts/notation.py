@@ -165,7 +165,7 @@ def _read(text: object) -> Dart:
 @lru_cache(maxsize=1024)
 def _read_text(text: str) -> Dart:
     """A dart's notation read once (a Dart is immutable): each dart of a visit is read when
-    it is typed, when it is applied and again when the match's spare replica catches up."""
+    it is typed, when it is applied and again whenever the match is replayed."""
     word = _normal(text)
     if word in _MISS_WORDS:
         return MISS

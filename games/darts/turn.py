@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from games.common.errors import IllegalAction
-from games.common.match import Action, seats
+from games.common.match import Action, seats, shallow
 from games.common.outcome import Outcome
 from games.common.views import jsonable
 from games.darts.notation import MISS, Dart, parse_dart
@@ -142,6 +142,10 @@ class DartsLeg(ABC, Generic[G]):
     @abstractmethod
     def _board_view(self) -> dict[str, Any]:
         """The game's board as JSON-able fields of :meth:`view`."""
+
+    def __replica__(self) -> DartsLeg[G]:
+        """An independent copy: the leg's state is one frozen value, so a shallow copy is one."""
+        return shallow(self)
 
     # --- views -------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.common.errors import IllegalAction
-from games.common.match import Action
+from games.common.match import Action, shallow
 from games.darts.match import LegsMatch
 from games.darts.turn import check_player
 
@@ -38,6 +38,12 @@ class Opening:
         self.match: LegsMatch = build(0)
         self.starter: int | None = None
         self.how: str | None = None
+
+    def __replica__(self) -> Opening:
+        """An independent copy: the wrapped match copied, the rest are plain values."""
+        new = shallow(self)
+        new.match = self.match.__replica__()
+        return new
 
     @property
     def started(self) -> bool:
