@@ -12,6 +12,7 @@ that player starts (the legs alternate from there, as the engine does).
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from games.common.errors import IllegalAction
@@ -27,11 +28,27 @@ def starter_action(player: int, how: str) -> Action:
     return {"type": STARTER, "player": player, "how": how}
 
 
+def _forwarded(name: str) -> property:
+    """The wrapped match's ``name`` as a property: the board reads these two dozen times an
+    action, and a property costs a tenth of the :meth:`Opening.__getattr__` fallback (which
+    a failed lookup precedes)."""
+    return property(attrgetter(f"match.{name}"))
+
+
 class Opening:
     """A :class:`LegsMatch` whose first action says who starts leg 1.
 
     Everything but :meth:`apply`, :attr:`starter`, :attr:`how` and :attr:`started` is the
     wrapped match's (before the start: a match that nobody has started, for the board)."""
+
+    leg = _forwarded("leg")
+    legs = _forwarded("legs")
+    current = _forwarded("current")
+    legs_won = _forwarded("legs_won")
+    best_of = _forwarded("best_of")
+    finished = _forwarded("finished")
+    winner = _forwarded("winner")
+    outcome = _forwarded("outcome")
 
     def __init__(self, build: Callable[[int], LegsMatch]) -> None:
         self._build = build
