@@ -4,6 +4,7 @@ are in the darts_* transcripts)."""
 from __future__ import annotations
 
 import pytest
+from aiogram.types import InlineKeyboardButton
 
 from bot.features.darts.entry import parse_correction, read_line
 from bot.features.darts.keypad import keypad, read
@@ -33,6 +34,9 @@ def test_a_keypad_leaves_its_layout_and_the_keypads_before_it_as_they_were() -> 
     assert first.inline_keyboard[0][0].callback_data == "dt:7:1.0.0:S20"
     assert second.inline_keyboard[0][0].callback_data == "dt:7:1.0.1:S20"
     assert first.inline_keyboard[0][0].model_fields_set == {"text", "callback_data"}
+    built = InlineKeyboardButton(text="S20", callback_data="dt:7:1.0.1:S20")
+    assert second.inline_keyboard[0][0] == built  # what a validated button is, to the last part
+    assert second.inline_keyboard[0][0].model_dump_json() == built.model_dump_json()
     third = keypad(Translator("en"), KINDS["shanghai"], 8, state)
     assert [[b.text for b in row] for row in third.inline_keyboard] == \
         [[b.text for b in row] for row in first.inline_keyboard]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from copy import copy
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -28,6 +27,7 @@ BULL_OFF, COIN = ("BA", "BB"), "C"
 _DATA = re.compile(
     r"^dt:(\d{1,12}):(\d{1,3})\.(\d{1,4})\.(\d):(MISS|[SDT](?:[1-9]|1\d|20)|25|50|U|E|BA|BB|C)$")
 SECTORS_PER_ROW = 2
+_put = object.__setattr__  # how pydantic itself fills a model's slots
 
 
 @dataclass(frozen=True)
@@ -94,10 +94,14 @@ def keypad(tr: Translator, kind: DartsKind, match_id: int,
 
 def _keyed(key: InlineKeyboardButton, data: str) -> InlineKeyboardButton:
     """A copy of a layout's ``key`` with ``data`` as its callback data: what
-    ``model_copy(update=…)`` makes, without its checks of the update (a fifth of a keypad's
-    cost, 23 keys a board)."""
-    button = copy(key)
-    button.__dict__["callback_data"] = data
+    ``model_copy(update=…)`` makes, without its checks of the update, and each of the
+    model's parts copied as what it is rather than through ``copy.copy`` (half the cost of
+    pydantic's ``__copy__``; 23 keys a board)."""
+    button = object.__new__(InlineKeyboardButton)
+    _put(button, "__dict__", {**key.__dict__, "callback_data": data})
+    _put(button, "__pydantic_fields_set__", set(key.__pydantic_fields_set__))
+    _put(button, "__pydantic_extra__", dict(key.__pydantic_extra__))
+    _put(button, "__pydantic_private__", dict(key.__pydantic_private__))
     return button
 
 
