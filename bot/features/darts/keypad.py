@@ -18,6 +18,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.features.darts.kinds import DartsKind
 from bot.features.darts.opening import starter_action
+from bot.features.keyboards import press_button
 from bot.i18n import Translator
 from games.darts.match import LegsMatch
 
@@ -27,7 +28,6 @@ BULL_OFF, COIN = ("BA", "BB"), "C"
 _DATA = re.compile(
     r"^dt:(\d{1,12}):(\d{1,3})\.(\d{1,4})\.(\d):(MISS|[SDT](?:[1-9]|1\d|20)|25|50|U|E|BA|BB|C)$")
 SECTORS_PER_ROW = 2
-_put = object.__setattr__  # how pydantic itself fills a model's slots
 
 
 @dataclass(frozen=True)
@@ -88,35 +88,17 @@ def keypad(tr: Translator, kind: DartsKind, match_id: int,
            state: LegsMatch) -> InlineKeyboardMarkup:
     prefix = f"{PREFIX}{match_id}:{'.'.join(map(str, position(state)))}:"
     return InlineKeyboardMarkup(inline_keyboard=[
-        [_keyed(key, prefix + key.callback_data) for key in row]
+        [press_button(text, prefix + code) for text, code in row]
         for row in _layout(tr.language, kind.sectors)])
 
 
-def _keyed(key: InlineKeyboardButton, data: str) -> InlineKeyboardButton:
-    """A copy of a layout's ``key`` with ``data`` as its callback data: what
-    ``model_copy(update=…)`` makes, without its checks of the update, and each of the
-    model's parts copied as what it is rather than through ``copy.copy`` (half the cost of
-    pydantic's ``__copy__``; 23 keys a board)."""
-    button = object.__new__(InlineKeyboardButton)
-    _put(button, "__dict__", {**key.__dict__, "callback_data": data})
-    _put(button, "__pydantic_fields_set__", set(key.__pydantic_fields_set__))
-    _put(button, "__pydantic_extra__", dict(key.__pydantic_extra__))
-    _put(button, "__pydantic_private__", dict(key.__pydantic_private__))
-    return button
-
-
 @lru_cache(maxsize=16)
-def _layout(language: str,
-            sectors: tuple[int, ...]) -> tuple[tuple[InlineKeyboardButton, ...], ...]:
-    """The keypad's keys of a language and kind, each with its code as its data (built
-    once: a copy with the data completed is much cheaper than building a key)."""
+def _layout(language: str, sectors: tuple[int, ...]) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The keypad's keys of a language and kind, each as its text and code (built once)."""
     tr = Translator(language)
-
-    def key(text: str, code: str) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text=text, callback_data=code)
-    rows = [tuple(key(f"{m}{sector}", f"{m}{sector}")
+    rows = [tuple((f"{m}{sector}", f"{m}{sector}")
                   for sector in sectors[start:start + SECTORS_PER_ROW] for m in "SDT")
             for start in range(0, len(sectors), SECTORS_PER_ROW)]
-    rows.append((key("25", "25"), key("50", "50"), key(tr("darts.key_miss"), "MISS")))
-    rows.append((key(tr("darts.key_undo"), UNDO), key(tr("darts.key_end"), END)))
+    rows.append((("25", "25"), ("50", "50"), (tr("darts.key_miss"), "MISS")))
+    rows.append(((tr("darts.key_undo"), UNDO), (tr("darts.key_end"), END)))
     return tuple(rows)
