@@ -107,8 +107,8 @@ def own_key(tr: Translator, key: str, kind: str) -> str:
 
 
 async def names_of(services: Services, tournament_id: int) -> dict[int, str]:
-    """Every entrant's shown name, by user id."""
-    return {e.user_id: e.label for e in await services.repos.entrants.list(tournament_id)}
+    """Every entrant's shown name, by user id (remembered: read-only)."""
+    return await services.repos.entrants.labels(tournament_id)
 
 
 async def handles_of(services: Services, tournament_id: int) -> dict[int, str]:

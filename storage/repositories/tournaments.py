@@ -329,6 +329,14 @@ class EntrantsRepo:
             return [_entrant(r) for r in rows]
         return list(await self.db.reads.get(ENTRANTS, params, read))
 
+    async def labels(self, tournament_id: int) -> dict[int, str]:
+        """Every entrant's shown name by user id, remembered with the entrants (a match's
+        context names its players on every update, from a map of the whole field): shared,
+        so read-only."""
+        async def read() -> dict[int, str]:
+            return {e.user_id: e.label for e in await self.list(tournament_id)}
+        return await self.db.reads.get(ENTRANTS, ("labels", tournament_id), read)
+
     async def count(self, tournament_id: int, statuses: tuple[str, ...]) -> int:
         row = await self.db.fetchone(
             f"SELECT count(*) FROM entrants WHERE tournament_id = ?"

@@ -10,7 +10,7 @@ import pytest
 from storage.cache import ReadCache, Recent
 from storage.db import Database
 from storage.repositories.matches import MatchesRepo
-from storage.repositories.tournaments import TournamentsRepo
+from storage.repositories.tournaments import EntrantsRepo, TournamentsRepo
 from storage.repositories.users import ChatsRepo, UsersRepo
 from tests.sql_trace import sql_trace
 
@@ -206,3 +206,19 @@ async def test_a_topics_match_is_read_again_once_a_match_gets_that_topic(one_cha
     assert (await matches.in_topic(-100, 16)).id == match.id
     assert await matches.tournament_of_topic(-100, 16) == cup.id
     assert await matches.in_topic(-100, 18) is None
+
+
+async def test_the_entrants_names_follow_a_rename_and_a_users_new_name(one_chat) -> None:
+    """A match's context names its players from the remembered map of every entrant's
+    name: an entrant's new display name, or a user's new Telegram name, shows at once."""
+    db, tournaments, _ = one_chat
+    entrants = EntrantsRepo(db)
+    cup = await tournaments.create(-100, "cup", "Cup", {}, 1, NOW)
+    await UsersRepo(db).upsert(2, None, "Bob", "ru", NOW)
+    await entrants.put(cup.id, 2, "approved", NOW)
+    assert (await entrants.labels(cup.id))[2] == "Bob"
+    await entrants.update(cup.id, 2, NOW, display_name="Bobby")
+    assert (await entrants.labels(cup.id))[2] == "Bobby"
+    await entrants.update(cup.id, 2, NOW, display_name=None)
+    await UsersRepo(db).upsert(2, None, "Robert", "ru", NOW)
+    assert (await entrants.labels(cup.id))[2] == "Robert"
