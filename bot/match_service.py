@@ -13,10 +13,10 @@ Engines apply in place and promise that a refused action changes nothing
 (``tests/games/common/test_contract.py``). The next change applies to a replica of the
 current state, so the "before" it reports is the untouched previous state. An engine that
 copies itself cheaply (``__replica__``, see ``games.common.match``: armchair cricket, a
-backgammon match played in the bot, darts) gives that replica as its own copy, taken afresh for
-each change. The others are never copied per action: each cached match keeps two replicas
-(:class:`_Replicas`), the one handed out as "after" the last change and a spare one step
-behind, and the next change first brings the spare up to date by replaying that change on
+backgammon match played in the bot, darts, the Cup's rolling rounds and HP battle) gives
+that replica as its own copy, taken afresh for each change. The others are never copied
+per action: each cached match keeps two replicas (:class:`_Replicas`), the one handed out as
+"after" the last change and a spare one step behind, and the next change first brings the spare up to date by replaying that change on
 it — two applies per action, whatever the length of the match. :meth:`MatchService.apply`
 (called by ``bot.play.perform``, which holds the lock) raises the engine's
 :class:`IllegalAction` or :class:`DuplicateUpdate` (the update was applied before); either

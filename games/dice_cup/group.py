@@ -41,6 +41,11 @@ class GroupMatch(RollingRounds):
         self._reroll_agreed = False
         self._draw = False
 
+    def __replica__(self) -> GroupMatch:
+        new = super().__replica__()
+        new._votes = list(self._votes)
+        return new
+
     @property
     def voting(self) -> bool:
         """True while the tied deciding round waits for both players' draw votes."""

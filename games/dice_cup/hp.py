@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.common.errors import IllegalAction
+from games.common.match import shallow
 
 from .actions import is_int
 
@@ -53,6 +54,12 @@ class HPBattle:
         self._hp = [hp, hp]
         self._defences = [0, 0]
         self._winner: int | None = None
+
+    def __replica__(self) -> HPBattle:
+        """An independent copy: the attributes, with both lists it changes in place copied."""
+        new = shallow(self)
+        new._hp, new._defences = list(self._hp), list(self._defences)
+        return new
 
     @property
     def start_hp(self) -> int:

@@ -17,10 +17,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from games.common.errors import IllegalAction
-from games.common.match import Action, seats
+from games.common.match import Action, seats, shallow
 from games.common.outcome import Outcome
 from games.common.views import expecting_list, jsonable
 
@@ -154,6 +154,14 @@ class RollingRounds:
     def _handlers(self) -> dict[str, Callable[[int, Action], None]]:
         return {"roll": self._on_roll}
 
+    def __replica__(self) -> Self:
+        """An independent copy, a fifteenth of replaying a roll on a spare: the attributes,
+        with every list the engine changes in place copied (a subclass copies its own)."""
+        new = shallow(self)
+        new._score, new._history = list(self._score), list(self._history)
+        new._dice = (list(self._dice[0]), list(self._dice[1]))
+        return new
+
     def apply(self, action: Action) -> None:
         """Apply one action or raise :class:`IllegalAction` leaving the state unchanged."""
         handlers = self._handlers()
@@ -220,6 +228,11 @@ class DeclaredRounds(RollingRounds, ABC):
     def __init__(self, wins_needed: int = 3) -> None:
         super().__init__(wins_needed)
         self._declared: list[Any] = [None, None]
+
+    def __replica__(self) -> Self:
+        new = super().__replica__()
+        new._declared = list(self._declared)
+        return new
 
     @property
     def declarations(self) -> tuple[Any, Any]:

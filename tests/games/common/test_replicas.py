@@ -24,9 +24,9 @@ from games.common.match import replay, replica
 from games.darts.fincricket import FinCricketMatch
 from games.darts.notation import BULL, Dart
 from games.darts.shanghai import ShanghaiMatch
-from games.dice_cup import GroupMatch
+from games.dice_cup import BettingFinal, DropMatch, GroupMatch, HPMatch, OrderMatch
 from tests.games.armchair_cricket.helpers import random_action
-from tests.games.dice_cup.helpers import snapshot
+from tests.games.dice_cup.helpers import legal_action, play_round, snapshot
 
 Pick = Callable[[Any, random.Random], dict[str, Any]]
 
@@ -84,6 +84,10 @@ ENGINES: dict[str, tuple[Callable[[], Any], Pick]] = {
     "backgammon_live": (lambda: LiveMatch(3, 600), backgammon_action),
     "darts_shanghai": (lambda: Opening(SHANGHAI), darts_action),
     "darts_fincricket": (lambda: Opening(FINCRICKET), darts_action),
+    "cup_group": (GroupMatch, legal_action),
+    "cup_drop": (DropMatch, legal_action),
+    "cup_order": (OrderMatch, legal_action),
+    "cup_hp": (HPMatch, legal_action),
 }
 
 
@@ -110,4 +114,13 @@ def test_the_copy_is_the_replayed_state_and_independent(name: str, seed: int) ->
 
 
 def test_engines_without_a_copy_of_their_own_have_none() -> None:
-    assert replica(GroupMatch()) is None
+    assert replica(BettingFinal()) is None
+
+
+def test_a_cup_group_matchs_copy_keeps_its_own_draw_votes() -> None:
+    """Random games seldom reach the vote of a tied deciding round: one that does."""
+    match = GroupMatch(wins_needed=1)
+    play_round(match, 3, 3)
+    copied = replica(match)
+    match.apply({"type": "draw_vote", "player": 0, "vote": "draw"})
+    assert copied.votes == (None, None) and match.votes == ("draw", None)
