@@ -28,6 +28,7 @@ at once, where aiogram wraps it anew (``functools.wraps`` and a partial) on ever
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -65,9 +66,9 @@ class Gate(Filter):
     """A handler's first filter that the :class:`IndexedObserver` asks directly (:meth:`opens`),
     then only the handler's other filters: cheap checks met by many handlers of every update."""
 
+    @abstractmethod
     async def opens(self, event: Any, data: dict[str, Any]) -> bool:
         """Whether ``event`` may reach the handler (``data``: the handler data)."""
-        raise NotImplementedError
 
     async def __call__(self, event: Any, **data: Any) -> bool:
         return await self.opens(event, data)
