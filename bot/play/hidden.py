@@ -32,7 +32,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import games
-from bot.features.keyboards import link_keyboard, press_button
+from bot.features.keyboards import link_keyboard, packed, press_button
 from bot.i18n import Translator, lines
 from bot.match_service import Clocks
 from bot.play import clock
@@ -146,9 +146,8 @@ class Pick(CallbackData, prefix="hid"):
 
 
 def pick_data(match_id: int, word: str, at: int, play: int) -> str:
-    """What a panel button's ``Pick(...).pack()`` gives, formatted without building and
-    validating the model."""
-    return f"{Pick.__prefix__}:{match_id}:{word}:1:{at}:{play}"
+    """A panel button's data: ``Pick(...).pack()``, without the model."""
+    return packed(Pick, match_id, word, 1, at, play)
 
 
 def panels(services: Services) -> PanelsRepo:

@@ -315,6 +315,17 @@ def test_a_panel_buttons_data_is_what_pick_packs_and_reads_back() -> None:
         assert Pick.unpack(data) == Pick(match_id=match_id, word=word, at=at, play=play)
 
 
+def test_packed_data_is_refused_where_pack_refuses_it() -> None:
+    """Data formatted without the model keeps ``pack``'s checks: a value holding the
+    separator, or data over Telegram's 64 bytes, is refused, not sent."""
+    with pytest.raises(ValueError):
+        Pick(match_id=7, word="a:b").pack()
+    with pytest.raises(ValueError):
+        pick_data(7, "a:b", 1, 0)
+    with pytest.raises(ValueError):
+        pick_data(7, "x" * 60, 1, 0)
+
+
 def test_a_press_button_is_the_validated_button_and_sent_as_one() -> None:
     """A copied button equals, and is sent as, the one built and validated from its fields;
     a copy made after it leaves it as it was."""

@@ -18,6 +18,7 @@ from aiogram.types import (
     InputMediaPhoto,
 )
 
+from bot.features.keyboards import packed
 from bot.play.context import MatchContext
 from bot.play.refusal import pause_line
 from bot.render.backgammon import BoardScene, board_png
@@ -44,9 +45,8 @@ class Press(CallbackData, prefix="bgl"):
 
 
 def press_data(match_id: int, step: int, act: str, steps: list[Step]) -> str:
-    """What ``Press(...).pack()`` gives, formatted without building and validating a model
-    (a board has up to nine buttons: about a third of its keyboard's cost)."""
-    return f"{Press.__prefix__}:{match_id}:{step}:{act}:{pack_steps(steps)}"
+    """A board button's data: ``Press(...).pack()``, without the model."""
+    return packed(Press, match_id, step, act, pack_steps(steps))
 
 
 def pack_steps(steps: list[Step]) -> str:
