@@ -31,7 +31,7 @@ from zoneinfo import ZoneInfo
 
 from aiogram.types import Update
 
-from bench.anatomy import Anatomy
+from bench.anatomy import Anatomy, workers_cpu
 from bench.harness import CountingSession, EchoProbe, Options
 from bot.app import build
 from bot.config import load_settings
@@ -65,6 +65,8 @@ class GameBench(Sandbox):
         """When set, profiles the measured ``feed_update`` calls (not set-up, not the driver)."""
         self.echo: EchoProbe | None = None
         """When set, fed one echo update after each update of the mix (not set-up)."""
+        self.anatomy: Anatomy | None = None
+        """When set, told each measured update's CPU (:mod:`bench.anatomy`)."""
 
     async def start(self) -> None:
         settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None,
@@ -91,9 +93,13 @@ class GameBench(Sandbox):
         if profiler:
             profiler.enable()
         changes = app.services.db.connection.raw.total_changes
+        measured = self.anatomy is not None and self.anatomy.measuring
+        workers, cpu = workers_cpu() if measured else 0.0, time.process_time()
         started = time.perf_counter()
         await app.dispatcher.feed_update(app.bot, parsed)
         self.samples[_KIND.get()].append(time.perf_counter() - started)
+        if measured:
+            self.anatomy.update_done(time.process_time() - cpu, workers_cpu() - workers)
         if app.services.db.connection.raw.total_changes == changes:
             self.unchanged[_KIND.get()] += 1
         if profiler:
@@ -107,11 +113,15 @@ class GameBench(Sandbox):
             await super()._follow_ups()
             return
         token = _KIND.set(ONWARD)
+        measured = self.anatomy is not None and self.anatomy.measuring
+        workers, cpu = workers_cpu() if measured else 0.0, time.process_time()
         started = time.perf_counter()
         try:
             await super()._follow_ups()
         finally:
             self.samples[ONWARD].append(time.perf_counter() - started)
+            if measured:
+                self.anatomy.update_done(time.process_time() - cpu, workers_cpu() - workers)
             _KIND.reset(token)
 
     async def run(self, kind: str, lines: list[str]) -> None:
@@ -582,8 +592,10 @@ def _watch(bench: GameBench, probe: EchoProbe | None) -> Anatomy:
     parts = Anatomy(kind=_KIND.get)
     bench.app.bot.session.on_call = parts.call_done
     parts.watch_writes(bench.app.services.db)
+    bench.anatomy = parts
     if probe is not None:
         probe.target.session.on_call = partial(parts.call_done, kind="echo")
+        probe.on_update = partial(parts.update_done, kind="echo")
     return parts
 
 

@@ -169,6 +169,8 @@ class EchoProbe:
         self.options = options
         self.target = EchoTarget(options)
         self.samples: list[float] = []
+        self.on_update: Callable[[float, float], None] | None = None
+        """Told each update's CPU seconds (and 0 for picture workers: the echo has none)."""
         self._ready: list[Update] = []
 
     async def start(self) -> None:
@@ -186,9 +188,12 @@ class EchoProbe:
                 for number, (user, group) in zip(range(self.BATCH), self._speakers * 3,
                                                  strict=False)])
         update = self._ready.pop()
+        cpu = time.process_time()
         started = time.perf_counter()
         await self.target.feed(update)
         self.samples.append(time.perf_counter() - started)
+        if self.on_update is not None:
+            self.on_update(time.process_time() - cpu, 0.0)
 
     async def close(self) -> None:
         await self.target.close()
