@@ -48,6 +48,10 @@ async def test_the_anatomy_files_each_call_and_write_under_its_kind(capsys) -> N
         assert calls.count >= len(samples), f"{kind.name}: an update that said nothing"
         assert (writes.count >= len(samples)) != kind.table, f"{kind.name}: {writes.count}"
         assert 0 < calls.seconds + writes.seconds < sum(samples)
+        assert parts.cpu[kind.name].count == len(samples) and parts.cpu[kind.name].seconds > 0
+        if kind.table:  # a picture: drawn by a worker process, its CPU counted beside
+            assert parts.workers[kind.name].seconds > 0, kind.name
+    assert parts.cpu["echo"].count == len(run.echo)
     print_anatomy(parts, run.samples, run.echo)
     lines = capsys.readouterr().out.splitlines()
     rows = lines[[set(line) for line in lines].index({"-"}) + 1:]
