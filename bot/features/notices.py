@@ -1,6 +1,7 @@
 """The start notices: the reminders before a start and the opening of its check-in, those of
 a group's tournaments due together said in one message, and the check-in status such a
-reminder becomes, redrawn in place as check-ins come."""
+notice becomes (the opening, then each reminder after it), redrawn in place as check-ins
+come."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from datetime import datetime
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.features.checkin import CHECKIN_OPENED, checkin_ahead, checkin_opens
+from bot.features.checkin import CHECKIN_OPENED, checkin_ahead, checkin_open, checkin_opens
 from bot.features.keyboards import checkin_keyboard, register_keyboard, stacked
 from bot.features.lifecycle import (
     counted_as,
@@ -25,23 +26,27 @@ from storage.repositories.tournaments import UNFINISHED, Tournament
 from storage.timefmt import from_db, to_db
 
 CHECKIN_STATUS = "checkin_status"
-"""The tournament's state key of its check-in status: the newest reminder message counting
-check-ins it is in — its id and the reminders it joins (``[tournament id, minutes, start]``
-each) — redrawn in place at each check-in, change of the entrants, registration closed or
-reopened and change of the settings (:func:`redraw_checkin_status`), after a restart too."""
+"""The tournament's state key of its check-in status: the newest start notice counting
+check-ins it is in (a check-in opening, a reminder once check-in has opened) — its id and the
+notices it joins (``[tournament id, minutes, start, opens check-in]`` each) — redrawn in place
+at each check-in, change of the entrants, registration closed or reopened and change of the
+settings (:func:`redraw_checkin_status`), after a restart too."""
 
 NOTICES = ("reminder", "checkin")
 """The jobs that tell a group of a coming start: those of its tournaments due together are
 said in one message."""
+
+Shown = tuple[Tournament, int | None, bool]
+"""One paragraph of a start notice: its tournament, the minutes before the start of the
+reminder it says (None: a check-in opening at no reminder's time), whether it opens check-in."""
 
 
 @job_kind(*NOTICES)
 async def _notice_job(services: Services, job: Job) -> None:
     """A reminder or the opening of check-in, joined by the chat's other tournaments' due
     with it (within :data:`bot.scheduler.TOGETHER`): one message, a paragraph each, each
-    one's buttons naming its tournament (several check-in openings say how to check in once,
-    after them); a message of reminders only that counts check-ins is each one's check-in
-    status."""
+    one's buttons naming its tournament; a message that opens check-in or counts check-ins
+    is each one's check-in status."""
     if not (found := await not_started(services, job)):
         return
     tournament, tr = found
@@ -50,100 +55,103 @@ async def _notice_job(services: Services, job: Job) -> None:
                                                    kinds=NOTICES):
         if more := await not_started(services, other):
             due.append((more[0], other))
-    brief = sum(one.kind == "checkin" for _, one in due) > 1
-    said = [await _notice(services, tr, each, one, named=len(due) > 1, brief=brief)
-            for each, one in due]
-    text, markup = _joined(said)
-    message_id = await services.outbox.board(
-        tournament.chat_id, None, paragraphs(text, tr("checkin.open_hint") if brief else None),
-        markup)
-    reminders = [(each, one.payload["minutes"]) for each, one in due if one.kind == "reminder"]
-    if len(reminders) == len(due) and any(_counts_checkins(services, each, minutes)
-                                          for each, minutes in reminders):
+    for each, one in due:
+        if one.kind == "checkin":
+            await services.repos.tournaments.set_state(each.id, CHECKIN_OPENED,
+                                                       to_db(services.clock.now()))
+    shown = [(each, one.payload.get("minutes"), one.kind == "checkin") for each, one in due]
+    text, markup = await _said(services, tr, shown)
+    message_id = await services.outbox.board(tournament.chat_id, None, text, markup)
+    if any(opens or _counts_checkins(services, each, minutes) for each, minutes, opens in shown):
         status = {"message_id": message_id, "shows": [
-            [each.id, minutes, to_db(each.starts_at)] for each, minutes in reminders]}
-        for each, _ in reminders:
+            [each.id, minutes, to_db(each.starts_at), opens] for each, minutes, opens in shown]}
+        for each, _, _ in shown:
             await services.repos.tournaments.set_state(each.id, CHECKIN_STATUS, status)
 
 
-async def _reminders(services: Services, tr: Translator,
-                     reminders: list[tuple[Tournament, int]]
-                     ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """One message of the chat's reminders (each a tournament and its minutes before the
-    start): a paragraph each, several naming their tournament on their buttons."""
-    return _joined([await _reminder(services, tr, each, minutes, named=len(reminders) > 1)
-                    for each, minutes in reminders])
-
-
-def _joined(said: list[tuple[str, InlineKeyboardMarkup | None]]
-            ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """Notices as one message: their texts a paragraph each, their buttons stacked."""
+async def _said(services: Services, tr: Translator, shown: list[Shown]
+                ) -> tuple[str, InlineKeyboardMarkup | None]:
+    """One message of the chat's start notices: a paragraph each, several naming their
+    tournament on their buttons; several check-in openings say how to check in once, after
+    them."""
+    named = len(shown) > 1
+    brief = sum(opens for _, _, opens in shown) > 1
+    said = [await _opening(services, tr, each, minutes, named, brief) if opens
+            else await _reminder(services, tr, each, minutes or 0, named)
+            for each, minutes, opens in shown]
     markups = [markup for _, markup in said if markup is not None]
-    return paragraphs(*(text for text, _ in said)), stacked(*markups) if markups else None
+    return (paragraphs(*(text for text, _ in said), tr("checkin.open_hint") if brief else None),
+            stacked(*markups) if markups else None)
 
 
 async def redraw_checkin_status(services: Services, *tournaments: Tournament) -> None:
     """Redraw in place the check-in status (:data:`CHECKIN_STATUS`) of ``tournaments``
     whose check-ins, entrants, registration or settings changed: each message once, whole
-    (its Register button follows registration and the entry limit) — every reminder it
-    joins whose tournament still waits for the start it was sent for; with none left (all
-    called off or moved), its buttons are taken off."""
+    (its Register button follows registration and the entry limit) — every notice it joins
+    whose tournament still waits for the start it was sent for (a check-in opening: with
+    check-in still open); with none left (all called off or moved), its buttons are taken
+    off."""
     statuses = {status["message_id"]: (tournament.chat_id, status) for tournament in tournaments
                 if (status := tournament.state.get(CHECKIN_STATUS))}
     for message_id, (chat_id, status) in statuses.items():
-        reminders = []
-        for tournament_id, minutes, start in status["shows"]:
+        shown: list[Shown] = []
+        for tournament_id, minutes, start, *opens in status["shows"]:
             tournament = await services.repos.tournaments.get(tournament_id)
-            if _waits_for(tournament, from_db(start)):
-                reminders.append((tournament, minutes))
-        if not reminders:
+            opening = bool(opens and opens[0])
+            if _still_shown(services, tournament, minutes, from_db(start), opening):
+                shown.append((tournament, minutes, opening))
+        if not shown:
             await services.outbox.drop_buttons(chat_id, message_id)
             continue
-        text, markup = await _reminders(
-            services, await services.translator_for_chat(chat_id), reminders)
+        text, markup = await _said(services, await services.translator_for_chat(chat_id), shown)
         await services.outbox.board(chat_id, message_id, text, markup, resend=False)
 
 
-def _waits_for(tournament: Tournament | None, start: datetime | None) -> bool:
-    """Whether ``tournament`` still waits for ``start``: not started, cancelled or moved."""
-    return (tournament is not None and not tournament.started
-            and tournament.status != "cancelled" and tournament.starts_at == start)
+def _still_shown(services: Services, tournament: Tournament | None, minutes: int | None,
+                 start: datetime | None, opening: bool) -> bool:
+    """Whether a check-in status still shows a notice of ``tournament``: not started or
+    cancelled; a reminder (alone or heading an opening) of the start it was sent for, not
+    moved since; a check-in opening while check-in is open (its start is said as it is
+    now)."""
+    if tournament is None or tournament.started or tournament.status == "cancelled":
+        return False
+    if minutes is not None and tournament.starts_at != start:
+        return False
+    return not opening or checkin_open(services, tournament)
 
 
-async def _notice(services: Services, tr: Translator, tournament: Tournament, job: Job,
-                  named: bool, brief: bool) -> tuple[str, InlineKeyboardMarkup | None]:
-    """What the notice ``job`` says of ``tournament``, and its buttons (``brief``: see
-    :func:`_open_checkin`)."""
-    if job.kind == "reminder":
-        return await _reminder(services, tr, tournament, job.payload["minutes"], named)
-    return await _open_checkin(services, tr, tournament, job.payload.get("minutes"), named,
-                               brief)
-
-
-async def _open_checkin(services: Services, tr: Translator, tournament: Tournament,
-                        minutes: int | None, named: bool, brief: bool
-                        ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """Open check-in; when a reminder falls at the same time (``minutes``), it heads the
-    text, and the Register button joins the Check-in one while registration is open.
-    ``brief``: one opening of several in a message, which says how to check in once."""
-    await services.repos.tournaments.set_state(tournament.id, CHECKIN_OPENED,
-                                               to_db(services.clock.now()))
+async def _opening(services: Services, tr: Translator, tournament: Tournament,
+                   minutes: int | None, named: bool, brief: bool
+                   ) -> tuple[str, InlineKeyboardMarkup | None]:
+    """Check-in open; when a reminder falls at the same time (``minutes``), it heads the
+    text, and the Register button joins the Check-in one while registration is open; once
+    anyone has checked in, how many (the opening is the check-in status until the next
+    reminder). ``brief``: one opening of several in a message, which says how to check in
+    once."""
     markup = checkin_keyboard(tr, tournament, named)
     suffix = "_brief" if brief else ""
     if minutes is None:
-        return tr(f"checkin.open{suffix}", title=tournament.title,
-                  time=said_time(services, tr, tournament)), markup
-    reminder, register = await _reminder(services, tr, tournament, minutes, named)
-    return lines(reminder, tr(f"checkin.open_with_reminder{suffix}")), stacked(register, markup)
+        text = tr(f"checkin.open{suffix}", title=tournament.title,
+                  time=said_time(services, tr, tournament))
+    else:
+        reminder, register = await _reminder(services, tr, tournament, minutes, named,
+                                             counting=False)
+        text = lines(reminder, tr(f"checkin.open_with_reminder{suffix}"))
+        markup = stacked(register, markup)
+    approved = await services.repos.entrants.list(tournament.id, ("approved",))
+    if checked := sum(entrant.checked_in for entrant in approved):
+        text += "\n" + tr("reminder.checked_in", total=len(approved), count=checked)
+    return text, markup
 
 
 async def _reminder(services: Services, tr: Translator, tournament: Tournament,
-                    minutes: int, named: bool = False
+                    minutes: int, named: bool = False, counting: bool = True
                     ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The reminder ``minutes`` before the start, and its Register button while registration
-    is open and places are left; when check-in opens, or once it is open, how many have
-    checked in (with the Check-in button); the last reminder names the applications still
-    waiting. ``named``: the buttons name the tournament (one message of several)."""
+    is open and places are left; before check-in opens, when; once it is open (``counting``:
+    unless the reminder heads the opening, which counts them itself), how many have checked
+    in (with the Check-in button); the last reminder names the applications still waiting.
+    ``named``: the buttons name the tournament (one message of several)."""
     approved = await services.repos.entrants.list(tournament.id, ("approved",))
     markup = register_keyboard(services, tr, tournament, named) \
         if tournament.registration_open and not tournament.full_with(len(approved)) else None
@@ -152,7 +160,7 @@ async def _reminder(services: Services, tr: Translator, tournament: Tournament,
               count=len(approved))
     if opens := checkin_opens(services, tr, tournament):
         text += "\n" + tr("schedule.checkin_opens", time=opens)
-    elif _counts_checkins(services, tournament, minutes):
+    elif counting and _counts_checkins(services, tournament, minutes):
         text += "\n" + tr("reminder.checked_in", total=len(approved),
                           count=sum(entrant.checked_in for entrant in approved))
         markup = stacked(markup, checkin_keyboard(tr, tournament, named))
