@@ -8,7 +8,8 @@ the notation from their own side. Seat 1's strip is at the top, seat 0's at the 
 with the player's checker colour, name, score, pip count and clock; the player on roll's strip
 is highlighted. Fonts come from :mod:`bot.render.pictures`; the board is drawn on a
 :class:`~bot.render.canvas.Canvas` of its own palette: a copy of the empty board, the
-checkers and dice, and labels kept from board to board. The canvas has a spare column on the
+checkers (a point's stack kept with the empty point beneath it, pasted whole) and dice, and
+labels kept from board to board. The canvas has a spare column on the
 right for the PNG's filter bytes (:func:`bot.render.png.padded_png`).
 """
 
@@ -190,7 +191,7 @@ def _draw_points(canvas: Canvas, seat: int, side: tuple[int, ...]) -> None:
 def _draw_stack(canvas: Canvas, seat: int, x: int, first: int, step: int,
                 count: int) -> None:
     """Up to five checkers from ``first`` by ``step``; the last one shows the count if more."""
-    _checker(canvas, seat, x, first, step, min(count, _SHOWN))
+    canvas.stamp(*_point_stack(seat, x, first, step, min(count, _SHOWN)))
     if count > _SHOWN:
         _count_on_checker(canvas, seat, x, first + (_SHOWN - 1) * step, count)
 
@@ -203,8 +204,23 @@ def _count_on_checker(canvas: Canvas, seat: int, x: int, y: int, count: int) -> 
 def _checker(canvas: Canvas, seat: int, x: int, y: int, step: int = 0, count: int = 1) -> None:
     """``count`` checkers from the one centred on (x, y), each ``step`` lower (higher when
     negative) and drawn over the one before."""
-    top = y + min(0, (count - 1) * step) - RADIUS
-    canvas.stamp(_checker_stamp(seat, step, count), (x - RADIUS, top))
+    canvas.stamp(_checker_stamp(seat, step, count), _corner(x, y, step, count))
+
+
+def _corner(x: int, y: int, step: int, count: int) -> tuple[int, int]:
+    """The top left corner of :func:`_checker`'s stack."""
+    return x - RADIUS, y + min(0, (count - 1) * step) - RADIUS
+
+
+@lru_cache(maxsize=2 * 24 * _SHOWN)
+def _point_stack(seat: int, x: int, first: int, step: int,
+                 count: int) -> tuple[Stamp, tuple[int, int]]:
+    """A point's stack of checkers with the empty board's point beneath it, and where it
+    goes: pasted without a mask (five checkers through their mask took 8.7 µs, as a plain
+    copy 1.2). A point is drawn on before anything else covers it, and the stacks of two
+    points do not overlap."""
+    corner = _corner(x, first, step, count)
+    return _checker_stamp(seat, step, count).on(_empty_board(), corner), corner
 
 
 @lru_cache(maxsize=32)

@@ -223,6 +223,36 @@ def test_a_stack_stamped_at_once_is_its_checkers_stamped_one_by_one() -> None:
             assert at_once.image.tobytes() == by_one.image.tobytes(), (step, count)
 
 
+def test_a_points_stack_pasted_whole_is_its_stamp_on_the_empty_board() -> None:
+    """Each point's stack of one to five checkers, pasted without a mask, leaves the pixels
+    the stack stamped through its mask on the empty board leaves."""
+    from bot.render.canvas import Canvas
+
+    palette = picture._board_palette()
+    for seat in (0, 1):
+        for point in range(1, 25):
+            x, edge = picture.point_centre(seat, point)
+            top = edge == picture.BOARD_TOP
+            step = 2 * picture.RADIUS if top else -2 * picture.RADIUS
+            first = edge + picture.RADIUS + 1 if top else edge - picture.RADIUS - 1
+            for count in range(1, picture._SHOWN + 1):
+                masked = Canvas(picture._empty_board().copy(), palette)
+                picture._checker(masked, seat, x, first, step, count)
+                whole = Canvas(picture._empty_board().copy(), palette)
+                whole.stamp(*picture._point_stack(seat, x, first, step, count))
+                assert whole.image.tobytes() == masked.image.tobytes(), (seat, point, count)
+
+
+def test_a_board_is_the_same_whatever_was_drawn_before() -> None:
+    """The stacks, stamps and labels kept from board to board show no earlier board: a
+    board drawn after others is the board drawn first."""
+    full = Position(_side({1: 2, 6: 7, 13: 5, 19: 1}, bar=1), _side({2: 3, 12: 4, 24: 5}))
+    first = board_png(_scene(full))
+    for points in ({}, {6: 5, 8: 3}, {1: 1, 24: 1}):
+        board_png(_scene(Position(_side(points), Position.start().opponent), on_roll=1))
+    assert board_png(_scene(full)) == first
+
+
 def test_a_new_clock_draws_no_new_letters() -> None:
     """The strip's pips and clocks are written digit by digit, so once every digit has been
     drawn, a board with new times and pip counts draws no new label."""
