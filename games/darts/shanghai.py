@@ -9,7 +9,6 @@ in throw order. The first player to close all seven targets at the end of a visi
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -70,9 +69,9 @@ def _extend(done: int, chain: tuple[Dart, ...], darts: Sequence[Dart],
             if done < len(chain) and dart == chain[done]:
                 done += 1
         return done
-    unused = Counter(darts)
-    while done < len(chain) and unused[chain[done]]:
-        unused[chain[done]] -= 1
+    unused = list(darts)  # a visit's three darts: a list is searched faster than counted
+    while done < len(chain) and chain[done] in unused:
+        unused.remove(chain[done])
         done += 1
     return done
 
@@ -138,14 +137,24 @@ class ShanghaiLeg(DartsLeg[tuple[Board, Board]]):
 
     def board(self, player: int) -> Progress:
         """Elements done per target, as committed."""
-        return dict(zip(TARGETS, self._state.game[player], strict=True))
+        return dict(zip(TARGETS, self.progress(player), strict=True))
+
+    def progress(self, player: int) -> Board:
+        """:meth:`board` as the engine keeps it, in the order of TARGETS."""
+        return self._state.game[player]
 
     @property
     def preview(self) -> Progress:
         """The current player's board if the visit being entered ended now (as committed
         while no dart is entered)."""
-        board = self.board(self.current)
-        return score_visit(board, self.pending, self.bull) if self.pending else board
+        return dict(zip(TARGETS, self.preview_progress, strict=True))
+
+    @property
+    def preview_progress(self) -> Board:
+        """:attr:`preview` in the order of TARGETS, scored from the engine's own board and
+        darts (read and checked when entered), not through :func:`score_visit`'s checks."""
+        board = self._state.game[self.current]
+        return _advanced(board, self.pending, self.bull) if self.pending else board
 
     def closed_at(self, player: int) -> dict[str, int]:
         """For each closed target, the number of the player's visit (1-based) that closed it."""

@@ -58,10 +58,10 @@ _TARGET_LINES = {(target, done, preview): _target_line(target, done, preview)
 
 
 def _shanghai_player(leg: ShanghaiLeg, player: int) -> list[str]:
-    done = leg.board(player)
+    done = leg.progress(player)
     live = not leg.finished and leg.current == player
-    preview = leg.preview if live else done
-    return [_TARGET_LINES[target, done[target], preview[target]] for target in TARGETS]
+    preview = leg.preview_progress if live else done
+    return [_TARGET_LINES[line] for line in zip(TARGETS, done, preview, strict=True)]
 
 
 def shanghai_board(tr: Translator, leg: ShanghaiLeg, names: tuple[str, str]) -> list[str]:

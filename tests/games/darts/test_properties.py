@@ -71,6 +71,30 @@ def test_shanghai_leg_boards_only_grow(played: list, bull: str) -> None:
         assert leg.finished == all(done == 3 for done in leg.board(player).values())
 
 
+
+@settings(max_examples=50)
+@given(st.lists(visits, max_size=20), visits, bull_rules)
+def test_shanghai_preview_is_the_visit_entered_scored(played: list, entered: list,
+                                                      bull: str) -> None:
+    """The board's preview, scored from the engine's own board and darts, is what
+    score_visit makes of the committed board and the darts entered."""
+    leg = ShanghaiLeg(bull=bull)
+    for darts in played:
+        if leg.finished:
+            return
+        for dart in darts:
+            leg.throw(dart)
+        leg.end_turn()
+    if leg.finished:
+        return
+    for dart in entered:
+        leg.throw(dart)
+    board = leg.board(leg.current)
+    assert leg.preview == score_visit(board, entered, bull)
+    assert leg.preview_progress == tuple(leg.preview.values())
+    assert leg.progress(leg.current) == tuple(board.values())
+
+
 fin_actions = st.lists(darts_on(NUMBERS) | st.sampled_from(["undo", "end"]), max_size=150)
 
 
