@@ -63,7 +63,9 @@ class LegsMatch(ABC, Generic[L]):
 
     @property
     def finished(self) -> bool:
-        return max(self.legs_won) > self.best_of // 2
+        """A majority of legs won; counted only once the current leg is over, as no leg
+        follows the one that decided the match (asked about ten times an action)."""
+        return self._legs[-1].finished and max(self.legs_won) > self.best_of // 2
 
     @property
     def winner(self) -> int | None:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from games.common.errors import IllegalAction
 from games.darts.fincricket import NUMBERS, FinCricket
 from games.darts.notation import parse_dart
-from games.darts.shanghai import CHAINS, TARGETS, ShanghaiLeg, score_visit
+from games.darts.shanghai import CHAINS, TARGETS, ShanghaiLeg, ShanghaiMatch, score_visit
 
 
 def darts_on(sectors: range | list[int]) -> st.SearchStrategy[str]:
@@ -93,6 +93,34 @@ def test_shanghai_preview_is_the_visit_entered_scored(played: list, entered: lis
     assert leg.preview == score_visit(board, entered, bull)
     assert leg.preview_progress == tuple(leg.preview.values())
     assert leg.progress(leg.current) == tuple(board.values())
+
+
+
+match_steps = st.lists(visits.map(lambda darts: ("visit", darts))
+                       | st.tuples(st.just("correct"), st.integers(0, 3), st.integers(0, 9),
+                                   visits), max_size=120)
+
+
+@settings(max_examples=60)
+@given(match_steps, st.sampled_from([1, 3, 5]))
+def test_a_match_is_finished_when_its_legs_won_decide_it(steps: list, legs: int) -> None:
+    """``finished`` counts the legs only once the current leg is over: as played and as
+    corrected, it says what counting them at every step says."""
+    match = ShanghaiMatch(legs=legs)
+    for step in steps:
+        if match.finished:
+            break
+        try:
+            if step[0] == "visit":
+                for dart in step[1]:
+                    match.apply({"type": "dart", "dart": dart})
+                match.apply({"type": "end_visit"})
+            else:
+                match.apply({"type": "correct", "leg": step[1], "visit": step[2],
+                             "darts": step[3]})
+        except IllegalAction:
+            pass
+        assert match.finished == (max(match.legs_won) > legs // 2)
 
 
 fin_actions = st.lists(darts_on(NUMBERS) | st.sampled_from(["undo", "end"]), max_size=150)
