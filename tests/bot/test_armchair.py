@@ -533,3 +533,17 @@ def test_the_rules_name_suits_and_results_as_the_match_does(language: str) -> No
         result = tr(key, a="A", b="B", ra=1, rb=1)
         headword = result.split(":")[0].split(" ", 1)[1]
         assert headword.lower() in told, (key, headword)
+
+
+def test_declare_buttons_carry_what_their_model_packs() -> None:
+    """The hand's declare button and its confirmation are packed without the model: their
+    data is what ``Declare(...).pack()`` gives, and the model reads it back."""
+    from bot.features.armchair.hand import confirm_rows
+    from bot.features.armchair.keyboards import Declare
+
+    tr = Translator("en")
+    (yes, no), = confirm_rows(tr, 12, 34)
+    assert yes.callback_data == Declare(match_id=12, at=34, step=1).pack()
+    assert no.callback_data == Declare(match_id=12, at=34, step=2).pack()
+    assert Declare.unpack(no.callback_data) == Declare(match_id=12, at=34, step=2)
+    assert (yes.text, no.text) == (tr("armchair.declare_yes"), tr("armchair.declare_no"))

@@ -19,6 +19,7 @@ from bot.features.armchair.texts import (
     innings_line,
     result_line,
 )
+from bot.features.keyboards import packed, press_button
 from bot.i18n import Translator
 from bot.play.context import MatchContext
 from bot.play.hidden import HiddenInput, Panel
@@ -89,16 +90,19 @@ def _declare_row(tr: Translator, match_id: int, game: ArmchairGame,
     """The batting side may declare between deliveries: one button, then a confirmation."""
     if not game.may_declare(seat):
         return ()
-    data = Declare(match_id=match_id, at=game.position).pack()
-    return ((InlineKeyboardButton(text=tr("armchair.declare_button"), callback_data=data),),)
+    return ((_declare_button(tr("armchair.declare_button"), match_id, game.position, 0),),)
 
 
 def confirm_rows(tr: Translator, match_id: int, at: int) -> list[list[InlineKeyboardButton]]:
     """The declaration's confirmation, in place of the panel's buttons."""
-    return [[InlineKeyboardButton(text=tr("armchair.declare_yes"), callback_data=Declare(
-                match_id=match_id, at=at, step=1).pack()),
-             InlineKeyboardButton(text=tr("armchair.declare_no"), callback_data=Declare(
-                 match_id=match_id, at=at, step=2).pack())]]
+    return [[_declare_button(tr("armchair.declare_yes"), match_id, at, 1),
+             _declare_button(tr("armchair.declare_no"), match_id, at, 2)]]
+
+
+def _declare_button(text: str, match_id: int, at: int, step: int) -> InlineKeyboardButton:
+    """A :class:`Declare` button, packed and copied as the panel's own buttons are: the
+    batter's panel carries one after every action."""
+    return press_button(text, packed(Declare, match_id, at, step))
 
 
 def _resolve(game: ArmchairGame, seat: int, action: dict[str, Any]) -> dict[str, Any]:
