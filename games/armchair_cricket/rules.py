@@ -7,7 +7,6 @@ Action shapes are listed in :mod:`.actions`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from games.common.errors import IllegalAction
@@ -16,7 +15,7 @@ from .actions import action_type, card_of, cards_of, order_of, seat_of, take
 from .cards import PACK
 from .delivery import outcome_of_codes
 from .scoring import chase_won, close_innings, finish, settle
-from .state import ArmchairState, Delivery, Hand, Innings, Outcome
+from .state import ArmchairState, Delivery, Hand, Innings, Outcome, changed
 
 DEAL = 7
 Handler = Callable[[ArmchairState, dict[str, Any]], ArmchairState]
@@ -28,7 +27,7 @@ def apply(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
         raise IllegalAction("finished")
     if any(state.owed) and kind != "shuffle":
         raise IllegalAction("shuffle_needed")
-    return settle(replace(_HANDLERS[kind](state, action), step=state.step + 1))
+    return settle(changed(_HANDLERS[kind](state, action), step=state.step + 1))
 
 
 def shuffle_size(state: ArmchairState) -> int:
@@ -55,7 +54,7 @@ def _hands_with(state: ArmchairState, seat: int, hand: tuple[int, ...]) -> tuple
 def _play(state: ArmchairState, seat: int, cards: tuple[int, ...], **changes: Any) -> ArmchairState:
     """``seat`` puts ``cards`` from its hand on the discard pile, with other ``changes``."""
     hands = _hands_with(state, seat, take(state.hands[seat], cards))
-    return replace(state, hands=hands, discards=state.discards + cards, **changes)
+    return changed(state, hands=hands, discards=state.discards + cards, **changes)
 
 
 def _draw(state: ArmchairState, seat: int, count: int) -> ArmchairState:
@@ -64,7 +63,7 @@ def _draw(state: ArmchairState, seat: int, count: int) -> ArmchairState:
     hands = _hands_with(state, seat, tuple(sorted(state.hands[seat] + drawn)))
     owed = list(state.owed)
     owed[seat] += count - len(drawn)
-    return replace(state, hands=hands, pile=state.pile[len(drawn) :], owed=(owed[0], owed[1]))
+    return changed(state, hands=hands, pile=state.pile[len(drawn) :], owed=(owed[0], owed[1]))
 
 
 def _shuffle(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
@@ -74,11 +73,11 @@ def _shuffle(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
     if state.phase == "deal":
         cards = tuple(PACK[index] for index in order)
         hands = (tuple(sorted(cards[0 : 2 * DEAL : 2])), tuple(sorted(cards[1 : 2 * DEAL : 2])))
-        return replace(state, phase="toss", hands=hands, pile=cards[2 * DEAL :])
+        return changed(state, phase="toss", hands=hands, pile=cards[2 * DEAL :])
     under = state.discards[:-1]
     pile = tuple(under[index] for index in order)
     owed = state.owed
-    state = replace(
+    state = changed(
         state, pile=pile, discards=state.discards[-1:], deck=state.deck + 1, owed=(0, 0)
     )
     for seat in (0, 1):
@@ -89,7 +88,7 @@ def _shuffle(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
 
 def _toss(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
     _expect(state, "toss")
-    return replace(state, phase="choose", toss_winner=seat_of(action, "winner"))
+    return changed(state, phase="choose", toss_winner=seat_of(action, "winner"))
 
 
 def _choose(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
@@ -97,7 +96,7 @@ def _choose(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
     _actor(action, state.toss_winner)
     batter = seat_of(action, "bat_first")
     innings = (Innings(1, batter, state.deck),)
-    return replace(state, phase="discard", side_a=batter, innings=innings)
+    return changed(state, phase="discard", side_a=batter, innings=innings)
 
 
 def discarding_seat(state: ArmchairState) -> int:
@@ -130,7 +129,7 @@ def _bat(state: ArmchairState, action: dict[str, Any]) -> ArmchairState:
     result, runs = outcome_of_codes(bowled, card, state.settings.runs_table)
     innings = state.innings[-1]
     wickets = innings.wickets + (result == "wicket")
-    innings = replace(innings, runs=innings.runs + runs, wickets=wickets, balls=innings.balls + 1)
+    innings = changed(innings, runs=innings.runs + runs, wickets=wickets, balls=innings.balls + 1)
     state = _play(
         state,
         seat,

@@ -11,14 +11,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .state import (
     BALLS_PER_OVER,
     INNINGS_PER_MATCH,
     ArmchairState,
     Innings,
     Outcome,
+    changed,
 )
 
 A_SECOND = 3  # the number of A's second innings
@@ -37,13 +36,13 @@ def chase_won(state: ArmchairState) -> bool:
 
 
 def finish(state: ArmchairState, outcome: Outcome) -> ArmchairState:
-    return replace(state, phase="over", outcome=outcome, bowled=None, owed=(0, 0))
+    return changed(state, phase="over", outcome=outcome, bowled=None, owed=(0, 0))
 
 
 def close_innings(state: ArmchairState, declared: bool) -> ArmchairState:
     """Close the current innings, then decide the match or start the next innings."""
-    closed = replace(state.innings[-1], closed=True, declared=declared, last_deck=state.deck)
-    state = replace(state, innings=(*state.innings[:-1], closed), bowled=None)
+    closed = changed(state.innings[-1], closed=True, declared=declared, last_deck=state.deck)
+    state = changed(state, innings=(*state.innings[:-1], closed), bowled=None)
     a_seat = state.side_a
     assert a_seat is not None
     a, b = side_totals(state)
@@ -56,7 +55,7 @@ def close_innings(state: ArmchairState, declared: bool) -> ArmchairState:
         return finish(state, Outcome("win", a_seat if a > b else 1 - a_seat, "totals"))
     target = a - state.innings[1].runs + 1 if number == A_SECOND else None
     following = Innings(number + 1, 1 - closed.batting, state.deck, target=target)
-    return replace(state, innings=(*state.innings, following), phase="bowl")
+    return changed(state, innings=(*state.innings, following), phase="bowl")
 
 
 def settle(state: ArmchairState) -> ArmchairState:
@@ -67,6 +66,6 @@ def settle(state: ArmchairState) -> ArmchairState:
     innings = state.innings[-1]
     if innings.balls % BALLS_PER_OVER:
         return state
-    closed = replace(innings, last_deck=state.deck)
-    state = replace(state, innings=(*state.innings[:-1], closed))
+    closed = changed(innings, last_deck=state.deck)
+    state = changed(state, innings=(*state.innings[:-1], closed))
     return finish(state, Outcome("draw", None, "deck_limit"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from games.common.errors import IllegalAction
 
@@ -20,6 +20,7 @@ INNINGS_PER_MATCH = 4
 Hand = tuple[int, ...]
 Phase = Literal["deal", "toss", "choose", "discard", "bowl", "bat", "exchange", "over"]
 Ending = Literal["innings", "chase", "totals", "deck_limit"]
+Value = TypeVar("Value", "Innings", "ArmchairState")
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,3 +183,20 @@ class ArmchairState:
         if self.phase == "deal":
             return False
         return self.deck > limit or (self.deck == limit and not self.pile)
+
+
+_put = object.__setattr__  # how a frozen dataclass's own __init__ fills its fields
+
+
+def changed(value: Value, **changes: Any) -> Value:
+    """``dataclasses.replace`` for an innings or a state, whose ``__init__`` checks nothing:
+    each field copied into a new object, without replace's pass over the fields' kinds and
+    the frozen ``__init__`` (half its cost; an action replaces the state three to five
+    times). A name that is not a field is refused as replace refuses it."""
+    names = type(value).__slots__
+    if not changes.keys() <= set(names):
+        raise TypeError(f"not fields of {type(value).__name__}: {sorted(changes)}")
+    new = object.__new__(type(value))
+    for name in names:
+        _put(new, name, changes[name] if name in changes else getattr(value, name))
+    return new

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from games.armchair_cricket import (
     ArmchairMatch,
     ArmchairSettings,
@@ -11,7 +13,7 @@ from games.armchair_cricket import (
     ToAct,
     delivery_outcome,
 )
-from games.armchair_cricket.state import Innings
+from games.armchair_cricket.state import Innings, changed
 
 from .helpers import accounted, assert_illegal, ball, done, started, with_innings
 
@@ -216,3 +218,17 @@ def test_a_result_in_the_last_over_beats_the_draw() -> None:
     match.apply({"type": "bat", "player": 1, "card": "BALL 9"})
     assert match.outcome == Outcome("win", 1, "chase")
     assert match.view().deck == 2
+
+
+def test_a_changed_state_is_what_replace_makes_and_a_non_field_is_refused() -> None:
+    """The rules' own copy of a state or an innings (``changed``) gives what
+    ``dataclasses.replace`` gives, leaves the old value as it was, and refuses a name that
+    is not a field as replace does."""
+    match = started(A_HAND, B_HAND, TOP)
+    state = match.state
+    assert changed(state, phase="bowl", step=9) == replace(state, phase="bowl", step=9)
+    assert state == started(A_HAND, B_HAND, TOP).state
+    innings = Innings(2, 1, 1, 10, 1, 7)
+    assert changed(innings, runs=12, closed=True) == replace(innings, runs=12, closed=True)
+    with pytest.raises(TypeError):
+        changed(state, phases="bowl")
