@@ -13,8 +13,8 @@ from aiogram.types import InlineKeyboardButton
 from bot.features.armchair.keyboards import Declare
 from bot.features.armchair.settings import replay_of
 from bot.features.armchair.texts import (
-    ball_result,
     card,
+    hand_ball_line,
     hand_line,
     innings_line,
     result_line,
@@ -45,9 +45,7 @@ def panel(ctx: MatchContext, seat: int, tr: Translator, game: ArmchairGame) -> P
     if state.innings:
         lines.append(innings_line(tr, ctx.names, state.innings[-1]))
     if state.last is not None:
-        lines.append(tr("armchair.panel_last", bowled=card(tr, state.last.bowled),
-                        played=card(tr, state.last.played),
-                        result=ball_result(tr, state.last)))
+        lines.append(hand_ball_line(tr.language, state.last))
     if state.bowled is not None and seat == state.batter:
         lines.append(tr("armchair.panel_ball", card=card(tr, state.bowled)))
     lines.append(tr("armchair.panel_hand", cards=hand_line(tr, state.hands[seat])))

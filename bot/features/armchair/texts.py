@@ -90,13 +90,30 @@ def last_ball_line(tr: Translator, names: tuple[str, str], game: ArmchairGame) -
     a delivery is not a message of its own, so a match does not spend the group's message
     budget ball by ball."""
     ball = game.state.last
-    innings = game.state.innings[ball.innings - 1]
+    return _last_ball_line(tr.language, names, ball, game.state.innings[ball.innings - 1])
+
+
+@lru_cache(maxsize=1024)
+def _last_ball_line(language: str, names: tuple[str, str], ball: Delivery,
+                    innings: Innings) -> str:
+    """Remembered by the delivery's and its innings' values: the score card writes the last
+    ball again after every action, and it changes only with the next ball played."""
+    tr = Translator(language)
     bowler = 1 - innings.batting
     over = f"{(ball.ball - 1) // 6}.{(ball.ball - 1) % 6 + 1}"
     return tr("armchair.delivery", over=over, bowler=names[bowler],
               batter=names[1 - bowler], bowled=card(tr, ball.bowled),
               played=card(tr, ball.played), result=ball_result(tr, ball),
               runs=innings.runs, wickets=innings.wickets)
+
+
+@lru_cache(maxsize=1024)
+def hand_ball_line(language: str, ball: Delivery) -> str:
+    """The last delivery on a hand. Remembered by the delivery's value: both hands show it
+    after every action, and it changes only with the next ball played."""
+    tr = Translator(language)
+    return tr("armchair.panel_last", bowled=card(tr, ball.bowled), played=card(tr, ball.played),
+              result=ball_result(tr, ball))
 
 
 def ball_result(tr: Translator, ball: Delivery) -> Markup:
