@@ -93,8 +93,7 @@ async def register_in_group(message: Message, command: CommandObject, services: 
         if error := await _name_problem(services, tr, tournament, user.id, name):
             await message.reply(error)
             return
-        await services.repos.entrants.put(tournament.id, user.id, "photo",
-                                          services.clock.now(), name)
+        await _put_claimed(services, tournament, user.id, "photo", name)
     entry = await _form_begun(services, tournament, user.id)
     asked = await _ask_in_private(services, tournament, entry)
     key = "registration.continue_photo" if entry.status == "photo" else \
@@ -104,13 +103,22 @@ async def register_in_group(message: Message, command: CommandObject, services: 
     await redraw_checkin_status(services, tournament)
 
 
+async def _put_claimed(services: Services, tournament: Tournament, user_id: int, status: str,
+                       name: str | None = None) -> None:
+    """Write the application with the update's claim (:meth:`Database.together`): one
+    transaction instead of the application's and then the claim's."""
+    async with services.db.together():
+        await services.repos.entrants.put(tournament.id, user_id, status, services.clock.now(),
+                                          name)
+
+
 async def _form_begun(services: Services, tournament: Tournament, user_id: int) -> Entrant:
     """The user's form, begun at step 1 unless it is under way (a bare /register after the
     name was noted goes on to the screenshot, the name kept)."""
     entry = await services.repos.entrants.get(tournament.id, user_id)
     if entry is not None and entry.status in UNFINISHED:
         return entry
-    await services.repos.entrants.put(tournament.id, user_id, "name", services.clock.now())
+    await _put_claimed(services, tournament, user_id, "name")
     return await services.repos.entrants.get(tournament.id, user_id)
 
 
@@ -151,7 +159,7 @@ async def _apply_directly(services: Services, tr: Translator, tournament: Tourna
         return
     needs_approval = tournament.needs_approval
     status = "pending" if needs_approval else "approved"
-    await services.repos.entrants.put(tournament.id, user_id, status, services.clock.now(), name)
+    await _put_claimed(services, tournament, user_id, status, name)
     if not needs_approval:
         said, markup = with_checkin(services, tr, tournament, tr(
             "registration.registered", name=name, title=tournament.title))

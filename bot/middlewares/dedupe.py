@@ -4,7 +4,7 @@ twice; a webhook retry can arrive while the first copy still runs).
 The update is recorded after its handler succeeds. A handler that appends to a match log
 records it inside that same transaction (see ``MatchesRepo.append``), and so does one that
 writes its action in a ``Database.together`` block (an organiser's command with its log
-entry), so "applied once" holds across restarts too. Other handlers' updates are not
+entry, a player's application), so "applied once" holds across restarts too. Other handlers' updates are not
 claimed by their first write transaction, although that would save one: the first write is
 often incidental (a new user's record, written before the command runs), and a process that
 died right after it would have claimed a command it never carried out; Telegram's

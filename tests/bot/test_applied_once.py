@@ -268,3 +268,19 @@ async def test_a_formats_disqualification_that_died_after_its_commit_closes_the_
         assert await _matches_of(sandbox, "carol", "running") == 0
         assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
                                      " WHERE action = 'dq'") == 1
+
+
+
+async def test_an_application_that_died_after_its_commit_is_not_answered_again(
+        tmp_path: Path):
+    """A /register's application is written with the update's claim: when its answer fails,
+    the redelivered update is dropped, not answered a second time."""
+    async with _sandbox(tmp_path) as (sandbox, output):
+        await sandbox.run_lines(["org@grp: /new cup Spring", "alice@grp: /help"])
+        _fail_next(sandbox, SendMessage)
+        await sandbox.run_lines(["alice@grp: /register"])
+        assert await _count(sandbox, "SELECT count(*) FROM entrants") == 1
+        replayed = len(output)
+        await sandbox.run_lines(["! restart", "! replay"])
+        assert not [line for line in output[replayed:] if line.startswith("→ grp")]
+        assert await _count(sandbox, "SELECT count(*) FROM entrants") == 1
