@@ -53,3 +53,14 @@ def test_the_live_loader_reads_json_as_the_standard_library_does():
     for answer in answers:
         for content in (json.dumps(answer), json.dumps(answer, ensure_ascii=False)):
             assert loads(content) == json.loads(content) == loads(content.encode())
+
+
+def test_a_reply_is_parsed_without_its_sender_and_the_message_it_answers():
+    sent = MESSAGE | {"from": {"id": 9, "is_bot": True, "first_name": "Bot"},
+                      "reply_to_message": MESSAGE | {"message_id": 6}}
+    answer = Response[Message].model_validate(
+        {"ok": True, "result": lean_result(sent)}, context={"bot": Bot("1:a")})
+    assert answer.result.message_id == 7 and answer.result.chat.id == -5
+    assert answer.result.from_user is None and answer.result.reply_to_message is None
+    assert sorted(lean_result([sent])[0]) == ["chat", "date", "message_id", "text"]
+    assert "from" in sent and "reply_to_message" in sent
