@@ -82,6 +82,13 @@ def opening(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def mid_sentence(text: str) -> str:
+    """``text``, a name written as a sentence's start (``Тур 1``, ``Final``), as it reads
+    inside one, in parentheses: its first letter small («(тур 1)», ``(final)``), unless the
+    second is a capital too (an abbreviation)."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
 def paragraphs(*parts: str | None) -> str:
     """The parts there are, a blank line apart: one message of what one step says in
     blocks (a stage's tables, then the round it opens)."""

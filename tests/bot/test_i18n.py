@@ -11,7 +11,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot import i18n
-from bot.i18n import Markup, Plural, Translator, catalog, opening
+from bot.i18n import Markup, Plural, Translator, catalog, mid_sentence, opening
 
 ROOT = Path(__file__).resolve().parents[2]
 _LITERAL_KEY = re.compile(r"""\btr\(\s*"([a-z_]+\.[a-z_.]+)\"""")
@@ -174,6 +174,17 @@ def test_a_playoff_round_begins_a_message_with_a_capital() -> None:
     assert ru("cup.hp_start", title=opening(round_name), a="A", b="B", hp=20).startswith(
         "⚔️ Финал «HP»: A — B")
     assert opening("1/2 финала") == "1/2 финала" and opening("") == ""
+
+
+def test_a_stage_in_parentheses_reads_in_lower_case() -> None:
+    """A round or bracket stage named inside a sentence, in parentheses, is not capitalised
+    («Результат внесён организатором (тур 1)»); an abbreviation keeps its capitals."""
+    ru = Translator("ru")
+    said = ru("formats.set_by_organiser", stage=mid_sentence(ru("formats.match.round", round=1)),
+              result="A — B 3:1", reason="x")
+    assert "(тур 1)" in said
+    assert mid_sentence("Semi-final") == "semi-final" and mid_sentence("GF") == "GF"
+    assert mid_sentence("1/4 финала") == "1/4 финала" and mid_sentence("") == ""
 
 
 @pytest.mark.parametrize("language", ["ru", "en", "fi"])

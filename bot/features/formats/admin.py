@@ -31,7 +31,7 @@ from bot.features.formats.state import Run, load, log_event, names_of
 from bot.features.handlers import Handlers
 from bot.features.keyboards import pressed_on_its_question, question_keyboard
 from bot.games import game_of
-from bot.i18n import Translator, clip, lines
+from bot.i18n import Translator, clip, lines, mid_sentence
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.board import retire_board
@@ -136,7 +136,7 @@ async def set_result(message: Message, command: CommandObject, services: Service
         await message.reply(problem)
         return
     label = await names_of(services, run.tournament.id)
-    said = tr("formats.set_by_organiser", reason=reason, stage=stage_of(tr, run, match),
+    said = tr("formats.set_by_organiser", reason=reason, stage=mid_sentence(stage_of(tr, run, match)),
               result=describe(tr, label, match, winner, score, claim.forfeit))
     said = lines(said, tr(dropped) if dropped else None)
     await record_result(services, match.id, winner, score, forfeit=claim.forfeit,

@@ -14,7 +14,7 @@ from bot.features.formats.progress import round_said
 from bot.features.formats.results import correction_problem, played_in_bot
 from bot.features.formats.state import BRACKETS, Run, left_walkover, load
 from bot.games import game_of
-from bot.i18n import Translator, lines
+from bot.i18n import Translator, lines, mid_sentence
 from bot.play.context import own_text
 from bot.play.refusal import paused
 from bot.services import Services
@@ -154,7 +154,7 @@ def _last_result(tr: Translator, run: Run, row: MatchRow, user: int) -> str:
     shown = f" {score[0]}:{score[1]}" if score else ""
     key = "formats.match.last_won" if row.winner == user else \
         "formats.match.last_drawn" if row.winner is None else "formats.match.last_lost"
-    return tr(key, stage=stage_of(tr, run, row), score=shown)
+    return tr(key, stage=mid_sentence(stage_of(tr, run, row)), score=shown)
 
 
 BRACKET_SLOTS = ("W", "L", "3P", "GF")

@@ -25,7 +25,7 @@ from bot.features.formats.state import (
     save_record,
 )
 from bot.games import MatchRecord, game_of
-from bot.i18n import Markup, Translator, lines
+from bot.i18n import Markup, Translator, lines, mid_sentence
 from bot.play import clock
 from bot.play.board import retire_board
 from bot.play.context import MatchContext
@@ -356,7 +356,9 @@ def _walkovers_said(tr: Translator, run: Run, label: dict[int, str], player: int
 
 def _match_named(tr: Translator, run: Run, view: MatchView, row: MatchRow | None) -> str:
     stage = round_name(tr, run, view.id.split("-")[0], view.round)
-    return stage if row is None else tr("formats.match_numbered", number=row.id, stage=stage)
+    if row is None:
+        return stage
+    return tr("formats.match_numbered", number=row.id, stage=mid_sentence(stage))
 
 
 _FEWER_ROUNDS = {"swiss": (swiss_planned_rounds, "formats.swiss_fewer_rounds"),
