@@ -32,7 +32,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import games
-from bot.features.keyboards import link_keyboard, packed, press_button
+from bot.features.keyboards import keyboard_of, link_keyboard, packed, press_button
 from bot.i18n import Translator, lines
 from bot.match_service import Clocks
 from bot.play import clock
@@ -354,8 +354,8 @@ def _keyboard(match_id: int, panel: Panel, play: int) -> InlineKeyboardMarkup | 
     buttons = [press_button(label, pick_data(match_id, word, at, play))
                for label, word in panel.buttons]
     width = panel.columns or len(buttons) or 1
-    rows = [buttons[i:i + width] for i in range(0, len(buttons), width)]
-    return InlineKeyboardMarkup(inline_keyboard=rows + [list(row) for row in panel.extra])
+    return keyboard_of([*(buttons[i:i + width] for i in range(0, len(buttons), width)),
+                        *panel.extra])
 
 
 def stale_position(hidden: HiddenInput, state: Any, at: int, play: int, now_play: int) -> bool:

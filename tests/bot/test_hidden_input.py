@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.features.keyboards import press_button
+from bot.features.keyboards import keyboard_of, press_button
 from bot.play import clock
 from bot.play.hidden import Pick, pick_data
 from bot.sandbox.runner import Sandbox
@@ -337,3 +337,33 @@ def test_a_press_button_is_the_validated_button_and_sent_as_one() -> None:
         inline_keyboard=[[built]]).model_dump_json(exclude_none=True)
     assert press_button("Защита", "d") == InlineKeyboardButton(text="Защита", callback_data="d")
     assert copied.text == "Атака"
+
+
+def test_a_keyboard_of_made_buttons_is_the_validated_keyboard_and_shares_nothing() -> None:
+    """keyboard_of gives the markup a validation gives, sent alike; changing one copy (a
+    row, the markup's rows, its bot, an extra field) changes no other copy, no row it was
+    given, and not the next keyboard made. The buttons are the ones given, as a validation
+    keeps them; changing one press_button's field changes no other button."""
+    rows = [[press_button("Атака", "hid:7:attack:1:1:0"), press_button("Защита", "d")],
+            (press_button("Хил", "h"),)]
+    made, built = keyboard_of(rows), InlineKeyboardMarkup(inline_keyboard=rows)
+    assert made == built and made.model_fields_set == built.model_fields_set
+    assert made.inline_keyboard[1][0] is built.inline_keyboard[1][0] is rows[1][0]
+    assert made.model_dump_json(exclude_none=True) == built.model_dump_json(exclude_none=True)
+    other = keyboard_of(rows)
+    made.inline_keyboard[0].append(press_button("x", "x"))
+    made.inline_keyboard = [[press_button("y", "y")]]
+    made.as_(object())  # type: ignore[arg-type]
+    made.note = "extra"  # type: ignore[attr-defined]
+    other.inline_keyboard[1][0].text = "Лечение"
+    assert other.inline_keyboard[0][0] is not other.inline_keyboard[1][0]
+    assert [len(row) for row in rows] == [2, 1] and rows[1][0].text == "Лечение"
+    assert other == InlineKeyboardMarkup(inline_keyboard=rows) and other.bot is None
+    assert keyboard_of(rows) == InlineKeyboardMarkup(inline_keyboard=rows)
+    assert keyboard_of([]) == InlineKeyboardMarkup(inline_keyboard=[])
+    assert keyboard_of([]).model_extra == {} and keyboard_of([]).bot is None
+    first, second = press_button("a", "a"), press_button("b", "b")
+    first.text = "c"
+    first.url = "https://t.me/x"
+    assert second == InlineKeyboardButton(text="b", callback_data="b")
+    assert press_button("a", "a") == InlineKeyboardButton(text="a", callback_data="a")
