@@ -15,18 +15,21 @@ call instead of a form filled field by field; a call with a file (a picture) is 
 aiogram's multipart form. Either way the same fields as aiogram's form, field for field
 (``tests/bot/test_telegram_session.py`` compares them).
 
-An answer is parsed without the keyboard Telegram echoes back (:mod:`bot.api_answers`).
+An answer is parsed without the keyboard Telegram echoes back, and a successful one's result
+by its method's own type with the message's chat kept (:mod:`bot.api_answers`); an error is
+aiogram's to read.
 """
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 from aiogram import Bot
 from aiogram.client.default import Default, DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import TelegramNetworkError
-from aiogram.methods import TelegramMethod
+from aiogram.methods import Response, TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiogram.types import InputFile
 from aiohttp import BytesPayload, ClientError, FormData
@@ -37,6 +40,8 @@ from bot import api_answers
 from bot.method_fields import field
 
 _AS_IS = frozenset({str, int, float, bool})
+_SUCCESS = {"ok", "result"}
+"""The fields of a successful answer."""
 _LEFT_OUT = (None, "")
 """Prepared values aiogram's form leaves out: nothing, or an empty text."""
 KEYBOARD = "reply_markup"
@@ -49,6 +54,7 @@ class TelegramSession(AiohttpSession):
     def __init__(self, **options: Any) -> None:
         super().__init__(**({"json_loads": api_answers.loads} | options))
         self._defaults: dict[tuple[str, bool], tuple[DefaultBotProperties, Any]] = {}
+        self._chats = api_answers.Chats()
 
     async def make_request(self, bot: Bot, method: TelegramMethod[TelegramType],
                            timeout: int | None = None) -> TelegramType:
@@ -67,6 +73,26 @@ class TelegramSession(AiohttpSession):
                 method=method, message=f"{type(error).__name__}: {error}") from error
         return self.check_response(bot=bot, method=method, status_code=resp.status,
                                    content=content).result
+
+    def check_response(self, bot: Bot, method: TelegramMethod[TelegramType], status_code: int,
+                       content: str) -> Response[TelegramType]:
+        """aiogram's check of an answer; a successful one read by :meth:`_success`, anything
+        else (an error, an answer that does not parse) by aiogram, which raises."""
+        if HTTPStatus.OK <= status_code <= HTTPStatus.IM_USED:
+            try:
+                return self._success(bot, method, self.json_loads(content))
+            except (ValueError, LookupError):  # pydantic's ValidationError is a ValueError
+                pass
+        return super().check_response(bot=bot, method=method, status_code=status_code,
+                                      content=content)
+
+    def _success(self, bot: Bot, method: TelegramMethod[TelegramType], data: Any
+                 ) -> Response[TelegramType]:
+        """A successful answer (``ok`` and a result, nothing else) read by its method's result
+        type (:meth:`api_answers.Chats.result`); LookupError for any other."""
+        if type(data) is not dict or data.keys() != _SUCCESS or data["ok"] is not True:
+            raise LookupError("not a successful answer")
+        return Response(ok=True, result=self._chats.result(bot, type(method), data["result"]))
 
     def build_request(self, bot: Bot, method: TelegramMethod) -> BytesPayload | FormData:
         """What a call posts: its fields as a JSON body, or as a multipart form when it
