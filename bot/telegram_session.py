@@ -40,6 +40,8 @@ from bot import api_answers
 from bot.method_fields import field
 
 _AS_IS = frozenset({str, int, float, bool})
+_SUCCESSFUL = range(HTTPStatus.OK, HTTPStatus.IM_USED + 1)
+"""The HTTP statuses aiogram takes for a success (read once, not through the enum per call)."""
 _SUCCESS = {"ok", "result"}
 """The fields of a successful answer."""
 _LEFT_OUT = (None, "")
@@ -78,7 +80,7 @@ class TelegramSession(AiohttpSession):
                        content: str) -> Response[TelegramType]:
         """aiogram's check of an answer; a successful one read by :meth:`_success`, anything
         else (an error, an answer that does not parse) by aiogram, which raises."""
-        if HTTPStatus.OK <= status_code <= HTTPStatus.IM_USED:
+        if status_code in _SUCCESSFUL:
             try:
                 return self._success(bot, method, self.json_loads(content))
             except (ValueError, LookupError):  # pydantic's ValidationError is a ValueError
