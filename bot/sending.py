@@ -61,22 +61,29 @@ async def settled(*conversations: Awaitable[T]) -> list[T | BaseException]:
 
     The first runs in the caller's own task and starts first (the others are tasks that start
     when it first waits), so the sandbox, whose Telegram never makes a call wait, prints
-    them in the order given."""
+    them in the order given. The others are then awaited in turn (each runs meanwhile, so
+    their waits still overlap), without a gather's extra future and callbacks."""
     if not conversations:
         return []
     first, *rest = conversations
     others = [asyncio.ensure_future(other) for other in rest]
+    results: list[T | BaseException] = []
     try:
-        results: list[T | BaseException] = [await first]
-    except Exception as error:
-        results = [error]
+        for conversation in (first, *others):
+            results.append(await _outcome(conversation))
     except BaseException:  # cancelled: so are the others
         for other in others:
             other.cancel()
         raise
-    if others:  # (an announcement alone, the common case, makes no gather)
-        results += await asyncio.gather(*others, return_exceptions=True)
     return results
+
+
+async def _outcome(conversation: Awaitable[T]) -> T | Exception:
+    """What ``conversation`` returns, or the failure it raises."""
+    try:
+        return await conversation
+    except Exception as error:
+        return error
 
 
 def raise_failure(results: list[T | BaseException]) -> list[T]:
