@@ -19,7 +19,7 @@ from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from aiogram import Bot
 from aiogram.client.session.base import BaseSession
@@ -32,7 +32,14 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import AnswerCallbackQuery, GetMe, GetUpdates, TelegramMethod
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    EditMessageText,
+    GetMe,
+    GetUpdates,
+    SendMessage,
+    TelegramMethod,
+)
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.clock import Clock
@@ -42,6 +49,7 @@ from storage.cache import Recent
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+M = TypeVar("M", bound=TelegramMethod)
 Waiting = Callable[[float], Awaitable[None]]
 
 GROUP_LIMIT = (20, 60.0)  # messages per seconds in one group
@@ -271,6 +279,21 @@ def unreachable_group(error: BaseException) -> int | None:
 
 
 BOARDS_REMEMBERED = 4096  # live boards whose last drawing the outbox keeps in mind
+_SEND = SendMessage(chat_id=0, text="")
+_EDIT = EditMessageText(text="", chat_id=0, message_id=0)
+_put = object.__setattr__  # how pydantic itself fills a model's parts
+
+
+def _filled(template: M, **values: Any) -> M:
+    """The call ``template`` (validated) with ``values`` (of the fields' own types) put in:
+    equal to the call aiogram's ``Bot`` method validates from them, at a fraction of its cost
+    (a live board is redrawn after most actions, its call has a dozen fields)."""
+    method = object.__new__(type(template))
+    _put(method, "__dict__", {**template.__dict__, **values})
+    _put(method, "__pydantic_fields_set__", template.__pydantic_fields_set__ | values.keys())
+    _put(method, "__pydantic_extra__", dict(template.__pydantic_extra__))
+    _put(method, "__pydantic_private__", dict(template.__pydantic_private__))
+    return method
 
 
 class Outbox:
@@ -293,7 +316,7 @@ class Outbox:
         labelled ``button_text`` that opens the DM with the bot.
         """
         try:
-            sent = await self.bot.send_message(user_id, text, reply_markup=markup)
+            sent = await self._send(user_id, text, markup)
         except (TelegramForbiddenError, TelegramBadRequest) as error:
             if not undeliverable(error):
                 raise
@@ -315,8 +338,7 @@ class Outbox:
         if button_text:
             keyboard = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
                 text=button_text, url=self.deep_link(payload))]])
-        await self.bot.send_message(chat_id, text, reply_markup=keyboard,
-                                    message_thread_id=thread_id)
+        await self._send(chat_id, text, keyboard, thread_id)
 
     async def drop_buttons(self, chat_id: int, message_id: int) -> None:
         """Take the buttons off a message that takes no more presses (it may be gone); a
@@ -343,8 +365,8 @@ class Outbox:
             if drawing is not None and shown is not None and shown[0] == drawing:
                 return message_id
             try:
-                await self.bot.edit_message_text(text=text, chat_id=chat_id,
-                                                 message_id=message_id, reply_markup=markup)
+                await self.bot(_filled(_EDIT, text=text, chat_id=chat_id,
+                                       message_id=message_id, reply_markup=markup))
                 return self._drawn(chat_id, message_id, drawing, markup)
             except TelegramBadRequest as error:
                 if "not modified" in error.message:
@@ -353,9 +375,14 @@ class Outbox:
                     raise
                 if not resend:
                     return message_id
-        sent = await self.bot.send_message(chat_id, text, reply_markup=markup,
-                                           message_thread_id=thread_id)
+        sent = await self._send(chat_id, text, markup, thread_id)
         return self._drawn(chat_id, sent.message_id, drawing, markup)
+
+    async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
+                    thread_id: int | None = None) -> Message | None:
+        """Send ``text`` (None: a DM the session's UndeliverableDMMiddleware dropped)."""
+        return await self.bot(_filled(_SEND, chat_id=chat_id, text=text, reply_markup=markup,
+                                      message_thread_id=thread_id))
 
     async def forget_changed(self, make_request, bot: Bot, method: TelegramMethod):
         """Request middleware (on the bot's session): a call naming a message (an edit by

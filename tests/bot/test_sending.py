@@ -5,12 +5,23 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
+import pytest
+from aiogram import Bot
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.base import BaseSession
 from aiogram.exceptions import TelegramForbiddenError, TelegramRetryAfter
-from aiogram.methods import AnswerCallbackQuery, EditMessageReplyMarkup, SendMessage
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    EditMessageReplyMarkup,
+    EditMessageText,
+    SendMessage,
+    TelegramMethod,
+)
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.clock import VirtualClock
-from bot.sending import Outbox, RateLimitMiddleware, field
+from bot.sending import _EDIT, _SEND, Outbox, RateLimitMiddleware, _filled, field
+from bot.telegram_session import TelegramSession
 
 START = datetime(2026, 10, 21, tzinfo=UTC)
 
@@ -101,7 +112,20 @@ async def test_retry_after_is_waited_out_then_sent() -> None:
     assert (attempts[1] - attempts[0]).total_seconds() >= 7
 
 
-class _FakeBot:
+class _Shortcuts:
+    """A fake bot called with a call, as the outbox calls it: the call goes to the fake's
+    shortcut of its kind, with the call's fields."""
+
+    async def __call__(self, method: SendMessage | EditMessageText):
+        if isinstance(method, EditMessageText):
+            return await self.edit_message_text(method.text, method.chat_id, method.message_id,
+                                                reply_markup=method.reply_markup)
+        return await self.send_message(method.chat_id, method.text,
+                                       reply_markup=method.reply_markup,
+                                       message_thread_id=method.message_thread_id)
+
+
+class _FakeBot(_Shortcuts):
     def __init__(self, blocked: set[int]) -> None:
         self.blocked, self.sent = blocked, []
 
@@ -131,7 +155,7 @@ async def test_deliverable_dm_goes_to_the_user_only() -> None:
     assert [c for c, _, _ in bot.sent] == [7]
 
 
-class _BoardBot:
+class _BoardBot(_Shortcuts):
     """Edits fail the way Telegram fails them, to check the board's fallbacks."""
 
     def __init__(self, edit_error: str | None) -> None:
@@ -215,3 +239,52 @@ async def test_buttons_are_dropped_only_from_a_board_that_may_have_them() -> Non
     for message_id in (17, 18, 18, 19):
         await outbox.drop_buttons(-100, message_id)
     assert dropped == [18, 19]
+
+
+class _Captured(Exception):
+    """Carries the call a bot's shortcut built out of it, unsent."""
+
+
+class _Capture(BaseSession):
+    async def make_request(self, bot, method, timeout=None):
+        raise _Captured(method)
+
+    async def stream_content(self, *args, **kwargs):
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        pass
+
+
+async def _built_by_aiogram(shortcut) -> TelegramMethod:
+    try:
+        await shortcut
+    except _Captured as captured:
+        return captured.args[0]
+    raise AssertionError("no call made")
+
+
+@pytest.mark.parametrize("markup", [None, InlineKeyboardMarkup(inline_keyboard=[[
+    InlineKeyboardButton(text="T20", callback_data="d:1:t20"),
+    InlineKeyboardButton(text="Bull", url="https://t.me/x_bot?start=a")]])])
+async def test_the_outboxs_calls_are_those_aiogram_validates(markup) -> None:
+    """The outbox fills its sends and edits into validated templates: each is equal to the
+    call ``Bot.send_message`` / ``edit_message_text`` builds and posts the same body."""
+    bot = Bot("42:TEST", session=_Capture(),
+              default=DefaultBotProperties(parse_mode="HTML", link_preview_is_disabled=True))
+    wire = TelegramSession()
+    pairs = [
+        (_filled(_SEND, chat_id=-100, text="<b>1</b> & 2", reply_markup=markup,
+                 message_thread_id=16),
+         bot.send_message(-100, "<b>1</b> & 2", reply_markup=markup, message_thread_id=16)),
+        (_filled(_SEND, chat_id=7, text="hi", reply_markup=markup, message_thread_id=None),
+         bot.send_message(7, "hi", reply_markup=markup)),
+        (_filled(_EDIT, text="score 1:0", chat_id=-100, message_id=17, reply_markup=markup),
+         bot.edit_message_text(text="score 1:0", chat_id=-100, message_id=17,
+                               reply_markup=markup)),
+    ]
+    for ours, shortcut in pairs:
+        theirs = await _built_by_aiogram(shortcut)
+        assert ours == theirs and ours.model_dump() == theirs.model_dump()
+        assert (wire.build_request(bot, ours)._value == wire.build_request(bot, theirs)._value)
+    await wire.close()
