@@ -18,7 +18,7 @@ from aiogram.types import (
     InputMediaPhoto,
 )
 
-from bot.features.keyboards import packed
+from bot.features.keyboards import packed, press_button
 from bot.play.context import MatchContext
 from bot.play.refusal import pause_line
 from bot.render.backgammon import BoardScene, board_png
@@ -190,8 +190,7 @@ def markup(ctx: MatchContext, state: LiveMatch, steps: list[Step] | None = None,
     game, tr = state.game, ctx.tr
 
     def button(label: str, act: str, picked: list[Step] | None = None) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text=label, callback_data=press_data(
-            ctx.match.id, state.steps, act, picked or []))
+        return press_button(label, press_data(ctx.match.id, state.steps, act, picked or []))
 
     if state.finished or ctx.closed:
         return None
