@@ -27,8 +27,14 @@ class Play:
     before: Position
     dice: Dice
     moves: tuple[Move, ...]
-    notation: str
     after: Position
+
+    @property
+    def notation(self) -> str:
+        """The play written (``8/5 6/5``), when asked: a roll's plays are listed, each
+        written, only when the board offers them as buttons (a few of them), and a typed
+        play is found by its result."""
+        return format_play(self.moves)
 
     def __str__(self) -> str:
         return self.notation
@@ -69,7 +75,7 @@ def _plays_by_key(position: Position, rolled: Dice) -> Mapping[int, Play]:
     time."""
     found = generate(position.player, position.opponent, *rolled)
     return MappingProxyType({
-        key: Play(position, rolled, moves, format_play(moves), after(position, key))
+        key: Play(position, rolled, moves, after(position, key))
         for key, moves in found.items()
     })
 
