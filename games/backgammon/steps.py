@@ -23,8 +23,9 @@ Step = tuple[int, int]  # (source point, die)
 
 def step(position: Position, source: int, die: int) -> Position | None:
     """``position`` (the mover on roll) after moving a checker from ``source`` by ``die``,
-    or None when that single move is not possible."""
-    player, opponent = list(position.player), list(position.opponent)
+    or None when that single move is not possible (told before the sides are copied: the
+    picker tries every point with every die left, most of them impossible)."""
+    player, opponent = position.player, position.opponent
     if not 1 <= source <= 25 or not 1 <= die <= 6 or player[source - 1] == 0:
         return None
     if player[BAR] and source != 25:
@@ -35,6 +36,7 @@ def step(position: Position, source: int, die: int) -> Position | None:
             return None
     elif opponent[24 - target] >= 2:
         return None
+    player, opponent = list(player), list(opponent)
     player[source - 1] -= 1
     if target > 0:
         player[target - 1] += 1
@@ -84,7 +86,7 @@ def next_steps(position: Position, dice: Sequence[int], steps: Sequence[Step]) -
     targets = frozenset(_sides(p.after.swapped()) for p in plays)
     found = []
     for die in sorted(set(left), reverse=True):
-        for source in range(25, 0, -1):
+        for source in _sources(here):
             moved = step(here, source, die)
             if moved is not None and _completes(moved, _minus(left, die),
                                                 needed - len(steps) - 1, targets):
@@ -108,6 +110,13 @@ def _sides(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return position.player, position.opponent
 
 
+def _sources(position: Position) -> list[int]:
+    """The points the mover has a checker on, highest first: the only ones a step may
+    start from (a board has at most 16 of the 25)."""
+    player = position.player
+    return [source for source in range(25, 0, -1) if player[source - 1]]
+
+
 def _minus(left: tuple[int, ...], die: int) -> tuple[int, ...]:
     rest = list(left)
     rest.remove(die)
@@ -120,7 +129,7 @@ def _completes(position: Position, left: tuple[int, ...], count: int,
     if count == 0:
         return _sides(position) in targets
     for die in set(left):
-        for source in range(25, 0, -1):
+        for source in _sources(position):
             moved = step(position, source, die)
             if moved is not None and _completes(moved, _minus(left, die), count - 1, targets):
                 return True

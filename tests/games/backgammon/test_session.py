@@ -4,12 +4,15 @@ built die by die (games/backgammon/steps.py)."""
 from __future__ import annotations
 
 import copy
+import random
 
 import pytest
 
+from games.backgammon.bot import choose_play
+from games.backgammon.plays import plays_of
 from games.backgammon.position import Position
 from games.backgammon.session import LiveMatch, after_moves
-from games.backgammon.steps import next_steps, play_of, steps_notation
+from games.backgammon.steps import next_steps, play_of, step, steps_notation
 from games.common.errors import IllegalAction
 
 
@@ -152,3 +155,45 @@ def test_steps_picked_so_far_are_written_as_a_play() -> None:
     assert steps_notation(start, [(8, 3), (6, 1)]) == "8/5 6/5"
     assert steps_notation(start, [(24, 4), (20, 4)]) == "24/16"  # one checker, both dice
     assert steps_notation(start, [(5, 3)]) == ""  # no checker there
+
+
+def _reaches(position: Position, left: list[int], needed: int, targets: set) -> bool:
+    """Whether some steps from ``position`` with dice ``left`` end, after ``needed`` more,
+    in one of ``targets``: every point 1–25 tried with every die (the test's reference)."""
+    if needed == 0:
+        return (position.player, position.opponent) in targets
+    for die in set(left):
+        for source in range(1, 26):
+            moved = step(position, source, die)
+            if moved is not None and _reaches(moved, _without(left, die), needed - 1, targets):
+                return True
+    return False
+
+
+def _without(left: list[int], die: int) -> list[int]:
+    rest = list(left)
+    rest.remove(die)
+    return rest
+
+
+def test_the_first_steps_offered_are_those_that_end_in_a_legal_play() -> None:
+    """Over rolls of games the bot plays against itself, the picker's first steps are
+    exactly the steps from which some steps end in a legal play's position."""
+    rng = random.Random(3)
+    position, checked = Position.start(), 0
+    while checked < 120:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = plays_of(position, dice)
+        left = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+        targets = {(p.after.swapped().player, p.after.swapped().opponent) for p in plays}
+        needed = len(plays[0].moves)
+        expected = [] if needed == 0 else [
+            (source, die) for die in sorted(set(left), reverse=True)
+            for source in range(25, 0, -1)
+            if (moved := step(position, source, die)) is not None
+            and _reaches(moved, _without(left, die), needed - 1, targets)]
+        assert next_steps(position, dice, []) == expected
+        checked += 1
+        position = choose_play(position, dice, rng).after
+        if max(position.borne_off) == 15:
+            position = Position.start()
