@@ -4,7 +4,7 @@ are in the darts_* transcripts)."""
 from __future__ import annotations
 
 import pytest
-from aiogram.types import InlineKeyboardButton
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.features.darts.entry import parse_correction, read_line
 from bot.features.darts.keypad import keypad, read
@@ -41,6 +41,18 @@ def test_a_keypad_leaves_its_layout_and_the_keypads_before_it_as_they_were() -> 
     assert [[b.text for b in row] for row in third.inline_keyboard] == \
         [[b.text for b in row] for row in first.inline_keyboard]
     assert third.inline_keyboard[-1][-1].callback_data == "dt:8:1.0.1:E"
+
+
+def test_a_keypad_is_the_keyboard_validated_from_its_buttons() -> None:
+    state = FinCricketMatch(3)
+    markup = keypad(Translator("ru"), KINDS["fincricket"], 7, state)
+    built = InlineKeyboardMarkup(inline_keyboard=[
+        [InlineKeyboardButton(text=b.text, callback_data=b.callback_data) for b in row]
+        for row in markup.inline_keyboard])
+    assert markup == built
+    assert markup.model_dump_json() == built.model_dump_json()
+    assert markup.inline_keyboard is not keypad(Translator("ru"), KINDS["fincricket"], 7,
+                                                state).inline_keyboard
 
 
 def test_forged_data_is_not_read() -> None:

@@ -18,7 +18,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.features.darts.kinds import DartsKind
 from bot.features.darts.opening import starter_action
-from bot.features.keyboards import press_button
+from bot.features.keyboards import keyboard_of, press_button
 from bot.i18n import Translator
 from games.darts.match import LegsMatch
 
@@ -78,7 +78,7 @@ def opening_pad(tr: Translator, match_id: int, state: LegsMatch,
                 names: tuple[str, str]) -> InlineKeyboardMarkup:
     """Before leg 1: who won the bull-off, or the coin."""
     button = _button(match_id, state)
-    return InlineKeyboardMarkup(inline_keyboard=[
+    return keyboard_of([
         [button(tr("darts.key_bull_off", name=name), code)
          for name, code in zip(names, BULL_OFF, strict=True)],
         [button(tr("darts.key_coin"), COIN)]])
@@ -86,10 +86,11 @@ def opening_pad(tr: Translator, match_id: int, state: LegsMatch,
 
 def keypad(tr: Translator, kind: DartsKind, match_id: int,
            state: LegsMatch) -> InlineKeyboardMarkup:
+    """The 23 keys of a press, copied from validated templates (press_button, keyboard_of)
+    rather than validated: a keypad is drawn again after every dart."""
     prefix = f"{PREFIX}{match_id}:{'.'.join(map(str, position(state)))}:"
-    return InlineKeyboardMarkup(inline_keyboard=[
-        [press_button(text, prefix + code) for text, code in row]
-        for row in _layout(tr.language, kind.sectors)])
+    return keyboard_of([press_button(text, prefix + code) for text, code in row]
+                       for row in _layout(tr.language, kind.sectors))
 
 
 @lru_cache(maxsize=16)
