@@ -17,7 +17,7 @@ from bot.features.armchair.keyboards import BatFirst, Toss
 from bot.features.armchair.settings import replay_of
 from bot.features.armchair.texts import card, innings_over, last_ball_line, result_line, score_card
 from bot.features.formats.results import record_played
-from bot.features.keyboards import link_keyboard, packed, press_button, stacked
+from bot.features.keyboards import keyboard_of, link_keyboard, packed, press_button, stacked
 from bot.i18n import Translator, lines
 from bot.match_service import Change, Clocks
 from bot.play import clock, hidden
@@ -120,13 +120,13 @@ def _card_buttons(ctx: MatchContext, game: ArmchairGame, *, asking: bool
 def _turn_buttons(ctx: MatchContext, game: ArmchairGame) -> InlineKeyboardMarkup | None:
     turn, tr, at, match_id = game.to_act, ctx.tr, game.position, ctx.match.id
     if turn is not None and turn.kind == "toss":
-        return InlineKeyboardMarkup(inline_keyboard=[[
+        return keyboard_of([[
             press_button(tr("armchair.toss_button"), packed(Toss, match_id, at)),
             InlineKeyboardButton(text=tr("armchair.open_hand"),
                                  url=ctx.services.deep_link(f"m-{match_id}"))]])
     if turn is not None and turn.kind == "choose":
         name = ctx.names[turn.seat]
-        return InlineKeyboardMarkup(inline_keyboard=[[
+        return keyboard_of([[
             press_button(tr("armchair.bat_button", name=name), packed(BatFirst, match_id, at, 1)),
             press_button(tr("armchair.bowl_button", name=name),
                          packed(BatFirst, match_id, at, 0))]])
