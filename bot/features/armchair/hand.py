@@ -6,6 +6,7 @@ declare (with a confirmation), and count only at the position they were drawn fo
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from aiogram.types import InlineKeyboardButton
@@ -72,8 +73,16 @@ def _ask(tr: Translator, ctx: MatchContext, game: ArmchairGame, seat: int) -> st
 
 
 def _buttons(tr: Translator, game: ArmchairGame, seat: int) -> tuple[tuple[str, str], ...]:
-    kind = _kind_for(game, seat)
-    cards = sorted(set(game.state.hands[seat]))
+    return _hand_buttons(tr.language, game.state.hands[seat], _kind_for(game, seat))
+
+
+@lru_cache(maxsize=1024)
+def _hand_buttons(language: str, hand: tuple[int, ...], kind: str | None
+                  ) -> tuple[tuple[str, str], ...]:
+    """Remembered by the hand's value: both hands are drawn again after every action, and
+    a hand's buttons (its cards sorted and named) change only with its cards or its turn."""
+    tr = Translator(language)
+    cards = sorted(set(hand))
     if kind in CARD_KINDS:
         return tuple((card(tr, code), card_name(code)) for code in cards)
     if kind == "exchange":

@@ -152,4 +152,12 @@ def result_line(tr: Translator, names: tuple[str, str], game: ArmchairGame,
 
 def hand_line(tr: Translator, hand: tuple[int, ...]) -> str:
     """A player's own hand (their DM only)."""
-    return " · ".join(card(tr, code) for code in hand)
+    return _hand_line(tr.language, hand)
+
+
+@lru_cache(maxsize=1024)
+def _hand_line(language: str, hand: tuple[int, ...]) -> str:
+    """Remembered by the hand's value: both hands are written again after every action,
+    and a hand's line changes only with its cards."""
+    shown = SHOWN.get(language, SHOWN["en"])
+    return " · ".join(shown[code] for code in hand)
