@@ -24,6 +24,7 @@ from bot.features.keyboards import packed, press_button
 from bot.i18n import Translator
 from bot.play.context import MatchContext
 from bot.play.hidden import HiddenInput, Panel
+from games.armchair_cricket import ToAct
 from games.armchair_cricket.cards import card_name
 from games.armchair_cricket.contract import ArmchairGame
 from games.armchair_cricket.words import parse_move, resolve
@@ -34,14 +35,14 @@ COLUMNS = 3
 LATE_MINUTES = 5
 
 
-def _kind_for(game: ArmchairGame, seat: int) -> str | None:
-    """What ``seat`` is asked for now (None: nothing)."""
-    turn = game.to_act
+def _kind_for(turn: ToAct | None, seat: int) -> str | None:
+    """What ``seat`` is asked for on ``turn`` (None: nothing)."""
     return turn.kind if turn is not None and turn.seat == seat else None
 
 
 def panel(ctx: MatchContext, seat: int, tr: Translator, game: ArmchairGame) -> Panel:
-    state = game.state
+    state, turn = game.state, game.to_act  # read once: the engine works it out on each read
+    kind = _kind_for(turn, seat)
     lines = [tr("armchair.panel_head", match=ctx.match.id, opponent=ctx.names[1 - seat])]
     if state.innings:
         lines.append(innings_line(tr, ctx.names, state.innings[-1]))
@@ -50,35 +51,30 @@ def panel(ctx: MatchContext, seat: int, tr: Translator, game: ArmchairGame) -> P
     if state.bowled is not None and seat == state.batter:
         lines.append(tr("armchair.panel_ball", card=card(tr, state.bowled)))
     lines.append(tr("armchair.panel_hand", cards=hand_line(tr, state.hands[seat])))
-    ask = _ask(tr, ctx, game, seat)
+    ask = _ask(tr, ctx, game, turn, kind)
     if ctx.closed:
         return Panel("\n".join(lines), (), position=game.position, prompt=ask)
-    return Panel("\n".join(lines), _buttons(tr, game, seat), columns=COLUMNS,
-                 extra=_declare_row(tr, ctx.match.id, game, seat), position=game.position,
-                 prompt=ask)
+    return Panel("\n".join(lines), _buttons(tr.language, state.hands[seat], kind),
+                 columns=COLUMNS, extra=_declare_row(tr, ctx.match.id, game, seat),
+                 position=game.position, prompt=ask)
 
 
-def _ask(tr: Translator, ctx: MatchContext, game: ArmchairGame, seat: int) -> str:
+def _ask(tr: Translator, ctx: MatchContext, game: ArmchairGame, turn: ToAct | None,
+         kind: str | None) -> str:
     if game.finished:
         return ctx.overruled_line(game.outcome, tr) or result_line(tr, ctx.names, game,
                                                                   replay_of(ctx, game))
     if ctx.closed:
         return ctx.closed_line(tr)
-    kind = _kind_for(game, seat)
     if kind is None:
-        turn = game.to_act
         who = ctx.names[turn.seat] if turn is not None and turn.seat is not None else ""
         return tr("armchair.panel_wait" if who else "armchair.panel_wait_toss", name=who)
     return tr(f"armchair.panel_ask_{kind}")
 
 
-def _buttons(tr: Translator, game: ArmchairGame, seat: int) -> tuple[tuple[str, str], ...]:
-    return _hand_buttons(tr.language, game.state.hands[seat], _kind_for(game, seat))
-
-
 @lru_cache(maxsize=1024)
-def _hand_buttons(language: str, hand: tuple[int, ...], kind: str | None
-                  ) -> tuple[tuple[str, str], ...]:
+def _buttons(language: str, hand: tuple[int, ...], kind: str | None
+             ) -> tuple[tuple[str, str], ...]:
     """Remembered by the hand's value: both hands are drawn again after every action, and
     a hand's buttons (its cards sorted and named) change only with its cards or its turn."""
     tr = Translator(language)
