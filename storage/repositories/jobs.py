@@ -287,13 +287,26 @@ async def insert_job(tx, kind: str, run_at: datetime, tournament_id: int | None,
                      payload: dict[str, Any]) -> Job:
     """In the transaction ``tx``: store a pending job (armed by the caller once ``tx`` has
     committed, :meth:`bot.scheduler.Scheduler.settle` or ``follow``)."""
-    if (match_id := payload.get("match_id")) is not None:
+    return (await insert_jobs(tx, [(kind, run_at, payload)], tournament_id))[0]
+
+
+async def insert_jobs(tx, new: Sequence[NewJob], tournament_id: int | None) -> list[Job]:
+    """:func:`insert_job` of each of ``new``, in one statement (a turn sets two or three
+    clocks). Their ids, returned in any order, are given in the order of ``new``: the
+    rows are inserted in that order and an AUTOINCREMENT id only grows."""
+    if not new:
+        return []
+    for match_id in {payload.get("match_id") for _, _, payload in new} - {None}:
         tx.reads.forget_key(MATCH_JOBS, match_id)
-    cursor = await tx.execute(
-        "INSERT INTO jobs (kind, tournament_id, run_at, payload, match_id)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (kind, tournament_id, to_db(run_at), json.dumps(payload), payload.get("match_id")))
-    return Job(cursor.lastrowid, kind, tournament_id, from_db(to_db(run_at)), payload)
+    values = [(kind, tournament_id, to_db(run_at), json.dumps(payload), payload.get("match_id"))
+              for kind, run_at, payload in new]
+    rows = await (await tx.execute(
+        "INSERT INTO jobs (kind, tournament_id, run_at, payload, match_id) VALUES "
+        + ", ".join(["(?, ?, ?, ?, ?)"] * len(new)) + " RETURNING id",
+        [field for row in values for field in row])).fetchall()
+    return [Job(job_id, kind, tournament_id, from_db(run_at), payload)
+            for job_id, (kind, _, run_at, _, _), (_, _, payload)
+            in zip(sorted(row[0] for row in rows), values, new, strict=True)]
 
 
 async def freeze_jobs(tx, jobs: Sequence[Job], now: datetime) -> None:
@@ -327,8 +340,8 @@ async def replace_match_jobs(tx, match_id: int, kinds: tuple[str, ...],
     until :meth:`JobsRepo.thaw`: none of them is returned to arm."""
     kept = tx.reads.peek(MATCH_JOBS, match_id)
     cancelled = await cancel_match_jobs(tx, match_id, kinds)
-    added = [await insert_job(tx, kind, run_at, tournament_id, {"match_id": match_id, **payload})
-             for kind, run_at, payload in new]
+    added = await insert_jobs(tx, [(kind, run_at, {"match_id": match_id, **payload})
+                                   for kind, run_at, payload in new], tournament_id)
     if paused_at is None:
         if kept is not None:  # the match's jobs as they are now, without another read
             tx.reads.remember_after(MATCH_JOBS, match_id, tuple(

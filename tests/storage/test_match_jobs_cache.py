@@ -48,9 +48,11 @@ async def test_replaced_clocks_are_read_without_a_select(repo) -> None:
     await replace(repo, 7, 2)
     with sql_trace(repo.db) as statements:
         found = await repo.for_match(7, ("turn",))
+        both = await repo.for_match(7, KINDS)
     assert [s for s in statements if s.startswith("SELECT")] == []
     assert found == [job for job in await stored(repo, 7) if job.kind == "turn"]
     assert found[0].payload == {"match_id": 7, "seq": 2, "seat": 0}
+    assert both == await stored(repo, 7)  # the ids of one statement's rows in their order
 
 
 async def test_every_other_write_of_the_jobs_is_seen(repo) -> None:
