@@ -8,8 +8,9 @@ in the bot reads a sent message's keyboard (it built that keyboard itself): a da
 message of an answer's result before aiogram parses it, and so are its sender (the bot
 itself, a third of a plain message's parsing: a User model and its hooks) and, in a reply,
 the whole message it replies to (the update the bot answered, which it has already; never
-read from an answer). Both sessions do this: the live one through its JSON loader
-(:func:`loads`), the sandbox's through :func:`lean_result`. Incoming updates are untouched:
+read from an answer); a photo keeps only its largest size, the one the bot reads. Both
+sessions do this: the live one through its JSON loader (:func:`loads`), the sandbox's through
+:func:`lean_result`. Incoming updates are untouched:
 a pressed button's message keeps its keyboard.
 
 The live loader reads the JSON with pydantic-core's parser rather than the standard
@@ -40,14 +41,32 @@ bot) and the message it replies to."""
 
 
 def lean_result(result: Any) -> Any:
-    """A method's result with the echoed fields left out of the message (or messages) in it;
-    the given objects are not changed."""
-    if isinstance(result, dict) and not ECHOED.isdisjoint(result):
-        return {key: value for key, value in result.items() if key not in ECHOED}
-    if isinstance(result, list) and any(isinstance(item, dict) and not ECHOED.isdisjoint(item)
+    """A method's result with the echoed fields left out of the message (or messages) in it
+    and a photo's sizes cut to its largest (:func:`_lean`); the given objects are not
+    changed."""
+    if isinstance(result, dict) and _echoes(result):
+        return _lean(result)
+    if isinstance(result, list) and any(isinstance(item, dict) and _echoes(item)
                                         for item in result):
         return [lean_result(item) for item in result]
     return result
+
+
+def _echoes(message: dict[str, Any]) -> bool:
+    """Whether ``message`` has anything :func:`_lean` leaves out."""
+    photo = message.get("photo")
+    return not ECHOED.isdisjoint(message) or isinstance(photo, list) and len(photo) > 1
+
+
+def _lean(message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` without its echoed fields, a photo with only its largest size (the last):
+    Telegram answers a sent or edited photo with three or four sizes, a PhotoSize model each
+    (7–10 µs), and what the bot reads of a sent photo is whether it has one and its largest
+    size's file id (``photo[-1].file_id``, kept to send it again)."""
+    lean = {key: value for key, value in message.items() if key not in ECHOED}
+    if isinstance(photo := lean.get("photo"), list):
+        lean["photo"] = photo[-1:]
+    return lean
 
 
 def loads(content: str | bytes) -> Any:

@@ -3,10 +3,10 @@
 import json
 
 from aiogram import Bot
-from aiogram.methods import EditMessageText, Response
+from aiogram.methods import EditMessageMedia, EditMessageText, Response, SendPhoto
 from aiogram.types import Message, Update
 
-from bot.api_answers import lean_result, loads
+from bot.api_answers import Chats, lean_result, loads
 
 KEYBOARD = {"inline_keyboard": [[{"text": "S20", "callback_data": "dt:1:1.0.0:S20"}]]}
 MESSAGE = {"message_id": 7, "date": 0, "chat": {"id": -5, "type": "group", "title": "g"},
@@ -64,3 +64,29 @@ def test_a_reply_is_parsed_without_its_sender_and_the_message_it_answers():
     assert answer.result.from_user is None and answer.result.reply_to_message is None
     assert sorted(lean_result([sent])[0]) == ["chat", "date", "message_id", "text"]
     assert "from" in sent and "reply_to_message" in sent
+
+
+SIZES = [{"file_id": f"f{width}", "file_unique_id": f"u{width}", "width": width,
+          "height": width * 3 // 4, "file_size": width * 40} for width in (90, 320, 800, 1280)]
+
+
+def test_a_sent_photo_keeps_its_largest_size_which_is_all_the_bot_reads():
+    """The bot reads of a sent or edited photo's answer whether it has a photo and
+    ``photo[-1].file_id`` (bot/render/posting.py), its message id and chat: all as aiogram
+    reads them from the whole answer."""
+    bot = Bot("1:a")
+    sent = MESSAGE | {"photo": SIZES, "caption": "board"}
+    for method in (SendPhoto, EditMessageMedia):
+        whole = Response[method.__returning__].model_validate(
+            {"ok": True, "result": sent}, context={"bot": bot}).result
+        lean = Chats().result(bot, method, loads(json.dumps({"ok": True, "result": sent}))[
+            "result"])
+        assert lean.photo == whole.photo[-1:] and lean.photo[-1].file_id == "f1280"
+        assert (lean.message_id, lean.chat, lean.caption) == (
+            whole.message_id, whole.chat, whole.caption)
+    assert sent["photo"] == SIZES and len(lean_result([sent])[0]["photo"]) == 1
+    assert lean_result(MESSAGE | {"photo": SIZES[:1]})["photo"] == SIZES[:1]
+    chat = {"id": 5, "type": "private", "photo": {"small_file_id": "s", "big_file_id": "b",
+                                                  "small_file_unique_id": "su",
+                                                  "big_file_unique_id": "bu"}}
+    assert lean_result(chat) is chat  # a chat's photo is not a sent photo's sizes
