@@ -12,8 +12,11 @@ aiogram resolves and prepares again for each request, are prepared once. A call 
 no file (nearly all) is posted as a JSON body, which the Bot API takes as the form it stands
 for (a string field as it is, any other value as its JSON), written by pydantic-core in one
 call instead of a form filled field by field; a call with a file (a picture) is posted as
-aiogram's multipart form. Either way the same fields as aiogram's form, field for field
-(``tests/bot/test_telegram_session.py`` compares them).
+aiogram's multipart form, written into one body at once when its files are held in memory
+(:func:`multipart`: aiohttp would build the form's writer and a payload for each field as
+it posts, and read the picture through an async generator). Either way the same fields as
+aiogram's form, field for field, and a form's parts the same as those aiohttp writes for
+aiogram (``tests/bot/test_telegram_session.py`` compares them).
 
 An answer is parsed without the keyboard Telegram echoes back, and a successful one's result
 by its method's own type with the message's chat kept (:mod:`bot.api_answers`); an error is
@@ -23,6 +26,7 @@ aiogram's to read.
 from __future__ import annotations
 
 from http import HTTPStatus
+from secrets import token_hex
 from typing import Any
 
 from aiogram import Bot
@@ -31,7 +35,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import Response, TelegramMethod
 from aiogram.methods.base import TelegramType
-from aiogram.types import InputFile
+from aiogram.types import BufferedInputFile, InputFile
 from aiohttp import BytesPayload, ClientError, FormData
 from pydantic import BaseModel
 from pydantic_core import to_json
@@ -118,14 +122,20 @@ class TelegramSession(AiohttpSession):
                 not in _LEFT_OUT}
 
     def _form(self, bot: Bot, fields: dict[str, Any], keyboard: BaseModel | None,
-              files: dict[str, InputFile]) -> FormData:
+              files: dict[str, InputFile]) -> BytesPayload | FormData:
         """aiogram's multipart form of a call with files: a field that is not a text is
-        sent as its JSON."""
-        form = FormData(quote_fields=False)
-        for key, value in fields.items():
-            form.add_field(key, value if type(value) is str else self.json_dumps(value))
+        sent as its JSON; files held in memory (all the bot's own) written into one body at
+        once (:func:`multipart`), any other read by aiohttp as aiogram has it read."""
+        texts = {key: value if type(value) is str else self.json_dumps(value)
+                 for key, value in fields.items()}
         if keyboard is not None:
-            form.add_field(KEYBOARD, keyboard.model_dump_json(exclude_none=True))
+            texts[KEYBOARD] = keyboard.model_dump_json(exclude_none=True)
+        if all(type(file) is BufferedInputFile for file in files.values()):
+            return multipart(texts, {key: (file.filename or key, file.data)
+                                     for key, file in files.items()})
+        form = FormData(quote_fields=False)
+        for key, text in texts.items():
+            form.add_field(key, text)
         for key, file in files.items():
             form.add_field(key, file.read(bot), filename=file.filename or key)
         return form
@@ -149,10 +159,13 @@ class TelegramSession(AiohttpSession):
 
     def _plain(self, value: Any, bot: Bot, files: dict[str, Any]) -> Any:
         """``value`` nested in a field: ``None``s dropped from dicts and lists, as aiogram
-        drops them; defaults, files, dates and enums as aiogram prepares them."""
+        drops them; defaults (kept, as a field's are), files, dates and enums as aiogram
+        prepares them."""
         kind = type(value)
         if kind in _AS_IS:
             return value
+        if kind is Default:
+            return self._default(value.name, bot, files, False)
         if kind is dict:
             return {key: item for key, raw in value.items()
                     if (item := self._plain(raw, bot, files)) is not None}
@@ -173,3 +186,39 @@ class TelegramSession(AiohttpSession):
                                          _dumps_json=dumps)
         self._defaults[name, dumps] = (bot.default, prepared)
         return prepared
+
+
+_TEXT_PART = b"Content-Type: text/plain; charset=utf-8\r\n"
+_FILE_PART = b"Content-Type: application/octet-stream\r\n"
+"""The content types aiohttp's form gives a text field and a file given without one."""
+
+
+def multipart(texts: dict[str, str], files: dict[str, tuple[str, bytes]]) -> BytesPayload:
+    """The body aiohttp's ``FormData(quote_fields=False)`` writes for these texts and files
+    (``{name: (filename, bytes)}``), the same parts with the same headers, written at once:
+    a form builds a writer, then a payload and its headers for every field as it is posted,
+    and reads each file through an async generator in chunks."""
+    boundary = token_hex(16)  # aiohttp's: 32 random hex digits
+    dash = f"--{boundary}\r\n".encode()
+    chunks: list[bytes] = []
+    for name, text in texts.items():
+        chunks += (dash, _TEXT_PART, _disposition(name), text.encode(), b"\r\n")
+    for name, (filename, data) in files.items():
+        chunks += (dash, _FILE_PART, _disposition(name, filename), data, b"\r\n")
+    chunks.append(f"--{boundary}--\r\n".encode())
+    return BytesPayload(b"".join(chunks),
+                        content_type=f"multipart/form-data; boundary={boundary}")
+
+
+def _disposition(name: str, filename: str | None = None) -> bytes:
+    """A part's Content-Disposition header line and the blank line that ends its headers, as
+    aiohttp's ``content_disposition_header`` writes them unquoted (``quote_fields=False``)."""
+    header = f'form-data; name="{_escaped(name)}"'
+    if filename is not None:
+        header += f'; filename="{_escaped(filename)}"'
+    return f"Content-Disposition: {header}\r\n\r\n".encode()
+
+
+def _escaped(value: str) -> str:
+    """``value`` in a header's double quotes: its backslashes and quotes escaped."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
