@@ -60,7 +60,6 @@ class TelegramSession(AiohttpSession):
     def __init__(self, **options: Any) -> None:
         super().__init__(**({"json_loads": api_answers.loads} | options))
         self._defaults: dict[tuple[str, bool], tuple[DefaultBotProperties, Any]] = {}
-        self._chats = api_answers.Chats()
 
     async def make_request(self, bot: Bot, method: TelegramMethod[TelegramType],
                            timeout: int | None = None) -> TelegramType:
@@ -95,10 +94,10 @@ class TelegramSession(AiohttpSession):
     def _success(self, bot: Bot, method: TelegramMethod[TelegramType], data: Any
                  ) -> Response[TelegramType]:
         """A successful answer (``ok`` and a result, nothing else) read by its method's result
-        type (:meth:`api_answers.Chats.result`); LookupError for any other."""
+        type (:func:`api_answers.result`); LookupError for any other."""
         if type(data) is not dict or data.keys() != _SUCCESS or data["ok"] is not True:
             raise LookupError("not a successful answer")
-        return Response(ok=True, result=self._chats.result(bot, type(method), data["result"]))
+        return Response(ok=True, result=api_answers.result(bot, type(method), data["result"]))
 
     def build_request(self, bot: Bot, method: TelegramMethod) -> BytesPayload | FormData:
         """What a call posts: its fields as a JSON body, or as a multipart form when it

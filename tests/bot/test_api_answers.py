@@ -6,7 +6,7 @@ from aiogram import Bot
 from aiogram.methods import EditMessageMedia, EditMessageText, Response, SendPhoto
 from aiogram.types import Message, Update
 
-from bot.api_answers import Chats, lean_result, loads
+from bot.api_answers import lean_result, loads, result
 
 KEYBOARD = {"inline_keyboard": [[{"text": "S20", "callback_data": "dt:1:1.0.0:S20"}]]}
 MESSAGE = {"message_id": 7, "date": 0, "chat": {"id": -5, "type": "group", "title": "g"},
@@ -79,7 +79,7 @@ def test_a_sent_photo_keeps_its_largest_size_which_is_all_the_bot_reads():
     for method in (SendPhoto, EditMessageMedia):
         whole = Response[method.__returning__].model_validate(
             {"ok": True, "result": sent}, context={"bot": bot}).result
-        lean = Chats().result(bot, method, loads(json.dumps({"ok": True, "result": sent}))[
+        lean = result(bot, method, loads(json.dumps({"ok": True, "result": sent}))[
             "result"])
         assert lean.photo == whole.photo[-1:] and lean.photo[-1].file_id == "f1280"
         assert (lean.message_id, lean.chat, lean.caption) == (

@@ -1,5 +1,5 @@
-"""The live session reads a successful answer's result as aiogram's ``Response[…]`` reads it,
-with a message's chat kept as a model (bot/api_answers.py, bot/telegram_session.py)."""
+"""The live session reads a successful answer's result as aiogram's ``Response[…]`` reads it
+(bot/api_answers.py, bot/telegram_session.py)."""
 
 import json
 
@@ -18,9 +18,8 @@ from aiogram.methods import (
     SendMessage,
     SendPhoto,
 )
-from aiogram.types import Chat, InputMediaPhoto
+from aiogram.types import InputMediaPhoto
 
-from bot.api_answers import Chats
 from bot.telegram_session import TelegramSession
 
 GROUP = {"id": -1001000000017, "type": "supergroup", "title": "shanghai007"}
@@ -69,34 +68,11 @@ def test_a_result_is_what_aiogram_reads(method, result):
         assert ours.result.bot is bot
 
 
-def test_the_chat_of_the_same_json_is_kept_and_a_change_makes_a_new_one():
-    chats, bot = Chats(), Bot("1:a")
-    first = chats.model(bot, dict(GROUP))
-    assert isinstance(first, Chat) and chats.model(bot, dict(GROUP)) is first
-    renamed = chats.model(bot, {**GROUP, "title": "renamed"})
-    assert renamed.title == "renamed" and renamed is not first
-    other = Bot("2:b")
-    assert chats.model(other, dict(GROUP)).bot is other
-    assert chats.model(bot, dict(GROUP)).bot is bot
-
-
-def test_kept_chats_are_let_go_at_the_bound():
-    chats, bot = Chats(), Bot("1:a")
-    chats.KEPT = 2
-    first = chats.model(bot, GROUP)
-    chats.model(bot, DM)
-    chats.model(bot, {**DM, "id": 1002})
-    assert chats.model(bot, GROUP) is not first
-
-
-def test_messages_share_their_chat_and_the_answer_is_left_as_it_was():
+def test_the_answer_is_left_as_it_was():
     session = TelegramSession()
     bot = Bot("1:a", session=session)
-    method = SendMessage(chat_id=1, text="x")
-    one, two = (session.check_response(bot, method, 200, answer(TEXT)).result for _ in "12")
-    assert one.chat is two.chat and one == two
     result = dict(TEXT)
-    session._chats.result(bot, SendMessage, result)
+    session.check_response(bot, SendMessage(chat_id=1, text="x"), 200, answer(result))
     assert result == TEXT
 
 
