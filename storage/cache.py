@@ -44,10 +44,6 @@ once the write commits."""
 MATCH_LOOKUPS = "match-lookups"
 """A player's live matches in every chat (``("live-panels", user_id)``): a write to a match
 (created, a status, its players) forgets its players' entries, a tournament's status all."""
-MATCH_JOBS = "match-jobs"
-"""A match's pending (or frozen) jobs, its clocks: a write of one match's jobs forgets its
-entry (replacing its clocks leaves the new list once the write commits), any other jobs
-write the whole region."""
 TOURNAMENT_CHATS = "tournament-chats"
 """The chat of each tournament: it changes only when Telegram makes a group a supergroup
 (``ChatsRepo.move``), which forgets the whole region."""

@@ -96,9 +96,6 @@ class LoopConnection:
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self.raw = connection
-        self.reads = ReadCache()
-        """Its database's remembered reads (:attr:`Database.reads`): what a write given only
-        the connection forgets."""
 
     def execute(self, sql: str, params: Iterable[Any] = ()) -> _Statement:
         return _Statement(lambda: self.raw.execute(sql, tuple(params)))
@@ -202,7 +199,7 @@ class Database:
         """Update ids this process handled (claimed in a committed transaction, or answered
         without writing anything): the dedupe middleware need not ask the database about
         them, nor claim them again."""
-        self.reads = connection.reads
+        self.reads = ReadCache()
         """Hot reads remembered until their tables are written (``storage/cache.py``)."""
 
     @classmethod

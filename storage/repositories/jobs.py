@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from storage.cache import MATCH_JOBS
 from storage.db import Database
 from storage.timefmt import from_db, to_db
 
@@ -35,15 +34,11 @@ class JobsRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def _write(self, work: Callable[[Any], Any]) -> Any:
-        """``work`` in a write that may change any match's jobs (:data:`MATCH_JOBS`)."""
-        return await self.db.write(work, touches=(MATCH_JOBS,))
-
     async def add(self, kind: str, run_at: datetime, tournament_id: int | None = None,
                   **payload: Any) -> Job:
         async def work(tx):
             return await insert_job(tx, kind, run_at, tournament_id, payload)
-        return await self._write(work)
+        return await self.db.write(work)
 
     async def replace_for_match(self, match_id: int, kinds: tuple[str, ...],
                                 new: Sequence[NewJob], tournament_id: int | None,
@@ -69,7 +64,7 @@ class JobsRepo:
             await tx.executemany("UPDATE jobs SET status = 'cancelled' WHERE id = ?",
                                  [(job_id,) for job_id in same])
             return same, await insert_job(tx, kind, run_at, tournament_id, payload)
-        return await self._write(work)
+        return await self.db.write(work)
 
     async def pending(self) -> list[Job]:
         rows = await self.db.fetchall(
@@ -87,7 +82,7 @@ class JobsRepo:
             cursor = await tx.execute(
                 "UPDATE jobs SET status = 'done' WHERE id = ? AND status = 'pending'", (job_id,))
             return cursor.rowcount == 1
-        return await self._write(work)
+        return await self.db.write(work)
 
     async def postpone(self, job_id: int, run_at: datetime, **payload: Any) -> Job | None:
         """Move a pending job to ``run_at``, merging ``payload`` into its own (a retry)."""
@@ -100,7 +95,7 @@ class JobsRepo:
             await tx.execute("UPDATE jobs SET run_at = ?, payload = ? WHERE id = ?",
                              (to_db(run_at), json.dumps(merged), job_id))
             return Job(job_id, row["kind"], row["tournament_id"], from_db(to_db(run_at)), merged)
-        return await self._write(work)
+        return await self.db.write(work)
 
     async def of_ids(self, ids: Sequence[int]) -> list[Job]:
         """The jobs of ``ids``, whatever their status, in the order given."""
@@ -116,7 +111,7 @@ class JobsRepo:
         does not repeat them."""
         async def work(tx):
             await _rewrite_payload(tx, job_id, lambda old: {**old, **payload})
-        await self._write(work)
+        await self.db.write(work)
 
     async def revive(self, job_id: int, run_at: datetime) -> bool:
         """Make a job that has run pending again at ``run_at`` (its payload kept)."""
@@ -125,7 +120,7 @@ class JobsRepo:
                 "UPDATE jobs SET status = 'pending', run_at = ? WHERE id = ? AND status = 'done'",
                 (to_db(run_at), job_id))
             return cursor.rowcount == 1
-        return await self._write(work)
+        return await self.db.write(work)
 
     async def last_of(self, tournament_id: int, kind: str) -> Job | None:
         """The newest job of ``kind`` for a tournament, whatever its status."""
@@ -179,7 +174,7 @@ class JobsRepo:
                 await _rewrite_payload(tx, but, lambda old: {
                     **old, "taken": [*old.get("taken", []), *ids]})
             return [_job(r) for r in rows]
-        return await self._write(work)
+        return await self.db.write(work)
 
     async def cancel_for(self, tournament_id: int, kinds: tuple[str, ...]) -> list[int]:
         async def work(tx):
@@ -191,7 +186,7 @@ class JobsRepo:
                 f"UPDATE jobs SET status = 'cancelled' WHERE tournament_id = ?"
                 f" AND status = 'pending' AND kind IN ({marks})", (tournament_id, *kinds))
             return [r[0] for r in rows]
-        return await self._write(work)
+        return await self.db.write(work)
 
     async def cancel_for_match(self, match_id: int, kinds: tuple[str, ...]) -> list[int]:
         """Cancel the pending (or frozen) jobs of ``kinds`` that carry ``match_id``."""
@@ -201,15 +196,12 @@ class JobsRepo:
 
     async def for_match(self, match_id: int, kinds: tuple[str, ...]) -> list[Job]:
         """The pending (or frozen: ``remaining`` in the payload) jobs of ``kinds`` that
-        carry ``match_id`` (remembered: a backgammon board reads its turn clock after every
-        action, the action's own write having just set it)."""
-        async def read() -> tuple[Job, ...]:
-            rows = await self.db.fetchall(
-                "SELECT * FROM jobs WHERE match_id = ? AND status IN ('pending', 'frozen')"
-                " ORDER BY id", (match_id,))
-            return tuple(_job(r) for r in rows)
-        return [job for job in await self.db.reads.get(MATCH_JOBS, match_id, read)
-                if job.kind in kinds]
+        carry ``match_id``."""
+        marks = ",".join("?" * len(kinds))
+        rows = await self.db.fetchall(
+            f"SELECT * FROM jobs WHERE match_id = ? AND status IN ('pending', 'frozen')"
+            f" AND kind IN ({marks}) ORDER BY id", (match_id, *kinds))
+        return [_job(r) for r in rows]
 
     async def move_for_match(self, match_id: int, kinds: tuple[str, ...], seq: int) -> None:
         """Note ``seq`` (the match's new position) in the pending jobs of ``kinds`` that carry
@@ -238,7 +230,7 @@ class JobsRepo:
                 jobs.append(Job(row["id"], row["kind"], row["tournament_id"],
                                 from_db(to_db(run_at)), json.loads(row["payload"])))
             return jobs
-        return await self._write(work)
+        return await self.db.write(work)
 
     async def freeze(self, tournament_id: int, kinds: tuple[str, ...],
                      now: datetime) -> list[int]:
@@ -252,7 +244,7 @@ class JobsRepo:
             jobs = [_job(row) for row in rows]
             await freeze_jobs(tx, jobs, now)
             return [job.id for job in jobs]
-        return await self._write(work)
+        return await self.db.write(work)
 
     async def thaw(self, tournament_id: int, now: datetime) -> list[Job]:
         """Make a tournament's frozen jobs pending again, each due after the time it had
@@ -271,12 +263,11 @@ class JobsRepo:
                 jobs.append(Job(row["id"], row["kind"], row["tournament_id"],
                                 from_db(to_db(run_at)), payload))
             return jobs
-        return await self._write(work)
+        return await self.db.write(work)
 
 
 async def _rewrite_payload(tx, job_id: int, change: Callable[[dict], dict]) -> None:
     """In the transaction ``tx``: a job's payload replaced by ``change`` of it."""
-    tx.reads.forget(MATCH_JOBS)
     row = await (await tx.execute("SELECT payload FROM jobs WHERE id = ?", (job_id,))).fetchone()
     if row is not None:
         await tx.execute("UPDATE jobs SET payload = ? WHERE id = ?",
@@ -287,32 +278,16 @@ async def insert_job(tx, kind: str, run_at: datetime, tournament_id: int | None,
                      payload: dict[str, Any]) -> Job:
     """In the transaction ``tx``: store a pending job (armed by the caller once ``tx`` has
     committed, :meth:`bot.scheduler.Scheduler.settle` or ``follow``)."""
-    return (await insert_jobs(tx, [(kind, run_at, payload)], tournament_id))[0]
-
-
-async def insert_jobs(tx, new: Sequence[NewJob], tournament_id: int | None) -> list[Job]:
-    """:func:`insert_job` of each of ``new``, in one statement (a turn sets two or three
-    clocks). Their ids, returned in any order, are given in the order of ``new``: the
-    rows are inserted in that order and an AUTOINCREMENT id only grows."""
-    if not new:
-        return []
-    for match_id in {payload.get("match_id") for _, _, payload in new} - {None}:
-        tx.reads.forget_key(MATCH_JOBS, match_id)
-    values = [(kind, tournament_id, to_db(run_at), json.dumps(payload), payload.get("match_id"))
-              for kind, run_at, payload in new]
-    rows = await (await tx.execute(
-        "INSERT INTO jobs (kind, tournament_id, run_at, payload, match_id) VALUES "
-        + ", ".join(["(?, ?, ?, ?, ?)"] * len(new)) + " RETURNING id",
-        [field for row in values for field in row])).fetchall()
-    return [Job(job_id, kind, tournament_id, from_db(run_at), payload)
-            for job_id, (kind, _, run_at, _, _), (_, _, payload)
-            in zip(sorted(row[0] for row in rows), values, new, strict=True)]
+    cursor = await tx.execute(
+        "INSERT INTO jobs (kind, tournament_id, run_at, payload, match_id)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (kind, tournament_id, to_db(run_at), json.dumps(payload), payload.get("match_id")))
+    return Job(cursor.lastrowid, kind, tournament_id, from_db(to_db(run_at)), payload)
 
 
 async def freeze_jobs(tx, jobs: Sequence[Job], now: datetime) -> None:
     """In the transaction ``tx``: stop ``jobs``, each keeping the seconds it had left
     (``remaining``) until :meth:`JobsRepo.thaw`."""
-    tx.reads.forget(MATCH_JOBS)
     for job in jobs:
         left = max(0, int((job.run_at - now).total_seconds()))
         await tx.execute("UPDATE jobs SET status = 'frozen', payload = ? WHERE id = ?",
@@ -322,7 +297,6 @@ async def freeze_jobs(tx, jobs: Sequence[Job], now: datetime) -> None:
 async def cancel_match_jobs(tx, match_id: int, kinds: tuple[str, ...]) -> list[int]:
     """In the transaction ``tx``: cancel the match's pending (or frozen) jobs of ``kinds``;
     their ids."""
-    tx.reads.forget_key(MATCH_JOBS, match_id)
     marks = ",".join("?" * len(kinds))
     where = f"match_id = ? AND status IN ('pending', 'frozen') AND kind IN ({marks})"
     rows = await (await tx.execute(
@@ -338,14 +312,10 @@ async def replace_match_jobs(tx, match_id: int, kinds: tuple[str, ...],
     """In the transaction ``tx``: :meth:`JobsRepo.replace_for_match`. Jobs set while the
     match is paused (``paused_at``: now) are frozen at once, with all their time left,
     until :meth:`JobsRepo.thaw`: none of them is returned to arm."""
-    kept = tx.reads.peek(MATCH_JOBS, match_id)
     cancelled = await cancel_match_jobs(tx, match_id, kinds)
-    added = await insert_jobs(tx, [(kind, run_at, {"match_id": match_id, **payload})
-                                   for kind, run_at, payload in new], tournament_id)
+    added = [await insert_job(tx, kind, run_at, tournament_id, {"match_id": match_id, **payload})
+             for kind, run_at, payload in new]
     if paused_at is None:
-        if kept is not None:  # the match's jobs as they are now, without another read
-            tx.reads.remember_after(MATCH_JOBS, match_id, tuple(
-                [job for job in kept if job.kind not in kinds] + added))
         return cancelled, added
     await freeze_jobs(tx, added, paused_at)
     return cancelled, []
@@ -353,7 +323,6 @@ async def replace_match_jobs(tx, match_id: int, kinds: tuple[str, ...],
 
 async def move_match_jobs(tx, match_id: int, kinds: tuple[str, ...], seq: int) -> None:
     """In the transaction ``tx``: :meth:`JobsRepo.move_for_match`'s one statement."""
-    tx.reads.forget_key(MATCH_JOBS, match_id)
     marks = ",".join("?" * len(kinds))
     await tx.execute(
         f"UPDATE jobs SET payload = json_set(payload, '$.seq', ?)"
