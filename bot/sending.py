@@ -19,7 +19,7 @@ from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from functools import partial
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from aiogram import Bot
 from aiogram.client.session.base import BaseSession
@@ -43,13 +43,12 @@ from aiogram.methods import (
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.clock import Clock
-from bot.method_fields import field
+from bot.method_fields import field, filled
 from bot.middlewares.limits import LengthLimitMiddleware
 from storage.cache import Recent
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-M = TypeVar("M", bound=TelegramMethod)
 Waiting = Callable[[float], Awaitable[None]]
 
 GROUP_LIMIT = (20, 60.0)  # messages per seconds in one group
@@ -281,19 +280,6 @@ def unreachable_group(error: BaseException) -> int | None:
 BOARDS_REMEMBERED = 4096  # live boards whose last drawing the outbox keeps in mind
 _SEND = SendMessage(chat_id=0, text="")
 _EDIT = EditMessageText(text="", chat_id=0, message_id=0)
-_put = object.__setattr__  # how pydantic itself fills a model's parts
-
-
-def _filled(template: M, **values: Any) -> M:
-    """The call ``template`` (validated) with ``values`` (of the fields' own types) put in:
-    equal to the call aiogram's ``Bot`` method validates from them, at a fraction of its cost
-    (a live board is redrawn after most actions, its call has a dozen fields)."""
-    method = object.__new__(type(template))
-    _put(method, "__dict__", {**template.__dict__, **values})
-    _put(method, "__pydantic_fields_set__", template.__pydantic_fields_set__ | values.keys())
-    _put(method, "__pydantic_extra__", dict(template.__pydantic_extra__))
-    _put(method, "__pydantic_private__", dict(template.__pydantic_private__))
-    return method
 
 
 class Outbox:
@@ -365,7 +351,7 @@ class Outbox:
             if drawing is not None and shown is not None and shown[0] == drawing:
                 return message_id
             try:
-                await self.bot(_filled(_EDIT, text=text, chat_id=chat_id,
+                await self.bot(filled(_EDIT, text=text, chat_id=chat_id,
                                        message_id=message_id, reply_markup=markup))
                 return self._drawn(chat_id, message_id, drawing, markup)
             except TelegramBadRequest as error:
@@ -381,7 +367,7 @@ class Outbox:
     async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
                     thread_id: int | None = None) -> Message | None:
         """Send ``text`` (None: a DM the session's UndeliverableDMMiddleware dropped)."""
-        return await self.bot(_filled(_SEND, chat_id=chat_id, text=text, reply_markup=markup,
+        return await self.bot(filled(_SEND, chat_id=chat_id, text=text, reply_markup=markup,
                                       message_thread_id=thread_id))
 
     async def forget_changed(self, make_request, bot: Bot, method: TelegramMethod):

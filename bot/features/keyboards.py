@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Any, TypeVar
 
 from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH, CallbackData
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
-from pydantic import BaseModel
 
 from bot.i18n import Translator
+from bot.method_fields import filled
 from bot.services import Services
 from storage.repositories.tournaments import Tournament
 
@@ -35,29 +34,14 @@ def packed(data: type[CallbackData], *values: int | str) -> str:
     return text
 
 
-_put = object.__setattr__  # how pydantic itself fills a model's parts
 _PRESS = InlineKeyboardButton(text="", callback_data="")
 _KEYBOARD = InlineKeyboardMarkup(inline_keyboard=[])
-Model = TypeVar("Model", bound=BaseModel)
-
-
-def _filled(template: Model, fields: dict[str, Any]) -> Model:
-    """A copy of the validated ``template`` holding ``fields`` (its own fields, some put in
-    anew), each other part of the model copied as what it is (no two copies share a dict or
-    a set): the same model as a validated one, for a fraction of a validation's cost (or of
-    ``model_copy``'s)."""
-    made = object.__new__(type(template))
-    _put(made, "__dict__", fields)
-    _put(made, "__pydantic_fields_set__", set(template.__pydantic_fields_set__))
-    _put(made, "__pydantic_extra__", dict(template.__pydantic_extra__))
-    _put(made, "__pydantic_private__", dict(template.__pydantic_private__))
-    return made
 
 
 def press_button(text: str, data: str) -> InlineKeyboardButton:
     """A button that sends ``data``: the same button as a validated one, copied from a
     validated template (a darts keypad has 23 keys, a private panel up to a dozen)."""
-    return _filled(_PRESS, {**_PRESS.__dict__, "text": text, "callback_data": data})
+    return filled(_PRESS, text=text, callback_data=data)
 
 
 def keyboard_of(rows: Iterable[Iterable[InlineKeyboardButton]]) -> InlineKeyboardMarkup:
@@ -66,8 +50,7 @@ def keyboard_of(rows: Iterable[Iterable[InlineKeyboardButton]]) -> InlineKeyboar
     each row a new list as there, copied from a validated template; the validation's own
     cost, about 6 µs whatever the buttons, was most of a private panel's keyboard (an
     armchair card redraws both hands)."""
-    return _filled(_KEYBOARD, {**_KEYBOARD.__dict__,
-                               "inline_keyboard": [list(row) for row in rows]})
+    return filled(_KEYBOARD, inline_keyboard=[list(row) for row in rows])
 
 
 @lru_cache(maxsize=1024)

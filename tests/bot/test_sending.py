@@ -20,7 +20,8 @@ from aiogram.methods import (
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.clock import VirtualClock
-from bot.sending import _EDIT, _SEND, Outbox, RateLimitMiddleware, _filled, field
+from bot.method_fields import filled
+from bot.sending import _EDIT, _SEND, Outbox, RateLimitMiddleware, field
 from bot.telegram_session import TelegramSession
 
 START = datetime(2026, 10, 21, tzinfo=UTC)
@@ -274,12 +275,12 @@ async def test_the_outboxs_calls_are_those_aiogram_validates(markup) -> None:
               default=DefaultBotProperties(parse_mode="HTML", link_preview_is_disabled=True))
     wire = TelegramSession()
     pairs = [
-        (_filled(_SEND, chat_id=-100, text="<b>1</b> & 2", reply_markup=markup,
+        (filled(_SEND, chat_id=-100, text="<b>1</b> & 2", reply_markup=markup,
                  message_thread_id=16),
          bot.send_message(-100, "<b>1</b> & 2", reply_markup=markup, message_thread_id=16)),
-        (_filled(_SEND, chat_id=7, text="hi", reply_markup=markup, message_thread_id=None),
+        (filled(_SEND, chat_id=7, text="hi", reply_markup=markup, message_thread_id=None),
          bot.send_message(7, "hi", reply_markup=markup)),
-        (_filled(_EDIT, text="score 1:0", chat_id=-100, message_id=17, reply_markup=markup),
+        (filled(_EDIT, text="score 1:0", chat_id=-100, message_id=17, reply_markup=markup),
          bot.edit_message_text(text="score 1:0", chat_id=-100, message_id=17,
                                reply_markup=markup)),
     ]
