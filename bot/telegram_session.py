@@ -19,8 +19,7 @@ aiogram's form, field for field, and a form's parts the same as those aiohttp wr
 aiogram (``tests/bot/test_telegram_session.py`` compares them).
 
 An answer is parsed without the keyboard Telegram echoes back, and a successful one's result
-by its method's own type with the message's chat kept (:mod:`bot.api_answers`); an error is
-aiogram's to read.
+by its method's own result type (:mod:`bot.api_answers`); an error is aiogram's to read.
 """
 
 from __future__ import annotations
