@@ -15,13 +15,14 @@ adds its own there).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import cProfile
 import re
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
@@ -93,13 +94,8 @@ class GameBench(Sandbox):
         if profiler:
             profiler.enable()
         changes = app.services.db.connection.raw.total_changes
-        measured = self.anatomy is not None and self.anatomy.measuring
-        workers, cpu = workers_cpu() if measured else 0.0, time.process_time()
-        started = time.perf_counter()
-        await app.dispatcher.feed_update(app.bot, parsed)
-        self.samples[_KIND.get()].append(time.perf_counter() - started)
-        if measured:
-            self.anatomy.update_done(time.process_time() - cpu, workers_cpu() - workers)
+        with self._timed(_KIND.get()):
+            await app.dispatcher.feed_update(app.bot, parsed)
         if app.services.db.connection.raw.total_changes == changes:
             self.unchanged[_KIND.get()] += 1
         if profiler:
@@ -113,16 +109,25 @@ class GameBench(Sandbox):
             await super()._follow_ups()
             return
         token = _KIND.set(ONWARD)
+        try:
+            with self._timed(ONWARD):
+                await super()._follow_ups()
+        finally:
+            _KIND.reset(token)
+
+    @contextlib.contextmanager
+    def _timed(self, kind: str) -> Iterator[None]:
+        """Time what runs inside as one update of ``kind``; while the anatomy is measuring,
+        count its CPU too (the bot's process and the picture workers)."""
         measured = self.anatomy is not None and self.anatomy.measuring
         workers, cpu = workers_cpu() if measured else 0.0, time.process_time()
         started = time.perf_counter()
         try:
-            await super()._follow_ups()
+            yield
         finally:
-            self.samples[ONWARD].append(time.perf_counter() - started)
+            self.samples[kind].append(time.perf_counter() - started)
             if measured:
                 self.anatomy.update_done(time.process_time() - cpu, workers_cpu() - workers)
-            _KIND.reset(token)
 
     async def run(self, kind: str, lines: list[str]) -> None:
         token = _KIND.set(kind)
