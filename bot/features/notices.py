@@ -22,7 +22,7 @@ from bot.features.times import duration, said_time
 from bot.i18n import Translator, lines, paragraphs
 from bot.services import Services
 from storage.repositories.jobs import Job
-from storage.repositories.tournaments import UNFINISHED, Tournament
+from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
 from storage.timefmt import from_db, to_db
 
 CHECKIN_STATUS = "checkin_status"
@@ -139,8 +139,8 @@ async def _opening(services: Services, tr: Translator, tournament: Tournament,
         text = lines(reminder, tr(f"checkin.open_with_reminder{suffix}"))
         markup = stacked(register, markup)
     approved = await services.repos.entrants.list(tournament.id, ("approved",))
-    if checked := sum(entrant.checked_in for entrant in approved):
-        text += "\n" + tr("reminder.checked_in", total=len(approved), count=checked)
+    if any(entrant.checked_in for entrant in approved):
+        text += "\n" + _checked_in(tr, approved)
     return text, markup
 
 
@@ -161,8 +161,7 @@ async def _reminder(services: Services, tr: Translator, tournament: Tournament,
     if opens := checkin_opens(services, tr, tournament):
         text += "\n" + tr("schedule.checkin_opens", time=opens)
     elif counting and _counts_checkins(services, tournament, minutes):
-        text += "\n" + tr("reminder.checked_in", total=len(approved),
-                          count=sum(entrant.checked_in for entrant in approved))
+        text += "\n" + _checked_in(tr, approved)
         markup = stacked(markup, checkin_keyboard(tr, tournament, named))
     if minutes == min(services.settings.reminders):  # the last reminder
         waiting = await services.repos.entrants.list(tournament.id, ("pending", *UNFINISHED))
@@ -170,6 +169,12 @@ async def _reminder(services: Services, tr: Translator, tournament: Tournament,
             text += "\n" + tr("reminder.pending", names=", ".join(e.label for e in pending))
         text = lines(text, unfinished_forms(tr, waiting))
     return text, markup
+
+
+def _checked_in(tr: Translator, approved: list[Entrant]) -> str:
+    """How many of the approved entrants have checked in (``✅ Checked in: 1 of 3.``)."""
+    return tr("reminder.checked_in", total=len(approved),
+              count=sum(entrant.checked_in for entrant in approved))
 
 
 def _counts_checkins(services: Services, tournament: Tournament, minutes: int) -> bool:
