@@ -38,9 +38,15 @@ from aiogram.methods import (
     GetMe,
     GetUpdates,
     SendMessage,
+    SetMessageReaction,
     TelegramMethod,
 )
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    ReactionTypeEmoji,
+)
 
 from bot.clock import Clock
 from bot.method_fields import field, filled
@@ -179,12 +185,14 @@ class RateLimitMiddleware(BaseRequestMiddleware):
     async def __call__(self, make_request, bot: Bot, method: TelegramMethod):
         chat_id = field(method, "chat_id")
         counted = isinstance(chat_id, int) and not type(method).__name__.startswith("Get")
+        # a group's limit counts messages: a reaction posts none
+        grouped = counted and chat_id < 0 and not isinstance(method, SetMessageReaction)
         # polling and the start-up's getMe (bot.app.whoami) have back-offs of their own
         faults = iter(() if isinstance(method, (GetUpdates, GetMe)) else FAULT_DELAYS)
         retries = 0
         while True:
             if counted:
-                if chat_id < 0 and not (group := self.group_windows[chat_id]).room(self.clock):
+                if grouped and not (group := self.group_windows[chat_id]).room(self.clock):
                     await group.take(self.clock, self._waiting(chat_id))
                 if not self.global_window.room(self.clock):
                     await self.global_window.take(self.clock)
@@ -326,6 +334,19 @@ class Outbox:
                 text=button_text, url=self.deep_link(payload))]])
         await self._send(chat_id, text, keyboard, thread_id)
 
+    async def acknowledge(self, message: Message) -> bool:
+        """Put a 👍 on ``message`` instead of answering it with a message of its own (a
+        group's budget is 20 messages a minute); False when the chat takes no such reaction
+        (a group may limit its reactions): then answer it in words."""
+        try:
+            await self.bot(SetMessageReaction(chat_id=message.chat.id,
+                                              message_id=message.message_id,
+                                              reaction=[ReactionTypeEmoji(emoji="👍")]))
+        except TelegramBadRequest as error:
+            log.info("no reaction in %s: %s", message.chat.id, error.message)
+            return False
+        return True
+
     async def drop_buttons(self, chat_id: int, message_id: int) -> None:
         """Take the buttons off a message that takes no more presses (it may be gone); a
         board this process drew without buttons is left alone (the call would cost the
@@ -340,11 +361,12 @@ class Outbox:
 
     async def board(self, chat_id: int, message_id: int | None, text: str,
                     markup: InlineKeyboardMarkup | None = None,
-                    thread_id: int | None = None, resend: bool = True) -> int:
+                    thread_id: int | None = None, resend: bool = True) -> int | None:
         """Show a live board: edit it in place when it exists, else send it; return its id.
         A board already showing ``text`` and ``markup`` (as this process drew it last) is
         left as it is. ``resend=False``: a board gone from the chat (deleted) is not sent
-        again — a closed match's last drawing is not worth a new message."""
+        again (None is returned) — a closed match's last drawing is not worth a new
+        message."""
         drawing = _digest(text, markup)
         if message_id is not None:
             shown = self._shown.get((chat_id, message_id))
@@ -360,7 +382,7 @@ class Outbox:
                 if "not found" not in error.message and "can't be edited" not in error.message:
                     raise
                 if not resend:
-                    return message_id
+                    return None
         sent = await self._send(chat_id, text, markup, thread_id)
         return self._drawn(chat_id, sent.message_id, drawing, markup)
 

@@ -84,15 +84,16 @@ async def _said(services: Services, tr: Translator, shown: list[Shown]
             stacked(*markups) if markups else None)
 
 
-async def redraw_checkin_status(services: Services, *tournaments: Tournament) -> None:
+async def redraw_checkin_status(services: Services, *tournaments: Tournament) -> set[int]:
     """Redraw in place the check-in status (:data:`CHECKIN_STATUS`) of ``tournaments``
     whose check-ins, entrants, registration or settings changed: each message once, whole
     (its Register button follows registration and the entry limit) — every notice it joins
     whose tournament still waits for the start it was sent for (a check-in opening: with
     check-in still open); with none left (all called off or moved), its buttons are taken
-    off."""
+    off. Return the ids of the tournaments a status still shows (not deleted from the chat)."""
     statuses = {status["message_id"]: (tournament.chat_id, status) for tournament in tournaments
                 if (status := tournament.state.get(CHECKIN_STATUS))}
+    still: set[int] = set()
     for message_id, (chat_id, status) in statuses.items():
         shown: list[Shown] = []
         for tournament_id, minutes, start, *opens in status["shows"]:
@@ -104,7 +105,9 @@ async def redraw_checkin_status(services: Services, *tournaments: Tournament) ->
             await services.outbox.drop_buttons(chat_id, message_id)
             continue
         text, markup = await _said(services, await services.translator_for_chat(chat_id), shown)
-        await services.outbox.board(chat_id, message_id, text, markup, resend=False)
+        if await services.outbox.board(chat_id, message_id, text, markup, resend=False):
+            still.update(tournament.id for tournament, _, _ in shown)
+    return still
 
 
 def _still_shown(services: Services, tournament: Tournament | None, minutes: int | None,

@@ -166,19 +166,21 @@ async def _open_checkins(services: Services, chat_id: int, user_id: int
 
 
 async def _check_in_all(services: Services, tr: Translator,
-                        entries: list[tuple[Tournament, Entrant]]) -> str:
+                        entries: list[tuple[Tournament, Entrant]]) -> tuple[str, bool]:
     """Check the entries not checked in yet in, naming the tournaments; with none left,
-    say they all were already."""
+    say they all were already. And whether the check-ins show: each of those tournaments
+    has a check-in status in its group, redrawn with one more checked in."""
     missing = [(tournament, entry) for tournament, entry in entries if not entry.checked_in]
     now = services.clock.now()
     for tournament, entry in missing:
         await services.repos.entrants.update(tournament.id, entry.user_id, now, checked_in=1)
-    await redraw_checkin_status(services, *(tournament for tournament, _ in missing))
+    counted = await redraw_checkin_status(services, *(tournament for tournament, _ in missing))
     if not missing:
         return tr("checkin.already", name=entries[0][1].label,
-                  titles=_titles(tr, [tournament for tournament, _ in entries]))
-    return tr("checkin.done", name=missing[0][1].label,
-              titles=_titles(tr, [tournament for tournament, _ in missing]))
+                  titles=_titles(tr, [tournament for tournament, _ in entries])), False
+    return (tr("checkin.done", name=missing[0][1].label,
+               titles=_titles(tr, [tournament for tournament, _ in missing])),
+            all(tournament.id in counted for tournament, _ in missing))
 
 
 async def _check_in(services: Services, tr: Translator, tournament: Tournament,
@@ -200,19 +202,23 @@ async def _check_in(services: Services, tr: Translator, tournament: Tournament,
     if opens and not entry.checked_in:  # a check-in days early says nothing
         key = "checkin.not_yet" if in_group else "checkin.not_yet_in_group"
         return tr(key, title=tournament.title, time=opens)
-    return await _check_in_all(services, tr, [(tournament, entry)])
+    return (await _check_in_all(services, tr, [(tournament, entry)]))[0]
 
 
 @router.message(Command("checkin"), Targeted())
 async def checkin(message: Message, command: CommandObject, services: Services,
                   tr: Translator, target: Target) -> None:
     """``/checkin #id`` checks in for that tournament; a bare one for every open check-in
-    of the player's in the group (else it says why the newest of theirs takes none)."""
+    of the player's in the group (else it says why the newest of theirs takes none). A
+    check-in the group's check-in status counts is answered by a 👍 on the command, not by
+    a message of its own."""
     user_id = message.from_user.id
     entries = [] if id_named(command.args) is not None else await _open_checkins(
         services, message.chat.id, user_id)
     if entries:
-        await message.reply(await _check_in_all(services, tr, entries))
+        said, counted = await _check_in_all(services, tr, entries)
+        if not (counted and await services.outbox.acknowledge(message)):
+            await message.reply(said)
         return
     await message.reply(await _check_in(services, tr, target.tournament, user_id))
 

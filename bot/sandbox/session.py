@@ -307,6 +307,17 @@ class SandboxSession(BaseSession):
         self.emit(f"✗ {self.world.chat_label(stored.chat_id, stored.thread)}#{stored.message_id}")
         return True
 
+    async def _set_message_reaction(self, method) -> bool:
+        """A reaction the bot sets on a message: ``♡ cup#17: 👍`` (no emoji: taken off)."""
+        strict.check_reaction(method.reaction)
+        stored = self.world.find(method.chat_id, method.message_id)
+        if stored is None:
+            raise TelegramBadRequest(method=method, message="Bad Request: MESSAGE_ID_INVALID")
+        emoji = " ".join(each.emoji for each in method.reaction or [])
+        self.emit(f"♡ {self.world.chat_label(stored.chat_id, stored.thread)}"
+                  f"#{stored.message_id}: {emoji}".rstrip())
+        return True
+
     async def _set_my_commands(self, method) -> bool:
         """The command menu of a scope and language, kept for ``! menu`` (not a message)."""
         strict.check_commands(method.commands)

@@ -172,3 +172,24 @@ def check_album(media: list[Any]) -> None:
 def check_toast(text: str | None) -> None:
     if text and len(text) > TOAST_LIMIT:
         raise Refused("MESSAGE_TOO_LONG")
+
+
+REACTION_EMOJI = frozenset({
+    "👍", "👎", "❤", "🔥", "🥰", "👏", "😁", "🤔", "🤯", "😱", "🤬",
+    "😢", "🎉", "🤩", "🤮", "💩", "🙏", "👌", "🕊", "🤡", "🥱", "🥴",
+    "😍", "🐳", "🌚", "🌭", "💯", "🤣", "⚡", "🍌", "🏆", "💔", "🤨",
+    "😐", "🍓", "🍾", "💋", "🖕", "😈", "😴", "😭", "🤓", "👻", "👀",
+    "🎃", "🙈", "😇", "😨", "🤝", "✍", "🤗", "🫡", "🎅", "🎄", "☃",
+    "💅", "🤪", "🗿", "🆒", "💘", "🙉", "🦄", "😘", "💊", "🙊", "😎",
+    "👾", "🤷", "😡", "❤\u200d🔥", "👨\u200d💻", "🤷\u200d♂",
+    "🤷\u200d♀"})
+"""The emoji Telegram takes as a message reaction (ReactionTypeEmoji)."""
+
+
+def check_reaction(reaction: list[Any] | None) -> None:
+    """A bot sets at most one reaction, an emoji of :data:`REACTION_EMOJI`."""
+    reaction = reaction or []
+    if len(reaction) > 1:
+        raise Refused("REACTIONS_TOO_MANY")
+    if any(getattr(each, "emoji", None) not in REACTION_EMOJI for each in reaction):
+        raise Refused("REACTION_INVALID")

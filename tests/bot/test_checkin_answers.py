@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from aiogram.exceptions import TelegramBadRequest
+
 from tests.bot.sandbox_run import opened
 
 # The newest application card is Bob's: Bob is approved, Alice still waits.
@@ -67,3 +69,33 @@ async def test_a_press_in_private_before_it_opens_says_it_is_announced_in_the_gr
     assert said[-1] == ("⚑ bob: Check-in for “Early” opens 05.12.2026 11:30, UTC: check in"
                         " then (I will say so in the group).")
     assert checked_in == 0
+
+
+async def test_a_check_in_the_status_counts_is_a_thumbs_up_else_words(tmp_path: Path,
+                                                                      monkeypatch) -> None:
+    """Once check-in is open, the opening is the check-in status: a typed /checkin redraws
+    its count and is answered by 👍 on the command, not by a group message; where the group
+    takes no such reaction (Telegram refuses it), by words as before."""
+    output: list[str] = []
+    async with opened(tmp_path, seed=1, emit=output.append) as sandbox:
+        await sandbox.run_lines([*SETUP.splitlines(), "! advance 1h45m"])
+        start = len(output)
+        await sandbox.run_lines(["bob@g: /checkin"])
+        thumbs_up = output[start:]
+        group = sandbox.world.messages[sandbox.world.group("g").id]
+        command = next(message for message in reversed(group) if not message.from_bot)
+
+        async def no_reactions(method):
+            raise TelegramBadRequest(method=method, message="Bad Request: REACTION_INVALID")
+
+        monkeypatch.setattr(sandbox.app.bot.session, "_set_message_reaction", no_reactions)
+        await sandbox.run_lines(["org@g: /settings checkin=off", "org@g: /settings checkin=30",
+                                 "! advance 1m"])
+        start = len(output)
+        await sandbox.run_lines(["bob@g: /checkin"])
+        in_words = output[start:]
+    assert [line for line in thumbs_up if line.startswith(("→", "♡"))] == [
+        f"♡ g#{command.message_id}: 👍"]
+    assert "  ✅ Checked in: 1 of 1." in thumbs_up
+    assert "→ g: ✅ Bob, you are checked in for “Early”." in in_words
+    assert not any(line.startswith("♡") for line in in_words)

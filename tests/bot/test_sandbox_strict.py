@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
-from aiogram.methods import AnswerCallbackQuery, SendMessage, SendPhoto
+from aiogram.methods import AnswerCallbackQuery, SendMessage, SendPhoto, SetMessageReaction
 from aiogram.types import (
     BufferedInputFile,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
+    ReactionTypeEmoji,
 )
 
 from bot.sandbox import strict
@@ -178,3 +179,22 @@ async def test_a_toast_over_200_characters_is_refused(sandbox) -> None:
         await _past_the_sending_layer(sandbox.app.bot,
                                       AnswerCallbackQuery(callback_query_id="1", text="t" * 201))
     assert sandbox.output == ["!! error: Telegram refuses answerCallbackQuery: MESSAGE_TOO_LONG"]
+
+
+async def test_a_reaction_is_shown_on_its_message_and_only_telegrams_emoji_are_taken(
+        sandbox) -> None:
+    await sandbox.line("alice@cup: hi")
+    cup = sandbox.world.group("cup").id
+    hello = sandbox.world.messages[cup][-1].message_id
+
+    def reaction(emoji: str, message_id: int = hello) -> SetMessageReaction:
+        return SetMessageReaction(chat_id=cup, message_id=message_id,
+                                  reaction=[ReactionTypeEmoji(emoji=emoji)])
+
+    assert await _past_the_sending_layer(sandbox.app.bot, reaction("👍")) is True
+    for refused in (reaction("✅"), reaction("👍", message_id=hello + 50)):
+        with pytest.raises(TelegramBadRequest):
+            await _past_the_sending_layer(sandbox.app.bot, refused)
+    assert sandbox.output == [
+        f"♡ cup#{hello}: 👍", "!! error: Telegram refuses setMessageReaction to cup:"
+        " REACTION_INVALID"]

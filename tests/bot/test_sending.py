@@ -15,9 +15,10 @@ from aiogram.methods import (
     EditMessageReplyMarkup,
     EditMessageText,
     SendMessage,
+    SetMessageReaction,
     TelegramMethod,
 )
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, ReactionTypeEmoji
 
 from bot.clock import VirtualClock
 from bot.method_fields import filled
@@ -88,6 +89,21 @@ async def test_a_send_never_overtakes_one_waiting_for_the_same_group() -> None:
     await waiting
     assert [method.text for method, _ in calls[20:]] == ["first", "second"]
     assert limiter.group_windows[-100].queued == 0
+
+
+async def test_a_reaction_takes_no_room_in_the_groups_minute() -> None:
+    """A group's limit counts messages: reactions in a full minute go at once (the global
+    30 a second still counts them), and the 21st message still waits for the minute."""
+    clock = VirtualClock(START)
+    limiter, calls = RateLimitMiddleware(clock), []
+    for n in range(20):
+        await limiter(_ok(calls, clock), None, SendMessage(chat_id=-100, text=str(n)))
+    for n in range(9):
+        await limiter(_ok(calls, clock), None, SetMessageReaction(
+            chat_id=-100, message_id=n + 1, reaction=[ReactionTypeEmoji(emoji="👍")]))
+    assert clock.now() == START
+    await limiter(_ok(calls, clock), None, SendMessage(chat_id=-100, text="21st"))
+    assert (calls[-1][1] - START).total_seconds() >= 60
 
 
 async def test_calls_without_a_chat_are_not_counted() -> None:
@@ -197,7 +213,7 @@ async def test_board_unchanged_is_not_resent_and_a_lost_board_is_sent_anew() -> 
 
 async def test_a_closed_matchs_lost_board_is_not_sent_again() -> None:
     lost = _BoardBot("Bad Request: message to edit not found")
-    assert await Outbox(lost, str).board(-100, 17, "closed: Bob wins", resend=False) == 17
+    assert await Outbox(lost, str).board(-100, 17, "closed: Bob wins", resend=False) is None
     assert lost.sent == []
 
 
