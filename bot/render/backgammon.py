@@ -7,10 +7,11 @@ right to the bottom right; seat 1 mirrors it at the top. Each point carries both
 the notation from their own side. Seat 1's strip is at the top, seat 0's at the bottom, each
 with the player's checker colour, name, score, pip count and clock; the player on roll's strip
 is highlighted. Fonts come from :mod:`bot.render.pictures`; the board is drawn on a
-:class:`~bot.render.canvas.Canvas` of its own palette: a copy of the empty board, the
-checkers (a point's stack kept with the empty point beneath it, pasted whole) and dice, and
-labels kept from board to board. The canvas has a spare column on the
-right for the PNG's filter bytes (:func:`bot.render.png.padded_png`).
+:class:`~bot.render.canvas.Canvas` of its own palette: a copy of the empty board's pixels,
+the checkers (a point's stack kept with the empty point beneath it, pasted whole) and dice,
+and labels kept from board to board. The canvas has a spare column on the right for the
+PNG's filter bytes, and its pixels go to deflate as they were drawn
+(:func:`bot.render.png.rows_png`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from bot.render.canvas import Canvas, Palette, Stamp, blends, text_width
 from bot.render.pictures import _clean, _fit, _font
-from bot.render.png import padded_png
+from bot.render.png import rows_png
 from games.backgammon.position import BAR, CHECKERS, Position
 
 if TYPE_CHECKING:
@@ -102,7 +103,8 @@ _scene_fields = attrgetter(*BoardScene.__slots__)
 
 def board_png(scene: BoardScene) -> bytes:
     """The board of ``scene`` as PNG bytes (about 960 × 820 pixels)."""
-    canvas = Canvas(_empty_board().copy(), _board_palette())
+    rows = bytearray(_empty_rows())
+    canvas = Canvas.over(rows, (WIDTH + 1, HEIGHT), _board_palette())
     sides = scene.sides()
     for seat in (0, 1):
         _draw_points(canvas, seat, sides[seat])
@@ -112,7 +114,8 @@ def board_png(scene: BoardScene) -> bytes:
     _draw_cube(canvas, scene)
     if scene.dice is not None:
         _draw_dice(canvas, scene.on_roll, scene.dice)
-    return padded_png(canvas.image)
+    rows[WIDTH::WIDTH + 1] = bytes(HEIGHT)  # the spare column: the rows' filter bytes
+    return rows_png(rows, WIDTH, HEIGHT, _board_palette().colours)
 
 
 @lru_cache(maxsize=1)
@@ -124,13 +127,21 @@ def _board_palette() -> Palette:
 
 
 @lru_cache(maxsize=1)
-def _empty_board() -> Image.Image:
-    """The frame, the points and their numbers: the same in every picture (and the spare
-    column)."""
+def _empty_rows() -> bytes:
+    """The pixels of the frame, the points and their numbers: the same in every picture (and
+    the spare column)."""
     canvas = Canvas.blank((WIDTH + 1, HEIGHT), _BG, _board_palette())
     _draw_board(canvas.draw)
     _draw_numbers(canvas)
-    return canvas.image
+    return canvas.image.tobytes()
+
+
+@lru_cache(maxsize=1)
+def _empty_board() -> Image.Image:
+    """:func:`_empty_rows` as a picture, to copy a point's ground from (it is not drawn on)."""
+    from PIL import Image
+
+    return Image.frombuffer("P", (WIDTH + 1, HEIGHT), _empty_rows(), "raw", "P", 0, 1)
 
 
 def point_centre(seat: int, point: int) -> tuple[int, int]:

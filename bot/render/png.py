@@ -11,19 +11,22 @@ palette picture gains little from one), one IDAT chunk.
 Each row of the file starts with its filter byte, 0. A picture drawn one column wider than
 it is (:func:`padded_png`, the backgammon board) has that byte at the end of each row
 already: its spare column, zeroed, is the next row's filter byte, so its pixels go to deflate
-as they are. Any other picture is first pasted into such a one (:func:`palette_png`).
+as they are (:func:`rows_png`: the board is drawn straight into such rows, so not even
+Pillow's ``tobytes`` copies them). Any other picture is first pasted into such a one
+(:func:`palette_png`).
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from PIL import Image
 
-__all__ = ["padded_png", "palette_png"]
+__all__ = ["padded_png", "palette_png", "rows_png"]
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _PALETTE_COLOUR_TYPE = 3
@@ -48,17 +51,23 @@ def padded_png(image: Image.Image) -> bytes:
     """The PNG bytes of a ``P`` picture one column narrower than ``image``, whose last column
     is spare (it is set to 0 here): no copy of the rows is made to put their filter bytes in
     (about 0.1 ms of a backgammon board's 1.3 ms in a worker)."""
-    from isal import isal_zlib  # in the picture worker, as Pillow (see bot.render.pictures)
-
     width, height = image.width - 1, image.height
     image.im.paste(0, (width, 0, width + 1, height))
-    pixels = memoryview(image.tobytes())
+    return rows_png(image.tobytes(), width, height, image.getpalette() or [0, 0, 0])
+
+
+def rows_png(rows: bytes | bytearray, width: int, height: int, palette: Sequence[int]) -> bytes:
+    """The PNG bytes of a ``width`` × ``height`` picture of ``palette`` (r, g, b …) whose
+    pixels are ``rows``: ``width + 1`` bytes a row, the last one 0 (the next row's filter
+    byte)."""
+    from isal import isal_zlib  # in the picture worker, as Pillow (see bot.render.pictures)
+
     deflate = isal_zlib.compressobj(_LEVEL)
-    rows = deflate.compress(b"\0") + deflate.compress(pixels[:-1]) + deflate.flush()
+    pixels = memoryview(rows)
+    deflated = deflate.compress(b"\0") + deflate.compress(pixels[:-1]) + deflate.flush()
     header = struct.pack(">IIBBBBB", width, height, 8, _PALETTE_COLOUR_TYPE, 0, 0, 0)
-    return b"".join((_SIGNATURE, _chunk(b"IHDR", header),
-                     _chunk(b"PLTE", bytes(image.getpalette() or [0, 0, 0])),
-                     _chunk(b"IDAT", rows), _chunk(b"IEND", b"")))
+    return b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(palette)),
+                     _chunk(b"IDAT", deflated), _chunk(b"IEND", b"")))
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

@@ -313,3 +313,13 @@ def test_a_scene_pickles_to_an_equal_scene() -> None:
     assert back == scene
     assert type(back.position) is Position
     assert back.words == WORDS
+
+
+def test_a_board_is_drawn_on_a_copy_of_the_empty_board() -> None:
+    """Each board draws into its own copy of the empty board's pixels: the empty board
+    every board starts from is the same after boards were drawn, and a point's ground
+    copied from it is the empty board's."""
+    empty = bytes(picture._empty_rows())
+    board_png(_scene(Position(_side({1: 2, 6: 7, 13: 5}, bar=1), _side({2: 3, 24: 5}))))
+    assert picture._empty_rows() == empty
+    assert picture._empty_board().tobytes() == empty

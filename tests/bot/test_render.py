@@ -9,7 +9,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.render import BAR_MARK, Box, bracket_png, find_font, pictures, standings_png
-from bot.render.canvas import Canvas, blends
+from bot.render.canvas import Canvas, Stamp, blends
 
 MISSING = "\u0378"  # an unassigned code point: every font draws its "missing glyph" box
 CYRILLIC = "Алиса Ёж"
@@ -356,3 +356,19 @@ def test_a_canvas_finds_its_palette_s_colours_without_sharing_what_pillow_adds()
     assert grey not in palette.indices
     assert grey not in second.image.palette.colors
     assert first.image.getpalette()[3 * first.image.getpixel((1, 0)):][:3] == list(grey)
+
+
+def test_a_canvas_over_rows_draws_into_them() -> None:
+    """What is drawn on a canvas over rows is in those rows, as a canvas of its own has it."""
+    red, white = (200, 0, 0), (255, 255, 255)
+    palette = blends((red,), (white,), steps=4)
+    own = Canvas.blank((9, 5), white, palette)
+    rows = bytearray(own.image.tobytes())
+    over = Canvas.over(rows, (9, 5), palette)
+    dot = Canvas.blank((2, 2), red, palette)
+    for canvas in (own, over):
+        canvas.draw.rectangle((1, 1, 4, 3), fill=red)
+        canvas.stamp(Stamp(dot.image, None), (6, 2))
+    assert bytes(rows) == own.image.tobytes() == over.image.tobytes()
+    assert bytes(rows) != Canvas.blank((9, 5), white, palette).image.tobytes()
+    assert over.image.getpalette() == own.image.getpalette()
