@@ -8,6 +8,8 @@ import gc
 import weakref
 from pathlib import Path
 
+from bot.app import YOUNG_COLLECTION
+
 from .sandbox_run import opened
 
 
@@ -21,3 +23,9 @@ async def test_an_app_closed_after_the_first_is_freed(tmp_path: Path) -> None:
     del sandbox
     gc.collect()
     assert dispatcher() is None
+
+
+async def test_start_up_collects_the_young_less_often(tmp_path: Path) -> None:
+    async with opened(tmp_path / "first"):
+        pass
+    assert gc.get_threshold()[0] == YOUNG_COLLECTION
