@@ -163,12 +163,13 @@ class Game:
         self.last_played = Played(self.turn, self.dice, play.notation)
         self.moves_played += 1
         self.dice = None
-        if not any(play.after.opponent):
-            points = game_result(play.after, winner=1)
+        position = play.after
+        if not any(position.opponent):
+            points = game_result(position, winner=1)
             self._finish(Outcome(self.turn, points, self.cube, False, "borne_off"))
-            self.position = play.after.swapped()
+            self.position = position.swapped()
             return
-        self.position = play.after
+        self.position = position
         self.turn = 1 - self.turn
         self.phase = TURN
 

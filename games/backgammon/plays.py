@@ -21,13 +21,19 @@ class Play:
     """One legal play of ``dice`` from ``before``.
 
     ``moves`` are single-die moves ``(source, target, hit)`` in the mover's numbering (25 is
-    the bar, 0 is off); ``after`` is the resulting position with the opponent on roll.
+    the bar, 0 is off); ``key`` is the move generator's key of its result (``after``).
     """
 
     before: Position
     dice: Dice
     moves: tuple[Move, ...]
-    after: Position
+    key: int
+
+    @property
+    def after(self) -> Position:
+        """The resulting position with the opponent on roll, made when asked: a roll's plays
+        are listed whole, but only the one played (or the bot's candidates) is looked at."""
+        return after(self.before, self.key)
 
     @property
     def notation(self) -> str:
@@ -75,7 +81,7 @@ def _plays_by_key(position: Position, rolled: Dice) -> Mapping[int, Play]:
     time."""
     found = generate(position.player, position.opponent, *rolled)
     return MappingProxyType({
-        key: Play(position, rolled, moves, after(position, key))
+        key: Play(position, rolled, moves, key)
         for key, moves in found.items()
     })
 

@@ -11,11 +11,12 @@ steps counts only when it ends in the position of one of them, so the rules of
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
-from games.backgammon.keys import Move
+from games.backgammon.keys import HITS_SHIFT, Move, board_code
 from games.backgammon.notation import format_play
-from games.backgammon.plays import Play, plays_of
+from games.backgammon.plays import Play, plays_by_key
 from games.backgammon.position import BAR, Position
 
 Step = tuple[int, int]  # (source point, die)
@@ -77,19 +78,19 @@ def steps_notation(position: Position, steps: Sequence[Step]) -> str:
 def next_steps(position: Position, dice: Sequence[int], steps: Sequence[Step]) -> list[Step]:
     """Every step that, after ``steps``, can still end in a legal play (none when the
     steps already make one, or went astray)."""
-    plays = plays_of(position, dice)
-    needed = len(plays[0].moves)
+    plays = plays_by_key(position, dice)
+    needed = len(next(iter(plays.values())).moves)
     walked = walk(position, dice, steps)
     if walked is None or len(steps) >= needed:
         return []
     here, left = walked
-    targets = frozenset(_sides(p.after.swapped()) for p in plays)
+    goal = _Goal(position.opponent, frozenset(plays))
     found = []
     for die in sorted(set(left), reverse=True):
         for source in _sources(here):
             moved = step(here, source, die)
             if moved is not None and _completes(moved, _minus(left, die),
-                                                needed - len(steps) - 1, targets):
+                                                needed - len(steps) - 1, goal):
                 found.append((source, die))
     return found
 
@@ -99,15 +100,28 @@ def play_of(position: Position, dice: Sequence[int], steps: Sequence[Step]) -> P
     walked = walk(position, dice, steps)
     if walked is None:
         return None
-    sides = _sides(walked[0])
-    for play in plays_of(position, dice):
-        if len(play.moves) == len(steps) and _sides(play.after.swapped()) == sides:
-            return play
-    return None
+    play = plays_by_key(position, dice).get(result_key(position.opponent, walked[0]))
+    return play if play is not None and len(play.moves) == len(steps) else None
 
 
-def _sides(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    return position.player, position.opponent
+def result_key(opponent: tuple[int, ...], here: Position) -> int:
+    """The move generator's key of ``here`` (the mover still on roll), reached from a
+    position whose opponent was ``opponent``: the mover's side and the points where an
+    opponent's blot was hit (:mod:`games.backgammon.keys`)."""
+    hits = 0
+    for index, count in enumerate(here.opponent[:24]):
+        if count < opponent[index]:
+            hits |= 1 << (24 - index)
+    return board_code(here.player) | hits << HITS_SHIFT
+
+
+@dataclass(frozen=True, slots=True)
+class _Goal:
+    """What a picked play must end in: the keys of the legal plays' results, told from the
+    opponent's side before the play (which blots were hit)."""
+
+    opponent: tuple[int, ...]
+    keys: frozenset[int]
 
 
 def _sources(position: Position) -> list[int]:
@@ -124,13 +138,12 @@ def _minus(left: tuple[int, ...], die: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _completes(position: Position, left: tuple[int, ...], count: int,
-               targets: frozenset) -> bool:
+def _completes(position: Position, left: tuple[int, ...], count: int, goal: _Goal) -> bool:
     if count == 0:
-        return _sides(position) in targets
+        return result_key(goal.opponent, position) in goal.keys
     for die in set(left):
         for source in _sources(position):
             moved = step(position, source, die)
-            if moved is not None and _completes(moved, _minus(left, die), count - 1, targets):
+            if moved is not None and _completes(moved, _minus(left, die), count - 1, goal):
                 return True
     return False

@@ -148,6 +148,31 @@ def test_steps_offer_only_what_ends_in_a_legal_play() -> None:
     assert next_steps(start, (3, 1), [(8, 3), (6, 1)]) == []
 
 
+def test_every_legal_play_is_found_from_its_steps() -> None:
+    """Over rolls of games the bot plays against itself, each legal play's own moves, picked
+    as steps, make that play (found by its result's key, hits told apart)."""
+    rng = random.Random(5)
+    position, checked = Position.start(), 0
+    while checked < 120:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        for play in plays_of(position, dice):
+            assert play_of(position, dice, _steps_of(play.moves, dice)) == play
+        checked += 1
+        position = choose_play(position, dice, rng).after
+        if max(position.borne_off) == 15:
+            position = Position.start()
+
+
+def _steps_of(moves: tuple, dice: tuple[int, int]) -> list[tuple[int, int]]:
+    """A play's moves as steps: a checker borne off with the smallest die left that does."""
+    left, steps = [dice[0]] * 4 if dice[0] == dice[1] else list(dice), []
+    for source, target, _ in moves:
+        die = source - target if target else min(d for d in left if d >= source)
+        left.remove(die)
+        steps.append((source, die))
+    return steps
+
+
 def test_steps_picked_so_far_are_written_as_a_play() -> None:
     start = Position.start()
     assert steps_notation(start, []) == ""
