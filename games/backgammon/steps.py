@@ -109,9 +109,10 @@ def result_key(opponent: tuple[int, ...], here: Position) -> int:
     position whose opponent was ``opponent``: the mover's side and the points where an
     opponent's blot was hit (:mod:`games.backgammon.keys`)."""
     hits = 0
-    for index, count in enumerate(here.opponent[:24]):
-        if count < opponent[index]:
-            hits |= 1 << (24 - index)
+    if here.opponent[BAR] != opponent[BAR]:  # a blot was hit: which
+        for index, count in enumerate(here.opponent[:BAR]):
+            if count < opponent[index]:
+                hits |= 1 << (24 - index)
     return board_code(here.player) | hits << HITS_SHIFT
 
 
