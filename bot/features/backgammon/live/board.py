@@ -18,7 +18,7 @@ from aiogram.types import (
     InputMediaPhoto,
 )
 
-from bot.features.keyboards import packed, press_button
+from bot.features.keyboards import keyboard_of, packed, press_button
 from bot.play.context import MatchContext
 from bot.play.refusal import pause_line
 from bot.render.backgammon import BoardScene, board_png
@@ -252,8 +252,7 @@ def _point(tr, point: int) -> str:
 
 
 def _rows(buttons: list[InlineKeyboardButton], width: int = 2) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(inline_keyboard=[buttons[i:i + width]
-                                                 for i in range(0, len(buttons), width)])
+    return keyboard_of(buttons[i:i + width] for i in range(0, len(buttons), width))
 
 
 def preview(ctx: MatchContext, state: LiveMatch) -> None:
