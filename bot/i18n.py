@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gettext
 import html
+import sys
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
@@ -121,7 +122,7 @@ def catalog(language: str) -> dict[str, str | Plural]:
 @cache
 def texts(language: str) -> dict[str, str | Plural]:
     """The language's texts and, under the keys it lacks, the fallback's: one lookup a call."""
-    return {**catalog(FALLBACK), **catalog(language)}
+    return catalog(FALLBACK) if language == FALLBACK else {**catalog(FALLBACK), **catalog(language)}
 
 
 @cache
@@ -138,7 +139,7 @@ def _read_folder(folder, language: str, texts: dict[str, str | Plural]) -> None:
             parsed = read_po(handle, locale=language)
         for message in parsed:
             if message.id and message.string:
-                key = message.id[0] if message.pluralizable else message.id
+                key = sys.intern(message.id[0] if message.pluralizable else message.id)
                 if key in texts:
                     raise ValueError(f"{key!r} is in two {language} catalogs")
                 texts[key] = (Plural(message.string, message.id[1], plural_rule(language))
