@@ -12,7 +12,7 @@ import pytest
 from games.common.match import replay
 from games.dice_cup import GroupMatch
 from storage.cache import ReadCache
-from storage.db import Database, RecentIds, available_migrations
+from storage.db import CACHE_KIB, Database, RecentIds, available_migrations
 from storage.repositories.jobs import JobsRepo
 from storage.repositories.matches import DuplicateUpdate, MatchesRepo, NewMatch
 from storage.repositories.organiser_log import OrganiserLogRepo
@@ -50,6 +50,7 @@ async def test_migrations_from_empty_apply_once(tmp_path) -> None:
     mode = await database.fetchone("PRAGMA journal_mode")
     assert mode[0] == "wal"
     assert (await database.fetchone("PRAGMA foreign_keys"))[0] == 1
+    assert (await database.fetchone("PRAGMA cache_size"))[0] == -CACHE_KIB
     await database.close()
     reopened = await Database.open(path)
     assert await reopened.migrate() == []
