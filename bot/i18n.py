@@ -122,7 +122,9 @@ def catalog(language: str) -> dict[str, str | Plural]:
 @cache
 def texts(language: str) -> dict[str, str | Plural]:
     """The language's texts and, under the keys it lacks, the fallback's: one lookup a call."""
-    return catalog(FALLBACK) if language == FALLBACK else {**catalog(FALLBACK), **catalog(language)}
+    if language == FALLBACK:
+        return catalog(FALLBACK)
+    return {**catalog(FALLBACK), **catalog(language)}
 
 
 @cache
