@@ -91,7 +91,10 @@ async def typed_word(message: Message, word: str, event_update: Update, services
             if input_of(m.kind).parse(word) is not None]
     if not live:
         raise Refusal("play.hidden_none")
-    waiting = [m for m in live if await awaited(services, m, m.players.index(user_id))]
+    # One match is the target whether it awaits the word or not (its engine says why not):
+    # whether it does is asked only to choose among several.
+    waiting = live if len(live) == 1 else \
+        [m for m in live if await awaited(services, m, m.players.index(user_id))]
     if len(waiting) > 1:  # asked only among the matches that can take it (a card in hand);
         # none can: the newest one's engine says why (not in your hand …), no question
         waiting = [m for m in waiting if await _takes(services, m, user_id, word)] \
