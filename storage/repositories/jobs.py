@@ -278,11 +278,12 @@ async def insert_job(tx, kind: str, run_at: datetime, tournament_id: int | None,
                      payload: dict[str, Any]) -> Job:
     """In the transaction ``tx``: store a pending job (armed by the caller once ``tx`` has
     committed, :meth:`bot.scheduler.Scheduler.settle` or ``follow``)."""
+    stored = to_db(run_at)
     cursor = await tx.execute(
         "INSERT INTO jobs (kind, tournament_id, run_at, payload, match_id)"
         " VALUES (?, ?, ?, ?, ?)",
-        (kind, tournament_id, to_db(run_at), json.dumps(payload), payload.get("match_id")))
-    return Job(cursor.lastrowid, kind, tournament_id, from_db(to_db(run_at)), payload)
+        (kind, tournament_id, stored, json.dumps(payload), payload.get("match_id")))
+    return Job(cursor.lastrowid, kind, tournament_id, from_db(stored), payload)
 
 
 async def freeze_jobs(tx, jobs: Sequence[Job], now: datetime) -> None:
