@@ -35,7 +35,7 @@ from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard, pressed_on_its_question
 from bot.i18n import Markup, Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE
-from bot.play.context import MatchContext, load_match, own_text
+from bot.play.context import MatchContext, context_for, own_text
 from bot.play.hidden import (
     Pick,
     awaited,
@@ -63,9 +63,10 @@ def _hidden_word(message: Message) -> dict | bool:
 
 
 async def _context(services: Services, match: MatchRow) -> MatchContext:
+    """``match``'s context, from the row just read (not read again by its id)."""
     tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)
-    return await load_match(services, tr, match.id)
+    return await context_for(services, tr, tournament, match)
 
 
 async def _apply(services: Services, match: MatchRow, user_id: int, word: str,
