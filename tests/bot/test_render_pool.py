@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import pickle
 
 import pytest
 
 from bot.render import bracket_png, standings_png
 from bot.render.backgammon import BoardScene, board_png
-from bot.render.pool import Renderer, draw
+from bot.render.pool import _SIZE, Renderer, _Worker, _WorkerLost, draw
 from games.backgammon.position import Position
 
 HEADER = ["#", "Игрок", "Очки"]
@@ -136,3 +137,28 @@ async def test_a_picture_begun_is_with_the_worker_before_begin_returns(caplog) -
         assert await dying == draw(CALLS[:1])[0] and "worker died" in caplog.text
     finally:
         renderer.close()
+
+
+async def test_answers_are_read_however_the_stream_splits_them() -> None:
+    """Two answers arriving in odd pieces (a header split, two in one read) each reach their
+    own request, in order; a request given up meanwhile leaves the next its answer."""
+    worker = _Worker(None)  # type: ignore[arg-type]
+    loop = asyncio.get_running_loop()
+    first, given_up, second = (loop.create_future() for _ in range(3))
+    worker.waiting.extend([first, given_up, second])
+    given_up.cancel()
+    stream = b"".join(_SIZE.pack(len(answer)) + answer
+                      for answer in (pickle.dumps((True, [b"one"])),
+                                     pickle.dumps((True, [b"dropped"])),
+                                     pickle.dumps((False, ValueError("bad size")))))
+    for start in range(0, len(stream), 5):
+        worker.data_received(stream[start:start + 5])
+    assert first.result() == (True, [b"one"])
+    drawn, error = second.result()
+    assert not drawn and isinstance(error, ValueError)
+    assert not worker.waiting and not worker._received
+    late = loop.create_future()
+    worker.waiting.append(late)
+    worker.connection_lost(None)
+    with pytest.raises(_WorkerLost):
+        late.result()
