@@ -3,6 +3,7 @@
 In a private chat the answer is in the user's language (/lang, else Telegram's); in a group
 it is the group's (set from its first speaker, changed by an organiser's /lang). Users and
 chats are written only when something about them changed since this process last saw them.
+Once an update is handled, aiogram's memory of update types is emptied (:func:`forget_event_types`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,12 @@ from aiogram import BaseMiddleware
 from aiogram.types import Chat, Update, User
 
 from bot.i18n import Translator, pick_language
+
+
+def forget_event_types() -> None:
+    """Empty aiogram's cache of ``Update.event_type`` (an ``lru_cache`` keyed by the update):
+    it kept the last 128 updates whole, about 2 MB, and nothing asks a handled update again."""
+    Update.event_type.fget.cache_clear()
 
 
 class ContextMiddleware(BaseMiddleware):
@@ -35,7 +42,10 @@ class ContextMiddleware(BaseMiddleware):
             data["tr"] = await services.translator_for_chat(user.id)
         else:
             data["tr"] = Translator(default)
-        return await handler(event, data)
+        try:
+            return await handler(event, data)
+        finally:
+            forget_event_types()
 
     async def _remember_user(self, services, user: User, private: bool) -> None:
         """Write the user only when their name or language changed, or they first wrote
