@@ -3,7 +3,8 @@
 In a private chat the answer is in the user's language (/lang, else Telegram's); in a group
 it is the group's (set from its first speaker, changed by an organiser's /lang). Users and
 chats are written only when something about them changed since this process last saw them.
-Once an update is handled, aiogram's memory of update types is emptied (:func:`forget_event_types`).
+Once an update is handled, aiogram's memory of update types is emptied
+(:func:`forget_event_types`).
 """
 
 from __future__ import annotations
