@@ -21,7 +21,9 @@ The live session then reads a successful answer's result with its method's own r
 (:func:`result`) rather than aiogram's ``Response[method.__returning__]``, a generic model
 looked up for every call; the result equals aiogram's. (Keeping each chat's model to give
 the next message from it was measured too: about 5 µs a call, for about 0.6 MB held with a
-thousand live matches; the memory was worth more.)
+thousand live matches; the memory was worth more.) An edit's result is a message, or True
+for a message sent inline; an object answered is read as the message alone, not through the
+union, which tries both (about 3.5 µs of a 30 µs parse).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any
 
 from aiogram import Bot
 from aiogram.methods import TelegramMethod
+from aiogram.types import Message
 from pydantic import TypeAdapter
 from pydantic_core import from_json
 
@@ -77,13 +80,21 @@ def loads(content: str | bytes) -> Any:
     return data
 
 
+EDITED = Message | bool
+"""What an edit returns: the edited message, or True for a message sent inline."""
+
+
 @cache
-def result_type(method: type[TelegramMethod]) -> TypeAdapter:
+def result_type(method: type[TelegramMethod], answer: type = object) -> TypeAdapter:
     """What ``method`` returns, as pydantic reads it (``Response[…]``'s result without the
-    generic model looked up for every call)."""
-    return TypeAdapter(method.__returning__)
+    generic model looked up for every call); an edit's object (``answer`` is dict) as the
+    message it can only be, without the union's try at each of its types."""
+    returning = method.__returning__
+    if answer is dict and returning == EDITED:
+        returning = Message
+    return TypeAdapter(returning)
 
 
 def result(bot: Bot, method: type[TelegramMethod], value: Any) -> Any:
     """A method's result parsed as ``Response[method.__returning__]`` parses it."""
-    return result_type(method).validate_python(value, context={"bot": bot})
+    return result_type(method, type(value)).validate_python(value, context={"bot": bot})

@@ -2,9 +2,11 @@
 
 import json
 
+import pytest
 from aiogram import Bot
 from aiogram.methods import EditMessageMedia, EditMessageText, Response, SendPhoto
 from aiogram.types import Message, Update
+from pydantic import ValidationError
 
 from bot.api_answers import lean_result, loads, result
 
@@ -90,3 +92,22 @@ def test_a_sent_photo_keeps_its_largest_size_which_is_all_the_bot_reads():
                                                   "small_file_unique_id": "su",
                                                   "big_file_unique_id": "bu"}}
     assert lean_result(chat) is chat  # a chat's photo is not a sent photo's sizes
+
+
+def test_an_edits_answer_is_read_as_aiogram_reads_it_a_message_or_true():
+    """An edit's object is read as the message alone, not through the union of a message
+    and True: the same result, and what the union refuses is refused."""
+    bot = Bot("1:a")
+    message = lean_result(MESSAGE) | {"photo": SIZES[-1:], "caption": "board"}
+    for method in (EditMessageText, EditMessageMedia):
+        for value in (message, True):
+            whole = Response[method.__returning__].model_validate(
+                {"ok": True, "result": value}, context={"bot": bot}).result
+            assert result(bot, method, value) == whole
+            assert type(result(bot, method, value)) is type(whole)
+        with pytest.raises(ValidationError):
+            result(bot, method, {"message_id": 7})
+        with pytest.raises(ValidationError):
+            Response[method.__returning__].model_validate(
+                {"ok": True, "result": {"message_id": 7}}, context={"bot": bot})
+    assert result(bot, EditMessageText, message).bot is bot
