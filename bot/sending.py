@@ -127,10 +127,11 @@ class _Window:
         self.queued = 0
         """Tasks in :meth:`take`: waiting for the lock or, holding it, for room."""
 
-    def room(self, clock: Clock) -> bool:
-        """Record an event now if the window has room and no one is in :meth:`take` (who
-        would be overtaken): most sends pass here, without the lock and its awaits."""
-        return not self.queued and self._record(clock.now().timestamp()) is None
+    def room(self, now: float) -> bool:
+        """Record an event at ``now`` (a timestamp) if the window has room and no one is in
+        :meth:`take` (who would be overtaken): most sends pass here, without the lock and its
+        awaits."""
+        return not self.queued and self._record(now) is None
 
     async def take(self, clock: Clock, waiting: Waiting | None = None) -> None:
         """Wait for room in the window, in turn; ``waiting`` hears of each wait before it
@@ -192,9 +193,11 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         retries = 0
         while True:
             if counted:
-                if grouped and not (group := self.group_windows[chat_id]).room(self.clock):
+                now = self.clock.now().timestamp()  # read once for both windows
+                if grouped and not (group := self.group_windows[chat_id]).room(now):
                     await group.take(self.clock, self._waiting(chat_id))
-                if not self.global_window.room(self.clock):
+                    now = self.clock.now().timestamp()
+                if not self.global_window.room(now):
                     await self.global_window.take(self.clock)
             try:
                 return await make_request(bot, method)
