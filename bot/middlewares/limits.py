@@ -15,7 +15,13 @@ from typing import TypeVar
 
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware
-from aiogram.methods import EditMessageText, SendMediaGroup, SendMessage, TelegramMethod
+from aiogram.methods import (
+    EditMessageMedia,
+    EditMessageText,
+    SendMediaGroup,
+    SendMessage,
+    TelegramMethod,
+)
 from pydantic import BaseModel
 
 from bot.method_fields import field
@@ -152,6 +158,9 @@ class LengthLimitMiddleware(BaseRequestMiddleware):
             method = method.model_copy(update={"text": shorten(method.text, TEXT_LIMIT)})
         if isinstance(method, SendMediaGroup):
             method = method.model_copy(update={"media": [_captioned(m) for m in method.media]})
+        if isinstance(method, EditMessageMedia) and (  # an edit's caption is its media's
+                media := _captioned(method.media)) is not method.media:
+            method = method.model_copy(update={"media": media})
         return await make_request(bot, _captioned(method))
 
     @staticmethod

@@ -17,6 +17,7 @@ from aiogram.exceptions import (
 )
 from aiogram.methods import (
     AnswerCallbackQuery,
+    EditMessageMedia,
     EditMessageText,
     GetUpdates,
     SendMediaGroup,
@@ -154,6 +155,20 @@ async def test_long_edits_and_captions_are_shortened() -> None:
     assert size(sent[1].caption) <= CAPTION_LIMIT and _balanced(sent[1].caption[:-1])
     album = sent[2].media
     assert size(album[0].caption) <= CAPTION_LIMIT and album[1].caption is None
+
+
+async def test_an_edited_pictures_long_caption_is_shortened_and_a_short_one_left_as_it_is(
+        ) -> None:
+    """An editMessageMedia's caption is its media's: shortened there, as Telegram counts it."""
+    sent: list = []
+    limiter = LengthLimitMiddleware()
+    short = EditMessageMedia(chat_id=-1, message_id=3,
+                             media=InputMediaPhoto(media="a", caption="board"))
+    for method in (EditMessageMedia(chat_id=-1, message_id=3, media=InputMediaPhoto(
+            media="a", caption="<i>move</i> " * 200)), short):
+        await limiter(_recorder(sent), None, method)
+    assert size(sent[0].media.caption) <= CAPTION_LIMIT and _balanced(sent[0].media.caption[:-1])
+    assert sent[1] is short
 
 
 async def test_a_long_toast_is_cut_to_two_hundred() -> None:
