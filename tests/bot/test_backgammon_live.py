@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
+from bot.features.backgammon.live import board
 from bot.features.backgammon.live.board import Press, game_number, pack_steps, press_data
 from bot.features.backgammon.live.clocks import REMIND_CLOCK, onward
 from bot.sandbox.runner import Sandbox
@@ -154,7 +156,8 @@ async def test_a_turn_generates_its_rolls_plays_once(tmp_path: Path, monkeypatch
         assert len(generated) == 1
 
 
-async def test_a_moves_board_is_drawn_while_the_move_is_written(tmp_path: Path) -> None:
+async def test_a_moves_board_is_drawn_while_the_move_is_written(tmp_path: Path,
+                                                               monkeypatch) -> None:
     """The board a move leaves is handed to the picture worker before the move is written
     (``Playbook.preview``) and that drawing is the one shown: nothing is drawn after."""
     script = (SCENARIOS / "backgammon_live_clocks.txt").read_text(encoding="utf-8")
@@ -180,10 +183,31 @@ async def test_a_moves_board_is_drawn_while_the_move_is_written(tmp_path: Path) 
             events.append("write")
             return await write(work, touches)
         renderer.begin, renderer.picture, services.db.write = begun, drawn, writing
+        scene = board.scene
+
+        def built(*args, **kwargs):
+            events.append("scene")
+            return scene(*args, **kwargs)
+        monkeypatch.setattr(board, "scene", built)
         await sandbox.line("alice@g: 24/22 24/21")
     finally:
         await sandbox.close()
-    assert events == ["begin", "write"], events
+    assert events == ["scene", "begin", "write"], events  # the early scene is shown, not rebuilt
+
+
+def test_an_early_scene_is_not_shown_for_a_state_that_moved_on() -> None:
+    """The scene the preview built is the board's only for the very state at the very step
+    it was built for: once the state moved on (the same object, a later step), it is built
+    again, and the early drawing is not taken (its scene differs)."""
+    state = LiveMatch(3, 60)
+    state.apply({"type": "opening_roll", "dice": [3, 1]})
+    ctx = SimpleNamespace(tr=SimpleNamespace(plain=str), names=("Alice", "Bob"), closed=False)
+    early = board.scene(ctx, state)
+    ctx.early_picture = (board._Early(state, state.steps, early), None)
+    assert board._scene_now(ctx, state) is early
+    state.apply({"type": "move", "player": state.to_act, "play": "8/5 6/5"})
+    now = board._scene_now(ctx, state)
+    assert now is not early and now != early
 
 
 def _reminder(settings: dict, bank: int) -> tuple[int, int] | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters.callback_data import CallbackData
@@ -262,7 +263,25 @@ def preview(ctx: MatchContext, state: LiveMatch) -> None:
     if state.finished or bot_moves_on(state):
         return
     board = scene(ctx, state)
-    ctx.early_picture = (board, ctx.services.renderer.begin(board_png, board))
+    ctx.early_picture = (_Early(state, state.steps, board),
+                         ctx.services.renderer.begin(board_png, board))
+
+
+class _Early(NamedTuple):
+    """The board :func:`preview` began to draw, and the state (at its step) it shows."""
+
+    state: LiveMatch
+    steps: int
+    board: BoardScene
+
+
+def _scene_now(ctx: MatchContext, state: LiveMatch) -> BoardScene:
+    """The scene of ``state``: the one :func:`preview` built when it drew this very state at
+    this step (the bot played nothing since), not built again; else built now."""
+    early = ctx.early_picture
+    if early is not None and early[0].state is state and early[0].steps == state.steps:
+        return early[0].board
+    return scene(ctx, state)
 
 
 def bot_moves_on(state: LiveMatch) -> bool:
@@ -278,7 +297,7 @@ async def _drawing(ctx: MatchContext, board: BoardScene) -> bytes:
     else drawn now (an early one that no longer fits is dropped)."""
     early, ctx.early_picture = ctx.early_picture, None
     if early is not None:
-        if early[0] == board:
+        if early[0].board == board:
             return await early[1]
         early[1].cancel()  # the worker's answer is still read, and dropped
     return await ctx.services.renderer.picture(board_png, board)
@@ -292,7 +311,7 @@ async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False,
     is read while the worker draws the picture (or finishes the drawing :func:`preview`
     started)."""
     services = ctx.services
-    board, keys = scene(ctx, state), markup(ctx, state, *picked(ctx, state))
+    board, keys = _scene_now(ctx, state), markup(ctx, state, *picked(ctx, state))
     above, below = caption_lines(ctx, state, earlier=earlier)
     over = not below  # a match over, or closed, says no pause
 
