@@ -19,6 +19,13 @@ def board_code(player: tuple[int, ...]) -> int:
     return int.from_bytes(bytes(player), "little") << 8
 
 
+def play_key(player: tuple[int, ...], hits: int) -> int:
+    """The key of a play's result: the mover's 25 slots (as :func:`board_code`) and ``hits``,
+    the mask of the mover's points (bit ``n`` for point ``n``) where an opponent blot was
+    hit."""
+    return board_code(player) | hits << HITS_SHIFT
+
+
 def decode_key(key: int) -> tuple[tuple[int, ...], int]:
     """(mover's 25 slots, hit mask) of a play key."""
     side = tuple(((key >> 8) & ((1 << 200) - 1)).to_bytes(25, "little"))

@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from games.backgammon.keys import HITS_SHIFT, Move, board_code
+from games.backgammon.keys import Move, play_key
 from games.backgammon.movegen import opponent_masks
 from games.backgammon.plays import Play, check_dice, plays_by_key
 from games.backgammon.position import Position
@@ -262,7 +262,7 @@ class _Walk:
         for _, target, hit in self.moves:
             if hit:
                 hits |= 1 << target
-        return board_code(tuple(self.board[1:])) | (hits << HITS_SHIFT)
+        return play_key(tuple(self.board[1:]), hits)
 
 
 def apply_play(position: Position, play: Play | str,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.backgammon.keys import HITS_SHIFT, Move, board_code
+from games.backgammon.keys import Move, play_key
 from games.backgammon.notation import format_play
 from games.backgammon.plays import Play, plays_by_key
 from games.backgammon.position import BAR, Position
@@ -113,7 +113,7 @@ def result_key(opponent: tuple[int, ...], here: Position) -> int:
         for index, count in enumerate(here.opponent[:BAR]):
             if count < opponent[index]:
                 hits |= 1 << (24 - index)
-    return board_code(here.player) | hits << HITS_SHIFT
+    return play_key(here.player, hits)
 
 
 @dataclass(frozen=True, slots=True)
