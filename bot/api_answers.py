@@ -10,8 +10,8 @@ itself, a third of a plain message's parsing: a User model and its hooks) and, i
 the whole message it replies to (the update the bot answered, which it has already; never
 read from an answer); a photo keeps only its largest size, the one the bot reads. Both
 sessions do this: the live one through its JSON loader (:func:`loads`), the sandbox's through
-:func:`lean_result`. Incoming updates are untouched:
-a pressed button's message keeps its keyboard.
+:func:`lean_result`. Incoming updates are untouched: a pressed button's message keeps its
+keyboard.
 
 The live loader reads the JSON with pydantic-core's parser rather than the standard
 library's: the same objects, in a third of the time for a plain message's answer and half
