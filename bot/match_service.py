@@ -37,6 +37,7 @@ from games.common.errors import IllegalAction
 from games.common.match import ReplayableMatch, copies_itself, replay, replica
 from storage.cache import Recent
 from storage.db import Write
+from storage.repositories.jobs import insert_job
 from storage.repositories.matches import MatchRow
 from storage.repositories.snapshots import Snapshot
 
@@ -45,6 +46,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 REWIND = "rewind"
+RESULT_OWED = "match_result_owed"
+"""The job stored with the action that ends a match's play, held (never armed): the
+result is owed to the tournament until the game's ``finish`` has run (then it is
+cancelled, :func:`bot.play.perform.finish`). A process that stopped in between finds it
+pending at start-up and runs it (:func:`bot.play.perform.result_owed`)."""
 FINISHED_REMEMBERED = 256
 """Finished matches whose states stay in memory (the live ones all do)."""
 Clocks = Callable[[ReplayableMatch], "Onward | None"]
@@ -255,7 +261,7 @@ class MatchService:
         with what ``clocks`` says the new state does to the match's clocks and what
         ``logged`` writes (an organiser's log entry); ``on_applied`` sees the new state
         (read-only, before it returns) once the engine has taken them, before they are
-        written.
+        written. Actions that end the match's play are written with :data:`RESULT_OWED`.
 
         The caller holds :meth:`lock`. Raises the engine's :class:`IllegalAction` or
         :class:`DuplicateUpdate`; either way nothing is written and the state is unchanged.
@@ -268,6 +274,7 @@ class MatchService:
         try:
             _apply_all(after, actions, replicas)
             onward = None if clocks is None else clocks(after)
+            ends = after.finished and not before.finished
             if on_applied is not None:
                 on_applied(after)
 
@@ -277,9 +284,12 @@ class MatchService:
                     jobs = await onward.write(tx, match, seqs[-1], now)
                 if logged is not None:
                     await logged(tx)
+                if ends:
+                    await insert_job(tx, RESULT_OWED, now, match.tournament_id,
+                                     {"match_id": match.id, "actor_id": actor_id})
             seqs = await self.services.repos.matches.append_many(
                 match.id, actions, actor_id, now, update_id,
-                also=None if onward is None and logged is None else alongside)
+                also=None if onward is None and logged is None and not ends else alongside)
         except IllegalAction:
             if replicas.spare is None:
                 self.forget(match.id)

@@ -19,14 +19,17 @@ from typing import Any
 from bot import games
 from bot.games import BOT_ROLLS
 from bot.i18n import Translator
-from bot.match_service import Change, Clocks
+from bot.match_service import RESULT_OWED, Change, Clocks
 from bot.play import clock
-from bot.play.context import MatchContext
+from bot.play.context import MatchContext, context_for
 from bot.play.refusal import Refusal, unless_paused
 from bot.sending import at_once
+from bot.services import Services
 from games.common.errors import IllegalAction
 from storage.db import Write
+from storage.repositories.jobs import Job
 from storage.repositories.matches import DuplicateUpdate, MatchRow
+from storage.repositories.tournaments import LIVE
 
 Action = dict[str, Any]
 Alongside = Sequence[Callable[[], Awaitable[Any]]]
@@ -105,9 +108,36 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
             await services.clock.sleep(wait)
         await at_once(playbook.announce(ctx, change, actions), *(say() for say in alongside))
     if change.after.finished and not change.before.finished:
-        await playbook.finish(ctx, change.after, actor_id)
+        await finish(ctx, playbook, change.after, actor_id)
     await bot_moves(ctx, playbook, change.after, clocks)
     return change
+
+
+async def finish(ctx: MatchContext, playbook: Playbook, state: Any,
+                 actor_id: int | None) -> None:
+    """The match's play has just ended (``state``): its result into the tournament, then
+    the result no longer owed (:data:`~bot.match_service.RESULT_OWED`, stored with the
+    action that ended it)."""
+    await playbook.finish(ctx, state, actor_id)
+    await ctx.services.scheduler.cancel_for_match(ctx.match.id, (RESULT_OWED,))
+
+
+async def result_owed(services: Services, job: Job) -> None:
+    """:data:`~bot.match_service.RESULT_OWED`, found pending at start-up: the process
+    stopped after the action that ended a match's play and before its result went into the
+    tournament. The game's ``finish`` runs now, unless the match left the live ones since
+    (its result recorded) or its play was taken back (an organiser's undo)."""
+    match = await services.repos.matches.get(job.payload["match_id"])
+    if match is None or match.status not in LIVE:
+        return
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    tr = await services.translator_for_chat(tournament.chat_id)
+    ctx = await context_for(services, tr, tournament, match)
+    async with services.matches.lock(match.id):
+        state = await services.matches.current(match)
+    if state.finished:
+        await games.game_of(tournament.game).playbook.finish(ctx, state,
+                                                            job.payload.get("actor_id"))
 
 
 async def draw_chance(ctx: MatchContext, playbook: Playbook,

@@ -250,9 +250,12 @@ def _tally(legs) -> tuple[int, int]:
     return wins[0], wins[1]
 
 
-async def finish(play: DartsPlay, state: LegsMatch, actor_id: int | None) -> None:
+async def finish(ctx: MatchContext, state: LegsMatch, actor_id: int | None) -> None:
     """Hand the result to the tournament, which closes the match row and says the last leg
-    and the result in one message, with the next matches when they follow from it."""
+    and the result in one message, with the next matches when they follow from it. ``ctx``
+    is the played update's :class:`DartsPlay`, or a plain context at start-up (a result
+    owed by a stopped process)."""
+    play = DartsPlay(**vars(ctx))
     tr, names = play.tr, play.names
     won = state.legs_won
     lines = [leg_text(play, state, len(state.legs) - 1),

@@ -1,0 +1,77 @@
+"""A process that stops after the action that ends a match's play, before the match's result
+went into the tournament, leaves that result owed (a job stored with the action): the next
+start records it, and the tournament ends exactly as an uninterrupted run ends it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import bot.play.perform
+from bot.match_service import RESULT_OWED
+from bot.sandbox.runner import Sandbox
+from storage.repositories.tournaments import LIVE
+from tests.bot.test_restart_determinism import exports, no_rate_limit, run_and_export  # noqa: F401
+from tests.bot.test_scenarios import SCENARIOS, options_of
+
+ONE_PER_GAME = ("cup_full_four", "darts_double_elim_next_matches_with_result",
+                "armchair_single_elim_result_with_next_matches",
+                "backgammon_live_record_with_next_matches",
+                "backgammon_board_double_elim_result_with_next_matches")
+
+
+async def _owed_jobs(sandbox: Sandbox, match_id: int) -> list:
+    return [job for job in await sandbox.app.services.repos.jobs.pending()
+            if job.kind == RESULT_OWED and job.payload["match_id"] == match_id]
+
+
+@pytest.mark.usefixtures("no_rate_limit")
+@pytest.mark.parametrize("name", ONE_PER_GAME)
+async def test_a_result_owed_at_a_stop_is_recorded_at_the_next_start(
+        name: str, tmp_path: Path, monkeypatch) -> None:
+    text = (SCENARIOS / f"{name}.txt").read_text(encoding="utf-8")
+    _, expected = await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
+    stopped: list[int] = []
+    finish = bot.play.perform.finish
+
+    async def stops_before_the_first_result(ctx, playbook, state, actor_id) -> None:
+        if stopped:
+            await finish(ctx, playbook, state, actor_id)
+        else:  # the process stops here: nothing after the action's write
+            stopped.append(ctx.match.id)
+
+    monkeypatch.setattr(bot.play.perform, "finish", stops_before_the_first_result)
+    options = options_of(text)
+    sandbox = Sandbox(seed=int(options.get("seed", 0)), db_path=tmp_path / "stopped.sqlite3",
+                      language=options.get("lang", "ru"), emit=lambda line: None)
+    await sandbox.start()
+    try:
+        for line in text.splitlines():
+            await sandbox.line(line)
+            if stopped and len(stopped) == 1:
+                match = await sandbox.app.services.repos.matches.get(stopped[0])
+                assert match.status in LIVE and len(await _owed_jobs(sandbox, match.id)) == 1
+                await sandbox.line("! restart")
+                await sandbox.app.services.scheduler.run_following()  # as a live start does
+                match = await sandbox.app.services.repos.matches.get(stopped[0])
+                assert match.status == "finished" and not await _owed_jobs(sandbox, match.id)
+                stopped.append(0)
+        assert stopped, "no match of the transcript ended in play"
+        assert await exports(sandbox) == expected
+    finally:
+        await sandbox.close()
+
+
+async def test_a_result_recorded_owes_nothing(tmp_path: Path) -> None:
+    """The job that keeps a result owed is cancelled once the result went in: a later
+    start finds nothing owed."""
+    text = (SCENARIOS / "cup_full_four.txt").read_text(encoding="utf-8")
+    await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
+    sandbox = Sandbox(db_path=tmp_path / "whole.sqlite3", emit=lambda line: None)
+    await sandbox.start()
+    try:
+        jobs = await sandbox.app.services.repos.jobs.pending()
+        assert [job for job in jobs if job.kind == RESULT_OWED] == []
+    finally:
+        await sandbox.close()
