@@ -85,7 +85,10 @@ class Sandbox:
     async def start(self) -> None:
         """Take the world and the position a previous run left in the file, start the bot."""
         self._world_db = await Database.open(self.db_path)
-        self._resume(await self.world.load(SandboxWorldRepo(self._world_db)))
+        world = SandboxWorldRepo(self._world_db)
+        self._resume(await self.world.load(world))
+        if (written := await world.last_written()) and written > self.clock.now():
+            self.clock.set(written)  # a process killed mid-line: its clock had gone on
         settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None,
                                  render_processes=self.render_processes)
         session = SandboxSession(self.world, self.emit, self.out_dir,

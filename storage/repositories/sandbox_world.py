@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from storage.db import Database
+from storage.timefmt import from_db
 
 UserRow = tuple[str, int, str, bool, bool]  # handle, id, language, started, blocked
 GroupRow = tuple[str, int, int | None, list[int], list[int]]  # name, id, creator, admins, topics
@@ -49,6 +51,15 @@ class SandboxWorldRepo:
         for r in await self.db.fetchall("SELECT * FROM sandbox_state"):
             rows.state[r["key"]] = json.loads(r["value"])
         return rows
+
+    async def last_written(self) -> datetime | None:
+        """The latest moment the bot wrote down (a match's action, an organiser's entry, an
+        update claimed); None in a new file."""
+        row = await self.db.fetchone(
+            "SELECT MAX(at) FROM (SELECT MAX(created_at) AS at FROM match_actions"
+            " UNION ALL SELECT MAX(created_at) FROM organiser_log"
+            " UNION ALL SELECT MAX(processed_at) FROM processed_updates)")
+        return from_db(row[0])
 
     async def integrity(self) -> list[str]:
         """SQLite's own check of the whole file: ``["ok"]`` when it is intact."""

@@ -9,6 +9,7 @@ import random
 import signal
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,15 @@ async def _integrity(db_path: Path) -> list[str]:
         await db.close()
 
 
+async def _saved_clock(db_path: Path) -> datetime:
+    """The sandbox's clock as saved after the last whole line."""
+    db = await Database.open(db_path)
+    try:
+        return datetime.fromisoformat((await SandboxWorldRepo(db).load()).state["clock"])
+    finally:
+        await db.close()
+
+
 async def _final_exports(db_path: Path) -> list[dict]:
     sandbox = Sandbox(db_path=db_path, emit=lambda line: None)
     await sandbox.start()
@@ -88,3 +98,44 @@ async def test_killed_and_resumed_ends_as_an_uninterrupted_run(tmp_path: Path) -
     assert _timeless(await _final_exports(db_path)) == _timeless(expected)
     assert expected[0]["tournament"]["status"] == "finished"
 
+
+
+DIES_IN_THE_FIRST_CLOSE = f"""
+import asyncio, os, sys
+from pathlib import Path
+import bot.features.cup.common as cup
+from bot.sandbox.runner import Sandbox
+
+def dies(*args):
+    os._exit(9)
+
+async def main():
+    for stage in list(cup._finishers._items):
+        cup._finishers._items[stage] = dies
+    sandbox = Sandbox(seed={SEED}, db_path=Path(sys.argv[1]), emit=lambda line: None)
+    await sandbox.start()
+    await sandbox.run_lines(Path({str(SCRIPT)!r}).read_text(encoding="utf-8").splitlines())
+
+asyncio.run(main())
+"""
+
+
+async def test_a_job_left_due_by_a_process_killed_mid_line_runs_after_the_next_line(
+        tmp_path: Path) -> None:
+    """Killed while the first match's result moves the Cup on (its ``cup_match_closed`` job
+    stored, due after the dice's seconds), the next run's clock starts at the last moment
+    written, not at the one saved after the last whole line: the job is due at once."""
+    db_path = tmp_path / "killed.sqlite3"
+    subprocess.run([sys.executable, "-c", DIES_IN_THE_FIRST_CLOSE, str(db_path)],
+                   capture_output=True, timeout=300, check=False)
+    saved = await _saved_clock(db_path)
+    sandbox = Sandbox(db_path=db_path, emit=lambda line: None)
+    await sandbox.start()
+    try:
+        services = sandbox.app.services
+        closing = [job for job in await services.repos.jobs.pending()
+                   if job.kind == "cup_match_closed"]
+        assert len(closing) == 1 and closing[0].run_at > saved
+        assert services.scheduler.following == [closing[0].id]
+    finally:
+        await sandbox.close()
