@@ -11,7 +11,9 @@ died right after it would have claimed a command it never carried out; Telegram'
 redelivery would be dropped. An update whose handling wrote nothing (a command that only
 answers, a refusal) is remembered in memory only: handled again after a restart it changes
 nothing either, and it costs no write transaction. A refusal is handled too: a copy of a
-refused update is dropped, not answered again. The middleware also counts the handlers
+refused update is dropped, not answered again; a match action's update delivered again
+after a restart has its match drawn again in place (the stopped process may not have shown
+it: :func:`~bot.play.board.shown_again`). The middleware also counts the handlers
 in flight, so a shutdown can wait for them before closing the database (:meth:`drain`), and
 forgets the ids older than ``REMEMBER_FOR`` once every ``PRUNE_EVERY`` while the bot runs.
 """
@@ -26,6 +28,7 @@ from aiogram import BaseMiddleware
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.types import Update
 
+from bot.play.board import shown_again
 from bot.play.refusal import Refusal
 from storage.repositories.updates import REMEMBER_FOR, ProcessedUpdatesRepo
 
@@ -60,6 +63,8 @@ class DedupeMiddleware(BaseMiddleware):
         try:
             if await updates.seen(event.update_id):
                 log.info("update %s was handled before; dropped", event.update_id)
+                if not updates.handled_here(event.update_id):  # delivered after a restart
+                    await shown_again(services, event.update_id)
                 return None
             now = services.clock.now()
             with services.db.tracking_writes(event.update_id, now) as writes:

@@ -19,6 +19,7 @@ from bot.i18n import Translator
 from bot.middlewares.scope import Scope
 from bot.play import hidden
 from bot.play.context import LIVE, MatchContext, context_for
+from bot.play.redraw import redraw_in_place
 from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.topics import other_match_topic
 from bot.services import Services
@@ -62,7 +63,7 @@ async def retire_board(services: Services, tournament: Tournament, match: MatchR
     if match.board_message_id is not None:
         await (redraw(ctx, await services.matches.state(ctx.match)) if redraw else
                services.outbox.drop_buttons(tournament.chat_id, match.board_message_id))
-    await hidden.close_panels(ctx)  # ctx: the match as closed, its winner known
+    await hidden.redraw_panels(ctx)  # ctx: the match as closed, its winner known
 
 
 async def _shown_as_before(ctx: MatchContext, before: MatchRow) -> bool:
@@ -88,6 +89,24 @@ async def redraw_paused(services: Services, tournament: Tournament) -> None:
             if ctx.match.status in LIVE:
                 await draw(ctx, await services.matches.state(ctx.match))
     await hidden.redraw_live(services, tournament)
+
+
+async def shown_again(services: Services, update_id: int) -> None:
+    """Update ``update_id``, claimed by a match's action before this process started, is
+    delivered again: Telegram had not been told it was handled, so the process that wrote
+    the action may have stopped before showing it. The match's board and its players'
+    panels are drawn again in place, as the match now stands (nothing new is posted; an
+    ending's result is the start-up's, :data:`~bot.match_service.RESULT_OWED`)."""
+    match_id = await services.repos.matches.of_update(update_id)
+    if match_id is None:
+        return
+    async with services.matches.lock(match_id):  # after the match's action under way
+        match = await services.repos.matches.get(match_id)
+        tournament = await services.repos.tournaments.get(match.tournament_id)
+        ctx = await context_for(services, await services.translator_for_chat(
+            tournament.chat_id), tournament, match)
+        await redraw_in_place(ctx)
+        await hidden.redraw_panels(ctx)
 
 
 router = Handlers("play-board")

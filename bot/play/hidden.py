@@ -203,20 +203,16 @@ async def redraw_live(services: Services, tournament: Tournament) -> None:
     match waits in place of the prompt, no buttons) or resumed (the prompt and the buttons
     back)."""
     tr = await services.translator_for_chat(tournament.chat_id)
-    stored = panels(services)
     for match in await services.repos.matches.for_tournament(tournament.id):
-        if input_of(match.kind) is None or match.status not in LIVE:
-            continue
-        seats = [seat for seat, user_id in enumerate(match.players)
-                 if await stored.get(match.id, user_id) is not None]
-        if seats:
-            await show(await context_for(services, tr, tournament, match), *seats)
+        if input_of(match.kind) is not None and match.status in LIVE:
+            await redraw_panels(await context_for(services, tr, tournament, match))
 
 
-async def close_panels(ctx: MatchContext) -> None:
-    """The panels of a match closed outside its play (``ctx``), redrawn where the players
-    have one: each game's panel says who won (:meth:`MatchContext.closed_line`), without
-    buttons."""
+async def redraw_panels(ctx: MatchContext) -> None:
+    """The match's panels redrawn in place, as it stands, where the players have one: a
+    match closed outside its play (each game's panel then says who won,
+    :meth:`MatchContext.closed_line`, without buttons), a paused or resumed one, one whose
+    last action may not have been shown (delivered again after a restart)."""
     match = ctx.match
     if input_of(match.kind) is None:
         return

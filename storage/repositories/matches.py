@@ -242,6 +242,14 @@ class MatchesRepo:
     async def get(self, match_id: int) -> MatchRow | None:
         return await self.db.reads.get(MATCH_ROWS, match_id, lambda: self._read(match_id))
 
+    async def of_update(self, update_id: int) -> int | None:
+        """The match an action of update ``update_id`` was logged in, if any (newest rows
+        first: asked of an update delivered again, which is a recent one)."""
+        row = await self.db.fetchone(
+            "SELECT match_id FROM match_actions WHERE update_id = ? ORDER BY rowid DESC"
+            " LIMIT 1", (update_id,))
+        return row[0] if row else None
+
     async def _read(self, match_id: int) -> MatchRow | None:
         row = await self.db.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
         return _match(row) if row else None

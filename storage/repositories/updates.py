@@ -33,6 +33,10 @@ class ProcessedUpdatesRepo:
             "SELECT 1 FROM processed_updates WHERE update_id = ?", (update_id,))
         return row is not None
 
+    def handled_here(self, update_id: int) -> bool:
+        """Whether this process handled the update (as far as it remembers)."""
+        return update_id in self.db.claimed
+
     async def claim(self, update_id: int, now: datetime) -> bool:
         """Record the update as handled; False when it already was (also when this process
         claimed it with a match action, without asking the database)."""

@@ -1,0 +1,49 @@
+"""An action written by a process that stopped before showing it is shown when Telegram
+delivers its update again to the next process: the match's board and the players' panels
+are drawn again in place (bot/play/board.py, ``shown_again``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import bot.play.perform
+from bot.sandbox.runner import Sandbox
+from tests.bot.test_scenarios import SCENARIOS, options_of
+
+SCRIPT = SCENARIOS / "armchair_single_elim_result_with_next_matches.txt"
+UNSHOWN = "alice@dm: [GLOVES 7]"  # the card that completes a ball: Dora's hand changes
+NEXT = "dora@dm: [STUMPS 9]"  # a card Dora holds only once that ball is shown
+
+
+async def _nothing_shown(*calls) -> None:
+    """``at_once`` of a process that stopped: none of the calls made (a coroutine closed)."""
+    for call in calls:
+        if hasattr(call, "close"):
+            call.close()
+
+
+async def test_an_action_not_shown_before_a_restart_is_shown_when_delivered_again(
+        tmp_path: Path, monkeypatch) -> None:
+    text = SCRIPT.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    at = lines.index(NEXT) - 1
+    assert lines[at] == UNSHOWN
+    output: list[str] = []
+    options = options_of(text)
+    sandbox = Sandbox(seed=int(options["seed"]), db_path=tmp_path / "db.sqlite3",
+                      language=options["lang"], emit=output.append)
+    await sandbox.start()
+    try:
+        for line in lines[:at]:
+            await sandbox.line(line)
+        with monkeypatch.context() as patch:  # written, then the process stops
+            patch.setattr(bot.play.perform, "at_once", _nothing_shown)
+            await sandbox.line(UNSHOWN)
+        await sandbox.line("! restart")
+        shown = len(output)
+        await sandbox.line("! replay")  # Telegram delivers the unconfirmed update again
+        assert any(line.startswith("✎ dora@dm") for line in output[shown:])
+        await sandbox.line(NEXT)
+        assert sandbox.errors == 0
+    finally:
+        await sandbox.close()
