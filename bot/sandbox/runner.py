@@ -78,6 +78,9 @@ class Sandbox:
         self.app: App | None = None
         self._world_db: Database | None = None
         self._last_update: dict[str, Any] | None = None
+        self._in_flight = False
+        """An update of the line in hand has been fed: kept with the position, so a run
+        killed before the line's end delivers it again (``--resume``), as Telegram does."""
         self.lines_done = 0
         self.failures: list[Failure] = []
         self._logged = LoggedErrors(lambda message, trace: self._error(message, UNHANDLED, trace))
@@ -117,15 +120,24 @@ class Sandbox:
             self.rng.setstate((version, tuple(internal), gauss))
         self._last_update = state.get("last_update", self._last_update)
         self.lines_done = state.get("lines_done", 0)
+        self._in_flight = state.get("in_flight", False)
 
     def _position(self) -> dict[str, Any]:
         return self.world.state() | {
-            "clock": self.clock.now().isoformat(), "rng": self.rng.getstate(),
-            "last_update": self._last_update, "lines_done": self.lines_done}
+            "clock": self.clock.now().isoformat(),
+            "last_update": self._last_update, "lines_done": self.lines_done,
+            "in_flight": self._in_flight}
 
     async def run_lines(self, lines, *, resume: bool = False) -> int:
         """Carry out ``lines``; with ``resume``, skip as many as this database has already
-        carried out (the same transcript, run again after an interrupted run)."""
+        carried out (the same transcript, run again after an interrupted run). A line cut
+        off after its update was fed is not fed again from the script: that very update is
+        delivered again first (the same update id, the same button data, even where the
+        button has gone since), as Telegram delivers again an update the bot never
+        confirmed."""
+        if resume and self._in_flight:
+            await self._carry_out(self._feed(self._last_update))
+            await self._line_done()
         skip = self.lines_done if resume else 0
         for line in lines:
             if skip and _is_step(line):
@@ -142,8 +154,11 @@ class Sandbox:
             await self._carry_out(self._directive(text[1:].split()))
         else:
             await self._carry_out(self._event(text))
+        await self._line_done()
+
+    async def _line_done(self) -> None:
         await self._carry_out(self._follow_ups())  # run even after a handler that raised
-        self.lines_done += 1
+        self.lines_done, self._in_flight = self.lines_done + 1, False
         if self._world_db:
             await self.world.flush(self._position())
 
@@ -427,7 +442,9 @@ class Sandbox:
         await self.app.services.scheduler.run_following()
 
     async def _feed(self, update: dict[str, Any]) -> None:
-        self._last_update = update
+        self._last_update, self._in_flight = update, True
+        if self._world_db:
+            await self.world.flush(self._position())
         app = self.app
         await app.dispatcher.feed_update(app.bot, Update.model_validate(
             update, context={"bot": app.bot}))

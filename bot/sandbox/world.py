@@ -117,6 +117,8 @@ class _ById(Generic[T]):
 class World:
     def __init__(self, rng: random.Random, language: str) -> None:
         self.rng = rng
+        self._saved_rng: tuple | None = None
+        """The random state as last written (:meth:`flush` writes it whenever it moved)."""
         self.language = language
         self.users: dict[str, SandboxUser] = {}
         self.groups: dict[str, SandboxGroup] = {}
@@ -269,10 +271,15 @@ class World:
         return state
 
     async def flush(self, state: dict[str, Any] | None = None) -> None:
-        """Write what changed since the last flush (and ``state`` when given)."""
+        """Write what changed since the last flush (and ``state`` when given), the random
+        state too once it moved: the bot draws from it (a shuffle, the bot's dice) before
+        its next call, so a run killed after a draw it wrote resumes after that draw."""
         if self.repo is None:
             return
-        rows = WorldRows(state=state or {}, deleted=sorted(self._deleted))
+        state = dict(state or {})
+        if (rng := self.rng.getstate()) != self._saved_rng:
+            state["rng"] = rng
+        rows = WorldRows(state=state, deleted=sorted(self._deleted))
         for key, row in self._rows():
             if self._saved.get(key) != row:
                 (rows.users if key[0] == "u" else rows.groups).append(row)
@@ -285,6 +292,7 @@ class World:
                 or rows.state):
             return
         await self.repo.save(rows)
+        self._saved_rng = rng
         self._saved.update({("c", c): (n,) for c, n in rows.counters.items()})
         self._dirty, self._deleted = set(), set()
 

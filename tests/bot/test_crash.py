@@ -139,3 +139,47 @@ async def test_a_job_left_due_by_a_process_killed_mid_line_runs_after_the_next_l
         assert services.scheduler.following == [closing[0].id]
     finally:
         await sandbox.close()
+
+
+ARMCHAIR = SCENARIOS / "armchair_single_elim_result_with_next_matches.txt"
+DIES_BEFORE_SHOWING = f"""
+import asyncio, os, sys
+from pathlib import Path
+import bot.play.perform
+from bot.sandbox.runner import Sandbox
+
+async def main():
+    sandbox = Sandbox(seed=1, db_path=Path(sys.argv[1]), language="en", emit=lambda line: None)
+    fed = sandbox.line
+
+    async def line(raw):
+        if raw == sys.argv[2]:  # the card is written, then the process dies
+            bot.play.perform.at_once = lambda *calls: os._exit(9)
+        await fed(raw)
+
+    sandbox.line = line
+    await sandbox.start()
+    await sandbox.run_lines(Path({str(ARMCHAIR)!r}).read_text(encoding="utf-8").splitlines())
+
+asyncio.run(main())
+"""
+
+
+async def test_killed_before_showing_a_card_resumes_as_an_uninterrupted_run(
+        tmp_path: Path) -> None:
+    """Killed after a card that completes a ball was written, before anything was shown:
+    ``--resume`` delivers that very update again (its button is gone from the hand it was
+    pressed in), the bot finds it claimed and draws the score card and hands again, and the
+    opponent's next card, in the hand only once the ball is shown, is there to press."""
+    text = ARMCHAIR.read_text(encoding="utf-8")
+    _, expected = await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
+    db_path = tmp_path / "killed.sqlite3"
+    killed = subprocess.run([sys.executable, "-c", DIES_BEFORE_SHOWING, str(db_path),
+                             "alice@dm: [GLOVES 7]"], capture_output=True, timeout=300,
+                            check=False)
+    assert killed.returncode == 9
+    command = [sys.executable, "-m", "bot", "sandbox", "--db", str(db_path), "--seed", "1",
+               "--lang", "en", "--script", str(ARMCHAIR), "--resume"]
+    resumed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert resumed.returncode == 0, resumed.stdout[:2000]
+    assert _timeless(await _final_exports(db_path)) == _timeless(expected)
