@@ -117,9 +117,17 @@ async def finish(ctx: MatchContext, playbook: Playbook, state: Any,
                  actor_id: int | None) -> None:
     """The match's play has just ended (``state``): its result into the tournament, then
     the result no longer owed (:data:`~bot.match_service.RESULT_OWED`, stored with the
-    action that ended it)."""
-    await playbook.finish(ctx, state, actor_id)
-    await ctx.services.scheduler.cancel_for_match(ctx.match.id, (RESULT_OWED,))
+    action that ended it). A finish that fails (Telegram out of reach while it speaks)
+    leaves the result owed: its job runs once the update is done, and again after a
+    passing fault, as any job (:func:`result_owed`)."""
+    services = ctx.services
+    try:
+        await playbook.finish(ctx, state, actor_id)
+    except Exception:
+        for job in await services.repos.jobs.for_match(ctx.match.id, (RESULT_OWED,)):
+            services.scheduler.follow(job)
+        raise
+    await services.scheduler.cancel_for_match(ctx.match.id, (RESULT_OWED,))
 
 
 async def result_owed(services: Services, job: Job) -> None:

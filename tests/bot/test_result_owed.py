@@ -7,7 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from aiogram.exceptions import TelegramNetworkError
 
+import bot.features.darts.play
 import bot.play.perform
 from bot.match_service import RESULT_OWED
 from bot.sandbox.runner import Sandbox
@@ -75,3 +77,26 @@ async def test_a_result_recorded_owes_nothing(tmp_path: Path) -> None:
         assert [job for job in jobs if job.kind == RESULT_OWED] == []
     finally:
         await sandbox.close()
+
+
+@pytest.mark.usefixtures("no_rate_limit")
+async def test_a_finish_that_fails_leaves_its_result_owed_and_run_again(
+        tmp_path: Path, monkeypatch) -> None:
+    """Telegram out of reach while the last leg's result is said: the match's result is
+    still recorded, by the owed job right after the update, and the tournament ends as an
+    uninterrupted run ends it."""
+    text = (SCENARIOS / "darts_double_elim_next_matches_with_result.txt").read_text(
+        encoding="utf-8")
+    _, expected = await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
+    failed: list[int] = []
+    record = bot.features.darts.play.record_played
+
+    async def out_of_reach_once(play, *args, **kwargs) -> None:
+        if not failed:
+            failed.append(play.match.id)
+            raise TelegramNetworkError(method=None, message="connection lost")
+        await record(play, *args, **kwargs)
+
+    monkeypatch.setattr(bot.features.darts.play, "record_played", out_of_reach_once)
+    _, stopped = await run_and_export(text, text.splitlines(), tmp_path / "failed.sqlite3")
+    assert failed and stopped == expected
