@@ -47,10 +47,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 REWIND = "rewind"
 RESULT_OWED = "match_result_owed"
-"""The job stored with the action that ends a match's play, held (never armed): the
-result is owed to the tournament until the game's ``finish`` has run (then it is
-cancelled, :func:`bot.play.perform.finish`). A process that stopped in between finds it
-pending at start-up and runs it (:func:`bot.play.perform.result_owed`)."""
+"""The job stored with the action that ends a match's play, held (not armed): the result
+is owed to the tournament until the game's ``finish`` has run (then it is cancelled,
+:func:`bot.play.perform.finish`; a finish that failed arms it). A process that stopped in
+between finds it pending at start-up and runs it (:func:`bot.play.perform.result_owed`)."""
 FINISHED_REMEMBERED = 256
 """Finished matches whose states stay in memory (the live ones all do)."""
 Clocks = Callable[[ReplayableMatch], "Onward | None"]

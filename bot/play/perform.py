@@ -131,10 +131,11 @@ async def finish(ctx: MatchContext, playbook: Playbook, state: Any,
 
 
 async def result_owed(services: Services, job: Job) -> None:
-    """:data:`~bot.match_service.RESULT_OWED`, found pending at start-up: the process
-    stopped after the action that ended a match's play and before its result went into the
-    tournament. The game's ``finish`` runs now, unless the match left the live ones since
-    (its result recorded) or its play was taken back (an organiser's undo)."""
+    """:data:`~bot.match_service.RESULT_OWED`, found pending at start-up (the process
+    stopped after the action that ended a match's play, before its result went into the
+    tournament) or armed by a finish that failed. The game's ``finish`` runs now, unless
+    the match left the live ones since (its result recorded) or its play was taken back
+    (an organiser's undo)."""
     match = await services.repos.matches.get(job.payload["match_id"])
     if match is None or match.status not in LIVE:
         return
