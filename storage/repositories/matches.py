@@ -28,6 +28,8 @@ from storage.timefmt import to_db
 T = TypeVar("T")
 _LOOKED_UP = frozenset({"status", "player_a", "player_b", "thread_id"})
 """The fields a chat's lookups (whose live match, the match of a topic) are read by."""
+RECENT_ACTIONS = 10_000
+"""How far back :meth:`MatchesRepo.of_update` looks for an update's action."""
 Also = Callable[[LoopConnection, list[int]], Awaitable[None]]
 """What is written with appended actions, in their transaction, given their seqs."""
 
@@ -243,11 +245,14 @@ class MatchesRepo:
         return await self.db.reads.get(MATCH_ROWS, match_id, lambda: self._read(match_id))
 
     async def of_update(self, update_id: int) -> int | None:
-        """The match an action of update ``update_id`` was logged in, if any (newest rows
-        first: asked of an update delivered again, which is a recent one)."""
+        """The match an action of update ``update_id`` was logged in, if any, among the
+        newest :data:`RECENT_ACTIONS` actions: asked of an update Telegram delivers again
+        after a restart, one of the last handled (no index on ``update_id``: every action
+        would pay for it)."""
         row = await self.db.fetchone(
-            "SELECT match_id FROM match_actions WHERE update_id = ? ORDER BY rowid DESC"
-            " LIMIT 1", (update_id,))
+            "SELECT match_id FROM (SELECT match_id, update_id FROM match_actions"
+            " ORDER BY rowid DESC LIMIT ?) WHERE update_id = ? LIMIT 1",
+            (RECENT_ACTIONS, update_id))
         return row[0] if row else None
 
     async def _read(self, match_id: int) -> MatchRow | None:
