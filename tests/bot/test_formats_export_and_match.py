@@ -85,8 +85,9 @@ def test_result_text() -> None:
 
 
 async def test_a_first_report_is_logged_with_its_claims_in_one_write(tmp_path: Path) -> None:
-    """/result writes the report and the claims it makes on the match row together (and the
-    report's message id after sending it); a redelivered /result is applied once."""
+    """/result writes the report and the claims it makes on the match row together, with
+    the job that says it (then the report's message id after sending it, and the job
+    done); a redelivered /result is applied once."""
     async with opened(tmp_path) as sandbox:
         await sandbox.run_lines(SCRIPT[:SCRIPT.index("bob@ex: /result")].splitlines())
         db = sandbox.app.services.db
@@ -94,6 +95,6 @@ async def test_a_first_report_is_logged_with_its_claims_in_one_write(tmp_path: P
             await sandbox.line("bob@ex: /result 3:1")
         await sandbox.line("! replay")
         logged = await db.fetchall("SELECT payload FROM match_actions ORDER BY match_id, seq")
-    assert statements.count("BEGIN IMMEDIATE") == 2, statements  # the report; its message
+    assert statements.count("BEGIN IMMEDIATE") == 3, statements  # report, message, job
     assert [json.loads(row[0]).get("type") or json.loads(row[0])["meta"] for row in logged
             ] == ["report", "claims"]

@@ -29,7 +29,7 @@ def formats_game(key: str, defaults: dict[str, Any],
                 start=start_format, min_players=progress.minimum,
                 routers=ROUTERS + routers,
                 jobs={DEADLINE_JOB: deadline_passed, ADVANCE_JOB: advance_after_result,
-                      REMOVE_JOB: close_removed},
+                      REMOVE_JOB: close_removed, report.CLAIMS_JOB: report.say_claims},
                 export_sections=dict(export_sections or {})
                 | {"standings": standings_section, "pairings": pairings_section},
                 **declaration)

@@ -26,10 +26,17 @@ from bot.i18n import Translator
 from bot.play.context import handles_of
 from bot.play.refusal import paused
 from bot.services import Services
+from storage.repositories.jobs import Job, insert_job
 from storage.repositories.matches import DuplicateUpdate, MatchRow
 from storage.repositories.tournaments import LIVE
 
 router = Handlers("formats-report")
+CLAIMS_JOB = "formats_claims_said"
+"""What the players' claims call for, said right after the update by a job stored with
+them, so a bot that dies or cannot reach Telegram in between loses neither: a first
+report with the opponent's Confirm and Dispute buttons (:data:`REPORTED`), a dispute
+handed to the organisers (:data:`DISPUTED`)."""
+REPORTED, DISPUTED = "report", "dispute"
 
 
 class Answer(CallbackData, prefix="frep"):
@@ -67,13 +74,13 @@ async def report(message: Message, command: CommandObject, services: Services, t
         return
     claimed = {"by": user, "winner": winner, "score": list(score) if score else None}
     if not earlier:
-        await _store_report(services, tr, run, match, claimed, event_update.update_id)
+        await _store_report(services, run, match, claimed, event_update.update_id)
         return
     answer = Answered({"type": "report", **claimed}, user, event_update.update_id)
     if _agrees(earlier, claimed):
         await _confirm(services, tr, run, match, answer)
     else:
-        await _dispute(services, tr, run, match, answer, claimed)
+        await _dispute(services, run, match, answer, claimed)
 
 
 def _agrees(report: dict, claimed: dict) -> bool:
@@ -83,24 +90,59 @@ def _agrees(report: dict, claimed: dict) -> bool:
     return report["winner"] == claimed["winner"] and claimed["score"] in (None, report["score"])
 
 
-async def _store_report(services: Services, tr: Translator, run: Run, match: MatchRow,
-                        claimed: dict, update_id: int) -> None:
-    """The first report: logged with the claims it makes (one write), then shown with the
-    opponent's Confirm and Dispute buttons."""
+async def _store_report(services: Services, run: Run, match: MatchRow, claimed: dict,
+                        update_id: int) -> None:
+    """The first report: logged with the claims it makes and the job that shows it with the
+    opponent's Confirm and Dispute buttons (one write)."""
+    await _claim(services, run, match, {"report": claimed}, claimed["by"], update_id,
+                 [{"type": "report", **claimed}], REPORTED)
+
+
+async def _claim(services: Services, run: Run, match: MatchRow, claims: dict, by: int,
+                 update_id: int, actions: list[dict], say: str) -> bool:
+    """The players' ``claims`` written with the ``actions`` that make them and the
+    :data:`CLAIMS_JOB` that says them (``say``), which runs once the update is done; False
+    when the update was applied before."""
+    now = services.clock.now()
     try:
-        await services.repos.matches.settle(
-            match.id, {"meta": "claims", "result": {"report": claimed}}, claimed["by"],
-            services.clock.now(), update_id, actions=[{"type": "report", **claimed}])
+        job = await services.repos.matches.settle(
+            match.id, {"meta": "claims", "result": claims}, by, now, update_id, actions,
+            also=lambda tx: insert_job(tx, CLAIMS_JOB, now, run.tournament.id,
+                                       {"match_id": match.id, "say": say}))
     except DuplicateUpdate:
+        return False
+    services.scheduler.follow(job)
+    return True
+
+
+async def say_claims(services: Services, job: Job) -> None:
+    """:data:`CLAIMS_JOB`: a first report shown with the opponent's Confirm and Dispute
+    buttons, or a dispute handed to the organisers, as the match's claims stand (nothing
+    once the match is no longer live)."""
+    match = await services.repos.matches.get(job.payload["match_id"])
+    if match is None or match.status not in LIVE or "report" not in match.result:
         return
-    label = await names_of(services, run.tournament.id)
-    opponent = match.opponent(claimed["by"])
-    sent = await services.bot.send_message(run.tournament.chat_id, tr(
-        "formats.reported", reporter=label[claimed["by"]], opponent=label[opponent],
-        result=describe(tr, label, match, claimed["winner"], claimed["score"])),
-        reply_markup=_keyboard(tr, match))
-    await services.repos.matches.update(match.id, services.clock.now(),
-                                        board_message_id=sent.message_id)
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    tr = await services.translator_for_chat(tournament.chat_id)
+    label = await names_of(services, tournament.id)
+    report = match.result["report"]
+    if job.payload["say"] == REPORTED:
+        sent = await services.bot.send_message(tournament.chat_id, tr(
+            "formats.reported", reporter=label[report["by"]],
+            opponent=label[match.opponent(report["by"])],
+            result=describe(tr, label, match, report["winner"], report["score"])),
+            reply_markup=_keyboard(tr, match))
+        await services.repos.matches.update(match.id, services.clock.now(),
+                                            board_message_id=sent.message_id)
+        return
+    handle = await handles_of(services, tournament.id)
+    lines = [describe(tr, label, match, report["winner"], report["score"])]
+    if isinstance(counter := match.result.get("dispute"), dict):
+        lines.append(describe(tr, label, match, counter["winner"], counter["score"]))
+    await services.bot.send_message(tournament.chat_id, tr(
+        "formats.disputed", a=label[match.player_a], b=label[match.player_b],
+        claims=" / ".join(lines), hint=f"/setresult {handle[match.player_a]} "
+        f"{handle[match.player_b]}"))
 
 
 async def _retire_buttons(services: Services, run: Run, match: MatchRow) -> None:
@@ -142,27 +184,16 @@ async def _confirm(services: Services, tr: Translator, run: Run, match: MatchRow
     return True
 
 
-async def _dispute(services: Services, tr: Translator, run: Run, match: MatchRow,
+async def _dispute(services: Services, run: Run, match: MatchRow,
                    answer: Answered, counter: dict | None) -> bool:
-    """The players disagree: the answer and the dispute written together; the match waits
-    for an organiser's /setresult. False when the update was applied before."""
-    report = match.result["report"]
-    try:
-        await services.repos.matches.settle(match.id, {"meta": "claims", "result": {
-            "report": report, "dispute": counter or True}}, answer.by, services.clock.now(),
-            answer.update_id, actions=[answer.action])
-    except DuplicateUpdate:
+    """The players disagree: the answer and the dispute written together, the organisers
+    told right after the update (:data:`CLAIMS_JOB`); the match waits for an organiser's
+    /setresult. False when the update was applied before."""
+    claims = {"report": match.result["report"], "dispute": counter or True}
+    if not await _claim(services, run, match, claims, answer.by, answer.update_id,
+                        [answer.action], DISPUTED):
         return False
     await _retire_buttons(services, run, match)
-    label = await names_of(services, run.tournament.id)
-    handle = await handles_of(services, run.tournament.id)
-    lines = [describe(tr, label, match, report["winner"], report["score"])]
-    if counter:
-        lines.append(describe(tr, label, match, counter["winner"], counter["score"]))
-    await services.bot.send_message(run.tournament.chat_id, tr(
-        "formats.disputed", a=label[match.player_a], b=label[match.player_b],
-        claims=" / ".join(lines), hint=f"/setresult {handle[match.player_a]} "
-        f"{handle[match.player_b]}"))
     return True
 
 
@@ -183,7 +214,7 @@ def _answer_refused(match: MatchRow, user: int) -> str | None:
 async def _answer(services: Services, tr: Translator, run: Run, match: MatchRow,
                   answer: Answered, agree: bool) -> bool:
     return await (_confirm(services, tr, run, match, answer) if agree
-                  else _dispute(services, tr, run, match, answer, None))
+                  else _dispute(services, run, match, answer, None))
 
 
 @router.message(Command("confirm", "dispute"))
