@@ -37,7 +37,7 @@ from games.common.errors import IllegalAction
 from games.common.match import ReplayableMatch, copies_itself, replay, replica
 from storage.cache import Recent
 from storage.db import Write
-from storage.repositories.jobs import insert_job
+from storage.repositories.jobs import Job, insert_job
 from storage.repositories.matches import MatchRow
 from storage.repositories.snapshots import Snapshot
 
@@ -47,10 +47,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 REWIND = "rewind"
 RESULT_OWED = "match_result_owed"
-"""The job stored with the action that ends a match's play, held (not armed): the result
-is owed to the tournament until the game's ``finish`` has run (then it is cancelled,
-:func:`bot.play.perform.finish`; a finish that failed arms it). A process that stopped in
-between finds it pending at start-up and runs it (:func:`bot.play.perform.result_owed`)."""
+"""The job stored with the action that ends a match's play, held in the stead of the game's
+``finish`` (the result into the tournament), which the update runs
+(:meth:`~bot.scheduler.Scheduler.stand_in`): a process that stopped in between, or a
+finish that failed, leaves it to run (:func:`bot.play.perform.result_owed`)."""
 FINISHED_REMEMBERED = 256
 """Finished matches whose states stay in memory (the live ones all do)."""
 Clocks = Callable[[ReplayableMatch], "Onward | None"]
@@ -63,6 +63,8 @@ class Change:
 
     before: ReplayableMatch
     after: ReplayableMatch
+    owed: Job | None = None
+    """The :data:`RESULT_OWED` job written with a change that ended the match's play."""
 
 
 @dataclass
@@ -270,7 +272,7 @@ class MatchService:
         before = replicas.current
         after = replicas.next_base()
         replicas.spare, replicas.pending = None, ()  # in use: a failure below drops the cache
-        now, jobs = self.services.clock.now(), ([], [])
+        now, jobs, owed = self.services.clock.now(), ([], []), None
         try:
             _apply_all(after, actions, replicas)
             onward = None if clocks is None else clocks(after)
@@ -279,14 +281,14 @@ class MatchService:
                 on_applied(after)
 
             async def alongside(tx, seqs: list[int]) -> None:
-                nonlocal jobs
+                nonlocal jobs, owed
                 if onward is not None:
                     jobs = await onward.write(tx, match, seqs[-1], now)
                 if logged is not None:
                     await logged(tx)
                 if ends:
-                    await insert_job(tx, RESULT_OWED, now, match.tournament_id,
-                                     {"match_id": match.id, "actor_id": actor_id})
+                    owed = await insert_job(tx, RESULT_OWED, now, match.tournament_id,
+                                            {"match_id": match.id, "actor_id": actor_id})
             seqs = await self.services.repos.matches.append_many(
                 match.id, actions, actor_id, now, update_id,
                 also=None if onward is None and logged is None and not ends else alongside)
@@ -309,7 +311,7 @@ class MatchService:
             self._states[match.id] = replicas
             if snapshots.due(seqs):
                 await self._snapshot(match.id, seqs[-1], replicas)
-        return Change(before, after)
+        return Change(before, after, owed)
 
 
 def _apply_all(state: ReplayableMatch, actions: list[dict[str, Any]],

@@ -11,7 +11,8 @@ A job that meets a passing fault (Telegram's 5xx or a lost connection, after the
 layer's own quick retries) stays pending and runs again later, ``RETRY_DELAYS`` apart; a
 job can also be held (stored without being armed) and run at once by the caller
 (:meth:`Scheduler.run`), as the opening of a tournament is: stored in the transaction that
-starts the tournament, so a crash before it ran runs it at start-up.
+starts the tournament, so a crash before it ran runs it at start-up; or stand in for work
+the update does itself (:meth:`Scheduler.stand_in`: a match's result, a report said).
 """
 
 from __future__ import annotations
@@ -85,6 +86,18 @@ class Scheduler(ABC):
         right after the line (:meth:`VirtualScheduler.run_following`). A restart before it
         ran runs it at start-up, as any job that fell due."""
         self._arm(job)
+
+    async def stand_in(self, job: Job, work: Awaitable[None]) -> None:
+        """Do ``work`` now, in the update, for a ``job`` held in its stead (stored, not
+        armed, in the transaction that calls for the work): the job is done once the work
+        is, and runs once the update is done when the work failed (then again after a
+        passing fault); a process that stops in between runs it at its next start."""
+        try:
+            await work
+        except Exception:
+            self.follow(job)
+            raise
+        await self.jobs.finish(job.id)
 
     def settle(self, cancelled: Sequence[int], added: Sequence[Job] = ()) -> None:
         """Drop the jobs cancelled and arm the jobs added in a transaction written elsewhere

@@ -19,7 +19,7 @@ from typing import Any
 from bot import games
 from bot.games import BOT_ROLLS
 from bot.i18n import Translator
-from bot.match_service import RESULT_OWED, Change, Clocks
+from bot.match_service import Change, Clocks
 from bot.play import clock
 from bot.play.context import MatchContext, context_for
 from bot.play.refusal import Refusal, unless_paused
@@ -107,33 +107,17 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
         if wait:
             await services.clock.sleep(wait)
         await at_once(playbook.announce(ctx, change, actions), *(say() for say in alongside))
-    if change.after.finished and not change.before.finished:
-        await finish(ctx, playbook, change.after, actor_id)
+    if change.owed is not None:  # the result into the tournament
+        await services.scheduler.stand_in(change.owed,
+                                          playbook.finish(ctx, change.after, actor_id))
     await bot_moves(ctx, playbook, change.after, clocks)
     return change
-
-
-async def finish(ctx: MatchContext, playbook: Playbook, state: Any,
-                 actor_id: int | None) -> None:
-    """The match's play has just ended (``state``): its result into the tournament, then
-    the result no longer owed (:data:`~bot.match_service.RESULT_OWED`, stored with the
-    action that ended it). A finish that fails (Telegram out of reach while it speaks)
-    leaves the result owed: its job runs once the update is done, and again after a
-    passing fault, as any job (:func:`result_owed`)."""
-    services = ctx.services
-    try:
-        await playbook.finish(ctx, state, actor_id)
-    except Exception:
-        for job in await services.repos.jobs.for_match(ctx.match.id, (RESULT_OWED,)):
-            services.scheduler.follow(job)
-        raise
-    await services.scheduler.cancel_for_match(ctx.match.id, (RESULT_OWED,))
 
 
 async def result_owed(services: Services, job: Job) -> None:
     """:data:`~bot.match_service.RESULT_OWED`, found pending at start-up (the process
     stopped after the action that ended a match's play, before its result went into the
-    tournament) or armed by a finish that failed. The game's ``finish`` runs now, unless
+    tournament) or run after a finish that failed. The game's ``finish`` runs now, unless
     the match left the live ones since (its result recorded) or its play was taken back
     (an organiser's undo)."""
     match = await services.repos.matches.get(job.payload["match_id"])
@@ -166,7 +150,7 @@ async def draw_chance(ctx: MatchContext, playbook: Playbook,
             start = copy.deepcopy(before if before is not None
                                   else await services.matches.current(ctx.match))
         last = await services.matches.apply(ctx.match, [action], None, None)
-    return None if last is None else Change(start, last.after)
+    return None if last is None else Change(start, last.after, last.owed)
 
 
 async def bot_moves(ctx: MatchContext, playbook: Playbook, state: Any,

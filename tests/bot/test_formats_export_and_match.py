@@ -86,8 +86,8 @@ def test_result_text() -> None:
 
 async def test_a_first_report_is_logged_with_its_claims_in_one_write(tmp_path: Path) -> None:
     """/result writes the report and the claims it makes on the match row together, with
-    the job that says it (then the report's message id after sending it, and the job
-    done); a redelivered /result is applied once."""
+    the job held in case it is not said (then the report's message id after sending it,
+    and the job done); a redelivered /result is applied once."""
     async with opened(tmp_path) as sandbox:
         await sandbox.run_lines(SCRIPT[:SCRIPT.index("bob@ex: /result")].splitlines())
         db = sandbox.app.services.db

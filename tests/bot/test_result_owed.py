@@ -10,9 +10,9 @@ import pytest
 from aiogram.exceptions import TelegramNetworkError
 
 import bot.features.darts.play
-import bot.play.perform
 from bot.match_service import RESULT_OWED
 from bot.sandbox.runner import Sandbox
+from bot.scheduler import Scheduler
 from storage.repositories.tournaments import LIVE
 from tests.bot.test_restart_determinism import exports, no_rate_limit, run_and_export  # noqa: F401
 from tests.bot.test_scenarios import SCENARIOS, options_of
@@ -35,15 +35,16 @@ async def test_a_result_owed_at_a_stop_is_recorded_at_the_next_start(
     text = (SCENARIOS / f"{name}.txt").read_text(encoding="utf-8")
     _, expected = await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
     stopped: list[int] = []
-    finish = bot.play.perform.finish
+    stand_in = Scheduler.stand_in
 
-    async def stops_before_the_first_result(ctx, playbook, state, actor_id) -> None:
-        if stopped:
-            await finish(ctx, playbook, state, actor_id)
+    async def stops_before_the_first_result(scheduler, job, work) -> None:
+        if stopped or job.kind != RESULT_OWED:
+            await stand_in(scheduler, job, work)
         else:  # the process stops here: nothing after the action's write
-            stopped.append(ctx.match.id)
+            work.close()
+            stopped.append(job.payload["match_id"])
 
-    monkeypatch.setattr(bot.play.perform, "finish", stops_before_the_first_result)
+    monkeypatch.setattr(Scheduler, "stand_in", stops_before_the_first_result)
     options = options_of(text)
     sandbox = Sandbox(seed=int(options.get("seed", 0)), db_path=tmp_path / "stopped.sqlite3",
                       language=options.get("lang", "ru"), emit=lambda line: None)
@@ -66,8 +67,8 @@ async def test_a_result_owed_at_a_stop_is_recorded_at_the_next_start(
 
 
 async def test_a_result_recorded_owes_nothing(tmp_path: Path) -> None:
-    """The job that keeps a result owed is cancelled once the result went in: a later
-    start finds nothing owed."""
+    """The job that keeps a result owed is done once the result went in: a later start
+    finds nothing owed."""
     text = (SCENARIOS / "cup_full_four.txt").read_text(encoding="utf-8")
     await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
     sandbox = Sandbox(db_path=tmp_path / "whole.sqlite3", emit=lambda line: None)

@@ -32,10 +32,11 @@ from storage.repositories.tournaments import LIVE
 
 router = Handlers("formats-report")
 CLAIMS_JOB = "formats_claims_said"
-"""What the players' claims call for, said right after the update by a job stored with
-them, so a bot that dies or cannot reach Telegram in between loses neither: a first
-report with the opponent's Confirm and Dispute buttons (:data:`REPORTED`), a dispute
-handed to the organisers (:data:`DISPUTED`)."""
+"""What the players' claims call for, said by the update, with a job stored with the
+claims in its stead (:meth:`~bot.scheduler.Scheduler.stand_in`), so a bot that dies or
+cannot reach Telegram in between loses neither: a first report with the opponent's
+Confirm and Dispute buttons (:data:`REPORTED`), a dispute handed to the organisers
+(:data:`DISPUTED`)."""
 REPORTED, DISPUTED = "report", "dispute"
 
 
@@ -92,27 +93,27 @@ def _agrees(report: dict, claimed: dict) -> bool:
 
 async def _store_report(services: Services, run: Run, match: MatchRow, claimed: dict,
                         update_id: int) -> None:
-    """The first report: logged with the claims it makes and the job that shows it with the
-    opponent's Confirm and Dispute buttons (one write)."""
-    await _claim(services, run, match, {"report": claimed}, claimed["by"], update_id,
-                 [{"type": "report", **claimed}], REPORTED)
+    """The first report: logged with the claims it makes (one write), then shown with the
+    opponent's Confirm and Dispute buttons."""
+    job = await _claim(services, run, match, {"report": claimed}, claimed["by"], update_id,
+                       [{"type": "report", **claimed}], REPORTED)
+    if job is not None:
+        await services.scheduler.stand_in(job, say_claims(services, job))
 
 
 async def _claim(services: Services, run: Run, match: MatchRow, claims: dict, by: int,
-                 update_id: int, actions: list[dict], say: str) -> bool:
+                 update_id: int, actions: list[dict], say: str) -> Job | None:
     """The players' ``claims`` written with the ``actions`` that make them and the
-    :data:`CLAIMS_JOB` that says them (``say``), which runs once the update is done; False
-    when the update was applied before."""
+    :data:`CLAIMS_JOB` held to say them (``say``); None when the update was applied
+    before."""
     now = services.clock.now()
     try:
-        job = await services.repos.matches.settle(
+        return await services.repos.matches.settle(
             match.id, {"meta": "claims", "result": claims}, by, now, update_id, actions,
             also=lambda tx: insert_job(tx, CLAIMS_JOB, now, run.tournament.id,
                                        {"match_id": match.id, "say": say}))
     except DuplicateUpdate:
-        return False
-    services.scheduler.follow(job)
-    return True
+        return None
 
 
 async def say_claims(services: Services, job: Job) -> None:
@@ -186,14 +187,16 @@ async def _confirm(services: Services, tr: Translator, run: Run, match: MatchRow
 
 async def _dispute(services: Services, run: Run, match: MatchRow,
                    answer: Answered, counter: dict | None) -> bool:
-    """The players disagree: the answer and the dispute written together, the organisers
-    told right after the update (:data:`CLAIMS_JOB`); the match waits for an organiser's
-    /setresult. False when the update was applied before."""
+    """The players disagree: the answer and the dispute written together, then the
+    organisers told (:data:`CLAIMS_JOB`); the match waits for an organiser's /setresult.
+    False when the update was applied before."""
     claims = {"report": match.result["report"], "dispute": counter or True}
-    if not await _claim(services, run, match, claims, answer.by, answer.update_id,
-                        [answer.action], DISPUTED):
+    job = await _claim(services, run, match, claims, answer.by, answer.update_id,
+                       [answer.action], DISPUTED)
+    if job is None:
         return False
     await _retire_buttons(services, run, match)
+    await services.scheduler.stand_in(job, say_claims(services, job))
     return True
 
 
