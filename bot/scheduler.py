@@ -238,13 +238,17 @@ class VirtualScheduler(Scheduler):
         self.clock = clock
         self.following: list[int] = []
         """Jobs to run after the update in hand, in order (ids of pending rows)."""
+        self.armed: set[int] = set()
+        """Jobs that run when the clock reaches them (a held job is pending, not armed)."""
 
     def follow(self, job: Job) -> None:
         self.following.append(job.id)
 
     async def restore(self) -> int:
-        """As live, a job that fell due before the restart runs at once: after the line."""
+        """As live, every pending job is armed, and one that fell due before the restart
+        runs at once: after the line."""
         pending = await self.jobs.pending()
+        self.armed.update(job.id for job in pending)
         self.following.extend(job.id for job in pending if job.run_at <= self.now())
         return len(pending)
 
@@ -264,15 +268,16 @@ class VirtualScheduler(Scheduler):
         return self.clock.now()
 
     def _arm(self, job: Job) -> None:
-        """Nothing to arm: :meth:`advance_to` reads the pending rows."""
+        self.armed.add(job.id)
 
     def _disarm(self, job_id: int) -> None:
-        """Nothing to disarm: cancelled rows are no longer pending."""
+        self.armed.discard(job_id)
 
     async def advance_to(self, moment: datetime) -> None:
-        """Move the clock to ``moment``, running every job that falls due on the way."""
+        """Move the clock to ``moment``, running every armed job that falls due on the way."""
         while True:
-            due = [job for job in await self.jobs.pending() if job.run_at <= moment]
+            due = [job for job in await self.jobs.pending()
+                   if job.run_at <= moment and job.id in self.armed]
             if not due:
                 break
             job = due[0]
