@@ -20,16 +20,22 @@ from bot.features.access import organisers_press, target_tournament
 from bot.features.checkin import with_checkin
 from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard, register_keyboard, stacked
-from bot.features.lifecycle import called_off
+from bot.features.lifecycle import called_off, job_kind
 from bot.features.notices import redraw_checkin_status
 from bot.games import game_of
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, topic_of
 from bot.play.refusal import Refusal
 from bot.services import Services
+from storage.repositories.jobs import Job
 from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
 
 router = Handlers("registration")
+CARD_JOB = "application_card"
+"""Written with an application that waits for the organisers: its card with Approve and
+Reject is posted by the update, the job held in its stead, so a bot that stops or cannot
+reach Telegram right after the write still posts it (else the application waited for a
+card nobody could press, and the applicant was refused a second /register)."""
 _WORD = r"[A-ZА-ЯЁÄÖÅ][a-zа-яёäöå]+(?:-[A-ZА-ЯЁÄÖÅ][a-zа-яёäöå]+)?"
 NAME_SHAPE = re.compile(rf"^{_WORD}_{_WORD}$")
 _SPACED_NAME = re.compile(rf"^({_WORD})\s+({_WORD})$")
@@ -104,12 +110,17 @@ async def register_in_group(message: Message, command: CommandObject, services: 
 
 
 async def _put_claimed(services: Services, tournament: Tournament, user_id: int, status: str,
-                       name: str | None = None) -> None:
+                       name: str | None = None) -> Job | None:
     """Write the application with the update's claim (:meth:`Database.together`): one
-    transaction instead of the application's and then the claim's."""
+    transaction instead of the application's and then the claim's; one that waits for the
+    organisers (``pending``) with the :data:`CARD_JOB` that posts its card."""
     async with services.db.together():
         await services.repos.entrants.put(tournament.id, user_id, status, services.clock.now(),
                                           name)
+        if status == "pending":
+            return await services.repos.jobs.add(CARD_JOB, services.clock.now(),
+                                                 tournament.id, user_id=user_id)
+    return None
 
 
 async def _form_begun(services: Services, tournament: Tournament, user_id: int) -> Entrant:
@@ -159,7 +170,7 @@ async def _apply_directly(services: Services, tr: Translator, tournament: Tourna
         return
     needs_approval = tournament.needs_approval
     status = "pending" if needs_approval else "approved"
-    await _put_claimed(services, tournament, user_id, status, name)
+    card = await _put_claimed(services, tournament, user_id, status, name)
     if not needs_approval:
         said, markup = with_checkin(services, tr, tournament, tr(
             "registration.registered", name=name, title=tournament.title))
@@ -168,9 +179,9 @@ async def _apply_directly(services: Services, tr: Translator, tournament: Tourna
             markup = stacked(markup, link_keyboard(tr("dm.open_button"), services.deep_link()))
         await message.reply(said, reply_markup=markup)
     elif message.chat.id == tournament.chat_id:  # the card answers the /register itself
-        await _send_application(services, tournament, user_id, reply_to=message)
+        await _send_card(services, tournament, user_id, card, reply_to=message)
     else:
-        await _send_application(services, tournament, user_id)
+        await _send_card(services, tournament, user_id, card)
         await message.reply(tr("registration.sent", title=tournament.title))
     await redraw_checkin_status(services, tournament)
 
@@ -246,11 +257,15 @@ async def form_photo(message: Message, entry: Entrant, services: Services,
         return
     tournament = await services.repos.tournaments.get(entry.tournament_id)
     needs_approval = tournament.needs_approval
-    await services.repos.entrants.update(tournament.id, entry.user_id, services.clock.now(),
-                                         photo_file_id=message.photo[-1].file_id,
-                                         status="pending" if needs_approval else "approved")
-    if needs_approval:
-        await _send_application(services, tournament, entry.user_id)
+    async with services.db.together():
+        await services.repos.entrants.update(
+            tournament.id, entry.user_id, services.clock.now(),
+            photo_file_id=message.photo[-1].file_id,
+            status="pending" if needs_approval else "approved")
+        card = await services.repos.jobs.add(CARD_JOB, services.clock.now(), tournament.id,
+                                             user_id=entry.user_id) if needs_approval else None
+    if card is not None:
+        await _send_card(services, tournament, entry.user_id, card)
         await message.answer(tr("registration.sent", title=tournament.title))
     else:
         said, markup = with_checkin(services, tr, tournament, tr(
@@ -279,6 +294,25 @@ async def form_text(message: Message, entry: Entrant, services: Services,
     await message.answer(tr("registration.name_changed" if changed
                             else "registration.ask_photo", name=name))
     await redraw_checkin_status(services, tournament)
+
+
+async def _send_card(services: Services, tournament: Tournament, user_id: int, card: Job,
+                     reply_to: Message | None = None) -> None:
+    """:func:`_send_application` now, in the stead of the ``card`` job written with the
+    application (:data:`CARD_JOB`, :meth:`~bot.scheduler.Scheduler.stand_in`)."""
+    await services.scheduler.stand_in(
+        card, _send_application(services, tournament, user_id, reply_to))
+
+
+@job_kind(CARD_JOB)
+async def _card_owed(services: Services, job: Job) -> None:
+    """:data:`CARD_JOB`, left by a bot that stopped (or could not reach Telegram) after
+    writing the application: its card posted, while it still waits for the organisers."""
+    tournament = await services.repos.tournaments.get(job.tournament_id)
+    user_id = job.payload["user_id"]
+    entry = await services.repos.entrants.get(tournament.id, user_id)
+    if entry is not None and entry.status == "pending":
+        await _send_application(services, tournament, user_id)
 
 
 async def _send_application(services: Services, tournament: Tournament, user_id: int,

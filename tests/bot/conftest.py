@@ -1,5 +1,6 @@
 """Fixtures shared by the bot's tests: "High card", the game declared in a test
-(:mod:`tests.bot.test_plugin_game`), registered for one test at a time."""
+(:mod:`tests.bot.test_plugin_game`), registered for one test at a time; a Telegram that
+cannot be reached while a test says so."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from aiogram.exceptions import TelegramNetworkError
 
 from bot import games
+from bot.sandbox.session import SandboxSession
 from tests.bot.test_plugin_game import high_card
 
 
@@ -23,3 +26,24 @@ def high_card_game(high_card_catalogs: Path) -> Iterator[None]:
     games.register(high_card(high_card_catalogs))
     yield
     games.unregister("highcard")
+
+
+class Outage:
+    """While :attr:`on`, the sandbox's Telegram drops every sendMessage as a lost
+    connection."""
+
+    def __init__(self) -> None:
+        self.on = False
+
+
+@pytest.fixture
+def telegram_down(monkeypatch: pytest.MonkeyPatch) -> Outage:
+    outage, send = Outage(), SandboxSession._send_message
+
+    async def out_of_reach(session: SandboxSession, method):
+        if outage.on:
+            raise TelegramNetworkError(method=method, message="connection lost")
+        return await send(session, method)
+
+    monkeypatch.setattr(SandboxSession, "_send_message", out_of_reach)
+    return outage

@@ -1,0 +1,30 @@
+"""An application that waits for the organisers is written with the job that posts its card
+(Approve, Reject): Telegram out of reach when the card is due, it is posted once Telegram
+answers again, and the organiser can approve the player with it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.sandbox.runner import Sandbox
+from tests.bot.conftest import Outage
+
+
+async def test_a_card_telegram_did_not_take_is_posted_when_it_answers_again(
+        tmp_path: Path, telegram_down: Outage) -> None:
+    output: list[str] = []
+    sandbox = Sandbox(db_path=tmp_path / "db.sqlite3", language="en", emit=output.append)
+    await sandbox.start()
+    try:
+        await sandbox.line("org@reg: /new shanghai Spring Darts approval=on")
+        telegram_down.on = True
+        await sandbox.line("alice@reg: /register")
+        telegram_down.on = False
+        posted = len(output)
+        await sandbox.line("! advance 2m")
+        assert any("Approve" in line for line in output[posted:]), output[posted:]
+        await sandbox.line("org@reg: [✅ Approve]")
+        alice = await sandbox.app.services.repos.entrants.get(1, sandbox.world.user("alice").id)
+        assert alice.status == "approved"
+    finally:
+        await sandbox.close()
