@@ -242,6 +242,8 @@ class VirtualScheduler(Scheduler):
         """Jobs that run when the clock reaches them (a held job is pending, not armed)."""
 
     def follow(self, job: Job) -> None:
+        """After the line, or sooner when a clock move reaches it first (armed, as live)."""
+        self.armed.add(job.id)
         self.following.append(job.id)
 
     async def restore(self) -> int:
