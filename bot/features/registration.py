@@ -20,7 +20,7 @@ from bot.features.access import organisers_press, target_tournament
 from bot.features.checkin import with_checkin
 from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard, register_keyboard, stacked
-from bot.features.lifecycle import called_off, job_kind
+from bot.features.lifecycle import called_off, job_kind, not_started
 from bot.features.notices import redraw_checkin_status
 from bot.games import game_of
 from bot.i18n import Translator, clip, lines
@@ -307,9 +307,11 @@ async def _send_card(services: Services, tournament: Tournament, user_id: int, c
 @job_kind(CARD_JOB)
 async def _card_owed(services: Services, job: Job) -> None:
     """:data:`CARD_JOB`, left by a bot that stopped (or could not reach Telegram) after
-    writing the application: its card posted, while it still waits for the organisers."""
-    tournament = await services.repos.tournaments.get(job.tournament_id)
-    user_id = job.payload["user_id"]
+    writing the application: its card posted, while it still waits for the organisers
+    and the tournament for its start."""
+    if (waiting := await not_started(services, job)) is None:
+        return
+    tournament, user_id = waiting[0], job.payload["user_id"]
     entry = await services.repos.entrants.get(tournament.id, user_id)
     if entry is not None and entry.status == "pending":
         await _send_application(services, tournament, user_id)
