@@ -19,6 +19,7 @@ from bot.i18n import Translator
 from bot.middlewares.scope import Scope
 from bot.play import hidden
 from bot.play.context import LIVE, MatchContext, context_for
+from bot.play.perform import bot_moves
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.topics import other_match_topic
@@ -96,7 +97,9 @@ async def shown_again(services: Services, update_id: int) -> None:
     delivered again: Telegram had not been told it was handled, so the process that wrote
     the action may have stopped before showing it. The match's board and its players'
     panels are drawn again in place, as the match now stands (nothing new is posted; an
-    ending's result is the start-up's, :data:`~bot.match_service.RESULT_OWED`)."""
+    ending's result is the start-up's, :data:`~bot.match_service.RESULT_OWED`), and the
+    bot makes its move in a match it plays when it is its turn (the stopped process may
+    have died before it)."""
     match_id = await services.repos.matches.of_update(update_id)
     if match_id is None:
         return
@@ -107,6 +110,10 @@ async def shown_again(services: Services, update_id: int) -> None:
             tournament.chat_id), tournament, match)
         await redraw_in_place(ctx)
         await hidden.redraw_panels(ctx)
+        state = await services.matches.current(match)
+    game = game_of(tournament.game)
+    if game.playbook is not None and match.status == "running":  # the bot's own move
+        await bot_moves(ctx, game.playbook, state)  # (/practice), if it never made it
 
 
 router = Handlers("play-board")

@@ -47,3 +47,28 @@ async def test_an_action_not_shown_before_a_restart_is_shown_when_delivered_agai
         assert sandbox.errors == 0
     finally:
         await sandbox.close()
+
+
+async def _no_move(*args, **kwargs) -> None:
+    """``bot_moves`` of a process that stopped before the bot's move."""
+
+
+async def test_the_bots_move_not_made_before_a_restart_is_made_when_delivered_again(
+        tmp_path: Path, monkeypatch) -> None:
+    """/practice: a player's roll written, the process stopped before the bot rolled; when
+    the roll is delivered again, the bot rolls, as it would have."""
+    output: list[str] = []
+    sandbox = Sandbox(db_path=tmp_path / "db.sqlite3", language="en", emit=output.append)
+    await sandbox.start()
+    try:
+        await sandbox.line("alice@g: /practice cup")
+        with monkeypatch.context() as patch:
+            patch.setattr(bot.play.perform, "bot_moves", _no_move)
+            await sandbox.line("alice@g: 🎲 5")
+        await sandbox.line("! restart")
+        rolled = len(output)
+        await sandbox.line("! replay")
+        assert any(line.startswith("→ g: 🎲=") for line in output[rolled:])
+        assert sandbox.errors == 0
+    finally:
+        await sandbox.close()
