@@ -118,9 +118,14 @@ async def _put_claimed(services: Services, tournament: Tournament, user_id: int,
         await services.repos.entrants.put(tournament.id, user_id, status, services.clock.now(),
                                           name)
         if status == "pending":
-            return await services.repos.jobs.add(CARD_JOB, services.clock.now(),
-                                                 tournament.id, user_id=user_id)
+            return await _card_job(services, tournament, user_id)
     return None
+
+
+async def _card_job(services: Services, tournament: Tournament, user_id: int) -> Job:
+    """The :data:`CARD_JOB` of ``user_id``'s application, in the write under way."""
+    return await services.repos.jobs.add(CARD_JOB, services.clock.now(), tournament.id,
+                                         user_id=user_id)
 
 
 async def _form_begun(services: Services, tournament: Tournament, user_id: int) -> Entrant:
@@ -262,8 +267,7 @@ async def form_photo(message: Message, entry: Entrant, services: Services,
             tournament.id, entry.user_id, services.clock.now(),
             photo_file_id=message.photo[-1].file_id,
             status="pending" if needs_approval else "approved")
-        card = await services.repos.jobs.add(CARD_JOB, services.clock.now(), tournament.id,
-                                             user_id=entry.user_id) if needs_approval else None
+        card = await _card_job(services, tournament, entry.user_id) if needs_approval else None
     if card is not None:
         await _send_card(services, tournament, entry.user_id, card)
         await message.answer(tr("registration.sent", title=tournament.title))
