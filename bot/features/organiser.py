@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, tzinfo
+from typing import Any
 
 from aiogram.filters import Command, CommandObject
-from aiogram.types import Message
+from aiogram.types import Chat, Message
 
 from bot import games
 from bot.features.access import Target, Targeted, command_target, id_moved_first, is_organiser
@@ -18,6 +19,8 @@ from bot.features.lifecycle import (
     applications_waiting,
     checkin_moved,
     checkin_reply,
+    job_kind,
+    not_started,
     note_for,
     revive_opening,
     rights_problem,
@@ -42,6 +45,10 @@ from storage.repositories.tournaments import Tournament
 _ID_ONLY = re.compile(r"(#\d+)?")
 """/schedule's words when it only asks what is set (nothing, or the tournament's ``#id``)."""
 router = Handlers("organiser")
+NEW_JOB = "tournament_announced"
+"""Written with a new tournament: its announcement with the Register button is said by
+the ``/new`` itself, the job held in its stead, so a bot that stops or cannot reach
+Telegram right after the write still says it (else the group never heard of it)."""
 MAX_TITLE = 64
 _TITLE_KEY = "title"
 _CLOSING_QUOTE = {'"': '"', "'": "'", "«": "»", "“": "”", "„": "“", "”": "”"}
@@ -85,17 +92,44 @@ async def new_tournament(message: Message, command: CommandObject, services: Ser
         await services.repos.organiser_log.record(
             message.from_user.id, "new", now, tournament_id=tournament.id,
             chat_id=message.chat.id, game=game.key, title=title, settings=settings)
-    created = tr("new.created", id=tournament.id, title=title, game=tr(f"game.{game.key}"),
-                 settings=_describe(tr, game, settings))
+        held = await services.repos.jobs.add(NEW_JOB, now, tournament.id, thread=topic_of(
+            message), earlier=[t.id for t in earlier], settings=settings)
+    await services.scheduler.stand_in(held, _announce_new(
+        services, tr, tournament, message.chat, earlier, settings, topic_of(message)))
+
+
+async def _announce_new(services: Services, tr: Translator, tournament: Tournament,
+                        chat: Chat, earlier: list[Tournament], settings: dict[str, Any],
+                        thread: int | None) -> None:
+    """Say that ``tournament`` is created with ``settings``, in ``chat`` (in its topic
+    ``thread``), naming the ``earlier`` ones still open there, with the Register button."""
+    game = games.game_of(tournament.game)
+    created = tr("new.created", id=tournament.id, title=tournament.title,
+                 game=tr(f"game.{game.key}"), settings=_describe(tr, game, settings))
     also = tr("new.also_open", count=len(earlier), last=earlier[0].id,
               open=Markup(", ".join(tr("new.open_item", id=t.id, title=t.title)
                                     for t in reversed(earlier)))) if earlier else None
-    warning = await rights_problem(services, message.chat.id, tr, tournament)
-    await message.answer(lines(created, note_for(tr, tournament),
-                               not_forum_line(tr, game.key, settings, message.chat),
-                               checkin_waits_start(tr, tournament), tr("new.registration_open"),
-                               tr("new.next_step"), also, warning),
-                         reply_markup=register_keyboard(services, tr, tournament))
+    warning = await rights_problem(services, chat.id, tr, tournament)
+    await services.bot.send_message(
+        chat.id, lines(created, note_for(tr, tournament),
+                       not_forum_line(tr, game.key, settings, chat),
+                       checkin_waits_start(tr, tournament), tr("new.registration_open"),
+                       tr("new.next_step"), also, warning),
+        message_thread_id=thread, reply_markup=register_keyboard(services, tr, tournament))
+
+
+@job_kind(NEW_JOB)
+async def _announcement_owed(services: Services, job: Job) -> None:
+    """:data:`NEW_JOB`, left by a bot that stopped (or could not reach Telegram) after
+    creating a tournament: it is announced, while it still waits for its start."""
+    if (waiting := await not_started(services, job)) is None:
+        return
+    tournament, tr = waiting
+    earlier = [t for t in [await services.repos.tournaments.get(i)
+                           for i in job.payload["earlier"]] if t is not None]
+    await _announce_new(services, tr, tournament,
+                        await services.bot.get_chat(tournament.chat_id), earlier,
+                        job.payload["settings"], job.payload["thread"])
 
 
 def _title_problem(tr: Translator, title: str) -> str | None:
