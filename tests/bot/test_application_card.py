@@ -7,45 +7,34 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.sandbox.runner import Sandbox
 from tests.bot.conftest import Outage
 
 
-async def test_a_card_telegram_did_not_take_is_posted_when_it_answers_again(
-        tmp_path: Path, telegram_down: Outage) -> None:
+@pytest.mark.parametrize(("before", "cut_off", "posted", "press"), [
+    ((), "org@reg: /new shanghai Spring Darts approval=off", "Spring Darts",
+     "alice@reg: [📝 Register]"),
+    (("org@reg: /new shanghai Spring Darts approval=on",), "alice@reg: /register",
+     "Approve", "org@reg: [✅ Approve]"),
+], ids=["announcement", "application card"])
+async def test_what_telegram_did_not_take_is_posted_when_it_answers_again(
+        tmp_path: Path, telegram_down: Outage, before: tuple[str, ...], cut_off: str,
+        posted: str, press: str) -> None:
     output: list[str] = []
     sandbox = Sandbox(db_path=tmp_path / "db.sqlite3", language="en", emit=output.append)
     await sandbox.start()
     try:
-        await sandbox.line("org@reg: /new shanghai Spring Darts approval=on")
+        for line in before:
+            await sandbox.line(line)
         telegram_down.on = True
-        await sandbox.line("alice@reg: /register")
+        await sandbox.line(cut_off)
         telegram_down.on = False
-        posted = len(output)
+        said = len(output)
         await sandbox.line("! advance 2m")
-        assert any("Approve" in line for line in output[posted:]), output[posted:]
-        await sandbox.line("org@reg: [✅ Approve]")
-        alice = await sandbox.app.services.repos.entrants.get(1, sandbox.world.user("alice").id)
-        assert alice.status == "approved"
-    finally:
-        await sandbox.close()
-
-
-async def test_a_new_tournament_telegram_did_not_hear_of_is_announced_when_it_answers_again(
-        tmp_path: Path, telegram_down: Outage) -> None:
-    """/new written while Telegram was out of reach: the announcement with the Register
-    button is posted once it answers, and a player registers with it."""
-    output: list[str] = []
-    sandbox = Sandbox(db_path=tmp_path / "db.sqlite3", language="en", emit=output.append)
-    await sandbox.start()
-    try:
-        telegram_down.on = True
-        await sandbox.line("org@reg: /new shanghai Spring Darts approval=off")
-        telegram_down.on = False
-        posted = len(output)
-        await sandbox.line("! advance 2m")
-        assert any("Spring Darts" in line for line in output[posted:]), output[posted:]
-        await sandbox.line("alice@reg: [📝 Register]")
+        assert any(posted in line for line in output[said:]), output[said:]
+        await sandbox.line(press)
         alice = await sandbox.app.services.repos.entrants.get(1, sandbox.world.user("alice").id)
         assert alice.status == "approved"
     finally:
