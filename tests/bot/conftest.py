@@ -11,6 +11,7 @@ import pytest
 from aiogram.exceptions import TelegramNetworkError
 
 from bot import games
+from bot.sandbox.runner import Sandbox
 from bot.sandbox.session import SandboxSession
 from tests.bot.test_plugin_game import high_card
 
@@ -34,6 +35,16 @@ class Outage:
 
     def __init__(self) -> None:
         self.on = False
+
+    async def cut_off(self, sandbox: Sandbox, output: list[str], line: str) -> list[str]:
+        """``line`` carried out with Telegram out of reach, then two minutes on with it
+        back (the jobs' first retry falls due): what was said in those minutes."""
+        self.on = True
+        await sandbox.line(line)
+        self.on = False
+        said = len(output)
+        await sandbox.line("! advance 2m")
+        return output[said:]
 
 
 @pytest.fixture

@@ -28,12 +28,8 @@ async def test_what_telegram_did_not_take_is_posted_when_it_answers_again(
     try:
         for line in before:
             await sandbox.line(line)
-        telegram_down.on = True
-        await sandbox.line(cut_off)
-        telegram_down.on = False
-        said = len(output)
-        await sandbox.line("! advance 2m")
-        assert any(posted in line for line in output[said:]), output[said:]
+        said = await telegram_down.cut_off(sandbox, output, cut_off)
+        assert any(posted in line for line in said), said
         await sandbox.line(press)
         alice = await sandbox.app.services.repos.entrants.get(1, sandbox.world.user("alice").id)
         assert alice.status == "approved"

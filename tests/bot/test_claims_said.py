@@ -21,12 +21,8 @@ async def test_a_report_telegram_did_not_take_is_said_when_it_answers_again(
     try:
         for line in SETUP:
             await sandbox.line(line)
-        telegram_down.on = True
-        await sandbox.line("alice@gp: /result win")
-        telegram_down.on = False
-        said = len(output)
-        await sandbox.line("! advance 2m")
-        assert any("Confirm" in line for line in output[said:])
+        said = await telegram_down.cut_off(sandbox, output, "alice@gp: /result win")
+        assert any("Confirm" in line for line in said)
         await sandbox.line("bob@gp: [✅ Confirm]")
         match = (await sandbox.app.services.repos.matches.for_tournament(1))[0]
         assert match.status == "finished" and match.winner == sandbox.world.user("alice").id
