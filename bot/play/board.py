@@ -18,7 +18,7 @@ from bot.games import game_of
 from bot.i18n import Translator
 from bot.middlewares.scope import Scope
 from bot.play import hidden
-from bot.play.context import LIVE, MatchContext, context_for
+from bot.play.context import LIVE, MatchContext, context_for, in_its_chat
 from bot.play.perform import bot_moves
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import GROUP_ONLY, Refusal
@@ -104,15 +104,12 @@ async def shown_again(services: Services, update_id: int) -> None:
     if match_id is None:
         return
     async with services.matches.lock(match_id):  # after the match's action under way
-        match = await services.repos.matches.get(match_id)
-        tournament = await services.repos.tournaments.get(match.tournament_id)
-        ctx = await context_for(services, await services.translator_for_chat(
-            tournament.chat_id), tournament, match)
+        ctx = await in_its_chat(services, await services.repos.matches.get(match_id))
         await redraw_in_place(ctx)
         await hidden.redraw_panels(ctx)
-        state = await services.matches.current(match)
-    game = game_of(tournament.game)
-    if game.playbook is not None and match.status == "running":  # the bot's own move
+        state = await services.matches.current(ctx.match)
+    game = game_of(ctx.tournament.game)
+    if game.playbook is not None and ctx.match.status == "running":  # the bot's own move
         await bot_moves(ctx, game.playbook, state)  # (/practice), if it never made it
 
 

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.i18n import Translator
-from bot.play.context import MatchContext, context_for
+from bot.play.context import MatchContext, in_its_chat
 from bot.services import Services
 from storage.db import LoopConnection
 from storage.repositories.jobs import (
@@ -76,9 +76,7 @@ async def _run_out(services: Services, job: Job,
     async with services.matches.lock(match.id):
         if await last_seq(services, match.id) != job.payload.get("seq"):
             return None  # the match moved on since the clock was set
-        tournament = await services.repos.tournaments.get(match.tournament_id)
-        tr = await services.translator_for_chat(tournament.chat_id)
-        ctx = await context_for(services, tr, tournament, match)
+        ctx = await in_its_chat(services, match)
         alert = await handler(ctx, job)
     return None if alert is None else (ctx, alert)
 

@@ -124,6 +124,14 @@ async def context_for(services: Services, tr: Translator, tournament: Tournament
                         (label.get(match.player_a, "?"), label.get(match.player_b, "?")))
 
 
+async def in_its_chat(services: Services, match: MatchRow) -> MatchContext:
+    """``match``'s context in its group's language: for work no update asked for (a job,
+    an update delivered again), which has no sender's language to speak in."""
+    tournament = await services.repos.tournaments.get(match.tournament_id)
+    tr = await services.translator_for_chat(tournament.chat_id)
+    return await context_for(services, tr, tournament, match)
+
+
 async def load_match(services: Services, tr: Translator, match_id: int,
                      kinds: tuple[str, ...] | None = None) -> MatchContext | None:
     """Match ``match_id`` (of one of ``kinds``, when given), whatever its status."""

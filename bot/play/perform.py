@@ -21,7 +21,7 @@ from bot.games import BOT_ROLLS
 from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import clock
-from bot.play.context import MatchContext, context_for
+from bot.play.context import MatchContext, in_its_chat
 from bot.play.refusal import Refusal, unless_paused
 from bot.sending import at_once
 from bot.services import Services
@@ -123,14 +123,12 @@ async def result_owed(services: Services, job: Job) -> None:
     match = await services.repos.matches.get(job.payload["match_id"])
     if match is None or match.status not in LIVE:
         return
-    tournament = await services.repos.tournaments.get(match.tournament_id)
-    tr = await services.translator_for_chat(tournament.chat_id)
-    ctx = await context_for(services, tr, tournament, match)
+    ctx = await in_its_chat(services, match)
     async with services.matches.lock(match.id):
         state = await services.matches.current(match)
     if state.finished:
-        await games.game_of(tournament.game).playbook.finish(ctx, state,
-                                                            job.payload.get("actor_id"))
+        await games.game_of(ctx.tournament.game).playbook.finish(ctx, state,
+                                                                job.payload.get("actor_id"))
 
 
 async def draw_chance(ctx: MatchContext, playbook: Playbook,
