@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox.runner import Sandbox
 from tests.bot.conftest import Outage
+from tests.bot.sandbox_run import opened
 
 
 @pytest.mark.parametrize(("before", "cut_off", "posted", "press"), [
@@ -23,15 +23,10 @@ async def test_what_telegram_did_not_take_is_posted_when_it_answers_again(
         tmp_path: Path, telegram_down: Outage, before: tuple[str, ...], cut_off: str,
         posted: str, press: str) -> None:
     output: list[str] = []
-    sandbox = Sandbox(db_path=tmp_path / "db.sqlite3", language="en", emit=output.append)
-    await sandbox.start()
-    try:
-        for line in before:
-            await sandbox.line(line)
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(before)
         said = await telegram_down.cut_off(sandbox, output, cut_off)
         assert any(posted in line for line in said), said
         await sandbox.line(press)
         alice = await sandbox.app.services.repos.entrants.get(1, sandbox.world.user("alice").id)
-        assert alice.status == "approved"
-    finally:
-        await sandbox.close()
+    assert alice.status == "approved"

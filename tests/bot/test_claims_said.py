@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.sandbox.runner import Sandbox
 from tests.bot.conftest import Outage
+from tests.bot.sandbox_run import opened
 
 SETUP = ("org@gp: /new armchair Autumn Cards format=round_robin play=report approval=off",
          "alice@gp: /register", "bob@gp: /register", "org@gp: /begin")
@@ -16,15 +16,11 @@ SETUP = ("org@gp: /new armchair Autumn Cards format=round_robin play=report appr
 async def test_a_report_telegram_did_not_take_is_said_when_it_answers_again(
         tmp_path: Path, telegram_down: Outage) -> None:
     output: list[str] = []
-    sandbox = Sandbox(db_path=tmp_path / "db.sqlite3", language="en", emit=output.append)
-    await sandbox.start()
-    try:
-        for line in SETUP:
-            await sandbox.line(line)
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(SETUP)
         said = await telegram_down.cut_off(sandbox, output, "alice@gp: /result win")
         assert any("Confirm" in line for line in said)
         await sandbox.line("bob@gp: [✅ Confirm]")
         match = (await sandbox.app.services.repos.matches.for_tournament(1))[0]
-        assert match.status == "finished" and match.winner == sandbox.world.user("alice").id
-    finally:
-        await sandbox.close()
+        alice = sandbox.world.user("alice").id
+    assert match.status == "finished" and match.winner == alice

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import bot.play.perform
-from bot.sandbox.runner import Sandbox
+from tests.bot.sandbox_run import opened, scenario_until
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
 SCRIPT = SCENARIOS / "armchair_single_elim_result_with_next_matches.txt"
@@ -24,18 +24,13 @@ async def _nothing_shown(*calls) -> None:
 
 async def test_an_action_not_shown_before_a_restart_is_shown_when_delivered_again(
         tmp_path: Path, monkeypatch) -> None:
-    text = SCRIPT.read_text(encoding="utf-8")
-    lines = text.splitlines()
-    at = lines.index(NEXT) - 1
-    assert lines[at] == UNSHOWN
+    setup = scenario_until(SCRIPT.stem, NEXT)
+    assert setup[-1] == UNSHOWN
+    options = options_of(SCRIPT.read_text(encoding="utf-8"))
     output: list[str] = []
-    options = options_of(text)
-    sandbox = Sandbox(seed=int(options["seed"]), db_path=tmp_path / "db.sqlite3",
-                      language=options["lang"], emit=output.append)
-    await sandbox.start()
-    try:
-        for line in lines[:at]:
-            await sandbox.line(line)
+    async with opened(tmp_path, seed=int(options["seed"]), language=options["lang"],
+                      emit=output.append) as sandbox:
+        await sandbox.run_lines(setup[:-1])
         with monkeypatch.context() as patch:  # written, then the process stops
             patch.setattr(bot.play.perform, "at_once", _nothing_shown)
             await sandbox.line(UNSHOWN)
@@ -45,8 +40,6 @@ async def test_an_action_not_shown_before_a_restart_is_shown_when_delivered_agai
         assert any(line.startswith("✎ dora@dm") for line in output[shown:])
         await sandbox.line(NEXT)
         assert sandbox.errors == 0
-    finally:
-        await sandbox.close()
 
 
 async def _no_move(*args, **kwargs) -> None:
@@ -58,9 +51,7 @@ async def test_the_bots_move_not_made_before_a_restart_is_made_when_delivered_ag
     """/practice: a player's roll written, the process stopped before the bot rolled; when
     the roll is delivered again, the bot rolls, as it would have."""
     output: list[str] = []
-    sandbox = Sandbox(db_path=tmp_path / "db.sqlite3", language="en", emit=output.append)
-    await sandbox.start()
-    try:
+    async with opened(tmp_path, emit=output.append) as sandbox:
         await sandbox.line("alice@g: /practice cup")
         with monkeypatch.context() as patch:
             patch.setattr(bot.play.perform, "bot_moves", _no_move)
@@ -70,5 +61,3 @@ async def test_the_bots_move_not_made_before_a_restart_is_made_when_delivered_ag
         await sandbox.line("! replay")
         assert any(line.startswith("→ g: 🎲=") for line in output[rolled:])
         assert sandbox.errors == 0
-    finally:
-        await sandbox.close()
