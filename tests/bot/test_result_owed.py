@@ -14,6 +14,7 @@ from bot.match_service import RESULT_OWED
 from bot.sandbox.runner import Sandbox
 from bot.scheduler import Scheduler
 from storage.repositories.tournaments import LIVE
+from tests.bot.sandbox_run import opened
 from tests.bot.test_restart_determinism import exports, no_rate_limit, run_and_export  # noqa: F401
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
@@ -45,25 +46,21 @@ async def test_a_result_owed_at_a_stop_is_recorded_at_the_next_start(
             stopped.append(job.payload["match_id"])
 
     monkeypatch.setattr(Scheduler, "stand_in", stops_before_the_first_result)
-    options = options_of(text)
-    sandbox = Sandbox(seed=int(options.get("seed", 0)), db_path=tmp_path / "stopped.sqlite3",
-                      language=options.get("lang", "ru"), emit=lambda line: None)
-    await sandbox.start()
-    try:
+    options, restarted = options_of(text), False
+    async with opened(tmp_path, seed=int(options.get("seed", 0)),
+                      language=options.get("lang", "ru")) as sandbox:
         for line in text.splitlines():
             await sandbox.line(line)
-            if stopped and len(stopped) == 1:
+            if stopped and not restarted:
                 match = await sandbox.app.services.repos.matches.get(stopped[0])
                 assert match.status in LIVE and len(await _owed_jobs(sandbox, match.id)) == 1
                 await sandbox.line("! restart")
                 await sandbox.app.services.scheduler.run_following()  # as a live start does
                 match = await sandbox.app.services.repos.matches.get(stopped[0])
                 assert match.status == "finished" and not await _owed_jobs(sandbox, match.id)
-                stopped.append(0)
+                restarted = True
         assert stopped, "no match of the transcript ended in play"
         assert await exports(sandbox) == expected
-    finally:
-        await sandbox.close()
 
 
 async def test_a_result_recorded_owes_nothing(tmp_path: Path) -> None:
