@@ -215,6 +215,28 @@ async def test_a_delivery_is_told_on_the_score_card_not_in_a_message_of_its_own(
     assert "\n  🏏 0.1 Bob bowls STUMPS 10, Alice plays BAT 8: WICKET · 0/1\n  ➡ " in group[0]
 
 
+async def test_the_score_card_is_edited_once_a_delivery_and_once_for_the_discards(
+        tmp_path: Path) -> None:
+    """Telegram counts an edit against a group's 20 messages a minute: the first half of a
+    pair of moves (the bowler's discard, the bowler's ball) edits only the two hands, and
+    the card, naming both players for the pair, is edited when the batter completes it."""
+    output: list[str] = []
+    sandbox = await _sandbox(tmp_path, 5, output)
+    chats: list[list[str]] = []
+    try:
+        await sandbox.run_lines(FIRST_BALL.splitlines()[:-1])
+        for line in ("bob@dm: [STUMPS 10]", "alice@dm: [GLOVES 1]", "bob@dm: [BALL 5]",
+                     "alice@dm: [BAT 8]"):
+            before = len(output)
+            await sandbox.line(line)
+            chats.append(sorted(chat for chat, _ in _messages(output[before:])))
+        card = [text for chat, text in _messages(output) if chat == "g"][-1]
+    finally:
+        await sandbox.close()
+    assert chats == [["dm", "dm"], ["dm", "dm", "g"], ["dm", "dm"], ["dm", "dm", "g"]]
+    assert card.endswith("\n  ➡ Bob bowls, Alice answers (in private).")
+
+
 async def test_a_hand_that_could_not_be_sent_comes_with_a_plain_start(tmp_path: Path) -> None:
     """Bob never started the bot, so his cards could not be dealt to him; the group told him
     to open the chat. Opening it with a plain /start (not the group's deep link) brings his

@@ -153,19 +153,32 @@ async def refresh_panels(ctx: MatchContext, *, fresh: bool = False,
 async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> None:
     """Tell the group what happened, redraw the score card and both hands — unless the bot
     answers at once (``/practice``): its move redraws them, so a move and its answer edit
-    the card once, not twice."""
+    the card once, not twice. The card waits, too, while a delivery or the discards are
+    half played (:func:`halfway`)."""
     before, after = change.before, change.after
     lines = [] if after.finished else _news(ctx, before, after)  # finish says them
     note = _card_note(ctx, before, after, actions)
     redraw = not await _bot_answers(ctx, after)
+    card = redraw and (note is not None or not halfway(after))
 
     async def group() -> None:
         if lines:
             await ctx.say("\n".join(lines))
-        if redraw:
+        if card:
             await show_card(ctx, after, note=note)
 
     await at_once(group(), *([refresh_panels(ctx)] if redraw else []))
+
+
+def halfway(game: ArmchairGame) -> bool:
+    """Whether a pair of moves is half played: the bowler has bowled and the batter is to
+    answer, or the bowler has discarded and the batter is to. The score card names both
+    players for the pair (``texts.turn_line``) and is edited once the pair is complete:
+    Telegram counts an edit against a group's 20 messages a minute, shared by every match
+    playing there, and a match plays some 600 cards, each of which edited the card."""
+    turn = game.to_act
+    return turn is not None and (turn.kind == "bat" or
+                                 turn.kind == "discard" and turn.seat == game.state.batter)
 
 
 async def _bot_answers(ctx: MatchContext, game: ArmchairGame) -> bool:

@@ -74,15 +74,22 @@ def _toss_line(tr: Translator, names: tuple[str, str], winner: int, side_a: int 
 
 
 def turn_line(tr: Translator, names: tuple[str, str], game: ArmchairGame) -> str:
-    """Who is to act and what for (public: the bowled card is face up)."""
+    """Who is to act and what for. A delivery (the bowler's card, then the batter's) and the
+    discards (the bowler's, then the batter's) are one line each, true of both halves: the
+    card is edited once they are complete (``bot.features.armchair.play.halfway``)."""
     state, turn = game.state, game.to_act
     if state.outcome is not None:
         return result_line(tr, names, game)
     if turn is None or turn.seat is None:
         return tr("armchair.turn_toss")
-    if turn.kind == "bat":
-        return tr("armchair.turn_bat", name=names[turn.seat], card=card(tr, state.bowled))
+    if turn.kind in PAIRED:
+        return tr(PAIRED[turn.kind], bowler=names[state.bowler], batter=names[state.batter])
     return tr(f"armchair.turn_{turn.kind}", name=names[turn.seat])
+
+
+PAIRED = {"discard": "armchair.turn_discards", "bowl": "armchair.turn_delivery",
+          "bat": "armchair.turn_delivery"}
+"""The turns the score card names with both players, by the pair of moves they belong to."""
 
 
 def last_ball_line(tr: Translator, names: tuple[str, str], game: ArmchairGame) -> str:
