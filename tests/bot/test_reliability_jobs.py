@@ -20,6 +20,7 @@ from storage.db import Database
 from storage.repositories.jobs import Job, JobsRepo
 from storage.repositories.tournaments import TournamentsRepo
 from storage.repositories.users import ChatsRepo, UsersRepo
+from tests.bot.sandbox_run import scenario_until
 from tests.bot.test_applied_once import die_after_commit
 
 SETUP = """\
@@ -150,6 +151,23 @@ async def test_a_retried_move_on_posts_the_next_rounds_board_that_failed(sandbox
     retried = await _run(sandbox, "! advance 2m")
     assert sum("матч #3" in line for line in retried) == 1 and not _errors(retried)
     assert not any("Финал" in line for line in retried)  # the round is not said again
+
+
+async def test_a_disqualification_that_ends_the_group_stage_opens_the_playoff_on_retry(
+        sandbox, monkeypatch):
+    """The /dq job voids the player's match of the round in play, then the end of the group
+    stage fails to be said: its retry finds that match closed already, and still moves the
+    stage on (it noted the round before closing), into the final."""
+    faults = Faults(monkeypatch)
+    dq = "org@cup: /dq @carol тоже ушла"
+    await _run(sandbox, "\n".join(scenario_until("cup_two_disqualified", dq)))
+    faults.fail(5, lambda m: isinstance(m, SendMessage) and "Групповой этап окончен" in m.text)
+    failed = await _run(sandbox, dq)
+    assert not any("Групповой этап окончен" in line for line in failed)
+    retried = await _run(sandbox, "! advance 2m")
+    assert sum("Групповой этап окончен" in line for line in retried) == 1 and not _errors(retried)
+    assert await _rows(sandbox, "SELECT kind, status FROM matches WHERE stage = 'playoff'") == [
+        ("betting", "running")]
 
 
 async def test_a_retried_start_sets_its_rounds_deadline_once(sandbox, monkeypatch):

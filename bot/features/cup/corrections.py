@@ -283,8 +283,9 @@ async def disqualify(message: Message, command: CommandObject, services: Service
 async def close_disqualified(services: Services, job: Job) -> None:
     """The job of a /dq: the disqualification said where the command was given (once, even
     when the job runs again), the player's open matches closed (voided in the group stage,
-    a walkover in the playoff), then the group stage goes on. Run again after a restart, it
-    closes what is still open."""
+    a walkover in the playoff), then the group stage goes on. Run again (after a restart,
+    or a send that failed), it closes what is still open and moves the stage on from the
+    round it noted the first time."""
     tournament = await services.repos.tournaments.get(job.tournament_id)
     payload = job.payload
     user_id, actor_id = payload["user_id"], payload["actor_id"]
@@ -301,6 +302,13 @@ async def close_disqualified(services: Services, job: Job) -> None:
         await services.repos.jobs.note(job.id, told=True)
     tr = await services.translator_for_chat(tournament.chat_id)
     now = services.clock.now()
+    # a round goes on only when a match of it being played is closed here (an earlier
+    # round's voided or finished matches are not reopened: the round in play is the one);
+    # noted before closing, as a retry finds those matches closed already
+    if (current := payload.get("round")) is None and (live := sorted(
+            {m.round for m in closed if m.stage == GROUPS and m.status in LIVE})):
+        current = live[0]
+        await services.repos.jobs.note(job.id, round=current)
     for match in closed:
         if match.stage == GROUPS:
             await services.repos.matches.settle(match.id, {"meta": "void"}, actor_id, now)
@@ -308,10 +316,8 @@ async def close_disqualified(services: Services, job: Job) -> None:
         play = await context_for(services, tr, tournament, match)
         await close_match(play, match.opponent(user_id), {"score": [0, 0], "walkover": True},
                           actor_id=actor_id, told={"third_said": match.slot == THIRD_VOTE})
-    # a round goes on only when a match of it being played was closed here (an earlier
-    # round's voided or finished matches are not reopened: the round in play is the one)
-    if current := sorted({m.round for m in closed if m.stage == GROUPS and m.status in LIVE}):
-        await advance_groups(services, tr, tournament, current[0])
+    if current is not None:
+        await advance_groups(services, tr, tournament, current)
     for match in closed:
         await retire_board(services, tournament, match)
 
