@@ -170,6 +170,21 @@ async def test_a_disqualification_that_ends_the_group_stage_opens_the_playoff_on
         ("betting", "running")]
 
 
+async def test_the_third_place_votes_deadline_asks_the_organiser_on_retry(sandbox,
+                                                                           monkeypatch):
+    """The vote closes at its deadline (written), then the organiser's question fails to be
+    posted: the job's retry finds the vote closed already and still posts the question,
+    once, and the organiser's pick opens the match."""
+    faults = Faults(monkeypatch)
+    deadline = "! advance 11m"
+    await _run(sandbox, "\n".join(scenario_until("cup_third_vote_deadline", deadline)))
+    faults.fail(5, lambda m: isinstance(m, SendMessage) and "выберите формат" in m.text)
+    said = await _run(sandbox, deadline) + await _run(sandbox, "! advance 3m")
+    assert sum("выберите формат" in line for line in said) == 1 and not _errors(said)
+    await _run(sandbox, "org@cup: [«HP»]")
+    assert await _rows(sandbox, "SELECT kind FROM matches WHERE slot = '3P'") == [("hp",)]
+
+
 async def test_a_retried_start_sets_its_rounds_deadline_once(sandbox, monkeypatch):
     faults = Faults(monkeypatch)
     await _run(sandbox, SETUP.replace("Friday Darts", "Friday Darts deadline=60"))

@@ -103,12 +103,17 @@ async def announce_vote(play: MatchContext, before, after, event: dict) -> None:
         await post(play, lines(vote_status(play, before)[0], tried(play, event)), new=False)
     elif kind == "deadline":
         await post(play, *vote_status(play, after), new=False)
-        await post(play, lines(play.tr("cup.third_organiser"), *_picks_shown(play, after)),
-                   _keyboard(play.tr, play.match.id, list(after.available), True))
+        await _ask_organiser(play, after)
     elif after.finished:
         how = "cup.third_same_pick" if kind == "pick" else "cup.third_organiser_picked"
         await post(play, play.tr(how, a=play.names[0], b=play.names[1],
                                  format=play.tr(f"cup.format.{after.result}")), new=False)
+
+
+async def _ask_organiser(play: MatchContext, state) -> None:
+    """The vote closed at its deadline: the organiser's question, with their buttons."""
+    await post(play, lines(play.tr("cup.third_organiser"), *_picks_shown(play, state)),
+               _keyboard(play.tr, play.match.id, list(state.available), True))
 
 
 def _picks_shown(play: MatchContext, state) -> list[str]:
@@ -127,17 +132,23 @@ def _needs_try(play: MatchContext, state) -> str:
 
 async def vote_deadline(services: Services, job: Job) -> None:
     """The time to pick is up with a pick missing: the vote closes to the players (a late
-    press is refused) and the organiser is asked; once, whatever restarts come between."""
+    press is refused) and the organiser is asked; once, whatever restarts come between. Run
+    again with the vote closed (its question to the organiser failed to be posted, or the
+    process stopped before it was), the question is posted then."""
     match = await services.repos.matches.get(job.payload["match_id"])
     if match is None or match.status != "running":
         return
     state = await services.matches.state(match)
-    if not state.needs_organiser_pick or state.closed:
+    if not state.needs_organiser_pick or state.closed and job.payload.get("asked"):
         return
     tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)
     play = await context_for(services, tr, tournament, match)
-    await perform(play, {"type": "deadline"}, None, None)
+    if state.closed:
+        await _ask_organiser(play, state)
+    else:
+        await perform(play, {"type": "deadline"}, None, None)
+    await services.repos.jobs.note(job.id, asked=True)
 
 
 async def _try_awaited(message: Message, scope: Scope, services: Services, tr: Translator
