@@ -105,6 +105,8 @@ async def shown_again(services: Services, update_id: int) -> None:
         return
     async with services.matches.lock(match_id):  # after the match's action under way
         ctx = await in_its_chat(services, await services.repos.matches.get(match_id))
+        if ctx.match.kind not in game_of(ctx.tournament.game).engines:
+            return  # a report (played away): what it owes to say is a job's, held with it
         await redraw_in_place(ctx)
         await hidden.redraw_panels(ctx)
         state = await services.matches.current(ctx.match)

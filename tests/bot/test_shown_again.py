@@ -61,3 +61,17 @@ async def test_the_bots_move_not_made_before_a_restart_is_made_when_delivered_ag
         await sandbox.line("! replay")
         assert any(line.startswith("→ g: 🎲=") for line in output[rolled:])
         assert sandbox.errors == 0
+
+
+async def test_a_report_delivered_again_after_a_restart_shows_nothing_again(
+        tmp_path: Path) -> None:
+    """A match played away has no board to draw: its /result delivered again is dropped
+    (the report's own message is a held job's, ``formats_claims_said``)."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@g: /new armchair Away format=single_elim play=report",
+                                 "alice@g: /register", "bob@g: /register", "org@g: /begin",
+                                 "alice@g: /result win", "! restart"])
+        replayed = len(output)
+        await sandbox.line("! replay")
+        assert output[replayed:] == [] and sandbox.errors == 0
