@@ -15,14 +15,16 @@ from aiogram.types import Message
 from bot import catalogue
 from bot.features.friendly.invite import opponent
 from bot.features.friendly.players import cup_player
-from bot.features.friendly.start import described
+from bot.features.friendly.start import PLAY_JOB, described
 from bot.games import BOT_ROLLS, game_of
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
 from bot.sandbox.world import BOT_ID
+from bot.scheduler import Scheduler
 from games.dice_cup import GroupMatch
 from storage.repositories.users import User
-from tests.bot.sandbox_run import run_script
+from tests.bot.conftest import Outage
+from tests.bot.sandbox_run import opened, run_script
 
 
 def _roll(state: GroupMatch, seat: int, value: int) -> None:
@@ -194,3 +196,49 @@ def test_a_challenge_names_its_changed_settings_in_the_chats_language() -> None:
     assert described(Translator("fi"), fincricket, fincricket.defaults) == ""
     assert described(Translator("en"), backgammon, backgammon.defaults | {
         "length": 3, "clock": "10+2"}) == "length=3, clock=10+2"
+
+
+@pytest.mark.parametrize("start", [
+    ("alice@g: hi", "bob@g: hi", "alice@g: /challenge @bob cup", "bob@g: [✅ Accept]"),
+    ("alice@g: /practice cup",),
+], ids=["accepted challenge", "practice"])
+async def test_a_friendly_started_before_a_stop_gets_its_match_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: tuple[str, ...]) -> None:
+    """The write that starts a friendly holds its match owed (``start.PLAY_JOB``): a process
+    that stops before making it leaves the job, and the next start makes the match and
+    posts its board, which plays."""
+    stand_in = Scheduler.stand_in
+
+    async def stops_before_the_match(scheduler, job, work) -> None:
+        if job.kind != PLAY_JOB:
+            await stand_in(scheduler, job, work)
+        else:  # the process stops here: nothing after the friendly's write
+            work.close()
+
+    async with opened(tmp_path) as sandbox:
+        services = sandbox.app.services
+        with monkeypatch.context() as patch:
+            patch.setattr(Scheduler, "stand_in", stops_before_the_match)
+            await sandbox.run_lines(start)
+        assert await services.repos.matches.for_tournament(1) == []
+        await sandbox.line("! restart")
+        await sandbox.app.services.scheduler.run_following()  # as a live start does
+        [match] = await sandbox.app.services.repos.matches.for_tournament(1)
+        assert match.board_message_id is not None
+        await sandbox.line("alice@g: 🎲 5")
+        logged = await sandbox.app.services.repos.matches.actions(match.id)
+        assert sandbox.errors == 0 and {"type": "roll", "player": 0, "value": 5} in [
+            action.payload for action in logged]
+
+
+async def test_a_challenge_whose_invitation_was_not_posted_lapses(
+        tmp_path: Path, telegram_down: Outage) -> None:
+    """Written with its lapse (``EXPIRY_JOB``) in one go: a challenge whose invitation
+    Telegram did not take expires after its ten minutes instead of waiting for good."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["alice@g: hi", "bob@g: hi"])
+        await telegram_down.cut_off(sandbox, output, "alice@g: /challenge @bob cup")
+        await sandbox.line("! advance 10m")
+        friendly = await sandbox.app.services.repos.tournaments.get(1)
+    assert friendly.status == "expired" and sandbox.errors == 1  # the /challenge's own send

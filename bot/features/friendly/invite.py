@@ -55,8 +55,11 @@ async def challenge(message: Message, command: CommandObject, services: Services
     await start.ensure_free(services, chat_id, me.id, me.first_name)
     await start.ensure_free(services, chat_id, challenged.id, challenged.first_name)
     title = tr.plain("friendly.title", a=me.first_name, b=challenged.first_name)
-    friendly = await start.create(services, chat_id, game, title, settings,
-                                  (me.id, challenged.id), "invited")
+    async with services.db.together():  # the challenge and its lapse (EXPIRY_JOB) at once
+        friendly = await start.create(services, chat_id, game, title, settings,
+                                      (me.id, challenged.id), "invited")
+        await services.scheduler.add(EXPIRY_JOB, services.clock.now()
+                                     + timedelta(minutes=ANSWER_MINUTES), friendly.id)
     extra = start.described(tr, game, settings)
     sent = await message.answer(
         tr("friendly.invitation", a=me.first_name, b=challenged.mention,
@@ -65,8 +68,6 @@ async def challenge(message: Message, command: CommandObject, services: Services
         reply_markup=_buttons(tr, friendly.id))
     await services.repos.tournaments.set_settings(
         friendly.id, settings | {"invitation": sent.message_id})
-    await services.scheduler.add(EXPIRY_JOB, services.clock.now()
-                                 + timedelta(minutes=ANSWER_MINUTES), friendly.id)
 
 
 async def opponent(message: Message, services: Services,
@@ -120,13 +121,17 @@ async def answer(query: CallbackQuery, callback_data: Answer, services: Services
                                     challenger.label, "friendly.challenger_busy")
             await start.ensure_free(services, friendly.chat_id, opponent.user_id,
                                     opponent.label, "friendly.busy_accepting")
-        status = "running" if callback_data.accept else "declined"
-        await services.repos.tournaments.set_status(friendly.id, status, services.clock.now())
-        await services.scheduler.cancel(friendly.id, (EXPIRY_JOB,))
+        status, now = "running" if callback_data.accept else "declined", services.clock.now()
+        async with services.db.together():  # an accepted one with its match owed
+            await services.repos.tournaments.set_status(friendly.id, status, now)
+            await services.scheduler.cancel(friendly.id, (EXPIRY_JOB,))
+            held = await services.repos.jobs.add(start.PLAY_JOB, now, friendly.id) \
+                if callback_data.accept else None
         await _close_invitation(services, tr, friendly, status)
     await query.answer(tr(f"friendly.{status}_toast"))
-    if callback_data.accept:
-        await start.play(services, await services.repos.tournaments.get(friendly.id))
+    if held is not None:
+        await services.scheduler.stand_in(
+            held, start.begin(services, await services.repos.tournaments.get(friendly.id)))
 
 
 async def _players(services: Services, friendly: Tournament):
@@ -136,13 +141,16 @@ async def _players(services: Services, friendly: Tournament):
 
 async def _close_invitation(services: Services, tr: Translator, friendly: Tournament,
                             outcome: str) -> None:
-    """Say on the invitation itself how it ended (accepted, declined, expired)."""
+    """Say on the invitation itself how it ended (accepted, declined, expired); a
+    challenge whose invitation never went out (Telegram out of reach) has none."""
+    if (invitation := friendly.settings.get("invitation")) is None:
+        return
     challenger, opponent = await _players(services, friendly)
     text = tr(f"friendly.invitation_{outcome}", a=challenger.label, b=opponent.label,
               game=tr(f"game.{friendly.game}"), minutes=ANSWER_MINUTES)
     with contextlib.suppress(TelegramBadRequest):  # the message may have been deleted
         await services.bot.edit_message_text(
-            text, chat_id=friendly.chat_id, message_id=friendly.settings["invitation"],
+            text, chat_id=friendly.chat_id, message_id=invitation,
             reply_markup=None)
 
 

@@ -15,8 +15,6 @@ from aiogram.types import Message
 from bot.features.friendly import start
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
-from bot.play.context import context_for
-from bot.play.perform import bot_moves
 from bot.play.refusal import Refusal
 from bot.services import Services
 
@@ -40,10 +38,11 @@ async def practice(message: Message, command: CommandObject, services: Services,
     me = await services.bot.me()
     await services.repos.users.upsert(me.id, me.username, me.first_name, None,
                                       services.clock.now())
-    friendly = await start.create(
-        services, message.chat.id, game,
-        tr.plain("friendly.title", a=human.first_name, b=me.first_name), settings,
-        (human.id, me.id), "running")
-    match = await start.play(services, friendly)
-    ctx = await context_for(services, tr, friendly, match)
-    await bot_moves(ctx, game.playbook, await services.matches.state(match))
+    async with services.db.together():  # the friendly with its match owed (start.PLAY_JOB)
+        friendly = await start.create(
+            services, message.chat.id, game,
+            tr.plain("friendly.title", a=human.first_name, b=me.first_name), settings,
+            (human.id, me.id), "running")
+        held = await services.repos.jobs.add(start.PLAY_JOB, services.clock.now(),
+                                             friendly.id)
+    await services.scheduler.stand_in(held, start.begin(services, friendly))

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot import games
 from bot.features.game_names import game_named, games_of_word, meant, not_a_game
+from bot.features.lifecycle import job_kind
 from bot.game_settings import (
     FORMAT_SETTINGS,
     hints,
@@ -22,8 +23,11 @@ from bot.game_settings import (
 )
 from bot.games import Game, MatchLauncher
 from bot.i18n import Translator, clip, lines
+from bot.play.context import in_its_chat
+from bot.play.perform import bot_moves
 from bot.play.refusal import Refusal
 from bot.services import Services
+from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
@@ -127,13 +131,43 @@ async def create(services: Services, chat_id: int, game: Game, title: str,
     return tournament
 
 
+PLAY_JOB = "friendly_play"
+"""Held with the write that starts a friendly (an accepted challenge, a ``/practice``): the
+update makes and launches its match (:func:`begin`), and a bot that stopped in between, or
+could not reach Telegram, does it then (:func:`play_owed`). Without it an accepted
+challenge could stay under way with no match to play."""
+
+
+async def begin(services: Services, tournament: Tournament) -> None:
+    """The friendly's match made and launched in the chat (:func:`play`), and the bot's own
+    first move when it plays the match and moves first (``/practice``)."""
+    match = await play(services, tournament)
+    ctx = await in_its_chat(services, match)
+    await bot_moves(ctx, games.game_of(tournament.game).playbook,
+                    await services.matches.state(match))
+
+
 async def play(services: Services, tournament: Tournament) -> MatchRow:
-    """Create the friendly's one match and launch it in the chat."""
+    """Create the friendly's one match and launch it in the chat; run again (its launch
+    failed, or the bot stopped), the match made before is launched, once its board is out
+    it is left as it is."""
     game = games.game_of(tournament.game)
+    made = await services.repos.matches.for_tournament(tournament.id)
+    if made and made[0].board_message_id is not None:
+        return made[0]
     _, launch = match_plan(game)
     kind = game.kind_of(tournament.settings)
     players = [e.user_id for e in await services.repos.entrants.list(tournament.id)]
-    match = await services.repos.matches.create(
+    match = made[0] if made else await services.repos.matches.create(
         tournament.id, STAGE, 1, "F", kind, players[0], players[1], services.clock.now())
     await launch(services, tournament, match)
     return await services.repos.matches.get(match.id)
+
+
+@job_kind(PLAY_JOB)
+async def play_owed(services: Services, job: Job) -> None:
+    """:data:`PLAY_JOB` found pending at the start, or run after a launch that failed:
+    the friendly, if still under way, gets its match."""
+    tournament = await services.repos.tournaments.get(job.tournament_id)
+    if tournament is not None and tournament.status == "running":
+        await begin(services, tournament)
