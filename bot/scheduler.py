@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 
 from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
@@ -86,6 +86,18 @@ class Scheduler(ABC):
         right after the line (:meth:`VirtualScheduler.run_following`). A restart before it
         ran runs it at start-up, as any job that fell due."""
         self._arm(job)
+
+    @contextlib.contextmanager
+    def owing(self, job: Job | None) -> Iterator[None]:
+        """Around what an update does between writing a held ``job`` and standing in for it
+        (:meth:`stand_in`): should that fail (Telegram out of reach), the job runs once the
+        update is done, retried as any job, instead of waiting for the next start."""
+        try:
+            yield
+        except Exception:
+            if job is not None:
+                self.follow(job)
+            raise
 
     async def stand_in(self, job: Job, work: Awaitable[None]) -> None:
         """Do ``work`` now, in the update, for a ``job`` held in its stead (stored, not

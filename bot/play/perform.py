@@ -101,12 +101,15 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
         except DuplicateUpdate:
             return None
         if (drawn := await draw_chance(ctx, playbook, change.before)) is not None:
-            change = drawn
-            if clocks is not None and (onward := clocks(change.after)) is not None:
+            change = Change(drawn.before, drawn.after, drawn.owed or change.owed)
+        with services.scheduler.owing(change.owed):  # its result goes in, whatever is said
+            if drawn is not None and clocks is not None \
+                    and (onward := clocks(change.after)) is not None:
                 await clock.carry(ctx, onward)
-        if wait:
-            await services.clock.sleep(wait)
-        await at_once(playbook.announce(ctx, change, actions), *(say() for say in alongside))
+            if wait:
+                await services.clock.sleep(wait)
+            await at_once(playbook.announce(ctx, change, actions),
+                          *(say() for say in alongside))
     if change.owed is not None:  # the result into the tournament
         await services.scheduler.stand_in(change.owed,
                                           playbook.finish(ctx, change.after, actor_id))

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from aiogram.methods import EditMessageText
 from aiogram.types import Message
 
 from bot import catalogue
@@ -25,6 +26,7 @@ from games.dice_cup import GroupMatch
 from storage.repositories.users import User
 from tests.bot.conftest import Outage
 from tests.bot.sandbox_run import opened, run_script
+from tests.bot.test_reliability_jobs import Faults
 
 
 def _roll(state: GroupMatch, seat: int, value: int) -> None:
@@ -242,3 +244,16 @@ async def test_a_challenge_whose_invitation_was_not_posted_lapses(
         await sandbox.line("! advance 10m")
         friendly = await sandbox.app.services.repos.tournaments.get(1)
     assert friendly.status == "expired" and sandbox.errors == 1  # the /challenge's own send
+
+
+async def test_an_accept_whose_invitation_cannot_be_edited_still_makes_the_match(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Telegram out of reach for the edit that closes the invitation (after the accept was
+    written): the friendly's match is made right after the update all the same."""
+    faults = Faults(monkeypatch)
+    async with opened(tmp_path) as sandbox:
+        await sandbox.run_lines(["alice@g: hi", "bob@g: hi", "alice@g: /challenge @bob cup"])
+        faults.fail(5, lambda method: isinstance(method, EditMessageText))
+        await sandbox.line("bob@g: [✅ Accept]")
+        [match] = await sandbox.app.services.repos.matches.for_tournament(1)
+    assert match.board_message_id is not None

@@ -10,6 +10,7 @@ import pytest
 from aiogram.exceptions import TelegramNetworkError
 
 import bot.features.darts.play
+import bot.play.perform
 from bot.match_service import RESULT_OWED
 from bot.sandbox.runner import Sandbox
 from bot.scheduler import Scheduler
@@ -98,3 +99,28 @@ async def test_a_finish_that_fails_leaves_its_result_owed_and_run_again(
     monkeypatch.setattr(bot.features.darts.play, "record_played", out_of_reach_once)
     _, stopped = await run_and_export(text, text.splitlines(), tmp_path / "failed.sqlite3")
     assert failed and stopped == expected
+
+
+@pytest.mark.usefixtures("no_rate_limit")
+async def test_an_ending_action_whose_announcement_fails_still_puts_its_result_in(
+        tmp_path: Path, monkeypatch) -> None:
+    """Telegram out of reach for what the last roll says (the round that ends a Cup match):
+    the owed result is put in right after the update, not left for the next start, and the
+    tournament ends as an uninterrupted run ends it."""
+    text = (SCENARIOS / "cup_full_four.txt").read_text(encoding="utf-8")
+    _, expected = await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
+    failed: list[int] = []
+    at_once = bot.play.perform.at_once
+
+    async def out_of_reach_at_the_first_end(*calls):
+        change = calls[0].cr_frame.f_locals["change"]  # perform's: announce(ctx, change, …)
+        if change.owed is not None and not failed:
+            failed.append(1)
+            for call in calls:
+                call.close()
+            raise TelegramNetworkError(method=None, message="connection lost")
+        return await at_once(*calls)
+
+    monkeypatch.setattr(bot.play.perform, "at_once", out_of_reach_at_the_first_end)
+    _, failing = await run_and_export(text, text.splitlines(), tmp_path / "failed.sqlite3")
+    assert failed and failing == expected

@@ -127,8 +127,10 @@ async def answer(query: CallbackQuery, callback_data: Answer, services: Services
             await services.scheduler.cancel(friendly.id, (EXPIRY_JOB,))
             held = await services.repos.jobs.add(start.PLAY_JOB, now, friendly.id) \
                 if callback_data.accept else None
-        await _close_invitation(services, tr, friendly, status)
-    await query.answer(tr(f"friendly.{status}_toast"))
+        with services.scheduler.owing(held):
+            await _close_invitation(services, tr, friendly, status)
+    with services.scheduler.owing(held):
+        await query.answer(tr(f"friendly.{status}_toast"))
     if held is not None:
         await services.scheduler.stand_in(
             held, start.begin(services, await services.repos.tournaments.get(friendly.id)))
