@@ -195,7 +195,8 @@ async def _dispute(services: Services, run: Run, match: MatchRow,
                        [answer.action], DISPUTED)
     if job is None:
         return False
-    await _retire_buttons(services, run, match)
+    with services.scheduler.owing(job):
+        await _retire_buttons(services, run, match)
     await services.scheduler.stand_in(job, say_claims(services, job))
     return True
 
