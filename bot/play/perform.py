@@ -65,7 +65,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
                   actor_id: int | None, update_id: int | None, wait: float = 0,
                   check: Callable[[Any], None] | None = None,
                   alongside: Alongside = (), clocks: Clocks | None = None,
-                  logged: Write | None = None, in_pause: bool = False) -> Change | None:
+                  logged: Write | None = None, in_pause: bool = False,
+                  then: Callable[[], Awaitable[None]] | None = None) -> Change | None:
     """Apply ``actions`` together (all or none) and announce them.
 
     ``check`` sees the current state first and may raise a Refusal (a press on an old board);
@@ -79,8 +80,10 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     while the match is paused (an organiser's correction of what was played: a pause is
     where disputes are settled). After the lock, when
     the bot itself plays a seat of the match and it is its turn, it makes its move
-    (:func:`bot_moves`, with the same ``clocks``). Returns the change, or None when this
-    update was applied before (nothing is said twice).
+    (:func:`bot_moves`, with the same ``clocks``), and then ``then``: what the caller's game
+    does by itself after an action (backgammon's dice). An announcement that failed stops
+    none of that (:func:`_announced`). Returns the change, or None when this update was
+    applied before (nothing is said twice).
     """
     services, match = ctx.services, ctx.match
     if not in_pause:
@@ -108,13 +111,29 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
                 await clock.carry(ctx, onward)
             if wait:
                 await services.clock.sleep(wait)
-            await at_once(playbook.announce(ctx, change, actions),
-                          *(say() for say in alongside))
+        unsaid = await _announced(ctx, playbook, change, actions, alongside)
     if change.owed is not None:  # the result into the tournament
         await services.scheduler.stand_in(change.owed,
                                           playbook.finish(ctx, change.after, actor_id))
     await bot_moves(ctx, playbook, change.after, clocks)
+    if then is not None:
+        await then()
+    if unsaid is not None:
+        raise unsaid
     return change
+
+
+async def _announced(ctx: MatchContext, playbook: Playbook, change: Change,
+                     actions: list[Action], alongside: Alongside) -> Exception | None:
+    """The change announced with what is said alongside it; the error that stopped it, if
+    any (Telegram out of reach after the sending layer's retries): the match goes on all
+    the same (its result, the bot's move), and the error is raised after that, for the
+    dispatcher's error handlers (a group the bot was removed from is paused)."""
+    try:
+        await at_once(playbook.announce(ctx, change, actions), *(say() for say in alongside))
+    except Exception as error:
+        return error
+    return None
 
 
 async def result_owed(services: Services, job: Job) -> None:

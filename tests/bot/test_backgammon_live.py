@@ -9,14 +9,18 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
+from aiogram.methods import SendMessage
+
 from bot.features.backgammon.live import board
 from bot.features.backgammon.live.board import Press, game_number, pack_steps, press_data
 from bot.features.backgammon.live.clocks import REMIND_CLOCK, onward
 from bot.sandbox.runner import Sandbox
 from games.backgammon import plays
+from games.backgammon.game import OPENING
 from games.backgammon.mat import read_mat
 from games.backgammon.session import LiveMatch
 from tests.bot.sandbox_run import opened, run_script, scenario_until
+from tests.bot.test_reliability_jobs import Faults
 from tests.bot.test_scenarios import SCENARIOS, options_of
 from tests.games.backgammon.test_mat import _replay
 from tests.sql_trace import sql_trace
@@ -268,3 +272,21 @@ def test_a_buttons_data_is_what_press_packs_and_reads_back() -> None:
                              steps=pack_steps(steps)).pack()
         assert Press.unpack(data) == Press(match_id=match_id, step=step, act=act,
                                            steps=pack_steps(steps))
+
+
+async def test_a_game_whose_end_is_not_said_still_goes_on_to_the_next(
+        tmp_path: Path, monkeypatch) -> None:
+    """Telegram out of reach for the line that ends game 1 (a double passed): the bot still
+    rolls game 2's opening and shows the board, so the players can go on (the next game
+    used to wait for an opening roll nobody could make)."""
+    faults = Faults(monkeypatch)
+    async with opened(tmp_path) as sandbox:
+        await sandbox.run_lines(["! admin org@g", "org@g: /new backgammon Night length=3",
+                                 "alice@g: /register", "bob@g: /register", "org@g: /begin",
+                                 "bob@g: 13/8 6/4", "alice@g: /double"])
+        faults.fail(5, lambda method: isinstance(method, SendMessage)
+                    and "Game 1:" in method.text)
+        await sandbox.line("bob@g: /pass")
+        state = await sandbox.app.services.matches.current(
+            await sandbox.app.services.repos.matches.get(1))
+    assert len(state.games) == 1 and state.game.phase != OPENING  # game 2 under way

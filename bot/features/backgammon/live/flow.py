@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from bot.features.backgammon.live import clocks
@@ -148,11 +149,9 @@ async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
     spent = await clocks.spent(ctx, state, seat)
     change = await perform(ctx, PLAYBOOK, spent + actions, actor_id=actor_id,
                            update_id=update_id, check=check, alongside=alongside,
-                           logged=logged, in_pause=in_pause, clocks=clocks_set)
-    if change is None:
-        return False
-    await advance(ctx)
-    return True
+                           logged=logged, in_pause=in_pause, clocks=clocks_set,
+                           then=partial(advance, ctx))
+    return change is not None
 
 
 async def advance(ctx: MatchContext) -> None:
