@@ -35,6 +35,7 @@ from bot.play import clock
 from bot.play.board import redraw_paused
 from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.topics import not_forum_line
+from bot.sending import at_once
 from bot.services import Services
 from bot.timeparse import NoTime, PartsDisagree, UnknownZone, ZoneAlone, parse_start, zone_name
 from storage.db import Write
@@ -455,15 +456,23 @@ async def _switch(services: Services, tournament: Tournament, pausing: bool,
 
 async def group_lost(services: Services, chat_id: int) -> None:
     """The bot can no longer write to a group (removed from it, or the group is gone):
-    pause its running tournaments and tell their organisers in a DM."""
-    for tournament in await services.repos.tournaments.active_in_chat(chat_id):
-        if tournament.status != "running":
-            continue
+    pause its running tournaments, then tell their organisers in a DM (every one of them
+    is paused whatever Telegram answers the DMs)."""
+    running = [tournament for tournament in
+               await services.repos.tournaments.active_in_chat(chat_id)
+               if tournament.status == "running"]
+    for tournament in running:
         await _switch(services, tournament, pausing=True)
-        for user_id in await _organisers(services, tournament):
-            tr = await services.translator_for_chat(user_id)
-            await services.outbox.dm(user_id, tr("group_lost.paused", title=tournament.title,
-                                                 id=tournament.id))
+    told = [(tournament, user_id) for tournament in running
+            for user_id in await _organisers(services, tournament)]
+    await at_once(*(_tell_paused(services, tournament, user_id)
+                    for tournament, user_id in told))
+
+
+async def _tell_paused(services: Services, tournament: Tournament, user_id: int) -> None:
+    tr = await services.translator_for_chat(user_id)
+    await services.outbox.dm(user_id, tr("group_lost.paused", title=tournament.title,
+                                         id=tournament.id))
 
 
 async def _organisers(services: Services, tournament: Tournament) -> list[int]:

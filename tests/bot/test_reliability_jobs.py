@@ -214,6 +214,19 @@ async def test_a_lost_group_pauses_the_tournament_and_tells_the_organiser(sandbo
     assert await _rows(sandbox, "SELECT COUNT(*) FROM matches") == [(1,)]
 
 
+async def test_a_lost_group_pauses_every_tournament_even_when_a_dm_fails(sandbox,
+                                                                          monkeypatch):
+    """Two tournaments running in a group the bot was removed from: both are paused before
+    any organiser is told, so a DM Telegram does not take leaves none of them running."""
+    faults = Faults(monkeypatch)
+    await _run(sandbox, "org@dm: /start\n" + "".join(
+        f"org@dice: /new shanghai {title}\nalice@dice: /register\nbob@dice: /register\n"
+        f"org@dice: /begin #{number}\n" for number, title in ((1, "One"), (2, "Two"))))
+    faults.fail(5, lambda m: isinstance(m, SendMessage) and m.chat_id > 0)
+    await _run(sandbox, "! remove bot@dice\nalice@dice: 🎯 T20")
+    assert await _rows(sandbox, "SELECT status FROM tournaments") == [("paused",), ("paused",)]
+
+
 async def test_a_resume_that_died_after_its_commit_still_opens(sandbox):
     """/resume makes the stopped opening pending again in its own transaction: a bot that
     died right after it opens the tournament at its next start."""
