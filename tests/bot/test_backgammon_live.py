@@ -290,3 +290,21 @@ async def test_a_game_whose_end_is_not_said_still_goes_on_to_the_next(
         state = await sandbox.app.services.matches.current(
             await sandbox.app.services.repos.matches.get(1))
     assert len(state.games) == 1 and state.game.phase != OPENING  # game 2 under way
+
+
+async def test_a_game_lost_to_idleness_unsaid_still_goes_on_to_the_next(
+        tmp_path: Path, monkeypatch) -> None:
+    """The same for the idle clock's job: the game lost and the next one's opening rolled
+    even when the message saying so does not go out."""
+    faults = Faults(monkeypatch)
+    script = SCENARIOS / "backgammon_live_idle_bank.txt"
+    options = options_of(script.read_text(encoding="utf-8"))
+    async with opened(tmp_path, seed=int(options.get("seed", 0)),
+                      language=options.get("lang", "ru")) as sandbox:
+        await sandbox.run_lines(scenario_until(script.stem, "! advance 2m"))
+        faults.fail(5, lambda method: isinstance(method, SendMessage)
+                    and "бездействует" in method.text)
+        await sandbox.line("! advance 2m")
+        state = await sandbox.app.services.matches.current(
+            await sandbox.app.services.repos.matches.get(1))
+    assert len(state.games) == 1 and state.game.phase != OPENING  # game 2 under way

@@ -6,6 +6,7 @@ clocks of whoever must act set; the end of the match into the tournament, said o
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from datetime import timedelta
@@ -282,13 +283,9 @@ async def idle_over(services: Services, job: Job) -> None:
 
 
 async def _run(ctx: MatchContext, actions: list[Action], job: Job) -> None:
-    try:
-        change = await perform(ctx, PLAYBOOK, actions, actor_id=None, update_id=None,
-                               check=same_step(job.payload["step"]))
-    except Refusal:
-        return  # the match moved on (or was paused) in the meantime
-    if change is not None:
-        await advance(ctx)
+    with contextlib.suppress(Refusal):  # the match moved on (or was paused) meanwhile
+        await perform(ctx, PLAYBOOK, actions, actor_id=None, update_id=None,
+                      check=same_step(job.payload["step"]), then=partial(advance, ctx))
 
 
 async def _remind(ctx: MatchContext, job: Job) -> clock.Alert | None:
