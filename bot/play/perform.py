@@ -22,6 +22,7 @@ from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import clock
 from bot.play.context import MatchContext, in_its_chat
+from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal, unless_paused
 from bot.sending import at_once
 from bot.services import Services
@@ -140,8 +141,9 @@ async def result_owed(services: Services, job: Job) -> None:
     """:data:`~bot.match_service.RESULT_OWED`, found pending at start-up (the process
     stopped after the action that ended a match's play, before its result went into the
     tournament) or run after a finish that failed. The game's ``finish`` runs now, unless
-    the match left the live ones since (its result recorded) or its play was taken back
-    (an organiser's undo)."""
+    the match left the live ones since (its result recorded); a match whose play goes on
+    (taken back by an organiser's undo, or dealt again by a finish that failed before the
+    new deal was shown) has its board drawn again in place instead."""
     match = await services.repos.matches.get(job.payload["match_id"])
     if match is None or match.status not in LIVE:
         return
@@ -151,6 +153,8 @@ async def result_owed(services: Services, job: Job) -> None:
     if state.finished:
         await games.game_of(ctx.tournament.game).playbook.finish(ctx, state,
                                                                 job.payload.get("actor_id"))
+    else:
+        await redraw_in_place(ctx)
 
 
 async def draw_chance(ctx: MatchContext, playbook: Playbook,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from aiogram.exceptions import TelegramNetworkError
+from aiogram.methods import SendMessage
 
 import bot.features.darts.play
 import bot.play.perform
@@ -15,7 +16,9 @@ from bot.match_service import RESULT_OWED
 from bot.sandbox.runner import Sandbox
 from bot.scheduler import Scheduler
 from storage.repositories.tournaments import LIVE
-from tests.bot.sandbox_run import opened
+from tests.bot.sandbox_run import opened, scenario_until
+from tests.bot.test_crash import _timeless
+from tests.bot.test_reliability_jobs import Faults
 from tests.bot.test_restart_determinism import exports, no_rate_limit, run_and_export  # noqa: F401
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
@@ -124,3 +127,24 @@ async def test_an_ending_action_whose_announcement_fails_still_puts_its_result_i
     monkeypatch.setattr(bot.play.perform, "at_once", out_of_reach_at_the_first_end)
     _, failing = await run_and_export(text, text.splitlines(), tmp_path / "failed.sqlite3")
     assert failed and failing == expected
+
+
+async def test_a_replay_whose_new_card_fails_is_shown_by_the_owed_job(
+        tmp_path: Path, monkeypatch) -> None:
+    """An armchair bracket match tied: its result says the replay and the new deal is
+    written, then the new deal's score card is not taken by Telegram. The owed job run
+    after the update draws the card again in place, with the toss button, and the
+    replay is played to its end as in the transcript."""
+    name, tie = "armchair_single_elim_result_with_next_matches", "carl@dm: [GLOVES 1]"
+    text = (SCENARIOS / f"{name}.txt").read_text(encoding="utf-8")
+    _, expected = await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
+    faults = Faults(monkeypatch)
+    options = options_of(text)
+    async with opened(tmp_path, seed=int(options["seed"]), language=options["lang"]) as sandbox:
+        await sandbox.run_lines(scenario_until(name, tie))
+        faults.fail(5, lambda method: isinstance(method, SendMessage)
+                    and method.text.startswith("🏏 <b>Match #2") and "draw pile 96" in method.text)
+        lines = text.splitlines()
+        await sandbox.run_lines(lines[lines.index(tie):])
+        assert _timeless(await exports(sandbox)) == _timeless(expected)  # (the back-off's
+        # seconds moved the clock on)
