@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from aiogram.methods import SendMessage
 
 from bot.features.backgammon.live import board
@@ -274,37 +275,28 @@ def test_a_buttons_data_is_what_press_packs_and_reads_back() -> None:
                                            steps=pack_steps(steps))
 
 
+IDLE = SCENARIOS / "backgammon_live_idle_bank.txt"
+
+
+@pytest.mark.parametrize(("setup", "options", "unsaid", "line"), [
+    (["! admin org@g", "org@g: /new backgammon Night length=3", "alice@g: /register",
+      "bob@g: /register", "org@g: /begin", "bob@g: 13/8 6/4", "alice@g: /double"],
+     {"seed": "1", "lang": "en"}, "Game 1:", "bob@g: /pass"),
+    (scenario_until(IDLE.stem, "! advance 2m"), options_of(IDLE.read_text(encoding="utf-8")),
+     "бездействует", "! advance 2m"),
+], ids=["a double passed", "the idle limit's job"])
 async def test_a_game_whose_end_is_not_said_still_goes_on_to_the_next(
-        tmp_path: Path, monkeypatch) -> None:
-    """Telegram out of reach for the line that ends game 1 (a double passed): the bot still
-    rolls game 2's opening and shows the board, so the players can go on (the next game
-    used to wait for an opening roll nobody could make)."""
+        tmp_path: Path, monkeypatch, setup: list[str], options: dict[str, str], unsaid: str,
+        line: str) -> None:
+    """Telegram out of reach for the line that ends game 1: the bot still rolls game 2's
+    opening and shows the board, so the players can go on (the next game used to wait for
+    an opening roll nobody could make)."""
     faults = Faults(monkeypatch)
-    async with opened(tmp_path) as sandbox:
-        await sandbox.run_lines(["! admin org@g", "org@g: /new backgammon Night length=3",
-                                 "alice@g: /register", "bob@g: /register", "org@g: /begin",
-                                 "bob@g: 13/8 6/4", "alice@g: /double"])
-        faults.fail(5, lambda method: isinstance(method, SendMessage)
-                    and "Game 1:" in method.text)
-        await sandbox.line("bob@g: /pass")
-        state = await sandbox.app.services.matches.current(
-            await sandbox.app.services.repos.matches.get(1))
-    assert len(state.games) == 1 and state.game.phase != OPENING  # game 2 under way
-
-
-async def test_a_game_lost_to_idleness_unsaid_still_goes_on_to_the_next(
-        tmp_path: Path, monkeypatch) -> None:
-    """The same for the idle clock's job: the game lost and the next one's opening rolled
-    even when the message saying so does not go out."""
-    faults = Faults(monkeypatch)
-    script = SCENARIOS / "backgammon_live_idle_bank.txt"
-    options = options_of(script.read_text(encoding="utf-8"))
     async with opened(tmp_path, seed=int(options.get("seed", 0)),
                       language=options.get("lang", "ru")) as sandbox:
-        await sandbox.run_lines(scenario_until(script.stem, "! advance 2m"))
-        faults.fail(5, lambda method: isinstance(method, SendMessage)
-                    and "бездействует" in method.text)
-        await sandbox.line("! advance 2m")
+        await sandbox.run_lines(setup)
+        faults.fail(5, lambda method: isinstance(method, SendMessage) and unsaid in method.text)
+        await sandbox.line(line)
         state = await sandbox.app.services.matches.current(
             await sandbox.app.services.repos.matches.get(1))
     assert len(state.games) == 1 and state.game.phase != OPENING  # game 2 under way
