@@ -1,0 +1,140 @@
+"""Fail one message in every transcript and compare where the tournament ends.
+
+    python -m tests.faults [--salt S] [--only WORD]
+
+For each transcript of ``tests/scenarios/`` a first run counts the messages the bot sends
+(``sendMessage``); in a second run a seeded one of them (by the transcript's name and
+``--salt``) fails as a Telegram out of reach fails it, a Bad Gateway to the call and to
+each of the sending layer's retries. Two minutes pass after that line (a job's first
+retry is due) and the transcript goes on; a third run has the same two minutes without
+the fault. Both end with ten minutes more, then their exports (times left out) are
+compared. Printed: each transcript whose exports differ, or whose faulted run printed an
+error besides the fault's, with the message that failed and the first lines of the
+difference.
+
+A difference is a place to look, not always a defect. A lost answer with buttons that the
+transcript then presses (a ``/withdraw`` question, a challenge's invitation) is lost as a
+live bot loses it: the player asks again. A transcript that names a message or a topic by
+id meets other ids. A start said late by its job's retry starts the clocks later. What it
+found is in the README's reliability paragraph."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import difflib
+import json
+import random
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from aiogram.exceptions import TelegramServerError
+from aiogram.methods import SendMessage
+
+from bot.sandbox.runner import Sandbox
+from bot.sandbox.session import SandboxSession
+from tests.bot.test_crash import _timeless
+from tests.bot.test_restart_determinism import NEW_RUN, exports
+from tests.bot.test_scenarios import SCENARIOS, options_of
+
+RETRIES = 4  # the sending layer's retries of a call that met a fault (bot.sending)
+
+
+@dataclass
+class Sends:
+    """Counts the sandbox's ``sendMessage`` calls (and the line each came from), failing
+    the ``fail``-th one with its retries."""
+
+    fail: int = 0
+    line: int = 0
+    lines: list[int] = field(default_factory=list)
+    failed: str = ""
+    _left: int = 0
+
+    def check(self, method: SendMessage) -> None:
+        if self._left:
+            self._left -= 1
+            raise TelegramServerError(method=method, message="Bad Gateway")
+        self.lines.append(self.line)
+        if len(self.lines) == self.fail:
+            self._left, self.failed = RETRIES, method.text
+            raise TelegramServerError(method=method, message="Bad Gateway")
+
+
+@contextmanager
+def counted(sends: Sends) -> Iterator[None]:
+    real = SandboxSession.make_request
+
+    async def make_request(session, bot, method, timeout=None):
+        if isinstance(method, SendMessage):
+            sends.check(method)
+        return await real(session, bot, method, timeout)
+
+    SandboxSession.make_request = make_request
+    try:
+        yield
+    finally:
+        SandboxSession.make_request = real
+
+
+async def run(text: str, db_path: Path, sends: Sends, wait_after: int) -> tuple[list, list]:
+    """The transcript's lines (two minutes more after line ``wait_after``, ten at the end):
+    what was printed and every tournament's export."""
+    options, output = options_of(text), []
+    sandbox = Sandbox(seed=int(options.get("seed", 0)), db_path=db_path,
+                      language=options.get("lang", "ru"), emit=output.append)
+    await sandbox.start()
+    try:
+        with counted(sends):
+            for number, line in enumerate(text.splitlines()):
+                sends.line = number
+                await sandbox.line(line)
+                if number == wait_after:
+                    await sandbox.line("! advance 2m")
+            await sandbox.line("! advance 10m")
+        return output, await exports(sandbox)
+    finally:
+        await sandbox.close()
+
+
+async def one(name: str, salt: str) -> list[str]:
+    """What :func:`main` prints of transcript ``name`` (nothing when the runs agree)."""
+    text = (SCENARIOS / f"{name}.txt").read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as folder:
+        counting = Sends()
+        await run(text, Path(folder) / "count.sqlite3", counting, -1)
+        if len(counting.lines) < 2:
+            return []
+        fail = random.Random(name + salt).randint(1, len(counting.lines))
+        after = counting.lines[fail - 1]
+        _, expected = await run(text, Path(folder) / "whole.sqlite3", Sends(), after)
+        faulted = Sends(fail=fail)
+        output, got = await run(text, Path(folder) / "faulted.sqlite3", faulted, after)
+    errors = [line for line in output if line.startswith("!! error") and "Bad Gateway" not in line]
+    if _timeless(got) == _timeless(expected) and not errors:
+        return []
+    a, b = (json.dumps(_timeless(e), indent=1, ensure_ascii=False, default=str).splitlines()
+            for e in (expected, got))
+    changed = [d for d in difflib.unified_diff(a, b, lineterm="", n=0)
+               if d[:1] in "+-" and d[:3] not in ("+++", "---")]
+    failed = faulted.failed[:70].replace("\n", " | ")
+    return [f"{name}: message {fail} of {len(counting.lines)}, line {after + 1}: {failed}",
+            *(f"    {d[:100]}" for d in changed[:8]), *(f"    {e}" for e in errors[:3])]
+
+
+async def main(salt: str, only: str) -> None:
+    for script in sorted(SCENARIOS.glob("*.txt")):
+        if only in script.stem and NEW_RUN not in script.read_text(encoding="utf-8"):
+            for line in await one(script.stem, salt):
+                print(line, flush=True)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m tests.faults", description=__doc__.split("\n")[0])
+    parser.add_argument("--salt", default="", help="picks other messages to fail")
+    parser.add_argument("--only", default="", help="only transcripts whose name has this")
+    arguments = parser.parse_args()
+    asyncio.run(main(arguments.salt, arguments.only))
