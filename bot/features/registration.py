@@ -26,6 +26,7 @@ from bot.games import game_of
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, topic_of
 from bot.play.refusal import Refusal
+from bot.sending import settled
 from bot.services import Services
 from storage.repositories.jobs import Job
 from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
@@ -414,7 +415,7 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
     told, markup = user_tr(f"registration.{status}_dm", title=tournament.title), None
     if status == "approved":
         told, markup = with_checkin(services, user_tr, tournament, told)
-    delivered = await services.outbox.dm(entry.user_id, told, markup=markup)
+    [delivered] = await settled(services.outbox.dm(entry.user_id, told, markup=markup))
     verdict, card_markup = tr(f"application.{status}_by", name=entry.label,
                               organiser=query.from_user.first_name), None
     if delivered is None and status == "approved":  # said on the card, not in a new message
@@ -424,3 +425,5 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
     await edit_card(services, message.chat.id, message.message_id, bool(message.photo),
                     verdict, card_markup)
     await redraw_checkin_status(services, tournament)
+    if isinstance(delivered, Exception):  # Telegram out of reach for the DM: the card
+        raise delivered                   # says the decision all the same

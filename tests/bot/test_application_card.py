@@ -8,9 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from aiogram.methods import SendMessage
 
 from tests.bot.conftest import Outage
 from tests.bot.sandbox_run import opened
+from tests.bot.test_reliability_jobs import Faults
 
 
 @pytest.mark.parametrize(("before", "cut_off", "posted", "press"), [
@@ -30,3 +32,19 @@ async def test_what_telegram_did_not_take_is_posted_when_it_answers_again(
         await sandbox.line(press)
         alice = await sandbox.app.services.repos.entrants.get(1, sandbox.world.user("alice").id)
     assert alice.status == "approved"
+
+
+async def test_a_decision_whose_dm_fails_is_still_said_on_the_card(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Telegram out of reach for the applicant's DM: the card says the decision and loses
+    its Approve and Reject buttons all the same (it kept them, as if undecided)."""
+    faults = Faults(monkeypatch)
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@reg: /new shanghai Spring Darts approval=on",
+                                 "alice@dm: /start", "alice@reg: /register"])
+        faults.fail(5, lambda method: isinstance(method, SendMessage) and method.chat_id > 0)
+        decided = len(output)
+        await sandbox.line("org@reg: [✅ Approve]")
+    assert any(line.startswith("✎ reg#") and "approved by" in line
+               for line in output[decided:]), output[decided:]
