@@ -8,7 +8,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.bot.sandbox_run import run_script
+from aiogram.methods import SendMessage
+
+from tests.bot.sandbox_run import opened, run_script, scenario_until
+from tests.bot.test_reliability_jobs import Faults
 
 SCRIPT = (Path(__file__).resolve().parent.parent / "scenarios"
           / "formats_correction_after_the_end.txt").read_text().replace(
@@ -32,3 +35,18 @@ async def test_the_export_agrees_with_the_corrected_placings(tmp_path: Path) -> 
     final = next(row for row in data["pairings"] if row["slot"] == "W2-1")
     ben = data["standings"][0]["player"]
     assert (final["name_a"], final["result"], final["winner"]) == ("Ann", "0:2", ben)
+
+
+async def test_a_player_put_in_by_a_correction_is_on_the_board_when_its_message_fails(
+        tmp_path: Path, monkeypatch) -> None:
+    """A semi-final's winner corrected once the final was made: the final's board is drawn
+    again with the player put in even when Telegram does not take the message that says
+    so, and the final can be played (its retry used to know nothing of the player put in)."""
+    name, correction = "formats_bracket_correction_next_made", \
+        "org@g: /setresult @dave @alice 1:0 Dave won in fact"
+    faults = Faults(monkeypatch)
+    async with opened(tmp_path) as sandbox:
+        await sandbox.run_lines(scenario_until(name, correction))
+        faults.fail(5, lambda method: isinstance(method, SendMessage) and "↪️" in method.text)
+        await sandbox.run_lines([correction, "! advance 2m", "dave@g: [🎯 Bull-off: Dave]"])
+        assert sandbox.errors == 0  # (the message is a job's, retried: no error)

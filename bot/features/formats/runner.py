@@ -148,9 +148,11 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         if not step.opened or step.run.open_rows():
             break
         run = step.run
-    if held:
-        await say("")
-    await _hand_over(services, tr, run, replaced)
+    try:
+        if held:
+            await say("")
+    finally:  # the boards of the players put in are drawn whatever Telegram answers
+        await _hand_over(services, tr, run, replaced)
 
 
 
