@@ -20,7 +20,7 @@ from storage.db import Database
 from storage.repositories.jobs import Job, JobsRepo
 from storage.repositories.tournaments import TournamentsRepo
 from storage.repositories.users import ChatsRepo, UsersRepo
-from tests.bot.sandbox_run import scenario_until
+from tests.bot.sandbox_run import opened, scenario_until
 from tests.bot.test_applied_once import die_after_commit
 
 SETUP = """\
@@ -385,3 +385,23 @@ async def test_a_job_set_again_by_its_key_replaces_the_one_set_before(tmp_path):
         assert [job.payload for job in await JobsRepo(db).pending()] == []
     finally:
         await db.close()
+
+
+async def test_a_playoff_match_whose_opening_failed_is_announced_on_retry(tmp_path,
+                                                                         monkeypatch):
+    """The Cup's 3rd-place vote is made when the semi-finals end; its question with the
+    format buttons fails to be posted: the job's retry, finding the vote made, posts it
+    (it used to find the match there and say nothing: no buttons, no deadline)."""
+    faults = Faults(monkeypatch)
+    name = "cup_third_place_named_as_a_round"
+    semi = "org@club: /setresult @borya @gleb 4:0 semi at the bar"
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as box:
+        box.output = output
+        await _run(box, "\n".join(scenario_until(name, semi)))
+        faults.fail(5, lambda m: isinstance(m, SendMessage) and "🥉" in m.text)
+        await _run(box, semi)
+        retried = await _run(box, "! advance 2m")
+        assert sum("🥉" in line for line in retried) == 1 and not _errors(retried)
+        assert await _rows(box, "SELECT COUNT(*) FROM jobs WHERE kind = 'third_deadline'"
+                                " AND status = 'pending'") == [(1,)]

@@ -175,9 +175,14 @@ def holders(tournament: Tournament) -> Callable[[int], int]:
 
 
 async def open_ready(services: Services, tr: Translator, tournament: Tournament) -> None:
-    """Create and announce every playoff match whose players are now known."""
+    """Create and announce every playoff match whose players are now known; a match made
+    before whose announcement never went out (Telegram out of reach, or a stop: the job
+    that runs this again) is announced first."""
     seeds = tournament.state["playoff_seeds"]
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
+    for match in matches:
+        if match.status == "running" and match.board_message_id is None:
+            await _announce(services, tr, tournament, match)
     existing = {m.slot for m in matches}
     bracket = bracket_of(tournament, matches)
     out = await _disqualified(services, tournament)
@@ -218,9 +223,16 @@ async def _open(services: Services, tr: Translator, tournament: Tournament, roun
     match = await services.repos.matches.create(tournament.id, STAGE, round_no, slot, kind, a, b,
                                                 services.clock.now(),
                                                 status=tournament.opening_status)
+    await _announce(services, tr, tournament, match)
+
+
+async def _announce(services: Services, tr: Translator, tournament: Tournament,
+                    match: MatchRow) -> None:
+    """A new playoff match's opening: its topic, if the chat has them, and its kind's
+    first message (:data:`on_match_start`)."""
     ctx = await context_for(services, tr, tournament, match)
     ctx.match = await open_topic(services, tournament, ctx.match, ctx.names)
-    await _start_announcers[kind](ctx)
+    await _start_announcers[match.kind](ctx)
 
 
 @on_finish(STAGE)
