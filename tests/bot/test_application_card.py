@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from aiogram.methods import SendMessage
 
-from tests.bot.conftest import Outage
+from tests.bot.conftest import Faults, Outage
 from tests.bot.sandbox_run import opened
-from tests.bot.test_reliability_jobs import Faults
 
 
 @pytest.mark.parametrize(("before", "cut_off", "posted", "press"), [
@@ -35,10 +34,9 @@ async def test_what_telegram_did_not_take_is_posted_when_it_answers_again(
 
 
 async def test_a_decision_whose_dm_fails_is_still_said_on_the_card(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, faults: Faults) -> None:
     """Telegram out of reach for the applicant's DM: the card says the decision and loses
     its Approve and Reject buttons all the same (it kept them, as if undecided)."""
-    faults = Faults(monkeypatch)
     output: list[str] = []
     async with opened(tmp_path, emit=output.append) as sandbox:
         await sandbox.run_lines(["org@reg: /new shanghai Spring Darts approval=on",

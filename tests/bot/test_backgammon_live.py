@@ -21,7 +21,6 @@ from games.backgammon.game import OPENING
 from games.backgammon.mat import read_mat
 from games.backgammon.session import LiveMatch
 from tests.bot.sandbox_run import opened, run_script, scenario_until
-from tests.bot.test_reliability_jobs import Faults
 from tests.bot.test_scenarios import SCENARIOS, options_of
 from tests.games.backgammon.test_mat import _replay
 from tests.sql_trace import sql_trace
@@ -286,12 +285,11 @@ IDLE = SCENARIOS / "backgammon_live_idle_bank.txt"
      "бездействует", "! advance 2m"),
 ], ids=["a double passed", "the idle limit's job"])
 async def test_a_game_whose_end_is_not_said_still_goes_on_to_the_next(
-        tmp_path: Path, monkeypatch, setup: list[str], options: dict[str, str], unsaid: str,
+        tmp_path: Path, faults, setup: list[str], options: dict[str, str], unsaid: str,
         line: str) -> None:
     """Telegram out of reach for the line that ends game 1: the bot still rolls game 2's
     opening and shows the board, so the players can go on (the next game used to wait for
     an opening roll nobody could make)."""
-    faults = Faults(monkeypatch)
     async with opened(tmp_path, seed=int(options.get("seed", 0)),
                       language=options.get("lang", "ru")) as sandbox:
         await sandbox.run_lines(setup)

@@ -10,7 +10,6 @@ from aiogram.methods import EditMessageReplyMarkup
 
 from tests.bot.conftest import Outage
 from tests.bot.sandbox_run import opened
-from tests.bot.test_reliability_jobs import Faults
 
 SETUP = ("org@gp: /new armchair Autumn Cards format=round_robin play=report approval=off",
          "alice@gp: /register", "bob@gp: /register", "org@gp: /begin")
@@ -30,10 +29,9 @@ async def test_a_report_telegram_did_not_take_is_said_when_it_answers_again(
 
 
 async def test_a_dispute_whose_report_keeps_its_buttons_is_still_handed_over(
-        tmp_path: Path, monkeypatch) -> None:
+        tmp_path: Path, faults) -> None:
     """Telegram out of reach for taking the report's buttons off (the dispute written): the
     organisers are told of the dispute right after the update all the same."""
-    faults = Faults(monkeypatch)
     output: list[str] = []
     async with opened(tmp_path, emit=output.append) as sandbox:
         await sandbox.run_lines([*SETUP, "alice@gp: /result win"])

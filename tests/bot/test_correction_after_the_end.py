@@ -11,7 +11,6 @@ from pathlib import Path
 from aiogram.methods import SendMessage
 
 from tests.bot.sandbox_run import opened, run_script, scenario_until
-from tests.bot.test_reliability_jobs import Faults
 
 SCRIPT = (Path(__file__).resolve().parent.parent / "scenarios"
           / "formats_correction_after_the_end.txt").read_text().replace(
@@ -38,13 +37,12 @@ async def test_the_export_agrees_with_the_corrected_placings(tmp_path: Path) -> 
 
 
 async def test_a_player_put_in_by_a_correction_is_on_the_board_when_its_message_fails(
-        tmp_path: Path, monkeypatch) -> None:
+        tmp_path: Path, faults) -> None:
     """A semi-final's winner corrected once the final was made: the final's board is drawn
     again with the player put in even when Telegram does not take the message that says
     so, and the final can be played (its retry used to know nothing of the player put in)."""
     name, correction = "formats_bracket_correction_next_made", \
         "org@g: /setresult @dave @alice 1:0 Dave won in fact"
-    faults = Faults(monkeypatch)
     async with opened(tmp_path) as sandbox:
         await sandbox.run_lines(scenario_until(name, correction))
         faults.fail(5, lambda method: isinstance(method, SendMessage) and "↪️" in method.text)

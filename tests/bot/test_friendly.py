@@ -24,9 +24,8 @@ from bot.sandbox.world import BOT_ID
 from bot.scheduler import Scheduler
 from games.dice_cup import GroupMatch
 from storage.repositories.users import User
-from tests.bot.conftest import Outage
+from tests.bot.conftest import Faults, Outage
 from tests.bot.sandbox_run import opened, run_script
-from tests.bot.test_reliability_jobs import Faults
 
 
 def _roll(state: GroupMatch, seat: int, value: int) -> None:
@@ -247,10 +246,9 @@ async def test_a_challenge_whose_invitation_was_not_posted_lapses(
 
 
 async def test_an_accept_whose_invitation_cannot_be_edited_still_makes_the_match(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, faults: Faults) -> None:
     """Telegram out of reach for the edit that closes the invitation (after the accept was
     written): the friendly's match is made right after the update all the same."""
-    faults = Faults(monkeypatch)
     async with opened(tmp_path) as sandbox:
         await sandbox.run_lines(["alice@g: hi", "bob@g: hi", "alice@g: /challenge @bob cup"])
         faults.fail(5, lambda method: isinstance(method, EditMessageText))

@@ -4,12 +4,11 @@ pauses its tournaments and tells the organisers, and a blocked user is no error.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from aiogram.exceptions import TelegramAPIError, TelegramForbiddenError, TelegramServerError
+from aiogram.exceptions import TelegramForbiddenError, TelegramServerError
 from aiogram.methods import SendMessage, TelegramMethod
 
 from bot.clock import VirtualClock
@@ -31,29 +30,6 @@ alice@dice: /register
 bob@dice: /register
 org@dice: /schedule 21.10.2026 20:00 Europe/Moscow
 """
-
-
-class Faults:
-    """Makes the sandbox's Bot API fail the calls ``when`` picks, ``times`` times."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.rule: Callable[[TelegramMethod], bool] = lambda method: False
-        self.left = 0
-        self.error: tuple[type[TelegramAPIError], str] = (TelegramServerError, "Bad Gateway")
-        real = SandboxSession.make_request
-
-        async def make_request(session, bot, method, timeout=None):
-            if self.left and self.rule(method):
-                self.left -= 1
-                raise self.error[0](method=method, message=self.error[1])
-            return await real(session, bot, method, timeout)
-
-        monkeypatch.setattr(SandboxSession, "make_request", make_request)
-
-    def fail(self, times: int, rule: Callable[[TelegramMethod], bool],
-             error: type[TelegramAPIError] = TelegramServerError,
-             message: str = "Bad Gateway") -> None:
-        self.left, self.rule, self.error = times, rule, (error, message)
 
 
 @pytest.fixture
@@ -84,8 +60,7 @@ def _announces_start(method: TelegramMethod) -> bool:
     return isinstance(method, SendMessage) and "начался" in method.text
 
 
-async def test_a_start_whose_announcement_fails_is_retried_and_opens(sandbox, monkeypatch):
-    faults = Faults(monkeypatch)
+async def test_a_start_whose_announcement_fails_is_retried_and_opens(sandbox, faults):
     await _run(sandbox, SETUP)
     faults.fail(5, _announces_start)  # more than the sending layer's quick retries
     failed = await _run(sandbox, "! now 2026-10-21T20:00+03:00")
@@ -104,8 +79,7 @@ async def test_a_start_whose_announcement_fails_is_retried_and_opens(sandbox, mo
 
 
 async def test_a_cup_start_whose_announcement_fails_makes_its_matches_once(sandbox,
-                                                                          monkeypatch):
-    faults = Faults(monkeypatch)
+                                                                          faults):
     await _run(sandbox, "olga@klub: /new cup Битва костей\npetr@klub: hi\nanna@klub: hi\n"
                         "olga@klub: /add @petr Petr_Petrov\nolga@klub: /add @anna Anna_Ivanova")
     faults.fail(5, _announces_start)
@@ -121,8 +95,7 @@ async def test_a_cup_start_whose_announcement_fails_makes_its_matches_once(sandb
     assert await _rows(sandbox, "SELECT status FROM jobs WHERE kind = 'opening'") == [("done",)]
 
 
-async def test_a_retried_opening_posts_the_board_that_failed_once(sandbox, monkeypatch):
-    faults = Faults(monkeypatch)
+async def test_a_retried_opening_posts_the_board_that_failed_once(sandbox, faults):
     await _run(sandbox, SETUP)
     faults.fail(5, lambda m: isinstance(m, SendMessage) and "матч #1" in m.text)
     first = await _run(sandbox, "! now 2026-10-21T20:00+03:00")
@@ -137,8 +110,7 @@ async def test_a_retried_opening_posts_the_board_that_failed_once(sandbox, monke
 
 
 async def test_a_retried_move_on_posts_the_next_rounds_board_that_failed(sandbox,
-                                                                         monkeypatch):
-    faults = Faults(monkeypatch)
+                                                                         faults):
     await _run(sandbox, "org@dice: /new shanghai Cup Night format=single_elim\n"
                         + "".join(f"{name}@dice: /register\n"
                                   for name in ("alice", "bob", "carol", "dave"))
@@ -154,11 +126,10 @@ async def test_a_retried_move_on_posts_the_next_rounds_board_that_failed(sandbox
 
 
 async def test_a_disqualification_that_ends_the_group_stage_opens_the_playoff_on_retry(
-        sandbox, monkeypatch):
+        sandbox, faults):
     """The /dq job voids the player's match of the round in play, then the end of the group
     stage fails to be said: its retry finds that match closed already, and still moves the
     stage on (it noted the round before closing), into the final."""
-    faults = Faults(monkeypatch)
     dq = "org@cup: /dq @carol тоже ушла"
     await _run(sandbox, "\n".join(scenario_until("cup_two_disqualified", dq)))
     faults.fail(5, lambda m: isinstance(m, SendMessage) and "Групповой этап окончен" in m.text)
@@ -171,11 +142,10 @@ async def test_a_disqualification_that_ends_the_group_stage_opens_the_playoff_on
 
 
 async def test_the_third_place_votes_deadline_asks_the_organiser_on_retry(sandbox,
-                                                                           monkeypatch):
+                                                                           faults):
     """The vote closes at its deadline (written), then the organiser's question fails to be
     posted: the job's retry finds the vote closed already and still posts the question,
     once, and the organiser's pick opens the match."""
-    faults = Faults(monkeypatch)
     deadline = "! advance 11m"
     await _run(sandbox, "\n".join(scenario_until("cup_third_vote_deadline", deadline)))
     faults.fail(5, lambda m: isinstance(m, SendMessage) and "выберите формат" in m.text)
@@ -185,8 +155,7 @@ async def test_the_third_place_votes_deadline_asks_the_organiser_on_retry(sandbo
     assert await _rows(sandbox, "SELECT kind FROM matches WHERE slot = '3P'") == [("hp",)]
 
 
-async def test_a_retried_start_sets_its_rounds_deadline_once(sandbox, monkeypatch):
-    faults = Faults(monkeypatch)
+async def test_a_retried_start_sets_its_rounds_deadline_once(sandbox, faults):
     await _run(sandbox, SETUP.replace("Friday Darts", "Friday Darts deadline=60"))
     faults.fail(5, _announces_start)  # the deadline is set before the round is said
     await _run(sandbox, "! now 2026-10-21T20:00+03:00")
@@ -215,10 +184,9 @@ async def test_a_lost_group_pauses_the_tournament_and_tells_the_organiser(sandbo
 
 
 async def test_a_lost_group_pauses_every_tournament_even_when_a_dm_fails(sandbox,
-                                                                          monkeypatch):
+                                                                          faults):
     """Two tournaments running in a group the bot was removed from: both are paused before
     any organiser is told, so a DM Telegram does not take leaves none of them running."""
-    faults = Faults(monkeypatch)
     await _run(sandbox, "org@dm: /start\n" + "".join(
         f"org@dice: /new shanghai {title}\nalice@dice: /register\nbob@dice: /register\n"
         f"org@dice: /begin #{number}\n" for number, title in ((1, "One"), (2, "Two"))))
@@ -242,8 +210,7 @@ async def test_a_resume_that_died_after_its_commit_still_opens(sandbox):
     assert await _rows(sandbox, "SELECT COUNT(*) FROM matches") == [(1,)]
 
 
-async def test_a_group_answer_refused_mid_tournament_pauses_it(sandbox, monkeypatch):
-    faults = Faults(monkeypatch)
+async def test_a_group_answer_refused_mid_tournament_pauses_it(sandbox, faults):
     await _run(sandbox, SETUP + "org@dice: /begin")
     faults.fail(1, lambda m: isinstance(m, SendMessage) and m.chat_id < 0,
                 TelegramForbiddenError, "Forbidden: bot was kicked from the supergroup chat")
@@ -264,10 +231,9 @@ async def test_a_reminder_to_a_group_that_is_gone_is_no_error(sandbox):
         ("reminder", "done"), ("reminder", "done")]
 
 
-async def test_check_in_opening_at_a_reminders_time_says_both_once(sandbox, monkeypatch):
+async def test_check_in_opening_at_a_reminders_time_says_both_once(sandbox, faults):
     """``checkin=60`` opens check-in when the 1-hour reminder is due: no reminder job of its
     own, one message with both buttons; its send fails once and the retry says it once."""
-    faults = Faults(monkeypatch)
     await _run(sandbox, SETUP.replace("/new shanghai Friday Darts",
                                       "/new shanghai Friday Darts checkin=60"))
     jobs = await _rows(sandbox, "SELECT kind, payload FROM jobs WHERE kind IN "
@@ -283,8 +249,7 @@ async def test_check_in_opening_at_a_reminders_time_says_both_once(sandbox, monk
 
 
 async def test_check_in_openings_said_together_are_all_said_by_the_retry(sandbox,
-                                                                        monkeypatch):
-    faults = Faults(monkeypatch)
+                                                                        faults):
     await _run(sandbox, "! now 2026-10-21T09:00+03:00\n"
                         "org@club: /new shanghai A checkin=30\n"
                         "org@club: /new fincricket B checkin=30\n"
@@ -388,11 +353,10 @@ async def test_a_job_set_again_by_its_key_replaces_the_one_set_before(tmp_path):
 
 
 async def test_a_playoff_match_whose_opening_failed_is_announced_on_retry(tmp_path,
-                                                                         monkeypatch):
+                                                                         faults):
     """The Cup's 3rd-place vote is made when the semi-finals end; its question with the
     format buttons fails to be posted: the job's retry, finding the vote made, posts it
     (it used to find the match there and say nothing: no buttons, no deadline)."""
-    faults = Faults(monkeypatch)
     name = "cup_third_place_named_as_a_round"
     semi = "org@club: /setresult @borya @gleb 4:0 semi at the bar"
     output: list[str] = []

@@ -18,7 +18,6 @@ from bot.scheduler import Scheduler
 from storage.repositories.tournaments import LIVE
 from tests.bot.sandbox_run import opened, scenario_until
 from tests.bot.test_crash import _timeless
-from tests.bot.test_reliability_jobs import Faults
 from tests.bot.test_restart_determinism import exports, no_rate_limit, run_and_export  # noqa: F401
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
@@ -130,7 +129,7 @@ async def test_an_ending_action_whose_announcement_fails_still_puts_its_result_i
 
 
 async def test_a_replay_whose_new_card_fails_is_shown_by_the_owed_job(
-        tmp_path: Path, monkeypatch) -> None:
+        tmp_path: Path, faults) -> None:
     """An armchair bracket match tied: its result says the replay and the new deal is
     written, then the new deal's score card is not taken by Telegram. The owed job run
     after the update draws the card again in place, with the toss button, and the
@@ -138,7 +137,6 @@ async def test_a_replay_whose_new_card_fails_is_shown_by_the_owed_job(
     name, tie = "armchair_single_elim_result_with_next_matches", "carl@dm: [GLOVES 1]"
     text = (SCENARIOS / f"{name}.txt").read_text(encoding="utf-8")
     _, expected = await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
-    faults = Faults(monkeypatch)
     options = options_of(text)
     async with opened(tmp_path, seed=int(options["seed"]), language=options["lang"]) as sandbox:
         await sandbox.run_lines(scenario_until(name, tie))
