@@ -26,58 +26,36 @@ import difflib
 import json
 import random
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from aiogram.exceptions import TelegramServerError
 from aiogram.methods import SendMessage
 
 from bot.sandbox.runner import Sandbox
-from bot.sandbox.session import SandboxSession
-from tests.bot.test_crash import _timeless
+from bot.sending import FAULT_DELAYS
+from tests.bot.conftest import Faults
+from tests.bot.sandbox_run import timeless
 from tests.bot.test_restart_determinism import NEW_RUN, exports
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
-RETRIES = 4  # the sending layer's retries of a call that met a fault (bot.sending)
+ATTEMPTS = 1 + len(FAULT_DELAYS)  # a call and the sending layer's retries after a fault
 
 
-@dataclass
 class Sends:
-    """Counts the sandbox's ``sendMessage`` calls (and the line each came from), failing
-    the ``fail``-th one with its retries."""
+    """The sandbox's ``sendMessage`` calls counted, with the line each came from; the
+    ``fail``-th fails with its retries (:class:`~tests.bot.conftest.Faults`)."""
 
-    fail: int = 0
-    line: int = 0
-    lines: list[int] = field(default_factory=list)
-    failed: str = ""
-    _left: int = 0
+    def __init__(self, fail: int = 0) -> None:
+        self.fail, self.line, self.lines, self.failed = fail, 0, [], ""
+        self.faults = Faults()
+        self.faults.seen = self._seen
 
-    def check(self, method: SendMessage) -> None:
-        if self._left:
-            self._left -= 1
-            raise TelegramServerError(method=method, message="Bad Gateway")
+    def _seen(self, method) -> None:
+        if not isinstance(method, SendMessage) or self.faults.left:  # (a retry)
+            return
         self.lines.append(self.line)
         if len(self.lines) == self.fail:
-            self._left, self.failed = RETRIES, method.text
-            raise TelegramServerError(method=method, message="Bad Gateway")
-
-
-@contextmanager
-def counted(sends: Sends) -> Iterator[None]:
-    real = SandboxSession.make_request
-
-    async def make_request(session, bot, method, timeout=None):
-        if isinstance(method, SendMessage):
-            sends.check(method)
-        return await real(session, bot, method, timeout)
-
-    SandboxSession.make_request = make_request
-    try:
-        yield
-    finally:
-        SandboxSession.make_request = real
+            self.failed = method.text
+            self.faults.fail(ATTEMPTS, lambda retried: isinstance(retried, SendMessage))
 
 
 async def run(text: str, db_path: Path, sends: Sends, wait_after: int) -> tuple[list, list]:
@@ -88,7 +66,7 @@ async def run(text: str, db_path: Path, sends: Sends, wait_after: int) -> tuple[
                       language=options.get("lang", "ru"), emit=output.append)
     await sandbox.start()
     try:
-        with counted(sends):
+        with sends.faults.installed():
             for number, line in enumerate(text.splitlines()):
                 sends.line = number
                 await sandbox.line(line)
@@ -114,9 +92,9 @@ async def one(name: str, salt: str) -> list[str]:
         faulted = Sends(fail=fail)
         output, got = await run(text, Path(folder) / "faulted.sqlite3", faulted, after)
     errors = [line for line in output if line.startswith("!! error") and "Bad Gateway" not in line]
-    if _timeless(got) == _timeless(expected) and not errors:
+    if timeless(got) == timeless(expected) and not errors:
         return []
-    a, b = (json.dumps(_timeless(e), indent=1, ensure_ascii=False, default=str).splitlines()
+    a, b = (json.dumps(timeless(e), indent=1, ensure_ascii=False, default=str).splitlines()
             for e in (expected, got))
     changed = [d for d in difflib.unified_diff(a, b, lineterm="", n=0)
                if d[:1] in "+-" and d[:3] not in ("+++", "---")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from bot.sandbox.runner import Sandbox
 
@@ -53,3 +54,14 @@ def scenario_until(name: str, line: str) -> list[str]:
     that goes on from that point its own way."""
     lines = (SCENARIOS / f"{name}.txt").read_text(encoding="utf-8").splitlines()
     return [kept for kept in lines[:lines.index(line)] if not kept.startswith("#")]
+
+
+def timeless(value: Any) -> Any:
+    """An export without its times: a restarted process forgets the rate limiter's last
+    minute and a fault's retries take seconds (see tests/bot/test_restart_determinism.py),
+    which move times, not results."""
+    if isinstance(value, dict):
+        return {k: timeless(v) for k, v in value.items() if k not in {"time", "created_at"}}
+    if isinstance(value, list):
+        return [timeless(item) for item in value]
+    return value

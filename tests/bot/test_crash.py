@@ -11,11 +11,11 @@ import subprocess
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from bot.sandbox.runner import Sandbox
 from storage.db import Database
 from storage.repositories.sandbox_world import SandboxWorldRepo
+from tests.bot.sandbox_run import timeless
 from tests.bot.test_restart_determinism import exports, run_and_export
 from tests.bot.test_scenarios import SCENARIOS
 
@@ -72,16 +72,6 @@ async def _final_exports(db_path: Path) -> list[dict]:
         await sandbox.close()
 
 
-def _timeless(value: Any) -> Any:
-    """The export without its times: each new process forgets the rate limiter's last
-    minute (see tests/bot/test_restart_determinism.py), which moves times, not results."""
-    if isinstance(value, dict):
-        return {k: _timeless(v) for k, v in value.items() if k not in {"time", "created_at"}}
-    if isinstance(value, list):
-        return [_timeless(item) for item in value]
-    return value
-
-
 async def test_killed_and_resumed_ends_as_an_uninterrupted_run(tmp_path: Path) -> None:
     text = SCRIPT.read_text(encoding="utf-8")
     output, expected = await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
@@ -95,7 +85,7 @@ async def test_killed_and_resumed_ends_as_an_uninterrupted_run(tmp_path: Path) -
                               check=False)
     assert finished.returncode == 0, finished.stdout[-2000:] + finished.stderr[-2000:]
     assert await _integrity(db_path) == ["ok"]
-    assert _timeless(await _final_exports(db_path)) == _timeless(expected)
+    assert timeless(await _final_exports(db_path)) == timeless(expected)
     assert expected[0]["tournament"]["status"] == "finished"
 
 
@@ -182,4 +172,4 @@ async def test_killed_before_showing_a_card_resumes_as_an_uninterrupted_run(
                "--lang", "en", "--script", str(ARMCHAIR), "--resume"]
     resumed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert resumed.returncode == 0, resumed.stdout[:2000]
-    assert _timeless(await _final_exports(db_path)) == _timeless(expected)
+    assert timeless(await _final_exports(db_path)) == timeless(expected)

@@ -16,8 +16,7 @@ from bot.match_service import RESULT_OWED
 from bot.sandbox.runner import Sandbox
 from bot.scheduler import Scheduler
 from storage.repositories.tournaments import LIVE
-from tests.bot.sandbox_run import opened, scenario_until
-from tests.bot.test_crash import _timeless
+from tests.bot.sandbox_run import opened, scenario_until, timeless
 from tests.bot.test_restart_determinism import exports, no_rate_limit, run_and_export  # noqa: F401
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
@@ -144,5 +143,5 @@ async def test_a_replay_whose_new_card_fails_is_shown_by_the_owed_job(
                     and method.text.startswith("🏏 <b>Match #2") and "draw pile 96" in method.text)
         lines = text.splitlines()
         await sandbox.run_lines(lines[lines.index(tie):])
-        assert _timeless(await exports(sandbox)) == _timeless(expected)  # (the back-off's
+        assert timeless(await exports(sandbox)) == timeless(expected)  # (the back-off's
         # seconds moved the clock on)
