@@ -127,9 +127,8 @@ async def answer(query: CallbackQuery, callback_data: Answer, services: Services
             await services.scheduler.cancel(friendly.id, (EXPIRY_JOB,))
             held = await services.repos.jobs.add(start.PLAY_JOB, now, friendly.id) \
                 if callback_data.accept else None
-        with services.scheduler.owing(held):
-            await _close_invitation(services, tr, friendly, status)
-    with services.scheduler.owing(held):
+    with services.scheduler.owing(held):  # the answer written: another press is refused
+        await _close_invitation(services, tr, friendly, status)
         await query.answer(tr(f"friendly.{status}_toast"))
     if held is not None:
         await services.scheduler.stand_in(
