@@ -1,9 +1,10 @@
 """Fail one message in every transcript and compare where the tournament ends.
 
-    python -m tests.faults [--salt S] [--only WORD]
+    python -m tests.faults [--salt S] [--only WORD] [--method sendMessage]
 
 For each transcript of ``tests/scenarios/`` a first run counts the messages the bot sends
-(``sendMessage``); in a second run a seeded one of them (by the transcript's name and
+(``sendMessage``, or the Bot API method ``--method`` names: ``editMessageText``,
+``sendPhoto`` …); in a second run a seeded one of them (by the transcript's name and
 ``--salt``) fails as a Telegram out of reach fails it, a Bad Gateway to the call and to
 each of the sending layer's retries. Two minutes pass after that line (a job's first
 retry is due) and the transcript goes on; a third run has the same two minutes without
@@ -28,7 +29,7 @@ import random
 import tempfile
 from pathlib import Path
 
-from aiogram.methods import SendMessage
+from aiogram.methods import TelegramMethod
 
 from bot.sandbox.runner import Sandbox
 from bot.sending import FAULT_DELAYS
@@ -41,21 +42,25 @@ ATTEMPTS = 1 + len(FAULT_DELAYS)  # a call and the sending layer's retries after
 
 
 class Sends:
-    """The sandbox's ``sendMessage`` calls counted, with the line each came from; the
-    ``fail``-th fails with its retries (:class:`~tests.bot.conftest.Faults`)."""
+    """The sandbox's calls of Bot API method ``kind`` counted, with the line each came from;
+    the ``fail``-th fails with its retries (:class:`~tests.bot.conftest.Faults`)."""
 
-    def __init__(self, fail: int = 0) -> None:
-        self.fail, self.line, self.lines, self.failed = fail, 0, [], ""
+    def __init__(self, kind: str, fail: int = 0) -> None:
+        self.kind, self.fail, self.line, self.lines, self.failed = kind, fail, 0, [], ""
         self.faults = Faults()
         self.faults.seen = self._seen
 
-    def _seen(self, method) -> None:
-        if not isinstance(method, SendMessage) or self.faults.left:  # (a retry)
+    def _of_kind(self, method: TelegramMethod) -> bool:
+        return method.__api_method__ == self.kind
+
+    def _seen(self, method: TelegramMethod) -> None:
+        if not self._of_kind(method) or self.faults.left:  # (a retry)
             return
         self.lines.append(self.line)
         if len(self.lines) == self.fail:
-            self.failed = method.text
-            self.faults.fail(ATTEMPTS, lambda retried: isinstance(retried, SendMessage))
+            self.failed = getattr(method, "text", None) or getattr(method, "caption", None) \
+                or method.__api_method__
+            self.faults.fail(ATTEMPTS, self._of_kind)
 
 
 async def run(text: str, db_path: Path, sends: Sends, wait_after: int) -> tuple[list, list]:
@@ -78,18 +83,18 @@ async def run(text: str, db_path: Path, sends: Sends, wait_after: int) -> tuple[
         await sandbox.close()
 
 
-async def one(name: str, salt: str) -> list[str]:
+async def one(name: str, salt: str, kind: str) -> list[str]:
     """What :func:`main` prints of transcript ``name`` (nothing when the runs agree)."""
     text = (SCENARIOS / f"{name}.txt").read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as folder:
-        counting = Sends()
+        counting = Sends(kind)
         await run(text, Path(folder) / "count.sqlite3", counting, -1)
         if len(counting.lines) < 2:
             return []
         fail = random.Random(name + salt).randint(1, len(counting.lines))
         after = counting.lines[fail - 1]
-        _, expected = await run(text, Path(folder) / "whole.sqlite3", Sends(), after)
-        faulted = Sends(fail=fail)
+        _, expected = await run(text, Path(folder) / "whole.sqlite3", Sends(kind), after)
+        faulted = Sends(kind, fail=fail)
         output, got = await run(text, Path(folder) / "faulted.sqlite3", faulted, after)
     errors = [line for line in output if line.startswith("!! error") and "Bad Gateway" not in line]
     if timeless(got) == timeless(expected) and not errors:
@@ -99,14 +104,14 @@ async def one(name: str, salt: str) -> list[str]:
     changed = [d for d in difflib.unified_diff(a, b, lineterm="", n=0)
                if d[:1] in "+-" and d[:3] not in ("+++", "---")]
     failed = faulted.failed[:70].replace("\n", " | ")
-    return [f"{name}: message {fail} of {len(counting.lines)}, line {after + 1}: {failed}",
+    return [f"{name}: {kind} {fail} of {len(counting.lines)}, line {after + 1}: {failed}",
             *(f"    {d[:100]}" for d in changed[:8]), *(f"    {e}" for e in errors[:3])]
 
 
-async def main(salt: str, only: str) -> None:
+async def main(salt: str, only: str, kind: str) -> None:
     for script in sorted(SCENARIOS.glob("*.txt")):
         if only in script.stem and NEW_RUN not in script.read_text(encoding="utf-8"):
-            for line in await one(script.stem, salt):
+            for line in await one(script.stem, salt, kind):
                 print(line, flush=True)
 
 
@@ -114,5 +119,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m tests.faults", description=__doc__.split("\n")[0])
     parser.add_argument("--salt", default="", help="picks other messages to fail")
     parser.add_argument("--only", default="", help="only transcripts whose name has this")
+    parser.add_argument("--method", default="sendMessage",
+                        help="the Bot API method whose calls are counted and one failed")
     arguments = parser.parse_args()
-    asyncio.run(main(arguments.salt, arguments.only))
+    asyncio.run(main(arguments.salt, arguments.only, arguments.method))
