@@ -52,21 +52,45 @@ async def start_vote(play: MatchContext) -> None:
 
 
 def vote_status(play: MatchContext, state) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The vote's newest message: the question with a button per format and who has
-    picked, or, when the picks differ, that both picked and the higher seed's /try under
-    it, without buttons; closed outside the vote, who won instead of the buttons."""
+    """The vote's newest message, as the match stands: the question with a button per
+    format and who has picked; when the picks differ, that both picked and the higher
+    seed's /try under it, without buttons; once the deadline closed the vote, the
+    organiser's question with their buttons; once decided, how; closed outside the vote,
+    who won instead of the buttons. (Drawn again in place and by /board: after the
+    deadline that is the organiser's question, whose buttons must stay.)"""
+    if state.finished:
+        return _decided(play, state), None
     if state.needs_try:
-        return lines(_question(play, play.tr("cup.third_both_picked")),
-                     _needs_try(play, state)), None
-    tr, name = play.tr, play.names
-    picked = [tr("cup.third_picked", name=name[p], other=name[1 - p])
-              for p in (0, 1) if state.has_picked(p)]
-    question = _question(play, *picked)
+        return _tries(play, state), None
     if play.closed:  # closed outside the vote (a walkover): who won, no buttons
-        return lines(question, play.closed_line()), None
+        return lines(_asked(play, state), play.closed_line()), None
     if state.closed:  # the organiser's own message asks them now
-        return lines(question, tr("cup.third_closed")), None
-    return question, _keyboard(tr, play.match.id, list(state.available))
+        return (lines(play.tr("cup.third_organiser"), *_picks_shown(play, state)),
+                _keyboard(play.tr, play.match.id, list(state.available), True))
+    return _asked(play, state), _keyboard(play.tr, play.match.id, list(state.available))
+
+
+def _asked(play: MatchContext, state) -> str:
+    """The question to both players, with who has picked."""
+    name = play.names
+    return _question(play, *(play.tr("cup.third_picked", name=name[p], other=name[1 - p])
+                             for p in (0, 1) if state.has_picked(p)))
+
+
+def _tries(play: MatchContext, state) -> str:
+    return lines(_question(play, play.tr("cup.third_both_picked")), _needs_try(play, state))
+
+
+def _decided(play: MatchContext, state) -> str:
+    """How the format was decided: by the higher seed's /try (under the picks it
+    settled), by equal picks, or by the organiser."""
+    if state.winner is not None:
+        return lines(_tries(play, state),
+                     tried(play, {"player": 0, "success": state.winner == 0}))
+    how = "cup.third_same_pick" if state.outcome.how == "same_pick" \
+        else "cup.third_organiser_picked"
+    return play.tr(how, a=play.names[0], b=play.names[1],
+                   format=play.tr(f"cup.format.{state.result}"))
 
 
 def _question(play: MatchContext, *said: str) -> str:
@@ -90,30 +114,22 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
 
 @announcer("third_choice")
 async def announce_vote(play: MatchContext, before, after, event: dict) -> None:
-    """A first pick edits the vote (its buttons stay for the other player); different
-    picks close the vote and ask for the higher seed's /try in the same edit; the deadline
-    closes the vote (its buttons go) and asks the organiser in a new message, which says
-    the pick made; a format
-    decided by equal picks or by the organiser is said in place of the question, without
-    buttons."""
-    kind = event["type"]
-    if (kind == "pick" and not after.finished) or after.needs_try:
-        await post(play, *vote_status(play, after), new=False)
-    elif kind == "try":  # its outcome under the question it answers
-        await post(play, lines(vote_status(play, before)[0], tried(play, event)), new=False)
-    elif kind == "deadline":
-        await post(play, *vote_status(play, after), new=False)
+    """Each step edits the vote's newest message (:func:`vote_status`): a first pick (its
+    buttons stay for the other player), different picks (the higher seed's /try asked in
+    the same edit), the /try's outcome under it, a format decided by equal picks or by the
+    organiser in place of the question. The deadline closes the vote (its buttons go) and
+    asks the organiser in a new message, which says the pick made."""
+    if event["type"] == "deadline":
+        await post(play, lines(_asked(play, after), play.tr("cup.third_closed")), None,
+                   new=False)
         await _ask_organiser(play, after)
-    elif after.finished:
-        how = "cup.third_same_pick" if kind == "pick" else "cup.third_organiser_picked"
-        await post(play, play.tr(how, a=play.names[0], b=play.names[1],
-                                 format=play.tr(f"cup.format.{after.result}")), new=False)
+    else:
+        await post(play, *vote_status(play, after), new=False)
 
 
 async def _ask_organiser(play: MatchContext, state) -> None:
     """The vote closed at its deadline: the organiser's question, with their buttons."""
-    await post(play, lines(play.tr("cup.third_organiser"), *_picks_shown(play, state)),
-               _keyboard(play.tr, play.match.id, list(state.available), True))
+    await post(play, *vote_status(play, state))
 
 
 def _picks_shown(play: MatchContext, state) -> list[str]:
