@@ -21,7 +21,8 @@ from bot.game_settings import settings_line
 from bot.games import JobRunner, Opening, game_of, job_runner
 from bot.i18n import Translator, lines
 from bot.match_service import RESULT_OWED
-from bot.play.perform import result_owed
+from bot.play.board import board_owed
+from bot.play.perform import BOARD_OWED, result_owed
 from bot.play.topics import topics_problem
 from bot.registry import Registry
 from bot.services import Services
@@ -141,6 +142,7 @@ def checkin_moved(tournament: Tournament, settings: dict, now: datetime) -> bool
 _job_kinds: Registry[JobRunner] = Registry()
 job_kind = _job_kinds.register  # the platform's own jobs; games declare theirs (Game.jobs)
 job_kind(RESULT_OWED)(result_owed)
+job_kind(BOARD_OWED)(board_owed)
 
 
 async def run_job(services: Services, job: Job) -> None:

@@ -24,6 +24,7 @@ from bot.play.redraw import redraw_in_place
 from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.topics import other_match_topic
 from bot.services import Services
+from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
 from storage.repositories.tournaments import Tournament
 
@@ -101,8 +102,24 @@ async def shown_again(services: Services, update_id: int) -> None:
     bot makes its move in a match it plays when it is its turn (the stopped process may
     have died before it)."""
     match_id = await services.repos.matches.of_update(update_id)
-    if match_id is None:
-        return
+    if match_id is not None:
+        await drawn_again(services, match_id)
+
+
+async def board_owed(services: Services, job: Job) -> None:
+    """:data:`~bot.play.perform.BOARD_OWED`: an action's announcement did not reach
+    Telegram (out of reach through the sending layer's retries), so the match's board and
+    panels still show the position before it, and a press on them is refused as old: they
+    are drawn again in place as the match now stands (retried as any job while Telegram
+    stays out of reach)."""
+    match = await services.repos.matches.get(job.payload["match_id"])
+    if match is not None and match.status in LIVE:
+        await drawn_again(services, match.id)
+
+
+async def drawn_again(services: Services, match_id: int) -> None:
+    """The board and panels of match ``match_id`` drawn again in place as it now stands,
+    and the bot's move made where it plays and it is its turn (see :func:`shown_again`)."""
     async with services.matches.lock(match_id):  # after the match's action under way
         ctx = await in_its_chat(services, await services.repos.matches.get(match_id))
         if ctx.match.kind not in game_of(ctx.tournament.game).engines:

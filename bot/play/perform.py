@@ -24,6 +24,7 @@ from bot.play import clock
 from bot.play.context import MatchContext, in_its_chat
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal, unless_paused
+from bot.scheduler import PASSING_FAULTS, RETRY_DELAYS
 from bot.sending import at_once
 from bot.services import Services
 from games.common.errors import IllegalAction
@@ -35,6 +36,9 @@ from storage.repositories.tournaments import LIVE
 Action = dict[str, Any]
 Alongside = Sequence[Callable[[], Awaitable[Any]]]
 """What else is said once an action is accepted, at the same time as its announcement."""
+BOARD_OWED = "match_board_owed"
+"""The job that draws a match's board and panels again in place when an action's
+announcement did not reach Telegram (:func:`bot.play.board.board_owed`)."""
 DICE_ANIMATION_SECONDS = 4  # Telegram's 🎲 animation, before the result is said
 
 
@@ -83,7 +87,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     the bot itself plays a seat of the match and it is its turn, it makes its move
     (:func:`bot_moves`, with the same ``clocks``), and then ``then``: what the caller's game
     does by itself after an action (backgammon's dice). An announcement that failed stops
-    none of that (:func:`_announced`). Returns the change, or None when this update was
+    none of that (:func:`_announced`); when Telegram was out of reach, the board and panels
+    are drawn again a minute later (:data:`BOARD_OWED`). Returns the change, or None when this update was
     applied before (nothing is said twice).
     """
     services, match = ctx.services, ctx.match
@@ -120,6 +125,9 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     if then is not None:
         await then()
     if unsaid is not None:
+        if isinstance(unsaid, PASSING_FAULTS):  # the board shown is the one before
+            await services.scheduler.add(BOARD_OWED, services.clock.now() + RETRY_DELAYS[0],
+                                         match.tournament_id, match_id=match.id)
         raise unsaid
     return change
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from aiogram.exceptions import TelegramForbiddenError, TelegramServerError
-from aiogram.methods import SendMessage, TelegramMethod
+from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
 
 from bot.clock import VirtualClock
 from bot.sandbox.runner import Sandbox
@@ -32,12 +32,18 @@ org@dice: /schedule 21.10.2026 20:00 Europe/Moscow
 """
 
 
-@pytest.fixture
-async def sandbox(tmp_path: Path):
+async def _started(tmp_path: Path, language: str = "ru") -> Sandbox:
     output: list[str] = []
-    box = Sandbox(seed=1, db_path=tmp_path / "jobs.sqlite3", language="ru", emit=output.append)
+    box = Sandbox(seed=1, db_path=tmp_path / "jobs.sqlite3", language=language,
+                  emit=output.append)
     box.output = output
     await box.start()
+    return box
+
+
+@pytest.fixture
+async def sandbox(tmp_path: Path):
+    box = await _started(tmp_path)
     yield box
     await box.close()
 
@@ -123,6 +129,39 @@ async def test_a_retried_move_on_posts_the_next_rounds_board_that_failed(sandbox
     retried = await _run(sandbox, "! advance 2m")
     assert sum("матч #3" in line for line in retried) == 1 and not _errors(retried)
     assert not any("Финал" in line for line in retried)  # the round is not said again
+
+
+async def test_a_board_whose_edit_failed_is_drawn_again_and_its_buttons_work(sandbox,
+                                                                             faults):
+    """A dart's board edit does not reach Telegram: the board shows the visit before it, so
+    its buttons would be refused as old; a minute later it is drawn again as the match
+    stands, and the next dart pressed on it counts."""
+    await _run(sandbox, "\n".join(scenario_until("darts_restart_mid_visit", "! restart")))
+    faults.fail(5, lambda m: isinstance(m, EditMessageText))
+    failed = await _run(sandbox, "alice@grp: [S20]")
+    assert not any("S20 ·" in line for line in failed)
+    redrawn = await _run(sandbox, "! advance 1m")
+    assert sum("T20 · S20 · —" in line for line in redrawn) == 1 and not _errors(redrawn)
+    pressed = await _run(sandbox, "alice@grp: [D20]")
+    assert any("T20 · S20 · D20" in line for line in pressed) and not _errors(pressed)
+
+
+async def test_a_grace_whose_card_edit_failed_is_logged_once(tmp_path: Path, faults):
+    """The late-start grace runs out and the card's edit (the forfeit buttons) fails: the
+    grace is logged, the card drawn again a minute later; the job's own retry finds the
+    grace logged and does not log it again."""
+    box = await _started(tmp_path, "en")
+    try:
+        await _run(box, "\n".join(scenario_until("backgammon_grace_form_kept",
+                                                 "! advance 2m")))
+        faults.fail(5, lambda m: isinstance(m, EditMessageText))
+        assert not any("forfeit" in line for line in await _run(box, "! advance 2m"))
+        later = await _run(box, "! advance 2m")
+        assert sum("Award by forfeit" in line for line in later) == 1 and not _errors(later)
+        assert await _rows(box, "SELECT count(*) FROM match_actions WHERE payload LIKE"
+                                " '%grace_over%'") == [(1,)]
+    finally:
+        await box.close()
 
 
 async def test_a_disqualification_that_ends_the_group_stage_opens_the_playoff_on_retry(

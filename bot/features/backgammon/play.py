@@ -108,7 +108,8 @@ async def grace_passed(services: Services, job: Job) -> None:
     tournament = await services.repos.tournaments.get(match.tournament_id)
     ctx = await load_match(services, await services.translator_for_chat(tournament.chat_id),
                            match.id, (KIND,))
-    await act(ctx, [{"type": "grace_over"}], None, None)
+    if not (await services.matches.state(ctx.match)).late:  # else a retry: the card's edit
+        await act(ctx, [{"type": "grace_over"}], None, None)  # failed, BOARD_OWED redraws it
 
 
 async def load(services: Services, tr: Translator, match_id: int) -> MatchContext:
