@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import difflib
-import json
 import random
 import tempfile
 from pathlib import Path
@@ -34,7 +32,7 @@ from aiogram.methods import TelegramMethod
 from bot.sandbox.runner import Sandbox
 from bot.sending import FAULT_DELAYS
 from tests.bot.conftest import Faults
-from tests.bot.sandbox_run import timeless
+from tests.bot.sandbox_run import differences
 from tests.bot.test_restart_determinism import NEW_RUN, exports
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
@@ -97,12 +95,9 @@ async def one(name: str, salt: str, kind: str) -> list[str]:
         faulted = Sends(kind, fail=fail)
         output, got = await run(text, Path(folder) / "faulted.sqlite3", faulted, after)
     errors = [line for line in output if line.startswith("!! error") and "Bad Gateway" not in line]
-    if timeless(got) == timeless(expected) and not errors:
+    changed = differences(expected, got)
+    if not changed and not errors:
         return []
-    a, b = (json.dumps(timeless(e), indent=1, ensure_ascii=False, default=str).splitlines()
-            for e in (expected, got))
-    changed = [d for d in difflib.unified_diff(a, b, lineterm="", n=0)
-               if d[:1] in "+-" and d[:3] not in ("+++", "---")]
     failed = faulted.failed[:70].replace("\n", " | ")
     return [f"{name}: {kind} {fail} of {len(counting.lines)}, line {after + 1}: {failed}",
             *(f"    {d[:100]}" for d in changed[:8]), *(f"    {e}" for e in errors[:3])]

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import difflib
+import json
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -65,3 +71,37 @@ def timeless(value: Any) -> Any:
     if isinstance(value, list):
         return [timeless(item) for item in value]
     return value
+
+
+def differences(expected: Any, got: Any) -> list[str]:
+    """The lines that differ between two exports, times left out (:func:`timeless`), as
+    ``-``/``+`` lines of a unified diff of their indented JSON."""
+    a, b = (json.dumps(timeless(e), indent=1, ensure_ascii=False, default=str).splitlines()
+            for e in (expected, got))
+    return [d for d in difflib.unified_diff(a, b, lineterm="", n=0)
+            if d[:1] in "+-" and d[:3] not in ("+++", "---")]
+
+
+def sandbox_command(db_path: Path, script: Path, seed: int | str,
+                    language: str | None = None) -> list[str]:
+    """``python -m bot sandbox`` running ``script`` on ``db_path``, resuming it from the last
+    whole line a killed process wrote (``--resume``)."""
+    return [sys.executable, "-m", "bot", "sandbox", "--db", str(db_path), "--seed", str(seed),
+            *(["--lang", language] if language else []), "--script", str(script), "--resume"]
+
+
+def run_and_kill(command: list[str], after_lines: int) -> int:
+    """Run ``command`` until it has printed ``after_lines`` lines, then SIGKILL it; return
+    how many lines it printed (fewer when it finished first). The kill lands wherever the
+    process is: between two lines or in the middle of one."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               text=True, encoding="utf-8")
+    printed = 0
+    for _ in process.stdout:
+        printed += 1
+        if printed == after_lines:
+            os.kill(process.pid, signal.SIGKILL)
+            break
+    process.stdout.close()
+    process.wait(timeout=120)
+    return printed

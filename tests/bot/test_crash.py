@@ -4,9 +4,7 @@ as an uninterrupted run does: the same entrants, matches, every action, organise
 
 from __future__ import annotations
 
-import os
 import random
-import signal
 import subprocess
 import sys
 from datetime import datetime
@@ -15,7 +13,7 @@ from pathlib import Path
 from bot.sandbox.runner import Sandbox
 from storage.db import Database
 from storage.repositories.sandbox_world import SandboxWorldRepo
-from tests.bot.sandbox_run import timeless
+from tests.bot.sandbox_run import run_and_kill, sandbox_command, timeless
 from tests.bot.test_restart_determinism import exports, run_and_export
 from tests.bot.test_scenarios import SCENARIOS
 
@@ -25,25 +23,7 @@ KILLS = 2
 
 
 def _command(db_path: Path) -> list[str]:
-    return [sys.executable, "-m", "bot", "sandbox", "--db", str(db_path), "--seed", SEED,
-            "--script", str(SCRIPT), "--resume"]
-
-
-def _run_and_kill(db_path: Path, after_lines: int) -> int:
-    """Run until the process has printed ``after_lines`` lines, then SIGKILL it; return how
-    many lines it printed (fewer when it finished first). The kill lands wherever the
-    process is: between two lines or in the middle of one."""
-    process = subprocess.Popen(_command(db_path), stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True, encoding="utf-8")
-    printed = 0
-    for _ in process.stdout:
-        printed += 1
-        if printed == after_lines:
-            os.kill(process.pid, signal.SIGKILL)
-            break
-    process.stdout.close()
-    process.wait(timeout=120)
-    return printed
+    return sandbox_command(db_path, SCRIPT, SEED)
 
 
 async def _integrity(db_path: Path) -> list[str]:
@@ -63,7 +43,7 @@ async def _saved_clock(db_path: Path) -> datetime:
         await db.close()
 
 
-async def _final_exports(db_path: Path) -> list[dict]:
+async def final_exports(db_path: Path) -> list[dict]:
     sandbox = Sandbox(db_path=db_path, emit=lambda line: None)
     await sandbox.start()
     try:
@@ -79,13 +59,13 @@ async def test_killed_and_resumed_ends_as_an_uninterrupted_run(tmp_path: Path) -
     db_path = tmp_path / "crashed.sqlite3"
     for _ in range(KILLS):
         kill_after = rng.randint(len(output) // 10, len(output) // 4)
-        assert _run_and_kill(db_path, kill_after) == kill_after  # killed before the end
+        assert run_and_kill(_command(db_path), kill_after) == kill_after  # killed before the end
         assert await _integrity(db_path) == ["ok"]
     finished = subprocess.run(_command(db_path), capture_output=True, text=True, timeout=300,
                               check=False)
     assert finished.returncode == 0, finished.stdout[-2000:] + finished.stderr[-2000:]
     assert await _integrity(db_path) == ["ok"]
-    assert timeless(await _final_exports(db_path)) == timeless(expected)
+    assert timeless(await final_exports(db_path)) == timeless(expected)
     assert expected[0]["tournament"]["status"] == "finished"
 
 
@@ -168,8 +148,6 @@ async def test_killed_before_showing_a_card_resumes_as_an_uninterrupted_run(
                              "alice@dm: [GLOVES 7]"], capture_output=True, timeout=300,
                             check=False)
     assert killed.returncode == 9
-    command = [sys.executable, "-m", "bot", "sandbox", "--db", str(db_path), "--seed", "1",
-               "--lang", "en", "--script", str(ARMCHAIR), "--resume"]
-    resumed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    resumed = subprocess.run(sandbox_command(db_path, ARMCHAIR, 1, "en"), capture_output=True, text=True, timeout=300, check=False)
     assert resumed.returncode == 0, resumed.stdout[:2000]
-    assert timeless(await _final_exports(db_path)) == timeless(expected)
+    assert timeless(await final_exports(db_path)) == timeless(expected)

@@ -1,0 +1,78 @@
+"""Kill the sandbox at a seeded line of every transcript and compare where the tournament ends.
+
+    python -m tests.kills [--salt S] [--only WORD]
+
+For each transcript of ``tests/scenarios/`` a first run (in this process) counts the lines
+the bot prints and exports every tournament. Then ``python -m bot sandbox --script …
+--resume`` runs it on a new database and is killed (SIGKILL) once it has printed a seeded
+one of those lines (by the transcript's name and ``--salt``, between a fifth and four
+fifths of the way): wherever the process is, between two lines or inside one, between two
+writes or two sends. The same command then resumes it to the end, and its exports (times
+left out) are compared with the first run's. Printed: each transcript whose exports differ,
+or whose resumed run failed, with the line it was killed at, the first lines of the
+difference and the resumed run's errors.
+
+A difference is a place to look, not always a defect: the bot's own random draws made
+before the kill and never written are drawn again (backgammon's dice, the armchair toss);
+a relative time (``/schedule in 60m``) counts from the resumed clock; a question lost with
+the process that the transcript then answers is lost as a live bot loses it; a transcript
+that names a message or a topic by id meets other ids. What it found is in the README's
+reliability paragraph (``tests/bot/test_crash.py`` runs one transcript this way in the
+suite)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import subprocess
+import tempfile
+from pathlib import Path
+
+from tests.bot.sandbox_run import differences, run_and_kill, sandbox_command
+from tests.bot.test_crash import final_exports
+from tests.bot.test_restart_determinism import NEW_RUN, run_and_export
+from tests.bot.test_scenarios import SCENARIOS, options_of
+
+RESUME_SECONDS = 300
+
+
+async def one(script: Path, salt: str) -> list[str]:
+    """What :func:`main` prints of transcript ``script`` (nothing when the runs agree)."""
+    text = script.read_text(encoding="utf-8")
+    options = options_of(text)
+    with tempfile.TemporaryDirectory() as folder:
+        output, expected = await run_and_export(text, text.splitlines(),
+                                                Path(folder) / "whole.sqlite3")
+        if len(output) < 10:
+            return []
+        kill_at = random.Random(script.stem + salt).randint(len(output) // 5,
+                                                            len(output) * 4 // 5)
+        command = sandbox_command(Path(folder) / "killed.sqlite3", script,
+                                  options.get("seed", 0), options.get("lang"))
+        run_and_kill(command, kill_at)
+        resumed = subprocess.run(command, capture_output=True, text=True, check=False,
+                                 timeout=RESUME_SECONDS)
+        changed = differences(expected, await final_exports(Path(folder) / "killed.sqlite3"))
+    errors = [line for line in resumed.stdout.splitlines() if line.startswith("!!")]
+    if not changed and resumed.returncode == 0:
+        return []
+    return [f"{script.stem}: killed at line {kill_at} of {len(output)},"
+            f" resumed with exit code {resumed.returncode}",
+            *(f"    {d[:100]}" for d in changed[:8]), *(f"    {e}" for e in errors[:3])]
+
+
+async def main(salt: str, only: str) -> None:
+    for script in sorted(SCENARIOS.glob("*.txt")):
+        if only in script.stem and NEW_RUN not in script.read_text(encoding="utf-8"):
+            for line in await one(script, salt):
+                print(line, flush=True)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m tests.kills",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--salt", default="", help="picks other lines to kill at")
+    parser.add_argument("--only", default="", help="only transcripts whose name has this")
+    arguments = parser.parse_args()
+    asyncio.run(main(arguments.salt, arguments.only))
