@@ -169,7 +169,8 @@ class RateLimitMiddleware(BaseRequestMiddleware):
 
     ``resumed_at`` (a restart that followed recent activity) starts every window full.
     ``group_waits`` (set once the bot's services exist) hears of each wait for a group's
-    window before it starts, with the group's id: the players of that group's matches see
+    window before it starts, with the group's id, and of each wait for Telegram on a call to
+    the group (a flood wait, a fault's back-off): the players of that group's matches see
     nothing meanwhile, so their clocks are moved on by it (``bot.play.clock.stalled``).
     Retrying after a dropped connection may deliver a message twice when the first copy
     did reach Telegram; a lost announcement is the worse of the two.
@@ -199,6 +200,9 @@ class RateLimitMiddleware(BaseRequestMiddleware):
                     now = self.clock.now().timestamp()
                 if not self.global_window.room(now):
                     await self.global_window.take(self.clock)
+            # a group waiting for Telegram (its flood wait, a fault's back-off) sees no
+            # board either: its match clocks are moved on by the wait, as by the window's
+            waiting = self._waiting(chat_id) if grouped else None
             try:
                 return await make_request(bot, method)
             except TelegramRetryAfter as error:
@@ -206,14 +210,14 @@ class RateLimitMiddleware(BaseRequestMiddleware):
                 if retries > MAX_RETRIES:
                     raise
                 log.warning("RetryAfter %ss on %s", error.retry_after, type(method).__name__)
-                await self.clock.sleep(error.retry_after)
+                await _sleep(self.clock, error.retry_after, waiting)
             except (TelegramServerError, TelegramNetworkError) as error:
                 delay = next(faults, None)
                 if delay is None:
                     raise
                 log.warning("%s on %s; again in %ss", error.message, type(method).__name__,
                             delay)
-                await self.clock.sleep(delay)
+                await _sleep(self.clock, delay, waiting)
 
 
     def _waiting(self, chat_id: int) -> Waiting | None:

@@ -13,6 +13,7 @@ from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
     TelegramNetworkError,
+    TelegramRetryAfter,
     TelegramServerError,
 )
 from aiogram.methods import (
@@ -272,3 +273,29 @@ async def test_a_wait_for_a_group_window_is_told_before_it_starts() -> None:
     await limiter(record, None, SendMessage(chat_id=-100, text="first after restart"))
     await limiter(record, None, SendMessage(chat_id=42, text="a DM waits for no group"))
     assert told == [(-100, 60.0, START)]  # the match clocks of the group move on first
+
+
+async def test_waits_for_telegram_on_a_groups_call_are_told_as_the_windows_are() -> None:
+    """A flood wait and a fault's back-off on a call to a group hold its boards up as a full
+    window does: the group's match clocks hear of them (a DM's hold up no group)."""
+    clock, told = VirtualClock(START), []
+    limiter = RateLimitMiddleware(clock)
+
+    async def waits(chat_id: int, seconds: float) -> None:
+        told.append((chat_id, seconds))
+
+    limiter.group_waits = waits
+    floods: list = []
+
+    async def flood(bot, method):
+        floods.append(method)
+        if len(floods) == 1:
+            raise TelegramRetryAfter(method=method, message="Flood control", retry_after=5)
+        return "sent"
+
+    await limiter(flood, None, SendMessage(chat_id=-100, text="board"))
+    await limiter(_failing(TelegramServerError, "Bad Gateway", 2, []), None,
+                  SendMessage(chat_id=-100, text="board"))
+    await limiter(_failing(TelegramServerError, "Bad Gateway", 1, []), None,
+                  SendMessage(chat_id=42, text="your hand"))
+    assert told == [(-100, 5), (-100, 0.5), (-100, 1.0)]
