@@ -8,14 +8,16 @@ For each transcript of ``tests/scenarios/`` a first run counts the messages the 
 ``--salt``) fails as a Telegram out of reach fails it, a Bad Gateway to the call and to
 each of the sending layer's retries. Two minutes pass after that line (a job's first
 retry is due) and the transcript goes on; a third run has the same two minutes without
-the fault. Both end with ten minutes more, then their exports (times left out) are
-compared. Printed: each transcript whose exports differ, or whose faulted run printed an
+the fault. Both go on until no job is due (:func:`settle`), then their exports (times
+left out) are compared. Printed: each transcript whose exports differ, or whose faulted run printed an
 error besides the fault's, with the message that failed and the first lines of the
 difference.
 
 A difference is a place to look, not always a defect. A lost answer with buttons that the
 transcript then presses (a ``/withdraw`` question, a challenge's invitation) is lost as a
-live bot loses it: the player asks again. A transcript that names a message or a topic by
+live bot loses it: the player asks again. A bank a second lower is the first back-off's
+half second, under the stored clocks' resolution (the rest of the back-off moves the
+group's clocks on). A transcript that names a message or a topic by
 id meets other ids. A start said late by its job's retry starts the clocks later. What it
 found is in the README's reliability paragraph."""
 
@@ -25,6 +27,7 @@ import argparse
 import asyncio
 import random
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 from aiogram.methods import TelegramMethod
@@ -36,7 +39,8 @@ from tests.bot.sandbox_run import differences
 from tests.bot.test_restart_determinism import NEW_RUN, exports
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
-ATTEMPTS = 1 + len(FAULT_DELAYS)  # a call and the sending layer's retries after a fault
+ATTEMPTS = 1 + len(FAULT_DELAYS)
+SETTLE_HOURS = 24  # a call and the sending layer's retries after a fault
 
 
 class Sends:
@@ -61,9 +65,22 @@ class Sends:
             self.faults.fail(ATTEMPTS, self._of_kind)
 
 
+async def settle(sandbox: Sandbox) -> None:
+    """Ten minutes on, then an hour at a time while a job is due within the hour (the clocks
+    of matches still playing, the rounds their ends open), a day at most. A fault's
+    back-off moves a group's match clocks on by its seconds: both runs end once nothing is
+    due, so no clock of the faulted run is left a few seconds past the end of its run."""
+    await sandbox.line("! advance 10m")
+    for _ in range(SETTLE_HOURS):
+        soon = sandbox.clock.now() + timedelta(hours=1)
+        if not any(job.run_at <= soon for job in await sandbox.app.services.repos.jobs.pending()):
+            return
+        await sandbox.line("! advance 1h")
+
+
 async def run(text: str, db_path: Path, sends: Sends, wait_after: int) -> tuple[list, list]:
-    """The transcript's lines (two minutes more after line ``wait_after``, ten at the end):
-    what was printed and every tournament's export."""
+    """The transcript's lines (two minutes more after line ``wait_after``, then
+    :func:`settle`): what was printed and every tournament's export."""
     options, output = options_of(text), []
     sandbox = Sandbox(seed=int(options.get("seed", 0)), db_path=db_path,
                       language=options.get("lang", "ru"), emit=output.append)
@@ -75,7 +92,7 @@ async def run(text: str, db_path: Path, sends: Sends, wait_after: int) -> tuple[
                 await sandbox.line(line)
                 if number == wait_after:
                     await sandbox.line("! advance 2m")
-            await sandbox.line("! advance 10m")
+            await settle(sandbox)
         return output, await exports(sandbox)
     finally:
         await sandbox.close()
