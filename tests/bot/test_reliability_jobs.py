@@ -194,6 +194,21 @@ async def test_the_third_place_votes_deadline_asks_the_organiser_on_retry(sandbo
     assert await _rows(sandbox, "SELECT kind FROM matches WHERE slot = '3P'") == [("hp",)]
 
 
+async def test_a_third_place_match_whose_panel_failed_is_not_made_again_on_retry(sandbox,
+                                                                              faults):
+    """The /try decides the 3rd-place format: the HP match is made and announced, then a
+    player's panel meets Telegram out of reach; the job's retry finds the match made and
+    does not make it again (it raised on the slot taken, and the match lost its
+    "open the chat" line)."""
+    try_line = "vera@klub: /try"
+    await _run(sandbox, "\n".join(scenario_until("cup_third_vote_try_outcomes", try_line)))
+    faults.fail(5, lambda m: isinstance(m, SendMessage) and "Атака или защита" in m.text)
+    said = await _run(sandbox, try_line) + await _run(sandbox, "! advance 2m")
+    assert not _errors(said)
+    assert await _rows(sandbox, "SELECT kind, status FROM matches WHERE slot = '3P'") == [
+        ("hp", "running")]
+
+
 async def test_a_retried_start_sets_its_rounds_deadline_once(sandbox, faults):
     await _run(sandbox, SETUP.replace("Friday Darts", "Friday Darts deadline=60"))
     faults.fail(5, _announces_start)  # the deadline is set before the round is said

@@ -226,6 +226,18 @@ async def _open(services: Services, tr: Translator, tournament: Tournament, roun
     await _announce(services, tr, tournament, match)
 
 
+async def _open_once(services: Services, tr: Translator, tournament: Tournament,
+                     round_no: int, slot: str, kind: str, a: int, b: int) -> None:
+    """:func:`_open`, unless the match was made before (the job that runs this, run again
+    after a send failed, or after a stop): then only announced if that never went out."""
+    matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
+    made = next((match for match in matches if match.slot == slot), None)
+    if made is None:
+        await _open(services, tr, tournament, round_no, slot, kind, a, b)
+    elif made.status == "running" and made.board_message_id is None:
+        await _announce(services, tr, tournament, made)
+
+
 async def _announce(services: Services, tr: Translator, tournament: Tournament,
                     match: MatchRow) -> None:
     """A new playoff match's opening: its topic, if the chat has them, and its kind's
@@ -249,8 +261,8 @@ async def after_playoff_match(play: MatchContext, told: dict) -> None:
     if play.match.slot == THIRD_VOTE:
         chosen = told["format"]
         kind = "group3" if chosen == "group" else chosen  # its opening names it
-        await _open(services, tr, tournament, play.match.round, THIRD, kind,
-                    play.match.player_a, play.match.player_b)
+        await _open_once(services, tr, tournament, play.match.round, THIRD, kind,
+                         play.match.player_a, play.match.player_b)
         return
     await open_ready(services, tr, tournament)
     await _finish_if_done(services, tr, tournament)
