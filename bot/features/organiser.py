@@ -413,12 +413,14 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
     text = lines(tr(said, title=tournament.title, reason=clip(reason or ""),
                     organiser=message.from_user.first_name),
                  *await clock.resumed_lines(services, tr, tournament, thawed))
-    await message.answer(text)
-    if topic_of(message) is not None:
-        await services.bot.send_message(message.chat.id, text)
-    await redraw_paused(services, tournament)  # boards and panels say the pause, or not
-    if opening is not None:
-        await services.scheduler.run(opening)
+    try:
+        await message.answer(text)
+        if topic_of(message) is not None:
+            await services.bot.send_message(message.chat.id, text)
+    finally:  # what the switch changed is shown and run whatever the message met
+        await redraw_paused(services, tournament)  # boards and panels say the pause, or not
+        if opening is not None:
+            await services.scheduler.run(opening)
 
 
 def _not_switched(tournament: Tournament, pausing: bool) -> str:

@@ -146,6 +146,21 @@ async def test_a_board_whose_edit_failed_is_drawn_again_and_its_buttons_work(san
     assert any("T20 · S20 · D20" in line for line in pressed) and not _errors(pressed)
 
 
+async def test_a_pause_whose_message_failed_still_shows_on_the_board(tmp_path: Path,
+                                                                   faults):
+    """/pause is written, then its message meets Telegram out of reach: the board says the
+    pause all the same (it kept its move buttons, each press answered with the pause)."""
+    box = await _started(tmp_path, "en")
+    try:
+        pause = "org@g: /pause lunch"
+        await _run(box, "\n".join(scenario_until("backgammon_addtime_keeps_the_turn", pause)))
+        faults.fail(5, lambda m: isinstance(m, SendMessage) and "is paused" in m.text)
+        said = await _run(box, pause)
+        assert sum("The match is paused (lunch)" in line for line in said) == 1
+    finally:
+        await box.close()
+
+
 async def test_a_grace_whose_card_edit_failed_is_logged_once(tmp_path: Path, faults):
     """The late-start grace runs out and the card's edit (the forfeit buttons) fails: the
     grace is logged, the card drawn again a minute later; the job's own retry finds the
