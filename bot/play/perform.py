@@ -123,11 +123,14 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
                                           playbook.finish(ctx, change.after, actor_id))
     await bot_moves(ctx, playbook, change.after, clocks)
     if then is not None:
-        await then()
+        try:
+            await then()
+        except PASSING_FAULTS as error:  # (backgammon draws its board there)
+            unsaid = unsaid or error
     if unsaid is not None:
         if isinstance(unsaid, PASSING_FAULTS):  # the board shown is the one before
-            await services.scheduler.add(BOARD_OWED, services.clock.now() + RETRY_DELAYS[0],
-                                         match.tournament_id, match_id=match.id)
+            await services.scheduler.replace(BOARD_OWED, services.clock.now() + RETRY_DELAYS[0],
+                                             match.tournament_id, "match_id", match_id=match.id)
         raise unsaid
     return change
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from aiogram.exceptions import TelegramForbiddenError, TelegramServerError
-from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
+from aiogram.methods import EditMessageMedia, EditMessageText, SendMessage, TelegramMethod
 
 from bot.clock import VirtualClock
 from bot.sandbox.runner import Sandbox
@@ -32,9 +32,9 @@ org@dice: /schedule 21.10.2026 20:00 Europe/Moscow
 """
 
 
-async def _started(tmp_path: Path, language: str = "ru") -> Sandbox:
+async def _started(tmp_path: Path, language: str = "ru", seed: int = 1) -> Sandbox:
     output: list[str] = []
-    box = Sandbox(seed=1, db_path=tmp_path / "jobs.sqlite3", language=language,
+    box = Sandbox(seed=seed, db_path=tmp_path / "jobs.sqlite3", language=language,
                   emit=output.append)
     box.output = output
     await box.start()
@@ -157,6 +157,23 @@ async def test_a_pause_whose_message_failed_still_shows_on_the_board(tmp_path: P
         faults.fail(5, lambda m: isinstance(m, SendMessage) and "is paused" in m.text)
         said = await _run(box, pause)
         assert sum("The match is paused (lunch)" in line for line in said) == 1
+    finally:
+        await box.close()
+
+
+async def test_a_backgammon_board_whose_edit_failed_is_drawn_again(tmp_path: Path, faults):
+    """A move's board (drawn once the bot has rolled what it rolls by itself) does not
+    reach Telegram: a minute later it is drawn again, and its roll button works."""
+    box = await _started(tmp_path, seed=3)
+    try:
+        move, roll = "a@g: б/24х 13/8", "b@g: [🎲 Бросок]"
+        await _run(box, "\n".join(scenario_until("backgammon_live_russian_moves", move)))
+        faults.fail(5, lambda m: isinstance(m, EditMessageMedia))
+        assert _errors(await _run(box, move))  # Telegram out of reach, said as an error
+        redrawn = await _run(box, "! advance 1m")
+        assert sum("bar/24* 13/8" in line for line in redrawn) == 1 and not _errors(redrawn)
+        rolled = await _run(box, roll)
+        assert not _errors(rolled) and any("ходит B" in line for line in rolled)
     finally:
         await box.close()
 
