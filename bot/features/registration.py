@@ -394,8 +394,9 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
             await query.answer(tr("application.withdrawn", name=entry.label))
             await services.outbox.drop_buttons(message.chat.id, message.message_id)
             return
-        if entry is None or entry.status != "pending":
+        if entry is None or entry.status != "pending":  # a card whose edit never went out
             await query.answer(tr("application.already_decided"))
+            await services.outbox.drop_buttons(message.chat.id, message.message_id)
             return
         if callback_data.approve and tournament.full_with(
                 await services.repos.entrants.count(tournament.id, ("approved",))):
