@@ -12,7 +12,6 @@ features use to DM someone with a group notice as the fallback.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import html
 import logging
 from collections import defaultdict, deque
@@ -357,13 +356,20 @@ class Outbox:
     async def drop_buttons(self, chat_id: int, message_id: int) -> None:
         """Take the buttons off a message that takes no more presses (it may be gone); a
         board this process drew without buttons is left alone (the call would cost the
-        group's budget and change nothing)."""
+        group's budget and change nothing). With Telegram out of reach the buttons stay and
+        the caller goes on (a new board is posted all the same): a press on them is checked
+        as any press is."""
         shown = self._shown.get((chat_id, message_id))
         if shown is not None and not shown[1]:
             return
-        with contextlib.suppress(TelegramBadRequest):
+        try:
             await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id,
                                                      reply_markup=None)
+        except TelegramBadRequest:  # gone, or without buttons already
+            pass
+        except (TelegramServerError, TelegramNetworkError) as error:
+            log.warning("buttons left on message %s of %s: %s", message_id, chat_id, error)
+            return
         self._shown[chat_id, message_id] = (None, False)
 
     async def board(self, chat_id: int, message_id: int | None, text: str,

@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 from aiogram.exceptions import TelegramForbiddenError, TelegramServerError
-from aiogram.methods import EditMessageMedia, EditMessageText, SendMessage, TelegramMethod
+from aiogram.methods import (
+    EditMessageMedia,
+    EditMessageReplyMarkup,
+    EditMessageText,
+    SendMessage,
+    TelegramMethod,
+)
 
 from bot.clock import VirtualClock
 from bot.sandbox.runner import Sandbox
@@ -159,6 +165,16 @@ async def test_a_pause_whose_message_failed_still_shows_on_the_board(tmp_path: P
         assert sum("The match is paused (lunch)" in line for line in said) == 1
     finally:
         await box.close()
+
+
+async def test_board_posts_the_new_board_when_the_old_ones_buttons_stay(sandbox, faults):
+    """/board takes the buttons off the old board first: Telegram out of reach for that
+    leaves them (a press on them is checked as any) and the new board is posted."""
+    await _run(sandbox, "\n".join(scenario_until("darts_restart_mid_visit", "! restart")))
+    faults.fail(5, lambda m: isinstance(m, EditMessageReplyMarkup))
+    said = await _run(sandbox, "alice@grp: /board")
+    assert not _errors(said) and sum(line.startswith("→ grp: 🎯") for line in said) == 1
+    assert any("T20 · S20" in line for line in await _run(sandbox, "alice@grp: [S20]"))
 
 
 async def test_a_backgammon_board_whose_edit_failed_is_drawn_again(tmp_path: Path, faults):
