@@ -4,6 +4,8 @@ pauses its tournaments and tells the organisers, and a blocked user is no error.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -38,20 +40,20 @@ org@dice: /schedule 21.10.2026 20:00 Europe/Moscow
 """
 
 
-async def _started(tmp_path: Path, language: str = "ru", seed: int = 1) -> Sandbox:
+@asynccontextmanager
+async def _started(tmp_path: Path, language: str = "ru",
+                   seed: int = 1) -> AsyncIterator[Sandbox]:
+    """A started sandbox whose printed lines are kept in its ``output``."""
     output: list[str] = []
-    box = Sandbox(seed=seed, db_path=tmp_path / "jobs.sqlite3", language=language,
-                  emit=output.append)
-    box.output = output
-    await box.start()
-    return box
+    async with opened(tmp_path, seed=seed, language=language, emit=output.append) as box:
+        box.output = output
+        yield box
 
 
 @pytest.fixture
 async def sandbox(tmp_path: Path):
-    box = await _started(tmp_path)
-    yield box
-    await box.close()
+    async with _started(tmp_path) as box:
+        yield box
 
 
 async def _run(box: Sandbox, script: str) -> list[str]:
@@ -156,15 +158,12 @@ async def test_a_pause_whose_message_failed_still_shows_on_the_board(tmp_path: P
                                                                    faults):
     """/pause is written, then its message meets Telegram out of reach: the board says the
     pause all the same (it kept its move buttons, each press answered with the pause)."""
-    box = await _started(tmp_path, "en")
-    try:
+    async with _started(tmp_path, "en") as box:
         pause = "org@g: /pause lunch"
         await _run(box, "\n".join(scenario_until("backgammon_addtime_keeps_the_turn", pause)))
         faults.fail(5, lambda m: isinstance(m, SendMessage) and "is paused" in m.text)
         said = await _run(box, pause)
         assert sum("The match is paused (lunch)" in line for line in said) == 1
-    finally:
-        await box.close()
 
 
 async def test_board_posts_the_new_board_when_the_old_ones_buttons_stay(sandbox, faults):
@@ -180,8 +179,7 @@ async def test_board_posts_the_new_board_when_the_old_ones_buttons_stay(sandbox,
 async def test_a_backgammon_board_whose_edit_failed_is_drawn_again(tmp_path: Path, faults):
     """A move's board (drawn once the bot has rolled what it rolls by itself) does not
     reach Telegram: a minute later it is drawn again, and its roll button works."""
-    box = await _started(tmp_path, seed=3)
-    try:
+    async with _started(tmp_path, seed=3) as box:
         move, roll = "a@g: б/24х 13/8", "b@g: [🎲 Бросок]"
         await _run(box, "\n".join(scenario_until("backgammon_live_russian_moves", move)))
         faults.fail(5, lambda m: isinstance(m, EditMessageMedia))
@@ -190,16 +188,13 @@ async def test_a_backgammon_board_whose_edit_failed_is_drawn_again(tmp_path: Pat
         assert sum("bar/24* 13/8" in line for line in redrawn) == 1 and not _errors(redrawn)
         rolled = await _run(box, roll)
         assert not _errors(rolled) and any("ходит B" in line for line in rolled)
-    finally:
-        await box.close()
 
 
 async def test_a_grace_whose_card_edit_failed_is_logged_once(tmp_path: Path, faults):
     """The late-start grace runs out and the card's edit (the forfeit buttons) fails: the
     grace is logged, the card drawn again a minute later; the job's own retry finds the
     grace logged and does not log it again."""
-    box = await _started(tmp_path, "en")
-    try:
+    async with _started(tmp_path, "en") as box:
         await _run(box, "\n".join(scenario_until("backgammon_grace_form_kept",
                                                  "! advance 2m")))
         faults.fail(5, lambda m: isinstance(m, EditMessageText))
@@ -208,8 +203,6 @@ async def test_a_grace_whose_card_edit_failed_is_logged_once(tmp_path: Path, fau
         assert sum("Award by forfeit" in line for line in later) == 1 and not _errors(later)
         assert await _rows(box, "SELECT count(*) FROM match_actions WHERE payload LIKE"
                                 " '%grace_over%'") == [(1,)]
-    finally:
-        await box.close()
 
 
 async def test_a_disqualification_that_ends_the_group_stage_opens_the_playoff_on_retry(
