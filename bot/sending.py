@@ -60,6 +60,7 @@ GROUP_LIMIT = (20, 60.0)  # messages per seconds in one group
 GLOBAL_LIMIT = (30, 1.0)  # messages per second overall
 MAX_RETRIES = 5
 FAULT_DELAYS = (0.5, 1.0, 2.0, 4.0)  # seconds before each new try after a 5xx or lost link
+TOAST_FAULT_DELAYS = (0.5,)  # a press's answer: tried once more, then given up
 TOAST_LIMIT = 200
 
 
@@ -162,9 +163,22 @@ async def _sleep(clock: Clock, seconds: float, waiting: Waiting | None) -> None:
     await clock.sleep(seconds)
 
 
+def fault_delays(method: TelegramMethod) -> tuple[float, ...]:
+    """The back-offs before each new try of ``method`` after a fault: none for polling and
+    the start-up's getMe (bot.app.whoami), which have back-offs of their own; one short one
+    for a press's answer, a toast that says nothing once late, whose back-off would hold
+    the update (and its match, its clocks) for seconds: then it is given up."""
+    if isinstance(method, (GetUpdates, GetMe)):
+        return ()
+    if isinstance(method, AnswerCallbackQuery):
+        return TOAST_FAULT_DELAYS
+    return FAULT_DELAYS
+
+
 class RateLimitMiddleware(BaseRequestMiddleware):
     """Keeps sends within Telegram's limits, waits out RetryAfter and retries a call that
-    met a server error or a dropped connection (``FAULT_DELAYS`` apart) instead of failing.
+    met a server error or a dropped connection (``FAULT_DELAYS`` apart) instead of failing;
+    a press's answer that still fails is given up, not raised (:func:`fault_delays`).
 
     ``resumed_at`` (a restart that followed recent activity) starts every window full.
     ``group_waits`` (set once the bot's services exist) hears of each wait for a group's
@@ -188,8 +202,7 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         counted = isinstance(chat_id, int) and not type(method).__name__.startswith("Get")
         # a group's limit counts messages: a reaction posts none
         grouped = counted and chat_id < 0 and not isinstance(method, SetMessageReaction)
-        # polling and the start-up's getMe (bot.app.whoami) have back-offs of their own
-        faults = iter(() if isinstance(method, (GetUpdates, GetMe)) else FAULT_DELAYS)
+        faults = iter(fault_delays(method))
         retries = 0
         while True:
             if counted:
@@ -212,12 +225,14 @@ class RateLimitMiddleware(BaseRequestMiddleware):
                 await _sleep(self.clock, error.retry_after, waiting)
             except (TelegramServerError, TelegramNetworkError) as error:
                 delay = next(faults, None)
+                if delay is None and isinstance(method, AnswerCallbackQuery):
+                    log.warning("a press's answer is lost: %s", error.message)
+                    return True  # the press itself has counted: what follows it goes on
                 if delay is None:
                     raise
                 log.warning("%s on %s; again in %ss", error.message, type(method).__name__,
                             delay)
                 await _sleep(self.clock, delay, waiting)
-
 
     def _waiting(self, chat_id: int) -> Waiting | None:
         if self.group_waits is None:

@@ -33,13 +33,12 @@ from pathlib import Path
 from aiogram.methods import TelegramMethod
 
 from bot.sandbox.runner import Sandbox
-from bot.sending import FAULT_DELAYS
+from bot.sending import fault_delays
 from tests.bot.conftest import Faults
 from tests.bot.sandbox_run import differences
 from tests.bot.test_restart_determinism import NEW_RUN, exports
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
-ATTEMPTS = 1 + len(FAULT_DELAYS)
 SETTLE_HOURS = 24  # a call and the sending layer's retries after a fault
 
 
@@ -62,7 +61,8 @@ class Sends:
         if len(self.lines) == self.fail:
             self.failed = getattr(method, "text", None) or getattr(method, "caption", None) \
                 or method.__api_method__
-            self.faults.fail(ATTEMPTS, self._of_kind)
+            # the call and the sending layer's retries of it
+            self.faults.fail(1 + len(fault_delays(method)), self._of_kind)
 
 
 async def settle(sandbox: Sandbox) -> None:

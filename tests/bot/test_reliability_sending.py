@@ -245,6 +245,16 @@ async def test_faults_that_last_are_raised_and_long_polls_are_left_to_the_dispat
     assert len(calls) == 1
 
 
+async def test_a_press_answer_that_fails_is_tried_once_more_then_given_up() -> None:
+    """A toast says nothing once late and its back-off holds the update: it is tried once
+    more, then given up without an error, so what the press does next still happens."""
+    clock, calls = VirtualClock(START), []
+    answer = AnswerCallbackQuery(callback_query_id="1", text="Bob approved.")
+    assert await RateLimitMiddleware(clock)(_failing(TelegramServerError, "down", 99, calls),
+                                            None, answer) is True
+    assert len(calls) == 2 and (clock.now() - START).total_seconds() == 0.5
+
+
 async def test_after_a_busy_restart_the_windows_start_full() -> None:
     clock, calls = VirtualClock(START), []
     limiter = RateLimitMiddleware(clock, resumed_at=START)
