@@ -34,8 +34,6 @@ async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup 
     services = ctx.services
     match = await services.repos.matches.get(ctx.match.id)
     chat_id = ctx.tournament.chat_id
-    if new and match.board_message_id is not None:
-        await services.outbox.drop_buttons(chat_id, match.board_message_id)
     current = None if new else match.board_message_id
     message_id = await services.outbox.board(chat_id, current, text, markup,
                                              thread_id=match.thread_id, resend=not ctx.closed)
@@ -43,6 +41,8 @@ async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup 
         await services.repos.matches.update(match.id, services.clock.now(),
                                             board_message_id=message_id)
     ctx.match = await services.repos.matches.get(match.id)
+    if new and match.board_message_id not in (None, message_id):  # once the new one is out:
+        await services.outbox.drop_buttons(chat_id, match.board_message_id)  # a board to press
 
 
 async def retire_board(services: Services, tournament: Tournament, match: MatchRow, *,

@@ -176,6 +176,15 @@ async def test_board_posts_the_new_board_when_the_old_ones_buttons_stay(sandbox,
     assert any("T20 · S20" in line for line in await _run(sandbox, "alice@grp: [S20]"))
 
 
+async def test_board_that_fails_to_post_leaves_the_old_boards_buttons(sandbox, faults):
+    """/board posts the new board before it takes the old one's buttons off: when Telegram
+    does not take the new one, the old board still plays."""
+    await _run(sandbox, "\n".join(scenario_until("darts_restart_mid_visit", "! restart")))
+    faults.fail(5, lambda m: isinstance(m, SendMessage) and m.text.startswith("🎯"))
+    assert not any(line.startswith("✎") for line in await _run(sandbox, "alice@grp: /board"))
+    assert any("T20 · S20" in line for line in await _run(sandbox, "alice@grp: [S20]"))
+
+
 async def test_a_backgammon_board_whose_edit_failed_is_drawn_again(tmp_path: Path, faults):
     """A move's board (drawn once the bot has rolled what it rolls by itself) does not
     reach Telegram: a minute later it is drawn again, and its roll button works."""

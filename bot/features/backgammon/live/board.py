@@ -333,10 +333,10 @@ async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False,
             if "not modified" in error.message:
                 return
             log.warning("board of match %s sent again: %s", match.id, error.message)
-    if match.board_message_id is not None:
-        await services.outbox.drop_buttons(chat_id, match.board_message_id)
     sent = await services.bot.send_photo(chat_id, photo, caption=text, reply_markup=keys,
                                          message_thread_id=match.thread_id)
     await services.repos.matches.update(match.id, services.clock.now(),
                                         board_message_id=sent.message_id)
     ctx.match = await services.repos.matches.get(match.id)
+    if match.board_message_id is not None:  # once the new one is out: a board to press stays
+        await services.outbox.drop_buttons(chat_id, match.board_message_id)
