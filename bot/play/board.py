@@ -126,6 +126,7 @@ async def drawn_again(services: Services, match_id: int) -> None:
             return  # a report (played away): what it owes to say is a job's, held with it
         await redraw_in_place(ctx)
         await hidden.redraw_panels(ctx)
+        await hidden.missing_panels(ctx)
         state = await services.matches.current(ctx.match)
     game = game_of(ctx.tournament.game)
     if game.playbook is not None and ctx.match.status == "running":  # the bot's own move

@@ -223,6 +223,22 @@ async def redraw_panels(ctx: MatchContext) -> None:
         await show(ctx, *seats)
 
 
+async def missing_panels(ctx: MatchContext) -> None:
+    """Send the panels a live match owes and never sent: to each player who has none (the
+    send met Telegram out of reach, or the process stopped before it), unless the bot
+    cannot write to them (the group was told how to open the chat) or plays the seat
+    itself (``/practice``)."""
+    match, stored = ctx.match, panels(ctx.services)
+    if input_of(match.kind) is None or match.status not in LIVE:
+        return
+    unreached, me = await stored.unreached(match.id), (await ctx.services.bot.me()).id
+    seats = [seat for seat, user_id in enumerate(match.players)
+             if user_id not in unreached and user_id != me
+             and await stored.get(match.id, user_id) is None]
+    if seats:
+        await show(ctx, *seats)
+
+
 async def show(ctx: MatchContext, *seats: int, fresh: bool = False,
                tell: bool = True, note: Note | None = None) -> list[int]:
     """Show each of ``seats`` their panel: edit the stored one in place, or (``fresh``, or

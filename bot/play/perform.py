@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -129,10 +130,28 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
             unsaid = unsaid or error
     if unsaid is not None:
         if isinstance(unsaid, PASSING_FAULTS):  # the board shown is the one before
-            await services.scheduler.replace(BOARD_OWED, services.clock.now() + RETRY_DELAYS[0],
-                                             match.tournament_id, "match_id", match_id=match.id)
+            await owe_board(services, match)
         raise unsaid
     return change
+
+
+async def owe_board(services: Services, match: MatchRow) -> None:
+    """Draw ``match``'s board and panels again a minute from now (:data:`BOARD_OWED`, one a
+    match): what it shows, or a player's panel, did not reach Telegram."""
+    await services.scheduler.replace(BOARD_OWED, services.clock.now() + RETRY_DELAYS[0],
+                                     match.tournament_id, "match_id", match_id=match.id)
+
+
+@asynccontextmanager
+async def board_owed_after_faults(services: Services, match: MatchRow) -> AsyncIterator[None]:
+    """Around a match's opening (its board, its players' first panels): should Telegram be
+    out of reach for part of it, what is missing is drawn a minute later (:func:`owe_board`);
+    the error goes on to the caller (a job is retried, and finds the match made)."""
+    try:
+        yield
+    except PASSING_FAULTS:
+        await owe_board(services, match)
+        raise
 
 
 async def _announced(ctx: MatchContext, playbook: Playbook, change: Change,

@@ -199,6 +199,20 @@ async def test_a_backgammon_board_whose_edit_failed_is_drawn_again(tmp_path: Pat
         assert not _errors(rolled) and any("ходит B" in line for line in rolled)
 
 
+async def test_a_hand_that_failed_at_the_match_start_is_sent_a_minute_later(tmp_path: Path,
+                                                                          faults):
+    """An armchair match opens with its score card out and Bob's hand meeting Telegram out
+    of reach: a minute later the hand he never got is sent (he had no buttons to play)."""
+    async with _started(tmp_path, "en") as box:
+        begin = "org@g: /begin"
+        await _run(box, "\n".join(scenario_until("armchair_two_matches_typed", begin)))
+        faults.fail(5, lambda m: isinstance(m, SendMessage) and m.chat_id == box.world.users[
+            "bob"].id and "Your hand" in m.text)
+        assert not any(line.startswith("→ bob@dm: 🃏") for line in await _run(box, begin))
+        later = await _run(box, "! advance 1m")
+        assert sum(line.startswith("→ bob@dm: 🃏") for line in later) == 1, later
+
+
 async def test_a_grace_whose_card_edit_failed_is_logged_once(tmp_path: Path, faults):
     """The late-start grace runs out and the card's edit (the forfeit buttons) fails: the
     grace is logged, the card drawn again a minute later; the job's own retry finds the

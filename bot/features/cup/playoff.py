@@ -17,6 +17,7 @@ from bot.features.cup.common import close_match, on_finish
 from bot.game_settings import key_said
 from bot.i18n import Markup, Translator, opening, paragraphs
 from bot.play.context import MatchContext, context_for, names_of
+from bot.play.perform import board_owed_after_faults
 from bot.play.topics import open_topic
 from bot.registry import Registry
 from bot.services import Services
@@ -244,7 +245,8 @@ async def _announce(services: Services, tr: Translator, tournament: Tournament,
     first message (:data:`on_match_start`)."""
     ctx = await context_for(services, tr, tournament, match)
     ctx.match = await open_topic(services, tournament, ctx.match, ctx.names)
-    await _start_announcers[match.kind](ctx)
+    async with board_owed_after_faults(services, ctx.match):
+        await _start_announcers[match.kind](ctx)
 
 
 @on_finish(STAGE)

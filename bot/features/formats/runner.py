@@ -34,6 +34,7 @@ from bot.games import Opening, game_of
 from bot.i18n import Markup, Translator, lines, paragraphs
 from bot.play import clock
 from bot.play.context import context_for, load_match
+from bot.play.perform import board_owed_after_faults
 from bot.play.redraw import redraw_in_place
 from bot.services import Services
 from games.tournament import swiss_rounds_warning
@@ -298,7 +299,8 @@ async def _launch(services: Services, run: Run, rows: list[MatchRow]) -> None:
     launcher = game.launch
     for row in rows:  # one opened during a pause too: its board waits for /resume
         if row.status in LIVE and row.player_b is not None:
-            await launcher(services, run.tournament, row)
+            async with board_owed_after_faults(services, row):
+                await launcher(services, run.tournament, row)
 
 
 async def finish(services: Services, run: Run) -> None:

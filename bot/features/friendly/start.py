@@ -24,7 +24,7 @@ from bot.game_settings import (
 from bot.games import Game, MatchLauncher
 from bot.i18n import Translator, clip, lines
 from bot.play.context import in_its_chat
-from bot.play.perform import bot_moves
+from bot.play.perform import board_owed_after_faults, bot_moves
 from bot.play.refusal import Refusal
 from bot.services import Services
 from storage.repositories.jobs import Job
@@ -160,7 +160,8 @@ async def play(services: Services, tournament: Tournament) -> MatchRow:
     players = [e.user_id for e in await services.repos.entrants.list(tournament.id)]
     match = made[0] if made else await services.repos.matches.create(
         tournament.id, STAGE, 1, "F", kind, players[0], players[1], services.clock.now())
-    await launch(services, tournament, match)
+    async with board_owed_after_faults(services, match):
+        await launch(services, tournament, match)
     return await services.repos.matches.get(match.id)
 
 
