@@ -213,6 +213,20 @@ async def test_a_hand_that_failed_at_the_match_start_is_sent_a_minute_later(tmp_
         assert sum(line.startswith("→ bob@dm: 🃏") for line in later) == 1, later
 
 
+async def test_a_board_a_correction_could_not_redraw_is_drawn_a_minute_later(tmp_path: Path,
+                                                                         faults):
+    """A corrected semi-final puts Dave in the final, whose board's edit with his name does
+    not reach Telegram: a minute later it is drawn again, and his bull-off button is there."""
+    async with _started(tmp_path, "en") as box:
+        correction = "org@g: /setresult @dave @alice 1:0 Dave won in fact"
+        await _run(box, "\n".join(scenario_until("formats_bracket_correction_next_made",
+                                                 correction)))
+        faults.fail(5, lambda m: isinstance(m, EditMessageText) and "match #3" in m.text)
+        await _run(box, correction)
+        later = await _run(box, "! advance 1m") + await _run(box, "dave@g: [🎯 Bull-off: Dave]")
+        assert not _errors(later) and any("Dave won the bull-off" in line for line in later)
+
+
 async def test_a_grace_whose_card_edit_failed_is_logged_once(tmp_path: Path, faults):
     """The late-start grace runs out and the card's edit (the forfeit buttons) fails: the
     grace is logged, the card drawn again a minute later; the job's own retry finds the

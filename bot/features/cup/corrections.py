@@ -25,6 +25,7 @@ from bot.middlewares.filters import topic_of
 from bot.play import hidden
 from bot.play.board import retire_board
 from bot.play.context import LIVE, MatchContext, context_for, names_of
+from bot.play.perform import board_owed_after_faults
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal
 from bot.play.topics import typed_in_its_topic
@@ -389,13 +390,20 @@ async def _show_new_player(services: Services, tr: Translator, tournament: Tourn
         if match.status not in LIVE or user_id not in match.players:
             continue
         ctx = await context_for(services, tr, tournament, match)
-        await redraw_in_place(ctx)
-        if hidden.input_of(match.kind) is None:
-            continue
-        if (left := await hidden.panels(services).get(match.id, old)) is not None:
-            await services.outbox.drop_buttons(old, left)
-        if await hidden.awaited(services, match, seat := ctx.seat(user_id)):
-            await hidden.show(ctx, seat, fresh=True)
+        async with board_owed_after_faults(services, match):
+            await _put_in(services, ctx, old, user_id)
+
+
+async def _put_in(services: Services, ctx: MatchContext, old: int, user_id: int) -> None:
+    """``user_id``, in ``old``'s place, shown on the match's board and given a panel."""
+    match = ctx.match
+    await redraw_in_place(ctx)
+    if hidden.input_of(match.kind) is None:
+        return
+    if (left := await hidden.panels(services).get(match.id, old)) is not None:
+        await services.outbox.drop_buttons(old, left)
+    if await hidden.awaited(services, match, seat := ctx.seat(user_id)):
+        await hidden.show(ctx, seat, fresh=True)
 
 
 async def _take_over(services: Services, actor_id: int, tournament: Tournament, old: int,

@@ -167,7 +167,8 @@ async def _hand_over(services: Services, tr: Translator, run: Run,
     for each in replaced:
         ctx = await load_match(services, tr, each.match.id)
         await clock.keep(ctx)
-        await redraw_in_place(ctx)
+        async with board_owed_after_faults(services, ctx.match):
+            await redraw_in_place(ctx)
 
 
 async def advance_after_result(services: Services, job: Job) -> None:
