@@ -1,4 +1,4 @@
-"""Fail one message in every transcript and compare where the tournament ends.
+"""Fail one Telegram call in every transcript and compare where the tournament ends.
 
     python -m tests.faults [--salt S] [--only WORD] [--method sendMessage]
 
@@ -9,17 +9,17 @@ For each transcript of ``tests/scenarios/`` a first run counts the messages the 
 each of the sending layer's retries. Two minutes pass after that line (a job's first
 retry is due) and the transcript goes on; a third run has the same two minutes without
 the fault. Both go on until no job is due (:func:`settle`), then their exports (times
-left out) are compared. Printed: each transcript whose exports differ, or whose faulted run printed an
-error besides the fault's, with the message that failed and the first lines of the
-difference.
+left out) are compared. Printed: each transcript whose exports differ, or whose faulted
+run printed an error besides the fault's, with the call that failed and the first lines
+of the difference.
 
 A difference is a place to look, not always a defect. A lost answer with buttons that the
 transcript then presses (a ``/withdraw`` question, a challenge's invitation) is lost as a
 live bot loses it: the player asks again. A bank a second lower is the first back-off's
 half second, under the stored clocks' resolution (the rest of the back-off moves the
-group's clocks on). A transcript that names a message or a topic by
-id meets other ids. A start said late by its job's retry starts the clocks later. What it
-found is in the README's reliability paragraph."""
+group's clocks on). A transcript that names a message or a topic by id meets other ids.
+A start said late by its job's retry starts the clocks later. What it found is in the
+README's reliability paragraph."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ from tests.bot.sandbox_run import differences
 from tests.bot.test_restart_determinism import NEW_RUN, exports
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
-SETTLE_HOURS = 24  # a call and the sending layer's retries after a fault
+SETTLE_HOURS = 24  # at most a day of jobs after the transcript (:func:`settle`)
 
 
 class Sends:
