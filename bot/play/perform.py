@@ -89,8 +89,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     (:func:`bot_moves`, with the same ``clocks``), and then ``then``: what the caller's game
     does by itself after an action (backgammon's dice). An announcement that failed stops
     none of that (:func:`_announced`); when Telegram was out of reach, the board and panels
-    are drawn again a minute later (:data:`BOARD_OWED`). Returns the change, or None when this update was
-    applied before (nothing is said twice).
+    are drawn again a minute later (:data:`BOARD_OWED`). Returns the change, or None when
+    this update was applied before (nothing is said twice).
     """
     services, match = ctx.services, ctx.match
     if not in_pause:

@@ -148,6 +148,7 @@ async def test_killed_before_showing_a_card_resumes_as_an_uninterrupted_run(
                              "alice@dm: [GLOVES 7]"], capture_output=True, timeout=300,
                             check=False)
     assert killed.returncode == 9
-    resumed = subprocess.run(sandbox_command(db_path, ARMCHAIR, 1, "en"), capture_output=True, text=True, timeout=300, check=False)
+    resumed = subprocess.run(sandbox_command(db_path, ARMCHAIR, 1, "en"), capture_output=True,
+                             text=True, timeout=300, check=False)
     assert resumed.returncode == 0, resumed.stdout[:2000]
     assert timeless(await final_exports(db_path)) == timeless(expected)
