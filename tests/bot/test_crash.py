@@ -10,6 +10,8 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from bot.sandbox.runner import Sandbox
 from storage.db import Database
 from storage.repositories.sandbox_world import SandboxWorldRepo
@@ -111,44 +113,51 @@ async def test_a_job_left_due_by_a_process_killed_mid_line_runs_after_the_next_l
         await sandbox.close()
 
 
-ARMCHAIR = SCENARIOS / "armchair_single_elim_result_with_next_matches.txt"
-DIES_BEFORE_SHOWING = f"""
+DIES_BEFORE_SHOWING = """
 import asyncio, os, sys
 from pathlib import Path
 import bot.play.perform
 from bot.sandbox.runner import Sandbox
 
 async def main():
+    script = Path(sys.argv[3])
     sandbox = Sandbox(seed=1, db_path=Path(sys.argv[1]), language="en", emit=lambda line: None)
     fed = sandbox.line
 
     async def line(raw):
-        if raw == sys.argv[2]:  # the card is written, then the process dies
+        if raw == sys.argv[2]:  # the action is written, then the process dies
             bot.play.perform.at_once = lambda *calls: os._exit(9)
         await fed(raw)
 
     sandbox.line = line
     await sandbox.start()
-    await sandbox.run_lines(Path({str(ARMCHAIR)!r}).read_text(encoding="utf-8").splitlines())
+    await sandbox.run_lines(script.read_text(encoding="utf-8").splitlines())
 
 asyncio.run(main())
 """
 
 
-async def test_killed_before_showing_a_card_resumes_as_an_uninterrupted_run(
-        tmp_path: Path) -> None:
-    """Killed after a card that completes a ball was written, before anything was shown:
-    ``--resume`` delivers that very update again (its button is gone from the hand it was
-    pressed in), the bot finds it claimed and draws the score card and hands again, and the
-    opponent's next card, in the hand only once the ball is shown, is there to press."""
-    text = ARMCHAIR.read_text(encoding="utf-8")
+@pytest.mark.parametrize(("name", "dying_line"), [
+    ("armchair_single_elim_result_with_next_matches", "alice@dm: [GLOVES 7]"),
+    ("backgammon_board_forfeit_with_next_matches", "! advance 21m"),
+])
+async def test_killed_before_showing_an_action_resumes_as_an_uninterrupted_run(
+        tmp_path: Path, name: str, dying_line: str) -> None:
+    """Killed after an action was written, before anything was shown. A card that
+    completes a ball: ``--resume`` delivers that very update again (its button is gone from
+    the hand it was pressed in), the bot finds it claimed and draws the score card and hands
+    again, and the opponent's next card, in the hand only once the ball is shown, is there
+    to press. Backgammon's late-start grace, logged by its job: the job runs again, finds it
+    logged (not logging it twice) and draws the card with the organisers' forfeit buttons."""
+    script = SCENARIOS / f"{name}.txt"
+    text = script.read_text(encoding="utf-8")
     _, expected = await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
     db_path = tmp_path / "killed.sqlite3"
     killed = subprocess.run([sys.executable, "-c", DIES_BEFORE_SHOWING, str(db_path),
-                             "alice@dm: [GLOVES 7]"], capture_output=True, timeout=300,
+                             dying_line, str(script)], capture_output=True, timeout=300,
                             check=False)
     assert killed.returncode == 9
-    resumed = subprocess.run(sandbox_command(db_path, ARMCHAIR, 1, "en"), capture_output=True,
+    resumed = subprocess.run(sandbox_command(db_path, script, 1, "en"), capture_output=True,
                              text=True, timeout=300, check=False)
     assert resumed.returncode == 0, resumed.stdout[:2000]
     assert timeless(await final_exports(db_path)) == timeless(expected)

@@ -95,7 +95,7 @@ async def launch(services: Services, tournament: Tournament, match: MatchRow) ->
 
 
 async def grace_passed(services: Services, job: Job) -> None:
-    """The late-start grace of a match is over: logged, and the card redrawn. A match
+    """The late-start grace of a match is over: logged once, and the card redrawn. A match
     opened during a pause (its grace set then) is looked at again a minute later, until
     /resume: the forfeit is offered once the match is played."""
     match = await services.repos.matches.get(job.payload["match"])
@@ -108,8 +108,11 @@ async def grace_passed(services: Services, job: Job) -> None:
     tournament = await services.repos.tournaments.get(match.tournament_id)
     ctx = await load_match(services, await services.translator_for_chat(tournament.chat_id),
                            match.id, (KIND,))
-    if not (await services.matches.state(ctx.match)).late:  # else a retry: the card's edit
-        await act(ctx, [{"type": "grace_over"}], None, None)  # failed, BOARD_OWED redraws it
+    state = await services.matches.state(ctx.match)
+    if state.late:  # run again (its card's edit failed, or the bot stopped): logged once
+        await show_card(ctx, state)
+    else:
+        await act(ctx, [{"type": "grace_over"}], None, None)
 
 
 async def load(services: Services, tr: Translator, match_id: int) -> MatchContext:
