@@ -212,9 +212,6 @@ class RateLimitMiddleware(BaseRequestMiddleware):
                     now = self.clock.now().timestamp()
                 if not self.global_window.room(now):
                     await self.global_window.take(self.clock)
-            # a group waiting for Telegram (its flood wait, a fault's back-off) sees no
-            # board either: its match clocks are moved on by the wait, as by the window's
-            waiting = self._waiting(chat_id) if grouped else None
             try:
                 return await make_request(bot, method)
             except TelegramRetryAfter as error:
@@ -222,7 +219,7 @@ class RateLimitMiddleware(BaseRequestMiddleware):
                 if retries > MAX_RETRIES:
                     raise
                 log.warning("RetryAfter %ss on %s", error.retry_after, type(method).__name__)
-                await _sleep(self.clock, error.retry_after, waiting)
+                await _sleep(self.clock, error.retry_after, self._told(chat_id, grouped))
             except (TelegramServerError, TelegramNetworkError) as error:
                 delay = next(faults, None)
                 if delay is None and isinstance(method, AnswerCallbackQuery):
@@ -232,7 +229,13 @@ class RateLimitMiddleware(BaseRequestMiddleware):
                     raise
                 log.warning("%s on %s; again in %ss", error.message, type(method).__name__,
                             delay)
-                await _sleep(self.clock, delay, waiting)
+                await _sleep(self.clock, delay, self._told(chat_id, grouped))
+
+    def _told(self, chat_id: int, grouped: bool) -> Waiting | None:
+        """Who hears of a wait for Telegram on a call (its flood wait, a fault's back-off):
+        a group's, whose players see no board meanwhile either, so its match clocks are
+        moved on by it as by the window's waits; nobody's for any other call."""
+        return self._waiting(chat_id) if grouped else None
 
     def _waiting(self, chat_id: int) -> Waiting | None:
         if self.group_waits is None:
