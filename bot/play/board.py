@@ -125,8 +125,7 @@ async def drawn_again(services: Services, match_id: int) -> None:
         if ctx.match.kind not in game_of(ctx.tournament.game).engines:
             return  # a report (played away): what it owes to say is a job's, held with it
         await redraw_in_place(ctx)
-        await hidden.redraw_panels(ctx)
-        await hidden.missing_panels(ctx)
+        await hidden.redraw_panels(ctx, missing=True)
         state = await services.matches.current(ctx.match)
     game = game_of(ctx.tournament.game)
     if game.playbook is not None and ctx.match.status == "running":  # the bot's own move

@@ -208,33 +208,24 @@ async def redraw_live(services: Services, tournament: Tournament) -> None:
             await redraw_panels(await context_for(services, tr, tournament, match))
 
 
-async def redraw_panels(ctx: MatchContext) -> None:
+async def redraw_panels(ctx: MatchContext, *, missing: bool = False) -> None:
     """The match's panels redrawn in place, as it stands, where the players have one: a
     match closed outside its play (each game's panel then says who won,
     :meth:`MatchContext.closed_line`, without buttons), a paused or resumed one, one whose
-    last action may not have been shown (delivered again after a restart)."""
+    last action may not have been shown (delivered again after a restart). ``missing``: a
+    live match also sends their panel to each player who never got one (the send met
+    Telegram out of reach, or the process stopped before it), unless the bot cannot write
+    to them (the group was told how to open the chat) or plays the seat itself."""
     match = ctx.match
     if input_of(match.kind) is None:
         return
     stored = panels(ctx.services)
+    owed = missing and match.status in LIVE
+    unreached = await stored.unreached(match.id) if owed else frozenset()
+    me = (await ctx.services.bot.me()).id if owed else None
     seats = [seat for seat, user_id in enumerate(match.players)
-             if await stored.get(match.id, user_id) is not None]
-    if seats:
-        await show(ctx, *seats)
-
-
-async def missing_panels(ctx: MatchContext) -> None:
-    """Send the panels a live match owes and never sent: to each player who has none (the
-    send met Telegram out of reach, or the process stopped before it), unless the bot
-    cannot write to them (the group was told how to open the chat) or plays the seat
-    itself (``/practice``)."""
-    match, stored = ctx.match, panels(ctx.services)
-    if input_of(match.kind) is None or match.status not in LIVE:
-        return
-    unreached, me = await stored.unreached(match.id), (await ctx.services.bot.me()).id
-    seats = [seat for seat, user_id in enumerate(match.players)
-             if user_id not in unreached and user_id != me
-             and await stored.get(match.id, user_id) is None]
+             if await stored.get(match.id, user_id) is not None
+             or owed and user_id not in unreached and user_id != me]
     if seats:
         await show(ctx, *seats)
 
