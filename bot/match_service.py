@@ -50,7 +50,7 @@ RESULT_OWED = "match_result_owed"
 """The job stored with the action that ends a match's play, held in the stead of the game's
 ``finish`` (the result into the tournament), which the update runs
 (:meth:`~bot.scheduler.Scheduler.stand_in`): a process that stopped in between, or a
-finish that failed, leaves it to run (:func:`bot.play.perform.result_owed`)."""
+finish that failed, leaves it to run (:func:`bot.play.board.result_owed`)."""
 FINISHED_REMEMBERED = 256
 """Finished matches whose states stay in memory (the live ones all do)."""
 Clocks = Callable[[ReplayableMatch], "Onward | None"]

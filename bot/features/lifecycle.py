@@ -21,8 +21,8 @@ from bot.game_settings import settings_line
 from bot.games import JobRunner, Opening, game_of, job_runner
 from bot.i18n import Translator, lines
 from bot.match_service import RESULT_OWED
-from bot.play.board import board_owed
-from bot.play.perform import BOARD_OWED, result_owed
+from bot.play.board import board_owed, result_owed
+from bot.play.perform import BOARD_OWED
 from bot.play.topics import topics_problem
 from bot.registry import Registry
 from bot.services import Services

@@ -106,6 +106,27 @@ async def shown_again(services: Services, update_id: int) -> None:
         await drawn_again(services, match_id)
 
 
+async def result_owed(services: Services, job: Job) -> None:
+    """:data:`~bot.match_service.RESULT_OWED`, found pending at start-up (the process
+    stopped after the action that ended a match's play, before its result went into the
+    tournament) or run after a finish that failed. The game's ``finish`` runs now, unless
+    the match left the live ones since (its result recorded); a match whose play goes on
+    (taken back by an organiser's undo, or dealt again by a finish that failed before the
+    new deal was shown) has its board and panels drawn again in place instead, its
+    players' new hands with them (:func:`drawn_again`)."""
+    match = await services.repos.matches.get(job.payload["match_id"])
+    if match is None or match.status not in LIVE:
+        return
+    ctx = await in_its_chat(services, match)
+    async with services.matches.lock(match.id):
+        state = await services.matches.current(match)
+    if state.finished:
+        await game_of(ctx.tournament.game).playbook.finish(ctx, state,
+                                                          job.payload.get("actor_id"))
+    else:
+        await drawn_again(services, match.id)
+
+
 async def board_owed(services: Services, job: Job) -> None:
     """:data:`~bot.play.perform.BOARD_OWED`: an action's announcement did not reach
     Telegram (out of reach through the sending layer's retries), so the match's board and

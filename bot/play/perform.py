@@ -22,17 +22,14 @@ from bot.games import BOT_ROLLS
 from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import clock
-from bot.play.context import MatchContext, in_its_chat
-from bot.play.redraw import redraw_in_place
+from bot.play.context import MatchContext
 from bot.play.refusal import Refusal, unless_paused
 from bot.scheduler import PASSING_FAULTS, RETRY_DELAYS
 from bot.sending import at_once
 from bot.services import Services
 from games.common.errors import IllegalAction
 from storage.db import Write
-from storage.repositories.jobs import Job
 from storage.repositories.matches import DuplicateUpdate, MatchRow
-from storage.repositories.tournaments import LIVE
 
 Action = dict[str, Any]
 Alongside = Sequence[Callable[[], Awaitable[Any]]]
@@ -165,26 +162,6 @@ async def _announced(ctx: MatchContext, playbook: Playbook, change: Change,
     except Exception as error:
         return error
     return None
-
-
-async def result_owed(services: Services, job: Job) -> None:
-    """:data:`~bot.match_service.RESULT_OWED`, found pending at start-up (the process
-    stopped after the action that ended a match's play, before its result went into the
-    tournament) or run after a finish that failed. The game's ``finish`` runs now, unless
-    the match left the live ones since (its result recorded); a match whose play goes on
-    (taken back by an organiser's undo, or dealt again by a finish that failed before the
-    new deal was shown) has its board drawn again in place instead."""
-    match = await services.repos.matches.get(job.payload["match_id"])
-    if match is None or match.status not in LIVE:
-        return
-    ctx = await in_its_chat(services, match)
-    async with services.matches.lock(match.id):
-        state = await services.matches.current(match)
-    if state.finished:
-        await games.game_of(ctx.tournament.game).playbook.finish(ctx, state,
-                                                                job.payload.get("actor_id"))
-    else:
-        await redraw_in_place(ctx)
 
 
 async def draw_chance(ctx: MatchContext, playbook: Playbook,
