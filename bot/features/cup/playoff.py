@@ -181,9 +181,7 @@ async def open_ready(services: Services, tr: Translator, tournament: Tournament)
     that runs this again) is announced first."""
     seeds = tournament.state["playoff_seeds"]
     matches = await services.repos.matches.for_tournament(tournament.id, STAGE)
-    for match in matches:
-        if match.status == "running" and match.board_message_id is None:
-            await _announce(services, tr, tournament, match)
+    await _announce_unshown(services, tr, tournament, matches)
     existing = {m.slot for m in matches}
     bracket = bracket_of(tournament, matches)
     out = await _disqualified(services, tournament)
@@ -235,8 +233,17 @@ async def _open_once(services: Services, tr: Translator, tournament: Tournament,
     made = next((match for match in matches if match.slot == slot), None)
     if made is None:
         await _open(services, tr, tournament, round_no, slot, kind, a, b)
-    elif made.status == "running" and made.board_message_id is None:
-        await _announce(services, tr, tournament, made)
+    else:
+        await _announce_unshown(services, tr, tournament, [made])
+
+
+async def _announce_unshown(services: Services, tr: Translator, tournament: Tournament,
+                            matches: list[MatchRow]) -> None:
+    """Announce each of ``matches`` made before whose announcement never went out
+    (Telegram out of reach, or a stop: the job that made it runs again)."""
+    for match in matches:
+        if match.status == "running" and match.board_message_id is None:
+            await _announce(services, tr, tournament, match)
 
 
 async def _announce(services: Services, tr: Translator, tournament: Tournament,
