@@ -34,7 +34,7 @@ from bot.middlewares.dedupe import DedupeMiddleware
 from bot.middlewares.filters import run_on_loop
 from bot.middlewares.scope import ScopeMiddleware
 from bot.play import clock as clock_of_matches
-from bot.play import refusal
+from bot.play import hidden, refusal
 from bot.render.pool import Renderer
 from bot.scheduler import LiveScheduler, Scheduler
 from bot.sending import GROUP_LIMIT, Outbox, RateLimitMiddleware, install, unreachable_group
@@ -159,6 +159,7 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
     for middleware in bot.session.middleware:  # a wait to post in a group stops its clocks
         if isinstance(middleware, RateLimitMiddleware):
             middleware.group_waits = partial(clock_of_matches.stalled, services)
+    await hidden.owe_unnoted_panels(services)  # (a job due now: armed by the restore)
     await services.scheduler.restore()
     _freeze_once()
     return App(bot, dispatcher, services, dedupe)

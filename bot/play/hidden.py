@@ -37,7 +37,7 @@ from bot.i18n import Translator, lines
 from bot.match_service import Clocks
 from bot.play import clock
 from bot.play.context import LIVE, MatchContext, context_for, handles_of, own_text
-from bot.play.perform import Alongside, perform
+from bot.play.perform import Alongside, owe_board, perform
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal, pause_line
 from bot.sending import raise_failure, settled
@@ -206,6 +206,17 @@ async def redraw_live(services: Services, tournament: Tournament) -> None:
     for match in await services.repos.matches.for_tournament(tournament.id):
         if input_of(match.kind) is not None and match.status in LIVE:
             await redraw_panels(await context_for(services, tr, tournament, match))
+
+
+async def owe_unnoted_panels(services: Services) -> None:
+    """At start-up: a live match whose board is out while a player it can reach has no
+    panel (the process stopped in the middle of the match's opening, before it sent that
+    panel or before it noted it) is drawn again at once, the panel sent
+    (:func:`~bot.play.perform.owe_board`). A panel sent and not noted stays where it is: a
+    press on it is answered as old, the new one is below it."""
+    me = (await services.bot.me()).id
+    for match_id in await panels(services).owed(list(_inputs()), me):
+        await owe_board(services, await services.repos.matches.get(match_id), timedelta(0))
 
 
 async def redraw_panels(ctx: MatchContext, *, missing: bool = False) -> None:

@@ -14,6 +14,7 @@ import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -132,10 +133,12 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     return change
 
 
-async def owe_board(services: Services, match: MatchRow) -> None:
-    """Draw ``match``'s board and panels again a minute from now (:data:`BOARD_OWED`, one a
-    match): what it shows, or a player's panel, did not reach Telegram."""
-    await services.scheduler.replace(BOARD_OWED, services.clock.now() + RETRY_DELAYS[0],
+async def owe_board(services: Services, match: MatchRow,
+                    after: timedelta = RETRY_DELAYS[0]) -> None:
+    """Draw ``match``'s board and panels again ``after`` from now, by default a minute
+    (:data:`BOARD_OWED`, one a match): what it shows, or a player's panel, did not reach
+    Telegram."""
+    await services.scheduler.replace(BOARD_OWED, services.clock.now() + after,
                                      match.tournament_id, "match_id", match_id=match.id)
 
 

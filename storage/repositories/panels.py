@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from storage.cache import MATCH_LOOKUPS, PANELS
 from storage.db import Database
 
@@ -53,6 +55,27 @@ class PanelsRepo:
                 "INSERT INTO match_unreached (match_id, user_id) VALUES (?, ?)",
                 [(match_id, user_id) for user_id in after - before])
         await self.db.write(work)
+
+    async def owed(self, kinds: Collection[str], bot_id: int) -> list[int]:
+        """The live matches of ``kinds`` whose board is out while a player (not the bot
+        itself) has no panel and was never found out of reach, oldest first. A panel is
+        sent with the board that opens the match, so only a process that stopped between
+        the two leaves one: it never went out, or went out and was not noted."""
+        marks = ", ".join("?" * len(kinds))
+        without_panel = (
+            "({player} IS NOT NULL AND {player} != ?"
+            " AND NOT EXISTS (SELECT 1 FROM match_panels p"
+            " WHERE p.match_id = m.id AND p.user_id = {player})"
+            " AND NOT EXISTS (SELECT 1 FROM match_unreached u"
+            " WHERE u.match_id = m.id AND u.user_id = {player}))")
+        rows = await self.db.fetchall(
+            "SELECT m.id FROM matches m JOIN tournaments t ON t.id = m.tournament_id"
+            " WHERE t.status IN ('running', 'paused') AND m.status IN ('running', 'paused')"
+            f" AND m.board_message_id IS NOT NULL AND m.kind IN ({marks})"
+            f" AND ({without_panel.format(player='m.player_a')}"
+            f" OR {without_panel.format(player='m.player_b')}) ORDER BY m.id",
+            (*kinds, bot_id, bot_id))
+        return [row["id"] for row in rows]
 
     async def live_matches(self, user_id: int) -> list[int]:
         """The user's running (or paused) matches of running tournaments, oldest first:

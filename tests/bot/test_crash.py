@@ -161,3 +161,47 @@ async def test_killed_before_showing_an_action_resumes_as_an_uninterrupted_run(
                              text=True, timeout=300, check=False)
     assert resumed.returncode == 0, resumed.stdout[:2000]
     assert timeless(await final_exports(db_path)) == timeless(expected)
+
+
+DIES_NOTING_PANELS = """
+import asyncio, os, sys
+from pathlib import Path
+from bot.sandbox.runner import Sandbox
+from storage.repositories.panels import PanelsRepo
+
+async def dies(*args, **kwargs):
+    os._exit(9)
+
+async def main():
+    PanelsRepo.put_many = dies  # the first panels sent, then the process dies
+    script = Path(sys.argv[2])
+    sandbox = Sandbox(seed=11, db_path=Path(sys.argv[1]), emit=print)
+    await sandbox.start()
+    await sandbox.run_lines(script.read_text(encoding="utf-8").splitlines())
+
+asyncio.run(main())
+"""
+
+
+async def test_killed_between_sending_panels_and_noting_them(tmp_path: Path) -> None:
+    """Killed in the middle of the Cup playoff's opening, its first HP match's panels
+    sent and not noted: the resumed process sends those players their panels again (at
+    start-up: a live match with its board out and a player without a panel), opens the
+    other semi-final and ends as an uninterrupted run; the group stage's end is said once."""
+    script = SCENARIOS / "hidden_input.txt"
+    text = script.read_text(encoding="utf-8")
+    output, expected = await run_and_export(text, text.splitlines(),
+                                            tmp_path / "whole.sqlite3")
+    db_path = tmp_path / "killed.sqlite3"
+    killed = subprocess.run([sys.executable, "-c", DIES_NOTING_PANELS, str(db_path),
+                             str(script)], capture_output=True, text=True, timeout=300,
+                            check=False)
+    assert killed.returncode == 9
+    resumed = subprocess.run(sandbox_command(db_path, script, 11), capture_output=True,
+                             text=True, timeout=300, check=False)
+    assert resumed.returncode == 0, resumed.stdout[:2000]
+    assert "alice@dm: ⚔️ Матч #7" in resumed.stdout.split("\n→ cup:")[0]
+    stage_over = "Групповой этап окончен"  # (the second Cup's too)
+    assert (killed.stdout + resumed.stdout).count(stage_over) == "\n".join(output).count(
+        stage_over)
+    assert timeless(await final_exports(db_path)) == timeless(expected)

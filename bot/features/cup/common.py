@@ -50,6 +50,17 @@ announcer = _announcers.register  # what to say after an action, per match kind
 on_finish = _finishers.register  # what a finished match does to its stage
 
 
+async def say_once(services: Services, tournament: Tournament, step: str, text: str) -> None:
+    """Send a stage's message (``step``: a round opened, the playoff's pairings) to the
+    Cup's group once: noted in the tournament's state when it went out, so the job that
+    says it, run again after a later send failed or after a stop, does not say it twice."""
+    key = f"said {step}"
+    if (await services.repos.tournaments.get(tournament.id)).state.get(key):
+        return
+    await services.bot.send_message(tournament.chat_id, text)
+    await services.repos.tournaments.set_state(tournament.id, key, True)
+
+
 async def running_cup(services: Services, chat_id: int) -> Tournament | None:
     """The chat's running Cup tournament (a friendly Cup match is not one)."""
     for tournament in await services.repos.tournaments.active_in_chat(chat_id):

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from babel import Locale
 from babel.numbers import format_currency
 
-from bot.features.cup.common import close_match, on_finish
+from bot.features.cup.common import close_match, on_finish, say_once
 from bot.game_settings import key_said
 from bot.i18n import Markup, Translator, opening, paragraphs
 from bot.play.context import MatchContext, context_for, names_of
@@ -132,7 +132,7 @@ async def start_playoff(services: Services, tr: Translator, tournament: Tourname
     lines = [tr("cup.playoff_pair", a=label[a], sa=seeds.index(a) + 1, b=label[b],
                 sb=seeds.index(b) + 1)
              for a, b in single_elimination(seeds).first_round]
-    await services.bot.send_message(tournament.chat_id, paragraphs(tables, tr(
+    await say_once(services, tournament, "playoff", paragraphs(tables, tr(
         "cup.groups_done", size=len(seeds),
         stage=round_title(tr, len(seeds), 1, tournament.settings.get("formats")),
         pairs=Markup("\n".join(lines)))))

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from itertools import groupby
 
-from bot.features.cup.common import on_finish
+from bot.features.cup.common import on_finish, say_once
 from bot.features.cup.playoff import holders, playoff_size, round_title, start_playoff
 from bot.games import Opening
 from bot.i18n import Markup, Translator, lines, paragraphs, place_mark
@@ -93,7 +93,7 @@ async def open_round(services: Services, tr: Translator, tournament: Tournament,
                   if match.status != "void" or match.player_b is not None]
     total = max(m.round for m in matches)
     opened = tr("cup.round_opened", number=number, total=total, pairs=Markup("\n".join(lines)))
-    await services.bot.send_message(tournament.chat_id, paragraphs(tables, opened))
+    await say_once(services, tournament, f"round {number}", paragraphs(tables, opened))
     if said is not None:
         await said()
     await advance_groups(services, tr, tournament, number)
