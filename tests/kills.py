@@ -10,7 +10,9 @@ fifths of the way): wherever the process is, between two lines or inside one, be
 writes or two sends. The same command then resumes it to the end, and its exports (times
 left out) are compared with the first run's. Printed: each transcript whose exports differ,
 or whose resumed run failed, with the line it was killed at, the first lines of the
-difference and the resumed run's errors.
+difference and the resumed run's errors; and each transcript where the two runs together
+posted a group message more often than the uninterrupted run (``said again``; but for
+the message the kill landed after, which may not yet have been noted as said).
 
 A difference is a place to look, not always a defect: the bot's own random draws made
 before the kill and never written are drawn again (backgammon's dice, the armchair toss);
@@ -27,6 +29,7 @@ import asyncio
 import random
 import subprocess
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from tests.bot.sandbox_run import differences, run_and_kill, sandbox_command
@@ -50,16 +53,32 @@ async def one(script: Path, salt: str) -> list[str]:
                                                             len(output) * 4 // 5)
         command = sandbox_command(Path(folder) / "killed.sqlite3", script,
                                   options.get("seed", 0), options.get("lang"))
-        run_and_kill(command, kill_at)
+        killed: list[str] = []
+        run_and_kill(command, kill_at, killed)
         resumed = subprocess.run(command, capture_output=True, text=True, check=False,
                                  timeout=RESUME_SECONDS)
         changed = differences(expected, await final_exports(Path(folder) / "killed.sqlite3"))
     errors = [line for line in resumed.stdout.splitlines() if line.startswith("!!")]
-    if not changed and resumed.returncode == 0:
+    again = said_again("\n".join(output).splitlines(), killed, resumed.stdout.splitlines())
+    if not changed and not again and resumed.returncode == 0:
         return []
     return [f"{script.stem}: killed at line {kill_at} of {len(output)},"
             f" resumed with exit code {resumed.returncode}",
-            *(f"    {d[:100]}" for d in changed[:8]), *(f"    {e}" for e in errors[:3])]
+            *(f"    {d[:100]}" for d in changed[:8]), *(f"    {e}" for e in errors[:3]),
+            *(f"    said again: {head[:100]}" for head in again[:3])]
+
+
+def said_again(whole: list[str], killed: list[str], resumed: list[str]) -> list[str]:
+    """The group messages (their first lines) the killed and the resumed run posted more
+    often between them than the uninterrupted run did, but for the last one the killed
+    run posted: a message goes out before it is noted as said, so the kill that lands
+    right after it (where this tool kills: once a line is printed) may see it again."""
+    def posted(lines: list[str]) -> list[str]:
+        return [line for line in lines
+                if line.startswith("→ ") and "@dm:" not in line.split(" ", 2)[1]]
+    last = posted(killed)[-1:]
+    more = Counter(posted(killed) + posted(resumed)) - Counter(posted(whole)) - Counter(last)
+    return sorted(more.elements())
 
 
 async def main(salt: str, only: str) -> None:

@@ -90,15 +90,19 @@ def sandbox_command(db_path: Path, script: Path, seed: int | str,
             *(["--lang", language] if language else []), "--script", str(script), "--resume"]
 
 
-def run_and_kill(command: list[str], after_lines: int) -> int:
-    """Run ``command`` until it has printed ``after_lines`` lines, then SIGKILL it; return
-    how many lines it printed (fewer when it finished first). The kill lands wherever the
-    process is: between two lines or in the middle of one."""
+def run_and_kill(command: list[str], after_lines: int,
+                 printed_lines: list[str] | None = None) -> int:
+    """Run ``command`` until it has printed ``after_lines`` lines (kept in
+    ``printed_lines``, when given), then SIGKILL it; return how many lines it printed (fewer
+    when it finished first). The kill lands wherever the process is: between two lines or
+    in the middle of one."""
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                text=True, encoding="utf-8")
     printed = 0
-    for _ in process.stdout:
+    for line in process.stdout:
         printed += 1
+        if printed_lines is not None:
+            printed_lines.append(line.rstrip("\n"))
         if printed == after_lines:
             os.kill(process.pid, signal.SIGKILL)
             break
