@@ -87,7 +87,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     (:func:`bot_moves`, with the same ``clocks``), and then ``then``: what the caller's game
     does by itself after an action (backgammon's dice). An announcement that failed stops
     none of that (:func:`_announced`); when Telegram was out of reach, the board and panels
-    are drawn again a minute later (:data:`BOARD_OWED`). Returns the change, or None when
+    are drawn again a minute later (:data:`BOARD_OWED`), and the bot's move made then if
+    its die could not be sent. Returns the change, or None when
     this update was applied before (nothing is said twice).
     """
     services, match = ctx.services, ctx.match
@@ -120,7 +121,10 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
     if change.owed is not None:  # the result into the tournament
         await services.scheduler.stand_in(change.owed,
                                           playbook.finish(ctx, change.after, actor_id))
-    await bot_moves(ctx, playbook, change.after, clocks)
+    try:
+        await bot_moves(ctx, playbook, change.after, clocks)
+    except PASSING_FAULTS as error:  # its die never went out: the owed board's job rolls it
+        unsaid = unsaid or error
     if then is not None:
         try:
             await then()

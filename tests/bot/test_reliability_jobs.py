@@ -15,6 +15,7 @@ from aiogram.methods import (
     EditMessageMedia,
     EditMessageReplyMarkup,
     EditMessageText,
+    SendDice,
     SendMessage,
     TelegramMethod,
 )
@@ -225,6 +226,21 @@ async def test_a_board_a_correction_could_not_redraw_is_drawn_a_minute_later(tmp
         await _run(box, correction)
         later = await _run(box, "! advance 1m") + await _run(box, "dave@g: [🎯 Bull-off: Dave]")
         assert not _errors(later) and any("Dave won the bull-off" in line for line in later)
+
+
+async def test_the_bots_die_that_failed_is_rolled_a_minute_later(tmp_path: Path, faults):
+    """In a practice match the bot's own 🎲 does not reach Telegram: it was never rolled,
+    and nothing the player can do rolls it. A minute later the bot rolls it, and the round
+    goes on."""
+    async with _started(tmp_path, seed=5) as box:
+        first = "alice@g: 🎲 5"
+        await _run(box, "\n".join(scenario_until("friendly_practice", first)))
+        faults.fail(5, lambda m: isinstance(m, SendDice))
+        assert _errors(await _run(box, first))
+        later = await _run(box, "! advance 1m")
+        assert any(line.startswith("→ g: 🎲=") for line in later) and not _errors(later)
+        again = await _run(box, "alice@g: 🎲 6")  # the round tied: hers, then the bot's
+        assert not _errors(again) and any("Alice 6 — Tourney" in line for line in again)
 
 
 async def test_a_grace_whose_card_edit_failed_is_logged_once(tmp_path: Path, faults):
