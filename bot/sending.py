@@ -201,7 +201,9 @@ class RateLimitMiddleware(BaseRequestMiddleware):
         chat_id = field(method, "chat_id")
         counted = isinstance(chat_id, int) and not type(method).__name__.startswith("Get")
         # a group's limit counts messages: a reaction posts none
-        grouped = counted and chat_id < 0 and not isinstance(method, SetMessageReaction)
+        in_group = isinstance(chat_id, int) and chat_id < 0 \
+            and not isinstance(method, SetMessageReaction)
+        grouped = counted and in_group
         faults = iter(fault_delays(method))
         retries = 0
         while True:
@@ -219,7 +221,7 @@ class RateLimitMiddleware(BaseRequestMiddleware):
                 if retries > MAX_RETRIES:
                     raise
                 log.warning("RetryAfter %ss on %s", error.retry_after, type(method).__name__)
-                await _sleep(self.clock, error.retry_after, self._told(chat_id, grouped))
+                await _sleep(self.clock, error.retry_after, self._told(chat_id, in_group))
             except (TelegramServerError, TelegramNetworkError) as error:
                 delay = next(faults, None)
                 if delay is None and isinstance(method, AnswerCallbackQuery):
@@ -229,13 +231,15 @@ class RateLimitMiddleware(BaseRequestMiddleware):
                     raise
                 log.warning("%s on %s; again in %ss", error.message, type(method).__name__,
                             delay)
-                await _sleep(self.clock, delay, self._told(chat_id, grouped))
+                await _sleep(self.clock, delay, self._told(chat_id, in_group))
 
-    def _told(self, chat_id: int, grouped: bool) -> Waiting | None:
+    def _told(self, chat_id: int, in_group: bool) -> Waiting | None:
         """Who hears of a wait for Telegram on a call (its flood wait, a fault's back-off):
-        a group's, whose players see no board meanwhile either, so its match clocks are
-        moved on by it as by the window's waits; nobody's for any other call."""
-        return self._waiting(chat_id) if grouped else None
+        for a call about a group (a send, an edit, a read such as the forum check at a
+        match's opening) the group's, whose players see no board meanwhile either, so its
+        match clocks are moved on by it as by the window's waits; nobody's for any other
+        call."""
+        return self._waiting(chat_id) if in_group else None
 
     def _waiting(self, chat_id: int) -> Waiting | None:
         if self.group_waits is None:

@@ -20,6 +20,7 @@ from aiogram.methods import (
     AnswerCallbackQuery,
     EditMessageMedia,
     EditMessageText,
+    GetChat,
     GetUpdates,
     SendMediaGroup,
     SendMessage,
@@ -286,8 +287,8 @@ async def test_a_wait_for_a_group_window_is_told_before_it_starts() -> None:
 
 
 async def test_waits_for_telegram_on_a_groups_call_are_told_as_the_windows_are() -> None:
-    """A flood wait and a fault's back-off on a call to a group hold its boards up as a full
-    window does: the group's match clocks hear of them (a DM's hold up no group)."""
+    """A flood wait and a fault's back-off on a call about a group hold its boards up as a
+    full window does: the group's match clocks hear of them (a DM's hold up no group)."""
     clock, told = VirtualClock(START), []
     limiter = RateLimitMiddleware(clock)
 
@@ -308,4 +309,7 @@ async def test_waits_for_telegram_on_a_groups_call_are_told_as_the_windows_are()
                   SendMessage(chat_id=-100, text="board"))
     await limiter(_failing(TelegramServerError, "Bad Gateway", 1, []), None,
                   SendMessage(chat_id=42, text="your hand"))
-    assert told == [(-100, 5), (-100, 0.5), (-100, 1.0)]
+    # a read about the group (whether it is a forum, at a match's opening) holds its board
+    await limiter(_failing(TelegramServerError, "Bad Gateway", 1, []), None,
+                  GetChat(chat_id=-100))
+    assert told == [(-100, 5), (-100, 0.5), (-100, 1.0), (-100, 0.5)]
