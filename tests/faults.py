@@ -15,9 +15,7 @@ of the difference.
 
 A difference is a place to look, not always a defect. A lost answer with buttons that the
 transcript then presses (a ``/withdraw`` question, a challenge's invitation) is lost as a
-live bot loses it: the player asks again. A bank a second lower is the first back-off's
-half second, under the stored clocks' resolution (the rest of the back-off moves the
-group's clocks on). A transcript that names a message or a topic by id meets other ids.
+live bot loses it: the player asks again. A transcript that names a message or a topic by id meets other ids.
 A start said late by its job's retry starts the clocks later. What it found is in the
 README's reliability paragraph."""
 

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from storage.db import Database
-from storage.timefmt import from_db, to_db
+from storage.timefmt import from_db, seconds_left, to_db
 
 
 @dataclass(frozen=True)
@@ -290,7 +290,7 @@ async def freeze_jobs(tx, jobs: Sequence[Job], now: datetime) -> None:
     """In the transaction ``tx``: stop ``jobs``, each keeping the seconds it had left
     (``remaining``) until :meth:`JobsRepo.thaw`."""
     for job in jobs:
-        left = max(0, int((job.run_at - now).total_seconds()))
+        left = seconds_left(job.run_at, now)
         await tx.execute("UPDATE jobs SET status = 'frozen', payload = ? WHERE id = ?",
                          (json.dumps({**job.payload, "remaining": left}), job.id))
 

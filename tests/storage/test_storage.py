@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import aiosqlite
 import pytest
@@ -13,12 +13,13 @@ from games.common.match import replay
 from games.dice_cup import GroupMatch
 from storage.cache import ReadCache
 from storage.db import CACHE_KIB, Database, RecentIds, available_migrations
-from storage.repositories.jobs import JobsRepo
+from storage.repositories.jobs import JobsRepo, freeze_jobs
 from storage.repositories.matches import DuplicateUpdate, MatchesRepo, NewMatch
 from storage.repositories.organiser_log import OrganiserLogRepo
 from storage.repositories.tournaments import EntrantsRepo, TournamentsRepo
 from storage.repositories.updates import ProcessedUpdatesRepo
 from storage.repositories.users import ChatsRepo, UsersRepo
+from storage.timefmt import from_db, seconds_left, to_db
 from tests.sql_trace import sql_trace
 
 NOW = datetime(2026, 10, 21, 17, 0, tzinfo=UTC)
@@ -324,6 +325,31 @@ async def test_a_match_clock_moves_to_a_new_position_and_is_cancelled_in_one_sta
         late.id, other_kind.id]
     assert [job.id for job in await jobs.pending()] == [other_match.id]
     assert await jobs.cancel_for_match(7, ("hidden_late",)) == []
+
+
+def test_the_time_left_to_a_stored_moment_is_rounded_up() -> None:
+    """A moment is stored cut to the second (up to a second early): what is left is read
+    rounded up, never charging a player for the storage's resolution."""
+    due = from_db(to_db(NOW + timedelta(seconds=60.7)))  # stored as NOW + 60 s
+    assert seconds_left(due, NOW + timedelta(seconds=10.2)) == 50  # 50.5 left in fact
+    assert seconds_left(due, NOW + timedelta(seconds=10)) == 50
+    assert seconds_left(due, NOW + timedelta(seconds=61)) == 0
+
+
+async def test_a_frozen_clock_keeps_its_seconds_rounded_up(db) -> None:
+    """A pause half a second into a stored second keeps the clock's whole seconds: a
+    pause at a moment that is not a whole second no longer takes one from the bank."""
+    jobs = JobsRepo(db)
+    turn = await jobs.add("bg_turn", NOW + timedelta(seconds=120), None, match_id=7)
+    await freeze_jobs_in(db, [turn], NOW + timedelta(seconds=0.5))
+    frozen = await db.fetchone("SELECT payload FROM jobs WHERE id = ?", (turn.id,))
+    assert json.loads(frozen["payload"])["remaining"] == 120
+
+
+async def freeze_jobs_in(db: Database, jobs: list, now: datetime) -> None:
+    async def work(tx):
+        await freeze_jobs(tx, jobs, now)
+    await db.write(work)
 
 
 async def test_a_matchs_new_board_is_known_without_reading_the_row_again(db, monkeypatch

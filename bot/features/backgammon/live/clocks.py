@@ -25,6 +25,7 @@ from bot.match_service import Clocks
 from bot.play import clock
 from bot.play.context import MatchContext
 from games.backgammon.session import LiveMatch
+from storage.timefmt import seconds_left
 
 TURN_CLOCK, REMIND_CLOCK, IDLE_CLOCK = "bg_live_turn", "bg_live_remind", "bg_live_idle"
 KINDS = (TURN_CLOCK, REMIND_CLOCK, IDLE_CLOCK)
@@ -93,8 +94,8 @@ async def time_left(ctx: MatchContext, seat: int) -> int | None:
     services = ctx.services
     for job in await services.repos.jobs.for_match(ctx.match.id, (TURN_CLOCK,)):
         if job.payload.get("seat") == seat:
-            running = int((job.run_at - services.clock.now()).total_seconds())
-            return max(0, job.payload.get("remaining", running))
+            return job.payload.get("remaining",
+                                   seconds_left(job.run_at, services.clock.now()))
     return None
 
 
