@@ -61,6 +61,8 @@ class PanelsRepo:
         itself) has no panel and was never found out of reach, oldest first. A panel is
         sent with the board that opens the match, so only a process that stopped between
         the two leaves one: it never went out, or went out and was not noted."""
+        if not kinds:
+            return []
         marks = ", ".join("?" * len(kinds))
         without_panel = (
             "({player} IS NOT NULL AND {player} != ?"
