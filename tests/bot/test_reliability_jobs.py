@@ -243,6 +243,36 @@ async def test_the_bots_die_that_failed_is_rolled_a_minute_later(tmp_path: Path,
         assert not _errors(again) and any("Alice 6 — Tourney" in line for line in again)
 
 
+async def test_a_report_forms_step_whose_edit_failed_is_drawn_a_minute_later(
+        tmp_path: Path, faults):
+    """Alice's press on 🏁 Gammon (the form's first step, kept in memory) meets Telegram out
+    of reach: the card still shows the game's own buttons, so the step she picked could not
+    be gone on with. A minute later the card is drawn with it, and its ×1 works."""
+    async with _started(tmp_path, "en") as box:
+        gammon = "alice@bg: [🏁 Gammon]"
+        await _run(box, "\n".join(scenario_until("backgammon_board_form_once", gammon)))
+        faults.fail(5, lambda m: isinstance(m, EditMessageText))
+        assert _errors(await _run(box, gammon))
+        later = await _run(box, "! advance 1m")
+        assert any("what was the cube?" in line for line in later) and not _errors(later)
+        assert not _errors(await _run(box, "alice@bg: [×1]"))
+
+
+async def test_a_picked_point_whose_buttons_failed_are_drawn_a_minute_later(tmp_path: Path,
+                                                                          faults):
+    """Bob picks his checker on 24 with the point picker and the board's new buttons do not
+    reach Telegram: a minute later the board is drawn again with his point picked up, and
+    the move's button (24→20) is there to press."""
+    async with _started(tmp_path, "en", seed=1) as box:
+        picked = "bob@g: [24]"
+        await _run(box, "\n".join(scenario_until("backgammon_live_picker_board", picked)))
+        faults.fail(5, lambda m: isinstance(m, EditMessageReplyMarkup))
+        assert _errors(await _run(box, picked))
+        later = await _run(box, "! advance 1m")
+        assert any("[24→20]" in line for line in later) and not _errors(later)
+        assert not _errors(await _run(box, "bob@g: [24→20]"))
+
+
 async def test_a_grace_whose_card_edit_failed_is_logged_once(tmp_path: Path, faults):
     """The late-start grace runs out and the card's edit (the forfeit buttons) fails: the
     grace is logged, the card drawn again a minute later; the job's own retry finds the

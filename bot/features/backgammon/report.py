@@ -32,6 +32,7 @@ from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, handles_of
+from bot.play.perform import board_owed_after_faults
 from bot.play.refusal import Refusal
 from bot.play.topics import named_player_match
 from bot.services import Services
@@ -104,7 +105,7 @@ async def form_button(query: CallbackQuery, callback_data: Form, services: Servi
         raise Refusal("callback.stale")
     if callback_data.how == BACK:
         services.matches.keep_draft(ctx.match.id, None)
-        await show_card(ctx, state)
+        await _form_shown(ctx, state)
         await query.answer()
         return
     if callback_data.seat not in (-1, seat):
@@ -114,13 +115,20 @@ async def form_button(query: CallbackQuery, callback_data: Form, services: Servi
         if form.cube == 0 and state.no_cube:  # the Crawford game, a 1-point match: nothing to ask
             form = form.model_copy(update={"cube": 1})
         services.matches.keep_draft(ctx.match.id, form)  # redrawn, the card keeps it
-        await show_card(ctx, state)
+        await _form_shown(ctx, state)
         await query.answer()
         return
     game = {"value": form.value, "cube": form.cube, "how": form.how}
     await act(ctx, [{"type": "report", "player": seat, "winner": seat, **game}],
               query.from_user.id, event_update.update_id)
     await query.answer()
+
+
+async def _form_shown(ctx: MatchContext, state: BoardMatch) -> None:
+    """The card drawn with the form's step kept: should Telegram be out of reach, it is
+    drawn a minute later, the step with it (the player pressed it, and it is kept)."""
+    async with board_owed_after_faults(ctx.services, ctx.match):
+        await show_card(ctx, state)
 
 
 @router.callback_query(Answer.filter())
