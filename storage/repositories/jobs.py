@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -212,8 +213,10 @@ class JobsRepo:
 
     async def delay_in_chat(self, chat_id: int, kinds: tuple[str, ...],
                             seconds: float) -> list[Job]:
-        """Move the pending jobs of ``kinds`` of the chat's tournaments ``seconds`` later (a
-        read first: a chat without such jobs, the usual case, costs no transaction)."""
+        """Move the pending jobs of ``kinds`` of the chat's tournaments ``seconds`` later,
+        rounded up to whole seconds as times are stored (a wait's fraction cut off at each of
+        several waits added up to seconds taken from the players' clocks); a read first: a
+        chat without such jobs, the usual case, costs no transaction."""
         marks = ",".join("?" * len(kinds))
         select = (f"SELECT * FROM jobs WHERE status = 'pending' AND kind IN ({marks}) AND"
                   " tournament_id IN (SELECT id FROM tournaments WHERE chat_id = ?)")
@@ -224,7 +227,7 @@ class JobsRepo:
             rows = await (await tx.execute(select, (*kinds, chat_id))).fetchall()
             jobs = []
             for row in rows:
-                run_at = from_db(row["run_at"]) + timedelta(seconds=seconds)
+                run_at = from_db(row["run_at"]) + timedelta(seconds=math.ceil(seconds))
                 await tx.execute("UPDATE jobs SET run_at = ? WHERE id = ?",
                                  (to_db(run_at), row["id"]))
                 jobs.append(Job(row["id"], row["kind"], row["tournament_id"],

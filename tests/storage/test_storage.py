@@ -346,6 +346,20 @@ async def test_a_frozen_clock_keeps_its_seconds_rounded_up(db) -> None:
     assert json.loads(frozen["payload"])["remaining"] == 120
 
 
+async def test_a_clock_moved_on_by_waits_of_half_a_second_keeps_them_whole(db) -> None:
+    """Two waits of half a second (a fault's first back-off) move a group's clock on by a
+    second each: their halves, cut off as stored, no longer add up to a second lost."""
+    await ChatsRepo(db).upsert(-100, "supergroup", "g", "ru")
+    await UsersRepo(db).upsert(1, "org", "Org", "ru", NOW)
+    tournament = await TournamentsRepo(db).create(-100, "backgammon", "Bg", {}, 1, NOW)
+    jobs = JobsRepo(db)
+    turn = await jobs.add("bg_turn", NOW + timedelta(seconds=120), tournament.id, match_id=7)
+    for _ in range(2):
+        await jobs.delay_in_chat(-100, ("bg_turn",), 0.5)
+    assert [job.run_at for job in await jobs.pending() if job.id == turn.id] == [
+        NOW + timedelta(seconds=122)]
+
+
 async def freeze_jobs_in(db: Database, jobs: list, now: datetime) -> None:
     async def work(tx):
         await freeze_jobs(tx, jobs, now)
