@@ -213,6 +213,24 @@ async def test_a_result_set_by_an_organiser_is_logged_once(tmp_path: Path):
                                      " AND result LIKE '%set_by%'") == 1
 
 
+async def test_a_formats_result_set_that_died_after_its_commit_is_not_answered_again(
+        tmp_path: Path):
+    """A bracket or league /setresult claims its update with the result: a process that
+    died right after it (before the board was redrawn) finds the redelivered command done,
+    and draws the match again instead of answering "that is the result already"."""
+    async with _sandbox(tmp_path) as (sandbox, output):
+        await sandbox.run_lines(["org@pub: /new shanghai Tue format=round_robin legs=1",
+                                 "alice@pub: /register", "bob@pub: /register",
+                                 "carol@pub: /register", "org@pub: /begin"])
+        await _dies_after(sandbox, output, "org@pub: /setresult @bob @carol 1:0 paper",
+                          "SELECT 1 FROM organiser_log WHERE action = 'setresult'")
+        replayed = len(output)
+        await sandbox.run_lines(["! restart", "! replay"])
+        assert not any("already" in line for line in output[replayed:])
+        assert await _count(sandbox, "SELECT count(*) FROM organiser_log"
+                                     " WHERE action = 'setresult'") == 1
+
+
 async def test_a_disqualification_that_died_after_its_commit_closes_the_matches(
         tmp_path: Path):
     """The Cup's /dq writes the player's status, its entry and the job that says it and

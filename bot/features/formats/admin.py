@@ -9,7 +9,7 @@ from functools import partial
 
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, Message, Update
 
 from bot.features.formats.announcements import describe
 from bot.features.formats.common import (
@@ -39,7 +39,7 @@ from bot.play.context import own_text
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.common.errors import IllegalAction
-from storage.repositories.matches import MatchRow
+from storage.repositories.matches import DuplicateUpdate, MatchRow
 from storage.repositories.organiser_log import log_entry
 from storage.repositories.tournaments import Tournament
 
@@ -110,7 +110,7 @@ async def _order(message: Message, command: CommandObject, services: Services,
 
 @router.message(Command("setresult"))
 async def set_result(message: Message, command: CommandObject, services: Services,
-                     tr: Translator) -> None:
+                     tr: Translator, event_update: Update) -> None:
     order = await _order(message, command, services, tr, 2, "formats.setresult_usage", 1,
                          ended=True)  # a last result may be corrected after the end
     if order is None:
@@ -139,8 +139,12 @@ async def set_result(message: Message, command: CommandObject, services: Service
     said = tr("formats.set_by_organiser", reason=reason, stage=mid_sentence(stage_of(tr, run, match)),
               result=describe(tr, label, match, winner, score, claim.forfeit))
     said = lines(said, tr(dropped) if dropped else None)
-    await record_result(services, match.id, winner, score, forfeit=claim.forfeit,
-                        actor_id=message.from_user.id, reason=reason, said=said)
+    try:  # claimed with the result: delivered again after a stop, it is not answered again
+        await record_result(services, match.id, winner, score, forfeit=claim.forfeit,
+                            actor_id=message.from_user.id, reason=reason, said=said,
+                            update_id=event_update.update_id)
+    except DuplicateUpdate:
+        return
     await retire_board(services, run.tournament, match,  # the job after it says the result
                        corrected=True)
 
