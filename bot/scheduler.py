@@ -144,6 +144,12 @@ class Scheduler(ABC):
         for job in await self.jobs.delay_in_chat(chat_id, kinds, seconds):
             self._arm(job)
 
+    async def delay_for_match(self, match_id: int, kinds: tuple[str, ...],
+                              seconds: float) -> None:
+        """Move a match's pending jobs of ``kinds`` ``seconds`` later."""
+        for job in await self.jobs.delay_for_match(match_id, kinds, seconds):
+            self._arm(job)
+
     async def thaw(self, tournament_id: int) -> list[Job]:
         """Restart a tournament's frozen jobs with the time each had left; returns them."""
         jobs = await self.jobs.thaw(tournament_id, self.now())

@@ -208,6 +208,14 @@ async def stalled(services: Services, chat_id: int, seconds: float) -> None:
         await services.scheduler.delay_in_chat(chat_id, tuple(sorted(_kinds)), seconds)
 
 
+async def held(services: Services, match_id: int, seconds: float) -> None:
+    """Match ``match_id``'s board or a player's panel did not reach Telegram, and is drawn
+    again in ``seconds``: its players cannot see the position meanwhile, so its clocks run
+    that much later."""
+    if _kinds and seconds > 0:
+        await services.scheduler.delay_for_match(match_id, tuple(sorted(_kinds)), seconds)
+
+
 async def pause(services: Services, tournament_id: int) -> None:
     """Freeze the tournament's running clocks; each keeps the time it had left."""
     if _kinds:

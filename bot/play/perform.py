@@ -141,9 +141,11 @@ async def owe_board(services: Services, match: MatchRow,
                     after: timedelta = RETRY_DELAYS[0]) -> None:
     """Draw ``match``'s board and panels again ``after`` from now, by default a minute
     (:data:`BOARD_OWED`, one a match): what it shows, or a player's panel, did not reach
-    Telegram."""
+    Telegram. Its clocks wait as long (:func:`~bot.play.clock.held`): nobody could move
+    on a position they were not shown."""
     await services.scheduler.replace(BOARD_OWED, services.clock.now() + after,
                                      match.tournament_id, "match_id", match_id=match.id)
+    await clock.held(services, match.id, after.total_seconds())
 
 
 @asynccontextmanager

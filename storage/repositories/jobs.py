@@ -213,18 +213,31 @@ class JobsRepo:
 
     async def delay_in_chat(self, chat_id: int, kinds: tuple[str, ...],
                             seconds: float) -> list[Job]:
-        """Move the pending jobs of ``kinds`` of the chat's tournaments ``seconds`` later,
-        rounded up to whole seconds as times are stored (a wait's fraction cut off at each of
-        several waits added up to seconds taken from the players' clocks); a read first: a
-        chat without such jobs, the usual case, costs no transaction."""
-        marks = ",".join("?" * len(kinds))
-        select = (f"SELECT * FROM jobs WHERE status = 'pending' AND kind IN ({marks}) AND"
-                  " tournament_id IN (SELECT id FROM tournaments WHERE chat_id = ?)")
-        if not await self.db.fetchall(select, (*kinds, chat_id)):
+        """Move the pending jobs of ``kinds`` of the chat's tournaments ``seconds`` later
+        (:meth:`_delay`)."""
+        return await self._delay(
+            f"kind IN ({','.join('?' * len(kinds))}) AND"
+            " tournament_id IN (SELECT id FROM tournaments WHERE chat_id = ?)",
+            (*kinds, chat_id), seconds)
+
+    async def delay_for_match(self, match_id: int, kinds: tuple[str, ...],
+                              seconds: float) -> list[Job]:
+        """Move the pending jobs of ``kinds`` that carry ``match_id`` ``seconds`` later
+        (:meth:`_delay`)."""
+        return await self._delay(f"match_id = ? AND kind IN ({','.join('?' * len(kinds))})",
+                                 (match_id, *kinds), seconds)
+
+    async def _delay(self, where: str, params: tuple, seconds: float) -> list[Job]:
+        """Move the pending jobs ``where`` finds ``seconds`` later, rounded up to whole
+        seconds as times are stored (a wait's fraction cut off at each of several waits
+        added up to seconds taken from the players' clocks); a read first: no such jobs,
+        the usual case, costs no transaction."""
+        select = f"SELECT * FROM jobs WHERE status = 'pending' AND {where}"
+        if not await self.db.fetchall(select, params):
             return []
 
         async def work(tx):
-            rows = await (await tx.execute(select, (*kinds, chat_id))).fetchall()
+            rows = await (await tx.execute(select, params)).fetchall()
             jobs = []
             for row in rows:
                 run_at = from_db(row["run_at"]) + timedelta(seconds=math.ceil(seconds))

@@ -17,6 +17,7 @@ from aiogram.methods import (
     EditMessageText,
     SendDice,
     SendMessage,
+    SendPhoto,
     TelegramMethod,
 )
 
@@ -243,34 +244,42 @@ async def test_the_bots_die_that_failed_is_rolled_a_minute_later(tmp_path: Path,
         assert not _errors(again) and any("Alice 6 — Tourney" in line for line in again)
 
 
-async def test_a_report_forms_step_whose_edit_failed_is_drawn_a_minute_later(
-        tmp_path: Path, faults):
-    """Alice's press on 🏁 Gammon (the form's first step, kept in memory) meets Telegram out
-    of reach: the card still shows the game's own buttons, so the step she picked could not
-    be gone on with. A minute later the card is drawn with it, and its ×1 works."""
-    async with _started(tmp_path, "en") as box:
-        gammon = "alice@bg: [🏁 Gammon]"
-        await _run(box, "\n".join(scenario_until("backgammon_board_form_once", gammon)))
-        faults.fail(5, lambda m: isinstance(m, EditMessageText))
-        assert _errors(await _run(box, gammon))
-        later = await _run(box, "! advance 1m")
-        assert any("what was the cube?" in line for line in later) and not _errors(later)
-        assert not _errors(await _run(box, "alice@bg: [×1]"))
-
-
-async def test_a_picked_point_whose_buttons_failed_are_drawn_a_minute_later(tmp_path: Path,
-                                                                          faults):
-    """Bob picks his checker on 24 with the point picker and the board's new buttons do not
-    reach Telegram: a minute later the board is drawn again with his point picked up, and
-    the move's button (24→20) is there to press."""
+@pytest.mark.parametrize(("name", "pressed", "method", "drawn", "next_press"), [
+    ("backgammon_board_form_once", "alice@bg: [🏁 Gammon]", EditMessageText,
+     "what was the cube?", "alice@bg: [×1]"),
+    ("backgammon_live_picker_board", "bob@g: [24]", EditMessageReplyMarkup, "[24→20]",
+     "bob@g: [24→20]"),
+])
+async def test_a_step_kept_in_memory_whose_buttons_failed_is_drawn_a_minute_later(
+        tmp_path: Path, faults, name: str, pressed: str, method: type, drawn: str,
+        next_press: str):
+    """A step a player picked on a backgammon card or board, kept in memory (a report
+    form's 🏁 Gammon, the point picker's checker on 24), whose new buttons do not reach
+    Telegram: the old buttons cannot go on from it. A minute later the card or board is
+    drawn with the step, and its next button works."""
     async with _started(tmp_path, "en", seed=1) as box:
-        picked = "bob@g: [24]"
-        await _run(box, "\n".join(scenario_until("backgammon_live_picker_board", picked)))
-        faults.fail(5, lambda m: isinstance(m, EditMessageReplyMarkup))
-        assert _errors(await _run(box, picked))
+        await _run(box, "\n".join(scenario_until(name, pressed)))
+        faults.fail(5, lambda m: isinstance(m, method))
+        assert _errors(await _run(box, pressed))
         later = await _run(box, "! advance 1m")
-        assert any("[24→20]" in line for line in later) and not _errors(later)
-        assert not _errors(await _run(box, "bob@g: [24→20]"))
+        assert any(drawn in line for line in later) and not _errors(later)
+        assert not _errors(await _run(box, next_press))
+
+
+async def test_a_board_that_failed_holds_its_clocks_until_it_is_drawn(tmp_path: Path,
+                                                                       faults):
+    """The first board of a backgammon match (30 s a move, a minute's bank) does not reach
+    Telegram: B could not see the position for the minute until it is drawn again, so his
+    clock waits as long. A move 95 s after the start is still in time."""
+    async with _started(tmp_path, seed=3) as box:
+        move = "b@g: 13/11 13/8"
+        await _run(box, "\n".join(scenario_until("backgammon_live_double_on_time", move)[:-1]))
+        faults.fail(5, lambda m: isinstance(m, SendPhoto))
+        assert not any("photo" in line for line in await _run(box, "org@g: /begin"))
+        later = await _run(box, "! advance 95s")
+        assert any(line.startswith("→ g: photo") for line in later)  # the retried opening's
+        moved = await _run(box, move)
+        assert not _errors(moved) and any("↪ B 5-2: 13/11 13/8" in line for line in moved)
 
 
 async def test_a_grace_whose_card_edit_failed_is_logged_once(tmp_path: Path, faults):
