@@ -10,15 +10,15 @@ each of the sending layer's retries. Two minutes pass after that line (a job's f
 retry is due) and the transcript goes on; a third run has the same two minutes without
 the fault. Both go on until no job is due (:func:`settle`), then their exports (times
 left out) are compared. Printed: each transcript whose exports differ, or whose faulted
-run printed an error besides the fault's that the run without it did not, with the call that failed and the first lines
-of the difference.
+run printed an error besides the fault's that the run without it did not, with the call
+that failed and the first lines of the difference.
 
 A difference is a place to look, not always a defect. A lost answer with buttons that the
 transcript then presses (a ``/withdraw`` question, a challenge's invitation) is lost as a
 live bot loses it: the player asks again. A board that failed holds its match's clocks
 until it is drawn again: a player the run without the fault lost on time may play on. A
-transcript that names a message or a topic by id meets other ids.
-A start said late by its job's retry starts the clocks later. What it found is in the
+transcript that names a message or a topic by id meets other ids. A start said late by
+its job's retry starts the clocks later. What it found is in the
 README's reliability paragraph."""
 
 from __future__ import annotations
