@@ -282,6 +282,24 @@ async def test_a_board_that_failed_holds_its_clocks_until_it_is_drawn(tmp_path: 
         assert not _errors(moved) and any("↪ B 5-2: 13/11 13/8" in line for line in moved)
 
 
+async def test_a_reopen_whose_board_failed_asks_the_players_again_a_minute_later(
+        tmp_path: Path, faults):
+    """/reopen takes an HP final back a round, and its board's edit does not reach
+    Telegram: the panels asking again never went out (a press on the old ones is out of
+    date). A minute later the board and the panels are drawn again, and Bob's choice on his
+    panel counts."""
+    async with _started(tmp_path, "en") as box:
+        reopen = "org@cup: /reopen @alice mistake"
+        await _run(box, "\n".join(scenario_until("cup_hp_stale_round_button", reopen)))
+        faults.fail(5, lambda m: isinstance(m, EditMessageText) and "Final" in m.text)
+        assert _errors(await _run(box, reopen))
+        later = await _run(box, "! advance 1m")
+        asked = later.index(next(line for line in later if line.startswith("✎ bob@dm")))
+        assert later[asked + 1] == "  Attack or defend?"
+        chosen = await _run(box, "bob@dm: [⚔️ Attack]")
+        assert any("Bob_Stone has chosen" in line for line in chosen), chosen
+
+
 async def test_a_grace_whose_card_edit_failed_is_logged_once(tmp_path: Path, faults):
     """The late-start grace runs out and the card's edit (the forfeit buttons) fails: the
     grace is logged, the card drawn again a minute later; the job's own retry finds the

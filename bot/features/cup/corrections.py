@@ -464,12 +464,13 @@ async def reopen(message: Message, command: CommandObject, event_update: Update,
     status = match_status(play, state) if hasattr(state, "score") else ""
     text = tr("correction.reopened", a=play.names[0], b=play.names[1],
               reason=reason) + ("\n" + status if status else "")
-    if typed_in_its_topic(message, match):
-        await notice(play, text)
-    else:
-        await message.reply(text)
-        await redraw_in_place(play)
-    await hidden.renew(play, partial(_replayed, reason=reason))
+    async with board_owed_after_faults(services, match):  # the panels ask again, if late
+        if typed_in_its_topic(message, match):
+            await notice(play, text)
+        else:
+            await message.reply(text)
+            await redraw_in_place(play)
+        await hidden.renew(play, partial(_replayed, reason=reason))
 
 
 def _replayed(tr: Translator, reason: str) -> str:
