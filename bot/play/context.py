@@ -74,8 +74,11 @@ class MatchContext:
         return self.closed_line() if outcome is None else self.overruled_line(outcome)
 
     def _as_played(self, outcome: Outcome) -> bool:
-        """Whether the match's row holds the result its play ended with."""
+        """Whether the match's row holds the result its play ended with (a forfeit its play
+        ended in, backgammon's late start, is held as a forfeit with no score)."""
         winner = None if outcome.winner is None else self.match.players[outcome.winner]
+        if outcome.how == "forfeit":
+            return self.match.winner == winner and bool(self.match.result.get("forfeit"))
         return self.match.winner == winner and not self.match.walkover and \
             self.match.result.get("score") == list(outcome.score)
 
