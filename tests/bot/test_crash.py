@@ -205,3 +205,47 @@ async def test_killed_between_sending_panels_and_noting_them(tmp_path: Path) -> 
     assert (killed.stdout + resumed.stdout).count(stage_over) == "\n".join(output).count(
         stage_over)
     assert timeless(await final_exports(db_path)) == timeless(expected)
+
+
+DIES_AFTER_THE_WORDS = """
+import asyncio, os, sys
+from pathlib import Path
+import bot.features.formats.runner as runner
+from bot.sandbox.runner import Sandbox
+
+said = runner._say
+
+async def dies_after(services, tournament, text, **kwargs):
+    await said(services, tournament, text, **kwargs)
+    if sys.argv[3] in text:  # the words are out, then the process dies
+        os._exit(9)
+
+async def main():
+    runner._say = dies_after
+    script = Path(sys.argv[2])
+    sandbox = Sandbox(seed=1, db_path=Path(sys.argv[1]), language="en", emit=lambda line: None)
+    await sandbox.start()
+    await sandbox.run_lines(script.read_text(encoding="utf-8").splitlines())
+
+asyncio.run(main())
+"""
+
+
+async def test_killed_after_a_correction_is_said_the_new_players_board_is_drawn(
+        tmp_path: Path) -> None:
+    """A corrected semi-final puts Dave in the final: its board is drawn with his name
+    before the correction is said, so a bot that dies right after the words (the step
+    done, noted) has the board to press when it comes back (it used to be drawn after
+    them, and never again)."""
+    script = SCENARIOS / "formats_bracket_correction_next_made.txt"
+    text = script.read_text(encoding="utf-8")
+    _, expected = await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
+    db_path = tmp_path / "killed.sqlite3"
+    killed = subprocess.run([sys.executable, "-c", DIES_AFTER_THE_WORDS, str(db_path),
+                             str(script), "Dave plays Bob in Alice's place"],
+                            capture_output=True, timeout=300, check=False)
+    assert killed.returncode == 9
+    resumed = subprocess.run(sandbox_command(db_path, script, 1, "en"), capture_output=True,
+                             text=True, timeout=300, check=False)
+    assert resumed.returncode == 0, resumed.stdout[:2000]
+    assert timeless(await final_exports(db_path)) == timeless(expected)

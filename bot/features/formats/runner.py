@@ -6,6 +6,7 @@ tournament's finish."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Any
@@ -36,6 +37,7 @@ from bot.play import clock
 from bot.play.context import context_for, load_match
 from bot.play.perform import board_owed_after_faults
 from bot.play.redraw import redraw_in_place
+from bot.scheduler import PASSING_FAULTS
 from bot.services import Services
 from games.tournament import swiss_rounds_warning
 from storage.repositories.jobs import Job
@@ -102,7 +104,6 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
                                   is None and row.id not in unannounced])
     tr = await services.translator_for_chat(run.tournament.chat_id)
     held = list(lead)
-    replaced: list[progress.Replaced] = []
 
     async def said() -> None:
         if held and lead_said is not None:
@@ -119,8 +120,8 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
     for _ in range(64):  # each pass opens a round or ends; byes-only rounds go on at once
         step = progress.Step(run, list(made)) if made else await progress.advance(services, run)
         made = ()
-        replaced += step.replaced
         held += await replaced_lines(services, tr, step.run, step.replaced)
+        await _hand_over(services, tr, step.run, step.replaced)
         texts = [tr(step.note, **step.note_params)] if step.note else []
         if step.note == "formats.playoff_started":
             texts = [lines(*texts, *await seeded_lines(services, tr, step.run))]
@@ -149,26 +150,25 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         if not step.opened or step.run.open_rows():
             break
         run = step.run
-    try:
-        if held:
-            await say("")
-    finally:  # the boards of the players put in are drawn whatever Telegram answers
-        await _hand_over(services, tr, run, replaced)
-
+    if held:
+        await say("")
 
 
 async def _hand_over(services: Services, tr: Translator, run: Run,
                      replaced: list[progress.Replaced]) -> None:
     """A match played in the bot that got another player: its clocks run on from the
     settling entry that put them in (one set before it would never fire), and its board,
-    if shown, is drawn again in place with the new name."""
+    if shown, is drawn again in place with the new name, before anything is said of it (a
+    bot stopped after the words, the step done, never drew it), whatever Telegram answers
+    (a board it did not take is drawn a minute later)."""
     if not game_of(run.tournament.game).in_bot(run.tournament.settings):
         return
     for each in replaced:
         ctx = await load_match(services, tr, each.match.id)
         await clock.keep(ctx)
-        async with board_owed_after_faults(services, ctx.match):
-            await redraw_in_place(ctx)
+        with contextlib.suppress(*PASSING_FAULTS):
+            async with board_owed_after_faults(services, ctx.match):
+                await redraw_in_place(ctx)
 
 
 async def advance_after_result(services: Services, job: Job) -> None:
