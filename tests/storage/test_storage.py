@@ -13,7 +13,7 @@ from games.common.match import replay
 from games.dice_cup import GroupMatch
 from storage.cache import ReadCache
 from storage.db import CACHE_KIB, Database, RecentIds, available_migrations
-from storage.repositories.jobs import JobsRepo, freeze_jobs
+from storage.repositories.jobs import Job, JobsRepo
 from storage.repositories.matches import DuplicateUpdate, MatchesRepo, NewMatch
 from storage.repositories.organiser_log import OrganiserLogRepo
 from storage.repositories.tournaments import EntrantsRepo, TournamentsRepo
@@ -336,34 +336,38 @@ def test_the_time_left_to_a_stored_moment_is_rounded_up() -> None:
     assert seconds_left(due, NOW + timedelta(seconds=61)) == 0
 
 
+async def _turn_clock(db: Database) -> tuple[JobsRepo, int, Job]:
+    """A match of a tournament in chat -100 (:func:`_match`) with a turn clock due in 2
+    minutes: the repository, the tournament's id and the clock."""
+    match_id = await _match(db)
+    tournament_id = (await MatchesRepo(db).get(match_id)).tournament_id
+    jobs = JobsRepo(db)
+    turn = await jobs.add("bg_turn", NOW + timedelta(seconds=120), tournament_id,
+                          match_id=match_id)
+    return jobs, tournament_id, turn
+
+
 async def test_a_frozen_clock_keeps_its_seconds_rounded_up(db) -> None:
     """A pause half a second into a stored second keeps the clock's whole seconds: a
     pause at a moment that is not a whole second no longer takes one from the bank."""
-    jobs = JobsRepo(db)
-    turn = await jobs.add("bg_turn", NOW + timedelta(seconds=120), None, match_id=7)
-    await freeze_jobs_in(db, [turn], NOW + timedelta(seconds=0.5))
+    jobs, tournament_id, turn = await _turn_clock(db)
+    await jobs.freeze(tournament_id, ("bg_turn",), NOW + timedelta(seconds=0.5))
     frozen = await db.fetchone("SELECT payload FROM jobs WHERE id = ?", (turn.id,))
     assert json.loads(frozen["payload"])["remaining"] == 120
 
 
 async def test_a_clock_moved_on_by_waits_of_half_a_second_keeps_them_whole(db) -> None:
     """Two waits of half a second (a fault's first back-off) move a group's clock on by a
-    second each: their halves, cut off as stored, no longer add up to a second lost."""
-    await ChatsRepo(db).upsert(-100, "supergroup", "g", "ru")
-    await UsersRepo(db).upsert(1, "org", "Org", "ru", NOW)
-    tournament = await TournamentsRepo(db).create(-100, "backgammon", "Bg", {}, 1, NOW)
-    jobs = JobsRepo(db)
-    turn = await jobs.add("bg_turn", NOW + timedelta(seconds=120), tournament.id, match_id=7)
+    second each: their halves, cut off as stored, no longer add up to a second lost; so
+    does a match's own (a board it holds for)."""
+    jobs, _, turn = await _turn_clock(db)
     for _ in range(2):
         await jobs.delay_in_chat(-100, ("bg_turn",), 0.5)
     assert [job.run_at for job in await jobs.pending() if job.id == turn.id] == [
         NOW + timedelta(seconds=122)]
-
-
-async def freeze_jobs_in(db: Database, jobs: list, now: datetime) -> None:
-    async def work(tx):
-        await freeze_jobs(tx, jobs, now)
-    await db.write(work)
+    await jobs.delay_for_match(turn.payload["match_id"], ("bg_turn",), 0.5)
+    assert [job.run_at for job in await jobs.pending() if job.id == turn.id] == [
+        NOW + timedelta(seconds=123)]
 
 
 async def test_a_matchs_new_board_is_known_without_reading_the_row_again(db, monkeypatch
