@@ -6,7 +6,6 @@ tournament's finish."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Any
@@ -35,7 +34,7 @@ from bot.games import Opening, game_of
 from bot.i18n import Markup, Translator, lines, paragraphs
 from bot.play import clock
 from bot.play.context import context_for, load_match
-from bot.play.perform import board_owed_after_faults
+from bot.play.perform import board_owed_after_faults, owe_board
 from bot.play.redraw import redraw_in_place
 from bot.scheduler import PASSING_FAULTS
 from bot.services import Services
@@ -166,9 +165,10 @@ async def _hand_over(services: Services, tr: Translator, run: Run,
     for each in replaced:
         ctx = await load_match(services, tr, each.match.id)
         await clock.keep(ctx)
-        with contextlib.suppress(*PASSING_FAULTS):
-            async with board_owed_after_faults(services, ctx.match):
-                await redraw_in_place(ctx)
+        try:
+            await redraw_in_place(ctx)
+        except PASSING_FAULTS:  # what is said goes on; the board is drawn a minute later
+            await owe_board(services, ctx.match)
 
 
 async def advance_after_result(services: Services, job: Job) -> None:
