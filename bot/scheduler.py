@@ -38,6 +38,13 @@ TOGETHER = timedelta(seconds=10)
 launched at once set their clocks a few sends apart."""
 
 
+def retry_delay(job: Job) -> timedelta | None:
+    """How long after a passing fault ``job`` is tried again; None once its retries are
+    used up (it is then given up)."""
+    attempt = job.payload.get("attempt", 0)
+    return RETRY_DELAYS[attempt] if attempt < len(RETRY_DELAYS) else None
+
+
 class Scheduler(ABC):
     """Persists jobs and hands due ones to ``dispatch``; subclasses decide when."""
 
@@ -184,12 +191,13 @@ class Scheduler(ABC):
 
     async def _retry_later(self, job: Job, error: Exception) -> bool:
         """Put ``job`` off after a passing fault; False once its retries are used up."""
-        attempt = job.payload.get("attempt", 0)
-        if attempt >= len(RETRY_DELAYS):
+        delay = retry_delay(job)
+        if delay is None:
             log.error("job %s (%s) given up after %s tries: %s", job.id, job.kind,
-                      attempt + 1, error)
+                      len(RETRY_DELAYS) + 1, error)
             return False
-        run_at = max(job.run_at, self.now()) + RETRY_DELAYS[attempt]
+        attempt = job.payload.get("attempt", 0)
+        run_at = max(job.run_at, self.now()) + delay
         retry = await self.jobs.postpone(job.id, run_at, attempt=attempt + 1)
         if retry is None:  # cancelled meanwhile
             return True

@@ -17,12 +17,13 @@ from bot.features.handlers import Handlers
 from bot.games import game_of
 from bot.i18n import Translator
 from bot.middlewares.scope import Scope
-from bot.play import hidden
+from bot.play import clock, hidden
 from bot.play.context import LIVE, MatchContext, context_for, in_its_chat
 from bot.play.perform import bot_moves
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.topics import other_match_topic
+from bot.scheduler import PASSING_FAULTS, retry_delay
 from bot.services import Services
 from storage.repositories.jobs import Job
 from storage.repositories.matches import MatchRow
@@ -132,10 +133,17 @@ async def board_owed(services: Services, job: Job) -> None:
     Telegram (out of reach through the sending layer's retries), so the match's board and
     panels still show the position before it, and a press on them is refused as old: they
     are drawn again in place as the match now stands (retried as any job while Telegram
-    stays out of reach)."""
+    stays out of reach; its clocks are held until the next try, as the first minute held
+    them: nobody sees the position meanwhile)."""
     match = await services.repos.matches.get(job.payload["match_id"])
-    if match is not None and match.status in LIVE:
+    if match is None or match.status not in LIVE:
+        return
+    try:
         await drawn_again(services, match.id)
+    except PASSING_FAULTS:
+        if (wait := retry_delay(job)) is not None:
+            await clock.held(services, match.id, wait.total_seconds())
+        raise
 
 
 async def drawn_again(services: Services, match_id: int) -> None:

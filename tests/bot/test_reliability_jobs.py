@@ -282,6 +282,25 @@ async def test_a_board_that_failed_holds_its_clocks_until_it_is_drawn(tmp_path: 
         assert not _errors(moved) and any("↪ B 5-2: 13/11 13/8" in line for line in moved)
 
 
+async def test_a_board_still_owed_after_its_minute_holds_its_clocks_until_the_next_try(
+        tmp_path: Path, faults):
+    """B's move is taken but its board does not reach Telegram, nor does the owed board a
+    minute later: it is drawn at the next try, a minute after that. A could not see the
+    position for those two minutes, so his clock (30 s a move, a minute's bank) waits as
+    long: his double three minutes after B's move is still in time."""
+    async with _started(tmp_path, seed=3) as box:
+        move = "b@g: 13/11 13/8"
+        await _run(box, "\n".join(scenario_until("backgammon_live_double_on_time", move)))
+        faults.fail(10, lambda m: isinstance(m, EditMessageMedia))
+        assert _errors(await _run(box, move))
+        assert not any("13/11 13/8" in line for line in await _run(box, "! advance 1m"))
+        later = await _run(box, "! advance 1m")
+        assert sum("13/11 13/8" in line for line in later) == 1 and not _errors(later)
+        doubled = await _run(box, "! advance 1m\na@g: [⬆️ Удвоить]")
+        assert not any("время" in line for line in doubled), doubled
+        assert any("удваивает" in line for line in doubled), doubled
+
+
 async def test_a_reopen_whose_board_failed_asks_the_players_again_a_minute_later(
         tmp_path: Path, faults):
     """/reopen takes an HP final back a round, and its board's edit does not reach
