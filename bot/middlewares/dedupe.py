@@ -13,7 +13,8 @@ answers, a refusal) is remembered in memory only: handled again after a restart 
 nothing either, and it costs no write transaction. A refusal is handled too: a copy of a
 refused update is dropped, not answered again; a match action's update delivered again
 after a restart has its match drawn again in place (the stopped process may not have shown
-it: :func:`~bot.play.board.shown_again`). The middleware also counts the handlers
+it: :func:`~bot.play.board.shown_again`). An update that met Telegram out of reach before
+it wrote anything is answered so (:data:`NOT_CARRIED_OUT`). The middleware also counts the handlers
 in flight, so a shutdown can wait for them before closing the database (:meth:`drain`), and
 forgets the ids older than ``REMEMBER_FOR`` once every ``PRUNE_EVERY`` while the bot runs.
 """
@@ -30,10 +31,16 @@ from aiogram.types import Update
 
 from bot.play.board import shown_again
 from bot.play.refusal import Refusal
+from bot.scheduler import PASSING_FAULTS
 from storage.repositories.updates import REMEMBER_FOR, ProcessedUpdatesRepo
 
 log = logging.getLogger(__name__)
 PRUNE_EVERY = timedelta(hours=1)
+NOT_CARRIED_OUT = "telegram.not_carried_out"
+"""The answer to an update that met Telegram out of reach (through the sending layer's
+retries) before it changed anything: an organiser's command whose admin check failed, a
+read whose answer did not go out. Said if Telegram takes it (else the error is logged as
+before); the update is not claimed, so a copy delivered again is carried out."""
 
 
 class DedupeMiddleware(BaseMiddleware):
@@ -73,6 +80,10 @@ class DedupeMiddleware(BaseMiddleware):
                 except Refusal:  # handled too: its answer is not given twice
                     await self._handled(services, event.update_id, now, writes.count)
                     raise
+                except PASSING_FAULTS as error:
+                    if writes.count:  # carried out: what it could not show is owed to it
+                        raise
+                    raise Refusal(NOT_CARRIED_OUT) from error  # not claimed, said if it can be
             await self._handled(services, event.update_id, now, writes.count, result)
             return result
         finally:

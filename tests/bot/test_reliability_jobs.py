@@ -1,6 +1,7 @@
 """Jobs and the start under faults, in the sandbox: a failed send leaves the state whole, a
 job that meets a passing fault is retried later, a group the bot can no longer write to
-pauses its tournaments and tells the organisers, and a blocked user is no error."""
+pauses its tournaments and tells the organisers, an update that met a passing fault before
+it changed anything is answered so, and a blocked user is no error."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from aiogram.methods import (
     EditMessageMedia,
     EditMessageReplyMarkup,
     EditMessageText,
+    GetChatMember,
     SendDice,
     SendMessage,
     SendPhoto,
@@ -299,6 +301,33 @@ async def test_a_board_still_owed_after_its_minute_holds_its_clocks_until_the_ne
         doubled = await _run(box, "! advance 1m\na@g: [⬆️ Удвоить]")
         assert not any("время" in line for line in doubled), doubled
         assert any("удваивает" in line for line in doubled), doubled
+
+
+_NIGHT = "org@g: /new shanghai Night\nalice@g: /register\nbob@g: /register"
+
+
+@pytest.mark.parametrize(("setup", "method", "line", "answer", "done"), [
+    (_NIGHT, GetChatMember, "org@g: /begin", "→ g: ⚠️ Telegram did not answer me in time",
+     "“Night” has started"),
+    ("org@g: /new backgammon Night approval=on\nbob@g: /register", GetChatMember,
+     "org@g: [✅ Approve]", "⚑ org: ⚠️ Telegram did not answer me in time", "✅ Bob approved"),
+    (_NIGHT + "\norg@g: /begin", SendPhoto, "alice@g: /standings",
+     "→ g: ⚠️ Telegram did not answer me in time", "photo"),
+], ids=["command", "press", "picture"])
+async def test_an_update_telegram_failed_before_it_changed_anything_is_answered_so(
+        tmp_path: Path, faults, setup: str, method: type, line: str, answer: str, done: str):
+    """Telegram does not answer (through the sending layer's retries) whether the organiser
+    is an administrator, or takes no /standings picture: nothing was done, and the sender is
+    told so and to try again instead of hearing nothing (the command was lost). Sent
+    again, it is carried out."""
+    async with _started(tmp_path, "en") as box:
+        await _run(box, setup)
+        faults.fail(5, lambda m: isinstance(m, method))
+        refused = await _run(box, line)
+        assert any(said.startswith(answer) for said in refused), refused
+        assert not _errors(refused) and not any(done in said for said in refused)
+        again = await _run(box, line)
+        assert any(done in said for said in again), again
 
 
 async def test_a_reopen_whose_board_failed_asks_the_players_again_a_minute_later(
