@@ -264,18 +264,27 @@ class PlainToastMiddleware(BaseRequestMiddleware):
         return await make_request(bot, method)
 
 
-class UndeliverableDMMiddleware(BaseRequestMiddleware):
-    """A message to a user who blocked the bot (or never started it) cannot be delivered
-    whoever sends it: log it and answer ``None`` instead of raising into the handler.
+class HarmlessRefusalsMiddleware(BaseRequestMiddleware):
+    """Two refusals of Telegram's that are nobody's error, answered here instead of raised
+    into the handler:
 
-    Only private chats (positive ids) are concerned; a group that cannot be written to
-    still raises, so the caller (a job) can pause its tournaments.
+    - a message to a user who blocked the bot (or never started it) cannot be delivered
+      whoever sends it: logged and answered ``None``. Only private chats (positive ids) are
+      concerned; a group that cannot be written to still raises, so the caller (a job) can
+      pause its tournaments;
+    - an edit to what the message shows already ("message is not modified") has done what
+      it was for: answered ``True``, as Telegram answers an edit it made of a message it
+      does not return. A press delivered again after a restart meets it (the first copy
+      drew what it draws, and a press that wrote nothing is not claimed), as does a board
+      drawn again as it stands.
     """
 
     async def __call__(self, make_request, bot: Bot, method: TelegramMethod):
         try:
             return await make_request(bot, method)
         except (TelegramForbiddenError, TelegramBadRequest) as error:
+            if _unchanged(error, method):
+                return True
             chat_id = field(method, "chat_id")
             if not (isinstance(chat_id, int) and chat_id > 0 and undeliverable(error)):
                 raise
@@ -284,9 +293,14 @@ class UndeliverableDMMiddleware(BaseRequestMiddleware):
             return None
 
 
+def _unchanged(error: Exception, method: TelegramMethod) -> bool:
+    return isinstance(error, TelegramBadRequest) and "not modified" in error.message \
+        and type(method).__name__.startswith("EditMessage")
+
+
 def install(session: BaseSession, clock: Clock, resumed_at: datetime | None = None) -> None:
     """Put the outgoing layer on ``session`` (outermost first)."""
-    session.middleware(UndeliverableDMMiddleware())
+    session.middleware(HarmlessRefusalsMiddleware())
     session.middleware(LengthLimitMiddleware())
     session.middleware(RateLimitMiddleware(clock, resumed_at))
     session.middleware(PlainToastMiddleware())
@@ -344,7 +358,7 @@ class Outbox:
                 raise
             log.info("DM to %s failed: %s", user_id, error.message)
             sent = None
-        if sent is not None:  # None: the session's UndeliverableDMMiddleware dropped it
+        if sent is not None:  # None: the session's HarmlessRefusalsMiddleware dropped it
             return sent
         if fallback_chat_id is not None and fallback_text:
             await self.open_chat_notice(fallback_chat_id, fallback_text, button_text=button_text,
@@ -412,8 +426,6 @@ class Outbox:
                                        message_id=message_id, reply_markup=markup))
                 return self._drawn(chat_id, message_id, drawing, markup)
             except TelegramBadRequest as error:
-                if "not modified" in error.message:
-                    return self._drawn(chat_id, message_id, drawing, markup)
                 if "not found" not in error.message and "can't be edited" not in error.message:
                     raise
                 if not resend:
@@ -423,7 +435,7 @@ class Outbox:
 
     async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
                     thread_id: int | None = None) -> Message | None:
-        """Send ``text`` (None: a DM the session's UndeliverableDMMiddleware dropped)."""
+        """Send ``text`` (None: a DM the session's HarmlessRefusalsMiddleware dropped)."""
         return await self.bot(filled(_SEND, chat_id=chat_id, text=text, reply_markup=markup,
                                       message_thread_id=thread_id))
 

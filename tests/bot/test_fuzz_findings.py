@@ -50,6 +50,18 @@ grace@g0: callback bgl:5:4:roll:-
 """A press naming match 5 before it was paired left "no match 5" remembered: when the
 bracket made match 5, it could not be started."""
 
+PICK_DELIVERED_AGAIN_AFTER_A_RESTART = """\
+org@g1: /new backgammon Fuzz approval=off
+bob@g1: /register
+heidi@g1: /register
+org@g1: /begin
+bob@g1: [24]
+! restart
+! replay
+"""
+"""A point picked on the board writes nothing, so its update is not claimed: delivered
+again after a restart it drew the same buttons again, which Telegram refused as not
+modified, raised into the handler."""
 
 
 @pytest.mark.parametrize(("script", "seed", "last"), [
@@ -57,6 +69,7 @@ bracket made match 5, it could not be started."""
     (DQ_OF_A_PLAYER_ALREADY_OUT, 268624, "Their results are annulled"),
     (NEW_AFTER_ITS_ID_WAS_NAMED, 1, "Matches: best of 3."),
     (MATCH_NAMED_BY_A_FORGED_BUTTON_BEFORE_IT_EXISTS, 1, "🥉 3. Alice"),
+    (PICK_DELIVERED_AGAIN_AFTER_A_RESTART, 786687, "Bob to play"),
 ])
 async def test_fuzz_finding_is_answered(tmp_path: Path, script: str, seed: int,
                                         last: str) -> None:

@@ -19,6 +19,7 @@ from aiogram.exceptions import (
 from aiogram.methods import (
     AnswerCallbackQuery,
     EditMessageMedia,
+    EditMessageReplyMarkup,
     EditMessageText,
     GetChat,
     GetUpdates,
@@ -43,9 +44,9 @@ from bot.middlewares.limits import (
     split_html,
 )
 from bot.sending import (
+    HarmlessRefusalsMiddleware,
     PlainToastMiddleware,
     RateLimitMiddleware,
-    UndeliverableDMMiddleware,
     unreachable_group,
 )
 
@@ -203,22 +204,35 @@ async def test_dm_to_a_user_who_blocked_the_bot_answers_none() -> None:
     calls: list = []
     dm = SendMessage(chat_id=42, text="your turn")
     blocked = _failing(TelegramForbiddenError, "Forbidden: bot was blocked by the user", 1, calls)
-    assert await UndeliverableDMMiddleware()(blocked, None, dm) is None
+    assert await HarmlessRefusalsMiddleware()(blocked, None, dm) is None
     gone = _failing(TelegramBadRequest, "Bad Request: chat not found", 1, calls := [])
-    assert await UndeliverableDMMiddleware()(gone, None, dm) is None
+    assert await HarmlessRefusalsMiddleware()(gone, None, dm) is None
 
 
 async def test_a_group_that_is_gone_still_raises_and_names_itself() -> None:
     method = SendMessage(chat_id=-100, text="hello")
     removed = _failing(TelegramForbiddenError, "Forbidden: bot was kicked from the group", 1, [])
     with pytest.raises(TelegramForbiddenError) as raised:
-        await UndeliverableDMMiddleware()(removed, None, method)
+        await HarmlessRefusalsMiddleware()(removed, None, method)
     assert unreachable_group(raised.value) == -100
     other = TelegramBadRequest(method=method, message="Bad Request: can't parse entities")
     assert unreachable_group(other) is None
     with pytest.raises(TelegramBadRequest):
-        await UndeliverableDMMiddleware()(_failing(TelegramBadRequest, other.message, 1, []),
+        await HarmlessRefusalsMiddleware()(_failing(TelegramBadRequest, other.message, 1, []),
                                           None, SendMessage(chat_id=42, text="<b"))
+
+
+async def test_an_edit_to_what_the_message_shows_already_is_done_and_a_send_still_raises(
+        ) -> None:
+    """A press delivered again after a restart draws what its first copy drew: Telegram
+    refuses the edit as not modified, which is what the edit was for."""
+    same = "Bad Request: message is not modified"
+    edit = EditMessageReplyMarkup(chat_id=-100, message_id=7, reply_markup=None)
+    assert await HarmlessRefusalsMiddleware()(_failing(TelegramBadRequest, same, 1, []), None,
+                                              edit) is True
+    with pytest.raises(TelegramBadRequest):
+        await HarmlessRefusalsMiddleware()(_failing(TelegramBadRequest, same, 1, []), None,
+                                          SendMessage(chat_id=-100, text="hello"))
 
 
 @pytest.mark.parametrize("error_type, message", [

@@ -330,8 +330,6 @@ async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False,
                 message_id=match.board_message_id, reply_markup=keys)
             return
         except TelegramBadRequest as error:
-            if "not modified" in error.message:
-                return
             log.warning("board of match %s sent again: %s", match.id, error.message)
     sent = await services.bot.send_photo(chat_id, photo, caption=text, reply_markup=keys,
                                          message_thread_id=match.thread_id)
