@@ -294,6 +294,7 @@ class HarmlessRefusalsMiddleware(BaseRequestMiddleware):
 
 
 def _unchanged(error: Exception, method: TelegramMethod) -> bool:
+    """Whether ``error`` refused an edit of a message for showing what it shows already."""
     return isinstance(error, TelegramBadRequest) and "not modified" in error.message \
         and type(method).__name__.startswith("EditMessage")
 

@@ -13,10 +13,11 @@ answers, a refusal) is remembered in memory only: handled again after a restart 
 nothing either, and it costs no write transaction. A refusal is handled too: a copy of a
 refused update is dropped, not answered again; a match action's update delivered again
 after a restart has its match drawn again in place (the stopped process may not have shown
-it: :func:`~bot.play.board.shown_again`). An update that met Telegram out of reach before
-it wrote anything is answered so (:data:`NOT_CARRIED_OUT`). The middleware also counts the handlers
-in flight, so a shutdown can wait for them before closing the database (:meth:`drain`), and
-forgets the ids older than ``REMEMBER_FOR`` once every ``PRUNE_EVERY`` while the bot runs.
+it: :func:`~bot.play.board.shown_again`). An update that met Telegram out of reach before it
+wrote anything is answered so (:data:`NOT_CARRIED_OUT`). The middleware also counts the
+handlers in flight, so a shutdown can wait for them before closing the database
+(:meth:`drain`), and forgets the ids older than ``REMEMBER_FOR`` once every ``PRUNE_EVERY``
+while the bot runs.
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ PRUNE_EVERY = timedelta(hours=1)
 NOT_CARRIED_OUT = "telegram.not_carried_out"
 """The answer to an update that met Telegram out of reach (through the sending layer's
 retries) before it changed anything: an organiser's command whose admin check failed, a
-read whose answer did not go out. Said if Telegram takes it (else the error is logged as
-before); the update is not claimed, so a copy delivered again is carried out."""
+read whose answer did not go out. Said if Telegram takes it (else that failure is logged);
+the update is not claimed, so a copy delivered again is carried out."""
 
 
 class DedupeMiddleware(BaseMiddleware):
