@@ -17,9 +17,9 @@ A difference is a place to look, not always a defect. A lost answer with buttons
 transcript then presses (a ``/withdraw`` question, a challenge's invitation) is lost as a
 live bot loses it: the player asks again. So is a command or press that met the fault
 before it changed anything (an organiser's whose administrator check failed): the sender
-is told to try again, which the transcript does not. A board that failed holds its match's clocks
-until it is drawn again: a player the run without the fault lost on time may play on. A
-transcript that names a message or a topic by id meets other ids. A start said late by
+is told to try again, which the transcript does not. A board that failed holds its
+match's clocks until it is drawn again: a player the run without the fault lost on time
+may play on. A transcript that names a message or a topic by id meets other ids. A start said late by
 its job's retry starts the clocks later. What it found is in the
 README's reliability paragraph."""
 
