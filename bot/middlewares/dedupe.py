@@ -84,6 +84,7 @@ class DedupeMiddleware(BaseMiddleware):
                 except PASSING_FAULTS as error:
                     if writes.count:  # carried out: what it could not show is owed to it
                         raise
+                    log.warning("update %s not carried out: %s", event.update_id, error)
                     raise Refusal(NOT_CARRIED_OUT) from error  # not claimed, said if it can be
             await self._handled(services, event.update_id, now, writes.count, result)
             return result
