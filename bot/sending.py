@@ -276,7 +276,11 @@ class HarmlessRefusalsMiddleware(BaseRequestMiddleware):
       it was for: answered ``True``, as Telegram answers an edit it made of a message it
       does not return. A press delivered again after a restart meets it (the first copy
       drew what it draws, and a press that wrote nothing is not claimed), as does a board
-      drawn again as it stands.
+      drawn again as it stands;
+    - the answer to a press that comes too late ("query is too old … or query ID is
+      invalid": Telegram keeps a press open for some seconds, and a bot that was stopped
+      meanwhile, or waited for a group's window before answering, answers after that):
+      the press itself has counted, only its toast is lost: logged and answered ``True``.
     """
 
     async def __call__(self, make_request, bot: Bot, method: TelegramMethod):
@@ -284,6 +288,9 @@ class HarmlessRefusalsMiddleware(BaseRequestMiddleware):
             return await make_request(bot, method)
         except (TelegramForbiddenError, TelegramBadRequest) as error:
             if _unchanged(error, method):
+                return True
+            if _expired_press(error, method):
+                log.info("a press's answer came too late: %s", error.message)
                 return True
             chat_id = field(method, "chat_id")
             if not (isinstance(chat_id, int) and chat_id > 0 and undeliverable(error)):
@@ -297,6 +304,14 @@ def _unchanged(error: Exception, method: TelegramMethod) -> bool:
     """Whether ``error`` refused an edit of a message for showing what it shows already."""
     return isinstance(error, TelegramBadRequest) and "not modified" in error.message \
         and type(method).__name__.startswith("EditMessage")
+
+
+def _expired_press(error: Exception, method: TelegramMethod) -> bool:
+    """Whether ``error`` refused a press's answer for coming after the press closed."""
+    if not (isinstance(error, TelegramBadRequest) and isinstance(method, AnswerCallbackQuery)):
+        return False
+    message = error.message.lower()
+    return "query is too old" in message or "query id is invalid" in message
 
 
 def install(session: BaseSession, clock: Clock, resumed_at: datetime | None = None) -> None:

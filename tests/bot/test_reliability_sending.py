@@ -235,6 +235,20 @@ async def test_an_edit_to_what_the_message_shows_already_is_done_and_a_send_stil
                                           SendMessage(chat_id=-100, text="hello"))
 
 
+async def test_a_press_answered_after_it_closed_has_counted_and_only_its_toast_is_lost(
+        ) -> None:
+    """A press delivered after a stop longer than Telegram keeps it open (or answered after
+    a wait for the group's window): its answer is refused as too old, the press itself has
+    been carried out, and the handler goes on."""
+    late = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+    answer = AnswerCallbackQuery(callback_query_id="7", text="Picked: 24/21")
+    assert await HarmlessRefusalsMiddleware()(_failing(TelegramBadRequest, late, 1, []), None,
+                                              answer) is True
+    with pytest.raises(TelegramBadRequest):
+        await HarmlessRefusalsMiddleware()(_failing(TelegramBadRequest, late, 1, []), None,
+                                          SendMessage(chat_id=-100, text="hello"))
+
+
 @pytest.mark.parametrize("error_type, message", [
     (TelegramServerError, "Bad Gateway"),
     (TelegramNetworkError, "ServerDisconnectedError: Server disconnected"),
