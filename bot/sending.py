@@ -265,7 +265,7 @@ class PlainToastMiddleware(BaseRequestMiddleware):
 
 
 class HarmlessRefusalsMiddleware(BaseRequestMiddleware):
-    """Two refusals of Telegram's that are nobody's error, answered here instead of raised
+    """Three refusals of Telegram's that are nobody's error, answered here instead of raised
     into the handler:
 
     - a message to a user who blocked the bot (or never started it) cannot be delivered
@@ -302,8 +302,9 @@ class HarmlessRefusalsMiddleware(BaseRequestMiddleware):
 
 def _unchanged(error: Exception, method: TelegramMethod) -> bool:
     """Whether ``error`` refused an edit of a message for showing what it shows already."""
-    return isinstance(error, TelegramBadRequest) and "not modified" in error.message \
-        and type(method).__name__.startswith("EditMessage")
+    if not (isinstance(error, TelegramBadRequest) and type(method).__name__.startswith("Edit")):
+        return False
+    return "message is not modified" in error.message
 
 
 def _expired_press(error: Exception, method: TelegramMethod) -> bool:
