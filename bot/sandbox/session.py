@@ -327,8 +327,11 @@ class SandboxSession(BaseSession):
 
     async def _answer_callback_query(self, method) -> bool:
         strict.check_toast(method.text)
+        handle = self.world.pending_callbacks.pop(method.callback_query_id, None)
+        if handle is None:  # answered already (a press delivered again), as Telegram refuses
+            raise TelegramBadRequest(method=method, message="Bad Request: query is too old "
+                                     "and response timeout expired or query ID is invalid")
         if method.text:
-            handle = self.world.pending_callbacks.pop(method.callback_query_id, "?")
             self.emit(f"⚑ {handle}: {method.text}")  # plain text in Telegram: shown as sent
         return True
 

@@ -61,7 +61,8 @@ bob@g1: [24]
 """
 """A point picked on the board writes nothing, so its update is not claimed: delivered
 again after a restart it drew the same buttons again, which Telegram refused as not
-modified, raised into the handler."""
+modified, raised into the handler; and its answer, refused as the press was answered
+already, would raise there too."""
 
 
 @pytest.mark.parametrize(("script", "seed", "last"), [
