@@ -49,6 +49,10 @@ class Plan:
     resume_in: int | None = None
     """Lines until the organiser sends /resume: set when play was paused (a /pause, the bot
     removed), as an organiser soon goes on; else a paused transcript stalls to its end."""
+    replay_next: bool = False
+    """The next line is ``! replay``: a ``! restart`` is often followed by the update before
+    it delivered again, as Telegram delivers an update the stopped bot never confirmed (an
+    update that wrote nothing is not claimed, so the new process handles it again)."""
 
 
 def new_plan(rng: random.Random, game: str, number: int) -> Plan:
@@ -96,6 +100,9 @@ def step(rng: random.Random, plan: Plan, world: World) -> str:
 
 
 def _next_line(rng: random.Random, plan: Plan, world: World) -> str:
+    if plan.replay_next:
+        plan.replay_next = False
+        return "! replay"
     roll = rng.random()
     group = world.group(plan.group)
     if group.id in world.left and roll < 0.5:
@@ -113,7 +120,9 @@ def _next_line(rng: random.Random, plan: Plan, world: World) -> str:
         return press(rng, plan, world) or play(rng, plan, world)
     if roll < 0.93:
         return noise(rng, plan)
-    return directive(rng, plan)
+    line = directive(rng, plan)
+    plan.replay_next = line == "! restart" and rng.random() < 0.5
+    return line
 
 
 def actor(rng: random.Random, plan: Plan, world: World) -> str:
