@@ -15,6 +15,7 @@ from bot.features.notices import redraw_checkin_status
 from bot.features.registration import MAX_FREE_NAME, close_application, valid_name
 from bot.games import game_of
 from bot.i18n import Markup, Translator, clip, lines
+from bot.sending import at_once
 from bot.services import Services
 from storage.repositories.tournaments import ACTIVE_ENTRANT, UNFINISHED, Entrant, Tournament
 from storage.repositories.users import User
@@ -166,43 +167,44 @@ async def _open_checkins(services: Services, chat_id: int, user_id: int
 
 
 async def _check_in_all(services: Services, tr: Translator,
-                        entries: list[tuple[Tournament, Entrant]]) -> tuple[str, bool]:
+                        entries: list[tuple[Tournament, Entrant]]
+                        ) -> tuple[str, list[Tournament]]:
     """Check the entries not checked in yet in, naming the tournaments; with none left,
-    say they all were already. And whether the check-ins show: each of those tournaments
-    has a check-in status in its group, redrawn with one more checked in."""
+    say they all were already. And the tournaments checked in for now: the caller redraws
+    their check-in statuses (:func:`redraw_checkin_status`), once it has said what it
+    says at the same time (a press's answer does not wait for a busy group's window)."""
     missing = [(tournament, entry) for tournament, entry in entries if not entry.checked_in]
     now = services.clock.now()
     for tournament, entry in missing:
         await services.repos.entrants.update(tournament.id, entry.user_id, now, checked_in=1)
-    counted = await redraw_checkin_status(services, *(tournament for tournament, _ in missing))
     if not missing:
         return tr("checkin.already", name=entries[0][1].label,
-                  titles=_titles(tr, [tournament for tournament, _ in entries])), False
-    return (tr("checkin.done", name=missing[0][1].label,
-               titles=_titles(tr, [tournament for tournament, _ in missing])),
-            all(tournament.id in counted for tournament, _ in missing))
+                  titles=_titles(tr, [tournament for tournament, _ in entries])), []
+    checked = [tournament for tournament, _ in missing]
+    return tr("checkin.done", name=missing[0][1].label, titles=_titles(tr, checked)), checked
 
 
 async def _check_in(services: Services, tr: Translator, tournament: Tournament,
-                    user_id: int, in_group: bool = True) -> str:
+                    user_id: int, in_group: bool = True) -> tuple[str, list[Tournament]]:
     """Check ``user_id`` in for ``tournament``, or say why not; ``in_group``: asked in the
-    group, where the opening of check-in is announced (else in private)."""
+    group, where the opening of check-in is announced (else in private). What to say, and
+    the tournaments whose check-in status is to be redrawn (:func:`_check_in_all`)."""
     if said := called_off(tr, tournament):
-        return said
+        return said, []
     if tournament.started:
-        return tr("checkin.over", title=tournament.title)
+        return tr("checkin.over", title=tournament.title), []
     if not tournament.settings.get("checkin"):
-        return tr("checkin.none", title=tournament.title)
+        return tr("checkin.none", title=tournament.title), []
     entry = await services.repos.entrants.get(tournament.id, user_id)
     if entry is not None and entry.status == "pending":
-        return tr("checkin.pending", title=tournament.title)
+        return tr("checkin.pending", title=tournament.title), []
     if entry is None or entry.status != "approved":
-        return tr("checkin.not_entered")
+        return tr("checkin.not_entered"), []
     opens = checkin_opens_said(services, tr, tournament)
     if opens and not entry.checked_in:  # a check-in days early says nothing
         key = "checkin.not_yet" if in_group else "checkin.not_yet_in_group"
-        return tr(key, title=tournament.title, time=opens)
-    return (await _check_in_all(services, tr, [(tournament, entry)]))[0]
+        return tr(key, title=tournament.title, time=opens), []
+    return await _check_in_all(services, tr, [(tournament, entry)])
 
 
 @router.message(Command("checkin"), Targeted())
@@ -216,11 +218,15 @@ async def checkin(message: Message, command: CommandObject, services: Services,
     entries = [] if id_named(command.args) is not None else await _open_checkins(
         services, message.chat.id, user_id)
     if entries:
-        said, counted = await _check_in_all(services, tr, entries)
-        if not (counted and await services.outbox.acknowledge(message)):
+        said, checked = await _check_in_all(services, tr, entries)
+        counted = await redraw_checkin_status(services, *checked)
+        shown = checked and all(tournament.id in counted for tournament in checked)
+        if not (shown and await services.outbox.acknowledge(message)):
             await message.reply(said)
         return
-    await message.reply(await _check_in(services, tr, target.tournament, user_id))
+    said, checked = await _check_in(services, tr, target.tournament, user_id)
+    await redraw_checkin_status(services, *checked)
+    await message.reply(said)
 
 
 @router.callback_query(CheckIn.filter())
@@ -234,13 +240,14 @@ async def checkin_button(query: CallbackQuery, callback_data: CheckIn, services:
     if tournament is None or chat not in (tournament.chat_id, query.from_user.id):
         await query.answer(tr("callback.stale"), show_alert=True)
         return
-    said = await _check_in(services, tr, tournament, query.from_user.id,
-                           in_group=chat == tournament.chat_id)
+    said, checked = await _check_in(services, tr, tournament, query.from_user.id,
+                                    in_group=chat == tournament.chat_id)
     others = [other for other, entry in await _open_checkins(
         services, tournament.chat_id, query.from_user.id)
         if other.id != tournament.id and not entry.checked_in]
     missing = tr("checkin.still_missing", titles=_titles(tr, others)) if others else ""
-    await query.answer(f"{said} {missing}".rstrip())  # a toast: one paragraph
+    await at_once(redraw_checkin_status(services, *checked),
+                  query.answer(f"{said} {missing}".rstrip()))  # a toast: one paragraph
 
 
 def _status(tr: Translator, tournament: Tournament, entry: Entrant,

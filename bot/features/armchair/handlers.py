@@ -113,7 +113,8 @@ async def declare(query: CallbackQuery, callback_data: Declare, event_update: Up
         return
     if callback_data.step == 1:
         await hidden.submit(ctx, seat, {"type": "declare"}, actor_id=user,
-                            update_id=event_update.update_id, at=callback_data.at)
-    else:
-        await hidden.show(ctx, seat)
+                            update_id=event_update.update_id, at=callback_data.at,
+                            alongside=[query.answer])
+        return
+    await hidden.show(ctx, seat)
     await query.answer()

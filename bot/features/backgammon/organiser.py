@@ -76,8 +76,7 @@ async def forfeit_button(query: CallbackQuery, callback_data: Forfeit, services:
     logged = decision(ctx, query.from_user.id, "forfeit", reason,
                       winner=ctx.match.players[callback_data.seat])
     await act(ctx, [{"type": "forfeit", "winner": callback_data.seat}], query.from_user.id,
-              event_update.update_id, logged=logged)
-    await query.answer()
+              event_update.update_id, logged=logged, alongside=[query.answer])
 
 
 @router.message(Command("appeal"), IN_GROUP)

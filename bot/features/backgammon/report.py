@@ -32,9 +32,10 @@ from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, handles_of
-from bot.play.perform import board_owed_after_faults
+from bot.play.perform import Alongside, board_owed_after_faults
 from bot.play.refusal import Refusal
 from bot.play.topics import named_player_match
+from bot.sending import at_once
 from bot.services import Services
 from games.backgammon.protocol import BoardMatch
 
@@ -105,8 +106,7 @@ async def form_button(query: CallbackQuery, callback_data: Form, services: Servi
         raise Refusal("callback.stale")
     if callback_data.how == BACK:
         services.matches.keep_draft(ctx.match.id, None)
-        await _form_shown(ctx, state)
-        await query.answer()
+        await at_once(_form_shown(ctx, state), query.answer())
         return
     if callback_data.seat not in (-1, seat):
         raise Refusal("backgammon.error.not_your_form", name=ctx.names[callback_data.seat])
@@ -115,13 +115,11 @@ async def form_button(query: CallbackQuery, callback_data: Form, services: Servi
         if form.cube == 0 and state.no_cube:  # the Crawford game, a 1-point match: nothing to ask
             form = form.model_copy(update={"cube": 1})
         services.matches.keep_draft(ctx.match.id, form)  # redrawn, the card keeps it
-        await _form_shown(ctx, state)
-        await query.answer()
+        await at_once(_form_shown(ctx, state), query.answer())
         return
     game = {"value": form.value, "cube": form.cube, "how": form.how}
     await act(ctx, [{"type": "report", "player": seat, "winner": seat, **game}],
-              query.from_user.id, event_update.update_id)
-    await query.answer()
+              query.from_user.id, event_update.update_id, alongside=[query.answer])
 
 
 async def _form_shown(ctx: MatchContext, state: BoardMatch) -> None:
@@ -136,8 +134,8 @@ async def answer_button(query: CallbackQuery, callback_data: Answer, services: S
                         tr: Translator, event_update: Update) -> None:
     ctx = await load(services, tr, callback_data.match_id)
     kind = "confirm" if callback_data.agree else "dispute"
-    await _answer(ctx, kind, query.from_user.id, event_update.update_id)
-    await query.answer()
+    await _answer(ctx, kind, query.from_user.id, event_update.update_id,
+                  alongside=[query.answer])
 
 
 @router.message(Command("confirm", "dispute"), IN_GROUP)
@@ -147,8 +145,12 @@ async def answer_command(message: Message, command: CommandObject, scope: Scope,
     await _answer(ctx, command.command.lower(), message.from_user.id, event_update.update_id)
 
 
-async def _answer(ctx: MatchContext, kind: str, user_id: int, update_id: int) -> None:
-    state = await act(ctx, [{"type": kind, "player": ctx.seat(user_id)}], user_id, update_id)
+async def _answer(ctx: MatchContext, kind: str, user_id: int, update_id: int,
+                  alongside: Alongside = ()) -> None:
+    """The opponent confirms or disputes the reported game (``alongside``: as :func:`act`'s);
+    a dispute tells the organisers how to settle it."""
+    state = await act(ctx, [{"type": kind, "player": ctx.seat(user_id)}], user_id, update_id,
+                      alongside=alongside)
     if kind == "dispute" and state is not None:
         await ctx.say(ctx.tr("backgammon.disputed", a=ctx.names[0], b=ctx.names[1],
                              hint=await _settle_hint(ctx, state)))

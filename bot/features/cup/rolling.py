@@ -8,6 +8,8 @@ dice animation (about four seconds) and announces the result.
 
 from __future__ import annotations
 
+from functools import partial
+
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import (
     CallbackQuery,
@@ -83,8 +85,8 @@ async def declare_button(query: CallbackQuery, callback_data: Declare, services:
     action |= ({"order": [int(c) for c in value]} if play.match.kind == "order"
                else {"drop": int(value)})
 
-    if await perform(play, action, query.from_user.id, None):
-        await query.answer(tr("cup.declared_toast"))
+    await perform(play, action, query.from_user.id, None,
+                  alongside=[partial(query.answer, tr("cup.declared_toast"))])
 
 
 def declaration_keyboard(match_id: int, kind: str) -> InlineKeyboardMarkup:

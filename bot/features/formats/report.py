@@ -24,7 +24,9 @@ from bot.features.formats.state import Run, load, names_of
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.play.context import handles_of
+from bot.play.perform import Alongside
 from bot.play.refusal import paused
+from bot.sending import at_once
 from bot.services import Services
 from storage.repositories.jobs import Job, insert_job
 from storage.repositories.matches import DuplicateUpdate, MatchRow
@@ -146,28 +148,33 @@ async def say_claims(services: Services, job: Job) -> None:
         f"{handle[match.player_b]}"))
 
 
-async def _retire_buttons(services: Services, run: Run, match: MatchRow) -> None:
-    """Take Confirm/Dispute off the report once it is answered, so nobody presses them late."""
+async def _retire_buttons(services: Services, run: Run, match: MatchRow,
+                          alongside: Alongside = ()) -> None:
+    """Take Confirm/Dispute off the report once it is answered, so nobody presses them late;
+    ``alongside``: said at the same time (the pressed button's answer)."""
     message_id = (await services.repos.matches.get(match.id)).board_message_id
-    if message_id is not None:
-        await services.outbox.drop_buttons(run.tournament.chat_id, message_id)
+    dropped = () if message_id is None else (
+        services.outbox.drop_buttons(run.tournament.chat_id, message_id),)
+    await at_once(*dropped, *(say() for say in alongside))
 
 
 @dataclass(frozen=True)
 class Answered:
     """The opponent's answer to a report (a confirmation, a dispute, a report of their own):
-    logged in the transaction that writes what it leads to, claiming its update."""
+    logged in the transaction that writes what it leads to, claiming its update;
+    ``alongside``: said once it is written, as the report's buttons go (a press's answer)."""
 
     action: dict
     by: int
     update_id: int
+    alongside: Alongside = ()
 
 
 async def _confirm(services: Services, tr: Translator, run: Run, match: MatchRow,
-                   answer: Answered) -> bool:
+                   answer: Answered) -> None:
     """The opponent agrees: the answer and the result written together; the format goes on
-    right after the update and says the result first. False when the update was applied
-    before."""
+    right after the update and says the result first. Nothing is said when the update was
+    applied before."""
     report = match.result["report"]
     score = tuple(report["score"]) if report["score"] else None
     label = await names_of(services, run.tournament.id)
@@ -176,29 +183,28 @@ async def _confirm(services: Services, tr: Translator, run: Run, match: MatchRow
         await record_result(services, match.id, report["winner"], score, actor_id=answer.by,
                             update_id=answer.update_id, actions=[answer.action], said=said)
     except DuplicateUpdate:
-        return False
+        return
     except ResultRefused as refused:
-        await _retire_buttons(services, run, match)
+        await _retire_buttons(services, run, match, answer.alongside)
         await services.bot.send_message(run.tournament.chat_id, tr(refused.key))
-        return True
-    await _retire_buttons(services, run, match)  # the job after the update says the result
-    return True
+        return
+    # the job after the update says the result
+    await _retire_buttons(services, run, match, answer.alongside)
 
 
 async def _dispute(services: Services, run: Run, match: MatchRow,
-                   answer: Answered, counter: dict | None) -> bool:
+                   answer: Answered, counter: dict | None) -> None:
     """The players disagree: the answer and the dispute written together, then the
     organisers told (:data:`CLAIMS_JOB`); the match waits for an organiser's /setresult.
-    False when the update was applied before."""
+    Nothing is said when the update was applied before."""
     claims = {"report": match.result["report"], "dispute": counter or True}
     job = await _claim(services, run, match, claims, answer.by, answer.update_id,
                        [answer.action], DISPUTED)
     if job is None:
-        return False
+        return
     with services.scheduler.owing(job):
-        await _retire_buttons(services, run, match)
+        await _retire_buttons(services, run, match, answer.alongside)
     await services.scheduler.stand_in(job, say_claims(services, job))
-    return True
 
 
 def _answer_refused(match: MatchRow, user: int) -> str | None:
@@ -216,8 +222,8 @@ def _answer_refused(match: MatchRow, user: int) -> str | None:
 
 
 async def _answer(services: Services, tr: Translator, run: Run, match: MatchRow,
-                  answer: Answered, agree: bool) -> bool:
-    return await (_confirm(services, tr, run, match, answer) if agree
+                  answer: Answered, agree: bool) -> None:
+    await (_confirm(services, tr, run, match, answer) if agree
                   else _dispute(services, run, match, answer, None))
 
 
@@ -251,7 +257,7 @@ async def answer_button(query: CallbackQuery, callback_data: Answer, services: S
         await query.answer(tr(refused), show_alert=True)
         return
     run = await load(services, match.tournament_id)
-    if await _answer(services, tr, run, match, Answered(
-            {"type": "confirm" if agree else "dispute"}, user, event_update.update_id), agree):
-        await query.answer()
+    await _answer(services, tr, run, match, Answered(
+        {"type": "confirm" if agree else "dispute"}, user, event_update.update_id,
+        alongside=[query.answer]), agree)
 

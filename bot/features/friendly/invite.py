@@ -22,6 +22,7 @@ from bot.features.handlers import Handlers
 from bot.features.lifecycle import job_kind
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
+from bot.sending import at_once
 from bot.services import Services
 from storage.repositories.jobs import Job
 from storage.repositories.tournaments import Tournament
@@ -128,8 +129,8 @@ async def answer(query: CallbackQuery, callback_data: Answer, services: Services
             held = await services.repos.jobs.add(start.PLAY_JOB, now, friendly.id) \
                 if callback_data.accept else None
     with services.scheduler.owing(held):  # the answer written: another press is refused
-        await _close_invitation(services, tr, friendly, status)
-        await query.answer(tr(f"friendly.{status}_toast"))
+        await at_once(_close_invitation(services, tr, friendly, status),
+                      query.answer(tr(f"friendly.{status}_toast")))
     if held is not None:
         await services.scheduler.stand_in(
             held, start.begin(services, await services.repos.tournaments.get(friendly.id)))

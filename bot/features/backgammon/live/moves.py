@@ -21,6 +21,7 @@ from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import board_owed_after_faults, refused
 from bot.play.refusal import Refusal, unless_paused
 from bot.play.topics import other_match_topic
+from bot.sending import at_once
 from bot.services import Services
 from games.backgammon.parse import looks_like_play
 from games.backgammon.session import LiveMatch
@@ -245,7 +246,8 @@ async def _pick(query: CallbackQuery, ctx: MatchContext, state: LiveMatch, act_:
     elif act_ == "undo":
         steps = steps[:-1]  # "back" only puts the picked point down
     keep_picked(ctx, state, steps, source)
-    async with board_owed_after_faults(ctx.services, ctx.match):  # kept: drawn a minute later
-        await query.message.edit_reply_markup(reply_markup=markup(ctx, state, steps, source))
     picked = steps_notation(state.game.position, steps)
-    await query.answer(ctx.tr("backgammon.live.picked", play=picked) if picked else None)
+    async with board_owed_after_faults(ctx.services, ctx.match):  # kept: drawn a minute later
+        await at_once(
+            query.message.edit_reply_markup(reply_markup=markup(ctx, state, steps, source)),
+            query.answer(ctx.tr("backgammon.live.picked", play=picked) if picked else None))
