@@ -35,24 +35,35 @@ from storage.repositories.tournaments import Tournament
 router = Handlers("formats-status")
 
 
-async def _run_here(message: Message, services: Services, tr: Translator,
-                    args: str | None) -> Run | None:
-    """The chat's tournament once it has started (with several, the one the sender plays)."""
+async def _run_here(message: Message, services: Services, tr: Translator, args: str | None,
+                    not_yet: Callable[[Tournament], str]) -> Run | None:
+    """The chat's tournament once it has started (with several, the one the sender plays);
+    before its start, ``not_yet`` names what is said instead."""
     target = await target_tournament(services, message.chat.id, args, message.from_user.id,
                                      command_name(message.text), topic_of(message))
     if target.tournament is None:
         await message.reply(tr(target.error, **(target.error_params or {})))
         return None
     if not target.tournament.started:
-        await message.answer(tr("standings.none"))
+        await message.answer(tr(not_yet(target.tournament)))
         return None
     return await load(services, target.tournament.id)
+
+
+def _no_bracket_yet(tournament: Tournament) -> str:
+    """What /bracket says before the start: a bracket format's is drawn at the start, the
+    groups' playoff once the groups are played, and the other formats have none."""
+    played = tournament.settings.get("format", "round_robin")
+    if played in BRACKETS:
+        return "bracket.not_started"
+    return "bracket.none" if played == "groups_playoff" else "formats.no_bracket"
 
 
 @router.message(Command("standings"), IN_GROUP)
 async def standings_command(message: Message, command: CommandObject, services: Services,
                             tr: Translator) -> None:
-    run = await _run_here(message, services, tr, command.args)
+    run = await _run_here(message, services, tr, command.args,
+                          lambda _: "standings.none")
     if run is None:
         return
     await _standings(services, tr, run, message.chat.id, message.answer, topic_of(message))
@@ -192,7 +203,7 @@ def _slot_name(tr: Translator, bracket: Bracket, rows: dict[str, MatchRow],
 @router.message(Command("bracket"), IN_GROUP)
 async def bracket_command(message: Message, command: CommandObject, services: Services,
                           tr: Translator) -> None:
-    run = await _run_here(message, services, tr, command.args)
+    run = await _run_here(message, services, tr, command.args, _no_bracket_yet)
     if run is None:
         return
     await _bracket(services, tr, run, message.chat.id, message.answer, topic_of(message))
