@@ -22,6 +22,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramU
 from aiogram.types import ErrorEvent, User
 
 from bot import catalogue
+from bot.board_queue import BoardQueue
 from bot.clock import Clock
 from bot.config import Settings
 from bot.features import routers
@@ -75,6 +76,8 @@ class App:
         """Stop scheduling, let the updates in hand finish, then close the database."""
         self.services.scheduler.shutdown()
         await self.dedupe.drain(DRAIN_SECONDS)
+        if self.services.outbox.later is not None:
+            await self.services.outbox.later.flush(DRAIN_SECONDS)
         self.services.renderer.close()
         await self.services.db.close()
         await self.bot.session.close()
@@ -159,6 +162,8 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
     for middleware in bot.session.middleware:  # a wait to post in a group stops its clocks
         if isinstance(middleware, RateLimitMiddleware):
             middleware.group_waits = partial(clock_of_matches.stalled, services)
+            if clock.waits:  # live: a board's edit waits for a busy group in a queue
+                services.outbox.later = BoardQueue(services.outbox, middleware)
     await hidden.owe_unnoted_panels(services)  # (a job due now: armed by the restore)
     await services.scheduler.restore()
     _freeze_once()

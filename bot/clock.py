@@ -12,6 +12,9 @@ from datetime import UTC, datetime, timedelta
 
 
 class Clock:
+    waits = True
+    """A wait takes real time: other work runs meanwhile (not so on the virtual clock)."""
+
     def now(self) -> datetime:
         return datetime.now(UTC)
 
@@ -20,6 +23,8 @@ class Clock:
 
 
 class VirtualClock(Clock):
+    waits = False
+
     def __init__(self, start: datetime) -> None:
         self._now = start.astimezone(UTC)
 

@@ -47,6 +47,7 @@ from aiogram.types import (
     ReactionTypeEmoji,
 )
 
+from bot.board_queue import BoardQueue, Lost, board_gone
 from bot.clock import Clock
 from bot.method_fields import field, filled
 from bot.middlewares.limits import LengthLimitMiddleware
@@ -133,28 +134,36 @@ class _Window:
         awaits."""
         return not self.queued and self._record(now) is None
 
-    async def take(self, clock: Clock, waiting: Waiting | None = None) -> None:
+    async def take(self, clock: Clock, waiting: Waiting | None = None, *,
+                   record: bool = True) -> None:
         """Wait for room in the window, in turn; ``waiting`` hears of each wait before it
-        starts."""
+        starts. ``record=False``: the room is left for the call that follows."""
+        check = self._record if record else self.wait
         self.queued += 1
         try:
             async with self.lock:
-                while (wait := self._record(clock.now().timestamp())) is not None:
+                while (wait := check(clock.now().timestamp())) is not None:
                     await _sleep(clock, wait, waiting)
         finally:
             self.queued -= 1
 
-    def _record(self, now: float) -> float | None:
-        """Record an event at ``now`` if the window has room then (None), else the seconds
-        until it may have."""
+    def wait(self, now: float) -> float | None:
+        """The seconds from ``now`` until the window may have room, None when it has room
+        (nothing recorded)."""
         if (closed := self.closed_until - now) > 0:
             return closed
         while self.times and self.times[0] <= now - self.period:
             self.times.popleft()
         if len(self.times) < self.limit:
-            self.times.append(now)
             return None
         return self.times[0] + self.period - now
+
+    def _record(self, now: float) -> float | None:
+        """Record an event at ``now`` if the window has room then (None), else the seconds
+        until it may have."""
+        if (wait := self.wait(now)) is None:
+            self.times.append(now)
+        return wait
 
 
 async def _sleep(clock: Clock, seconds: float, waiting: Waiting | None) -> None:
@@ -232,6 +241,19 @@ class RateLimitMiddleware(BaseRequestMiddleware):
                 log.warning("%s on %s; again in %ss", error.message, type(method).__name__,
                             delay)
                 await _sleep(self.clock, delay, self._told(chat_id, in_group))
+
+    def has_room(self, chat_id: int) -> bool:
+        """Whether a message to the group ``chat_id`` would go now, without waiting for the
+        group's window (nothing recorded)."""
+        window = self.group_windows[chat_id]
+        return not window.queued and window.wait(self.clock.now().timestamp()) is None
+
+    async def room_for(self, chat_id: int) -> None:
+        """Wait, in turn with the group's other sends, until the group ``chat_id``'s window
+        has room, taking none of it (the call that follows does): its waits move the group's
+        match clocks on as a send's do."""
+        await self.group_windows[chat_id].take(self.clock, self._waiting(chat_id),
+                                               record=False)
 
     def _told(self, chat_id: int, in_group: bool) -> Waiting | None:
         """Who hears of a wait for Telegram on a call (its flood wait, a fault's back-off):
@@ -357,6 +379,9 @@ class Outbox:
         """What each live board this process drew shows now (a digest of its text and
         buttons, and whether it has buttons): an edit that would change nothing is not
         sent."""
+        self.later: BoardQueue | None = None
+        """Where a live board's edit waits for a busy group's window while its match goes
+        on (:mod:`bot.board_queue`, live only); None: every edit is made in place."""
 
     async def dm(self, user_id: int, text: str, *, markup: InlineKeyboardMarkup | None = None,
                  fallback_chat_id: int | None = None, fallback_text: str | None = None,
@@ -412,6 +437,8 @@ class Outbox:
         group's budget and change nothing). With Telegram out of reach the buttons stay and
         the caller goes on (a new board is posted all the same): a press on them is checked
         as any press is."""
+        if self.later is not None:
+            self.later.drop(chat_id, message_id)
         shown = self._shown.get((chat_id, message_id))
         if shown is not None and not shown[1]:
             return
@@ -427,28 +454,43 @@ class Outbox:
 
     async def board(self, chat_id: int, message_id: int | None, text: str,
                     markup: InlineKeyboardMarkup | None = None,
-                    thread_id: int | None = None, resend: bool = True) -> int | None:
+                    thread_id: int | None = None, resend: bool = True,
+                    lost: Lost | None = None) -> int | None:
         """Show a live board: edit it in place when it exists, else send it; return its id.
         A board already showing ``text`` and ``markup`` (as this process drew it last) is
         left as it is. ``resend=False``: a board gone from the chat (deleted) is not sent
         again (None is returned) — a closed match's last drawing is not worth a new
-        message."""
+        message. ``lost``: the edit may wait for a busy group's window in the queue
+        (:attr:`later`) while the caller goes on; ``lost`` hears if it then fails."""
         drawing = _digest(text, markup)
         if message_id is not None:
+            queue = self.later if lost is not None else None
             shown = self._shown.get((chat_id, message_id))
-            if drawing is not None and shown is not None and shown[0] == drawing:
+            # while the queue draws it, what it shows is not known yet: queued, as the newest
+            if drawing is not None and shown is not None and shown[0] == drawing and (
+                    queue is None or not queue.drawing(chat_id, message_id)):
+                return message_id
+            if queue is not None \
+                    and queue.queued(chat_id, message_id, text, markup, drawing, lost):
                 return message_id
             try:
-                await self.bot(filled(_EDIT, text=text, chat_id=chat_id,
-                                       message_id=message_id, reply_markup=markup))
-                return self._drawn(chat_id, message_id, drawing, markup)
+                await self.edit(chat_id, message_id, text, markup, drawing)
+                return message_id
             except TelegramBadRequest as error:
-                if "not found" not in error.message and "can't be edited" not in error.message:
+                if not board_gone(error):
                     raise
                 if not resend:
                     return None
         sent = await self._send(chat_id, text, markup, thread_id)
         return self._drawn(chat_id, sent.message_id, drawing, markup)
+
+    async def edit(self, chat_id: int, message_id: int, text: str,
+                   markup: InlineKeyboardMarkup | None, drawing: int | None) -> None:
+        """Edit a live board in place; what it shows (``drawing``, :func:`_digest`) noted
+        once Telegram took it."""
+        await self.bot(filled(_EDIT, text=text, chat_id=chat_id, message_id=message_id,
+                              reply_markup=markup))
+        self._drawn(chat_id, message_id, drawing, markup)
 
     async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
                     thread_id: int | None = None) -> Message | None:
@@ -459,9 +501,13 @@ class Outbox:
     async def forget_changed(self, make_request, bot: Bot, method: TelegramMethod):
         """Request middleware (on the bot's session): a call naming a message (an edit by
         another path, a deletion …) makes the outbox forget what it drew there, so its next
-        drawing is sent. The outbox notes its own drawing once its call succeeded."""
+        drawing is sent, and drops a drawing of it still queued (:attr:`later`): that call
+        decides what it shows. The outbox notes its own drawing once its call succeeded."""
         if (message_id := field(method, "message_id")) is not None:
-            self._shown.pop((field(method, "chat_id"), message_id), None)
+            chat_id = field(method, "chat_id")
+            self._shown.pop((chat_id, message_id), None)
+            if self.later is not None:
+                self.later.drop(chat_id, message_id)
         return await make_request(bot, method)
 
     def _drawn(self, chat_id: int, message_id: int, drawing: int | None,

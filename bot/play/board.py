@@ -9,6 +9,7 @@ sender's match, in every game whose match kind has a board (:attr:`~bot.games.Ga
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from aiogram.filters import Command
 from aiogram.types import InlineKeyboardMarkup, Message
@@ -19,7 +20,7 @@ from bot.i18n import Translator
 from bot.middlewares.scope import Scope
 from bot.play import clock, hidden
 from bot.play.context import LIVE, MatchContext, context_for, in_its_chat
-from bot.play.perform import bot_moves
+from bot.play.perform import bot_moves, owe_lost_board
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.topics import other_match_topic
@@ -37,7 +38,8 @@ async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup 
     chat_id = ctx.tournament.chat_id
     current = None if new else match.board_message_id
     message_id = await services.outbox.board(chat_id, current, text, markup,
-                                             thread_id=match.thread_id, resend=not ctx.closed)
+                                             thread_id=match.thread_id, resend=not ctx.closed,
+                                             lost=partial(owe_lost_board, services, match))
     if message_id != match.board_message_id:
         await services.repos.matches.update(match.id, services.clock.now(),
                                             board_message_id=message_id)
