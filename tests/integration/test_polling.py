@@ -406,3 +406,39 @@ async def test_a_tournament_goes_on_after_its_last_result_over_http(live: Live) 
         jobs = connection.execute(
             "SELECT status FROM jobs WHERE kind = 'formats_advance'").fetchall()
     assert jobs == [("done",)]
+
+
+async def test_a_busy_groups_board_is_drawn_once_for_the_visits_meanwhile(live: Live) -> None:
+    """While the group's window is full, three typed visits are all taken at once (the
+    board's edit waits in the board queue, not in each visit's handler) and the board is
+    then drawn once, with the last of them (bot/board_queue.py)."""
+    api, petr = live.api, {**IVAN, "id": 333, "first_name": "Petr", "username": "petr"}
+    api.feed(api.message_update(GROUP, OLGA, "/new shanghai Night legs=1"))
+    await live.answers(GROUP, count=1)
+    for player in (IVAN, petr):
+        api.feed(api.message_update(GROUP, player, "/register"))
+    await live.answers(GROUP, count=3)
+    api.feed(api.message_update(GROUP, OLGA, "/begin"))
+    [board] = await api.wait_for(lambda c: c.method == "sendMessage" and "· матч #1" in c.params[
+        "text"], what="the board")
+    [coin] = [button["callback_data"] for row in board.params["reply_markup"][
+        "inline_keyboard"] for button in row if "🪙" in button["text"]]
+    api.feed(api.callback_update(IVAN, coin, board.result))
+    await api.wait_for(lambda c: c.method == "editMessageText", what="the coin on the board")
+    await _settled(live)
+    limiter = next(middleware for middleware in live.app.bot.session.middleware
+                   if isinstance(middleware, bot.sending.RateLimitMiddleware))
+    limiter.group_windows[GROUP["id"]].closed_until = live.app.services.clock.now(
+        ).timestamp() + 3  # the group's minute full for three seconds
+    drawn = len(api.calls_to("editMessageText"))
+    visits = [api.message_update(GROUP, player, visit) for player, visit in (
+        (IVAN, "T20 T20 T20"), (petr, "S19 S19 S19"), (IVAN, "T18 T18 T18"))]
+    api.feed(*visits)
+    await eventually(lambda: all(live.claimed(visit["update_id"]) for visit in visits),
+                     "the three visits are taken", timeout=2.5)  # the window still full
+    assert len(api.calls_to("editMessageText")) == drawn
+    [*_, last] = await api.wait_for(lambda c: c.method == "editMessageText",
+                                    count=drawn + 1, what="the board drawn again")
+    assert "T18 · T18 · T18" in last.params["text"]
+    await asyncio.sleep(0.5)
+    assert len(api.calls_to("editMessageText")) == drawn + 1
