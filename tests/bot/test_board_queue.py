@@ -53,7 +53,9 @@ async def _busy_group(tmp_path: Path) -> AsyncIterator[tuple[Sandbox, list, _Gat
             edits.append(method)
         return await make_request(bot, method)
 
-    async with opened(tmp_path, seed=1) as box:
+    output: list[str] = []
+    async with opened(tmp_path, seed=1, emit=output.append) as box:
+        box.output = output
         await box.run_lines(SETUP.splitlines())
         group = box.world.group("pub").id
         limiter = next(middleware for middleware in box.app.bot.session.middleware
@@ -139,3 +141,19 @@ async def test_a_board_back_to_what_it_shows_while_a_drawing_waits_is_drawn_as_i
         gate.open.set()
         await box.app.services.outbox.later.flush(60)
     assert edits and "▶️ Bob, visit 1 (#1 of the leg): — · — · —" in edits[-1].text
+
+
+async def test_a_press_on_a_board_whose_drawing_waits_is_told_it_is_about_to_change(
+        tmp_path: Path) -> None:
+    """A keypad press on the board the chat still shows, while its new drawing waits for the
+    window: refused, as any press on an old board, saying the board is about to change (not
+    that it has: the chat does not show it yet)."""
+    async with _busy_group(tmp_path) as (box, edits, gate):
+        await _taken(box, "alice@pub: T20")
+        start = len(box.output)
+        await _taken(box, "bob@pub: [S20]")
+        assert box.output[start:] == [
+            "⚑ bob: The scoreboard is about to be redrawn (the group is busy): press again "
+            "once it has changed. Nothing changed."]
+        gate.open.set()
+        await box.app.services.outbox.later.flush(60)
