@@ -13,6 +13,7 @@ from pathlib import Path
 
 from aiogram.methods import EditMessageText, TelegramMethod
 
+from bench import busy_group
 from bot.board_queue import BoardQueue
 from bot.method_fields import field
 from bot.play.perform import BOARD_OWED
@@ -157,3 +158,13 @@ async def test_a_press_on_a_board_whose_drawing_waits_is_told_it_is_about_to_cha
             "once it has changed. Nothing changed."]
         gate.open.set()
         await box.app.services.outbox.later.flush(60)
+
+
+async def test_the_busy_group_benchmark_takes_every_visit_at_once_with_the_queue() -> None:
+    """bench/busy_group.py, small: with the queue the visits are all taken before any wait,
+    and their boards drawn in fewer edits than visits; without it each waits for its edit."""
+    without = await busy_group.run(matches=2, visits=12, queue=False)
+    with_queue = await busy_group.run(matches=2, visits=12, queue=True)
+    assert without.visits == with_queue.visits == 24
+    assert without.taken > 0 and with_queue.taken == 0
+    assert with_queue.edits < without.edits
