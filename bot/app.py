@@ -48,6 +48,10 @@ SANDBOX_TOKEN = "123456:SANDBOX-sandbox-sandbox-sandbox"
 
 
 DRAIN_SECONDS = 30
+BOARDS_AT_STOP_SECONDS = 5
+"""How long a stop waits for boards queued for a busy group's window (bot.board_queue):
+the rest are owed, drawn after the next start (a container is killed some seconds after
+it is told to stop)."""
 RETRY_FIRST, RETRY_MAX = 1.0, 60.0
 """Back-off of the start-up's first call while Telegram cannot be reached (seconds)."""
 _frozen = False
@@ -77,7 +81,7 @@ class App:
         self.services.scheduler.shutdown()
         await self.dedupe.drain(DRAIN_SECONDS)
         if self.services.outbox.later is not None:
-            await self.services.outbox.later.flush(DRAIN_SECONDS)
+            await self.services.outbox.later.flush(BOARDS_AT_STOP_SECONDS)
         self.services.renderer.close()
         await self.services.db.close()
         await self.bot.session.close()

@@ -408,10 +408,8 @@ async def test_a_tournament_goes_on_after_its_last_result_over_http(live: Live) 
     assert jobs == [("done",)]
 
 
-async def test_a_busy_groups_board_is_drawn_once_for_the_visits_meanwhile(live: Live) -> None:
-    """While the group's window is full, three typed visits are all taken at once (the
-    board's edit waits in the board queue, not in each visit's handler) and the board is
-    then drawn once, with the last of them (bot/board_queue.py)."""
+async def _darts_match_under_way(live: Live) -> tuple[dict, Call]:
+    """A darts match of Ivan's and Petr's in GROUP, its starter drawn: Petr, and the board."""
     api, petr = live.api, {**IVAN, "id": 333, "first_name": "Petr", "username": "petr"}
     api.feed(api.message_update(GROUP, OLGA, "/new shanghai Night legs=1"))
     await live.answers(GROUP, count=1)
@@ -426,10 +424,24 @@ async def test_a_busy_groups_board_is_drawn_once_for_the_visits_meanwhile(live: 
     api.feed(api.callback_update(IVAN, coin, board.result))
     await api.wait_for(lambda c: c.method == "editMessageText", what="the coin on the board")
     await _settled(live)
+    return petr, board
+
+
+def _group_busy_for(live: Live, seconds: float) -> None:
+    """GROUP's minute full for ``seconds``: its next message waits as long."""
     limiter = next(middleware for middleware in live.app.bot.session.middleware
                    if isinstance(middleware, bot.sending.RateLimitMiddleware))
-    limiter.group_windows[GROUP["id"]].closed_until = live.app.services.clock.now(
-        ).timestamp() + 3  # the group's minute full for three seconds
+    limiter.group_windows[GROUP["id"]].closed_until = \
+        live.app.services.clock.now().timestamp() + seconds
+
+
+async def test_a_busy_groups_board_is_drawn_once_for_the_visits_meanwhile(live: Live) -> None:
+    """While the group's window is full, three typed visits are all taken at once (the
+    board's edit waits in the board queue, not in each visit's handler) and the board is
+    then drawn once, with the last of them (bot/board_queue.py)."""
+    api = live.api
+    petr, _ = await _darts_match_under_way(live)
+    _group_busy_for(live, 3)
     drawn = len(api.calls_to("editMessageText"))
     visits = [api.message_update(GROUP, player, visit) for player, visit in (
         (IVAN, "T20 T20 T20"), (petr, "S19 S19 S19"), (IVAN, "T18 T18 T18"))]
@@ -442,3 +454,18 @@ async def test_a_busy_groups_board_is_drawn_once_for_the_visits_meanwhile(live: 
     assert "T18 · T18 · T18" in last.params["text"]
     await asyncio.sleep(0.5)
     assert len(api.calls_to("editMessageText")) == drawn + 1
+
+
+async def test_a_board_queued_when_the_bot_stops_is_owed_to_the_next_start(live: Live) -> None:
+    """A stop waits a few seconds for a busy group's queued board, then leaves it owed: a
+    job the next start runs draws it (the container is killed soon after it is told)."""
+    api = live.api
+    await _darts_match_under_way(live)
+    _group_busy_for(live, 60)
+    visit = api.message_update(GROUP, IVAN, "T20 T20 T20")
+    api.feed(visit)
+    await eventually(lambda: live.claimed(visit["update_id"]), "the visit is taken")
+    _send_sigint()
+    assert await asyncio.wait_for(live.task, 10) == 0
+    assert _sqlite(live, "SELECT status FROM jobs WHERE kind = 'match_board_owed'") == [
+        ("pending",)]
