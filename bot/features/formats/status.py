@@ -51,7 +51,7 @@ async def _run_here(message: Message, services: Services, tr: Translator, args: 
 
 
 def _no_bracket_yet(tournament: Tournament) -> str:
-    """What /bracket says before the start: a bracket format's is drawn at the start, the
+    """What /bracket says before the start: a bracket format's is made at the start, the
     groups' playoff once the groups are played, and the other formats have none."""
     played = tournament.settings.get("format", "round_robin")
     if played in BRACKETS:
