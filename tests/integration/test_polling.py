@@ -28,6 +28,7 @@ OLGA = {"id": 111, "is_bot": False, "first_name": "Olga", "username": "olga",
         "language_code": "ru"}
 IVAN = {"id": 222, "is_bot": False, "first_name": "Ivan", "username": "ivan",
         "language_code": "ru"}
+PETR = {**IVAN, "id": 333, "first_name": "Petr", "username": "petr"}
 TOO_MANY = {"ok": False, "error_code": 429, "description": "Too Many Requests: retry after 1",
             "parameters": {"retry_after": 1}}
 
@@ -383,19 +384,14 @@ async def test_a_tournament_goes_on_after_its_last_result_over_http(live: Live) 
     """A confirmed result is recorded by its update; the tournament then goes on in a job of
     its own (``formats_advance``) that the live scheduler runs right after it: one picture,
     the last round's table, captioned with the result above it and the final placings below."""
-    api, petr = live.api, {**IVAN, "id": 333, "first_name": "Petr", "username": "petr"}
-    api.feed(api.message_update(GROUP, OLGA, "/new armchair Round play=report"))
-    await live.answers(GROUP, count=1)
-    for player in (IVAN, petr):
-        api.feed(api.message_update(GROUP, player, "/register"))
-    await live.answers(GROUP, count=3)
-    api.feed(api.message_update(GROUP, OLGA, "/begin"))
+    api = live.api
+    await _begun(live, "/new armchair Round play=report")
     await api.wait_for(lambda c: c.method == "sendMessage" and "/result" in c.params["text"],
                        what="the round")
     api.feed(api.message_update(GROUP, IVAN, "/result win"))
     await api.wait_for(lambda c: c.method == "sendMessage" and "/confirm" in c.params["text"],
                        what="the report")
-    api.feed(api.message_update(GROUP, petr, "/confirm"))
+    api.feed(api.message_update(GROUP, PETR, "/confirm"))
     [table] = await api.wait_for(
         lambda c: c.method == "sendPhoto" and "🥇" in c.params.get("caption", ""),
         what="the final placings")
@@ -408,15 +404,21 @@ async def test_a_tournament_goes_on_after_its_last_result_over_http(live: Live) 
     assert jobs == [("done",)]
 
 
-async def _darts_match_under_way(live: Live) -> tuple[dict, Call]:
-    """A darts match of Ivan's and Petr's in GROUP, its starter drawn: Petr, and the board."""
-    api, petr = live.api, {**IVAN, "id": 333, "first_name": "Petr", "username": "petr"}
-    api.feed(api.message_update(GROUP, OLGA, "/new shanghai Night legs=1"))
+async def _begun(live: Live, new: str) -> None:
+    """Olga's ``new`` (a /new command) in GROUP, Ivan and Petr registered, and /begin."""
+    api = live.api
+    api.feed(api.message_update(GROUP, OLGA, new))
     await live.answers(GROUP, count=1)
-    for player in (IVAN, petr):
+    for player in (IVAN, PETR):
         api.feed(api.message_update(GROUP, player, "/register"))
     await live.answers(GROUP, count=3)
     api.feed(api.message_update(GROUP, OLGA, "/begin"))
+
+
+async def _darts_match_under_way(live: Live) -> None:
+    """Ivan's and Petr's darts match in GROUP, its first thrower drawn by the coin."""
+    api = live.api
+    await _begun(live, "/new shanghai Night legs=1")
     [board] = await api.wait_for(lambda c: c.method == "sendMessage" and "· матч #1" in c.params[
         "text"], what="the board")
     [coin] = [button["callback_data"] for row in board.params["reply_markup"][
@@ -424,7 +426,6 @@ async def _darts_match_under_way(live: Live) -> tuple[dict, Call]:
     api.feed(api.callback_update(IVAN, coin, board.result))
     await api.wait_for(lambda c: c.method == "editMessageText", what="the coin on the board")
     await _settled(live)
-    return petr, board
 
 
 def _group_busy_for(live: Live, seconds: float) -> None:
@@ -440,11 +441,11 @@ async def test_a_busy_groups_board_is_drawn_once_for_the_visits_meanwhile(live: 
     board's edit waits in the board queue, not in each visit's handler) and the board is
     then drawn once, with the last of them (bot/board_queue.py)."""
     api = live.api
-    petr, _ = await _darts_match_under_way(live)
+    await _darts_match_under_way(live)
     _group_busy_for(live, 3)
     drawn = len(api.calls_to("editMessageText"))
     visits = [api.message_update(GROUP, player, visit) for player, visit in (
-        (IVAN, "T20 T20 T20"), (petr, "S19 S19 S19"), (IVAN, "T18 T18 T18"))]
+        (IVAN, "T20 T20 T20"), (PETR, "S19 S19 S19"), (IVAN, "T18 T18 T18"))]
     api.feed(*visits)
     await eventually(lambda: all(live.claimed(visit["update_id"]) for visit in visits),
                      "the three visits are taken", timeout=2.5)  # the window still full
