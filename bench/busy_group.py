@@ -24,7 +24,7 @@ from aiogram.methods import EditMessageText
 from bot.board_queue import BoardQueue
 from bot.method_fields import field
 from bot.sandbox.runner import Sandbox
-from bot.sending import RateLimitMiddleware
+from bot.sending import rate_limiter
 
 
 class _RealWaits:
@@ -69,9 +69,7 @@ async def _visits(box: Sandbox, throwers: list[str], visits: int, queue: bool) -
     group = box.world.group("pub").id
     outbox = box.app.services.outbox
     if queue:
-        outbox.later = BoardQueue(outbox, next(
-            middleware for middleware in box.app.bot.session.middleware
-            if isinstance(middleware, RateLimitMiddleware)))
+        outbox.later = BoardQueue(outbox, rate_limiter(box.app.bot.session))
     box.clock.sleep = _RealWaits(box)
     edits = 0
 

@@ -38,7 +38,7 @@ from bot.play import clock as clock_of_matches
 from bot.play import hidden, refusal
 from bot.render.pool import Renderer
 from bot.scheduler import LiveScheduler, Scheduler
-from bot.sending import GROUP_LIMIT, Outbox, RateLimitMiddleware, install, unreachable_group
+from bot.sending import GROUP_LIMIT, Outbox, install, rate_limiter, unreachable_group
 from bot.services import Repos, Services
 from storage.db import Database
 from storage.repositories.jobs import Job
@@ -163,11 +163,10 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
     dedupe = DedupeMiddleware()
     dispatcher = make_dispatcher(services, dedupe)
     await dedupe.prune(services.repos.updates, clock.now())
-    for middleware in bot.session.middleware:  # a wait to post in a group stops its clocks
-        if isinstance(middleware, RateLimitMiddleware):
-            middleware.group_waits = partial(clock_of_matches.stalled, services)
-            if clock.waits:  # live: a board's edit waits for a busy group in a queue
-                services.outbox.later = BoardQueue(services.outbox, middleware)
+    limiter = rate_limiter(bot.session)
+    limiter.group_waits = partial(clock_of_matches.stalled, services)  # its waits stop clocks
+    if clock.waits:  # live: a board's edit waits for a busy group in a queue
+        services.outbox.later = BoardQueue(services.outbox, limiter)
     await hidden.owe_unnoted_panels(services)  # (a job due now: armed by the restore)
     await services.scheduler.restore()
     _freeze_once()

@@ -337,6 +337,12 @@ def _expired_press(error: Exception, method: TelegramMethod) -> bool:
     return "query is too old" in message or "query id is invalid" in message
 
 
+def rate_limiter(session: BaseSession) -> RateLimitMiddleware:
+    """The rate limiter :func:`install` put on ``session``."""
+    return next(middleware for middleware in session.middleware
+                if isinstance(middleware, RateLimitMiddleware))
+
+
 def install(session: BaseSession, clock: Clock, resumed_at: datetime | None = None) -> None:
     """Put the outgoing layer on ``session`` (outermost first)."""
     session.middleware(HarmlessRefusalsMiddleware())

@@ -18,7 +18,7 @@ from bot.board_queue import BoardQueue
 from bot.method_fields import field
 from bot.play.perform import BOARD_OWED
 from bot.sandbox.runner import Sandbox
-from bot.sending import RateLimitMiddleware
+from bot.sending import rate_limiter
 from tests.bot.sandbox_run import opened
 
 SETUP = """\
@@ -59,8 +59,7 @@ async def _busy_group(tmp_path: Path) -> AsyncIterator[tuple[Sandbox, list, _Gat
         box.output = output
         await box.run_lines(SETUP.splitlines())
         group = box.world.group("pub").id
-        limiter = next(middleware for middleware in box.app.bot.session.middleware
-                       if isinstance(middleware, RateLimitMiddleware))
+        limiter = rate_limiter(box.app.bot.session)
         limiter.group_windows[group].closed_until = \
             (box.clock.now() + timedelta(seconds=30)).timestamp()
         outbox = box.app.services.outbox

@@ -13,7 +13,7 @@ from aiogram.methods import AnswerCallbackQuery
 
 from bot.method_fields import field
 from bot.sandbox.runner import Sandbox
-from bot.sending import RateLimitMiddleware
+from bot.sending import rate_limiter
 from tests.bot.sandbox_run import SCENARIOS, opened, scenario_until
 from tests.bot.test_scenarios import options_of
 
@@ -47,8 +47,7 @@ class _RealWaits:
 
 def _full_window(box: Sandbox, chat_id: int) -> None:
     """The group's window full for the next half minute: its next message waits."""
-    limiter = next(middleware for middleware in box.app.bot.session.middleware
-                   if isinstance(middleware, RateLimitMiddleware))
+    limiter = rate_limiter(box.app.bot.session)
     until = box.clock.now() + timedelta(seconds=30)
     limiter.group_windows[chat_id].closed_until = until.timestamp()
 

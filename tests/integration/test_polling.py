@@ -430,8 +430,7 @@ async def _darts_match_under_way(live: Live) -> None:
 
 def _group_busy_for(live: Live, seconds: float) -> None:
     """GROUP's minute full for ``seconds``: its next message waits as long."""
-    limiter = next(middleware for middleware in live.app.bot.session.middleware
-                   if isinstance(middleware, bot.sending.RateLimitMiddleware))
+    limiter = bot.sending.rate_limiter(live.app.bot.session)
     limiter.group_windows[GROUP["id"]].closed_until = \
         live.app.services.clock.now().timestamp() + seconds
 
