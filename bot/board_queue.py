@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Lost = Callable[[Exception], Awaitable[None]]
+Lost = Callable[[], Awaitable[None]]
 """What a queued board's owner does when its drawing could not be made (its board owed)."""
 Key = tuple[int, int]  # (chat id, message id)
 
@@ -64,8 +64,6 @@ class BoardQueue:
         """Queue this drawing of the board when a drawing of it waits already (it replaces
         that one) or the group's window has no room now: True. False: draw it now."""
         key = (chat_id, message_id)
-        if chat_id > 0:  # a private chat has no group's window
-            return False
         if key in self._gone:  # drawn in place, where a new one is sent
             self._gone.discard(key)
             return False
@@ -127,7 +125,7 @@ class BoardQueue:
         if isinstance(error, TelegramBadRequest) and board_gone(error):
             self._gone.add(key)
         try:
-            await drawing.lost(error)
+            await drawing.lost()
         except Exception:  # noqa: BLE001 - the next action draws the board again
             log.exception("board %s of %s left as it was", key[1], key[0])
 

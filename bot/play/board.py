@@ -20,7 +20,7 @@ from bot.i18n import Translator
 from bot.middlewares.scope import Scope
 from bot.play import clock, hidden
 from bot.play.context import LIVE, MatchContext, context_for, in_its_chat
-from bot.play.perform import bot_moves, owe_lost_board
+from bot.play.perform import bot_moves, owe_board
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.topics import other_match_topic
@@ -32,19 +32,23 @@ from storage.repositories.tournaments import Tournament
 
 
 async def show_board(ctx: MatchContext, text: str, markup: InlineKeyboardMarkup | None, *,
-                     new: bool = False) -> None:
+                     new: bool = False, drop_old: bool = True) -> None:
+    """Draw the match's board: in place, or (``new``) as a new message below, the old one's
+    buttons taken off once it is out (``drop_old=False``: left, the Cup's earlier messages).
+    A busy group's edit in place may wait in the board queue (:mod:`bot.board_queue`); one
+    that then fails is owed (:func:`~bot.play.perform.owe_board`)."""
     services = ctx.services
     match = await services.repos.matches.get(ctx.match.id)
     chat_id = ctx.tournament.chat_id
     current = None if new else match.board_message_id
     message_id = await services.outbox.board(chat_id, current, text, markup,
                                              thread_id=match.thread_id, resend=not ctx.closed,
-                                             lost=partial(owe_lost_board, services, match))
+                                             lost=partial(owe_board, services, match))
     if message_id != match.board_message_id:
         await services.repos.matches.update(match.id, services.clock.now(),
                                             board_message_id=message_id)
     ctx.match = await services.repos.matches.get(match.id)
-    if new and match.board_message_id not in (None, message_id):  # once the new one is out:
+    if new and drop_old and match.board_message_id not in (None, message_id):  # once out:
         await services.outbox.drop_buttons(chat_id, match.board_message_id)  # a board to press
 
 

@@ -148,13 +148,6 @@ async def owe_board(services: Services, match: MatchRow,
     await clock.held(services, match.id, after.total_seconds())
 
 
-async def owe_lost_board(services: Services, match: MatchRow, error: Exception) -> None:
-    """A drawing of ``match``'s board that waited for a busy group's window
-    (:mod:`bot.board_queue`) and then could not be made (``error``, logged there): drawn
-    again a minute later (:func:`owe_board`)."""
-    await owe_board(services, match)
-
-
 @asynccontextmanager
 async def board_owed_after_faults(services: Services, match: MatchRow) -> AsyncIterator[None]:
     """Around a match's opening (its board, its players' first panels): should Telegram be

@@ -14,7 +14,6 @@ the match's newest message in place, which therefore always names who acts next.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from functools import partial
 from typing import Any
 
 from aiogram.types import InlineKeyboardMarkup
@@ -26,7 +25,7 @@ from bot.middlewares.scope import Scope
 from bot.play import hidden
 from bot.play.board import show_board
 from bot.play.context import LIVE, MatchContext, context_for, load_match
-from bot.play.perform import Alongside, Playbook, error_params, owe_lost_board
+from bot.play.perform import Alongside, Playbook, error_params
 from bot.play.perform import perform as perform_action
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal
@@ -148,17 +147,8 @@ async def post(play: MatchContext, text: str, markup: InlineKeyboardMarkup | Non
                new: bool = True) -> None:
     """Show ``text`` as the match's status: a new message (``new``), else the match's newest
     message edited in place (sent when the match has none yet). Its id is kept on the match
-    row, so a restart edits the same message."""
-    services = play.services
-    match = await services.repos.matches.get(play.match.id)
-    current = None if new else match.board_message_id
-    message_id = await services.outbox.board(play.tournament.chat_id, current, text, markup,
-                                             thread_id=match.thread_id, resend=not play.closed,
-                                             lost=partial(owe_lost_board, services, match))
-    if message_id != match.board_message_id:
-        await services.repos.matches.update(match.id, services.clock.now(),
-                                            board_message_id=message_id)
-    play.match = await services.repos.matches.get(match.id)
+    row, so a restart edits the same message; an earlier message keeps its buttons."""
+    await show_board(play, text, markup, new=new, drop_old=False)
 
 
 async def notice(play: MatchContext, text: str) -> None:
