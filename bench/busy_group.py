@@ -7,7 +7,7 @@ many board edits it took.
     python -m bench.busy_group [--matches 8] [--visits 10]
 
 Runs the real bot in the sandbox on its virtual clock, whose waits here let other work run
-meanwhile (``_RealWaits``: a wait takes a thousandth of its time for real), as live waits do;
+meanwhile (``RealWaits``: a wait takes a thousandth of its time for real), as live waits do;
 times are virtual seconds from the first visit.
 """
 
@@ -27,7 +27,7 @@ from bot.sandbox.runner import Sandbox
 from bot.sending import rate_limiter
 
 
-class _RealWaits:
+class RealWaits:
     """The virtual clock's waits, letting other work run for a thousandth of their time."""
 
     def __init__(self, box: Sandbox) -> None:
@@ -70,7 +70,7 @@ async def _visits(box: Sandbox, throwers: list[str], visits: int, queue: bool) -
     outbox = box.app.services.outbox
     if queue:
         outbox.later = BoardQueue(outbox, rate_limiter(box.app.bot.session))
-    box.clock.sleep = _RealWaits(box)
+    box.clock.sleep = RealWaits(box)
     edits = 0
 
     async def counted(make_request, bot, method):

@@ -4,13 +4,13 @@ window, and Telegram shows the press spinning meanwhile, then drops its answer."
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from aiogram.methods import AnswerCallbackQuery
 
+from bench.busy_group import RealWaits
 from bot.method_fields import field
 from bot.sandbox.runner import Sandbox
 from bot.sending import rate_limiter
@@ -30,19 +30,6 @@ PRESSES = [  # (transcript, a press in it, the group whose message the press cha
     ("armchair_chase_declaration", "alice@dm: [✅ Yes, declare]", "g"),
     ("checkin_opening_is_status", "alice@club: [✅ Check in]", "club"),
 ]
-
-
-class _RealWaits:
-    """The sandbox clock's waits letting other work run first, as a real wait does (the
-    sandbox's own waits let nothing in, so its transcripts never depend on them)."""
-
-    def __init__(self, box: Sandbox) -> None:
-        self.sleep = box.clock.sleep
-
-    async def __call__(self, seconds: float) -> None:
-        for _ in range(20):
-            await asyncio.sleep(0)
-        await self.sleep(seconds)
 
 
 def _full_window(box: Sandbox, chat_id: int) -> None:
@@ -74,7 +61,7 @@ async def test_a_press_is_answered_before_the_group_message_it_changes_waits(
         await box.run_lines(scenario_until(scenario, press))
         group = box.world.group(group_name).id
         _full_window(box, group)
-        box.clock.sleep = _RealWaits(box)
+        box.clock.sleep = RealWaits(box)  # (the sandbox's own waits let nothing in)
         box.app.bot.session.middleware(recorded)
         await box.run_lines([press])
     assert "answer" in made and len(made) > 1 and made[0] == "answer", made
