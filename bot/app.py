@@ -140,10 +140,12 @@ async def build(settings: Settings, session: BaseSession, *, clock: Clock | None
 
 
 async def _resumed_at(db: Database, clock: Clock) -> datetime | None:
-    """Now, when the bot was busy within one group rate window before this start: what it
-    sent then is not known, so the rate windows start full; else None (they start empty)."""
+    """Now, when the bot was busy within one group rate window before this start (an update
+    claimed, a job run, a user's record written): what it sent then is not known, so the
+    rate windows start full; else None (they start empty)."""
     repos, now = Repos(db), clock.now()
-    busy = [t for t in (await repos.updates.latest(), await repos.jobs.latest_run(now)) if t]
+    busy = [t for t in (await repos.updates.latest(), await repos.jobs.latest_run(now),
+                        await repos.users.latest_change()) if t]
     recent = busy and now - max(busy) < timedelta(seconds=GROUP_LIMIT[1])
     return now if recent else None
 

@@ -348,6 +348,18 @@ class Database:
         finally:
             _TRACKED.reset(token)
 
+    @contextmanager
+    def untracked(self) -> Iterator[None]:
+        """Writes in this block are not the update's (:meth:`tracking_writes` does not count
+        them): bookkeeping written again harmlessly if the update is handled again, such as
+        a user's or chat's record before the command runs. An update whose only writes are
+        these has changed nothing the user asked for."""
+        token = _TRACKED.set(None)
+        try:
+            yield
+        finally:
+            _TRACKED.reset(token)
+
     async def _begin(self) -> None:
         await _retried(lambda: self.connection.execute("BEGIN IMMEDIATE"))
 

@@ -3,6 +3,10 @@
 In a private chat the answer is in the user's language (/lang, else Telegram's); in a group
 it is the group's (set from its first speaker, changed by an organiser's /lang). Users and
 chats are written only when something about them changed since this process last saw them.
+Those writes are not the update's own (``Database.untracked``): written again if the update
+is handled again, they change nothing it was sent for, so an update that met Telegram out of
+reach having written only them is answered that it was not carried out, and is not claimed
+(``bot/middlewares/dedupe.py``).
 Once an update is handled, aiogram's memory of update types is emptied
 (:func:`forget_event_types`).
 """
@@ -31,12 +35,14 @@ class ContextMiddleware(BaseMiddleware):
         user: User | None = data.get("event_from_user")
         chat: Chat | None = data.get("event_chat")
         default = services.settings.default_language
-        if user and not user.is_bot:
-            await self._remember_user(services, user, private=bool(chat and chat.type == "private"))
-        if chat and chat.type != "private" and chat.id not in self._seen_chats:
-            language = pick_language(user and user.language_code, default=default)
-            await services.repos.chats.upsert(chat.id, chat.type, chat.title, language)
-            self._seen_chats.add(chat.id)
+        with services.db.untracked():  # not the update's writes (see the module's docstring)
+            if user and not user.is_bot:
+                await self._remember_user(services, user,
+                                          private=bool(chat and chat.type == "private"))
+            if chat and chat.type != "private" and chat.id not in self._seen_chats:
+                language = pick_language(user and user.language_code, default=default)
+                await services.repos.chats.upsert(chat.id, chat.type, chat.title, language)
+                self._seen_chats.add(chat.id)
         if chat and chat.type != "private":
             data["tr"] = await services.translator_for_chat(chat.id)
         elif user:

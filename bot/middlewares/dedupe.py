@@ -5,11 +5,12 @@ The update is recorded after its handler succeeds. A handler that appends to a m
 records it inside that same transaction (see ``MatchesRepo.append``), and so does one that
 writes its action in a ``Database.together`` block (an organiser's command with its log
 entry, a player's application), so "applied once" holds across restarts too. Other handlers' updates are not
-claimed by their first write transaction, although that would save one: the first write is
-often incidental (a new user's record, written before the command runs), and a process that
+claimed by their first write transaction, although that would save one: a process that
 died right after it would have claimed a command it never carried out; Telegram's
-redelivery would be dropped. An update whose handling wrote nothing (a command that only
-answers, a refusal) is remembered in memory only: handled again after a restart it changes
+redelivery would be dropped. A user's or chat's record written before the command runs is
+not the update's write (``Database.untracked``). An update whose handling wrote nothing (a
+command that only answers, a refusal) is remembered in memory only: handled again after a
+restart it changes
 nothing either, and it costs no write transaction. A refusal is handled too: a copy of a
 refused update is dropped, not answered again; a match action's update delivered again
 after a restart has its match drawn again in place (the stopped process may not have shown

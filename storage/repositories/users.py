@@ -17,7 +17,7 @@ from storage.cache import (
     chat_tournaments,
 )
 from storage.db import Database
-from storage.timefmt import to_db
+from storage.timefmt import from_db, to_db
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +68,12 @@ class UsersRepo:
         row = await self.db.fetchone(
             "SELECT * FROM users WHERE lower(username) = lower(?)", (username.lstrip("@"),))
         return _user(row) if row else None
+
+    async def latest_change(self) -> datetime | None:
+        """When a user's record was last written (a newcomer, a name changed): someone
+        wrote to the bot then (None when nobody has)."""
+        row = await self.db.fetchone("SELECT MAX(updated_at) AS at FROM users")
+        return from_db(row["at"]) if row and row["at"] else None
 
     async def set_language(self, user_id: int, language: str) -> None:
         async def work(tx):

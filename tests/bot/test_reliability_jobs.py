@@ -313,13 +313,16 @@ _NIGHT = "org@g: /new shanghai Night\nalice@g: /register\nbob@g: /register"
      "org@g: [✅ Approve]", "⚑ org: ⚠️ Telegram did not answer me in time", "✅ Bob approved"),
     (_NIGHT + "\norg@g: /begin", SendPhoto, "alice@g: /standings",
      "→ g: ⚠️ Telegram did not answer me in time", "photo"),
-], ids=["command", "press", "picture"])
+    (_NIGHT, SendMessage, "newcomer@g: /players",
+     "→ g: ⚠️ Telegram did not answer me in time", "2 entered"),
+], ids=["command", "press", "picture", "newcomer"])
 async def test_an_update_telegram_failed_before_it_changed_anything_is_answered_so(
         tmp_path: Path, faults, setup: str, method: type, line: str, answer: str, done: str):
     """Telegram does not answer (through the sending layer's retries) whether the organiser
-    is an administrator, or takes no /standings picture: nothing was done, and the sender is
-    told so and to try again instead of hearing nothing (the command was lost). Sent
-    again, it is carried out."""
+    is an administrator, or takes no /standings picture or a newcomer's /players answer
+    (their user record, written first, is not what they asked for): nothing was done, and
+    the sender is told so and to try again instead of hearing nothing (the command was
+    lost). Sent again, it is carried out."""
     async with _started(tmp_path, "en") as box:
         await _run(box, setup)
         faults.fail(5, lambda m: isinstance(m, method))

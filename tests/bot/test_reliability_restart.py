@@ -37,6 +37,6 @@ async def test_a_restart_after_a_quiet_minute_sends_at_once(sandbox):
 
 async def test_old_update_ids_are_forgotten_while_running(sandbox):
     db = sandbox.app.services.db
-    await sandbox.run_lines(["alice@dice: /help", "! advance 3d", "alice@dice: /help"])
+    await sandbox.run_lines(["alice@dm: /lang en", "! advance 3d", "alice@dm: /lang ru"])
     rows = await db.fetchall("SELECT update_id FROM processed_updates")
     assert len(rows) == 1

@@ -50,6 +50,7 @@ class Live:
             count=count, timeout=timeout, what=f"answers in {chat['id']}")
 
     def claimed(self, update_id: int) -> bool:
+        """Whether the update is recorded as handled for good (it changed something)."""
         with sqlite3.connect(self.database, timeout=5) as connection:
             return connection.execute("SELECT 1 FROM processed_updates WHERE update_id = ?",
                                       (update_id,)).fetchone() is not None
@@ -235,11 +236,21 @@ async def test_forged_callback_is_answered(live: Live) -> None:
     assert not [c for c in live.api.calls if c.method.startswith(("send", "edit"))]
 
 
+def _new_tournament(live: Live) -> dict:
+    """Olga's /new, fed: an update that writes, so it is claimed once handled."""
+    update = live.api.message_update(GROUP, OLGA, "/new shanghai Friday Darts")
+    live.api.feed(update)
+    return update
+
+
+def _tournament_made(call: Call) -> bool:
+    return call.method == "sendMessage" and "Friday Darts" in call.params["text"]
+
+
 async def test_redelivered_update_is_answered_once(live: Live) -> None:
     api = live.api
-    update = api.message_update(GROUP, IVAN, "/try")
-    api.feed(update)
-    await api.wait_for(_replies_to(update), what="the answer to /try")
+    update = _new_tournament(live)
+    await api.wait_for(_tournament_made, what="the answer to /new")
     await eventually(lambda: live.claimed(update["update_id"]), "the update is recorded")
 
     # Telegram sends it again (its confirmation was lost), followed by a fresh update.
@@ -250,7 +261,7 @@ async def test_redelivered_update_is_answered_once(live: Live) -> None:
                        what="the answer to the next update")
     await _settled(live)
     assert _served(api, update["update_id"]) == 2
-    assert len([c for c in api.calls if _replies_to(update)(c)]) == 1
+    assert len([c for c in api.calls if _tournament_made(c)]) == 1
 
 
 async def test_duplicate_in_one_batch_is_answered_once(live: Live) -> None:
@@ -280,7 +291,8 @@ async def test_retry_after_is_waited_out(live: Live) -> None:
     assert (first.status, second.status) == (429, 200)
     assert first.params["text"] == second.params["text"]
     assert second.at - first.at >= 0.9  # waited the retry_after second
-    await eventually(lambda: live.claimed(update["update_id"]), "the update is recorded")
+    await _settled(live)
+    assert live.app.services.repos.updates.handled_here(update["update_id"])
 
 
 async def test_group_rate_limit_over_http(live: Live, monkeypatch) -> None:
@@ -298,9 +310,8 @@ async def test_group_rate_limit_over_http(live: Live, monkeypatch) -> None:
 
 
 async def test_sigint_stops_the_bot_gracefully(live: Live) -> None:
-    update = live.api.message_update(GROUP, IVAN, "/try")
-    live.api.feed(update)
-    await live.api.wait_for(_replies_to(update), what="the answer to /try")
+    update = _new_tournament(live)
+    await live.api.wait_for(_tournament_made, what="the answer to /new")
     await _settled(live)
     _send_sigint()
     assert await asyncio.wait_for(live.task, 5) == 0
@@ -313,8 +324,7 @@ async def test_sigint_stops_the_bot_gracefully(live: Live) -> None:
 
 async def test_sigint_finishes_the_update_in_hand(live: Live) -> None:
     live.api.delay_next("sendMessage", 0.5)
-    update = live.api.message_update(GROUP, IVAN, "/try")
-    live.api.feed(update)
+    update = _new_tournament(live)
     await live.api.wait_for(lambda c: c.method == "sendMessage", what="the answer to start")
     _send_sigint()
     assert await asyncio.wait_for(live.task, 5) == 0
@@ -332,9 +342,9 @@ def _sqlite(live: Live, sql: str, *params) -> list[tuple]:
 
 async def _tournament_with_two_players(live: Live) -> None:
     api = live.api
-    api.feed(api.message_update(GROUP, OLGA, "/new shanghai Friday Darts"))
-    await api.wait_for(lambda c: c.method == "sendMessage" and "Friday Darts" in c.params["text"]
-                       and c.params.get("reply_markup"), what="the new tournament")
+    _new_tournament(live)
+    await api.wait_for(lambda c: _tournament_made(c) and c.params.get("reply_markup"),
+                       what="the new tournament")
     for user in (OLGA, IVAN):
         api.feed(api.message_update(GROUP, user, "/register"))
         await api.wait_for(lambda c, name=user["first_name"]: (
