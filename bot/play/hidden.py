@@ -20,7 +20,7 @@ The chat side (typed words, buttons, /enter, /hostcopy) is :mod:`bot.play.hidden
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
@@ -40,7 +40,7 @@ from bot.play.context import LIVE, MatchContext, context_for, handles_of, own_te
 from bot.play.perform import Alongside, owe_board, perform
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal, pause_line
-from bot.sending import raise_failure, settled
+from bot.sending import at_once, raise_failure, settled
 from bot.services import Services
 from storage.db import Write
 from storage.repositories.jobs import Job
@@ -263,6 +263,44 @@ async def show(ctx: MatchContext, *seats: int, fresh: bool = False,
         await _tell_unreachable(ctx, unreached)
     raise_failure(drawn)
     return unreached
+
+
+async def opened_with_panels(ctx: MatchContext, panels_sent: Callable[[], Awaitable[list[int]]],
+                             message: Callable[..., Awaitable[None]]) -> None:
+    """A turn of hidden input opened: the players' panels (``panels_sent``, with
+    ``tell=False``: the seats it could not reach) and the match's group message
+    (``message(new=True)`` posts it, ``new=False`` edits it), which asks whom the bot cannot write to to open its chat
+    (:func:`unreached_line`). When every player is expected to be reached
+    (:func:`_expected_reached`), both go out at once, so their waits for Telegram overlap,
+    and the message is drawn again in place should one not be reached after all. Otherwise
+    the panels go first and the message says it as it is first posted: an edit of it would
+    cost the group's minute another message (the message goes out even when a panel's
+    send fails)."""
+    if await _expected_reached(ctx):
+        _, unreached = await at_once(message(new=True), panels_sent())
+        if unreached:
+            await message(new=False)
+        return
+    try:
+        await panels_sent()
+    finally:
+        await message(new=True)
+
+
+async def _expected_reached(ctx: MatchContext) -> bool:
+    """Whether the bot expects to write to each human player of the match: each has opened
+    its private chat (the bot cannot write first to anyone else) and was not found out of
+    reach in this match since."""
+    services, match = ctx.services, ctx.match
+    me = (await services.bot.me()).id
+    unreached = await panels(services).unreached(match.id)
+    for user_id in match.players:
+        if user_id is None or user_id == me:
+            continue
+        user = await services.repos.users.get(user_id)
+        if user is None or not user.started or user_id in unreached:
+            return False
+    return True
 
 
 def chat_button(services: Services, tr: Translator, match: MatchRow) -> InlineKeyboardMarkup:

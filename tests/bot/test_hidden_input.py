@@ -9,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from aiogram.methods import SendMessage
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.features.keyboards import keyboard_of, press_button
@@ -367,3 +368,23 @@ def test_a_keyboard_of_made_buttons_is_the_validated_keyboard_and_shares_nothing
     first.url = "https://t.me/x"
     assert second == InlineKeyboardButton(text="b", callback_data="b")
     assert press_button("a", "a") == InlineKeyboardButton(text="a", callback_data="a")
+
+
+async def test_a_card_that_asks_is_posted_once_even_when_a_hand_fails(tmp_path: Path, faults):
+    """Alice never opened the bot's chat, so the armchair match opens with its hands first:
+    the score card, posted after them, asks her at once (not in an edit of it). Bob's hand
+    meets Telegram out of reach: the card goes out all the same, and his hand a minute
+    later."""
+    output: list[str] = []
+    async with opened(tmp_path, seed=1, language="en", emit=output.append) as box:
+        await box.run_lines(scenario_until("armchair_chase_declaration", "org@g: /begin"))
+        faults.fail(5, lambda method: isinstance(method, SendMessage) and "Your hand" in method.text)
+        said = len(output)
+        await box.line("org@g: /begin")
+        card = [at for at, line in enumerate(output[said:], said)
+                if line.startswith(("→ g: 🏏 Match #1", "✎ g"))]
+        assert len(card) == 1 and "Alice, I cannot write to you" in output[card[0] + 2]
+        assert not any(line.startswith("→ bob@dm") for line in output[said:])
+        said = len(output)
+        await box.line("! advance 1m")
+        assert any(line.startswith("→ bob@dm: 🃏 Match #1") for line in output[said:])

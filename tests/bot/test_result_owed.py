@@ -130,9 +130,9 @@ async def test_an_ending_action_whose_announcement_fails_still_puts_its_result_i
 async def test_a_replay_whose_new_card_fails_is_shown_by_the_owed_job(
         tmp_path: Path, faults) -> None:
     """An armchair bracket match tied: its result says the replay and the new deal is
-    written, then the new deal's score card is not taken by Telegram. The owed job run
-    after the update draws the card again in place, with the toss button, and both
-    players' hands with the new deal (they came only with the first move before), and
+    written, then the new deal's score card is not taken by Telegram. Both players' hands
+    of the new deal went out beside it all the same (each has opened the bot's chat); the
+    owed job run after the update draws the card again in place, with the toss button, and
     the replay is played to its end as in the transcript."""
     name, tie = "armchair_single_elim_result_with_next_matches", "carl@dm: [GLOVES 1]"
     text = (SCENARIOS / f"{name}.txt").read_text(encoding="utf-8")
@@ -146,10 +146,13 @@ async def test_a_replay_whose_new_card_fails_is_shown_by_the_owed_job(
         lines = text.splitlines()
         said = len(output)
         await sandbox.line(tie)
-        after_failure = output[output.index("!! error: TelegramServerError: Telegram server"
-                                            " says - Bad Gateway", said):]
-        assert {line.split("#")[0] for line in after_failure
-                if line.startswith("✎ ") and "@dm" in line} == {"✎ bob@dm", "✎ carl@dm"}
+        failed = output.index("!! error: TelegramServerError: Telegram server says - Bad Gateway",
+                              said)
+        dealt = [at for at, line in enumerate(output[said:failed], said)
+                 if line.startswith(("→ bob@dm", "→ carl@dm"))]
+        assert [output[at + 2] for at in dealt] == ["  ⏳ Waiting for the toss (🪙 on the score"
+                                                    " card in the group)."] * 2
+        assert "  [🪙 Toss] [🃏 My hand]" in output[failed:]
         await sandbox.run_lines(lines[lines.index(tie) + 1:])
         assert timeless(await exports(sandbox)) == timeless(expected)  # (the back-off's
         # seconds moved the clock on)

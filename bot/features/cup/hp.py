@@ -5,6 +5,7 @@ resolves, with both HP. A late chooser is reminded by the match's late clock."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from aiogram.types import InlineKeyboardMarkup
@@ -15,7 +16,6 @@ from bot.i18n import Translator, lines
 from bot.play import clock, hidden
 from bot.play.board import show_board
 from bot.play.context import MatchContext
-from bot.sending import at_once
 from games.dice_cup.words import parse_choice
 
 CHOICE_MINUTES = 5  # after this a late chooser is reminded and the organisers alerted
@@ -60,13 +60,14 @@ async def start_battle(play: MatchContext) -> None:
 
 
 async def _new_round(play: MatchContext, state: Any, *, clock_started: bool = False) -> None:
-    """A round's message and both fresh panels at once; a player the bot cannot write to is
-    asked on that message (its button opens the private chat) to open the chat, instead of
-    in one more group message."""
-    _, unreached = await at_once(post(play, *status(play, state)), hidden.open_panels(
-        play, clock_started=clock_started, tell=False))
-    if unreached:
-        await post(play, *await _asking(play, state), new=False)
+    """A round's message and both fresh panels; a player the bot cannot write to is asked
+    on that message (its button opens the private chat) to open the chat, instead of in one
+    more group message (:func:`hidden.opened_with_panels`)."""
+    async def message(new: bool) -> None:
+        await post(play, *await _asking(play, state), new=new)
+
+    await hidden.opened_with_panels(play, partial(
+        hidden.open_panels, play, clock_started=clock_started, tell=False), message)
 
 
 @announcer("hp")
