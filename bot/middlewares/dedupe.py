@@ -4,21 +4,20 @@ twice; a webhook retry can arrive while the first copy still runs).
 The update is recorded after its handler succeeds. A handler that appends to a match log
 records it inside that same transaction (see ``MatchesRepo.append``), and so does one that
 writes its action in a ``Database.together`` block (an organiser's command with its log
-entry, a player's application), so "applied once" holds across restarts too. Other handlers' updates are not
-claimed by their first write transaction, although that would save one: a process that
-died right after it would have claimed a command it never carried out; Telegram's
-redelivery would be dropped. A user's or chat's record written before the command runs is
-not the update's write (``Database.untracked``). An update whose handling wrote nothing (a
-command that only answers, a refusal) is remembered in memory only: handled again after a
-restart it changes
-nothing either, and it costs no write transaction. A refusal is handled too: a copy of a
-refused update is dropped, not answered again; a match action's update delivered again
-after a restart has its match drawn again in place (the stopped process may not have shown
-it: :func:`~bot.play.board.shown_again`). An update that met Telegram out of reach before it
-wrote anything is answered so (:data:`NOT_CARRIED_OUT`). The middleware also counts the
-handlers in flight, so a shutdown can wait for them before closing the database
-(:meth:`drain`), and forgets the ids older than ``REMEMBER_FOR`` once every ``PRUNE_EVERY``
-while the bot runs.
+entry, a player's application), so "applied once" holds across restarts too. Other handlers'
+updates are not claimed by their first write transaction, although that would save one: a
+process that died right after it would have claimed a command it never carried out;
+Telegram's redelivery would be dropped. A user's or chat's record written before the command
+runs is not the update's write (``Database.untracked``). An update whose handling wrote
+nothing (a command that only answers, a refusal) is remembered in memory only: handled again
+after a restart it changes nothing either, and it costs no write transaction. A refusal is
+handled too: a copy of a refused update is dropped, not answered again; a match action's
+update delivered again after a restart has its match drawn again in place (the stopped
+process may not have shown it: :func:`~bot.play.board.shown_again`). An update that met
+Telegram out of reach before it wrote anything is answered so (:data:`NOT_CARRIED_OUT`). The
+middleware also counts the handlers in flight, so a shutdown can wait for them before
+closing the database (:meth:`drain`), and forgets the ids older than ``REMEMBER_FOR`` once
+every ``PRUNE_EVERY`` while the bot runs.
 """
 
 from __future__ import annotations

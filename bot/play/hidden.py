@@ -269,8 +269,9 @@ async def opened_with_panels(ctx: MatchContext, panels_sent: Callable[[], Awaita
                              message: Callable[..., Awaitable[None]]) -> None:
     """A turn of hidden input opened: the players' panels (``panels_sent``, with
     ``tell=False``: the seats it could not reach) and the match's group message
-    (``message(new=True)`` posts it, ``new=False`` edits it), which asks whom the bot cannot write to to open its chat
-    (:func:`unreached_line`). When every player is expected to be reached
+    (``message(new=True)`` posts it, ``new=False`` edits it), which asks the players the
+    bot cannot write to to open its chat (:func:`unreached_line`). When every player is
+    expected to be reached
     (:func:`_expected_reached`), both go out at once, so their waits for Telegram overlap,
     and the message is drawn again in place should one not be reached after all. Otherwise
     the panels go first and the message says it as it is first posted: an edit of it would
