@@ -298,8 +298,7 @@ async def _expected_reached(ctx: MatchContext) -> bool:
     for user_id in match.players:
         if user_id is None or user_id == me:
             continue
-        user = await services.repos.users.get(user_id)
-        if user is None or not user.started or user_id in unreached:
+        if user_id in unreached or not await services.opened_private_chat(user_id):
             return False
     return True
 
