@@ -64,8 +64,9 @@ class Services:
         return lock
 
     async def opened_private_chat(self, user_id: int) -> bool:
-        """Whether the user ever wrote to the bot in private (``users.started``): Telegram
-        lets a bot write first to no one else, so a DM to anyone else would be dropped."""
+        """Whether the user wrote to the bot in private and has not blocked it since
+        (``users.started``): Telegram lets a bot write first to no one else, so a DM to
+        anyone else would be dropped."""
         user = await self.repos.users.get(user_id)
         return user is not None and user.started
 

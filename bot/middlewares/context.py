@@ -2,7 +2,9 @@
 
 In a private chat the answer is in the user's language (/lang, else Telegram's); in a group
 it is the group's (set from its first speaker, changed by an organiser's /lang). Users and
-chats are written only when something about them changed since this process last saw them.
+chats are written only when something about them changed since this process last saw them;
+a user who blocks the bot (Telegram's ``my_chat_member`` of their private chat) is noted as
+one it cannot write to until they write to it in private again.
 Those writes are not the update's own (``Database.untracked``): written again if the update
 is handled again, they change nothing it was sent for, so an update that met Telegram out of
 reach having written only them is answered that it was not carried out, and is not claimed
@@ -14,6 +16,7 @@ Once an update is handled, aiogram's memory of update types is emptied
 from __future__ import annotations
 
 from aiogram import BaseMiddleware
+from aiogram.enums import ChatMemberStatus
 from aiogram.types import Chat, Update, User
 
 from bot.i18n import Translator, pick_language
@@ -23,6 +26,16 @@ def forget_event_types() -> None:
     """Empty aiogram's cache of ``Update.event_type`` (an ``lru_cache`` keyed by the update):
     it kept the last 128 updates whole, about 2 MB, and nothing asks a handled update again."""
     Update.event_type.fget.cache_clear()
+
+
+def _lets_bot_write(event: Update) -> bool | None:
+    """Whether the user now lets the bot write to them in private, when ``event`` says so:
+    Telegram's ``my_chat_member`` update of a private chat, sent when they block the bot
+    (``kicked``) or unblock it; else None."""
+    change = event.my_chat_member
+    if change is None or change.chat.type != "private":
+        return None
+    return change.new_chat_member.status != ChatMemberStatus.KICKED
 
 
 class ContextMiddleware(BaseMiddleware):
@@ -38,7 +51,8 @@ class ContextMiddleware(BaseMiddleware):
         with services.db.untracked():  # not the update's writes (see the module's docstring)
             if user and not user.is_bot:
                 await self._remember_user(services, user,
-                                          private=bool(chat and chat.type == "private"))
+                                          private=bool(chat and chat.type == "private"),
+                                          lets_bot_write=_lets_bot_write(event))
             if chat and chat.type != "private" and chat.id not in self._seen_chats:
                 language = pick_language(user and user.language_code, default=default)
                 await services.repos.chats.upsert(chat.id, chat.type, chat.title, language)
@@ -54,16 +68,20 @@ class ContextMiddleware(BaseMiddleware):
         finally:
             forget_event_types()
 
-    async def _remember_user(self, services, user: User, private: bool) -> None:
-        """Write the user only when their name or language changed, or they first wrote
-        in private (``started`` only ever goes up)."""
+    async def _remember_user(self, services, user: User, private: bool,
+                             lets_bot_write: bool | None) -> None:
+        """Write the user only when their name or language changed, they first wrote in
+        private (``started`` goes up) or they blocked or unblocked the bot
+        (``lets_bot_write``: ``started`` follows it)."""
         seen = self._seen_users.get(user.id)
         fingerprint = (user.username, user.first_name, user.language_code)
-        if seen and seen[0] == fingerprint and (seen[1] or not private):
+        if lets_bot_write is None and seen and seen[0] == fingerprint \
+                and (seen[1] or not private):
             return
-        started = private or bool(seen and seen[1])
+        started = lets_bot_write if lets_bot_write is not None \
+            else private or bool(seen and seen[1])
         await services.repos.users.upsert(user.id, user.username, user.first_name,
                                           user.language_code, services.clock.now(),
-                                          started=started)
+                                          started=started, blocked=lets_bot_write is False)
         services.forget_language(user.id)  # their Telegram language may have changed
         self._seen_users[user.id] = (fingerprint, started)

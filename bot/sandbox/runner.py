@@ -198,7 +198,7 @@ class Sandbox:
                              for n, unit in _DURATION_PART.findall(amount)), timedelta())
                 await self.app.services.scheduler.advance_to(self.clock.now() + delta)
             case ["block" | "unblock" as verb, handle]:
-                self.world.user(handle).blocked = verb == "block"
+                await self._blocked(self.world.user(handle), verb == "block")
             case ["privacy", "on" | "off" as state]:
                 self.world.privacy = state == "on"
             case ["add", target] if target.startswith("bot@"):
@@ -262,6 +262,22 @@ class Sandbox:
         self.world.left.add(group.id)  # from now on, also while the bot handles the update
         group.admins.discard(BOT_ID)
         await self._bot_membership(group, was, {"status": "left", "user": BOT_JSON})
+
+    async def _blocked(self, user: SandboxUser, blocked: bool) -> None:
+        """``user`` blocks (or unblocks) the bot: DMs to them fail (or go through again) and,
+        when they had opened its chat, Telegram tells the bot (``my_chat_member`` of their
+        private chat: ``kicked``, or a ``member`` again)."""
+        if user.blocked == blocked:
+            return
+        user.blocked = blocked
+        if not user.started:
+            return
+        member = {"status": "member", "user": BOT_JSON}
+        kicked = {"status": "kicked", "user": BOT_JSON, "until_date": 0}
+        await self._feed({"update_id": self.world.next_update_id(), "my_chat_member": {
+            "chat": self.world.chat_json(user.id), "from": user.as_json(), "date": self._date(),
+            "old_chat_member": member if blocked else kicked,
+            "new_chat_member": kicked if blocked else member}})
 
     async def _bot_membership(self, group: SandboxGroup, old: dict, new: dict) -> None:
         creator = self.world.user_by_id(group.creator)

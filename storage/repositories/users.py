@@ -45,7 +45,12 @@ class UsersRepo:
 
     async def upsert(self, user_id: int, username: str | None, first_name: str,
                      telegram_language: str | None, now: datetime,
-                     started: bool = False) -> None:
+                     started: bool = False, blocked: bool = False) -> None:
+        """Remember the user as Telegram shows them now. ``started`` (they wrote to the bot
+        in private, so it may write to them) only goes up, unless they ``blocked`` the bot:
+        then it is off until they write in private again."""
+        kept = "excluded.started" if blocked else "max(users.started, excluded.started)"
+
         async def work(tx):
             if username:  # a handle moves to whoever holds it now
                 await tx.execute(
@@ -56,7 +61,7 @@ class UsersRepo:
                 " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
                 " username = excluded.username, first_name = excluded.first_name,"
                 " telegram_language = excluded.telegram_language,"
-                " started = max(users.started, excluded.started), updated_at = excluded.updated_at",
+                f" started = {kept}, updated_at = excluded.updated_at",
                 (user_id, username, first_name, telegram_language, int(started), to_db(now)))
         await self.db.write(work, touches=(ENTRANTS, AWAITING))  # entrants carry users' names
 

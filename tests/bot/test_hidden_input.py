@@ -251,9 +251,10 @@ async def test_a_new_turns_panels_are_stored_and_one_sent_before_a_failed_send_i
 
 
 async def test_both_players_the_bot_cannot_write_to_are_asked_on_their_match(tmp_path: Path):
-    """Neither semi-finalist of match 8 can get a DM when the semi-finals open: one line of
-    the battle's own message names both, above its button that opens the bot's chat — no
-    group message of its own."""
+    """Neither semi-finalist of match 8 can get a DM when the semi-finals open (both blocked
+    the bot, and Telegram told it so): one line of the battle's own message names both,
+    above its button that opens the bot's chat, as it is first posted — no group message of
+    its own, no edit."""
     output: list[str] = []
     lines = SETUP.splitlines()
     box = Sandbox(seed=11, db_path=tmp_path / "both.sqlite3", language="ru",
@@ -273,7 +274,8 @@ async def test_both_players_the_bot_cannot_write_to_are_asked_on_their_match(tmp
         "  Bob_Stone, Carol_King: я не могу написать вам в личку: откройте чат со мной (кнопка)"
         " и выберите «атака» или «защита».", "  [💬 Выбрать в личке]"]
     head = next(line for line in reversed(said[:at]) if not line.startswith("  "))
-    assert head.startswith("✎ cup#")  # the battle's message edited, not a new one
+    assert head.startswith("→ cup: ⚔️")  # the battle's message, not one of its own
+    assert not any(line.startswith("✎ cup#") for line in said)
 
 
 async def test_a_button_of_another_round_is_refused_and_not_counted(tmp_path: Path):
