@@ -207,6 +207,59 @@ async def test_killed_between_sending_panels_and_noting_them(tmp_path: Path) -> 
     assert timeless(await final_exports(db_path)) == timeless(expected)
 
 
+async def test_killed_after_a_correction_put_a_player_in_the_next_match_it_is_said_later(
+        tmp_path: Path) -> None:
+    """A corrected semi-final puts Dave in the final: the process dies right after the
+    final's row is written with him, before its board is drawn or anything is said. The
+    next start goes on from there: the board is drawn with his name and the correction is
+    said with the line that he plays in Alice's place (the replacement was noted with the
+    row, so a run again finds it), so the transcript ends as an uninterrupted run (his
+    bull-off press used to find the board still naming Alice)."""
+    script = SCENARIOS / "formats_bracket_correction_next_made.txt"
+    text = script.read_text(encoding="utf-8")
+    _, expected = await run_and_export(text, text.splitlines(), tmp_path / "whole.sqlite3")
+    db_path = tmp_path / "killed.sqlite3"
+    killed = subprocess.run([sys.executable, "-c", DIES_AFTER_THE_REPLACEMENT, str(db_path),
+                             str(script)], capture_output=True, timeout=300, check=False)
+    assert killed.returncode == 9
+    resumed = subprocess.run(sandbox_command(db_path, script, 1, "en"), capture_output=True,
+                             text=True, timeout=300, check=False)
+    assert resumed.returncode == 0, resumed.stdout[:2000]
+    assert "Dave plays Bob in Alice's place" in resumed.stdout
+    assert timeless(await final_exports(db_path)) == timeless(expected)
+
+
+RUNS_THE_TRANSCRIPT = """
+async def main():
+    {patch}
+    script = Path(sys.argv[2])
+    sandbox = Sandbox(seed=1, db_path=Path(sys.argv[1]), language="en", emit=lambda line: None)
+    await sandbox.start()
+    await sandbox.run_lines(script.read_text(encoding="utf-8").splitlines())
+
+asyncio.run(main())
+"""
+"""The end of a dying script (``python -c``): ``patch`` put in place, the transcript at
+``sys.argv[2]`` run on the database at ``sys.argv[1]``."""
+
+
+DIES_AFTER_THE_REPLACEMENT = """
+import asyncio, os, sys
+from pathlib import Path
+from bot.sandbox.runner import Sandbox
+from storage.db import Database
+
+end = Database._end
+REPLACED = "SELECT 1 FROM match_actions WHERE payload LIKE '%\\"replace\\"%'"
+
+def dies_after(db, *, commit):
+    end(db, commit=commit)
+    if commit and db.connection.raw.execute(REPLACED).fetchone() is not None:
+        os._exit(9)  # the row is written with the new player, then the process dies
+
+""" + RUNS_THE_TRANSCRIPT.format(patch="Database._end = dies_after")
+
+
 DIES_AFTER_THE_WORDS = """
 import asyncio, os, sys
 from pathlib import Path
@@ -220,15 +273,7 @@ async def dies_after(services, tournament, text, **kwargs):
     if sys.argv[3] in text:  # the words are out, then the process dies
         os._exit(9)
 
-async def main():
-    runner._say = dies_after
-    script = Path(sys.argv[2])
-    sandbox = Sandbox(seed=1, db_path=Path(sys.argv[1]), language="en", emit=lambda line: None)
-    await sandbox.start()
-    await sandbox.run_lines(script.read_text(encoding="utf-8").splitlines())
-
-asyncio.run(main())
-"""
+""" + RUNS_THE_TRANSCRIPT.format(patch="runner._say = dies_after")
 
 
 async def test_killed_after_a_correction_is_said_the_new_players_board_is_drawn(

@@ -254,7 +254,7 @@ async def _bracket_step(services: Services, run: Run) -> Step:
     if bracket.finished:
         return Step(run, finished=True)
     kind, existing = match_kind(run.tournament), {row.slot for row in run.rows}
-    moved = await _follow_corrections(services, run)
+    await _follow_corrections(services, run)
     await _create(services, run, [
         NewMatch(view.round, view.id, kind, *view.slots, run.tournament.opening_status)
         if view.status == "ready"
@@ -264,26 +264,44 @@ async def _bracket_step(services: Services, run: Run) -> Step:
     new = await load(services, run.tournament.id)
     by_id = {row.id: row for row in new.rows}
     return Step(new, [row for row in new.rows if row.slot not in existing],
-                replaced=[Replaced(by_id[row.id], old, player) for row, old, player in moved])
+                replaced=[Replaced(by_id[row_id], old, player)
+                          for row_id, old, player in new.record.get(REPLACING, [])
+                          if row_id in by_id])
 
 
-async def _follow_corrections(services: Services, run: Run) -> list[tuple[MatchRow, int, int]]:
+REPLACING = "replacing"
+"""The run record's players put in a made match by a correction (``[row id, the player
+out, the player in]`` each) whose boards are drawn again and whose change is said with what
+the tournament says next; noted with the rows they changed, so a process that stops before
+that does it when the tournament goes on (:func:`replacements_said` forgets them)."""
+
+
+async def _follow_corrections(services: Services, run: Run) -> None:
     """A made match whose place a corrected result gave to another player (nothing played
     in it yet: :func:`~bot.features.formats.results.next_begun`): that player put in it,
-    logged as the row's settling entry; each (row, the player out, the player in)."""
+    logged as the row's settling entry, and noted in :data:`REPLACING`, in one write."""
     views, now = {view.id: view for view in run.bracket().matches}, services.clock.now()
-    moved = []
-    for row in run.rows:
-        view = views.get(row.slot)
-        if row.status not in LIVE or view is None or view.status != "ready":
-            continue
-        for side, old, player in zip(("player_a", "player_b"), row.players, view.slots,
-                                     strict=True):
-            if old != player:
-                await services.repos.matches.settle(row.id, {
-                    "meta": "replace", "side": side, "old": old, "new": player}, None, now)
-                moved.append((row, old, player))
-    return moved
+    moved = [(row, side, old, player) for row in run.rows
+             if row.status in LIVE and (view := views.get(row.slot)) is not None
+             and view.status == "ready"
+             for side, old, player in zip(("player_a", "player_b"), row.players, view.slots,
+                                          strict=True) if old != player]
+    if not moved:
+        return
+    async with services.db.together():
+        for row, side, old, player in moved:
+            await services.repos.matches.settle(row.id, {
+                "meta": "replace", "side": side, "old": old, "new": player}, None, now)
+        await save_record(services, run, **{REPLACING: [
+            *run.record.get(REPLACING, []), *([row.id, old, player]
+                                              for row, _, old, player in moved)]})
+
+
+async def replacements_said(services: Services, tournament_id: int) -> None:
+    """The players put in made matches (:data:`REPLACING`) are said: forgotten."""
+    run = await load(services, tournament_id)
+    if run.record.get(REPLACING):
+        await save_record(services, run, **{REPLACING: []})
 
 
 async def _create(services: Services, run: Run, new: list[NewMatch]) -> None:

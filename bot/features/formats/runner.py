@@ -104,9 +104,15 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
     tr = await services.translator_for_chat(run.tournament.chat_id)
     held = list(lead)
 
+    replacing = False  # what is held says players put in made matches (progress.REPLACING)
+
     async def said() -> None:
+        nonlocal replacing
         if held and lead_said is not None:
             await lead_said()
+        if replacing:
+            await progress.replacements_said(services, tournament_id)
+            replacing = False
         held.clear()
 
     async def say(text: str) -> None:
@@ -120,6 +126,7 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         step = progress.Step(run, list(made)) if made else await progress.advance(services, run)
         made = ()
         held += await replaced_lines(services, tr, step.run, step.replaced)
+        replacing = replacing or bool(step.replaced)
         await _hand_over(services, tr, step.run, step.replaced)
         texts = [tr(step.note, **step.note_params)] if step.note else []
         if step.note == "formats.playoff_started":
