@@ -24,6 +24,7 @@ from bot.features.lifecycle import START_JOBS, called_off
 from bot.features.notices import redraw_checkin_status
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
+from bot.sending import at_once
 from bot.services import Services
 from storage.repositories.tournaments import ACTIVE_ENTRANT, APPLICANT, Entrant, Tournament
 
@@ -87,10 +88,15 @@ async def answer(query: CallbackQuery, callback_data: Cancel, services: Services
     await services.outbox.board(message.chat.id, message.message_id, said)  # again: unchanged
     if callback_data.sure:
         await redraw_checkin_status(services, tournament)
-    for entrant in entrants:  # as promised when they applied: they hear how it ended
-        user_tr = await services.translator_for_chat(entrant.user_id)
-        await services.outbox.dm(entrant.user_id,
-                                 user_tr("registration.cancelled_dm", title=tournament.title))
+    # as promised when they applied: they hear how it ended (each tried, whatever another's
+    # private message meets; the first failure is raised after)
+    await at_once(*(_tell_cancelled(services, tournament, entrant) for entrant in entrants))
+
+
+async def _tell_cancelled(services: Services, tournament: Tournament, entrant: Entrant) -> None:
+    user_tr = await services.translator_for_chat(entrant.user_id)
+    await services.outbox.dm(entrant.user_id,
+                             user_tr("registration.cancelled_dm", title=tournament.title))
 
 
 async def _cancel(services: Services, tournament_id: int, organiser: User,

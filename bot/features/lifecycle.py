@@ -9,6 +9,7 @@ twice.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -25,10 +26,13 @@ from bot.play.board import board_owed, result_owed
 from bot.play.perform import BOARD_OWED
 from bot.play.topics import topics_problem
 from bot.registry import Registry
+from bot.sending import settled
 from bot.services import Services
 from storage.repositories.jobs import Job
 from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
 from storage.timefmt import to_db
+
+log = logging.getLogger(__name__)
 
 START_JOBS = ("reminder", "checkin", "start")
 MIN_PLAYERS = 2
@@ -350,11 +354,18 @@ def _started(tr: Translator, tournament: Tournament, entrants: list[Entrant]) ->
 async def _tell_lapsed(services: Services, tournament: Tournament,
                        lapsed: list[Entrant]) -> None:
     """Applications nobody approved before the start are out: each applicant reads it in a
-    DM (when the bot may write to them); the group, in the start's announcement."""
-    for entrant in lapsed:
+    DM (when the bot may write to them); the group, in the start's announcement. A DM
+    Telegram does not take (out of reach through the sending layer's retries) is logged and
+    not tried again: the start does not wait for it, and the others are told all the
+    same."""
+    async def tell(entrant: Entrant) -> None:
         user_tr = await services.translator_for_chat(entrant.user_id)
         await services.outbox.dm(entrant.user_id,
                                  user_tr("registration.lapsed_dm", title=tournament.title))
+
+    for entrant, told in zip(lapsed, await settled(*map(tell, lapsed)), strict=True):
+        if isinstance(told, Exception):
+            log.warning("lapsed application of %s not told: %s", entrant.user_id, told)
 
 
 async def revive_opening(services: Services, tournament_id: int) -> int | None:

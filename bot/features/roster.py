@@ -15,7 +15,7 @@ from bot.features.notices import redraw_checkin_status
 from bot.features.registration import MAX_FREE_NAME, close_application, valid_name
 from bot.games import game_of
 from bot.i18n import Markup, Translator, clip, lines
-from bot.sending import at_once
+from bot.sending import at_once, raise_failure, settled
 from bot.services import Services
 from storage.repositories.tournaments import ACTIVE_ENTRANT, UNFINISHED, Entrant, Tournament
 from storage.repositories.users import User
@@ -69,7 +69,9 @@ async def add_or_remove(message: Message, command: CommandObject, services: Serv
 async def _remove(services: Services, tr: Translator, message: Message, tournament: Tournament,
                   user: User) -> None:
     """Take the entrant off the list and tell them: in private when the bot can write to
-    them, else the group's line mentions them."""
+    them, else the group's line mentions them (also when Telegram was out of reach for the
+    private message: the group is told and the card closed all the same, then the failure
+    is raised)."""
     entry = await services.repos.entrants.get(tournament.id, user.id)
     if entry is None or entry.status not in ACTIVE_ENTRANT:
         await message.answer(tr("remove.not_entered", user=user.mention))
@@ -81,14 +83,17 @@ async def _remove(services: Services, tr: Translator, message: Message, tourname
             message.from_user.id, "remove", now, tournament_id=tournament.id,
             chat_id=message.chat.id, user_id=user.id)
     user_tr = await services.translator_for_chat(user.id)
-    told = await services.outbox.dm(user.id, user_tr("remove.dm", title=tournament.title))
-    key = "remove.done" if told else "remove.done_mention"
+    [told] = await settled(services.outbox.dm(user.id, user_tr("remove.dm",
+                                                                title=tournament.title)))
+    reached = told is not None and not isinstance(told, BaseException)
+    key = "remove.done" if reached else "remove.done_mention"
     said = tr(key, name=entry.label, user=user.mention, title=tournament.title)
     # a waiting application's card says it; not told in private, they are also mentioned
     # in a message of its own (an edit notifies nobody)
-    if not await close_application(services, tournament, entry, said) or not told:
+    if not await close_application(services, tournament, entry, said) or not reached:
         await message.answer(said)
     await redraw_checkin_status(services, tournament)
+    raise_failure([told])
 
 
 async def _add(services: Services, tr: Translator, message: Message, tournament: Tournament,

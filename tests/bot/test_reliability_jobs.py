@@ -625,3 +625,52 @@ async def test_a_playoff_match_whose_opening_failed_is_announced_on_retry(tmp_pa
         assert sum("🥉" in line for line in retried) == 1 and not _errors(retried)
         assert await _rows(box, "SELECT COUNT(*) FROM jobs WHERE kind = 'third_deadline'"
                                 " AND status = 'pending'") == [(1,)]
+
+
+async def test_a_removal_whose_private_message_fails_still_closes_the_card(tmp_path: Path,
+                                                                          faults):
+    """An organiser removes Alice's application while Telegram does not take her private
+    message: the removal stands, her card loses its Approve and Reject and the group is
+    told, naming her (she was not told in private); only then is the failure raised. The
+    card used to keep its buttons, and the organiser heard nothing."""
+    async with _started(tmp_path, "en") as box:
+        await _run(box, "\n".join(scenario_until("application_removed", "org@g: /remove @alice")))
+        faults.fail(5, lambda m: isinstance(m, SendMessage) and "removed you" in m.text)
+        said = await _run(box, "org@g: /remove @alice")
+        assert "✎ g#8: Alice (@alice) removed from “Night”." in said, said
+        assert "→ g: Alice (@alice) removed from “Night”." in said, said
+        assert _errors(said)
+
+
+async def test_a_cancellation_tells_every_entrant_whatever_one_private_message_meets(
+        tmp_path: Path, faults):
+    """The organiser cancels a tournament of two entrants and Telegram does not take the
+    first one's private message: the second is told all the same (the first failure is
+    raised after). The entrants used to be told one after another, and the rest were not
+    told once one failed."""
+    async with _started(tmp_path, "en") as box:
+        await _run(box, "\n".join([_NIGHT, "alice@dm: hi",
+                                   "bob@dm: hi", "org@g: /cancel"]))
+        alice = box.world.user("alice").id
+        faults.fail(5, lambda m: isinstance(m, SendMessage) and m.chat_id == alice)
+        said = await _run(box, "org@g: [❌ Cancel it]")
+        assert any(line.startswith("→ bob@dm: ❌ “Night” was cancelled") for line in said), said
+        assert _errors(said)
+
+
+async def test_a_start_tells_each_lapsed_applicant_and_goes_on_whatever_one_meets(
+        tmp_path: Path, faults):
+    """Two applications wait for a decision at the start: Telegram does not take Carol's
+    private message that hers is out; Dave is told all the same and the tournament starts at
+    once (the failure is logged, not retried: the start used to wait a minute for it, and
+    Dave was not told)."""
+    async with _started(tmp_path, "en") as box:
+        await _run(box, "\n".join([
+            "org@g: /new shanghai Night approval=on", "alice@g: /register",
+            "org@g: [✅ Approve]", "bob@g: /register", "org@g: [✅ Approve]", "carol@dm: hi",
+            "dave@dm: hi", "carol@g: /register", "dave@g: /register", "org@g: /begin"]))
+        carol = box.world.user("carol").id
+        faults.fail(5, lambda m: isinstance(m, SendMessage) and m.chat_id == carol)
+        said = await _run(box, "org@g: [▶️ Start now]")
+        assert any(line.startswith("→ dave@dm: ⏳ “Night” has started") for line in said), said
+        assert any("“Night” has started! Entrants (2)" in line for line in said), said
