@@ -20,6 +20,7 @@ The chat side (typed words, buttons, /enter, /hostcopy) is :mod:`bot.play.hidden
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -48,6 +49,7 @@ from storage.repositories.matches import MatchRow
 from storage.repositories.panels import PanelsRepo
 from storage.repositories.tournaments import Tournament
 
+log = logging.getLogger(__name__)
 LATE = "hidden_late"  # the clock kind of a late hidden choice
 
 Note = Callable[[Translator], str]
@@ -552,13 +554,18 @@ def _hosts(ctx: MatchContext, actor_id: int) -> list[int]:
 
 async def _copy_to_hosts(ctx: MatchContext, hosts: list[int], seat: int,
                          action: dict[str, Any], before: Any) -> None:
-    """Each of ``hosts`` gets the hidden action, described from the state ``before`` it."""
+    """Each of ``hosts`` gets the hidden action, described from the state ``before`` it
+    (each tried, whatever another's private message meets; the first failure is raised
+    after)."""
     hidden = _inputs()[ctx.match.kind]
-    for host in hosts:
+
+    async def copy(host: int) -> None:
         host_tr = await ctx.services.translator_for_chat(host)
         await ctx.services.outbox.dm(host, own_text(
             host_tr, "play.hidden_host_copy", ctx.match.kind, name=ctx.names[seat],
             match=ctx.match.id, choice=hidden.describe(host_tr, action, before)))
+
+    await at_once(*map(copy, hosts))
 
 
 async def _late(ctx: MatchContext, job: Job) -> clock.Alert | None:
@@ -568,12 +575,19 @@ async def _late(ctx: MatchContext, job: Job) -> clock.Alert | None:
     services, kind = ctx.services, ctx.match.kind
     state = await services.matches.state(ctx.match)
     late = [seat for seat in (0, 1) if await awaited(services, ctx.match, seat)]
-    for seat in late:
+
+    async def remind(seat: int) -> None:
         user_id = ctx.match.players[seat]
         user_tr = await services.translator_for_chat(user_id)
         await services.outbox.dm(user_id, own_text(
             user_tr, "play.hidden_reminder", kind, match=ctx.match.id,
             round=getattr(state, "round", "")))
+
+    # a reminder Telegram does not take is not tried again: the group's alert goes on
+    for seat, reminded in zip(late, await settled(*map(remind, late)), strict=True):
+        if isinstance(reminded, Exception):
+            log.warning("match %s: late player %s not reminded: %s", ctx.match.id,
+                        ctx.match.players[seat], reminded)
     if not late or ctx.tournament.friendly:
         return None
     handles = await handles_of(services, ctx.tournament.id)

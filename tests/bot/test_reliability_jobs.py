@@ -674,3 +674,33 @@ async def test_a_start_tells_each_lapsed_applicant_and_goes_on_whatever_one_meet
         said = await _run(box, "org@g: [▶️ Start now]")
         assert any(line.startswith("→ dave@dm: ⏳ “Night” has started") for line in said), said
         assert any("“Night” has started! Entrants (2)" in line for line in said), said
+
+
+async def test_a_replacement_whose_private_message_fails_still_redraws_the_board(
+        tmp_path: Path, faults):
+    """/replace puts Erin in Dave's place mid-battle and Telegram does not take the private
+    message telling Dave: the battle's message is drawn again with Erin's name all the same
+    (then the failure is raised). It used to keep Dave's name, and Erin had no board."""
+    async with _started(tmp_path) as box:
+        replace = "org@cup: /replace @dave @erin Erin_Moss уехал"
+        await _run(box, "\n".join(scenario_until("cup_replace_mid_battle", replace)))
+        faults.fail(5, lambda m: isinstance(m, SendMessage) and "Ваше место" in m.text)
+        said = await _run(box, replace)
+        assert any(line.startswith("✎ cup#28: ⚔️ 1/2 финала «HP»: Alice_Test — Erin_Moss")
+                   for line in said), said
+        assert _errors(said)
+
+
+async def test_a_late_chooser_whose_reminder_fails_is_still_named_to_the_organisers(
+        tmp_path: Path, faults):
+    """The HP choice's late clock runs out and Telegram does not take Vera's reminder: the
+    group's alert names her all the same, with the /enter that settles it (the reminder is
+    not tried again). The alert used to wait a minute for the job's retry, which reminded
+    her again."""
+    async with _started(tmp_path, "en") as box:
+        await _run(box, "\n".join(scenario_until("cup_hp_late_enter_handle", "! advance 6m")))
+        vera = box.world.user("vera").id
+        faults.fail(5, lambda m: isinstance(m, SendMessage) and m.chat_id == vera)
+        said = await _run(box, "! advance 6m")
+        assert any("Вера_Смирнова has not chosen in match #8" in line for line in said), said
+        assert not _errors(said)

@@ -29,6 +29,7 @@ from bot.play.perform import board_owed_after_faults
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal
 from bot.play.topics import typed_in_its_topic
+from bot.sending import raise_failure, settled
 from bot.services import Services
 from games.dice_cup.hp_match import LOWEST_HP
 from storage.repositories.jobs import Job
@@ -373,9 +374,10 @@ async def replace(message: Message, command: CommandObject, services: Services,
         await _log(services, message, "replace", tournament.id, reason, old=old.id, new=new.id)
     await message.answer(tr("correction.replaced", old=entry.label, new=name, reason=reason))
     old_tr = await services.translator_for_chat(old.id)
-    await services.outbox.dm(old.id, old_tr("correction.replaced_dm", title=tournament.title,
-                                            new=name, reason=reason))
+    [told] = await settled(services.outbox.dm(old.id, old_tr(
+        "correction.replaced_dm", title=tournament.title, new=name, reason=reason)))
     await _show_new_player(services, tr, tournament, old.id, new.id)
+    raise_failure([told])  # the old player not told in private: the boards are drawn first
 
 
 async def _show_new_player(services: Services, tr: Translator, tournament: Tournament,
