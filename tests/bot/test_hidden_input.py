@@ -390,3 +390,21 @@ async def test_a_card_that_asks_is_posted_once_even_when_a_hand_fails(tmp_path: 
         said = len(output)
         await box.line("! advance 1m")
         assert any(line.startswith("→ bob@dm: 🃏 Match #1") for line in output[said:])
+
+
+async def test_a_host_copy_goes_to_each_organiser_whatever_another_meets(tmp_path: Path,
+                                                                        faults):
+    """Alice and Erin asked for copies of the hidden choices (/hostcopy); Telegram does not
+    take Alice's copy of Bob's choice: Erin gets hers all the same (the copies used to be
+    sent one after another, and the rest were lost once one failed)."""
+    output: list[str] = []
+    async with opened(tmp_path, seed=11, language="ru", emit=output.append) as box:
+        choice = "bob@dm: [⚔️ Атака]"
+        await box.run_lines(scenario_until("hidden_input", choice))
+        alice = box.world.user("alice").id
+        faults.fail(5, lambda method: isinstance(method, SendMessage)
+                    and method.chat_id == alice and "Копия" in method.text)
+        said = len(output)
+        await box.line(choice)
+        assert "→ erin@dm: 🔒 Копия для ведущего: Bob_Stone, раунд 1 — ⚔️ Атака." \
+            in output[said:], output[said:]
