@@ -15,10 +15,10 @@ import asyncio
 import html
 import logging
 from collections import defaultdict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from aiogram import Bot
 from aiogram.client.session.base import BaseSession
@@ -111,6 +111,17 @@ def raise_failure(results: list[T | BaseException]) -> list[T]:
 async def at_once(*conversations: Awaitable[T]) -> list[T]:
     """:func:`settled`, then its first failure raised."""
     return raise_failure(await settled(*conversations))
+
+
+async def each_logged(what: str, conversations: Mapping[Any, Awaitable[Any]]) -> None:
+    """:func:`settled` for messages whose loss must not hold up what follows them, in a job
+    whose retry would only delay it and send the others again (a start's notices to lapsed
+    applicants, late players' reminders): each failure is logged as ``what`` with its key,
+    not raised. (A handler raises it after instead, with :func:`at_once` or
+    :func:`raise_failure`: the dispatcher logs it.)"""
+    for key, result in zip(conversations, await settled(*conversations.values()), strict=True):
+        if isinstance(result, Exception):
+            log.warning("%s %s not sent: %s", what, key, result)
 
 
 class _Window:

@@ -9,7 +9,6 @@ twice.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -26,13 +25,11 @@ from bot.play.board import board_owed, result_owed
 from bot.play.perform import BOARD_OWED
 from bot.play.topics import topics_problem
 from bot.registry import Registry
-from bot.sending import settled
+from bot.sending import each_logged
 from bot.services import Services
 from storage.repositories.jobs import Job
 from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
 from storage.timefmt import to_db
-
-log = logging.getLogger(__name__)
 
 START_JOBS = ("reminder", "checkin", "start")
 MIN_PLAYERS = 2
@@ -363,9 +360,8 @@ async def _tell_lapsed(services: Services, tournament: Tournament,
         await services.outbox.dm(entrant.user_id,
                                  user_tr("registration.lapsed_dm", title=tournament.title))
 
-    for entrant, told in zip(lapsed, await settled(*map(tell, lapsed)), strict=True):
-        if isinstance(told, Exception):
-            log.warning("lapsed application of %s not told: %s", entrant.user_id, told)
+    await each_logged("lapsed application's notice to",
+                      {entrant.user_id: tell(entrant) for entrant in lapsed})
 
 
 async def revive_opening(services: Services, tournament_id: int) -> int | None:

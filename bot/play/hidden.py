@@ -20,7 +20,6 @@ The chat side (typed words, buttons, /enter, /hostcopy) is :mod:`bot.play.hidden
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -41,7 +40,7 @@ from bot.play.context import LIVE, MatchContext, context_for, handles_of, own_te
 from bot.play.perform import Alongside, owe_board, perform
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal, pause_line
-from bot.sending import at_once, raise_failure, settled
+from bot.sending import at_once, each_logged, raise_failure, settled
 from bot.services import Services
 from storage.db import Write
 from storage.repositories.jobs import Job
@@ -49,7 +48,6 @@ from storage.repositories.matches import MatchRow
 from storage.repositories.panels import PanelsRepo
 from storage.repositories.tournaments import Tournament
 
-log = logging.getLogger(__name__)
 LATE = "hidden_late"  # the clock kind of a late hidden choice
 
 Note = Callable[[Translator], str]
@@ -584,10 +582,8 @@ async def _late(ctx: MatchContext, job: Job) -> clock.Alert | None:
             round=getattr(state, "round", "")))
 
     # a reminder Telegram does not take is not tried again: the group's alert goes on
-    for seat, reminded in zip(late, await settled(*map(remind, late)), strict=True):
-        if isinstance(reminded, Exception):
-            log.warning("match %s: late player %s not reminded: %s", ctx.match.id,
-                        ctx.match.players[seat], reminded)
+    await each_logged(f"match {ctx.match.id}: the reminder to",
+                      {ctx.match.players[seat]: remind(seat) for seat in late})
     if not late or ctx.tournament.friendly:
         return None
     handles = await handles_of(services, ctx.tournament.id)

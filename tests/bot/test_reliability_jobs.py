@@ -674,6 +674,8 @@ async def test_a_start_tells_each_lapsed_applicant_and_goes_on_whatever_one_meet
         said = await _run(box, "org@g: [▶️ Start now]")
         assert any(line.startswith("→ dave@dm: ⏳ “Night” has started") for line in said), said
         assert any("“Night” has started! Entrants (2)" in line for line in said), said
+        later = await _run(box, "! advance 2m")  # not tried again: Dave is told once
+        assert not any(line.startswith("→ dave@dm") for line in later), later
 
 
 async def test_a_replacement_whose_private_message_fails_still_redraws_the_board(
