@@ -276,6 +276,8 @@ class SandboxSession(BaseSession):
     async def _edit_message_caption(self, method) -> dict[str, Any]:
         stored = self._editable(method)
         caption, markup = self._caption(method), self._markup(method)
+        if stored.payload.get("caption") == caption and stored.payload.get("reply_markup") == markup:
+            raise TelegramBadRequest(method=method, message="Bad Request: message is not modified")
         return self._edited(stored, caption, markup, caption=caption)
 
     async def _edit_message_media(self, method) -> dict[str, Any]:
