@@ -381,6 +381,40 @@ async def close_application(services: Services, tournament: Tournament, entry: E
         text)
 
 
+async def _decided_card(services: Services, tr: Translator, entry: Entrant, status: str,
+                        organiser: str, *, unreached: bool
+                        ) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The text and buttons of an application card ``organiser`` decided (``status``);
+    ``unreached``: the bot cannot write to the applicant, so the card asks them to open
+    the chat (its one button)."""
+    verdict = tr(f"application.{status}_by", name=entry.label, organiser=organiser)
+    if not unreached:
+        return verdict, None
+    user = await services.repos.users.get(entry.user_id)
+    return (lines(verdict, tr("application.open_chat", user=user.mention)),
+            link_keyboard(tr("dm.open_button"), services.deep_link()))
+
+
+async def _show_decided(services: Services, tr: Translator, tournament: Tournament,
+                        entry: Entrant | None, message: Message) -> None:
+    """A press on the card of an application decided already: the card drawn as its
+    decision drew it (a double tap's second press changes nothing there: its first drew the
+    same, and an "Open the chat" button stays); its buttons taken off when no organiser's
+    decision is on record (an entrant added or removed meanwhile)."""
+    decided = None if entry is None else await services.repos.organiser_log.decision(
+        tournament.id, entry.user_id)
+    if decided is None or decided["action"] != entry.status:
+        await services.outbox.drop_buttons(message.chat.id, message.message_id)
+        return
+    organiser = await services.repos.users.get(decided["actor_id"])
+    unreached = entry.status == "approved" and not await services.opened_private_chat(
+        entry.user_id)
+    await edit_card(services, message.chat.id, message.message_id, bool(message.photo),
+                    *await _decided_card(services, tr, entry, entry.status,
+                                         organiser.first_name if organiser else "",
+                                         unreached=unreached))
+
+
 @router.callback_query(Decision.filter())
 async def decide(query: CallbackQuery, callback_data: Decision, services: Services,
                  tr: Translator) -> None:
@@ -394,9 +428,9 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
             await query.answer(tr("application.withdrawn", name=entry.label))
             await services.outbox.drop_buttons(message.chat.id, message.message_id)
             return
-        if entry is None or entry.status != "pending":  # a card whose edit never went out
-            await query.answer(tr("application.already_decided"))
-            await services.outbox.drop_buttons(message.chat.id, message.message_id)
+        if entry is None or entry.status != "pending":  # a double tap, or a card whose
+            await query.answer(tr("application.already_decided"))  # edit never went out
+            await _show_decided(services, tr, tournament, entry, message)
             return
         if callback_data.approve and tournament.full_with(
                 await services.repos.entrants.count(tournament.id, ("approved",))):
@@ -417,14 +451,10 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
     if status == "approved":
         told, markup = with_checkin(services, user_tr, tournament, told)
     [delivered] = await settled(services.outbox.dm(entry.user_id, told, markup=markup))
-    verdict, card_markup = tr(f"application.{status}_by", name=entry.label,
-                              organiser=query.from_user.first_name), None
-    if delivered is None and status == "approved":  # said on the card, not in a new message
-        user = await services.repos.users.get(entry.user_id)
-        verdict = lines(verdict, tr("application.open_chat", user=user.mention))
-        card_markup = link_keyboard(tr("dm.open_button"), services.deep_link())
+    # the chat unopened is said on the card, not in a new message
     await edit_card(services, message.chat.id, message.message_id, bool(message.photo),
-                    verdict, card_markup)
+                    *await _decided_card(services, tr, entry, status, query.from_user.first_name,
+                                         unreached=delivered is None and status == "approved"))
     await redraw_checkin_status(services, tournament)
     if isinstance(delivered, Exception):  # Telegram out of reach for the DM: the card
         raise delivered                   # says the decision all the same

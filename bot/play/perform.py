@@ -33,6 +33,8 @@ from storage.db import Write
 from storage.repositories.matches import DuplicateUpdate, MatchRow
 
 Action = dict[str, Any]
+Actions = list[Action] | Callable[[Any], list[Action]]
+"""The actions of a step, or what makes them under the match's lock (see :func:`perform`)."""
 Alongside = Sequence[Callable[[], Awaitable[Any]]]
 """What else is said once an action is accepted, at the same time as its announcement."""
 BOARD_OWED = "match_board_owed"
@@ -65,7 +67,7 @@ class Playbook:
     still not be written (a redelivered update): what it starts must be safe to drop."""
 
 
-async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], *,
+async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
                   actor_id: int | None, update_id: int | None, wait: float = 0,
                   check: Callable[[Any], None] | None = None,
                   alongside: Alongside = (), clocks: Clocks | None = None,
@@ -73,6 +75,9 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
                   then: Callable[[], Awaitable[None]] | None = None) -> Change | None:
     """Apply ``actions`` together (all or none) and announce them.
 
+    ``actions`` may be a function that makes them from the current state, called once
+    ``check`` passed: a random draw in them (a coin the bot tosses) is made only for a press
+    that counts, not for a second tap of the button that a first has already decided.
     ``check`` sees the current state first and may raise a Refusal (a press on an old board);
     ``clocks`` says what the new state does to the match's clocks, written with the actions
     (:class:`~bot.play.clock.Onward`; again on its own when a random draw followed them);
@@ -98,8 +103,12 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: list[Action], 
         clocks = await playbook.clocks(ctx)
     async with services.matches.lock(match.id):
         await draw_chance(ctx, playbook)
-        if check is not None:
-            check(await services.matches.current(match))
+        if check is not None or callable(actions):
+            current = await services.matches.current(match)
+            if check is not None:
+                check(current)
+            if callable(actions):
+                actions = actions(current)
         try:
             change = await services.matches.apply(
                 match, actions, actor_id, update_id, clocks,

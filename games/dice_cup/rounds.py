@@ -270,6 +270,7 @@ class DeclaredRounds(RollingRounds, ABC):
             actions += [
                 {"type": "declare", "player": player, **fields}
                 for fields in self._declaration_choices()
+                if self._parse_declaration(fields) != self._declared[player]
             ]
         if self._declared[player] is not None:
             actions += super()._legal_for(player)
@@ -282,6 +283,8 @@ class DeclaredRounds(RollingRounds, ABC):
         declaration = self._parse_declaration(action)
         if self._dice[player]:
             raise IllegalAction("already_declared")
+        if declaration == self._declared[player]:  # a double tap: nothing to change
+            raise IllegalAction("declared_unchanged")
         self._declared[player] = declaration
 
     def _check_can_roll(self, player: int) -> None:

@@ -33,13 +33,22 @@ class OrganiserLogRepo:
             " AND action IN ('pause', 'resume') ORDER BY id DESC LIMIT 1", (tournament_id,))
         return row["reason"] if row is not None and row["action"] == "pause" else None
 
-
     async def last(self, tournament_id: int, action: str) -> dict[str, Any] | None:
         """The tournament's latest entry of ``action`` (details decoded), or None."""
         row = await self.db.fetchone(
             "SELECT * FROM organiser_log WHERE tournament_id = ? AND action = ?"
             " ORDER BY id DESC LIMIT 1", (tournament_id, action))
         return None if row is None else dict(row) | {"details": json.loads(row["details"])}
+
+    async def decision(self, tournament_id: int, user_id: int) -> dict[str, Any] | None:
+        """The organiser's latest decision on ``user_id``'s application (``approved`` or
+        ``rejected``, with who made it), or None."""
+        row = await self.db.fetchone(
+            "SELECT actor_id, action FROM organiser_log WHERE tournament_id = ?"
+            " AND action IN ('approved', 'rejected') AND json_extract(details, '$.user_id') = ?"
+            " ORDER BY id DESC LIMIT 1", (tournament_id, user_id))
+        return None if row is None else dict(row)
+
 
 def log_entry(actor_id: int, action: str, now: datetime, *, tournament_id: int | None = None,
               chat_id: int | None = None, reason: str | None = None, **details: Any) -> Write:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.sandbox.runner import Sandbox
+from tests import doubles
 
 
 def _button(sandbox: Sandbox, chat: str, label: str):
@@ -38,3 +41,41 @@ async def test_two_simultaneous_presses_record_one_dart(tmp_path) -> None:
     finally:
         await sandbox.close()
     assert not any(line.startswith("!! error") for line in output)
+
+
+async def test_a_double_tap_on_approve_leaves_the_open_chat_button(tmp_path) -> None:
+    """The second press of Approve finds the application decided: the card stays as the
+    first drew it, with the button that opens the chat for an applicant the bot cannot
+    write to (it used to take that button off)."""
+    output: list[str] = []
+    sandbox = Sandbox(seed=1, db_path=tmp_path / "approve.sqlite3", emit=output.append,
+                      language="en")
+    await sandbox.start()
+    try:
+        for line in ("org@grp: /new backgammon Night approval=on", "bob@grp: /register"):
+            await sandbox.line(line)
+        chat_id, stored, data = _button(sandbox, "grp", "✅ Approve")
+        org = sandbox.world.user("org")
+        await asyncio.gather(*(sandbox._callback(org, chat_id, data, stored) for _ in range(2)))
+        card = sandbox.world.find(chat_id, stored.payload["message_id"])
+        [[button]] = card.payload["reply_markup"]["inline_keyboard"]
+        assert button["url"].startswith("https://t.me/")
+        assert sum("already decided" in line for line in output) == 1
+        [entrant] = await sandbox.app.services.repos.entrants.list(1)
+        assert entrant.status == "approved"
+    finally:
+        await sandbox.close()
+    assert not any(line.startswith("!! error") for line in output)
+
+
+@pytest.mark.parametrize("name", [
+    "first_hour_press",  # a Cup declaration tapped twice: logged once
+    "blocked_user",  # Approve tapped twice: the card keeps its "Open the chat" button
+    "friendly_resign",  # the darts coin tapped twice: tossed once, the later dice the same
+    "armchair_late_together",  # the armchair toss tapped twice: the same
+])
+async def test_every_press_of_a_transcript_made_twice_at_once_ends_the_same(name) -> None:
+    """``python -m tests.doubles`` on a few transcripts: the tournaments end as in the
+    plain run, and the chats are told and show the same but for the second presses'
+    answers."""
+    assert await doubles.one(name, copies=False) == []

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import random
+from functools import partial
+from typing import Any
 
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Update
@@ -45,6 +48,12 @@ def _at(position: int):
     return check
 
 
+def _toss(rng: random.Random, state: Any) -> list[dict]:
+    """The bot's coin, tossed once the press is found to count (at the position its button
+    was drawn at: the toss is still to come)."""
+    return [{"type": "toss", "winner": rng.randrange(2)}]
+
+
 @router.callback_query(Toss.filter())
 async def toss(query: CallbackQuery, callback_data: Toss, event_update: Update,
                services: Services) -> None:
@@ -54,8 +63,8 @@ async def toss(query: CallbackQuery, callback_data: Toss, event_update: Update,
     if ctx.seat(user) is None and not await is_organiser(services, ctx.tournament.chat_id,
                                                          user):
         raise Refusal("armchair.error.not_player")
-    action = {"type": "toss", "winner": services.rng.randrange(2)}
-    await perform(ctx, PLAYBOOK, [action], actor_id=user, update_id=event_update.update_id,
+    await perform(ctx, PLAYBOOK, partial(_toss, services.rng), actor_id=user,
+                  update_id=event_update.update_id,
                   check=_at(callback_data.at), alongside=[query.answer])
 
 

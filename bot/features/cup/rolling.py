@@ -72,7 +72,19 @@ async def typed_word(message: Message, word: dict, event_update: Update, scope: 
         await message.reply(tr("cup.error.not_declaring"))
         return
     action = word | {"player": play.seat(message.from_user.id)}
+    if await _declared_already(play, action):
+        return  # the board says it already: a message in the group would only cost time
     await perform(play, action, message.from_user.id, event_update.update_id)
+
+
+async def _declared_already(play: MatchContext, action: dict) -> bool:
+    """Whether ``action`` declares what its player has declared this round already (the
+    engine refuses it, as it changes nothing)."""
+    if action["type"] != "declare":
+        return False
+    declared = getattr(await play.services.matches.current(play.match), "declarations", None)
+    mine = None if declared is None else declared[action["player"]]
+    return mine is not None and _declaration(mine).items() <= action.items()
 
 
 @router.callback_query(Declare.filter())

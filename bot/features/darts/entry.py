@@ -5,7 +5,9 @@ scoreboard again, and the organiser's /correct for committed visits (logged)."""
 
 from __future__ import annotations
 
+import random
 import re
+from functools import partial
 
 from aiogram import F
 from aiogram.filters import Command, CommandObject
@@ -13,7 +15,7 @@ from aiogram.types import CallbackQuery, Message, Update
 
 from bot.features.access import is_organiser
 from bot.features.darts.keypad import END, PREFIX, read
-from bot.features.darts.opening import starter_action
+from bot.features.darts.opening import Opening, starter_action
 from bot.features.darts.play import (
     LIVE,
     PLAYBOOK,
@@ -196,14 +198,20 @@ async def pressed(query: CallbackQuery, event_update: Update, services: Services
         await query.answer(tr("darts.not_your_match"), show_alert=True)
         return
     state = await services.matches.current(play.match)  # read only
-    if press.is_coin:
-        action = starter_action(services.rng.randrange(2), "coin")
+    if press.is_coin:  # tossed once the press is found to count
+        actions = partial(_coin, services.rng)
     else:
         if press.code == END:
             _refuse_lone_end(play, state, query.from_user.id)
-        action = press.action(state.current)
-    await perform(play, [action], query.from_user.id, event_update.update_id,
+        actions = [press.action(state.current)]
+    await perform(play, actions, query.from_user.id, event_update.update_id,
                   expect=press.position, alongside=[query.answer])
+
+
+def _coin(rng: random.Random, state: Opening) -> list[dict]:
+    """The bot's coin for who throws first, tossed while that is open (a second tap finds
+    it decided and is refused as it is, with no coin tossed)."""
+    return [starter_action(state.starter if state.started else rng.randrange(2), "coin")]
 
 
 def parse_correction(args: str | None) -> dict | None:

@@ -19,7 +19,7 @@ from bot.match_service import Change
 from bot.middlewares.scope import Scope
 from bot.play.board import show_board as show_live_board
 from bot.play.context import LIVE, MatchContext, load_match
-from bot.play.perform import Alongside, Playbook, error_params
+from bot.play.perform import Actions, Alongside, Playbook, error_params
 from bot.play.perform import perform as perform_action
 from bot.play.refusal import Refusal
 from bot.play.topics import other_match_topic
@@ -113,7 +113,7 @@ def error_text(tr: Translator, error: IllegalAction, match: MatchRow | None = No
     return tr(own if tr.has(own) else key, **params)
 
 
-async def perform(play: DartsPlay, actions: list[dict], actor_id: int,
+async def perform(play: DartsPlay, actions: Actions, actor_id: int,
                   update_id: int | None, expect: tuple[int, int, int] | None = None,
                   alongside: Alongside = (), *, logged: Write | None = None,
                   in_pause: bool = False) -> LegsMatch | None:

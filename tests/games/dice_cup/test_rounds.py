@@ -152,6 +152,16 @@ def test_order_declaration_can_change_until_the_first_die() -> None:
     declare_order(match, 1, [2, 1, 3])  # the other player may declare meanwhile
 
 
+def test_the_same_declaration_again_changes_nothing() -> None:
+    """A double tap on a declaration button logs it once: the second is refused."""
+    match = OrderMatch()
+    declare_order(match, 0, [1, 2, 3])
+    assert_illegal(match, {"type": "declare", "player": 0, "order": [1, 2, 3]},
+                   "declared_unchanged")
+    assert {"type": "declare", "player": 0, "order": [1, 2, 3]} not in match.legal_actions(0)
+    assert {"type": "declare", "player": 0, "order": [3, 2, 1]} in match.legal_actions(0)
+
+
 @pytest.mark.parametrize("order", [[1, 2], [1, 1, 2], [0, 1, 2], "312", None, [1, 2, True]])
 def test_order_bad_declarations(order: object) -> None:
     assert_illegal(OrderMatch(), {"type": "declare", "player": 0, "order": order}, "bad_order")
