@@ -49,12 +49,12 @@ class Doubling(Sandbox):
     async def _feed(self, update: dict[str, Any]) -> None:
         if self.copies:
             second = update
-        elif (query := update.get("callback_query")) is not None:
+        elif (query := update.get("callback_query")) is not None \
+                and (presser := self.world.pending_callbacks.get(query["id"])) is not None:
             second = {**update, "update_id": self.world.next_update_id(),
                       "callback_query": {**query, "id": f"{query['id']}-2"}}
-            self.world.pending_callbacks[f"{query['id']}-2"] = \
-                self.world.pending_callbacks[query["id"]]
-        else:
+            self.world.pending_callbacks[f"{query['id']}-2"] = presser
+        else:  # not a press, or a press answered already that ``! replay`` delivers again
             await super()._feed(update)
             return
         outcomes = await asyncio.gather(super()._feed(update), super()._feed(second),
