@@ -276,7 +276,8 @@ async def opened_with_panels(ctx: MatchContext, panels_sent: Callable[[], Awaita
     and the message is drawn again in place should one not be reached after all. Otherwise
     the panels go first and the message says it as it is first posted: an edit of it would
     cost the group's minute another message (the message goes out even when a panel's
-    send fails)."""
+    send fails). Called under the match's lock, so a player opening the chat meanwhile
+    gets their panel (:func:`resend`) before or after, never in between."""
     if await _expected_reached(ctx):
         _, unreached = await at_once(message(new=True), panels_sent())
         if unreached:
@@ -443,18 +444,20 @@ async def resend(services: Services, user_id: int, match_id: int) -> Resent:
         return Resent.OVER
     tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)
-    ctx = await context_for(services, tr, tournament, match)
-    seat, old = ctx.seat(user_id), await _stored(ctx)
-    asked = seat in await still_unreached(ctx)
-    await show(ctx, seat, fresh=True)
-    # a fresh panel that reached them has a new message id
-    if seat not in await _drop_replaced(ctx, old):
-        return Resent.UNDELIVERED
-    if asked:  # the match's message asked them to open the chat: no longer
-        async with ctx.services.matches.lock(ctx.match.id):
+    # not while the match opens (:func:`opened_with_panels`): its "could not reach them"
+    # would be written after this panel reached them, and its message ask them anyway
+    async with services.matches.lock(match_id):
+        ctx = await context_for(services, tr, tournament,
+                                await services.repos.matches.get(match_id))
+        seat, old = ctx.seat(user_id), await _stored(ctx)
+        asked = seat in await still_unreached(ctx)
+        await show(ctx, seat, fresh=True)
+        # a fresh panel that reached them has a new message id
+        if seat not in await _drop_replaced(ctx, old):
+            return Resent.UNDELIVERED
+        if asked:  # the match's message asked them to open the chat: no longer
             await redraw_in_place(ctx)
     return Resent.SENT
-
 
 
 async def renew(ctx: MatchContext, why: Note) -> None:

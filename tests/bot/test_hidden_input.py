@@ -4,6 +4,7 @@ the group and asked for copies of the choices)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import timedelta
 from pathlib import Path
@@ -14,7 +15,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.features.keyboards import keyboard_of, press_button
 from bot.play import clock
-from bot.play.hidden import Pick, pick_data
+from bot.play.hidden import Pick, panels, pick_data
 from bot.sandbox.runner import Sandbox
 from storage.timefmt import from_db
 from tests.bot.sandbox_run import opened, run_script, scenario_until
@@ -408,3 +409,22 @@ async def test_a_host_copy_goes_to_each_organiser_whatever_another_meets(tmp_pat
         await box.line(choice)
         assert "→ erin@dm: 🔒 Копия для ведущего: Bob_Stone, раунд 1 — ⚔️ Атака." \
             in output[said:], output[said:]
+
+
+async def test_a_player_who_opens_the_chat_while_the_match_opens_is_not_asked_on_it(
+        tmp_path: Path):
+    """Bob opens the bot's chat at the very moment the organiser starts the tournament: his
+    hand reaches him whichever comes first, and the score card does not ask him to open
+    the chat (it used to: the opening's "could not reach Bob" was written after his /start
+    had sent his hand, and the card, posted after, asked him until the toss)."""
+    output: list[str] = []
+    async with opened(tmp_path, seed=1, language="en", emit=output.append) as box:
+        await box.run_lines(scenario_until("armchair_blocked_asked_on_card", "org@g: /begin"))
+        await asyncio.gather(box._carry_out(box._event("org@g: /begin")),
+                             box._carry_out(box._event("bob@dm: /start")))
+        card = box._newest(box.world.group("g").id, lambda m: "Match #1" in
+                           (m.payload.get("text") or ""))
+        assert "Bob, I cannot write to you" not in card.payload["text"]
+        assert any(line.startswith("→ bob@dm: 🃏 Match #1") for line in output)
+        assert not await panels(box.app.services).unreached(1)
+    assert not any(line.startswith("!! error") for line in output)

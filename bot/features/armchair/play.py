@@ -73,9 +73,10 @@ async def _open(ctx: MatchContext) -> None:
     """A new deal's score card and both hands; a player the bot cannot write to is asked on
     the card (its 🃏 button opens the private chat) to open the chat, instead of in one more
     group message (:func:`hidden.opened_with_panels`)."""
-    game = await ctx.services.matches.state(ctx.match)
-    await hidden.opened_with_panels(ctx, partial(refresh_panels, ctx, fresh=True, tell=False),
-                                    partial(show_card, ctx, game))
+    async with ctx.services.matches.lock(ctx.match.id):
+        game = await ctx.services.matches.state(ctx.match)
+        await hidden.opened_with_panels(ctx, partial(refresh_panels, ctx, fresh=True,
+                                                     tell=False), partial(show_card, ctx, game))
 
 
 async def _deal(ctx: MatchContext) -> None:

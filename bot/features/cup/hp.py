@@ -56,7 +56,8 @@ HP_INPUT = hidden.HiddenInput(types=("choose",), parse=parse_choice, panel=_pane
 
 @on_match_start("hp")
 async def start_battle(play: MatchContext) -> None:
-    await _new_round(play, await play.services.matches.state(play.match))
+    async with play.services.matches.lock(play.match.id):  # see hidden.opened_with_panels
+        await _new_round(play, await play.services.matches.state(play.match))
 
 
 async def _new_round(play: MatchContext, state: Any, *, clock_started: bool = False) -> None:
