@@ -64,37 +64,61 @@ class Doubling(Sandbox):
                 raise outcome
 
 
-async def run(text: str, db_path: Path, sandbox_kind: type[Sandbox] = Sandbox,
-              **kind_options: Any) -> tuple[list[str], list, list]:
-    """The transcript's lines, then :func:`settle`: what was printed, every tournament's
-    export and what every message of the bot shows at the end."""
+Run = tuple[list[str], list, list]
+"""What a run printed, every tournament's export and what each bot message shows at the end."""
+
+
+async def run(text: str, db_path: Path, sandbox_kind: type[Sandbox] = Sandbox, *,
+              together: int | None = None, **kind_options: Any) -> Run:
+    """The transcript's lines (line ``together``, counted from 0, handed in with the next
+    at the same moment), then :func:`settle`."""
     options, output = options_of(text), []
     sandbox = sandbox_kind(seed=int(options.get("seed", 0)), db_path=db_path,
                            language=options.get("lang", "ru"), emit=output.append,
                            **kind_options)
     await sandbox.start()
     try:
-        for line in text.splitlines():
-            await sandbox.line(line)
+        lines, number = text.splitlines(), 0
+        while number < len(lines):
+            if number == together:
+                await _at_once(sandbox, lines[number], lines[number + 1])
+                number += 2
+                continue
+            await sandbox.line(lines[number])
+            number += 1
         await settle(sandbox)
         return output, await exports(sandbox), _shown(sandbox)
     finally:
         await sandbox.close()
 
 
+async def _at_once(sandbox: Sandbox, first: str, second: str) -> None:
+    """Two lines of users handed to the bot together, as two updates that arrive at once."""
+    await asyncio.gather(*(sandbox._carry_out(sandbox._event(line.strip()))
+                           for line in (first, second)))
+    for _ in range(2):
+        await sandbox._line_done()
+
+
 async def one(name: str, copies: bool) -> list[str]:
     """What :func:`main` prints of transcript ``name`` (nothing when the runs agree)."""
     text = (SCENARIOS / f"{name}.txt").read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as folder:
-        plain, expected, shown = await run(text, Path(folder) / "plain.sqlite3")
-        doubled, got, now_shown = await run(text, Path(folder) / "doubled.sqlite3", Doubling,
-                                            copies=copies)
-    errors = [line for line in doubled if line.startswith("!! error") and line not in plain]
-    said = differences(_said(plain), _said(doubled))
-    changed = differences(expected, got) + differences(shown, now_shown)
+        plain = await run(text, Path(folder) / "plain.sqlite3")
+        doubled = await run(text, Path(folder) / "doubled.sqlite3", Doubling, copies=copies)
+    return compared(f"{name}:", plain, doubled)
+
+
+def compared(title: str, plain: Run, other: Run) -> list[str]:
+    """``title`` and where ``other`` ends otherwise than ``plain``: what the chats were told
+    more or less, the exports' and the messages' differences, the errors it printed more;
+    nothing when they agree."""
+    errors = [line for line in other[0] if line.startswith("!! error") and line not in plain[0]]
+    said = differences(_said(plain[0]), _said(other[0]))
+    changed = differences(plain[1], other[1]) + differences(plain[2], other[2])
     if not changed and not said and not errors:
         return []
-    return [f"{name}:", *(f"    said {d[:100]}" for d in said[:6]),
+    return [title, *(f"    said {d[:100]}" for d in said[:6]),
             *(f"    {d[:100]}" for d in changed[:8]), *(f"    {e}" for e in errors[:3])]
 
 
