@@ -706,3 +706,44 @@ async def test_a_late_chooser_whose_reminder_fails_is_still_named_to_the_organis
         said = await _run(box, "! advance 6m")
         assert any("Вера_Смирнова has not chosen in match #8" in line for line in said), said
         assert not _errors(said)
+
+
+async def test_an_appeal_whose_private_message_fails_is_handed_on_once_telegram_takes_it(
+        tmp_path: Path, faults):
+    """Carol's appeal meets Telegram out of reach on its way to the organiser: it is logged
+    all the same, reaches the organiser a minute later (the job held with it) and Carol is
+    told once that it went; it used to stay in the log only, and Carol was told nothing."""
+    appeal = "carol@bg: /appeal Alice's report in round 1 was false, I won that game"
+    async with _started(tmp_path, language="en") as box:
+        await _run(box, "\n".join(scenario_until("backgammon_appeal_past_match", appeal)))
+        faults.fail(10, lambda m: isinstance(m, SendMessage) and m.chat_id > 0
+                    and "appeal" in m.text.lower())  # the update's tries and the job's first
+        said = len(box.output)
+        await box.line(appeal)
+        assert not any(line.startswith("→ org@dm") for line in box.output[said:])
+        await box.line("! advance 2m")
+        told = box.output[said:]
+        assert sum(line.startswith("→ org@dm") for line in told) == 1
+        assert sum("went to the organisers" in line for line in told) == 1, told
+        entries = await box.app.services.repos.organiser_log.for_tournament(1)
+        assert [entry["action"] for entry in entries].count("appeal") == 1
+
+
+async def test_an_appeal_whose_answer_fails_is_not_sent_to_the_organiser_twice(
+        tmp_path: Path, faults):
+    """The organiser got Carol's appeal, then Telegram is out of reach for the answer to
+    her: the job held with the appeal tells her later, without a second private message to
+    the organiser; the appeal delivered again is not logged again."""
+    appeal = "carol@bg: /appeal Alice's report in round 1 was false, I won that game"
+    async with _started(tmp_path, language="en") as box:
+        await _run(box, "\n".join(scenario_until("backgammon_appeal_past_match", appeal)))
+        faults.fail(10, lambda m: isinstance(m, SendMessage) and "went to the" in m.text)
+        said = len(box.output)
+        await box.line(appeal)
+        await box.line("! advance 2m")
+        await box.line("! replay")  # Telegram delivers the appeal again: it is claimed
+        told = box.output[said:]
+        assert sum(line.startswith("→ org@dm") for line in told) == 1
+        assert sum("went to the organisers" in line for line in told) == 1
+        entries = await box.app.services.repos.organiser_log.for_tournament(1)
+        assert [entry["action"] for entry in entries].count("appeal") == 1

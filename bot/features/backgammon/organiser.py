@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message, Update
+from aiogram.types import CallbackQuery, Message, ReplyParameters, Update
 
 from bot.features.backgammon.card import Forfeit
 from bot.features.backgammon.play import (
@@ -22,13 +22,16 @@ from bot.features.backgammon.play import (
 from bot.features.backgammon.settings import GAME, KIND, LIVE_KIND
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
-from bot.middlewares.filters import IN_GROUP
+from bot.middlewares.filters import IN_GROUP, topic_of
 from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, load_match
 from bot.play.refusal import Refusal
 from bot.play.topics import named_player_match
+from bot.sending import each_logged
 from bot.services import Services
 from games.backgammon.protocol import PENALTIES
+from storage.db import in_order
+from storage.repositories.jobs import Job, insert_job
 
 router = Handlers("backgammon-organiser")
 
@@ -79,12 +82,18 @@ async def forfeit_button(query: CallbackQuery, callback_data: Forfeit, services:
               event_update.update_id, logged=logged, alongside=[query.answer])
 
 
+APPEAL_JOB = "backgammon_appeal_said"
+"""An appeal handed on to the organiser (and the bot's admins), by the update, with a job
+stored with the appeal's log entry in its stead (:meth:`~bot.scheduler.Scheduler.stand_in`):
+an appeal whose private message meets Telegram out of reach is handed on once Telegram
+takes it, not only logged."""
+
+
 @router.message(Command("appeal"), IN_GROUP)
 async def appeal(message: Message, command: CommandObject, scope: Scope,
                  services: Services, tr: Translator) -> None:
-    """A player's appeal reaches the tournament's organiser (and the bot's admins) by DM; an
-    organiser the bot cannot write to (who never opened the private chat) is named in the
-    group instead, under a button that opens that chat (the outbox's fallback)."""
+    """A player's appeal is logged and handed on to the tournament's organiser (and the
+    bot's admins) by DM (:func:`hand_on`)."""
     text = (command.args or "").strip()
     if not text:
         raise Refusal("backgammon.appeal_usage")
@@ -93,27 +102,53 @@ async def appeal(message: Message, command: CommandObject, scope: Scope,
         ctx, text = await _named(message, services, tr, int(number.lstrip("#"))), rest.strip()
     else:
         ctx = await _appealed(scope, tr)
-    user = message.from_user.id
-    await log_decision(ctx, user, "appeal", text)
-    seat = ctx.seat(user)
+    user, now = message.from_user.id, services.clock.now()
+    async with services.db.together():  # with the update's claim: a copy logs nothing more
+        job = await services.db.write(in_order(
+            decision(ctx, user, "appeal", text),
+            lambda tx: insert_job(tx, APPEAL_JOB, now, ctx.tournament.id, {
+                "match_id": ctx.match.id, "by": user, "text": text,
+                "reply_to": message.message_id, "topic": topic_of(message)})))
+    await services.scheduler.stand_in(job, hand_on(services, job))
+
+
+async def hand_on(services: Services, job: Job) -> None:
+    """:data:`APPEAL_JOB`: the appeal in the organiser's DM — an organiser the bot cannot
+    write to (who never opened the private chat) is named in the group instead, under a
+    button that opens that chat (the outbox's fallback) — then in each admin's (one that
+    fails is logged, not tried again), and the player told, in reply to the appeal, that it
+    went to the organiser. A retry after the organiser's DM went out does not send it
+    again."""
+    payload = job.payload
+    tournament = await services.repos.tournaments.get(job.tournament_id)
+    tr = await services.translator_for_chat(tournament.chat_id)
+    ctx = await load_match(services, tr, payload["match_id"], (KIND, LIVE_KIND))
+    seat = ctx.seat(payload["by"])
 
     async def send(recipient: int, **fallback: Any) -> Message | None:
         recipient_tr = await services.translator_for_chat(recipient)
         return await services.outbox.dm(recipient, recipient_tr(
             "backgammon.appeal_dm", name=ctx.names[seat], match=ctx.match.id,
-            a=ctx.names[0], b=ctx.names[1], title=ctx.tournament.title, text=text), **fallback)
+            a=ctx.names[0], b=ctx.names[1], title=tournament.title, text=payload["text"]),
+            **fallback)
 
-    organiser = ctx.tournament.created_by
-    known = await services.repos.users.get(organiser)
-    reached = await send(organiser, fallback_chat_id=message.chat.id, fallback_text=tr(
-        "backgammon.appeal_here", match=ctx.match.id,
-        organiser=known.mention if known else str(organiser)),
-        button_text=tr("dm.open_button"), fallback_thread_id=ctx.match.thread_id)
-    for admin in dict.fromkeys(services.settings.admin_ids):
-        if admin != organiser:
-            await send(admin)
-    if reached:
-        await message.reply(tr("backgammon.appeal_sent", match=ctx.match.id))
+    organiser = tournament.created_by
+    if "reached" not in payload:
+        known = await services.repos.users.get(organiser)
+        reached = await send(organiser, fallback_chat_id=tournament.chat_id, fallback_text=tr(
+            "backgammon.appeal_here", match=ctx.match.id,
+            organiser=known.mention if known else str(organiser)),
+            button_text=tr("dm.open_button"), fallback_thread_id=ctx.match.thread_id)
+        payload = {**payload, "reached": reached is not None}
+        await services.repos.jobs.note(job.id, reached=payload["reached"])
+        await each_logged(f"appeal {job.id}: the admin", {
+            admin: send(admin) for admin in dict.fromkeys(services.settings.admin_ids)
+            if admin != organiser})
+    if payload["reached"]:
+        await services.bot.send_message(
+            tournament.chat_id, tr("backgammon.appeal_sent", match=ctx.match.id),
+            message_thread_id=payload["topic"], reply_parameters=ReplyParameters(
+                message_id=payload["reply_to"], allow_sending_without_reply=True))
 
 
 async def _named(message: Message, services: Services, tr: Translator,
