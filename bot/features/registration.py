@@ -26,7 +26,7 @@ from bot.games import game_of
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, topic_of
 from bot.play.refusal import Refusal
-from bot.sending import settled
+from bot.sending import raise_failure, settled
 from bot.services import Services
 from storage.repositories.jobs import Job
 from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
@@ -102,12 +102,14 @@ async def register_in_group(message: Message, command: CommandObject, services: 
             return
         await _put_claimed(services, tournament, user.id, "photo", name)
     entry = await _form_begun(services, tournament, user.id)
-    asked = await _ask_in_private(services, tournament, entry)
+    # a DM Telegram does not take leaves the group's answer with its button to the form
+    [asked] = await settled(_ask_in_private(services, tournament, entry))
     key = "registration.continue_photo" if entry.status == "photo" else \
         "registration.continue_dm"
-    await message.reply(tr(f"{key}_asked" if asked else key, name=entry.display_name),
+    await message.reply(tr(f"{key}_asked" if asked is True else key, name=entry.display_name),
                         reply_markup=register_keyboard(services, tr, tournament))
     await redraw_checkin_status(services, tournament)
+    raise_failure([asked])
 
 
 async def _put_claimed(services: Services, tournament: Tournament, user_id: int, status: str,

@@ -747,3 +747,20 @@ async def test_an_appeal_whose_answer_fails_is_not_sent_to_the_organiser_twice(
         assert sum("went to the organisers" in line for line in told) == 1
         entries = await box.app.services.repos.organiser_log.for_tournament(1)
         assert [entry["action"] for entry in entries].count("appeal") == 1
+
+
+async def test_a_registration_whose_private_question_fails_is_answered_in_the_group(
+        tmp_path: Path, faults):
+    """Alice opened the bot's chat, so /register asks her name there; Telegram is out of
+    reach for that message: the group still answers her, with the button that goes on with
+    the form in private (it used to answer nothing), and a /register again asks her."""
+    async with _started(tmp_path, language="en") as box:
+        await _run(box, "alice@dm: /start\norg@cup: /new cup Autumn Cup")
+        faults.fail(5, lambda m: isinstance(m, SendMessage) and m.chat_id > 0)
+        said = len(box.output)
+        await box.line("alice@cup: /register")
+        told = box.output[said:]
+        assert any(line.startswith("→ cup:") for line in told), told
+        assert not any(line.startswith("→ alice@dm") for line in told)
+        await box.line("alice@cup: /register")
+        assert any(line.startswith("→ alice@dm") for line in box.output[said:])
