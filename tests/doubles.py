@@ -15,7 +15,7 @@ messages show anything else at the end, or whose doubled run printed an error th
 one did not.
 
 A double tap's second press is answered as a press on a board that has moved on, or as a
-button already pressed (SPEC §8: applied once); the same update's second delivery is not
+button already pressed (applied once); the same update's second delivery is not
 answered at all. Found and kept: a press that only shows something (a bracket picked from
 the list of one's tournaments) shows it twice, as two presses a second apart would."""
 
@@ -81,7 +81,7 @@ async def run(text: str, db_path: Path, sandbox_kind: type[Sandbox] = Sandbox, *
         lines, number = text.splitlines(), 0
         while number < len(lines):
             if number == together:
-                await _at_once(sandbox, lines[number], lines[number + 1])
+                await lines_at_once(sandbox, lines[number], lines[number + 1])
                 number += 2
                 continue
             await sandbox.line(lines[number])
@@ -92,7 +92,7 @@ async def run(text: str, db_path: Path, sandbox_kind: type[Sandbox] = Sandbox, *
         await sandbox.close()
 
 
-async def _at_once(sandbox: Sandbox, first: str, second: str) -> None:
+async def lines_at_once(sandbox: Sandbox, first: str, second: str) -> None:
     """Two lines of users handed to the bot together, as two updates that arrive at once."""
     await asyncio.gather(*(sandbox._carry_out(sandbox._event(line.strip()))
                            for line in (first, second)))

@@ -4,7 +4,6 @@ the group and asked for copies of the choices)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from datetime import timedelta
 from pathlib import Path
@@ -19,6 +18,7 @@ from bot.play.hidden import Pick, panels, pick_data
 from bot.sandbox.runner import Sandbox
 from storage.timefmt import from_db
 from tests.bot.sandbox_run import opened, run_script, scenario_until
+from tests.doubles import lines_at_once
 from tests.sql_trace import sql_trace
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "hidden_input.txt"
@@ -420,8 +420,7 @@ async def test_a_player_who_opens_the_chat_while_the_match_opens_is_not_asked_on
     output: list[str] = []
     async with opened(tmp_path, seed=1, language="en", emit=output.append) as box:
         await box.run_lines(scenario_until("armchair_blocked_asked_on_card", "org@g: /begin"))
-        await asyncio.gather(box._carry_out(box._event("org@g: /begin")),
-                             box._carry_out(box._event("bob@dm: /start")))
+        await lines_at_once(box, "org@g: /begin", "bob@dm: /start")
         card = box._newest(box.world.group("g").id, lambda m: "Match #1" in
                            (m.payload.get("text") or ""))
         assert "Bob, I cannot write to you" not in card.payload["text"]
