@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.sandbox.runner import Sandbox
-from tests.bot.sandbox_run import differences
-from tests.bot.test_restart_determinism import NEW_RUN, exports
+from tests.bot.sandbox_run import differences, print_each
+from tests.bot.test_restart_determinism import exports
 from tests.bot.test_scenarios import SCENARIOS, options_of
 from tests.faults import settle
 
@@ -138,10 +138,7 @@ def _shown(sandbox: Sandbox) -> list:
 
 
 async def main(only: str, copies: bool) -> None:
-    for script in sorted(SCENARIOS.glob("*.txt")):
-        if only in script.stem and NEW_RUN not in script.read_text(encoding="utf-8"):
-            for line in await one(script.stem, copies):
-                print(line, flush=True)
+    await print_each(only, lambda script: one(script.stem, copies))
 
 
 if __name__ == "__main__":

@@ -37,8 +37,8 @@ from aiogram.methods import TelegramMethod
 from bot.sandbox.runner import Sandbox
 from bot.sending import fault_delays
 from tests.bot.conftest import Faults
-from tests.bot.sandbox_run import differences
-from tests.bot.test_restart_determinism import NEW_RUN, exports
+from tests.bot.sandbox_run import differences, print_each
+from tests.bot.test_restart_determinism import exports
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
 SETTLE_HOURS = 24  # at most a day of jobs after the transcript (:func:`settle`)
@@ -124,10 +124,7 @@ async def one(name: str, salt: str, kind: str) -> list[str]:
 
 
 async def main(salt: str, only: str, kind: str) -> None:
-    for script in sorted(SCENARIOS.glob("*.txt")):
-        if only in script.stem and NEW_RUN not in script.read_text(encoding="utf-8"):
-            for line in await one(script.stem, salt, kind):
-                print(line, flush=True)
+    await print_each(only, lambda script: one(script.stem, salt, kind))
 
 
 if __name__ == "__main__":

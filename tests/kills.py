@@ -32,10 +32,10 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from tests.bot.sandbox_run import differences, run_and_kill, sandbox_command
+from tests.bot.sandbox_run import differences, print_each, run_and_kill, sandbox_command
 from tests.bot.test_crash import final_exports
-from tests.bot.test_restart_determinism import NEW_RUN, run_and_export
-from tests.bot.test_scenarios import SCENARIOS, options_of
+from tests.bot.test_restart_determinism import run_and_export
+from tests.bot.test_scenarios import options_of
 
 RESUME_SECONDS = 300
 
@@ -82,10 +82,7 @@ def said_again(whole: list[str], killed: list[str], resumed: list[str]) -> list[
 
 
 async def main(salt: str, only: str) -> None:
-    for script in sorted(SCENARIOS.glob("*.txt")):
-        if only in script.stem and NEW_RUN not in script.read_text(encoding="utf-8"):
-            for line in await one(script, salt):
-                print(line, flush=True)
+    await print_each(only, lambda script: one(script, salt))
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from tests.bot.test_restart_determinism import NEW_RUN
+from tests.bot.sandbox_run import print_each
 from tests.bot.test_scenarios import SCENARIOS
 from tests.doubles import compared, run
 
@@ -54,10 +54,7 @@ async def one(name: str, salt: str) -> list[str]:
 
 
 async def main(salt: str, only: str) -> None:
-    for script in sorted(SCENARIOS.glob("*.txt")):
-        if only in script.stem and NEW_RUN not in script.read_text(encoding="utf-8"):
-            for line in await one(script.stem, salt):
-                print(line, flush=True)
+    await print_each(only, lambda script: one(script.stem, salt))
 
 
 if __name__ == "__main__":

@@ -8,12 +8,13 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from bot.sandbox.runner import Sandbox
+from tests.bot.test_restart_determinism import NEW_RUN
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -109,3 +110,13 @@ def run_and_kill(command: list[str], after_lines: int,
     process.stdout.close()
     process.wait(timeout=120)
     return printed
+
+
+async def print_each(only: str, found: Callable[[Path], Awaitable[list[str]]]) -> None:
+    """What ``found`` says of each transcript whose name has ``only``, printed as it comes
+    (the tools' ``main``); a transcript that starts a second run of the sandbox (``! new
+    run``) is left out: the tools run one."""
+    for script in sorted(SCENARIOS.glob("*.txt")):
+        if only in script.stem and NEW_RUN not in script.read_text(encoding="utf-8"):
+            for line in await found(script):
+                print(line, flush=True)
