@@ -23,7 +23,7 @@ from bot.games import BOT_ROLLS
 from bot.i18n import Translator
 from bot.match_service import Change, Clocks
 from bot.play import clock
-from bot.play.context import MatchContext
+from bot.play.context import LIVE, MatchContext
 from bot.play.refusal import Refusal, unless_paused
 from bot.scheduler import PASSING_FAULTS, RETRY_DELAYS
 from bot.sending import at_once
@@ -78,6 +78,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
     ``actions`` may be a function that makes them from the current state, called once
     ``check`` passed: a random draw in them (a coin the bot tosses) is made only for a press
     that counts, not for a second tap of the button that a first has already decided.
+    A match closed while the update waited for its lock (an organiser's ``/dq`` or result
+    set at the same moment) is refused, not played on.
     ``check`` sees the current state first and may raise a Refusal (a press on an old board);
     ``clocks`` says what the new state does to the match's clocks, written with the actions
     (:class:`~bot.play.clock.Onward`; again on its own when a random draw followed them);
@@ -102,6 +104,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
     if clocks is None and playbook.clocks is not None:
         clocks = await playbook.clocks(ctx)
     async with services.matches.lock(match.id):
+        if (await services.repos.matches.get(match.id)).status not in LIVE:
+            raise Refusal("play.match_closed", match=match.id)  # closed while this waited
         await draw_chance(ctx, playbook)
         if check is not None or callable(actions):
             current = await services.matches.current(match)

@@ -5,6 +5,7 @@ showed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from types import SimpleNamespace
@@ -22,6 +23,7 @@ from games.backgammon.mat import read_mat
 from games.backgammon.session import LiveMatch
 from tests.bot.sandbox_run import opened, run_script, scenario_until
 from tests.bot.test_scenarios import SCENARIOS, options_of
+from tests.doubles import lines_at_once
 from tests.games.backgammon.test_mat import _replay
 from tests.sql_trace import sql_trace
 
@@ -298,3 +300,28 @@ async def test_a_game_whose_end_is_not_said_still_goes_on_to_the_next(
         state = await sandbox.app.services.matches.current(
             await sandbox.app.services.repos.matches.get(1))
     assert len(state.games) == 1 and state.game.phase != OPENING  # game 2 under way
+
+
+async def test_a_move_drawn_as_its_match_is_closed_does_not_draw_over_the_closed_board(
+        tmp_path: Path, monkeypatch):
+    """Dave's move and the organiser's /dq of Alice arrive together, and Dave's board takes
+    longer to draw than the /dq to close the match: the board ends closed, without
+    buttons (the move's drawing, made after the lock, used to come last and show a live
+    board with Roll and Double on a match that was over)."""
+    drawing = board._drawing
+
+    async def slow(ctx, scene):
+        if not ctx.closed:  # the live board's picture: a worker busy elsewhere
+            await asyncio.sleep(0.2)
+        return await drawing(ctx, scene)
+
+    monkeypatch.setattr(board, "_drawing", slow)
+    output: list[str] = []
+    async with opened(tmp_path, seed=3, language="en", emit=output.append) as box:
+        await box.run_lines(scenario_until("backgammon_live_closed", "dave@g: 13/11 13/8"))
+        await lines_at_once(box, "dave@g: 13/11 13/8", "org@g: /dq @alice abusive language")
+        [match] = [m for m in await box.app.services.repos.matches.for_tournament(1)
+                   if m.id == 1]
+        shown = box.world.find(box.world.group("g").id, match.board_message_id)
+        assert "Match closed before it was played out" in shown.payload["caption"]
+        assert not shown.payload.get("reply_markup")

@@ -9,6 +9,7 @@ import pytest
 
 from bot.sandbox.runner import Sandbox
 from tests import doubles
+from tests.bot.sandbox_run import opened
 
 
 def _button(sandbox: Sandbox, chat: str, label: str):
@@ -48,12 +49,9 @@ async def test_a_double_tap_on_approve_leaves_the_open_chat_button(tmp_path) -> 
     first drew it, with the button that opens the chat for an applicant the bot cannot
     write to (it used to take that button off)."""
     output: list[str] = []
-    sandbox = Sandbox(seed=1, db_path=tmp_path / "approve.sqlite3", emit=output.append,
-                      language="en")
-    await sandbox.start()
-    try:
-        for line in ("org@grp: /new backgammon Night approval=on", "bob@grp: /register"):
-            await sandbox.line(line)
+    async with opened(tmp_path, seed=1, language="en", emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@grp: /new backgammon Night approval=on",
+                                 "bob@grp: /register"])
         chat_id, stored, data = _button(sandbox, "grp", "✅ Approve")
         org = sandbox.world.user("org")
         await asyncio.gather(*(sandbox._callback(org, chat_id, data, stored) for _ in range(2)))
@@ -63,8 +61,6 @@ async def test_a_double_tap_on_approve_leaves_the_open_chat_button(tmp_path) -> 
         assert sum("already decided" in line for line in output) == 1
         [entrant] = await sandbox.app.services.repos.entrants.list(1)
         assert entrant.status == "approved"
-    finally:
-        await sandbox.close()
     assert not any(line.startswith("!! error") for line in output)
 
 
@@ -79,3 +75,31 @@ async def test_every_press_of_a_transcript_made_twice_at_once_ends_the_same(name
     plain run, and the chats are told and show the same but for the second presses'
     answers."""
     assert await doubles.one(name, copies=False) == []
+
+
+async def test_an_action_that_waited_for_a_match_closed_meanwhile_is_refused(tmp_path) -> None:
+    """Alice's visit waits for her match's lock (an action under way) while an organiser
+    sets the match's result: once it gets the lock, it is refused, not logged on a match
+    that is over (its darts used to be logged after the result)."""
+    output: list[str] = []
+    async with opened(tmp_path, seed=1, language="en", emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@grp: /new shanghai Closed legs=1", "bob@grp: /register",
+                                 "alice@grp: /register", "org@grp: /begin",
+                                 "bob@grp: [🎯 Bull-off: Alice]"])
+        services = sandbox.app.services
+        [match] = await services.repos.matches.for_tournament(1)
+        logged = len(await services.repos.matches.actions(match.id))
+        async with services.matches.lock(match.id):  # an action under way
+            visit = asyncio.ensure_future(sandbox.line("alice@grp: T20 T20 T20"))
+            await asyncio.sleep(0.1)  # it waits for the lock
+            closing = asyncio.ensure_future(sandbox.line(
+                "org@grp: /setresult @alice @bob 1:0 played on paper"))
+            for _ in range(20):  # the result is written, its board waits for the lock
+                await asyncio.sleep(0.05)
+                if (await services.repos.matches.get(match.id)).status == "finished":
+                    break
+        await visit
+        await closing
+        actions = await services.repos.matches.actions(match.id)
+        assert not [a for a in actions[logged:] if a.payload.get("type") == "dart"]
+        assert any("is already over" in line for line in output)

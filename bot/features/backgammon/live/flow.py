@@ -26,7 +26,7 @@ from bot.features.formats.results import record_played
 from bot.i18n import Translator, lines
 from bot.match_service import Change, Clocks
 from bot.play import clock
-from bot.play.context import MatchContext, context_for
+from bot.play.context import LIVE, MatchContext, context_for
 from bot.play.launch import start_match
 from bot.play.perform import Alongside, Playbook, error_params, perform
 from bot.play.refusal import Refusal
@@ -163,9 +163,15 @@ async def advance(ctx: MatchContext) -> None:
         await perform(ctx, PLAYBOOK, [action], actor_id=None, update_id=None)
     ctx.held = ctx.unseen = None  # the bot's last move: the board's ↪ line shows it
     earlier, ctx.earlier = ctx.earlier, ()
-    # the board reads the cached state before its first await; the clocks were set with
-    # the last action
-    await show(ctx, await matches.current(ctx.match), earlier=earlier)
+    # under the lock, and not once an organiser closed the match (a /dq, a result set): that
+    # draws its board closed, and this drawing must not come after it
+    async with matches.lock(ctx.match.id):
+        ctx.match = await ctx.services.repos.matches.get(ctx.match.id)
+        # the board reads the cached state before its first await; the clocks were set with
+        # the last action
+        state = await matches.current(ctx.match)
+        if ctx.match.status in LIVE or state.finished:
+            await show(ctx, state, earlier=earlier)
 
 
 async def automatic(ctx: MatchContext, state: LiveMatch) -> Action | None:
