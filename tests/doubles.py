@@ -21,7 +21,6 @@ the list of one's tournaments) shows it twice, as two presses a second apart wou
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import tempfile
 from collections import Counter
@@ -29,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.sandbox.runner import Sandbox
-from tests.bot.sandbox_run import differences, print_each
+from tests.bot.sandbox_run import differences, print_each, tool_arguments
 from tests.bot.test_restart_determinism import exports
 from tests.bot.test_scenarios import SCENARIOS, options_of
 from tests.faults import settle
@@ -142,9 +141,7 @@ async def main(only: str, copies: bool) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(prog="python -m tests.doubles",
-                                     description=__doc__.split("\n")[0])
-    parser.add_argument("--only", default="", help="only transcripts whose name has this")
+    parser = tool_arguments("doubles", __doc__)
     parser.add_argument("--copies", action="store_true",
                         help="every update twice, with one update id, instead of each press")
     arguments = parser.parse_args()

@@ -25,7 +25,6 @@ README's reliability paragraph."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
 import tempfile
@@ -37,7 +36,7 @@ from aiogram.methods import TelegramMethod
 from bot.sandbox.runner import Sandbox
 from bot.sending import fault_delays
 from tests.bot.conftest import Faults
-from tests.bot.sandbox_run import differences, print_each
+from tests.bot.sandbox_run import differences, print_each, tool_arguments
 from tests.bot.test_restart_determinism import exports
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
@@ -128,9 +127,7 @@ async def main(salt: str, only: str, kind: str) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(prog="python -m tests.faults", description=__doc__.split("\n")[0])
-    parser.add_argument("--salt", default="", help="picks other messages to fail")
-    parser.add_argument("--only", default="", help="only transcripts whose name has this")
+    parser = tool_arguments("faults", __doc__, salt="picks other messages to fail")
     parser.add_argument("--method", default="sendMessage",
                         help="the Bot API method whose calls are counted and one failed")
     arguments = parser.parse_args()

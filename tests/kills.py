@@ -24,7 +24,6 @@ suite)."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
 import subprocess
@@ -32,7 +31,13 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from tests.bot.sandbox_run import differences, print_each, run_and_kill, sandbox_command
+from tests.bot.sandbox_run import (
+    differences,
+    print_each,
+    run_and_kill,
+    sandbox_command,
+    tool_arguments,
+)
 from tests.bot.test_crash import final_exports
 from tests.bot.test_restart_determinism import run_and_export
 from tests.bot.test_scenarios import options_of
@@ -86,9 +91,5 @@ async def main(salt: str, only: str) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(prog="python -m tests.kills",
-                                     description=__doc__.split("\n")[0])
-    parser.add_argument("--salt", default="", help="picks other lines to kill at")
-    parser.add_argument("--only", default="", help="only transcripts whose name has this")
-    arguments = parser.parse_args()
+    arguments = tool_arguments("kills", __doc__, salt="picks other lines to kill at").parse_args()
     asyncio.run(main(arguments.salt, arguments.only))

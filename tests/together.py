@@ -16,14 +16,13 @@ that are not there. What it found is in the README's reliability paragraph."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
 import re
 import tempfile
 from pathlib import Path
 
-from tests.bot.sandbox_run import print_each
+from tests.bot.sandbox_run import print_each, tool_arguments
 from tests.bot.test_scenarios import SCENARIOS
 from tests.doubles import compared, run
 
@@ -58,9 +57,5 @@ async def main(salt: str, only: str) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(prog="python -m tests.together",
-                                     description=__doc__.split("\n")[0])
-    parser.add_argument("--salt", default="", help="picks other pairs of lines")
-    parser.add_argument("--only", default="", help="only transcripts whose name has this")
-    arguments = parser.parse_args()
+    arguments = tool_arguments("together", __doc__, salt="picks other pairs of lines").parse_args()
     asyncio.run(main(arguments.salt, arguments.only))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import json
 import os
@@ -120,3 +121,15 @@ async def print_each(only: str, found: Callable[[Path], Awaitable[list[str]]]) -
         if only in script.stem and NEW_RUN not in script.read_text(encoding="utf-8"):
             for line in await found(script):
                 print(line, flush=True)
+
+
+def tool_arguments(module: str, doc: str, salt: str | None = None) -> argparse.ArgumentParser:
+    """The command line of a tool that runs every transcript (``python -m tests.<module>``,
+    described by the first line of its ``doc``): ``--only``, and ``--salt`` (helped by
+    ``salt``) for a tool that picks its lines at random."""
+    parser = argparse.ArgumentParser(prog=f"python -m tests.{module}",
+                                     description=doc.split("\n")[0])
+    if salt is not None:
+        parser.add_argument("--salt", default="", help=salt)
+    parser.add_argument("--only", default="", help="only transcripts whose name has this")
+    return parser
