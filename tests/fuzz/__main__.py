@@ -30,7 +30,8 @@ def summary(report: Report, files: list[Path]) -> list[str]:
              "match actions logged: " + ", ".join(f"{g} {n}" for g, n in report.actions.items()),
              f"unhandled errors: {len(report.of_kind('unhandled'))}",
              f"broken limits: {len(report.of_kind('refused'))}",
-             f"slow lines: {len(report.of_kind('slow'))}"]
+             f"slow lines: {len(report.of_kind('slow'))}",
+             f"changed by a replay or a restart: {len(report.of_kind('changed'))}"]
     for finding, path in zip(report.findings.values(), files, strict=True):
         lines.append(f"  {finding.signature} ×{finding.count}: {path} "
                      f"({len(finding.lines)} lines)")

@@ -3,7 +3,10 @@
 A failure is told by its kind (``bot.sandbox.failures``): ``line`` failures are the
 fuzzer's own odd lines and count for nothing; ``unhandled`` errors are deduplicated by
 exception type and the innermost frames of the project's code; ``refused`` sends (broken
-limits) by the method and Telegram's message. Each is shrunk to a minimal transcript.
+limits) by the method and Telegram's message. A ``! replay`` (the last update delivered
+again) or a ``! restart`` that changes what the tournaments export (:data:`CHANGED`: an
+update applied twice, a state the restart does not rebuild) is a finding too, by the
+directive and the line before it. Each is shrunk to a minimal transcript.
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot.sandbox.failures import REFUSED, UNHANDLED, Failure
 from bot.sandbox.runner import Sandbox
+from tests.bot.test_restart_determinism import exports
 from tests.fuzz.generate import GAMES, new_plan, setup, step
 
 PROJECT_DIRS = ("bot/", "games/", "storage/")
@@ -27,6 +32,10 @@ SLOW_SECONDS = 5.0
 """A line the bot takes longer than this to answer is a finding (kind ``slow``): every line
 is one update (and the jobs it leaves), which a live bot answers in milliseconds."""
 SLOW = "slow"
+CHANGED = "changed"
+UNCHANGING = ("! replay", "! restart")
+"""Directives after which every tournament must export as before: the update delivered
+again is applied once, and a restart rebuilds the same state from the database."""
 
 
 @dataclass
@@ -109,10 +118,12 @@ class Fuzzer:
     async def _feed(self, sandbox: Sandbox, line: str, seed: int, language: str,
                     lines: list[str]) -> None:
         before, started = len(sandbox.failures), time.monotonic()
-        await sandbox.line(line)
+        changed = await _changes(sandbox, line)
         self.report.lines_fed += 1
         if (seconds := time.monotonic() - started) > SLOW_SECONDS:
             self._slow(line, seconds, seed, language, lines)
+        if changed:
+            self._changed(changed, seed, language, lines)
         new = sandbox.failures[before:]
         refused = any(failure.kind == REFUSED for failure in new)
         for failure in new:
@@ -134,6 +145,14 @@ class Fuzzer:
             self.report.findings[key] = Finding(SLOW, key, f"{seconds:.1f} s: {line}", "", seed,
                                                 language, list(lines))
 
+    def _changed(self, difference: str, seed: int, language: str, lines: list[str]) -> None:
+        key = _changed_signature(lines)
+        if key in self.report.findings:
+            self.report.findings[key].count += 1
+        else:
+            self.report.findings[key] = Finding(CHANGED, key, difference, "", seed, language,
+                                                list(lines))
+
     async def _count_play(self, sandbox: Sandbox, game: str) -> None:
         repos = sandbox.app.services.repos
         number = 1
@@ -154,9 +173,12 @@ async def reproduces(finding: Finding, lines: list[str], folder: Path) -> bool:
                       emit=lambda line: None)
     await sandbox.start()
     try:
-        for line in lines:
-            await sandbox.line(line)
-            if any(signature(f) == finding.signature for f in sandbox.failures):
+        for number, line in enumerate(lines, start=1):
+            changed = await _changes(sandbox, line)
+            if finding.kind == CHANGED:
+                if changed and _changed_signature(lines[:number]) == finding.signature:
+                    return True
+            elif any(signature(f) == finding.signature for f in sandbox.failures):
                 return True
         return False
     finally:
@@ -195,6 +217,49 @@ def write_findings(report: Report, out_dir: Path) -> list[Path]:
         path.write_text("\n".join(header + finding.lines) + "\n", encoding="utf-8")
         written.append(path)
     return written
+
+
+async def _changes(sandbox: Sandbox, line: str) -> str:
+    """Carry out ``line``; for a directive that must change nothing (:data:`UNCHANGING`),
+    the first difference it made in the tournaments' exports, else ""."""
+    if line not in UNCHANGING:
+        await sandbox.line(line)
+        return ""
+    before = await exports(sandbox)
+    await sandbox.line(line)
+    moved = sandbox.world.migrated  # a group made a supergroup unseen, which the bot learns
+    before, after = _moved_on(before, moved), _moved_on(await exports(sandbox), moved)
+    return "" if after == before else _first_difference(before, after)  # from its next send
+
+
+def _moved_on(value: Any, moved: dict[int, int]) -> Any:
+    """``value`` with each group id Telegram moved (``! migrate``) as its new id."""
+    if isinstance(value, dict):
+        return {key: _moved_on(item, moved) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_moved_on(item, moved) for item in value]
+    return moved.get(value, value) if type(value) is int else value
+
+
+def _first_difference(before: object, after: object, path: str = "") -> str:
+    """Where two exports first differ, as a path of keys and indexes and the two values."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in sorted(before.keys() | after.keys(), key=str):
+            if before.get(key) != after.get(key):
+                return _first_difference(before.get(key), after.get(key), f"{path}.{key}")
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        for index, (one, other) in enumerate(zip(before, after, strict=True)):
+            if one != other:
+                return _first_difference(one, other, f"{path}[{index}]")
+    return f"{path or 'export'}: {before!r:.300} -> {after!r:.300}"
+
+
+def _changed_signature(lines: list[str]) -> str:
+    """A change found at the last of ``lines``, by the directive and what came before it:
+    the command or word of the line whose update was delivered again (or the restart's)."""
+    earlier = next((line for line in reversed(lines[:-1]) if not line.startswith("!")), "")
+    word = earlier.split(": ", 1)[-1].split(" ")[0]
+    return f"{CHANGED}: {lines[-1]} after {word}"
 
 
 def _seen_by_bot(failure: Failure) -> bool:

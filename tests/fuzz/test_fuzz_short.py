@@ -9,6 +9,8 @@ import logging
 
 import bot.sandbox.strict
 from bot.sandbox.failures import REFUSED, UNHANDLED, Failure, trace_of
+from bot.sandbox.runner import Sandbox
+from storage.repositories.updates import ProcessedUpdatesRepo
 from tests.fuzz import engine
 from tests.fuzz.__main__ import main, parse_args
 from tests.fuzz.engine import Fuzzer, signature, write_findings
@@ -88,7 +90,8 @@ async def test_the_command_prints_its_figures(tmp_path, capsys) -> None:
             logger.setLevel(level)
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].startswith("lines fed: ") and "armchair" in printed[1]
-    assert printed[3:] == ["unhandled errors: 0", "broken limits: 0", "slow lines: 0"]
+    assert printed[3:] == ["unhandled errors: 0", "broken limits: 0", "slow lines: 0",
+                           "changed by a replay or a restart: 0"]
 
 
 async def test_a_slow_line_is_a_finding_kept_whole(tmp_path, monkeypatch) -> None:
@@ -99,3 +102,27 @@ async def test_a_slow_line_is_a_finding_kept_whole(tmp_path, monkeypatch) -> Non
     assert {finding.signature for finding in slow} >= {"slow: /new", "slow: /begin"}
     first = next(finding for finding in slow if finding.signature == "slow: /new")
     assert len(first.lines) == 1 and first.lines[0].split(": ")[1].startswith("/new")
+
+
+async def test_an_update_applied_again_by_its_replay_is_found_and_shrunk(tmp_path,
+                                                                        monkeypatch) -> None:
+    async def never_seen(self, update_id: int) -> bool:
+        return False
+
+    monkeypatch.setattr(ProcessedUpdatesRepo, "seen", never_seen)  # every update is new
+    fuzzer = Fuzzer(SEED)
+    lines = ["org@g: /new shanghai Night", "ann@g: hello", "! restart", "ann@g: /players",
+             "! replay", "org@g: /new shanghai Day", "! replay"]
+    sandbox = Sandbox(seed=1, db_path=tmp_path / "replayed.sqlite3", language="en",
+                      emit=lambda line: None)
+    await sandbox.start()
+    try:
+        for number in range(1, len(lines) + 1):
+            await fuzzer._feed(sandbox, lines[number - 1], 1, "en", lines[:number])
+    finally:
+        await sandbox.close()
+    [finding] = fuzzer.report.findings.values()  # the restart and the read-only replay: none
+    assert (finding.kind, finding.signature) == (engine.CHANGED, "changed: ! replay after /new")
+    assert finding.message.startswith("export: ")  # a second tournament "Day"
+    [new, replay] = await engine.shrink(finding, tmp_path)
+    assert new.startswith("org@g: /new shanghai ") and replay == "! replay"
