@@ -31,7 +31,7 @@ def summary(report: Report, files: list[Path]) -> list[str]:
              f"unhandled errors: {len(report.of_kind('unhandled'))}",
              f"broken limits: {len(report.of_kind('refused'))}",
              f"slow lines: {len(report.of_kind('slow'))}",
-             f"changed by a replay or a restart: {len(report.of_kind('changed'))}"]
+             f"changed what it must not: {len(report.of_kind('changed'))}"]
     for finding, path in zip(report.findings.values(), files, strict=True):
         lines.append(f"  {finding.signature} ×{finding.count}: {path} "
                      f"({len(finding.lines)} lines)")

@@ -3,10 +3,12 @@
 A failure is told by its kind (``bot.sandbox.failures``): ``line`` failures are the
 fuzzer's own odd lines and count for nothing; ``unhandled`` errors are deduplicated by
 exception type and the innermost frames of the project's code; ``refused`` sends (broken
-limits) by the method and Telegram's message. A ``! replay`` (the last update delivered
-again) or a ``! restart`` that changes what the tournaments export (:data:`CHANGED`: an
-update applied twice, a state the restart does not rebuild) is a finding too, by the
-directive and the line before it. Each is shrunk to a minimal transcript.
+limits) by the method and Telegram's message. A line that must change nothing but changes
+what the tournaments export is a finding too (:data:`CHANGED`): a ``! replay`` (the last
+update delivered again: applied twice), a ``! restart`` (a state it does not rebuild), by
+the directive and the line before it; an organiser's command typed in a group that changes
+another group's tournaments, or any when its writer administers the group not (only
+organisers run them), by the command. Each is shrunk to a minimal transcript.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.menu import ORGANISERS
 from bot.sandbox.failures import REFUSED, UNHANDLED, Failure
 from bot.sandbox.runner import Sandbox
 from tests.bot.test_restart_determinism import exports
@@ -36,6 +39,8 @@ CHANGED = "changed"
 UNCHANGING = ("! replay", "! restart")
 """Directives after which every tournament must export as before: the update delivered
 again is applied once, and a restart rebuilds the same state from the database."""
+_GROUP_COMMAND = re.compile(r"^([a-z0-9_]+)@([a-z0-9_]+)(?:/\d+)?: /([a-z]+)")
+"""A command typed in a group (or a topic of it): who, where, which."""
 
 
 @dataclass
@@ -220,16 +225,43 @@ def write_findings(report: Report, out_dir: Path) -> list[Path]:
 
 
 async def _changes(sandbox: Sandbox, line: str) -> str:
-    """Carry out ``line``; for a directive that must change nothing (:data:`UNCHANGING`),
-    the first difference it made in the tournaments' exports, else ""."""
-    if line not in UNCHANGING:
+    """Carry out ``line``; for one that must change nothing (:func:`_scope`), the first
+    difference it made in the tournaments' exports, else ""."""
+    checked, free = _scope(sandbox, line)
+    if not checked:
         await sandbox.line(line)
         return ""
-    before = await exports(sandbox)
+    before = await _exports(sandbox, but=free)
     await sandbox.line(line)
-    moved = sandbox.world.migrated  # a group made a supergroup unseen, which the bot learns
-    before, after = _moved_on(before, moved), _moved_on(await exports(sandbox), moved)
-    return "" if after == before else _first_difference(before, after)  # from its next send
+    after = await _exports(sandbox, but=free)
+    return "" if after == before else _first_difference(before, after)
+
+
+def _scope(sandbox: Sandbox, line: str) -> tuple[bool, int | None]:
+    """Whether ``line`` is checked, and the group whose tournaments it may change (None:
+    none). A directive of :data:`UNCHANGING` changes none; an organiser's command typed in
+    a group changes none when its writer is neither the group's creator nor an
+    administrator there, else only that group's."""
+    if line in UNCHANGING:
+        return True, None
+    typed, world = _GROUP_COMMAND.match(line), sandbox.world
+    if typed is None or typed[3] not in ORGANISERS or typed[2] not in world.groups \
+            or typed[1] not in world.users:
+        return False, None
+    group, user = world.groups[typed[2]], world.users[typed[1]]
+    return True, group.id if user.id == group.creator or user.id in group.admins else None
+
+
+async def _exports(sandbox: Sandbox, but: int | None) -> list[dict]:
+    """Every tournament's export but those of the group ``but``; a group made a supergroup
+    unseen, which the bot learns at its next send, by its new id."""
+    moved, repos = sandbox.world.migrated, sandbox.app.services.repos
+    kept = []
+    for export in await exports(sandbox):
+        chat_id = (await repos.tournaments.get(export["tournament"]["id"])).chat_id
+        if but is None or moved.get(chat_id, chat_id) != but:
+            kept.append(_moved_on(export, moved))
+    return kept
 
 
 def _moved_on(value: Any, moved: dict[int, int]) -> Any:
@@ -255,8 +287,11 @@ def _first_difference(before: object, after: object, path: str = "") -> str:
 
 
 def _changed_signature(lines: list[str]) -> str:
-    """A change found at the last of ``lines``, by the directive and what came before it:
-    the command or word of the line whose update was delivered again (or the restart's)."""
+    """A change found at the last of ``lines``: a command by its name (typed by a player,
+    or by an organiser of another group); a directive by the command or word of the line
+    before it (whose update was delivered again, or the restart's)."""
+    if typed := _GROUP_COMMAND.match(lines[-1]):
+        return f"{CHANGED}: /{typed[3]} by a player or in another group"
     earlier = next((line for line in reversed(lines[:-1]) if not line.startswith("!")), "")
     word = earlier.split(": ", 1)[-1].split(" ")[0]
     return f"{CHANGED}: {lines[-1]} after {word}"
