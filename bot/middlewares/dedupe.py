@@ -10,8 +10,9 @@ process that died right after it would have claimed a command it never carried o
 Telegram's redelivery would be dropped. A user's or chat's record written before the command
 runs is not the update's write (``Database.untracked``). An update whose handling wrote
 nothing (a command that only answers, a refusal) is remembered in memory only: handled again
-after a restart it changes nothing either, and it costs no write transaction. A refusal is
-handled too: a copy of a refused update is dropped, not answered again; a match action's
+after a restart it changes nothing either, and it costs no write transaction. A refusal
+that follows a write of its update is logged as an error (bad input changes nothing: the
+sandbox prints it, the fuzzer finds it). A refusal is handled too: a copy of a refused update is dropped, not answered again; a match action's
 update delivered again after a restart has its match drawn again in place (the stopped
 process may not have shown it: :func:`~bot.play.board.shown_again`). An update that met
 Telegram out of reach before it wrote anything is answered so (:data:`NOT_CARRIED_OUT`). The
@@ -78,7 +79,10 @@ class DedupeMiddleware(BaseMiddleware):
             with services.db.tracking_writes(event.update_id, now) as writes:
                 try:
                     result = await handler(event, data)
-                except Refusal:  # handled too: its answer is not given twice
+                except Refusal as refusal:  # handled too: its answer is not given twice
+                    if writes.count:  # a refusal changes nothing: what it wrote is a defect
+                        log.error("update %s refused after it wrote", event.update_id,
+                                  exc_info=refusal)
                     await self._handled(services, event.update_id, now, writes.count)
                     raise
                 except PASSING_FAULTS as error:

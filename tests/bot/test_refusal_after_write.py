@@ -1,0 +1,33 @@
+"""A refusal changes nothing: an update refused after it wrote something is logged as an
+error by the middleware that claims updates, so the sandbox prints it and the fuzzer finds
+it (no handler does so today; this keeps it that way)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from aiogram.types import Update
+
+from bot.middlewares.dedupe import DedupeMiddleware
+from bot.play.refusal import Refusal
+from tests.bot.sandbox_run import opened
+
+
+@pytest.mark.parametrize("writes", [False, True])
+async def test_a_refusal_after_a_write_is_an_error(tmp_path, caplog, writes: bool) -> None:
+    async with opened(tmp_path) as sandbox:
+        services = sandbox.app.services
+
+        async def handler(event: Update, data: dict) -> None:
+            if writes:
+                await services.repos.organiser_log.record(1, "lang", services.clock.now(),
+                                                          chat_id=-1, language="en")
+            raise Refusal("callback.stale")
+
+        with caplog.at_level(logging.ERROR, logger="bot.middlewares.dedupe"), \
+                pytest.raises(Refusal):
+            await DedupeMiddleware()(handler, Update(update_id=7), {"services": services})
+    logged = [record for record in caplog.records if record.name == "bot.middlewares.dedupe"]
+    assert [record.getMessage() for record in logged] == (
+        ["update 7 refused after it wrote"] if writes else [])
