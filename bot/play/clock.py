@@ -203,9 +203,11 @@ async def stalled(services: Services, chat_id: int, seconds: float) -> None:
     (Telegram's group limit, or the rate windows a restart starts full): its players see
     no board meanwhile, so every match clock of the group runs that much later. A clock
     whose player acts during the wait is charged only what is left after it. A wait under
-    a second is nobody's loss on clocks counted in minutes: left alone."""
+    a second is nobody's loss on clocks counted in minutes: left alone. The sending layer's
+    bookkeeping, not the update's own write: a refusal that waited stays a refusal."""
     if _kinds and seconds >= 1:
-        await services.scheduler.delay_in_chat(chat_id, tuple(sorted(_kinds)), seconds)
+        with services.db.untracked():
+            await services.scheduler.delay_in_chat(chat_id, tuple(sorted(_kinds)), seconds)
 
 
 async def held(services: Services, match_id: int, seconds: float) -> None:
