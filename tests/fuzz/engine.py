@@ -6,9 +6,9 @@ exception type and the innermost frames of the project's code; ``refused`` sends
 limits) by the method and Telegram's message. A line that must change nothing but changes
 what the tournaments export is a finding too (:data:`CHANGED`): a ``! replay`` (the last
 update delivered again: applied twice), a ``! restart`` (a state it does not rebuild), by
-the directive and the line before it; an organiser's command typed in a group that changes
-another group's tournaments, or any when its writer administers the group not (only
-organisers run them), by the command. Each is shrunk to a minimal transcript.
+the directive and the line before it; a command typed in a group that changes another
+group's tournaments, or an organiser's command that changes any when its writer administers
+the group not (only organisers run them), by the command. Each is shrunk to a minimal transcript.
 """
 
 from __future__ import annotations
@@ -239,17 +239,17 @@ async def _changes(sandbox: Sandbox, line: str) -> str:
 
 def _scope(sandbox: Sandbox, line: str) -> tuple[bool, int | None]:
     """Whether ``line`` is checked, and the group whose tournaments it may change (None:
-    none). A directive of :data:`UNCHANGING` changes none; an organiser's command typed in
-    a group changes none when its writer is neither the group's creator nor an
-    administrator there, else only that group's."""
+    none). A directive of :data:`UNCHANGING` changes none; a command typed in a group
+    changes that group's only, and an organiser's command none when its writer is neither
+    the group's creator nor an administrator there."""
     if line in UNCHANGING:
         return True, None
     typed, world = _GROUP_COMMAND.match(line), sandbox.world
-    if typed is None or typed[3] not in ORGANISERS or typed[2] not in world.groups \
-            or typed[1] not in world.users:
+    if typed is None or typed[2] not in world.groups or typed[1] not in world.users:
         return False, None
     group, user = world.groups[typed[2]], world.users[typed[1]]
-    return True, group.id if user.id == group.creator or user.id in group.admins else None
+    organiser = user.id == group.creator or user.id in group.admins
+    return True, group.id if organiser or typed[3] not in ORGANISERS else None
 
 
 async def _exports(sandbox: Sandbox, but: int | None) -> list[dict]:
@@ -287,8 +287,8 @@ def _first_difference(before: object, after: object, path: str = "") -> str:
 
 
 def _changed_signature(lines: list[str]) -> str:
-    """A change found at the last of ``lines``: a command by its name (typed by a player,
-    or by an organiser of another group); a directive by the command or word of the line
+    """A change found at the last of ``lines``: a command by its name (an organiser's typed
+    by a player, or any changing another group's tournaments); a directive by the command or word of the line
     before it (whose update was delivered again, or the restart's)."""
     if typed := _GROUP_COMMAND.match(lines[-1]):
         return f"{CHANGED}: /{typed[3]} by a player or in another group"
