@@ -12,7 +12,8 @@ runs is not the update's write (``Database.untracked``). An update whose handlin
 nothing (a command that only answers, a refusal) is remembered in memory only: handled again
 after a restart it changes nothing either, and it costs no write transaction. A refusal
 that follows a write of its update is logged as an error (bad input changes nothing: the
-sandbox prints it, the fuzzer finds it). A refusal is handled too: a copy of a refused update is dropped, not answered again; a match action's
+sandbox prints it, the fuzzer finds it). A refusal is handled too: a copy of a refused
+update is dropped, not answered again; a match action's
 update delivered again after a restart has its match drawn again in place (the stopped
 process may not have shown it: :func:`~bot.play.board.shown_again`). An update that met
 Telegram out of reach before it wrote anything is answered so (:data:`NOT_CARRIED_OUT`). The

@@ -6,6 +6,7 @@ players register, ``/begin``) and then mostly plays it — dice, darts, results,
 buttons — mixed with every command of the README with valid, invalid, huge, unicode and HTML
 arguments, forged buttons and ``! restart``/``! replay``/``! block``/``! advance``/``! remove``
 and ``! add`` of the bot, an organiser posting as the group (``! anonymous``). It reports
-the lines fed, the bot's unhandled errors and what Telegram would have refused (broken
-limits), each kind deduplicated, with a minimal transcript that reproduces it.
+the lines fed, the bot's unhandled errors, what Telegram would have refused (broken
+limits), slow lines and lines that changed what they must not (:mod:`tests.fuzz.unchanged`),
+each kind deduplicated, with a minimal transcript that reproduces it.
 """

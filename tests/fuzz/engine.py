@@ -3,12 +3,9 @@
 A failure is told by its kind (``bot.sandbox.failures``): ``line`` failures are the
 fuzzer's own odd lines and count for nothing; ``unhandled`` errors are deduplicated by
 exception type and the innermost frames of the project's code; ``refused`` sends (broken
-limits) by the method and Telegram's message. A line that must change nothing but changes
-what the tournaments export is a finding too (:data:`CHANGED`): a ``! replay`` (the last
-update delivered again: applied twice), a ``! restart`` (a state it does not rebuild), by
-the directive and the line before it; a command typed in a group that changes another
-group's tournaments, or an organiser's command that changes any when its writer administers
-the group not (only organisers run them), by the command. Each is shrunk to a minimal transcript.
+limits) by the method and Telegram's message; ``changed``, a line after which tournaments
+export otherwise than they must (:mod:`tests.fuzz.unchanged`), by the line. Each is shrunk
+to a minimal transcript.
 """
 
 from __future__ import annotations
@@ -21,13 +18,11 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from bot.menu import ORGANISERS
 from bot.sandbox.failures import REFUSED, UNHANDLED, Failure
 from bot.sandbox.runner import Sandbox
-from tests.bot.test_restart_determinism import exports
 from tests.fuzz.generate import GAMES, new_plan, setup, step
+from tests.fuzz.unchanged import CHANGED, carried_out, change_signature
 
 PROJECT_DIRS = ("bot/", "games/", "storage/")
 SHRINK_SECONDS = 30.0
@@ -35,12 +30,6 @@ SLOW_SECONDS = 5.0
 """A line the bot takes longer than this to answer is a finding (kind ``slow``): every line
 is one update (and the jobs it leaves), which a live bot answers in milliseconds."""
 SLOW = "slow"
-CHANGED = "changed"
-UNCHANGING = ("! replay", "! restart")
-"""Directives after which every tournament must export as before: the update delivered
-again is applied once, and a restart rebuilds the same state from the database."""
-_GROUP_COMMAND = re.compile(r"^([a-z0-9_]+)@([a-z0-9_]+)(?:/\d+)?: /([a-z]+)")
-"""A command typed in a group (or a topic of it): who, where, which."""
 
 
 @dataclass
@@ -123,7 +112,7 @@ class Fuzzer:
     async def _feed(self, sandbox: Sandbox, line: str, seed: int, language: str,
                     lines: list[str]) -> None:
         before, started = len(sandbox.failures), time.monotonic()
-        changed = await _changes(sandbox, line)
+        changed = await carried_out(sandbox, line)
         self.report.lines_fed += 1
         if (seconds := time.monotonic() - started) > SLOW_SECONDS:
             self._slow(line, seconds, seed, language, lines)
@@ -151,7 +140,7 @@ class Fuzzer:
                                                 language, list(lines))
 
     def _changed(self, difference: str, seed: int, language: str, lines: list[str]) -> None:
-        key = _changed_signature(lines)
+        key = change_signature(lines)
         if key in self.report.findings:
             self.report.findings[key].count += 1
         else:
@@ -179,9 +168,9 @@ async def reproduces(finding: Finding, lines: list[str], folder: Path) -> bool:
     await sandbox.start()
     try:
         for number, line in enumerate(lines, start=1):
-            changed = await _changes(sandbox, line)
+            changed = await carried_out(sandbox, line)
             if finding.kind == CHANGED:
-                if changed and _changed_signature(lines[:number]) == finding.signature:
+                if changed and change_signature(lines[:number]) == finding.signature:
                     return True
             elif any(signature(f) == finding.signature for f in sandbox.failures):
                 return True
@@ -222,79 +211,6 @@ def write_findings(report: Report, out_dir: Path) -> list[Path]:
         path.write_text("\n".join(header + finding.lines) + "\n", encoding="utf-8")
         written.append(path)
     return written
-
-
-async def _changes(sandbox: Sandbox, line: str) -> str:
-    """Carry out ``line``; for one that must change nothing (:func:`_scope`), the first
-    difference it made in the tournaments' exports, else ""."""
-    checked, free = _scope(sandbox, line)
-    if not checked:
-        await sandbox.line(line)
-        return ""
-    before = await _exports(sandbox, but=free)
-    await sandbox.line(line)
-    after = await _exports(sandbox, but=free)
-    return "" if after == before else _first_difference(before, after)
-
-
-def _scope(sandbox: Sandbox, line: str) -> tuple[bool, int | None]:
-    """Whether ``line`` is checked, and the group whose tournaments it may change (None:
-    none). A directive of :data:`UNCHANGING` changes none; a command typed in a group
-    changes that group's only, and an organiser's command none when its writer is neither
-    the group's creator nor an administrator there."""
-    if line in UNCHANGING:
-        return True, None
-    typed, world = _GROUP_COMMAND.match(line), sandbox.world
-    if typed is None or typed[2] not in world.groups or typed[1] not in world.users:
-        return False, None
-    group, user = world.groups[typed[2]], world.users[typed[1]]
-    organiser = user.id == group.creator or user.id in group.admins
-    return True, group.id if organiser or typed[3] not in ORGANISERS else None
-
-
-async def _exports(sandbox: Sandbox, but: int | None) -> list[dict]:
-    """Every tournament's export but those of the group ``but``; a group made a supergroup
-    unseen, which the bot learns at its next send, by its new id."""
-    moved, repos = sandbox.world.migrated, sandbox.app.services.repos
-    kept = []
-    for export in await exports(sandbox):
-        chat_id = (await repos.tournaments.get(export["tournament"]["id"])).chat_id
-        if but is None or moved.get(chat_id, chat_id) != but:
-            kept.append(_moved_on(export, moved))
-    return kept
-
-
-def _moved_on(value: Any, moved: dict[int, int]) -> Any:
-    """``value`` with each group id Telegram moved (``! migrate``) as its new id."""
-    if isinstance(value, dict):
-        return {key: _moved_on(item, moved) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_moved_on(item, moved) for item in value]
-    return moved.get(value, value) if type(value) is int else value
-
-
-def _first_difference(before: object, after: object, path: str = "") -> str:
-    """Where two exports first differ, as a path of keys and indexes and the two values."""
-    if isinstance(before, dict) and isinstance(after, dict):
-        for key in sorted(before.keys() | after.keys(), key=str):
-            if before.get(key) != after.get(key):
-                return _first_difference(before.get(key), after.get(key), f"{path}.{key}")
-    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
-        for index, (one, other) in enumerate(zip(before, after, strict=True)):
-            if one != other:
-                return _first_difference(one, other, f"{path}[{index}]")
-    return f"{path or 'export'}: {before!r:.300} -> {after!r:.300}"
-
-
-def _changed_signature(lines: list[str]) -> str:
-    """A change found at the last of ``lines``: a command by its name (an organiser's typed
-    by a player, or any changing another group's tournaments); a directive by the command or word of the line
-    before it (whose update was delivered again, or the restart's)."""
-    if typed := _GROUP_COMMAND.match(lines[-1]):
-        return f"{CHANGED}: /{typed[3]} by a player or in another group"
-    earlier = next((line for line in reversed(lines[:-1]) if not line.startswith("!")), "")
-    word = earlier.split(": ", 1)[-1].split(" ")[0]
-    return f"{CHANGED}: {lines[-1]} after {word}"
 
 
 def _seen_by_bot(failure: Failure) -> bool:

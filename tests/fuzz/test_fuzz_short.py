@@ -16,6 +16,7 @@ from tests.fuzz import engine
 from tests.fuzz.__main__ import main, parse_args
 from tests.fuzz.engine import Fuzzer, signature, write_findings
 from tests.fuzz.generate import GAMES
+from tests.fuzz.unchanged import CHANGED
 
 SEED = 3149
 PLAYED = 10  # match actions each game's transcripts log together
@@ -133,7 +134,7 @@ async def test_an_update_applied_again_by_its_replay_is_found_and_shrunk(tmp_pat
         "org@g: /new shanghai Night", "ann@g: hello", "! restart", "ann@g: /players",
         "! replay", "org@g: /new shanghai Day", "! replay"])
     [finding] = fuzzer.report.findings.values()  # the restart and the read-only replay: none
-    assert (finding.kind, finding.signature) == (engine.CHANGED, "changed: ! replay after /new")
+    assert (finding.kind, finding.signature) == (CHANGED, "changed: ! replay after /new")
     assert finding.message.startswith("export: ")  # a second tournament "Day"
     [new, replay] = await engine.shrink(finding, tmp_path)
     assert new.startswith("org@g: /new shanghai ") and replay == "! replay"
