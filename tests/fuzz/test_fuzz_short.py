@@ -148,4 +148,4 @@ async def test_an_organisers_command_a_player_carries_out_is_found(tmp_path) -> 
     assert not fuzzer.report.findings
     await _fed(fuzzer, tmp_path / "1", lines, organisers=("ann",))  # but Telegram: not
     [finding] = fuzzer.report.findings.values()
-    assert finding.signature == "changed: /closereg by a player or in another group"
+    assert finding.signature == "changed: /closereg out of its writer's reach"

@@ -3,9 +3,10 @@ exports (``/export``'s, every tournament of the sandbox's database).
 
 - ``! replay`` (the last update delivered again) changes nothing: an update is applied once;
 - ``! restart`` changes nothing: the state is rebuilt from the database as it was;
-- a command typed in a group changes that group's tournaments only, and an organiser's
-  command none when its writer is neither the group's creator nor an administrator there
-  (only organisers run organiser commands).
+- whatever a user does (a command, a word, a die, a button pressed or forged) changes only
+  tournaments they play in (entered before or after it) or organise (they administer its
+  group), and in a group only that group's; an organiser's command changes none but those
+  they organise (only organisers run organiser commands).
 
 A group made a supergroup unseen (``! migrate g unseen``), which the bot learns at its next
 send, is compared by its new id.
@@ -14,6 +15,7 @@ send, is compared by its new id.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from bot.menu import ORGANISERS
@@ -24,48 +26,79 @@ CHANGED = "changed"
 """The kind of a finding: a line changed what it must not."""
 UNCHANGING = ("! replay", "! restart")
 """Directives after which every tournament must export as before."""
-_GROUP_COMMAND = re.compile(r"^([a-z0-9_]+)@([a-z0-9_]+)(?:/\d+)?: /([a-z]+)")
-"""A command typed in a group (or a topic of it): who, where, which."""
+_IN_CHAT = re.compile(r"^([a-z0-9_]+)@([a-z0-9_]+)(?:/\d+)?: (?:/([a-z]+))?")
+"""A line of a user in a chat (a group, a topic of it, ``dm``): who, where, which command."""
 
 
 async def carried_out(sandbox: Sandbox, line: str) -> str:
-    """Carry out ``line``; for one that must change nothing (:func:`_scope`), the first
-    difference it made in the tournaments' exports, else ""."""
-    checked, free = _scope(sandbox, line)
-    if not checked:
+    """Carry out ``line``; the first difference it made in a tournament's export that it
+    must not have made (:func:`_may_change`), else ""."""
+    directive = line in UNCHANGING
+    writer = None if directive else _writer(sandbox, line)
+    if not directive and writer is None:  # another directive: it may change anything
         await sandbox.line(line)
         return ""
-    before = await _exports(sandbox, but=free)
+    before = await _exports(sandbox)
     await sandbox.line(line)
-    after = await _exports(sandbox, but=free)
-    return "" if after == before else _first_difference(before, after)
+    after = await _exports(sandbox)
+    for number in sorted(before.keys() | after.keys()):
+        old, new = before.get(number), after.get(number)
+        if old != new and (writer is None or not _may_change(sandbox, writer, old, new)):
+            return _first_difference(old and old[1], new and new[1])
+    return ""
 
 
-def _scope(sandbox: Sandbox, line: str) -> tuple[bool, int | None]:
-    """Whether ``line`` is checked, and the group whose tournaments it may change (None:
-    none). A directive of :data:`UNCHANGING` changes none; a command typed in a group
-    changes that group's only, and an organiser's command none when its writer is neither
-    the group's creator nor an administrator there."""
-    if line in UNCHANGING:
-        return True, None
-    typed, world = _GROUP_COMMAND.match(line), sandbox.world
-    if typed is None or typed[2] not in world.groups or typed[1] not in world.users:
-        return False, None
-    group, user = world.groups[typed[2]], world.users[typed[1]]
-    organiser = user.id == group.creator or user.id in group.admins
-    return True, group.id if organiser or typed[3] not in ORGANISERS else None
+@dataclass(frozen=True)
+class _Writer:
+    """Who wrote a line, where, and whether it is an organiser's command."""
+
+    user_id: int
+    group_id: int | None  # None: the private chat
+    organisers: bool
 
 
-async def _exports(sandbox: Sandbox, but: int | None) -> list[dict]:
-    """Every tournament's export but those of the group ``but``; a group made a supergroup
-    unseen, which the bot learns at its next send, by its new id."""
+def _writer(sandbox: Sandbox, line: str) -> _Writer | None:
+    """The writer of a user's line in a group or the private chat (else None)."""
+    typed, world = _IN_CHAT.match(line), sandbox.world
+    if typed is None or typed[1] not in world.users \
+            or typed[2] != "dm" and typed[2] not in world.groups:
+        return None
+    group = None if typed[2] == "dm" else world.groups[typed[2]].id
+    return _Writer(world.users[typed[1]].id, group, typed[3] in ORGANISERS)
+
+
+Exported = tuple[int, dict]
+"""A tournament's group and its export."""
+
+
+def _may_change(sandbox: Sandbox, writer: _Writer, old: Exported | None,
+                new: Exported | None) -> bool:
+    """Whether ``writer``'s line may change a tournament (``old`` before the line, ``new``
+    after it; None: not there): one of the group the line was written in (or any, from the
+    private chat) whose group they administer, or which they play in (entered before or
+    after the line), with no organiser's command."""
+    chat_id = (old or new)[0]
+    if writer.group_id is not None and chat_id != writer.group_id:
+        return False
+    group = sandbox.world.group_by_id(chat_id)
+    if group is not None and (writer.user_id == group.creator
+                              or writer.user_id in group.admins):
+        return True
+    return not writer.organisers and any(
+        writer.user_id in {entrant["user_id"] for entrant in exported[1]["entrants"]}
+        for exported in (old, new) if exported is not None)
+
+
+async def _exports(sandbox: Sandbox) -> dict[int, Exported]:
+    """Every tournament's group and export, by its number; a group made a supergroup unseen,
+    which the bot learns at its next send, by its new id."""
     moved, repos = sandbox.world.migrated, sandbox.app.services.repos
-    kept = []
+    found = {}
     for export in await exports(sandbox):
-        chat_id = (await repos.tournaments.get(export["tournament"]["id"])).chat_id
-        if but is None or moved.get(chat_id, chat_id) != but:
-            kept.append(_moved_on(export, moved))
-    return kept
+        number = export["tournament"]["id"]
+        chat_id = (await repos.tournaments.get(number)).chat_id
+        found[number] = (moved.get(chat_id, chat_id), _moved_on(export, moved))
+    return found
 
 
 def _moved_on(value: Any, moved: dict[int, int]) -> Any:
@@ -91,11 +124,21 @@ def _first_difference(before: object, after: object, path: str = "") -> str:
 
 
 def change_signature(lines: list[str]) -> str:
-    """A change found at the last of ``lines``: a command by its name (an organiser's typed
-    by a player, or any changing another group's tournaments); a directive by the command
-    or word of the line before it (whose update was delivered again, or the restart's)."""
-    if typed := _GROUP_COMMAND.match(lines[-1]):
-        return f"{CHANGED}: /{typed[3]} by a player or in another group"
+    """A change found at the last of ``lines``: a user's line by what it is (a command by
+    its name) and where (a group, or in private); a directive by the command or word of the
+    line before it (whose update was delivered again, or the restart's)."""
+    if typed := _IN_CHAT.match(lines[-1]):
+        where = " in private" if typed[2] == "dm" else ""
+        return f"{CHANGED}: {_kind_of(lines[-1], typed[3])}{where} out of its writer's reach"
     earlier = next((line for line in reversed(lines[:-1]) if not line.startswith("!")), "")
     word = earlier.split(": ", 1)[-1].split(" ")[0]
     return f"{CHANGED}: {lines[-1]} after {word}"
+
+
+def _kind_of(line: str, command: str | None) -> str:
+    """What a user's line is: the command, a press, a forged press, or a message."""
+    said = line.split(": ", 1)[1]
+    if command:
+        return f"/{command}"
+    return "a press" if said.startswith("[") else \
+        "a forged press" if said.startswith("callback") else "a message"
