@@ -17,6 +17,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from bot.sandbox.failures import REFUSED, UNHANDLED, Failure
@@ -114,37 +115,26 @@ class Fuzzer:
         before, started = len(sandbox.failures), time.monotonic()
         changed = await carried_out(sandbox, line)
         self.report.lines_fed += 1
+        found = partial(self._found, seed=seed, language=language, lines=lines)
         if (seconds := time.monotonic() - started) > SLOW_SECONDS:
-            self._slow(line, seconds, seed, language, lines)
+            word = line.split(": ", 1)[-1].split(" ")[0]  # the command or word
+            found(SLOW, f"{SLOW}: {word}", f"{seconds:.1f} s: {line}")
         if changed:
-            self._changed(changed, seed, language, lines)
+            found(CHANGED, change_signature(lines), changed)
         new = sandbox.failures[before:]
         refused = any(failure.kind == REFUSED for failure in new)
         for failure in new:
             if failure.kind not in (UNHANDLED, REFUSED) or (refused and _seen_by_bot(failure)):
                 continue  # the fuzzer's own odd line, or the refusal seen from the bot
-            key = signature(failure)
-            if key in self.report.findings:
-                self.report.findings[key].count += 1
-            else:
-                self.report.findings[key] = Finding(failure.kind, key, failure.message,
-                                                    failure.trace, seed, language, list(lines))
+            found(failure.kind, signature(failure), failure.message, failure.trace)
 
-    def _slow(self, line: str, seconds: float, seed: int, language: str,
-              lines: list[str]) -> None:
-        key = f"{SLOW}: {line.split(': ', 1)[-1].split(' ')[0]}"  # the command or word
+    def _found(self, kind: str, key: str, message: str, trace: str = "", *, seed: int,
+               language: str, lines: list[str]) -> None:
+        """Keep a finding by its signature ``key``, or count it again when it is known."""
         if key in self.report.findings:
             self.report.findings[key].count += 1
         else:
-            self.report.findings[key] = Finding(SLOW, key, f"{seconds:.1f} s: {line}", "", seed,
-                                                language, list(lines))
-
-    def _changed(self, difference: str, seed: int, language: str, lines: list[str]) -> None:
-        key = change_signature(lines)
-        if key in self.report.findings:
-            self.report.findings[key].count += 1
-        else:
-            self.report.findings[key] = Finding(CHANGED, key, difference, "", seed, language,
+            self.report.findings[key] = Finding(kind, key, message, trace, seed, language,
                                                 list(lines))
 
     async def _count_play(self, sandbox: Sandbox, game: str) -> None:

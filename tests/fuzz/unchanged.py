@@ -74,9 +74,9 @@ Exported = tuple[int, dict]
 def _may_change(sandbox: Sandbox, writer: _Writer, old: Exported | None,
                 new: Exported | None) -> bool:
     """Whether ``writer``'s line may change a tournament (``old`` before the line, ``new``
-    after it; None: not there): one of the group the line was written in (or any, from the
-    private chat) whose group they administer, or which they play in (entered before or
-    after the line), with no organiser's command."""
+    after it; None: not there): one in the group the line was written in (from the private
+    chat: in any group) whose group the writer administers, or which they play in (entered
+    before or after the line) when the line is no organiser's command."""
     chat_id = (old or new)[0]
     if writer.group_id is not None and chat_id != writer.group_id:
         return False
