@@ -10,8 +10,8 @@ from pathlib import Path
 
 import bot.sandbox.strict
 from bot.sandbox.failures import REFUSED, UNHANDLED, Failure, trace_of
-from bot.sandbox.runner import Sandbox
 from storage.repositories.updates import ProcessedUpdatesRepo
+from tests.bot.sandbox_run import opened
 from tests.fuzz import engine
 from tests.fuzz.__main__ import main, parse_args
 from tests.fuzz.engine import Fuzzer, signature, write_findings
@@ -111,16 +111,11 @@ async def _fed(fuzzer: Fuzzer, folder: Path, lines: list[str],
     """Feed ``lines`` as the fuzzer feeds its own, each found as the last of those before;
     the bot takes the users ``organisers`` for organisers wherever they are (ADMIN_IDS)."""
     folder.mkdir(exist_ok=True)
-    sandbox = Sandbox(seed=1, db_path=folder / "fed.sqlite3", language="en",
-                      emit=lambda line: None)
-    await sandbox.start()
-    sandbox.app.services.settings.admin_ids = frozenset(
-        sandbox.world.user(handle).id for handle in organisers)
-    try:
+    async with opened(folder) as sandbox:
+        sandbox.app.services.settings.admin_ids = frozenset(
+            sandbox.world.user(handle).id for handle in organisers)
         for number in range(1, len(lines) + 1):
             await fuzzer._feed(sandbox, lines[number - 1], 1, "en", lines[:number])
-    finally:
-        await sandbox.close()
 
 
 async def test_an_update_applied_again_by_its_replay_is_found_and_shrunk(tmp_path,
