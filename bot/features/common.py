@@ -18,7 +18,7 @@ from bot.features.access import is_organiser
 from bot.features.game_names import game_named, not_a_game
 from bot.features.handlers import Handlers
 from bot.features.keyboards import link_keyboard, register_keyboard, stacked
-from bot.features.registration import prompt
+from bot.features.registration import prompt, tell_decisions
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, command_names
 from bot.middlewares.scope import Scope, game_commands
@@ -97,9 +97,11 @@ async def _joinable(services: Services, active: list[Tournament]) -> list[Tourna
 
 async def _pending(services: Services, tr: Translator, message: Message) -> None:
     """What the bot waits for from a user who opens the chat late (after "I cannot write
-    to you in private"): the next step of a registration form, and every private panel
-    awaiting their choice or never delivered, with its buttons."""
+    to you in private"): the organisers' decisions on their applications, the next step of
+    a registration form, and every private panel awaiting their choice or never delivered,
+    with its buttons."""
     user_id = message.from_user.id
+    await tell_decisions(services, user_id)
     if entry := await services.repos.entrants.awaiting_input(user_id):
         await prompt(message, tr, await services.repos.tournaments.get(entry.tournament_id),
                      entry)

@@ -29,7 +29,7 @@ from bot.play.refusal import Refusal
 from bot.sending import raise_failure, settled
 from bot.services import Services
 from storage.repositories.jobs import Job
-from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
+from storage.repositories.tournaments import BEFORE_START, UNFINISHED, Entrant, Tournament
 
 router = Handlers("registration")
 CARD_JOB = "application_card"
@@ -387,10 +387,10 @@ async def _decided_card(services: Services, tr: Translator, entry: Entrant, stat
                         organiser: str, *, unreached: bool
                         ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The text and buttons of an application card ``organiser`` decided (``status``);
-    ``unreached``: the bot cannot write to the applicant, so the card asks them to open
-    the chat (its one button)."""
+    ``unreached``: the bot cannot write to the applicant, so an approval's card asks them
+    to open the chat (its one button)."""
     verdict = tr(f"application.{status}_by", name=entry.label, organiser=organiser)
-    if not unreached:
+    if not unreached or status != "approved":
         return verdict, None
     user = await services.repos.users.get(entry.user_id)
     return (lines(verdict, tr("application.open_chat", user=user.mention)),
@@ -403,18 +403,23 @@ async def _show_decided(services: Services, tr: Translator, tournament: Tourname
     decision drew it (a double tap's second press changes nothing there: its first drew the
     same, and an "Open the chat" button stays); its buttons taken off when no organiser's
     decision is on record (an entrant added or removed meanwhile)."""
-    decided = None if entry is None else await services.repos.organiser_log.decision(
-        tournament.id, entry.user_id)
-    if decided is None or decided["action"] != entry.status:
+    organiser = None if entry is None else await _decider(services, tournament, entry)
+    if organiser is None:
         await services.outbox.drop_buttons(message.chat.id, message.message_id)
         return
-    organiser = await services.repos.users.get(decided["actor_id"])
-    unreached = entry.status == "approved" and not await services.opened_private_chat(
-        entry.user_id)
     await edit_card(services, message.chat.id, message.message_id, bool(message.photo),
-                    *await _decided_card(services, tr, entry, entry.status,
-                                         organiser.first_name if organiser else "",
-                                         unreached=unreached))
+                    *await _decided_card(services, tr, entry, entry.status, organiser,
+                                         unreached=entry.unreached))
+
+
+async def _decider(services: Services, tournament: Tournament, entry: Entrant) -> str | None:
+    """The first name of the organiser whose decision ``entry`` stands by, or None when no
+    organiser's decision is on record for it (an entrant added or removed since)."""
+    decided = await services.repos.organiser_log.decision(tournament.id, entry.user_id)
+    if decided is None or decided["action"] != entry.status:
+        return None
+    organiser = await services.repos.users.get(decided["actor_id"])
+    return organiser.first_name if organiser else ""
 
 
 @router.callback_query(Decision.filter())
@@ -448,15 +453,48 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
                 query.from_user.id, status, now, tournament_id=tournament.id,
                 chat_id=tournament.chat_id, user_id=entry.user_id, name=entry.label)
     await query.answer(tr(f"application.{status}_toast", name=entry.label))
-    user_tr = await services.translator_for_chat(entry.user_id)
-    told, markup = user_tr(f"registration.{status}_dm", title=tournament.title), None
-    if status == "approved":
-        told, markup = with_checkin(services, user_tr, tournament, told)
-    [delivered] = await settled(services.outbox.dm(entry.user_id, told, markup=markup))
+    [delivered] = await settled(_tell_decision(services, tournament, entry.user_id, status))
+    if unreached := delivered is None:  # told when they open the chat (tell_decisions)
+        await services.repos.entrants.update(tournament.id, entry.user_id, now, unreached=1)
     # the chat unopened is said on the card, not in a new message
     await edit_card(services, message.chat.id, message.message_id, bool(message.photo),
                     *await _decided_card(services, tr, entry, status, query.from_user.first_name,
-                                         unreached=delivered is None and status == "approved"))
+                                         unreached=unreached))
     await redraw_checkin_status(services, tournament)
     if isinstance(delivered, Exception):  # Telegram out of reach for the DM: the card
         raise delivered                   # says the decision all the same
+
+
+async def _tell_decision(services: Services, tournament: Tournament, user_id: int,
+                         status: str) -> Message | None:
+    """The organisers' decision (``status``) told to the applicant in private, an approval
+    with the Check-in button while check-in is open; None when the bot cannot write to
+    them."""
+    tr = await services.translator_for_chat(user_id)
+    told, markup = tr(f"registration.{status}_dm", title=tournament.title), None
+    if status == "approved":
+        told, markup = with_checkin(services, tr, tournament, told)
+    return await services.outbox.dm(user_id, told, markup=markup)
+
+
+async def tell_decisions(services: Services, user_id: int) -> None:
+    """A user who opens the chat with the bot after the organisers decided on their
+    applications, which the bot could not tell them then: each decision told now while the
+    tournament has not started, and an approval's card in the group loses the line that
+    asked them to open the chat."""
+    for unread in await services.repos.entrants.unreached_decisions(user_id):
+        tournament = await services.repos.tournaments.get(unread.tournament_id)
+        async with services.lock(f"tournament-{tournament.id}"):  # a /start sent twice
+            entry = await services.repos.entrants.get(tournament.id, user_id)
+            if entry is None or not entry.unreached:
+                continue
+            await services.repos.entrants.update(tournament.id, user_id, services.clock.now(),
+                                                 unreached=0)
+        if tournament.status in BEFORE_START:
+            await _tell_decision(services, tournament, user_id, entry.status)
+        organiser = await _decider(services, tournament, entry)
+        if entry.status == "approved" and entry.application_message_id and organiser is not None:
+            tr = await services.translator_for_chat(tournament.chat_id)
+            await edit_card(services, tournament.chat_id, entry.application_message_id,
+                            bool(entry.photo_file_id), *await _decided_card(
+                                services, tr, entry, entry.status, organiser, unreached=False))

@@ -21,7 +21,9 @@ from storage.timefmt import from_db, to_db
 
 LIVE = ("running", "paused")
 """A tournament or a match being played (a paused one is still being played: it resumes)."""
-OPEN_STATUSES = ("registration", "closed", *LIVE)
+BEFORE_START = ("registration", "closed")
+"""A tournament taking entrants, or whose registration is closed, before its start."""
+OPEN_STATUSES = (*BEFORE_START, *LIVE)
 APPLICANT = ("photo", "pending")
 """Applied, not yet in: the form waits for a photo or the application for an organiser."""
 ACTIVE_ENTRANT = (*APPLICANT, "approved")
@@ -98,6 +100,9 @@ class Entrant:
     application_message_id: int | None
     username: str | None = None
     first_name: str | None = None
+    unreached: bool = False
+    """The organisers' decision on the application has not reached the applicant in
+    private (they had not opened the chat with the bot)."""
 
     @property
     def label(self) -> str:
@@ -110,7 +115,8 @@ def _entrant(row) -> Entrant:
                    row["photo_file_id"], bool(row["checked_in"]), row["seed"],
                    row["application_message_id"],
                    row["username"] if "username" in keys else None,
-                   row["first_name"] if "first_name" in keys else None)
+                   row["first_name"] if "first_name" in keys else None,
+                   bool(row["unreached"]) if "unreached" in keys else False)
 
 
 async def chat_of(db: Database, tournament_id: int) -> int | None:
@@ -359,6 +365,7 @@ class EntrantsRepo:
                 " updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET"
                 " display_name = excluded.display_name, status = excluded.status,"
                 " photo_file_id = NULL, checked_in = 0, application_message_id = NULL,"
+                " unreached = 0,"
                 " updated_at = excluded.updated_at",
                 (tournament_id, user_id, display_name, status, to_db(now), to_db(now)))
         await self._write(work)
@@ -371,7 +378,7 @@ class EntrantsRepo:
                           now: datetime) -> None:
         """:meth:`update` of several entrants in one transaction (a field seeded)."""
         allowed = {"display_name", "status", "photo_file_id", "checked_in", "seed",
-                   "application_message_id"}
+                   "application_message_id", "unreached"}
         for fields in changes.values():
             assert set(fields) <= allowed, fields
         if not changes:
@@ -397,6 +404,15 @@ class EntrantsRepo:
     async def pending_application(self, user_id: int) -> Entrant | None:
         """The user's newest application waiting for the organisers' decision."""
         return await self._newest(user_id, ("pending",), ("registration", "closed"))
+
+    async def unreached_decisions(self, user_id: int) -> list[Entrant]:
+        """The user's applications decided while the bot could not tell them (oldest
+        first), still approved or rejected."""
+        rows = await self.db.fetchall(
+            f"{self._SELECT} WHERE e.user_id = ? AND e.unreached = 1"
+            " AND e.status IN ('approved', 'rejected') ORDER BY e.updated_at, e.rowid",
+            (user_id,))
+        return [_entrant(row) for row in rows]
 
     async def awaiting_input(self, user_id: int) -> Entrant | None:
         """The user's newest registration that waits for a name or a photo in the DM."""
