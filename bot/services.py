@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from weakref import WeakValueDictionary
 
 from aiogram import Bot
@@ -23,6 +24,9 @@ from storage.repositories.snapshots import SnapshotsRepo
 from storage.repositories.tournaments import EntrantsRepo, TournamentsRepo
 from storage.repositories.updates import ProcessedUpdatesRepo
 from storage.repositories.users import ChatsRepo, UsersRepo
+
+DOUBLE_TAP = timedelta(seconds=2)
+"""Two presses of one button this close together are one double tap."""
 
 
 class Repos:
@@ -54,6 +58,7 @@ class Services:
     posted: Posted = field(default_factory=Posted)  # file ids of pictures posted before
     _locks: WeakValueDictionary = field(default_factory=WeakValueDictionary)
     _languages: dict[int, str] = field(default_factory=dict)
+    _presses: dict[tuple, datetime] = field(default_factory=dict)
 
     def lock(self, key: str) -> asyncio.Lock:
         """The lock that serializes updates of one match (or one tournament's start)."""
@@ -62,6 +67,18 @@ class Services:
             lock = asyncio.Lock()
             self._locks[key] = lock
         return lock
+
+    def second_tap(self, *button: object) -> bool:
+        """Whether a press of a button that only shows something (``button``: who pressed
+        what, on which message) is the second press of a double tap: the same press seen
+        within :data:`DOUBLE_TAP` before. Such a press changes nothing the bot could look
+        up, so the first is remembered here (a double tap does not outlive the process)."""
+        now = self.clock.now()
+        if len(self._presses) > 256:
+            self._presses = {key: at for key, at in self._presses.items()
+                             if now - at < DOUBLE_TAP}
+        last, self._presses[button] = self._presses.get(button), now
+        return last is not None and now - last < DOUBLE_TAP
 
     async def opened_private_chat(self, user_id: int) -> bool:
         """Whether the user wrote to the bot in private and has not blocked it since

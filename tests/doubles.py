@@ -16,8 +16,9 @@ one did not.
 
 A double tap's second press is answered as a press on a board that has moved on, or as a
 button already pressed (applied once); the same update's second delivery is not
-answered at all. Found and kept: a press that only shows something (a bracket picked from
-the list of one's tournaments) shows it twice, as two presses a second apart would."""
+answered at all. A press that only shows something (a bracket picked from the list of one's
+tournaments) showed it twice; the second tap is answered that it is shown above now
+(``Services.second_tap``)."""
 
 from __future__ import annotations
 

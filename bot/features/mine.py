@@ -190,6 +190,9 @@ async def picked(query: CallbackQuery, callback_data: Mine, services: Services,
             or _of_game(tournament, _declared(callback_data.command)) is None:
         await query.answer(tr("callback.stale"), show_alert=True)
         return
+    if services.second_tap(user_id, query.message.message_id, query.data):
+        await query.answer(tr("mine.shown_above"))
+        return
     await query.answer()
     await _answer(services, tr, tournament, callback_data.command, user_id)
 

@@ -69,6 +69,7 @@ async def test_a_double_tap_on_approve_leaves_the_open_chat_button(tmp_path) -> 
     "blocked_user",  # Approve tapped twice: the card keeps its "Open the chat" button
     "friendly_resign",  # the darts coin tapped twice: tossed once, the later dice the same
     "armchair_late_together",  # the armchair toss tapped twice: the same
+    "first_hour_dm",  # a bracket picked from the list in private tapped twice: shown once
 ])
 async def test_every_press_of_a_transcript_made_twice_at_once_ends_the_same(name) -> None:
     """``python -m tests.doubles`` on a few transcripts: the tournaments end as in the
