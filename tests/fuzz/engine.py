@@ -4,8 +4,9 @@ A failure is told by its kind (``bot.sandbox.failures``): ``line`` failures are 
 fuzzer's own odd lines and count for nothing; ``unhandled`` errors are deduplicated by
 exception type and the innermost frames of the project's code; ``refused`` sends (broken
 limits) by the method and Telegram's message; ``changed``, a line after which tournaments
-export otherwise than they must (:mod:`tests.fuzz.unchanged`), by the line. Each is shrunk
-to a minimal transcript.
+export otherwise than they must (:mod:`tests.fuzz.unchanged`), by the line; ``leaked``, a
+private line that showed a group more than the game makes public (:mod:`tests.fuzz.secret`),
+by the line. Each but a slow line and a leak is shrunk to a minimal transcript.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from bot.sandbox.failures import REFUSED, UNHANDLED, Failure
 from bot.sandbox.runner import Sandbox
 from tests.fuzz.generate import GAMES, new_plan, setup, step
+from tests.fuzz.secret import LEAKED, fork_for, leaked
 from tests.fuzz.unchanged import CHANGED, carried_out, change_signature
 
 PROJECT_DIRS = ("bot/", "games/", "storage/")
@@ -31,6 +33,12 @@ SLOW_SECONDS = 5.0
 """A line the bot takes longer than this to answer is a finding (kind ``slow``): every line
 is one update (and the jobs it leaves), which a live bot answers in milliseconds."""
 SLOW = "slow"
+FORKS_A_TRANSCRIPT = 2
+"""How many private lines of a transcript are checked for leaks (each costs two forks)."""
+FORK_SHARE = 0.25
+"""The share of private lines with another button to press that are checked, until then."""
+UNSHRUNK = (SLOW, LEAKED)
+"""Kinds kept whole: a slow line is slow to replay too, a leak needs its forks."""
 
 
 @dataclass
@@ -49,6 +57,10 @@ class Finding:
 class Report:
     lines_fed: int = 0
     transcripts: int = 0
+    forked: int = 0
+    """Private lines checked for leaks (:mod:`tests.fuzz.secret`)."""
+    compared: int = 0
+    """Those whose two forks left every match's public view alike, so were compared."""
     started: dict[str, int] = field(default_factory=dict)
     actions: dict[str, int] = field(default_factory=dict)
     findings: dict[str, Finding] = field(default_factory=dict)
@@ -88,7 +100,7 @@ class Fuzzer:
             await self.transcript(game, number)
             number += 1
         for finding in self.report.findings.values():
-            if finding.kind != SLOW:  # a slow line is kept whole: replaying it is slow too
+            if finding.kind not in UNSHRUNK:
                 finding.lines = await shrink(finding, Path(self._tmp.name))
         return self.report
 
@@ -98,11 +110,22 @@ class Fuzzer:
         sandbox = Sandbox(seed=seed, db_path=Path(self._tmp.name) / f"t{number}.sqlite3",
                           language=language, emit=lambda line: None)
         await sandbox.start()
+        forks = 0
         try:
             pending = setup(self.rng, plan)
             for index in range(len(pending) + self.steps):
                 line = pending[index] if index < len(pending) else step(self.rng, plan,
                                                                        sandbox.world)
+                if forks < FORKS_A_TRANSCRIPT \
+                        and (fork := fork_for(sandbox.world, line, self.rng.choice)) \
+                        and self.rng.random() < FORK_SHARE:
+                    forks += 1
+                    said = await leaked(sandbox, fork, plan.group, Path(self._tmp.name))
+                    self.report.forked += 1
+                    self.report.compared += said is not None
+                    if said:
+                        self._found(LEAKED, fork.signature, said, seed=seed,
+                                    language=language, lines=[*plan.lines, line])
                 plan.lines.append(line)
                 await self._feed(sandbox, line, seed, language, plan.lines)
             await self._count_play(sandbox, game)

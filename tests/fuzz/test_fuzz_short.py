@@ -8,6 +8,7 @@ import itertools
 import logging
 from pathlib import Path
 
+import bot.features.armchair.play as armchair_play
 import bot.sandbox.strict
 from bot.sandbox.failures import REFUSED, UNHANDLED, Failure, trace_of
 from storage.repositories.updates import ProcessedUpdatesRepo
@@ -16,6 +17,7 @@ from tests.fuzz import engine
 from tests.fuzz.__main__ import main, parse_args
 from tests.fuzz.engine import Fuzzer, signature, write_findings
 from tests.fuzz.generate import GAMES
+from tests.fuzz.secret import fork_for, leaked
 from tests.fuzz.unchanged import CHANGED
 
 SEED = 3149
@@ -92,8 +94,10 @@ async def test_the_command_prints_its_figures(tmp_path, capsys) -> None:
             logger.setLevel(level)
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].startswith("lines fed: ") and "armchair" in printed[1]
-    assert printed[3:] == ["unhandled errors: 0", "broken limits: 0", "slow lines: 0",
-                           "changed what it must not: 0"]
+    assert printed[3:7] == ["unhandled errors: 0", "broken limits: 0", "slow lines: 0",
+                            "changed what it must not: 0"]
+    assert printed[7].startswith("private lines forked: ")
+    assert printed[7].endswith(", shown a group what they hold: 0")
 
 
 async def test_a_slow_line_is_a_finding_kept_whole(tmp_path, monkeypatch) -> None:
@@ -144,3 +148,49 @@ async def test_an_organisers_command_a_player_carries_out_is_found(tmp_path) -> 
     await _fed(fuzzer, tmp_path / "1", lines, organisers=("ann",))  # but Telegram: not
     [finding] = fuzzer.report.findings.values()
     assert finding.signature == "changed: /closereg out of its writer's reach"
+
+
+_DISCARD_DUE = ["org@g: /new armchair Night wickets=1", "! admin bot@g", "alice@g: /register",
+                "bob@g: /register", "bob@dm: /start", "org@g: /begin", "bob@g: [🪙 Toss]",
+                "alice@g: [🏏 Alice bats first]"]
+"""An armchair match whose bowler, Bob, is to discard a card of his hand (seed 1)."""
+
+
+async def _discard_forked(folder: Path) -> str | None:
+    """Bob's first card of his panel discarded, forked with another of them."""
+    async with opened(folder, seed=1) as sandbox:
+        await sandbox.run_lines(_DISCARD_DUE)
+        fork = fork_for(sandbox.world, "bob@dm: [GLOVES 2]", lambda labels: labels[0])
+        assert fork is not None and fork.instead != fork.line
+        return await leaked(sandbox, fork, "g", folder)
+
+
+async def test_a_hand_the_group_never_sees_is_no_leak(tmp_path) -> None:
+    assert await _discard_forked(tmp_path) == ""
+
+
+async def test_a_score_card_that_shows_a_hand_is_a_leak(tmp_path, monkeypatch) -> None:
+    real = armchair_play.score_card
+
+    def with_hand(tr, match_id, names, game, *rest):
+        return real(tr, match_id, names, game, *rest) + f"\n{game.state.hands}"
+
+    monkeypatch.setattr(armchair_play, "score_card", with_hand)
+    said = await _discard_forked(tmp_path)
+    assert said.startswith("with 'bob@dm: [GLOVES 2]' the group was shown "), said
+
+
+async def test_a_secret_choice_of_the_hp_battle_is_compared_and_kept(tmp_path) -> None:
+    """Dave's choice in an HP semi-final, forked with the other button of his panel: the
+    public views stay alike (the choice is hidden until both are in), so the groups are
+    compared, and shown the same."""
+    script = (Path(__file__).parents[1] / "scenarios" / "cup_replace_mid_battle.txt")
+    lines = [line for line in script.read_text(encoding="utf-8").splitlines()
+             if line and not line.startswith("#")]
+    due = lines[:lines.index("dave@dm: защита")]
+    async with opened(tmp_path, seed=1, language="ru") as sandbox:
+        await sandbox.run_lines(due)
+        fork = fork_for(sandbox.world, "dave@dm: защита",
+                        lambda labels: next(label for label in labels if "Атака" in label))
+        assert fork is not None and fork.instead == "dave@dm: [⚔️ Атака]"
+        assert await leaked(sandbox, fork, "cup", tmp_path) == ""
