@@ -28,7 +28,7 @@ COMMANDS = ("/settings", "/schedule", "/closereg", "/openreg", "/add", "/remove"
 CUP_WORDS = ("ничья", "переброс", "312", "231", "третья, первая, вторая", "убираю 3",
              "убираю 1", "чек", "колл", "рейз 3", "рейз 999", "фолд", "олл-ин", "/try", "/roll")
 SETTINGS = {"cup": ("qualifiers=4", "qualifiers=2", "groups=2", "payout=pot", "chips=5", "hp=3",
-                    "formats=order,betting", "qualifiers=16"),
+                    "formats=order,betting", "qualifiers=16", "qualifiers=2 formats=hp"),
             "shanghai": ("legs=1", "legs=3", "bull=strict", "format=single_elim", "legs=2"),
             "fincricket": ("legs=1", "legs=3", "format=swiss", "rounds=2"),
             "backgammon": ("format=swiss", "format=double_elim", "length=3", "rounds=2",
@@ -146,8 +146,9 @@ def play(rng: random.Random, plan: Plan, world: World) -> str:
         choice = rng.random()
         if choice < 0.55:
             return f"{who}@{g}: 🎲 {rng.randint(1, 6)}" if rng.random() < 0.8 else f"{who}@{g}: 🎲"
-        if choice < 0.7:
-            return f"{who}@dm: {rng.choice(('атака', 'защита', 'attack', 'hyökkäys'))}"
+        if choice < 0.7:  # the HP battle's secret choice: its panel's button, or typed
+            return (rng.random() < 0.5 and from_hand(rng, who, world)) \
+                or f"{who}@dm: {rng.choice(('атака', 'защита', 'attack', 'hyökkäys'))}"
         return f"{who}@{g}: {rng.choice(CUP_WORDS)}"
     if plan.game in ("shanghai", "fincricket"):
         return f"{who}@{g}: {darts(rng)}"
@@ -170,9 +171,9 @@ def card_button(rng: random.Random, who: str, group: str, world: World) -> str |
 
 
 def from_hand(rng: random.Random, who: str, world: World) -> str | None:
-    """A button of ``who``'s newest private panel (a card of the hand, a swap, a keep),
-    pressed, or typed as its label: a card typed at random is rarely in the hand, so without
-    these the card game is mostly refused, not played."""
+    """A button of ``who``'s newest private panel (a card of the hand, a swap, a keep, the
+    HP battle's attack or defence), pressed, or typed as its label: a card typed at random
+    is rarely in the hand, so without these the card game is mostly refused, not played."""
     user = world.users.get(who)
     panels = with_buttons(world, user.id, 10) if user else []
     if not panels:
