@@ -407,9 +407,12 @@ async def _show_decided(services: Services, tr: Translator, tournament: Tourname
     if organiser is None:
         await services.outbox.drop_buttons(message.chat.id, message.message_id)
         return
+    # the flag is written once the first press's message was tried: a second press may
+    # come before that
+    unreached = entry.unreached or not await services.opened_private_chat(entry.user_id)
     await edit_card(services, message.chat.id, message.message_id, bool(message.photo),
                     *await _decided_card(services, tr, entry, entry.status, organiser,
-                                         unreached=entry.unreached))
+                                         unreached=unreached))
 
 
 async def _decider(services: Services, tournament: Tournament, entry: Entrant) -> str | None:

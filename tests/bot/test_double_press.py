@@ -44,14 +44,26 @@ async def test_two_simultaneous_presses_record_one_dart(tmp_path) -> None:
     assert not any(line.startswith("!! error") for line in output)
 
 
-async def test_a_double_tap_on_approve_leaves_the_open_chat_button(tmp_path) -> None:
+@pytest.mark.parametrize("dm_waits", [False, True])
+async def test_a_double_tap_on_approve_leaves_the_open_chat_button(tmp_path,
+                                                                   dm_waits) -> None:
     """The second press of Approve finds the application decided: the card stays as the
     first drew it, with the button that opens the chat for an applicant the bot cannot
-    write to (it used to take that button off)."""
+    write to (it used to take that button off); also when the second press comes while the
+    first still waits for Telegram's answer to the applicant's message (``dm_waits``), before
+    the first has noted that the applicant could not be told."""
     output: list[str] = []
     async with opened(tmp_path, seed=1, language="en", emit=output.append) as sandbox:
         await sandbox.run_lines(["org@grp: /new backgammon Night approval=on",
                                  "bob@grp: /register"])
+        outbox = sandbox.app.services.outbox
+        dm = outbox.dm
+
+        async def dm_after_a_wait(*args, **kwargs):
+            await asyncio.sleep(0.01)
+            return await dm(*args, **kwargs)
+        if dm_waits:
+            outbox.dm = dm_after_a_wait
         chat_id, stored, data = _button(sandbox, "grp", "✅ Approve")
         org = sandbox.world.user("org")
         await asyncio.gather(*(sandbox._callback(org, chat_id, data, stored) for _ in range(2)))
@@ -61,6 +73,9 @@ async def test_a_double_tap_on_approve_leaves_the_open_chat_button(tmp_path) -> 
         assert sum("already decided" in line for line in output) == 1
         [entrant] = await sandbox.app.services.repos.entrants.list(1)
         assert entrant.status == "approved"
+    drawn = [output[n + 1] for n, line in enumerate(output)
+             if line.startswith("✎ grp#") and "approved by" in line]
+    assert drawn and all("open the chat" in line for line in drawn)  # never drawn without
     assert not any(line.startswith("!! error") for line in output)
 
 
