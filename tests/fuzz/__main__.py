@@ -32,8 +32,8 @@ def summary(report: Report, files: list[Path]) -> list[str]:
              f"broken limits: {len(report.of_kind('refused'))}",
              f"slow lines: {len(report.of_kind('slow'))}",
              f"changed what it must not: {len(report.of_kind('changed'))}",
-             f"private lines forked: {report.forked} ({report.compared} with the same public"
-             f" views), shown a group what they hold: {len(report.of_kind('leaked'))}"]
+             f"private lines forked: {report.forked} ({report.compared} compared),"
+             f" shown where they must not: {len(report.of_kind('leaked'))}"]
     for finding, path in zip(report.findings.values(), files, strict=True):
         lines.append(f"  {finding.signature} ×{finding.count}: {path} "
                      f"({len(finding.lines)} lines)")

@@ -5,7 +5,7 @@ fuzzer's own odd lines and count for nothing; ``unhandled`` errors are deduplica
 exception type and the innermost frames of the project's code; ``refused`` sends (broken
 limits) by the method and Telegram's message; ``changed``, a line after which tournaments
 export otherwise than they must (:mod:`tests.fuzz.unchanged`), by the line; ``leaked``, a
-private line that showed a group more than the game makes public (:mod:`tests.fuzz.secret`),
+private line that showed another chat more than the game shows it (:mod:`tests.fuzz.secret`),
 by the line. Each but a slow line and a leak is shrunk to a minimal transcript.
 """
 
@@ -60,7 +60,7 @@ class Report:
     forked: int = 0
     """Private lines checked for leaks (:mod:`tests.fuzz.secret`)."""
     compared: int = 0
-    """Those whose two forks left every match's public view alike, so were compared."""
+    """Those whose two forks left every match alike to everyone else, so were compared."""
     started: dict[str, int] = field(default_factory=dict)
     actions: dict[str, int] = field(default_factory=dict)
     findings: dict[str, Finding] = field(default_factory=dict)

@@ -8,6 +8,7 @@ import itertools
 import logging
 from pathlib import Path
 
+import bot.features.armchair.hand as armchair_hand
 import bot.features.armchair.play as armchair_play
 import bot.sandbox.strict
 from bot.sandbox.failures import REFUSED, UNHANDLED, Failure, trace_of
@@ -97,7 +98,7 @@ async def test_the_command_prints_its_figures(tmp_path, capsys) -> None:
     assert printed[3:7] == ["unhandled errors: 0", "broken limits: 0", "slow lines: 0",
                             "changed what it must not: 0"]
     assert printed[7].startswith("private lines forked: ")
-    assert printed[7].endswith(", shown a group what they hold: 0")
+    assert printed[7].endswith(" compared), shown where they must not: 0")
 
 
 async def test_a_slow_line_is_a_finding_kept_whole(tmp_path, monkeypatch) -> None:
@@ -151,8 +152,8 @@ async def test_an_organisers_command_a_player_carries_out_is_found(tmp_path) -> 
 
 
 _DISCARD_DUE = ["org@g: /new armchair Night wickets=1", "! admin bot@g", "alice@g: /register",
-                "bob@g: /register", "bob@dm: /start", "org@g: /begin", "bob@g: [🪙 Toss]",
-                "alice@g: [🏏 Alice bats first]"]
+                "bob@g: /register", "bob@dm: /start", "alice@dm: /start", "org@g: /begin",
+                "bob@g: [🪙 Toss]", "alice@g: [🏏 Alice bats first]"]
 """An armchair match whose bowler, Bob, is to discard a card of his hand (seed 1)."""
 
 
@@ -177,7 +178,7 @@ async def test_a_score_card_that_shows_a_hand_is_a_leak(tmp_path, monkeypatch) -
 
     monkeypatch.setattr(armchair_play, "score_card", with_hand)
     said = await _discard_forked(tmp_path)
-    assert said.startswith("with 'bob@dm: [GLOVES 2]' the group was shown "), said
+    assert said.startswith("with 'bob@dm: [GLOVES 2]' g was shown "), said
 
 
 async def test_a_secret_choice_of_the_hp_battle_is_compared_and_kept(tmp_path) -> None:
@@ -194,3 +195,16 @@ async def test_a_secret_choice_of_the_hp_battle_is_compared_and_kept(tmp_path) -
                         lambda labels: next(label for label in labels if "Атака" in label))
         assert fork is not None and fork.instead == "dave@dm: [⚔️ Атака]"
         assert await leaked(sandbox, fork, "cup", tmp_path) == ""
+
+
+async def test_a_panel_that_shows_the_opponents_hand_is_a_leak(tmp_path, monkeypatch) -> None:
+    """Bob's discard changes Alice's panel (it is her turn then); made to show both hands,
+    it tells her Bob's card: found in her private chat, not in the group."""
+    real = armchair_hand._ask
+
+    def with_hands(tr, ctx, game, *rest):
+        return real(tr, ctx, game, *rest) + f"\n{game.state.hands}"
+
+    monkeypatch.setattr(armchair_hand, "_ask", with_hands)
+    said = await _discard_forked(tmp_path)
+    assert said.startswith("with 'bob@dm: [GLOVES 2]' alice@dm was shown "), said
