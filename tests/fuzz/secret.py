@@ -99,8 +99,8 @@ class _Outcome:
 
 
 async def _forked(sandbox: Sandbox, path: Path, who: str, lines: list[str]) -> _Outcome:
-    """Carry out ``lines`` (the first ``who``'s private one) on a copy of ``sandbox``'s
-    database and world."""
+    """Carry out ``lines`` (the first of them ``who``'s line in private) on a copy of
+    ``sandbox``'s database and world."""
     _copy(sandbox.db_path, path)
     printed: list[str] = []
     fork = Sandbox(db_path=path, language=sandbox.world.language, emit=printed.append)
