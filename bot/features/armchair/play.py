@@ -101,7 +101,9 @@ async def show_card(ctx: MatchContext, game: ArmchairGame, *, new: bool = False,
     unreached = [] if last else await hidden.still_unreached(ctx)
     if unreached:
         note = lines(note, hidden.unreached_line(ctx, unreached))
-    await show_board(ctx, score_card(ctx.tr, ctx.match.id, ctx.names, game, last, note),
+    tossing = not game.finished and (turn := game.to_act) is not None and turn.seat is None
+    await show_board(ctx, score_card(ctx.tr, ctx.match.id, ctx.names, game, last, note,
+                                     bot_seat=await _bot_seat(ctx) if tossing else None),
                      None if last else _card_buttons(ctx, game, asking=bool(unreached)),
                      new=new)
 

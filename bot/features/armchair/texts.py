@@ -46,10 +46,12 @@ def _innings_line(language: str, names: tuple[str, str], innings: Innings) -> st
 
 
 def score_card(tr: Translator, match_id: int, names: tuple[str, str], game: ArmchairGame,
-               last: str | None = None, note: str | None = None) -> str:
+               last: str | None = None, note: str | None = None, *,
+               bot_seat: int | None = None) -> str:
     """The match's one score card in the group (public view only); ``note`` (an exchange,
     a new deck) comes above whose move it is, and ``last`` takes its place: how a match
-    closed before it was played out ended, or a result that the match's replay follows."""
+    closed before it was played out ended, or a result that the match's replay follows;
+    ``bot_seat``: the seat the bot plays (``/practice``), so only its opponent tosses."""
     state = game.state
     lines = [tr("armchair.card_head", match=match_id, a=names[0], b=names[1], deck=state.deck,
                 limit=state.settings.deck_limit, pile=len(state.pile))]
@@ -63,7 +65,7 @@ def score_card(tr: Translator, match_id: int, names: tuple[str, str], game: Armc
         lines.append(last_ball_line(tr, names, game))  # of this innings only
     if note:
         lines.append(note)
-    lines.append(last or turn_line(tr, names, game))
+    lines.append(last or turn_line(tr, names, game, bot_seat=bot_seat))
     return "\n".join(lines)
 
 
@@ -73,7 +75,8 @@ def _toss_line(tr: Translator, names: tuple[str, str], winner: int, side_a: int 
     return tr("armchair.card_toss_bats", name=names[winner], first=names[side_a])
 
 
-def turn_line(tr: Translator, names: tuple[str, str], game: ArmchairGame) -> str:
+def turn_line(tr: Translator, names: tuple[str, str], game: ArmchairGame, *,
+              bot_seat: int | None = None) -> str:
     """Who is to act and what for. A delivery (the bowler's card, then the batter's) and the
     discards (the bowler's, then the batter's) are one line each, true of both halves: the
     card is edited once they are complete (``bot.features.armchair.play.halfway``)."""
@@ -81,6 +84,8 @@ def turn_line(tr: Translator, names: tuple[str, str], game: ArmchairGame) -> str
     if state.outcome is not None:
         return result_line(tr, names, game)
     if turn is None or turn.seat is None:
+        if bot_seat is not None:
+            return tr("armchair.turn_toss_against_bot", name=names[1 - bot_seat])
         return tr("armchair.turn_toss")
     if turn.kind in PAIRED:
         return tr(PAIRED[turn.kind], bowler=names[state.bowler], batter=names[state.batter])
