@@ -173,8 +173,8 @@ async def test_a_hand_the_group_never_sees_is_no_leak(tmp_path) -> None:
 async def test_a_score_card_that_shows_a_hand_is_a_leak(tmp_path, monkeypatch) -> None:
     real = armchair_play.score_card
 
-    def with_hand(tr, match_id, names, game, *rest):
-        return real(tr, match_id, names, game, *rest) + f"\n{game.state.hands}"
+    def with_hand(tr, match_id, names, game, *rest, **options):
+        return real(tr, match_id, names, game, *rest, **options) + f"\n{game.state.hands}"
 
     monkeypatch.setattr(armchair_play, "score_card", with_hand)
     said = await _discard_forked(tmp_path)
