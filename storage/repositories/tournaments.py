@@ -110,13 +110,11 @@ class Entrant:
 
 
 def _entrant(row) -> Entrant:
-    keys = row.keys()
+    """An entrant from a row of ``EntrantsRepo._SELECT`` (the entry and its user's names)."""
     return Entrant(row["tournament_id"], row["user_id"], row["display_name"], row["status"],
                    row["photo_file_id"], bool(row["checked_in"]), row["seed"],
-                   row["application_message_id"],
-                   row["username"] if "username" in keys else None,
-                   row["first_name"] if "first_name" in keys else None,
-                   bool(row["unreached"]) if "unreached" in keys else False)
+                   row["application_message_id"], row["username"], row["first_name"],
+                   bool(row["unreached"]))
 
 
 async def chat_of(db: Database, tournament_id: int) -> int | None:
@@ -403,7 +401,7 @@ class EntrantsRepo:
 
     async def pending_application(self, user_id: int) -> Entrant | None:
         """The user's newest application waiting for the organisers' decision."""
-        return await self._newest(user_id, ("pending",), ("registration", "closed"))
+        return await self._newest(user_id, ("pending",), BEFORE_START)
 
     async def unreached_decisions(self, user_id: int) -> list[Entrant]:
         """The user's applications decided while the bot could not tell them (oldest
