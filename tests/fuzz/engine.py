@@ -23,8 +23,8 @@ from pathlib import Path
 
 from bot.sandbox.failures import REFUSED, UNHANDLED, Failure
 from bot.sandbox.runner import Sandbox
-from tests.fuzz.generate import GAMES, new_plan, setup, step
-from tests.fuzz.secret import LEAKED, fork_for, leaked
+from tests.fuzz.generate import GAMES, Plan, new_plan, setup, step
+from tests.fuzz.secret import LEAKED, Fork, fork_for, leaked
 from tests.fuzz.unchanged import CHANGED, carried_out, change_signature
 
 PROJECT_DIRS = ("bot/", "games/", "storage/")
@@ -120,18 +120,23 @@ class Fuzzer:
                         and (fork := fork_for(sandbox.world, line, self.rng.choice)) \
                         and self.rng.random() < FORK_SHARE:
                     forks += 1
-                    said = await leaked(sandbox, fork, plan.group, Path(self._tmp.name))
-                    self.report.forked += 1
-                    self.report.compared += said is not None
-                    if said:
-                        self._found(LEAKED, fork.signature, said, seed=seed,
-                                    language=language, lines=[*plan.lines, line])
+                    await self._fork(sandbox, fork, plan, seed, language)
                 plan.lines.append(line)
                 await self._feed(sandbox, line, seed, language, plan.lines)
             await self._count_play(sandbox, game)
         finally:
             await sandbox.close()
         self.report.transcripts += 1
+
+    async def _fork(self, sandbox: Sandbox, fork: Fork, plan: Plan, seed: int,
+                    language: str) -> None:
+        """Check ``fork``'s private line for a leak before ``sandbox`` carries it out."""
+        said = await leaked(sandbox, fork, plan.group, Path(self._tmp.name))
+        self.report.forked += 1
+        self.report.compared += said is not None
+        if said:
+            self._found(LEAKED, fork.signature, said, seed=seed, language=language,
+                        lines=[*plan.lines, fork.line])
 
     async def _feed(self, sandbox: Sandbox, line: str, seed: int, language: str,
                     lines: list[str]) -> None:

@@ -174,12 +174,19 @@ def from_hand(rng: random.Random, who: str, world: World) -> str | None:
     """A button of ``who``'s newest private panel (a card of the hand, a swap, a keep, the
     HP battle's attack or defence), pressed, or typed as its label: a card typed at random
     is rarely in the hand, so without these the card game is mostly refused, not played."""
+    labels = panel_labels(world, who)
+    if not labels:
+        return None
+    label = rng.choice(labels)
+    return f"{who}@dm: [{label}]" if rng.random() < 0.7 else f"{who}@dm: {label}"
+
+
+def panel_labels(world: World, who: str) -> list[str]:
+    """The buttons' labels of ``who``'s newest private panel (none: no panel, or no such
+    user yet)."""
     user = world.users.get(who)
     panels = with_buttons(world, user.id, 10) if user else []
-    if not panels:
-        return None
-    label = rng.choice(buttons(panels[-1]))["text"]
-    return f"{who}@dm: [{label}]" if rng.random() < 0.7 else f"{who}@dm: {label}"
+    return [button["text"] for button in buttons(panels[-1])] if panels else []
 
 
 def card_move(rng: random.Random) -> str:

@@ -24,7 +24,7 @@ from typing import Any
 
 from bot.sandbox.runner import Sandbox
 from bot.sandbox.world import World
-from tests.fuzz.generate import buttons, with_buttons
+from tests.fuzz.generate import panel_labels
 
 LEAKED = "leaked"
 """The kind of a finding: a chat was shown what only a private line held."""
@@ -55,11 +55,10 @@ def fork_for(world: World, line: str, choose: Callable[[list[str]], str]) -> For
     and their newest private panel has another button than the one it presses or types
     (``choose`` picks that button's label among them), else None."""
     private = _PRIVATE_LINE.match(line)
-    if private is None or (user := world.users.get(private[1])) is None:
+    if private is None:
         return None
-    panels = with_buttons(world, user.id, 10)
     said = private[2].strip().removeprefix("[").removesuffix("]")
-    others = [b["text"] for b in buttons(panels[-1]) if b["text"] != said] if panels else []
+    others = [label for label in panel_labels(world, private[1]) if label != said]
     if not others:
         return None
     return Fork(private[1], line, f"{private[1]}@dm: [{choose(others)}]")
