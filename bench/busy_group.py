@@ -69,7 +69,7 @@ async def _visits(box: Sandbox, throwers: list[str], visits: int, queue: bool) -
     group = box.world.group("pub").id
     outbox = box.app.services.outbox
     if queue:
-        outbox.later = BoardQueue(outbox, rate_limiter(box.app.bot.session))
+        outbox.later = BoardQueue(rate_limiter(box.app.bot.session))
     box.clock.sleep = RealWaits(box)
     edits = 0
 

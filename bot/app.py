@@ -168,7 +168,7 @@ async def _wire(settings: Settings, db: Database, bot: Bot, clock: Clock, rng: r
     limiter = rate_limiter(bot.session)
     limiter.group_waits = partial(clock_of_matches.stalled, services)  # its waits stop clocks
     if clock.waits:  # live: a board's edit waits for a busy group in a queue
-        services.outbox.later = BoardQueue(services.outbox, limiter)
+        services.outbox.later = BoardQueue(limiter)
     await hidden.owe_unnoted_panels(services)  # (a job due now: armed by the restore)
     await services.scheduler.restore()
     _freeze_once()

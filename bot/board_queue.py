@@ -7,6 +7,9 @@ for an edit of its own: with more matches in a group than its minute serves (typ
 visits on six boards), the waits grew without end. Here a board's edit that would wait is
 queued instead, and the action goes on: the board is drawn once the window has room, with
 the newest drawing queued by then (the actions meanwhile are drawn together, in one edit).
+A drawing is the edit itself, ready to be made: a text board's text and buttons
+(:meth:`bot.sending.Outbox.board`), or a picture board's photo and caption (the backgammon
+board played in the bot).
 
 Only live, where a wait takes real time. The sandbox's clock moves on without letting
 other work in, so nothing could be drawn together there: it draws in place, as it always
@@ -24,15 +27,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.types import InlineKeyboardMarkup
 
 if TYPE_CHECKING:
-    from bot.sending import Outbox, RateLimitMiddleware
+    from bot.sending import RateLimitMiddleware
 
 log = logging.getLogger(__name__)
 
 Lost = Callable[[], Awaitable[None]]
 """What a queued board's owner does when its drawing could not be made (its board owed)."""
+Edit = Callable[[], Awaitable[object]]
+"""A board's drawing: the edit that shows it in place (raising what Telegram answered)."""
 Key = tuple[int, int]  # (chat id, message id)
 
 DRAWING_LATER: ContextVar[bool] = ContextVar("drawing_later", default=False)
@@ -41,17 +45,15 @@ DRAWING_LATER: ContextVar[bool] = ContextVar("drawing_later", default=False)
 
 @dataclass
 class _Drawing:
-    text: str
-    markup: InlineKeyboardMarkup | None
-    digest: int | None
+    edit: Edit
     lost: Lost
 
 
 class BoardQueue:
     """The boards of busy groups waiting for room, a drawing each (the newest)."""
 
-    def __init__(self, outbox: Outbox, limiter: RateLimitMiddleware) -> None:
-        self.outbox, self.limiter = outbox, limiter
+    def __init__(self, limiter: RateLimitMiddleware) -> None:
+        self.limiter = limiter
         self._queued: dict[Key, _Drawing] = {}
         self._drawers: dict[Key, asyncio.Task] = {}
         self._sending: dict[Key, _Drawing] = {}
@@ -59,8 +61,7 @@ class BoardQueue:
         self._gone: set[Key] = set()
         """Boards Telegram no longer has: drawn in place next, where a new one is sent."""
 
-    def queued(self, chat_id: int, message_id: int, text: str,
-               markup: InlineKeyboardMarkup | None, digest: int | None, lost: Lost) -> bool:
+    def queued(self, chat_id: int, message_id: int, edit: Edit, lost: Lost) -> bool:
         """Queue this drawing of the board when a drawing of it waits already (it replaces
         that one) or the group's window has no room now: True. False: draw it now."""
         key = (chat_id, message_id)
@@ -69,7 +70,7 @@ class BoardQueue:
             return False
         if key not in self._drawers and self.limiter.has_room(chat_id):
             return False
-        self._queued[key] = _Drawing(text, markup, digest, lost)
+        self._queued[key] = _Drawing(edit, lost)
         if key not in self._drawers:
             self._drawers[key] = asyncio.get_running_loop().create_task(self._draw(key))
         return True
@@ -100,16 +101,14 @@ class BoardQueue:
 
     async def _draw(self, key: Key) -> None:
         DRAWING_LATER.set(True)
-        chat_id, message_id = key
         try:
             while key in self._queued:
-                await self.limiter.room_for(chat_id)
+                await self.limiter.room_for(key[0])
                 if (drawing := self._queued.pop(key, None)) is None:
                     break  # dropped meanwhile
                 self._sending[key] = drawing
                 try:
-                    await self.outbox.edit(chat_id, message_id, drawing.text, drawing.markup,
-                                           drawing.digest)
+                    await drawing.edit()
                 except Exception as error:  # noqa: BLE001 - its owner decides
                     await self._lost(key, drawing, error)
                 finally:

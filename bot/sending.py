@@ -47,7 +47,7 @@ from aiogram.types import (
     ReactionTypeEmoji,
 )
 
-from bot.board_queue import BoardQueue, Lost, board_gone
+from bot.board_queue import BoardQueue, Edit, Lost, board_gone
 from bot.clock import Clock
 from bot.method_fields import field, filled
 from bot.middlewares.limits import LengthLimitMiddleware
@@ -481,14 +481,13 @@ class Outbox:
         (:attr:`later`) while the caller goes on; ``lost`` hears if it then fails."""
         drawing = _digest(text, markup)
         if message_id is not None:
-            queue = self.later if lost is not None else None
             shown = self._shown.get((chat_id, message_id))
             # while the queue draws it, what it shows is not known yet: queued, as the newest
             if drawing is not None and shown is not None and shown[0] == drawing and (
-                    queue is None or not queue.drawing(chat_id, message_id)):
+                    lost is None or not self.redrawing(chat_id, message_id)):
                 return message_id
-            if queue is not None \
-                    and queue.queued(chat_id, message_id, text, markup, drawing, lost):
+            if self.queued(chat_id, message_id,
+                           partial(self.edit, chat_id, message_id, text, markup, drawing), lost):
                 return message_id
             try:
                 await self.edit(chat_id, message_id, text, markup, drawing)
@@ -500,6 +499,19 @@ class Outbox:
                     return None
         sent = await self._send(chat_id, text, markup, thread_id)
         return self._drawn(chat_id, sent.message_id, drawing, markup)
+
+    def queued(self, chat_id: int, message_id: int, edit: Edit, lost: Lost | None) -> bool:
+        """Leave a live board's edit in place (``edit``) to the board queue when it would wait
+        for a busy group's window: True, and ``lost`` hears if it then fails. False: the
+        caller makes it now (the group has room, the sandbox, or no ``lost``)."""
+        return lost is not None and self.later is not None \
+            and self.later.queued(chat_id, message_id, edit, lost)
+
+    def redrawing(self, chat_id: int, message_id: int | None) -> bool:
+        """Whether a newer drawing of this board waits in the queue (or is on its way to
+        Telegram): a press on the board the chat shows is about to be out of date."""
+        return self.later is not None and message_id is not None \
+            and self.later.drawing(chat_id, message_id)
 
     async def edit(self, chat_id: int, message_id: int, text: str,
                    markup: InlineKeyboardMarkup | None, drawing: int | None) -> None:

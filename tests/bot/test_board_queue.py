@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 
-from aiogram.methods import EditMessageText, TelegramMethod
+from aiogram.methods import EditMessageMedia, EditMessageText, TelegramMethod
 
 from bench import busy_group
 from bot.board_queue import BoardQueue
@@ -29,6 +29,13 @@ org@pub: /begin
 bob@pub: [🪙 Coin]
 """
 VISITS = ["alice@pub: T20 T20 T20", "bob@pub: S19 S19 S19", "alice@pub: T18 T18 T18"]
+BACKGAMMON = """\
+alice@dm: /start
+bob@dm: /start
+alice@pub: /challenge @bob backgammon length=3
+bob@pub: [✅ Accept]
+"""
+"""A backgammon match played in the bot, its board a photo: Bob to play 5-2 (seed 1)."""
 
 
 class _Gate:
@@ -44,26 +51,29 @@ class _Gate:
 
 
 @asynccontextmanager
-async def _busy_group(tmp_path: Path) -> AsyncIterator[tuple[Sandbox, list, _Gate]]:
-    """A darts match under way in group "pub", whose window is full for the next half
-    minute, with the queue on; the edits of its board are recorded as they leave."""
+async def _busy_group(tmp_path: Path, setup: str = SETUP
+                      ) -> AsyncIterator[tuple[Sandbox, list, _Gate]]:
+    """A match under way in group "pub" (by default darts), whose window is full for the
+    next half minute, with the queue on; the edits of its board are recorded as they
+    leave."""
     edits: list[TelegramMethod] = []
 
     async def recorded(make_request, bot, method):
-        if isinstance(method, EditMessageText) and field(method, "chat_id") == group:
+        if isinstance(method, EditMessageText | EditMessageMedia) \
+                and field(method, "chat_id") == group:
             edits.append(method)
         return await make_request(bot, method)
 
     output: list[str] = []
     async with opened(tmp_path, seed=1, emit=output.append) as box:
         box.output = output
-        await box.run_lines(SETUP.splitlines())
+        await box.run_lines(setup.splitlines())
         group = box.world.group("pub").id
         limiter = rate_limiter(box.app.bot.session)
         limiter.group_windows[group].closed_until = \
             (box.clock.now() + timedelta(seconds=30)).timestamp()
         outbox = box.app.services.outbox
-        outbox.later = BoardQueue(outbox, limiter)
+        outbox.later = BoardQueue(limiter)
         gate = _Gate(box)
         box.clock.sleep = gate
         box.app.bot.session.middleware(recorded)
@@ -74,6 +84,13 @@ async def _taken(box: Sandbox, line: str) -> None:
     """Run ``line``: its update is handled while the group's window stays full (a board
     that waited in place for it would fail the test)."""
     await asyncio.wait_for(box.run_lines([line]), 5)
+
+
+async def _answers(box: Sandbox, line: str) -> list[str]:
+    """What the bot says to ``line``, taken as :func:`_taken` takes it."""
+    start = len(box.output)
+    await _taken(box, line)
+    return box.output[start:]
 
 
 async def _owed(box: Sandbox) -> list[tuple]:
@@ -150,13 +167,29 @@ async def test_a_press_on_a_board_whose_drawing_waits_is_told_it_is_about_to_cha
     that it has: the chat does not show it yet)."""
     async with _busy_group(tmp_path) as (box, edits, gate):
         await _taken(box, "alice@pub: T20")
-        start = len(box.output)
-        await _taken(box, "bob@pub: [S20]")
-        assert box.output[start:] == [
+        assert await _answers(box, "bob@pub: [S20]") == [
             "⚑ bob: The scoreboard is about to be redrawn (the group is busy): press again "
             "once it has changed. Nothing changed."]
         gate.open.set()
         await box.app.services.outbox.later.flush(60)
+
+
+async def test_a_backgammon_board_waits_as_a_text_board_does(tmp_path: Path) -> None:
+    """The backgammon board (a photo, edited with editMessageMedia): Bob's move and
+    Alice's roll taken at once, drawn in one edit of the newest board; a press on the
+    board the chat still shows is told it is about to change."""
+    async with _busy_group(tmp_path, BACKGAMMON) as (box, edits, gate):
+        await _taken(box, "bob@pub: 13/6")
+        await _taken(box, "alice@pub: /roll")
+        assert await _answers(box, "bob@pub: [13/8 6/4]") == [
+            "⚑ bob: The board is about to be redrawn (the group is busy): press again once "
+            "it has changed. Nothing changed."]
+        assert edits == []
+        gate.open.set()
+        await box.app.services.outbox.later.flush(60)
+    assert len(edits) == 1
+    caption = edits[0].media.caption
+    assert "↪ Bob 5-2: 13/6" in caption and "Alice to play" in caption
 
 
 async def test_the_busy_group_benchmark_takes_every_visit_at_once_with_the_queue() -> None:

@@ -140,9 +140,8 @@ def _refuse_stale(play: DartsPlay, expect: tuple[int, int, int] | None,
     if expect[0] < position(state)[0]:
         raise Refusal(text=play.text("darts.leg_over", leg=expect[0]))
     if expect != position(state):  # a busy group's board may not show the change yet
-        later = play.services.outbox.later
-        drawing = later is not None and later.drawing(play.tournament.chat_id,
-                                                      play.match.board_message_id)
+        drawing = play.services.outbox.redrawing(play.tournament.chat_id,
+                                                 play.match.board_message_id)
         raise Refusal("darts.board_redrawn_soon" if drawing else "darts.board_changed")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from functools import partial
 from typing import NamedTuple
 
 from aiogram.exceptions import TelegramBadRequest
@@ -21,6 +22,7 @@ from aiogram.types import (
 
 from bot.features.keyboards import keyboard_of, packed, press_button
 from bot.play.context import MatchContext
+from bot.play.perform import owe_board
 from bot.play.refusal import pause_line
 from bot.render.backgammon import BoardScene, board_png
 from bot.sending import at_once
@@ -306,10 +308,11 @@ async def _drawing(ctx: MatchContext, board: BoardScene) -> bytes:
 async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False,
                earlier: Sequence[str] = ()) -> None:
     """Edit the match's board in place (send it when there is none, or ``new``), with the
-    ``earlier`` moves above its last one. Everything is read from ``state`` before the
-    first await, so it may be the match's cached state itself; the caption's pause line
-    is read while the worker draws the picture (or finishes the drawing :func:`preview`
-    started)."""
+    ``earlier`` moves above its last one; in a busy group the edit may wait in the board
+    queue while the match goes on (:mod:`bot.board_queue`; owed if it then fails).
+    Everything is read from ``state`` before the first await, so it may be the match's
+    cached state itself; the caption's pause line is read while the worker draws the
+    picture (or finishes the drawing :func:`preview` started)."""
     services = ctx.services
     board, keys = _scene_now(ctx, state), markup(ctx, state, *picked(ctx, state))
     above, below = caption_lines(ctx, state, earlier=earlier)
@@ -324,10 +327,14 @@ async def show(ctx: MatchContext, state: LiveMatch, *, new: bool = False,
     photo = BufferedInputFile(png, f"backgammon-{match.id}.png")
     chat_id = ctx.tournament.chat_id
     if match.board_message_id is not None and not new:
+        edit = partial(services.bot.edit_message_media,
+                       InputMediaPhoto(media=photo, caption=text), chat_id=chat_id,
+                       message_id=match.board_message_id, reply_markup=keys)
+        if services.outbox.queued(chat_id, match.board_message_id, edit,
+                                  partial(owe_board, services, match)):
+            return  # a busy group: drawn once its window has room (bot.board_queue)
         try:
-            await services.bot.edit_message_media(
-                InputMediaPhoto(media=photo, caption=text), chat_id=chat_id,
-                message_id=match.board_message_id, reply_markup=keys)
+            await edit()
             return
         except TelegramBadRequest as error:
             log.warning("board of match %s sent again: %s", match.id, error.message)

@@ -198,8 +198,9 @@ async def press(query: CallbackQuery, callback_data: Press, event_update: Update
         raise Refusal("callback.stale")
     await unless_paused(services, ctx.match)  # the picker does not open in a pause either
     state = await services.matches.current(ctx.match)  # read before any await, never changed
-    if state.steps != callback_data.step:
-        raise Refusal("callback.stale")
+    if state.steps != callback_data.step:  # a busy group's board may not show it yet
+        soon = services.outbox.redrawing(ctx.tournament.chat_id, ctx.match.board_message_id)
+        raise Refusal("backgammon.live.error.board_redrawn_soon" if soon else "callback.stale")
     seat = ctx.seat(query.from_user.id)
     if seat is None:
         raise Refusal("backgammon.error.not_in_match")
