@@ -103,8 +103,8 @@ def caption_lines(ctx: MatchContext, state: LiveMatch, *, past: bool = False,
         return lines, []
     below = [tr("backgammon.live.clocks", a=names[0], b=names[1],
                 ta=clock_text(state.banks[0]), tb=clock_text(state.banks[1]))]
-    if not state.games and game.last_played is None:
-        below.append(tr("backgammon.live.how_to_play"))  # until the match's first move
+    if not state.games and game.moves_played < 2:  # until each player has moved once (in a
+        below.append(tr("backgammon.live.how_to_play"))  # practice the bot may move first)
     return lines, below
 
 
