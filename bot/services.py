@@ -27,6 +27,8 @@ from storage.repositories.users import ChatsRepo, UsersRepo
 
 DOUBLE_TAP = timedelta(seconds=2)
 """Two presses of one button this close together are one double tap."""
+ADDED_BY_LINK = "added"
+"""The ``/start`` payload Telegram sends in a group the bot was added to by its link."""
 
 
 class Repos:
@@ -58,7 +60,8 @@ class Services:
     posted: Posted = field(default_factory=Posted)  # file ids of pictures posted before
     _locks: WeakValueDictionary = field(default_factory=WeakValueDictionary)
     _languages: dict[int, str] = field(default_factory=dict)
-    _presses: dict[tuple, datetime] = field(default_factory=dict)
+    _moments: dict[tuple, datetime] = field(default_factory=dict)
+    """What happened a moment ago, until when it counts (:meth:`remember`)."""
 
     def lock(self, key: str) -> asyncio.Lock:
         """The lock that serializes updates of one match (or one tournament's start)."""
@@ -73,12 +76,30 @@ class Services:
         what, on which message) is the second press of a double tap: the same press seen
         within :data:`DOUBLE_TAP` before. Such a press changes nothing the bot could look
         up, so the first is remembered here (a double tap does not outlive the process)."""
+        tapped = self.remembered(*button)
+        self.remember(*button, lasting=DOUBLE_TAP)
+        return tapped
+
+    def remember(self, *moment: object, lasting: timedelta) -> None:
+        """Remember ``moment`` (what happened, where) for ``lasting`` from now: in memory,
+        for what only needs to be known a moment later (:meth:`remembered`)."""
         now = self.clock.now()
-        if len(self._presses) > 256:
-            self._presses = {key: at for key, at in self._presses.items()
-                             if now - at < DOUBLE_TAP}
-        last, self._presses[button] = self._presses.get(button), now
-        return last is not None and now - last < DOUBLE_TAP
+        if len(self._moments) > 256:
+            self._moments = {key: until for key, until in self._moments.items() if until > now}
+        self._moments[moment] = now + lasting
+
+    def remembered(self, *moment: object) -> bool:
+        """Whether ``moment`` was remembered (:meth:`remember`) and still counts."""
+        until = self._moments.get(moment)
+        return until is not None and until > self.clock.now()
+
+    def add_to_group_link(self) -> str:
+        """A t.me link that adds the bot to a group the user picks, as an administrator
+        with the rights it uses (deleting a secret choice typed in the group, forum topics;
+        an administrator also sees every message, whatever the privacy mode); Telegram then
+        sends ``/start`` :data:`ADDED_BY_LINK` in the group."""
+        return (f"https://t.me/{self.bot_username}?startgroup={ADDED_BY_LINK}"
+                "&admin=delete_messages+manage_topics")
 
     async def opened_private_chat(self, user_id: int) -> bool:
         """Whether the user wrote to the bot in private and has not blocked it since

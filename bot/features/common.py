@@ -17,14 +17,20 @@ from bot.config import SUPPORTED_LANGUAGES
 from bot.features.access import is_organiser
 from bot.features.game_names import game_named, not_a_game
 from bot.features.handlers import Handlers
-from bot.features.keyboards import link_keyboard, register_keyboard, stacked
+from bot.features.keyboards import (
+    add_to_group_keyboard,
+    link_keyboard,
+    register_keyboard,
+    stacked,
+)
 from bot.features.registration import prompt, tell_decisions
+from bot.features.welcome import greeted_just_now
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, command_names
 from bot.middlewares.scope import Scope, game_commands
 from bot.play import hidden
 from bot.play.refusal import GROUP_ONLY, Refusal
-from bot.services import Services
+from bot.services import ADDED_BY_LINK, Services
 from storage.repositories.tournaments import Tournament
 
 router = Handlers("common")
@@ -60,15 +66,21 @@ async def start(message: Message, command: CommandObject, services: Services,
         if resent in (hidden.Resent.SENT, hidden.Resent.UNDELIVERED):
             return
         why = tr(_LINK_ANSWERS[resent], match=found[1])
-    await message.answer(lines(why, tr("start.welcome", name=message.from_user.first_name)))
+    await message.answer(lines(why, tr("start.welcome", name=message.from_user.first_name)),
+                         reply_markup=add_to_group_keyboard(services, tr))
     await _pending(services, tr, message)
 
 
 @router.message(CommandStart(), IN_GROUP)
-async def start_in_group(message: Message, services: Services, tr: Translator) -> None:
+async def start_in_group(message: Message, command: CommandObject, services: Services,
+                         tr: Translator) -> None:
     """/start typed in a group (what people try first with a new bot): where to begin — the
     tournaments taking entrants there and how to join them (a Register button each), the
-    organisers' /new after them; with none, how an organiser creates one."""
+    organisers' /new after them; with none, how an organiser creates one. The ``/start``
+    Telegram sends for whoever added the bot by its link is left unanswered when the
+    bot's greeting has just said all that."""
+    if command.args == ADDED_BY_LINK and greeted_just_now(services, message.chat.id):
+        return
     active = await services.repos.tournaments.active_in_chat(message.chat.id)
     joinable = await _joinable(services, active)
     if not joinable:
@@ -127,9 +139,13 @@ async def hand(message: Message, services: Services, tr: Translator) -> None:
 
 
 @router.message(Command("help"))
-async def help_(message: Message, tr: Translator) -> None:
-    """The commands of a group; in a DM, what the private chat is for."""
-    await message.answer(tr("help.dm" if message.chat.type == "private" else "help.text"))
+async def help_(message: Message, services: Services, tr: Translator) -> None:
+    """The commands of a group; in a DM, what the private chat is for, and the button that
+    adds the bot to a group (where tournaments are played)."""
+    if message.chat.type == "private":
+        await message.answer(tr("help.dm"), reply_markup=add_to_group_keyboard(services, tr))
+    else:
+        await message.answer(tr("help.text"))
 
 
 @router.message(Command("rules"))

@@ -60,6 +60,12 @@ def link_keyboard(text: str, url: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=text, url=url)]])
 
 
+def add_to_group_keyboard(services: Services, tr: Translator) -> InlineKeyboardMarkup:
+    """The button that adds the bot to a group the user picks, as an administrator (from
+    the private chat, where a tournament cannot be played)."""
+    return link_keyboard(tr("start.add_to_group_button"), services.add_to_group_link())
+
+
 def register_keyboard(services: Services, tr: Translator, tournament: Tournament,
                       named: bool = False) -> InlineKeyboardMarkup:
     return link_keyboard(_label(tr, "registration.button", tournament, named),

@@ -7,10 +7,14 @@ creates a tournament, and â€” when the bot cannot see plain messages there yet â
 a group, it pauses the group's running tournaments at once (``group_lost``: their organisers
 are told in private). Telegram also reports the bot as added to a group it has
 just made a supergroup (``bot/features/migration.py``): that one is not greeted again when
-the bot has seen the move first (``migrated_from``).
+the bot has seen the move first (``migrated_from``). Added by its link (the private chat's
+"Add me to a group"), the bot then gets a ``/start`` from Telegram in the group, which the
+greeting has answered (:func:`greeted_just_now`).
 """
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 from aiogram import F
 from aiogram.filters import JOIN_TRANSITION, LEAVE_TRANSITION, ChatMemberUpdatedFilter
@@ -24,6 +28,13 @@ from bot.i18n import Translator
 from bot.services import Services
 
 router = Handlers("welcome")
+GREETING_ANSWERS_START = timedelta(minutes=1)
+"""How long after the greeting a ``/start`` sent in the group by the link counts as answered."""
+
+
+def greeted_just_now(services: Services, chat_id: int) -> bool:
+    """Whether the bot greeted the group a moment ago (:func:`added`)."""
+    return services.remembered("greeted", chat_id)
 
 
 @router.my_chat_member(ChatMemberUpdatedFilter(JOIN_TRANSITION),
@@ -41,6 +52,7 @@ async def added(event: ChatMemberUpdated, services: Services, tr: Translator) ->
     if warning := await rights_problem(services, event.chat.id, tr):
         said.append(warning)
     await services.bot.send_message(event.chat.id, "\n\n".join(said))
+    services.remember("greeted", event.chat.id, lasting=GREETING_ANSWERS_START)
 
 
 @router.my_chat_member(ChatMemberUpdatedFilter(LEAVE_TRANSITION),

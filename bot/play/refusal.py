@@ -12,24 +12,30 @@ from typing import Any
 
 from aiogram import Dispatcher
 from aiogram.filters import ExceptionTypeFilter
-from aiogram.types import ErrorEvent
+from aiogram.types import ErrorEvent, InlineKeyboardMarkup
 
+from bot.features.keyboards import add_to_group_keyboard
 from bot.i18n import Translator, clip
 from bot.middlewares.filters import command_name
 from bot.services import Services
 from storage.repositories.matches import MatchRow
+
+Buttons = Callable[[Services, Translator], InlineKeyboardMarkup]
+"""A refusal's buttons, built in the language of its answer (the way on: a link)."""
 
 
 class Refusal(Exception):
     """Turn the request down with the catalog text ``key``, a text already rendered, or
     ``explain``: the text rendered by the translator of the chat the answer goes to (an
     engine's refusal of a card typed in private is said in the player's language, not the
-    group's)."""
+    group's); a message's refusal may carry ``buttons``."""
 
     def __init__(self, key: str | None = None, *, text: str | None = None,
-                 explain: Callable[[Translator], str] | None = None, **params: Any) -> None:
+                 explain: Callable[[Translator], str] | None = None,
+                 buttons: Buttons | None = None, **params: Any) -> None:
         super().__init__(key or text)
         self.key, self.text, self.explain, self.params = key, text, explain, params
+        self.buttons = buttons
 
     def render(self, tr: Translator) -> str:
         if self.explain is not None:
@@ -75,7 +81,8 @@ async def answer_refusal(event: ErrorEvent, services: Services) -> None:
         tr = await services.translator_for_chat(message.chat.id)
         if refusal.key == GROUP_ONLY and message.chat.type == "private":
             refusal = await group_only(services, message.from_user.id, command_name(message.text))
-        await message.reply(refusal.render(tr))
+        buttons = refusal.buttons(services, tr) if refusal.buttons is not None else None
+        await message.reply(refusal.render(tr), reply_markup=buttons)
 
 
 async def group_only(services: Services, user_id: int, command: str | None) -> Refusal:
@@ -84,7 +91,7 @@ async def group_only(services: Services, user_id: int, command: str | None) -> R
     group of the one running tournament the sender plays in or created, named, when there
     is exactly one; else in the tournament's group."""
     if command == "new":
-        return Refusal("access.group_only_new")
+        return Refusal("access.group_only_new", buttons=add_to_group_keyboard)
     running = await services.repos.tournaments.running_of(user_id)
     if len(running) != 1:
         return Refusal(GROUP_ONLY)

@@ -212,8 +212,9 @@ async def test_the_deep_link_of_a_match_not_ones_own_shows_no_panel(sandbox):
                          "  Привет, Bob! Я провожу турниры в группах. Здесь, в личке, вы "
                          "заполняете заявки, делаете тайные ходы и видите свои карты. "
                          "/help — все команды."]
+    assert lines[2] == "  [➕ Добавить меня в группу]"  # the welcome's button
     # no panel of match 7; his own match's panel, awaiting his choice, follows as on /start
-    assert lines[2:4] == ["→ bob@dm: ⚔️ Матч #8: битва HP, раунд 1, соперник: Carol_King",
+    assert lines[3:5] == ["→ bob@dm: ⚔️ Матч #8: битва HP, раунд 1, соперник: Carol_King",
                           "  Атака или защита?"]
     lines = await _run(sandbox, "bob@dm: /start m-8")
     assert lines[:2] == ["→ bob@dm: ⚔️ Матч #8: битва HP, раунд 1, соперник: Carol_King",

@@ -19,6 +19,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.features.friendly import start
 from bot.features.handlers import Handlers
+from bot.features.keyboards import add_to_group_keyboard
 from bot.features.lifecycle import job_kind
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
@@ -44,7 +45,7 @@ class Answer(CallbackData, prefix="fr"):
 async def challenge(message: Message, command: CommandObject, services: Services,
                     tr: Translator) -> None:
     if message.chat.type == "private":
-        raise Refusal("friendly.group_only")
+        raise Refusal("friendly.group_only", buttons=add_to_group_keyboard)
     words = (command.args or "").split()
     challenged, words = await opponent(message, services, words)
     game = start.pick_game(tr, words[0] if words else None, usage="friendly.usage_challenge")

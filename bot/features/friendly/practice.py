@@ -14,6 +14,7 @@ from aiogram.types import Message
 
 from bot.features.friendly import start
 from bot.features.handlers import Handlers
+from bot.features.keyboards import add_to_group_keyboard
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -25,7 +26,7 @@ router = Handlers("friendly-practice")
 async def practice(message: Message, command: CommandObject, services: Services,
                    tr: Translator) -> None:
     if message.chat.type == "private":
-        raise Refusal("friendly.group_only")
+        raise Refusal("friendly.group_only", buttons=add_to_group_keyboard)
     words = (command.args or "").split()
     game = start.pick_game(tr, words[0] if words else None, usage="friendly.usage_practice",
                            bot_player=True)
