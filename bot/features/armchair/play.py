@@ -287,7 +287,7 @@ async def _late(ctx: MatchContext, job: Job) -> clock.Alert | None:
     The match waits."""
     seat = job.payload["seat"]
     if job.payload.get("kind") in OPENING:  # waited for on the score card, in the group
-        return _opening_late(ctx, seat)
+        return _opening_late(ctx, seat, await _bot_seat(ctx))
     user_id, kind, outbox = ctx.match.players[seat], ctx.match.kind, ctx.services.outbox
     user_tr = await ctx.services.translator_for_chat(user_id)
     reached = await outbox.dm(user_id, own_text(user_tr, "play.hidden_reminder", kind,
@@ -307,12 +307,14 @@ async def _late(ctx: MatchContext, job: Job) -> clock.Alert | None:
     return None
 
 
-def _opening_late(ctx: MatchContext, seat: int) -> clock.Alert:
-    """The toss (``seat`` -1: either player) or the toss winner's choice is late."""
+def _opening_late(ctx: MatchContext, seat: int, robot: int | None) -> clock.Alert:
+    """The toss (``seat`` -1: either player; against the bot, in the ``robot`` seat, the
+    other) or the toss winner's choice is late."""
     if seat < 0:
+        how = ctx.tr("armchair.late_toss_how") if robot is None else \
+            ctx.tr("armchair.late_toss_how_against_bot", name=ctx.names[1 - robot])
         return clock.Alert(ctx.tr("armchair.late_toss", a=ctx.names[0], b=ctx.names[1],
-                                  match=ctx.match.id, minutes=LATE_MINUTES),
-                           ctx.tr("armchair.late_toss_how"))
+                                  match=ctx.match.id, minutes=LATE_MINUTES), how)
     said = ctx.tr("armchair.late_choice", name=ctx.names[seat], match=ctx.match.id,
                   minutes=LATE_MINUTES)
     return clock.Alert(said, None if ctx.tournament.friendly
