@@ -218,14 +218,16 @@ async def checkin(message: Message, command: CommandObject, services: Services,
     """``/checkin #id`` checks in for that tournament; a bare one for every open check-in
     of the player's in the group (else it says why the newest of theirs takes none). A
     check-in the group's check-in status counts is answered by a 👍 on the command, not by
-    a message of its own."""
+    a message of its own; so is a bare one from a player the status shows checked in
+    already (a second /checkin, or the first delivered again after a restart)."""
     user_id = message.from_user.id
     entries = [] if id_named(command.args) is not None else await _open_checkins(
         services, message.chat.id, user_id)
     if entries:
         said, checked = await _check_in_all(services, tr, entries)
-        counted = await redraw_checkin_status(services, *checked)
-        shown = checked and all(tournament.id in counted for tournament in checked)
+        showing = checked or [tournament for tournament, _ in entries]
+        counted = await redraw_checkin_status(services, *showing)
+        shown = all(tournament.id in counted for tournament in showing)
         if not (shown and await services.outbox.acknowledge(message)):
             await message.reply(said)
         return
