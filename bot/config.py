@@ -72,7 +72,7 @@ class Settings(BaseSettings):
     def _zone_exists(cls, value: str) -> str:
         try:
             ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError):
+        except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: "Europe", a folder
             raise ValueError(f"unknown time zone {value!r}, use an IANA name such as Europe/Moscow") from None
         return value
 

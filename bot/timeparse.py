@@ -200,8 +200,8 @@ def parse_zone(text: str) -> tzinfo | None:
         return timezone(-delta if sign == "-" else delta)
     try:
         return ZoneInfo(text)
-    except (ZoneInfoNotFoundError, ValueError):
-        pass
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a region's folder of
+        pass  # zones ("Europe"), a name too long for a file
     city = text.lower().replace("ё", "е")
     key = city.replace(" ", "_")
     named = (_CITIES.get(city) or FINNISH_PLACES.get(key) or _zones_by_city().get(key)

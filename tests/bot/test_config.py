@@ -25,6 +25,7 @@ def test_values_are_parsed(monkeypatch) -> None:
 
 @pytest.mark.parametrize(("name", "value"), [
     ("BOT_TOKEN", "not-a-token"), ("ADMIN_IDS", "alice"), ("TIMEZONE", "Mars/Olympus"),
+    ("TIMEZONE", "Europe"),
     ("DEFAULT_LANGUAGE", "de"), ("REMINDERS", "10,-5"), ("WEBHOOK_SECRET", "bad secret!"),
     ("WEBHOOK_PORT", "70000"), ("RENDER_PROCESSES", "-1")])
 def test_a_wrong_setting_stops_with_one_line_naming_it(monkeypatch, name, value) -> None:
