@@ -128,6 +128,9 @@ _HALVES = {"half an": 0.5, "пол": 0.5, "puolen": 0.5, "полтора": 1.5, 
 _UNIT_MINUTES = (("д", 1440), ("сут", 1440), ("päiv", 1440), ("vuoro", 1440), ("day", 1440),
                  ("min", 1), ("мин", 1))
 """Minutes in a unit by how its word starts; any other unit is an hour."""
+_FARTHEST_FROM_NOW = timedelta(days=10 * 366)
+"""Farther "from now" is not read as a time: the start is refused as more than a year ahead
+(naming its date) up to here, beyond as unreadable."""
 _WEEKDAY = {word: number for number, words in enumerate(_WEEKDAYS) for word in words}
 _CITIES = {
     "москва": "Europe/Moscow", "москве": "Europe/Moscow", "санкт-петербург": "Europe/Moscow",
@@ -533,8 +536,10 @@ def _from_now(words: list[str]) -> timedelta | None:
     number = _HALVES.get(count or "", 1.0)
     if count and count[0].isdigit():
         number = float(count.replace(",", "."))
-    minutes = next((m for prefix, m in _UNIT_MINUTES if unit.startswith(prefix)), 60)
-    return timedelta(minutes=round(number * minutes))
+    minutes = number * next((m for prefix, m in _UNIT_MINUTES if unit.startswith(prefix)), 60)
+    if minutes > _FARTHEST_FROM_NOW / timedelta(minutes=1):  # past any calendar (11,000 years)
+        raise ValueError("schedule.bad_time")
+    return timedelta(minutes=round(minutes))
 
 
 def _day_first(words: list[str]) -> list[str]:

@@ -131,7 +131,8 @@ def test_a_zone_named_by_its_city(city: str, zone: str, offset: str) -> None:
     ("19:00 MSK extra", "schedule.bad_time"), ("31.02 19:00", "schedule.bad_time"),
     ("19:00 Atlantis", "schedule.bad_zone"), ("08.10 MSK", "schedule.no_time"),
     ("tomorrow 20:00 Europe", "schedule.bad_zone"), ("19:00 America", "schedule.bad_zone"),
-    (f"19:00 {'я' * 300}", "schedule.bad_time")])
+    (f"19:00 {'я' * 300}", "schedule.bad_time"), ("in 99999999 hours", "schedule.bad_time"),
+    (f"in {'9' * 30} minutes", "schedule.bad_time"), (f"in {'9' * 400} days", "schedule.bad_time")])
 def test_what_is_refused(text: str, key: str) -> None:
     with pytest.raises(ValueError) as refused:
         parse_start(text.split(), "Europe/Moscow", NOW)
