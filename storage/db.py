@@ -72,6 +72,16 @@ class Cursor:
         self._cursor.close()
 
 
+ROW_IDS = range(1, 2 ** 63)
+"""Every id SQLite can give a row (a 64-bit integer, from 1): a number typed or forged past
+them (``#99999999999999999999``) names no row, and SQLite refuses to bind it."""
+
+
+def row_id(number: int) -> bool:
+    """Whether ``number`` can be a row's id (:data:`ROW_IDS`)."""
+    return number in ROW_IDS
+
+
 class _Statement:
     """What :meth:`LoopConnection.execute` returns: await it, or use it with ``async with``."""
 

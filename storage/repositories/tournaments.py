@@ -16,7 +16,7 @@ from storage.cache import (
     chat_lookups,
     chat_tournaments,
 )
-from storage.db import Database
+from storage.db import Database, row_id
 from storage.timefmt import from_db, to_db
 
 LIVE = ("running", "paused")
@@ -198,6 +198,10 @@ class TournamentsRepo:
         return [_tournament(r) for r in rows]
 
     async def get(self, tournament_id: int) -> Tournament | None:
+        """The tournament, None when there is none of that id (any number a user types)."""
+        if not row_id(tournament_id):
+            return None
+
         async def read() -> Tournament | None:
             row = await self.db.fetchone(_SELECT + " WHERE t.id = ?", (tournament_id,))
             return _tournament(row) if row else None
