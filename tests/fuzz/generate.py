@@ -18,7 +18,9 @@ PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 SURNAMES = ("Smith", "Stone", "King", "Jones", "Brown", "Olsen", "Virtanen", "Petrova")
 WEIRD = ("", " ", "0", "-1", "999999999", "Ω≈ç√∫ 😀🎲", "<b>bold</b>", "<script>x</script>",
          "a < b & c > d", "&amp;&lt;&#9999999;", "</i>", "@", "@nobody", "#0", "#999",
-         "'; DROP TABLE users; --", "x" * 300, "я" * 4000, "\u202eevil", "Имя_Фамилия")
+         "'; DROP TABLE users; --", "x" * 300, "я" * 4000, "\u202eevil", "Имя_Фамилия",
+         "#" + "9" * 20, "m-" + "9" * 25, "reg-" + "9" * 25, "in 99999999 hours",
+         "20:00 Europe", "9" * 30)
 COMMANDS = ("/settings", "/schedule", "/closereg", "/openreg", "/add", "/remove", "/begin",
             "/pause", "/resume", "/export", "/register", "/withdraw", "/result", "/confirm",
             "/setresult", "/dq", "/replace", "/reopen", "/hostcopy", "/reentry", "/checkin",
@@ -185,8 +187,14 @@ def panel_labels(world: World, who: str) -> list[str]:
     """The buttons' labels of ``who``'s newest private panel (none: no panel, or no such
     user yet)."""
     user = world.users.get(who)
-    panels = with_buttons(world, user.id, 10) if user else []
-    return [button["text"] for button in buttons(panels[-1])] if panels else []
+    panels = [message for message in with_buttons(world, user.id, 10) if panel_keys(message)
+              ] if user else []
+    return [button["text"] for button in panel_keys(panels[-1])] if panels else []
+
+
+def panel_keys(message: StoredMessage) -> list[dict]:
+    """The buttons a private panel presses: its callbacks (a link is no choice)."""
+    return [button for button in buttons(message) if "callback_data" in button]
 
 
 def card_move(rng: random.Random) -> str:
@@ -236,18 +244,23 @@ def press(rng: random.Random, plan: Plan, world: World) -> str | None:
     if how < 0.9:
         return f"{who}@{place}: [{button['text']}]#{message.message_id}"
     data = button.get("callback_data") or "x"
-    forged = re.sub(r"\d+", lambda d: str(int(d.group()) + rng.choice((-1, 1, 1000))), data)
+    forged = re.sub(r"\d+", lambda d: str(int(d.group()) + rng.choice((-1, 1, 1000, 10 ** 20))),
+                    data)
     return f"{who}@{place}: callback {rng.choice((forged, data + ':x', 'z' * 80, ''))}"
 
 
 def with_buttons(world: World, chat_id: int, last: int) -> list[StoredMessage]:
-    """The bot's messages with buttons among a chat's ``last`` messages, oldest first."""
-    return [m for m in world.messages.get(chat_id, [])[-last:]
-            if m.from_bot and (m.payload.get("reply_markup") or {}).get("inline_keyboard")]
+    """The bot's messages with buttons the sandbox can press (:func:`buttons`) among a
+    chat's ``last`` messages, oldest first."""
+    return [m for m in world.messages.get(chat_id, [])[-last:] if m.from_bot and buttons(m)]
 
 
 def buttons(message: StoredMessage) -> list[dict]:
-    return [key for row in message.payload["reply_markup"]["inline_keyboard"] for key in row]
+    """A message's buttons the sandbox can press: a callback, or a link that opens the bot's
+    chat; not the one that adds the bot to a group (Telegram's group picker)."""
+    rows = (message.payload.get("reply_markup") or {}).get("inline_keyboard", [])
+    return [key for row in rows for key in row
+            if "callback_data" in key or "startgroup=" not in key.get("url", "")]
 
 
 def noise(rng: random.Random, plan: Plan) -> str:
