@@ -77,7 +77,7 @@ ROW_IDS = range(1, 2 ** 63)
 them (``#99999999999999999999``) names no row, and SQLite refuses to bind it."""
 
 
-def row_id(number: int) -> bool:
+def is_row_id(number: int) -> bool:
     """Whether ``number`` can be a row's id (:data:`ROW_IDS`)."""
     return number in ROW_IDS
 

@@ -21,7 +21,7 @@ from storage.cache import (
     MATCH_ROWS,
     chat_lookups,
 )
-from storage.db import Database, LoopConnection, insert_claim, row_id
+from storage.db import Database, LoopConnection, insert_claim, is_row_id
 from storage.repositories.tournaments import chat_of
 from storage.timefmt import to_db
 
@@ -244,7 +244,7 @@ class MatchesRepo:
     async def get(self, match_id: int) -> MatchRow | None:
         """The match, None when there is none of that id (any number a user types or a
         forged button carries)."""
-        if not row_id(match_id):
+        if not is_row_id(match_id):
             return None
         return await self.db.reads.get(MATCH_ROWS, match_id, lambda: self._read(match_id))
 

@@ -16,7 +16,7 @@ from storage.cache import (
     chat_lookups,
     chat_tournaments,
 )
-from storage.db import Database, row_id
+from storage.db import Database, is_row_id
 from storage.timefmt import from_db, to_db
 
 LIVE = ("running", "paused")
@@ -199,7 +199,7 @@ class TournamentsRepo:
 
     async def get(self, tournament_id: int) -> Tournament | None:
         """The tournament, None when there is none of that id (any number a user types)."""
-        if not row_id(tournament_id):
+        if not is_row_id(tournament_id):
             return None
 
         async def read() -> Tournament | None:
