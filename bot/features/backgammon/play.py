@@ -88,12 +88,14 @@ async def act(ctx: MatchContext, actions: list[dict], actor_id: int | None,
 
 async def launch(services: Services, tournament: Tournament, match: MatchRow) -> None:
     """Post the match card; with a grace set, organisers are offered a forfeit once it has
-    passed with nothing reported."""
+    passed with nothing reported. The grace is set before the card goes out: a stop between
+    the two leaves a match without its card, which the tournament's next run launches again
+    (setting the grace once more, in place of this one), never a card without its grace."""
+    if minutes := tournament.settings.get("grace", GRACE_MINUTES):
+        await services.scheduler.replace(GRACE_JOB, services.clock.now() + timedelta(
+            minutes=minutes), tournament.id, "match", match=match.id)
     ctx = await start_match(services, tournament, match)
     await show_card(ctx, await services.matches.state(ctx.match))
-    if minutes := tournament.settings.get("grace", GRACE_MINUTES):
-        await services.scheduler.add(GRACE_JOB, services.clock.now() + timedelta(
-            minutes=minutes), tournament.id, match=match.id)
 
 
 async def grace_passed(services: Services, job: Job) -> None:
