@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from tests.bot.sandbox_run import opened, run_script, said
+from tests.fuzz.generate import callbacks
 
 HUGE = "9" * 25
 HUGE_ID = "9" * 20
@@ -45,10 +46,8 @@ async def test_every_button_forged_with_a_huge_id_is_refused_without_an_error(
         for line in SETUP.splitlines():
             await box.run_lines([line])
             for chat_id, messages in box.world.messages.items():
-                for stored in messages:
-                    rows = (stored.payload.get("reply_markup") or {}).get("inline_keyboard", [])
-                    shown.update((b["callback_data"], (chat_id, stored))
-                                 for row in rows for b in row if "callback_data" in b)
+                shown.update((button["callback_data"], (chat_id, stored))
+                             for stored in messages for button in callbacks(stored))
         forged = {data[:number.start()] + HUGE_ID + data[number.end():]: place
                   for data, place in shown.items() for number in re.finditer(r"\d+", data)}
         alice = box.world.user("alice")

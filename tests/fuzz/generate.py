@@ -187,13 +187,14 @@ def panel_labels(world: World, who: str) -> list[str]:
     """The buttons' labels of ``who``'s newest private panel (none: no panel, or no such
     user yet)."""
     user = world.users.get(who)
-    panels = [message for message in with_buttons(world, user.id, 10) if panel_keys(message)
+    panels = [message for message in with_buttons(world, user.id, 10) if callbacks(message)
               ] if user else []
-    return [button["text"] for button in panel_keys(panels[-1])] if panels else []
+    return [button["text"] for button in callbacks(panels[-1])] if panels else []
 
 
-def panel_keys(message: StoredMessage) -> list[dict]:
-    """The buttons a private panel presses: its callbacks (a link is no choice)."""
+def callbacks(message: StoredMessage) -> list[dict]:
+    """A message's buttons that call the bot back (a private panel's choices: a link is no
+    choice)."""
     return [button for button in buttons(message) if "callback_data" in button]
 
 
