@@ -54,6 +54,12 @@ HP_WORDS = {"attack": "атака", "defend": "защита"}
 class GameBench(Sandbox):
     """The sandbox, silent, without a world file, timing each ``feed_update`` by kind."""
 
+    jobs_due_in_waits = False
+    """The mix's waits (every die's animation, every group's window) follow one another on
+    its virtual clock, which so runs hours ahead of the minutes its updates would take live:
+    the matches' clocks would run out. Jobs run where the mix moves the clock itself (its
+    `! advance` lines: the scheduled starts)."""
+
     def __init__(self, *, seed: int, db_path: Path, render_processes: int = 1) -> None:
         super().__init__(seed=seed, db_path=db_path, language="ru", emit=lambda line: None,
                          render_processes=render_processes)

@@ -60,6 +60,11 @@ class SandboxError(Exception):
 
 
 class Sandbox:
+    jobs_due_in_waits = True
+    """Whether a job that fell due while a line waited (a die's animation, a group's rate
+    window: each wait moves the virtual clock on) runs at the end of that line, as a live
+    scheduler runs it at its time."""
+
     def __init__(self, *, seed: int = 0, db_path: Path | None = None, language: str = "ru",
                  out_dir: Path | None = None, emit: Callable[[str], None] = print,
                  render_processes: int = 0) -> None:
@@ -81,6 +86,8 @@ class Sandbox:
         self._in_flight = False
         """An update of the line in hand has been fed: kept with the position, so a run
         killed before the line's end delivers it again (``--resume``), as Telegram does."""
+        self._line_began = self.clock.now()
+        """The virtual time the line in hand began at (its sends may wait for a window)."""
         self.lines_done = 0
         self.failures: list[Failure] = []
         self._logged = LoggedErrors(lambda message, trace: self._error(message, UNHANDLED, trace))
@@ -150,6 +157,7 @@ class Sandbox:
         text = raw.rstrip("\n")
         if not _is_step(text):
             return
+        self._line_began = self.clock.now()
         if text.startswith("!"):
             await self._carry_out(self._directive(text[1:].split()))
         else:
@@ -454,8 +462,20 @@ class Sandbox:
 
     async def _follow_ups(self) -> None:
         """What the line's updates left to run after them (a tournament moving on after a
-        result), as the live scheduler runs it right after the update."""
+        result), as the live scheduler runs it right after the update; and the jobs that
+        fell due while the line waited (:attr:`jobs_due_in_waits`)."""
         await self.app.services.scheduler.run_following()
+        if self.jobs_due_in_waits:
+            await self._jobs_due()
+
+    async def run_jobs_due(self) -> None:
+        """Run the jobs that fell due while the last line waited: for a caller that holds
+        them back (:attr:`jobs_due_in_waits` off) to tell their doing from the line's."""
+        await self._carry_out(self._jobs_due())
+
+    async def _jobs_due(self) -> None:
+        if self.clock.now() > self._line_began:
+            await self.app.services.scheduler.advance_to(self.clock.now())
 
     async def _feed(self, update: dict[str, Any]) -> None:
         self._last_update, self._in_flight = update, True

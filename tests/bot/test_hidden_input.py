@@ -125,7 +125,8 @@ async def test_the_die_that_ends_a_round_starts_the_next_rounds_clock_with_itsel
     clock_added = next(i for i, sql in enumerate(statements)
                        if "INSERT INTO jobs" in sql and "hidden_late" in sql)
     assert max(i for i in opened if i < die) == max(i for i in opened if i < clock_added)
-    assert not [sql for sql in statements[clock_added + 1:] if "jobs" in sql], statements
+    assert not [sql for sql in statements[clock_added + 1:]  # the sandbox's scheduler may
+                if "jobs" in sql and not sql.startswith("SELECT")], statements  # read them
     last = (await db.fetchone("SELECT max(seq) FROM match_actions WHERE match_id = 7"))[0]
     assert [(status, payload["seq"]) for status, _, payload in await _late_jobs(sandbox)
             if payload["match_id"] == 7] == [("cancelled", 1), ("pending", last)]

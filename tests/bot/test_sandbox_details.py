@@ -97,3 +97,22 @@ async def test_adding_the_bot_to_a_group_nobody_wrote_in_says_how(tmp_path) -> N
     await sandbox.close()
     assert output == ["!! error: nobody has written in group klub yet: its first writer is its"
                       " creator, who adds the bot (a line such as `org@klub: hi` first)"]
+
+
+async def test_a_job_due_while_a_line_waited_for_room_runs_after_that_line(tmp_path) -> None:
+    """A line whose message waits for the group's window (a rate limit's wait moves the
+    virtual clock) lets the start scheduled within that wait begin right after the line, as
+    a live scheduler starts it at its time, not at the next clock move or restart."""
+    from bot.sending import rate_limiter
+
+    sandbox, output = await _run(tmp_path, (
+        "org@g: /new shanghai Test", "alice@g: /register", "bob@g: /register",
+        "org@g: /schedule in 1 minute"), language="en")
+    group = sandbox.world.group("g").id
+    rate_limiter(sandbox.app.bot.session).group_windows[group].closed_until = \
+        (sandbox.clock.now() + timedelta(seconds=90)).timestamp()
+    printed = len(output)
+    await sandbox.line("org@g: /players")
+    tournament = await sandbox.app.services.repos.tournaments.get(1)
+    await sandbox.close()
+    assert tournament.status == "running", output[printed:]

@@ -39,8 +39,13 @@ async def carried_out(sandbox: Sandbox, line: str) -> str:
         await sandbox.line(line)
         return ""
     before = await _exports(sandbox)
-    await sandbox.line(line)
+    sandbox.jobs_due_in_waits = False  # what falls due while the line waits is the clock's
+    try:                               # doing, not the writer's: run after the comparison
+        await sandbox.line(line)
+    finally:
+        sandbox.jobs_due_in_waits = True
     after = await _exports(sandbox)
+    await sandbox.run_jobs_due()
     for number in sorted(before.keys() | after.keys()):
         old, new = before.get(number), after.get(number)
         if old != new and (writer is None or not _may_change(sandbox, writer, old, new)):
