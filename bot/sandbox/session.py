@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -39,13 +40,17 @@ def keyboard_lines(markup: dict[str, Any] | None) -> list[str]:
     return [" ".join(f"[{button['text']}]" for button in row) for row in rows]
 
 
+_HELD: ContextVar[list[str] | None] = ContextVar("sandbox_held_lines", default=None)
+"""The lines the Bot API call in hand prints, held until what it did is saved."""
+
+
 class SandboxSession(BaseSession):
     def __init__(self, world: World, emit: Callable[[str], None],
                  out_dir: Path | None = None,
                  refused: Callable[[str], None] = lambda message: None) -> None:
         super().__init__()
         self.world = world
-        self.emit = emit
+        self._emit = emit
         self.out_dir = out_dir
         self.refused = refused
         self._bot: Bot | None = None
@@ -58,7 +63,27 @@ class SandboxSession(BaseSession):
         raise TelegramBadRequest(method=None, message="Bad Request: files are not stored")
         yield b""  # pragma: no cover - makes this an async generator
 
+    def emit(self, line: str) -> None:
+        held = _HELD.get()
+        if held is None:
+            self._emit(line)
+        else:
+            held.append(line)
+
     async def make_request(self, bot: Bot, method: TelegramMethod, timeout: int | None = None):
+        """Carry out ``method`` on the world. What it prints is printed once the world has
+        saved what it did: Telegram keeps a message it sent, so a run killed once the line
+        is printed (``python -m tests.kills``) resumes with that message in its chat."""
+        held: list[str] = []
+        token = _HELD.set(held)
+        try:
+            return await self._carry_out(bot, method)
+        finally:
+            _HELD.reset(token)
+            for line in held:
+                self._emit(line)
+
+    async def _carry_out(self, bot: Bot, method: TelegramMethod):
         name = type(method).__name__
         handler = getattr(self, f"_{_snake(name)}", None)
         if handler is None:

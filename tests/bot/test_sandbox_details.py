@@ -116,3 +116,26 @@ async def test_a_job_due_while_a_line_waited_for_room_runs_after_that_line(tmp_p
     tournament = await sandbox.app.services.repos.tournaments.get(1)
     await sandbox.close()
     assert tournament.status == "running", output[printed:]
+
+
+async def test_a_message_is_printed_once_the_world_has_saved_it(tmp_path) -> None:
+    """Telegram keeps a message it sent: a run killed once the bot's message is printed
+    (``python -m tests.kills`` kills there) resumes with it in its chat, its buttons there
+    to press (the invitation printed before it was saved was lost with the process)."""
+    import sqlite3
+    from contextlib import closing
+
+    path, saved_when_printed = tmp_path / "s.sqlite3", []
+
+    def printed(line: str) -> None:
+        if line.startswith("→ g:"):
+            with closing(sqlite3.connect(path)) as db:
+                saved_when_printed.append(db.execute(
+                    "SELECT count(*) FROM sandbox_messages WHERE from_bot = 1").fetchone()[0])
+
+    sandbox = Sandbox(seed=1, db_path=path, language="en", emit=printed)
+    await sandbox.start()
+    for line in ("alice@g: hi", "bob@g: hi", "alice@g: /challenge @bob cup", "alice@g: /help"):
+        await sandbox.line(line)
+    await sandbox.close()
+    assert saved_when_printed == [1, 2], saved_when_printed
