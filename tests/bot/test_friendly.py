@@ -255,3 +255,19 @@ async def test_an_accept_whose_invitation_cannot_be_edited_still_makes_the_match
         await sandbox.line("bob@g: [✅ Accept]")
         [match] = await sandbox.app.services.repos.matches.for_tournament(1)
     assert match.board_message_id is not None
+
+
+async def test_a_declined_invitation_whose_id_was_not_saved_says_so_on_it(
+        tmp_path: Path) -> None:
+    """A bot stopped between posting the invitation and saving its id: the press on it
+    closes the invitation pressed (its buttons would stay, answered "declined already")."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["alice@g: hi", "bob@g: hi", "alice@g: /challenge @bob cup"])
+        repos = sandbox.app.services.repos
+        friendly = await repos.tournaments.get(1)
+        invitation = friendly.settings.pop("invitation")
+        await repos.tournaments.set_settings(friendly.id, friendly.settings)
+        printed = len(output)
+        await sandbox.line("bob@g: [❌ Decline]")
+    assert output[printed].startswith(f"✎ g#{invitation}: 🤝 Bob declined"), output[printed:]

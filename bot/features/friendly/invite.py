@@ -130,7 +130,8 @@ async def answer(query: CallbackQuery, callback_data: Answer, services: Services
             held = await services.repos.jobs.add(start.PLAY_JOB, now, friendly.id) \
                 if callback_data.accept else None
     with services.scheduler.owing(held):  # the answer written: another press is refused
-        await at_once(_close_invitation(services, tr, friendly, status),
+        await at_once(_close_invitation(services, tr, friendly, status,  # the one pressed:
+                                        query.message.message_id),  # its id may be unsaved
                       query.answer(tr(f"friendly.{status}_toast")))
     if held is not None:
         await services.scheduler.stand_in(
@@ -143,10 +144,11 @@ async def _players(services: Services, friendly: Tournament):
 
 
 async def _close_invitation(services: Services, tr: Translator, friendly: Tournament,
-                            outcome: str) -> None:
-    """Say on the invitation itself how it ended (accepted, declined, expired); a
-    challenge whose invitation never went out (Telegram out of reach) has none."""
-    if (invitation := friendly.settings.get("invitation")) is None:
+                            outcome: str, invitation: int | None = None) -> None:
+    """Say on the invitation itself (``invitation``, else the one the challenge saved) how
+    it ended (accepted, declined, expired); a challenge whose invitation never went out
+    (Telegram out of reach), or whose id the bot stopped before saving, has none saved."""
+    if (invitation := invitation or friendly.settings.get("invitation")) is None:
         return
     challenger, opponent = await _players(services, friendly)
     text = tr(f"friendly.invitation_{outcome}", a=challenger.label, b=opponent.label,
