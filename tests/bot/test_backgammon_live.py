@@ -302,6 +302,70 @@ async def test_a_game_whose_end_is_not_said_still_goes_on_to_the_next(
     assert len(state.games) == 1 and state.game.phase != OPENING  # game 2 under way
 
 
+@pytest.mark.parametrize(("setup", "options", "line"), [
+    (["! admin org@g", "org@g: /new backgammon Night length=3", "alice@g: /register",
+      "bob@g: /register", "org@g: /begin", "bob@g: 13/8 6/4", "alice@g: /double"],
+     {"seed": "1", "lang": "en"}, "bob@g: /pass"),
+    (scenario_until(IDLE.stem, "! advance 2m"), options_of(IDLE.read_text(encoding="utf-8")),
+     "! advance 2m"),
+], ids=["a double passed", "the idle limit's job"])
+async def test_a_game_ended_right_before_a_stop_gets_its_next_opening_roll(
+        tmp_path: Path, monkeypatch, setup: list[str], options: dict[str, str],
+        line: str) -> None:
+    """The bot stopped after writing the action that ends game 1, before it rolled game 2's
+    opening (nobody else can): after the restart the clock of the bot's own step rolls it
+    (the match used to wait for good, "the opening roll is under way")."""
+    from bot.features.backgammon.live import flow
+    from bot.features.backgammon.live.clocks import ONWARD_SECONDS
+
+    async with opened(tmp_path, seed=int(options.get("seed", 0)),
+                      language=options.get("lang", "ru")) as sandbox:
+        await sandbox.run_lines(setup)
+        with monkeypatch.context() as patched:  # the process stops before the bot moves on
+            patched.setattr(flow, "advance", _nothing)
+            await sandbox.line(line)
+        repos = sandbox.app.services.repos
+        ended = await sandbox.app.services.matches.current(await repos.matches.get(1))
+        assert len(ended.games) == 1 and ended.game.phase == OPENING
+        await sandbox.run_lines(["! restart", f"! advance {ONWARD_SECONDS}s"])
+        services = sandbox.app.services  # the restarted bot's
+        state = await services.matches.current(await services.repos.matches.get(1))
+    assert len(state.games) == 1 and state.game.phase != OPENING  # game 2 under way
+
+
+async def test_two_of_the_bots_own_steps_at_once_take_it_once(tmp_path: Path,
+                                                               monkeypatch) -> None:
+    """An action's own step and the clock that makes the bot act after a stop, fired while
+    that action waited (in a busy group), both find game 2's opening roll to make: it is
+    made once, and neither is refused."""
+    from bot.features.backgammon.live import flow
+    from bot.play.context import context_for
+
+    async with opened(tmp_path, seed=1) as sandbox:
+        await sandbox.run_lines(["! admin org@g", "org@g: /new backgammon Night length=3",
+                                 "alice@g: /register", "bob@g: /register", "org@g: /begin",
+                                 "bob@g: 13/8 6/4", "alice@g: /double"])
+        with monkeypatch.context() as patched:
+            patched.setattr(flow, "advance", _nothing)
+            await sandbox.line("bob@g: /pass")
+        services = sandbox.app.services
+        tournament = await services.repos.tournaments.get(1)
+        tr = await services.translator_for_chat(tournament.chat_id)
+        contexts = [await context_for(services, tr, tournament,
+                                      await services.repos.matches.get(1)) for _ in range(2)]
+        automatic = flow.automatic
+
+        async def read_together(ctx, state):  # each reads the step before either takes it
+            action = await automatic(ctx, state)
+            await asyncio.sleep(0)
+            return action
+
+        monkeypatch.setattr(flow, "automatic", read_together)
+        await asyncio.gather(*(flow.advance(ctx) for ctx in contexts))
+        logged = [action.payload for action in await services.repos.matches.actions(1)]
+    assert [a["type"] for a in logged].count("opening_roll") == 2  # game 1's and game 2's
+
+
 async def test_a_move_drawn_as_its_match_is_closed_does_not_draw_over_the_closed_board(
         tmp_path: Path, monkeypatch):
     """Dave's move and the organiser's /dq of Alice arrive together, and Dave's board takes

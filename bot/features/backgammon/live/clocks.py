@@ -8,7 +8,12 @@ freezes with the time left.
   passed, otherwise the match is lost on time (the opponent gets the points needed);
 - a reminder a minute before the bank runs out (a bank of a minute or less: as it starts);
 - with ``idle=N`` (minutes), a player who does nothing that long loses the current game,
-  and the bank the wait used is spent.
+  and the bank the wait used is spent;
+- while the bot itself is to act (an opening roll, a roll no cube decision comes before, a
+  forced move, its decision in ``/practice``), a clock that makes it act
+  ``ONWARD_SECONDS`` on: the action before it makes it act at once, so it fires only when
+  the bot stopped in between (the match would wait for good: nobody can roll a game's
+  opening roll).
 
 What a player spent is logged with their action as ``{"type": "clock", "player": p, "bank":
 seconds}``: the time left on the turn clock when they acted, capped at the bank.
@@ -20,6 +25,7 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from bot.features.backgammon.live.board import bot_moves_on
 from bot.features.backgammon.settings import clock_of
 from bot.match_service import Clocks
 from bot.play import clock
@@ -28,7 +34,9 @@ from games.backgammon.session import LiveMatch
 from storage.timefmt import seconds_left
 
 TURN_CLOCK, REMIND_CLOCK, IDLE_CLOCK = "bg_live_turn", "bg_live_remind", "bg_live_idle"
-KINDS = (TURN_CLOCK, REMIND_CLOCK, IDLE_CLOCK)
+ONWARD_CLOCK = "bg_live_onward"
+KINDS = (TURN_CLOCK, REMIND_CLOCK, IDLE_CLOCK, ONWARD_CLOCK)
+ONWARD_SECONDS = 30
 OPENING_CLOCK = "bg_live_opening"
 """The opening roll of a match opened in a pause: set frozen, due at once on /resume."""
 REMIND_BEFORE = 60  # seconds before the bank runs out
@@ -60,11 +68,15 @@ async def as_they_stand(ctx: MatchContext, state: LiveMatch) -> tuple[list[dict]
 
 def onward(robot: int | None, settings: dict[str, Any], state: LiveMatch, *,
            move: int | None = None) -> clock.Onward:
-    """The clocks of whoever must act in ``state`` (none for the bot or a finished match),
-    in place of the ones running; ``move``: the seconds of the move's timer left (a turn
-    going on), else the whole timer of a new turn."""
+    """The clocks of whoever must act in ``state`` (none for a finished match; for the
+    bot, the clock that makes it act should it have stopped), in place of the ones running;
+    ``move``: the seconds of the move's timer left (a turn going on), else the whole timer
+    of a new turn."""
     seat = state.to_act
-    if seat is None or seat == robot:
+    if not state.finished and ((robot is not None and seat == robot) or bot_moves_on(state)):
+        return clock.Onward(KINDS, start=((ONWARD_CLOCK, timedelta(seconds=ONWARD_SECONDS),
+                                           {"seat": seat, "step": state.steps}),))
+    if seat is None:
         return clock.Onward(KINDS)
     timer, whole = clock_of(settings)
     total = (timer if move is None else move) + state.banks[seat]

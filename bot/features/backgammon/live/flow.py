@@ -28,7 +28,7 @@ from bot.match_service import Change, Clocks
 from bot.play import clock
 from bot.play.context import LIVE, MatchContext, context_for
 from bot.play.launch import start_match
-from bot.play.perform import Alongside, Playbook, error_params, perform
+from bot.play.perform import Alongside, Playbook, bot_moves, error_params, perform
 from bot.play.refusal import Refusal
 from bot.services import Services
 from games.backgammon.bot import choose_play, should_double, should_take
@@ -155,12 +155,27 @@ async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
     return change is not None
 
 
+class _MovedOn(Exception):
+    """The match is no longer where the bot's step was read: another took it."""
+
+
 async def advance(ctx: MatchContext) -> None:
     """What the bot does by itself until a player must decide: opening rolls, rolls, forced
-    moves; then the board."""
+    moves; then the board. Each step is taken only where the match still stands where it
+    was read, so two at once (an action's own, and the clock that makes the bot act after
+    a stop, fired while that action waited) take each step once: the one that took the
+    last draws the board."""
     matches = ctx.services.matches
-    while (action := await automatic(ctx, await matches.current(ctx.match))) is not None:
-        await perform(ctx, PLAYBOOK, [action], actor_id=None, update_id=None)
+    while True:
+        state = await matches.current(ctx.match)
+        step = state.steps  # before an await: the state may be the cache's own
+        if (action := await automatic(ctx, state)) is None:
+            break
+        try:
+            await perform(ctx, PLAYBOOK, [action], actor_id=None, update_id=None,
+                          check=partial(_still_at, step))
+        except _MovedOn:
+            return
     ctx.held = ctx.unseen = None  # the bot's last move: the board's ↪ line shows it
     earlier, ctx.earlier = ctx.earlier, ()
     # under the lock, and not once an organiser closed the match (a /dq, a result set): that
@@ -214,7 +229,7 @@ async def launch(services: Services, tournament: Tournament, match: MatchRow) ->
     """Start the match: the opening roll, the board (the match's one message at its start:
     its caption says how to play until the first move), the first player's clock. Opened
     in a pause, its board says so and the opening roll waits on a clock that /resume
-    starts with no time left (:func:`opened`): it survives a restart, like every clock."""
+    starts with no time left (:func:`moves_on`): it survives a restart, like every clock."""
     ctx = await start_match(services, tournament, match)
     if ctx.match.status == "paused":
         state = await ctx.services.matches.current(ctx.match)
@@ -223,11 +238,22 @@ async def launch(services: Services, tournament: Tournament, match: MatchRow) ->
     await advance(ctx)
 
 
-async def opened(services: Services, job: Job) -> None:
-    """A match opened in a pause, resumed: its opening roll, its board and clocks, unless
-    the match moved on (closed by an organiser meanwhile)."""
-    if (found := await _job_context(services, job)) is not None:
-        await advance(found[0])
+def _still_at(step: int, state: LiveMatch) -> None:
+    if state.steps != step:
+        raise _MovedOn
+
+
+async def moves_on(services: Services, job: Job) -> None:
+    """The clock of the bot's own step (:data:`clocks.ONWARD_CLOCK`: an action was written
+    and the bot stopped before it rolled or moved on from it; also a match opened in a
+    pause, resumed): its step, the board and the clocks, unless the match moved on (closed
+    by an organiser meanwhile, or the step taken)."""
+    if (found := await _job_context(services, job)) is None:
+        return
+    ctx, state = found
+    with contextlib.suppress(Refusal):  # paused, or moved on meanwhile
+        await bot_moves(ctx, PLAYBOOK, state)
+        await advance(ctx)
 
 
 async def _job_context(services: Services, job: Job) -> tuple[MatchContext, LiveMatch] | None:
@@ -306,5 +332,5 @@ async def _remind(ctx: MatchContext, job: Job) -> clock.Alert | None:
 
 
 remind = clock.timeout(clocks.REMIND_CLOCK, _remind)
-JOBS = {clocks.OPENING_CLOCK: opened, clocks.TURN_CLOCK: turn_over, clocks.REMIND_CLOCK: remind,
-        clocks.IDLE_CLOCK: idle_over}
+JOBS = {clocks.OPENING_CLOCK: moves_on, clocks.ONWARD_CLOCK: moves_on,
+        clocks.TURN_CLOCK: turn_over, clocks.REMIND_CLOCK: remind, clocks.IDLE_CLOCK: idle_over}
