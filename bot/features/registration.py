@@ -491,10 +491,13 @@ async def tell_decisions(services: Services, user_id: int) -> None:
             entry = await services.repos.entrants.get(tournament.id, user_id)
             if entry is None or not entry.unreached:
                 continue
+            # told, then noted as told: a stop (or Telegram out of reach) in between tells
+            # it at the next /start, where the other order never told it
+            if tournament.status in BEFORE_START and \
+                    await _tell_decision(services, tournament, user_id, entry.status) is None:
+                continue  # blocked again meanwhile: still owed
             await services.repos.entrants.update(tournament.id, user_id, services.clock.now(),
                                                  unreached=0)
-        if tournament.status in BEFORE_START:
-            await _tell_decision(services, tournament, user_id, entry.status)
         organiser = await _decider(services, tournament, entry)
         if entry.status == "approved" and entry.application_message_id and organiser is not None:
             tr = await services.translator_for_chat(tournament.chat_id)

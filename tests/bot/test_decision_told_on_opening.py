@@ -46,3 +46,20 @@ async def test_a_decision_told_at_once_is_not_told_again_on_opening(tmp_path) ->
         [entrant] = await sandbox.app.services.repos.entrants.list(1)
         assert entrant.status == "rejected" and not entrant.unreached
     assert sum("was rejected" in line for line in output) == 1
+
+
+async def test_a_decision_whose_message_failed_on_opening_is_told_at_the_next(
+        tmp_path, faults) -> None:
+    """Telegram out of reach for the approval told on opening the chat (or the bot stopped
+    right before it): the next /start tells it (it was noted as told before it was sent,
+    so it was never told)."""
+    output: list[str] = []
+    async with opened(tmp_path, seed=1, language="en", emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@grp: /new backgammon Night approval=on",
+                                 "bob@grp: /register", "org@grp: [✅ Approve]"])
+        faults.fail(5, lambda method: "is approved" in (getattr(method, "text", "") or ""))
+        await sandbox.line("bob@dm: /start")
+        assert not any("is approved" in line for line in output)
+        await sandbox.line("bob@dm: /start")
+        [entrant] = await sandbox.app.services.repos.entrants.list(1)
+    assert sum("is approved" in line for line in output) == 1 and not entrant.unreached
