@@ -88,6 +88,10 @@ class Sandbox:
         killed before the line's end delivers it again (``--resume``), as Telegram does."""
         self._line_began = self.clock.now()
         """The virtual time the line in hand began at (its sends may wait for a window)."""
+        self._cut_off_at: datetime | None = None
+        """The clock of the last whole line, when the run resumed is one killed in the middle
+        of the next, whose clock had gone on: that line is run again from there (its
+        ``! advance`` counts from it, as an uninterrupted run's did)."""
         self.lines_done = 0
         self.failures: list[Failure] = []
         self._logged = LoggedErrors(lambda message, trace: self._error(message, UNHANDLED, trace))
@@ -98,6 +102,7 @@ class Sandbox:
         world = SandboxWorldRepo(self._world_db)
         self._resume(await self.world.load(world))
         if (written := await world.last_written()) and written > self.clock.now():
+            self._cut_off_at = self.clock.now()
             self.clock.set(written)  # a process killed mid-line: its clock had gone on
         settings = load_settings(database_path=self.db_path, bot_token=None, webhook_url=None,
                                  render_processes=self.render_processes)
@@ -157,7 +162,7 @@ class Sandbox:
         text = raw.rstrip("\n")
         if not _is_step(text):
             return
-        self._line_began = self.clock.now()
+        self._line_began = self._cut_off_at or self.clock.now()
         if text.startswith("!"):
             await self._carry_out(self._directive(text[1:].split()))
         else:
@@ -167,6 +172,7 @@ class Sandbox:
     async def _line_done(self) -> None:
         await self._carry_out(self._follow_ups())  # run even after a handler that raised
         self.lines_done, self._in_flight = self.lines_done + 1, False
+        self._cut_off_at = None
         if self._world_db:
             await self.world.flush(self._position())
 
@@ -204,7 +210,7 @@ class Sandbox:
             case ["advance", amount] if _DURATION.match(amount):
                 delta = sum((timedelta(**{_UNITS[unit]: int(n)})
                              for n, unit in _DURATION_PART.findall(amount)), timedelta())
-                await self.app.services.scheduler.advance_to(self.clock.now() + delta)
+                await self.app.services.scheduler.advance_to(self._line_began + delta)
             case ["block" | "unblock" as verb, handle]:
                 await self._blocked(self.world.user(handle), verb == "block")
             case ["privacy", "on" | "off" as state]:

@@ -294,3 +294,41 @@ async def test_killed_after_a_correction_is_said_the_new_players_board_is_drawn(
                              text=True, timeout=300, check=False)
     assert resumed.returncode == 0, resumed.stdout[:2000]
     assert timeless(await final_exports(db_path)) == timeless(expected)
+
+
+IDLE_GAME = """\
+# seed: 1
+# lang: en
+org@nd: hi
+kira@nd: hi
+lev@nd: hi
+kira@dm: /start
+lev@dm: /start
+org@nd: /new backgammon Test format=round_robin length=5 clock=60+5 idle=2
+kira@nd: /register
+lev@nd: /register
+org@nd: /begin
+! advance 2m
+! advance 90s
+"""
+
+
+async def test_a_clock_move_cut_off_by_a_kill_counts_from_where_it_began(tmp_path: Path) -> None:
+    """Killed while ``! advance 2m`` runs the idle clock that loses game 1 (its loss written,
+    not yet shown), the resumed run moves the clock on to the same moment as an uninterrupted
+    run, counted from the line's start, not from the last moment the killed run wrote: game
+    2's own idle clock does not run out on the way (the match was lost 5:0 so)."""
+    script = tmp_path / "idle.txt"
+    script.write_text(IDLE_GAME, encoding="utf-8")
+    _, expected = await run_and_export(IDLE_GAME, IDLE_GAME.splitlines(),
+                                       tmp_path / "whole.sqlite3")
+    db_path = tmp_path / "killed.sqlite3"
+    killed = subprocess.run([sys.executable, "-c", DIES_BEFORE_SHOWING, str(db_path),
+                             "! advance 2m", str(script)], capture_output=True, timeout=300,
+                            check=False)
+    assert killed.returncode == 9
+    resumed = subprocess.run(sandbox_command(db_path, script, 1, "en"), capture_output=True,
+                             text=True, timeout=300, check=False)
+    assert resumed.returncode == 0, resumed.stdout[:2000]
+    assert expected[0]["tournament"]["status"] == "running"
+    assert timeless(await final_exports(db_path)) == timeless(expected)
