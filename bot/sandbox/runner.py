@@ -101,6 +101,7 @@ class Sandbox:
         self._world_db = await Database.open(self.db_path)
         world = SandboxWorldRepo(self._world_db)
         self._resume(await self.world.load(world))
+        self._line_began = self.clock.now()
         if (written := await world.last_written()) and written > self.clock.now():
             self._cut_off_at = self.clock.now()
             self.clock.set(written)  # a process killed mid-line: its clock had gone on
