@@ -18,6 +18,7 @@ the update does itself (:meth:`Scheduler.stand_in`: a match's result, a report s
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterator, Sequence
@@ -34,6 +35,11 @@ JobHandler = Callable[[Job], Awaitable[None]]
 RETRY_DELAYS = tuple(timedelta(minutes=m) for m in (1, 5, 15, 60, 180, 720))
 PASSING_FAULTS = (TelegramServerError, TelegramNetworkError, TelegramRetryAfter)
 TOGETHER = timedelta(seconds=10)
+AT_ONCE_AFTER_A_STOP: set[str] = set()
+"""Kinds of job a start runs at once, whatever their time: each stands for work a running
+process does right after writing it (and then replaces it), so one found at a start was
+left by a process that stopped in between (a backgammon match's clock of the bot's own
+step: its players would wait out its seconds for nothing)."""
 """Jobs due this close to each other are due together (:meth:`Scheduler.take_due`): matches
 launched at once set their clocks a few sends apart."""
 
@@ -166,8 +172,9 @@ class Scheduler(ABC):
 
     async def restore(self) -> int:
         pending = await self.jobs.pending()
+        now = self.now()
         for job in pending:
-            self._arm(job)
+            self._arm(_at_start(job, now))
         return len(pending)
 
     async def run(self, job_id: int) -> None:
@@ -275,9 +282,9 @@ class VirtualScheduler(Scheduler):
     async def restore(self) -> int:
         """As live, every pending job is armed, and one that fell due before the restart
         runs at once: after the line."""
-        pending = await self.jobs.pending()
+        pending, now = await self.jobs.pending(), self.now()
         self.armed.update(job.id for job in pending)
-        self.following.extend(job.id for job in pending if job.run_at <= self.now())
+        self.following.extend(job.id for job in pending if _at_start(job, now).run_at <= now)
         return len(pending)
 
     async def thaw(self, tournament_id: int) -> list[Job]:
@@ -315,3 +322,10 @@ class VirtualScheduler(Scheduler):
         if moment > self.clock.now():
             self.clock.set(moment)
 
+
+def _at_start(job: Job, now: datetime) -> Job:
+    """``job`` as a start arms it: due now when its kind runs at once after a stop
+    (:data:`AT_ONCE_AFTER_A_STOP`)."""
+    if job.kind in AT_ONCE_AFTER_A_STOP and job.run_at > now:
+        return dataclasses.replace(job, run_at=now)
+    return job

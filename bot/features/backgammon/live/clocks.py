@@ -13,7 +13,7 @@ freezes with the time left.
   forced move, its decision in ``/practice``), a clock that makes it act
   ``ONWARD_SECONDS`` on: the action before it makes it act at once, so it fires only when
   the bot stopped in between (the match would wait for good: nobody can roll a game's
-  opening roll).
+  opening roll), and then at once at the next start.
 
 What a player spent is logged with their action as ``{"type": "clock", "player": p, "bank":
 seconds}``: the time left on the turn clock when they acted, capped at the bank.
@@ -30,6 +30,7 @@ from bot.features.backgammon.settings import clock_of
 from bot.match_service import Clocks
 from bot.play import clock
 from bot.play.context import MatchContext
+from bot.scheduler import AT_ONCE_AFTER_A_STOP
 from games.backgammon.session import LiveMatch
 from storage.timefmt import seconds_left
 
@@ -41,6 +42,7 @@ OPENING_CLOCK = "bg_live_opening"
 """The opening roll of a match opened in a pause: set frozen, due at once on /resume."""
 REMIND_BEFORE = 60  # seconds before the bank runs out
 clock.register(*KINDS, OPENING_CLOCK)
+AT_ONCE_AFTER_A_STOP.add(ONWARD_CLOCK)
 
 
 async def bot_seat(ctx: MatchContext) -> int | None:
