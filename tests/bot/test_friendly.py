@@ -270,4 +270,6 @@ async def test_a_declined_invitation_whose_id_was_not_saved_says_so_on_it(
         await repos.tournaments.set_settings(friendly.id, friendly.settings)
         printed = len(output)
         await sandbox.line("bob@g: [❌ Decline]")
+        saved = (await repos.tournaments.get(1)).settings.get("invitation")
     assert output[printed].startswith(f"✎ g#{invitation}: 🤝 Bob declined"), output[printed:]
+    assert saved == invitation  # saved with the answer, as the challenge would have

@@ -126,6 +126,9 @@ async def answer(query: CallbackQuery, callback_data: Answer, services: Services
         status, now = "running" if callback_data.accept else "declined", services.clock.now()
         async with services.db.together():  # an accepted one with its match owed
             await services.repos.tournaments.set_status(friendly.id, status, now)
+            if "invitation" not in friendly.settings:  # the bot stopped before saving it
+                await services.repos.tournaments.set_settings(
+                    friendly.id, friendly.settings | {"invitation": query.message.message_id})
             await services.scheduler.cancel(friendly.id, (EXPIRY_JOB,))
             held = await services.repos.jobs.add(start.PLAY_JOB, now, friendly.id) \
                 if callback_data.accept else None
