@@ -155,10 +155,6 @@ async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
     return change is not None
 
 
-class _MovedOn(Exception):
-    """The match is no longer where the bot's step was read: another took it."""
-
-
 async def advance(ctx: MatchContext) -> None:
     """What the bot does by itself until a player must decide: opening rolls, rolls, forced
     moves; then the board. Each step is taken only where the match still stands where it
@@ -173,9 +169,11 @@ async def advance(ctx: MatchContext) -> None:
             break
         try:
             await perform(ctx, PLAYBOOK, [action], actor_id=None, update_id=None,
-                          check=partial(_still_at, step))
-        except _MovedOn:
-            return
+                          check=same_step(step))
+        except Refusal as refusal:
+            if refusal.key == "callback.stale":  # another took the step
+                return
+            raise
     ctx.held = ctx.unseen = None  # the bot's last move: the board's ↪ line shows it
     earlier, ctx.earlier = ctx.earlier, ()
     # under the lock, and not once an organiser closed the match (a /dq, a result set): that
@@ -236,11 +234,6 @@ async def launch(services: Services, tournament: Tournament, match: MatchRow) ->
         await clock.start(ctx, clocks.OPENING_CLOCK, timedelta(0), step=state.steps,
                           seat=state.to_act)
     await advance(ctx)
-
-
-def _still_at(step: int, state: LiveMatch) -> None:
-    if state.steps != step:
-        raise _MovedOn
 
 
 async def moves_on(services: Services, job: Job) -> None:
