@@ -10,6 +10,7 @@ from bot import games
 def routers() -> list[Router]:
     from bot.features import (
         anonymous,
+        applications,
         begin,
         cancel,
         common,
@@ -30,7 +31,7 @@ def routers() -> list[Router]:
     unique = list(dict.fromkeys(tables))  # games may share routers (the formats', darts')
     formats = [table for table in unique if table.name.startswith("formats")]
     others = [table for table in unique if table not in formats]
-    platform = [registration.router, roster.router, organiser.router, begin.router,
+    platform = [registration.router, applications.router, roster.router, organiser.router, begin.router,
                 cancel.router, export.router, dice.router, board.router, mine.router,
                 welcome.router]
     def for_its_game(table: Handlers) -> Guarded:

@@ -15,6 +15,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot import games, menu
 from bot.config import SUPPORTED_LANGUAGES
 from bot.features.access import is_organiser
+from bot.features.applications import tell_decisions
 from bot.features.game_names import game_named, not_a_game
 from bot.features.handlers import Handlers
 from bot.features.keyboards import (
@@ -23,7 +24,7 @@ from bot.features.keyboards import (
     register_keyboard,
     stacked,
 )
-from bot.features.registration import prompt, tell_decisions
+from bot.features.registration import prompt
 from bot.features.welcome import greeted_just_now
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import IN_GROUP, IN_PRIVATE, command_names

@@ -7,12 +7,13 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.features.access import Target, Targeted, id_named
+from bot.features.applications import close_application
 from bot.features.checkin import checkin_open, checkin_opens_said, with_checkin
 from bot.features.handlers import Handlers
 from bot.features.keyboards import CheckIn
 from bot.features.lifecycle import called_off, counted_as, unfinished_forms
 from bot.features.notices import redraw_checkin_status
-from bot.features.registration import MAX_FREE_NAME, close_application, valid_name
+from bot.features.registration import MAX_FREE_NAME, valid_name
 from bot.games import game_of
 from bot.i18n import Markup, Translator, clip, lines
 from bot.sending import at_once, raise_failure, settled

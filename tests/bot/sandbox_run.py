@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.sandbox.runner import Sandbox
+from bot.scheduler import Scheduler
+from storage.repositories.jobs import Job
 from tests.bot.test_restart_determinism import NEW_RUN
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
@@ -43,6 +45,20 @@ async def run_script(tmp_path: Path, script: str, *, seed: int = 1, language: st
                       emit=output.append) as sandbox:
         await sandbox.run_lines(script.splitlines())
     return output
+
+
+def stops_before(kind: str) -> Callable[..., Awaitable[None]]:
+    """A stand-in for ``Scheduler.stand_in`` (patch it in) that does every held job's work
+    but ``kind``'s: there the process stops, nothing after the write that held it done, so
+    the job is left for the next start."""
+    stand_in = Scheduler.stand_in
+
+    async def stopping(scheduler: Scheduler, job: Job, work: Awaitable[None]) -> None:
+        if job.kind != kind:
+            await stand_in(scheduler, job, work)
+        else:
+            work.close()
+    return stopping
 
 
 def said(output: list[str]) -> list[str]:

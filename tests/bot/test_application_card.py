@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 from aiogram.methods import SendMessage
 
+from bot.features.applications import DECISION_JOB
+from bot.scheduler import Scheduler
 from tests.bot.conftest import Faults, Outage
-from tests.bot.sandbox_run import opened
+from tests.bot.sandbox_run import opened, stops_before
 
 
 @pytest.mark.parametrize(("before", "cut_off", "posted", "press"), [
@@ -46,3 +48,43 @@ async def test_a_decision_whose_dm_fails_is_still_said_on_the_card(
         await sandbox.line("org@reg: [✅ Approve]")
     assert any(line.startswith("✎ reg#") and "approved by" in line
                for line in output[decided:]), output[decided:]
+
+
+async def test_a_decision_whose_dm_telegram_did_not_take_is_told_when_it_answers_again(
+        tmp_path: Path, telegram_down: Outage) -> None:
+    """The applicant's DM is held as a job written with the decision
+    (``applications.DECISION_JOB``): lost with the connection, it is told at the job's
+    retry (it was never told: a second press only redrew the card)."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@reg: /new shanghai Spring Darts approval=on",
+                                 "alice@dm: /start", "alice@reg: /register"])
+        said = await telegram_down.cut_off(sandbox, output, "org@reg: [✅ Approve]")
+    told = [line for line in said if line.startswith("→ alice@dm")]
+    assert len(told) == 1 and "Spring Darts" in told[0], said
+
+
+@pytest.mark.parametrize("decision", ["✅ Approve", "❌ Reject"])
+async def test_a_decision_written_right_before_a_stop_is_told_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, decision: str) -> None:
+    """A bot that stops right after writing the decision leaves its job: the next start
+    tells the applicant and draws the card decided (its buttons gone); a press on the card
+    meanwhile changes nothing."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@reg: /new shanghai Spring Darts approval=on",
+                                 "alice@dm: /start", "alice@reg: /register"])
+        with monkeypatch.context() as patch:
+            patch.setattr(Scheduler, "stand_in", stops_before(DECISION_JOB))
+            await sandbox.line(f"org@reg: [{decision}]")
+        stopped = len(output)
+        await sandbox.line("! restart")
+        await sandbox.app.services.scheduler.run_following()  # as a live start does
+        services = sandbox.app.services
+        alice = await services.repos.entrants.get(1, sandbox.world.user("alice").id)
+        card = sandbox.world.find(sandbox.world.group("reg").id, alice.application_message_id)
+        assert sandbox.errors == 0 and await services.repos.jobs.pending() == []
+    told = [line for line in output[stopped:] if line.startswith("→ alice@dm")]
+    assert len(told) == 1 and alice.status in told[0], output[stopped:]
+    assert f"{alice.status} by" in card.payload["text"]
+    assert not card.payload.get("reply_markup")

@@ -25,7 +25,7 @@ from bot.scheduler import Scheduler
 from games.dice_cup import GroupMatch
 from storage.repositories.users import User
 from tests.bot.conftest import Faults, Outage
-from tests.bot.sandbox_run import opened, run_script
+from tests.bot.sandbox_run import opened, run_script, stops_before
 
 
 def _roll(state: GroupMatch, seat: int, value: int) -> None:
@@ -208,18 +208,10 @@ async def test_a_friendly_started_before_a_stop_gets_its_match_at_the_next_start
     """The write that starts a friendly holds its match owed (``start.PLAY_JOB``): a process
     that stops before making it leaves the job, and the next start makes the match and
     posts its board, which plays."""
-    stand_in = Scheduler.stand_in
-
-    async def stops_before_the_match(scheduler, job, work) -> None:
-        if job.kind != PLAY_JOB:
-            await stand_in(scheduler, job, work)
-        else:  # the process stops here: nothing after the friendly's write
-            work.close()
-
     async with opened(tmp_path) as sandbox:
         services = sandbox.app.services
         with monkeypatch.context() as patch:
-            patch.setattr(Scheduler, "stand_in", stops_before_the_match)
+            patch.setattr(Scheduler, "stand_in", stops_before(PLAY_JOB))
             await sandbox.run_lines(start)
         assert await services.repos.matches.for_tournament(1) == []
         await sandbox.line("! restart")
