@@ -164,6 +164,22 @@ async def _show_decided(services: Services, tr: Translator, tournament: Tourname
                                          unreached=unreached))
 
 
+_CLOSED = {"withdrawn": "withdraw.done", "removed": "remove.done"}
+"""An application closed before a decision (its status), and what its card then says."""
+
+
+async def _show_closed(services: Services, tr: Translator, tournament: Tournament,
+                       entry: Entrant, message: Message) -> None:
+    """A press on the card of an application withdrawn or removed, whose edit at the time
+    did not go out (Telegram out of reach): the card says it now, without its buttons. Any
+    other message pressed with such data (forged) only loses its buttons."""
+    if message.message_id != entry.application_message_id:
+        await services.outbox.drop_buttons(message.chat.id, message.message_id)
+        return
+    await edit_card(services, message.chat.id, message.message_id, bool(message.photo),
+                    tr(_CLOSED[entry.status], name=entry.label, title=tournament.title))
+
+
 async def _decider(services: Services, tournament: Tournament, entry: Entrant) -> str | None:
     """The first name of the organiser whose decision ``entry`` stands by, or None when no
     organiser's decision is on record for it (an entrant added or removed since)."""
@@ -183,9 +199,9 @@ async def decide(query: CallbackQuery, callback_data: Decision, services: Servic
         raise Refusal(text=said)
     async with services.lock(f"tournament-{tournament.id}"):
         entry = await services.repos.entrants.get(tournament.id, callback_data.user_id)
-        if entry is not None and entry.status == "withdrawn":  # a card the withdrawal missed
-            await query.answer(tr("application.withdrawn", name=entry.label))
-            await services.outbox.drop_buttons(message.chat.id, message.message_id)
+        if entry is not None and entry.status in _CLOSED:  # a card its closing edit missed
+            await query.answer(tr(f"application.{entry.status}", name=entry.label))
+            await _show_closed(services, tr, tournament, entry, message)
             return
         if entry is None or entry.status != "pending":  # a double tap, or a card whose
             await query.answer(tr("application.already_decided"))  # edit never went out

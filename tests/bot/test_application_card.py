@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from aiogram.methods import SendMessage
+from aiogram.methods import EditMessageText, SendMessage
 
 from bot.features.applications import DECISION_JOB
 from bot.scheduler import Scheduler
@@ -88,3 +88,28 @@ async def test_a_decision_written_right_before_a_stop_is_told_at_the_next_start(
     assert len(told) == 1 and alice.status in told[0], output[stopped:]
     assert f"{alice.status} by" in card.payload["text"]
     assert not card.payload.get("reply_markup")
+
+
+@pytest.mark.parametrize(("closing", "toast", "card"), [
+    ("alice@reg: /withdraw", "Alice withdrew the application",
+     "Alice has withdrawn from “Spring Darts”."),
+    ("org@reg: /remove @alice", "An organiser removed Alice",
+     "Alice removed from “Spring Darts”."),
+], ids=["withdrawn", "removed"])
+async def test_a_card_whose_closing_edit_failed_says_it_when_pressed(
+        tmp_path: Path, faults: Faults, closing: str, toast: str, card: str) -> None:
+    """An application withdrawn or removed while its card's edit met Telegram out of reach
+    kept its Approve and Reject: a press on it says so and draws the card closed (the
+    withdrawn card lost only its buttons, the removed one was said to be decided)."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@reg: /new shanghai Spring Darts approval=on",
+                                 "alice@reg: /register Alice"])
+        faults.fail(5, lambda method: isinstance(method, EditMessageText))
+        await sandbox.line(closing)
+        pressed = len(output)
+        await sandbox.line("org@reg: [✅ Approve]")
+        alice = await sandbox.app.services.repos.entrants.get(1, sandbox.world.user("alice").id)
+        shown = sandbox.world.find(sandbox.world.group("reg").id, alice.application_message_id)
+    assert any(line.startswith(f"⚑ org: {toast}") for line in output[pressed:]), output
+    assert shown.payload["text"] == card and not shown.payload.get("reply_markup")
