@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from functools import partial
+
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
@@ -11,13 +15,14 @@ from bot.features.applications import close_application
 from bot.features.checkin import checkin_open, checkin_opens_said, with_checkin
 from bot.features.handlers import Handlers
 from bot.features.keyboards import CheckIn
-from bot.features.lifecycle import called_off, counted_as, unfinished_forms
+from bot.features.lifecycle import called_off, counted_as, job_kind, not_started, unfinished_forms
 from bot.features.notices import redraw_checkin_status
 from bot.features.registration import MAX_FREE_NAME, valid_name
 from bot.games import game_of
 from bot.i18n import Markup, Translator, clip, lines
 from bot.sending import at_once, raise_failure, settled
 from bot.services import Services
+from storage.repositories.jobs import Job
 from storage.repositories.tournaments import ACTIVE_ENTRANT, UNFINISHED, Entrant, Tournament
 from storage.repositories.users import User
 
@@ -67,12 +72,16 @@ async def add_or_remove(message: Message, command: CommandObject, services: Serv
     await _add(services, tr, message, tournament, user, " ".join(words))
 
 
+REMOVED_JOB = "entrant_removed"
+"""Written with a removal: the removed player told (in private, else mentioned in the group)
+and an application's card closed, the job held in their stead, so a bot that stops or
+cannot reach Telegram right after the write still tells them (else they never heard, and
+the organiser's second /remove found nobody to remove)."""
+
+
 async def _remove(services: Services, tr: Translator, message: Message, tournament: Tournament,
                   user: User) -> None:
-    """Take the entrant off the list and tell them: in private when the bot can write to
-    them, else the group's line mentions them (also when Telegram was out of reach for the
-    private message: the group is told and the card closed all the same, then the failure
-    is raised)."""
+    """Take the entrant off the list and tell them (:func:`_tell_removed`)."""
     entry = await services.repos.entrants.get(tournament.id, user.id)
     if entry is None or entry.status not in ACTIVE_ENTRANT:
         await message.answer(tr("remove.not_entered", user=user.mention))
@@ -83,6 +92,19 @@ async def _remove(services: Services, tr: Translator, message: Message, tourname
         await services.repos.organiser_log.record(
             message.from_user.id, "remove", now, tournament_id=tournament.id,
             chat_id=message.chat.id, user_id=user.id)
+        told = await services.repos.jobs.add(REMOVED_JOB, now, tournament.id, user_id=user.id,
+                                             was=entry.status)
+    await services.scheduler.stand_in(told, _tell_removed(services, tr, tournament, entry, user,
+                                                          message.answer))
+
+
+async def _tell_removed(services: Services, tr: Translator, tournament: Tournament,
+                        entry: Entrant, user: User,
+                        answer: Callable[[str], Awaitable[object]]) -> None:
+    """Tell a player removed (``entry`` as it was) in private when the bot can write to
+    them, else ``answer`` the group with a line that mentions them (also when Telegram was
+    out of reach for the private message: the group is told and the card closed all the
+    same, then the failure is raised)."""
     user_tr = await services.translator_for_chat(user.id)
     [told] = await settled(services.outbox.dm(user.id, user_tr("remove.dm",
                                                                 title=tournament.title)))
@@ -92,9 +114,25 @@ async def _remove(services: Services, tr: Translator, message: Message, tourname
     # a waiting application's card says it; not told in private, they are also mentioned
     # in a message of its own (an edit notifies nobody)
     if not await close_application(services, tournament, entry, said) or not reached:
-        await message.answer(said)
+        await answer(said)
     await redraw_checkin_status(services, tournament)
     raise_failure([told])
+
+
+@job_kind(REMOVED_JOB)
+async def _removal_owed(services: Services, job: Job) -> None:
+    """:data:`REMOVED_JOB`, left by a bot that stopped (or could not reach Telegram) after
+    writing a removal: the player told, while the tournament waits for its start and they
+    stay removed; the group's line goes to the tournament's chat."""
+    if (waiting := await not_started(services, job)) is None:
+        return
+    (tournament, tr), user_id = waiting, job.payload["user_id"]
+    entry = await services.repos.entrants.get(tournament.id, user_id)
+    user = await services.repos.users.get(user_id)
+    if entry is None or entry.status != "removed" or user is None:
+        return
+    await _tell_removed(services, tr, tournament, replace(entry, status=job.payload["was"]), user,
+                        partial(services.bot.send_message, tournament.chat_id))
 
 
 async def _add(services: Services, tr: Translator, message: Message, tournament: Tournament,

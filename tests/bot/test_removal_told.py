@@ -1,0 +1,56 @@
+"""A removal is written with a job held in the stead of telling the removed player
+(``roster.REMOVED_JOB``): a bot that stops right after the write tells them at its next
+start, in private, or in the group naming them when it cannot write to them, and an
+application's card loses its Approve and Reject."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.features.roster import REMOVED_JOB
+from bot.scheduler import Scheduler
+from tests.bot.sandbox_run import opened, stops_before
+
+_NIGHT = ["org@g: hi", "! add bot@g", "org@g: /new backgammon Night approval=on",
+          "alice@dm: /start", "alice@g: /register", "bob@g: /register"]
+
+
+async def _removed_before_a_stop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                 line: str) -> tuple[list[str], list[str], object]:
+    """The transcript, ``line`` stopped right after its write, then a restart: what was said
+    before the restart, after it, and the removed player's card as it ends."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(_NIGHT)
+        with monkeypatch.context() as patch:
+            patch.setattr(Scheduler, "stand_in", stops_before(REMOVED_JOB))
+            await sandbox.line(line)
+        stopped = len(output)
+        await sandbox.line("! restart")
+        await sandbox.app.services.scheduler.run_following()  # as a live start does
+        services, world = sandbox.app.services, sandbox.world
+        handle = line.rsplit("@", 1)[1]
+        entry = await services.repos.entrants.get(1, world.user(handle).id)
+        card = world.find(world.group("g").id, entry.application_message_id)
+        assert sandbox.errors == 0 and await services.repos.jobs.pending() == []
+        assert entry.status == "removed"
+    return output[:stopped], output[stopped:], card
+
+
+async def test_a_removal_written_right_before_a_stop_is_told_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before, after, card = await _removed_before_a_stop(tmp_path, monkeypatch,
+                                                       "org@g: /remove @alice")
+    assert not any("removed" in line for line in before[-3:]), before[-3:]
+    assert sum(line.startswith("→ alice@dm: An organiser removed you") for line in after) == 1
+    assert card.payload["text"] == "Alice removed from “Night”."
+    assert not card.payload.get("reply_markup")
+
+
+async def test_a_player_the_bot_cannot_write_to_is_named_in_the_group_after_the_stop(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, after, card = await _removed_before_a_stop(tmp_path, monkeypatch, "org@g: /remove @bob")
+    assert "→ g: Bob (@bob) removed from “Night”." in after, after
+    assert card.payload["text"] == "Bob (@bob) removed from “Night”."
