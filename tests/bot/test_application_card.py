@@ -11,6 +11,7 @@ import pytest
 from aiogram.methods import EditMessageText, SendMessage
 
 from bot.features.applications import DECISION_JOB
+from bot.features.roster import REMOVED_JOB
 from bot.scheduler import Scheduler
 from tests.bot.conftest import Faults, Outage
 from tests.bot.sandbox_run import opened, stops_before
@@ -90,26 +91,53 @@ async def test_a_decision_written_right_before_a_stop_is_told_at_the_next_start(
     assert not card.payload.get("reply_markup")
 
 
-@pytest.mark.parametrize(("closing", "toast", "card"), [
-    ("alice@reg: /withdraw", "Alice withdrew the application",
-     "Alice has withdrawn from “Spring Darts”."),
-    ("org@reg: /remove @alice", "An organiser removed Alice",
-     "Alice removed from “Spring Darts”."),
-], ids=["withdrawn", "removed"])
-async def test_a_card_whose_closing_edit_failed_says_it_when_pressed(
-        tmp_path: Path, faults: Faults, closing: str, toast: str, card: str) -> None:
-    """An application withdrawn or removed while its card's edit met Telegram out of reach
-    kept its Approve and Reject: a press on it says so and draws the card closed (the
-    withdrawn card lost only its buttons, the removed one was said to be decided)."""
+async def _card_pressed_after(tmp_path: Path, closing: str) -> tuple[list[str], object]:
+    """An application, ``closing`` (whose card's edit the caller makes miss), then a press
+    on Approve: what the press said, and the card as it ends."""
     output: list[str] = []
     async with opened(tmp_path, emit=output.append) as sandbox:
         await sandbox.run_lines(["org@reg: /new shanghai Spring Darts approval=on",
-                                 "alice@reg: /register Alice"])
-        faults.fail(5, lambda method: isinstance(method, EditMessageText))
-        await sandbox.line(closing)
+                                 "alice@reg: /register Alice", closing])
         pressed = len(output)
         await sandbox.line("org@reg: [✅ Approve]")
         alice = await sandbox.app.services.repos.entrants.get(1, sandbox.world.user("alice").id)
-        shown = sandbox.world.find(sandbox.world.group("reg").id, alice.application_message_id)
-    assert any(line.startswith(f"⚑ org: {toast}") for line in output[pressed:]), output
-    assert shown.payload["text"] == card and not shown.payload.get("reply_markup")
+        card = sandbox.world.find(sandbox.world.group("reg").id, alice.application_message_id)
+    return output[pressed:], card
+
+
+async def test_a_withdrawn_card_whose_edit_failed_says_it_when_pressed(
+        tmp_path: Path, faults: Faults) -> None:
+    """An application withdrawn while its card's edit met Telegram out of reach kept its
+    Approve and Reject: a press on it says so and draws the card closed (it lost only its
+    buttons)."""
+    faults.fail(5, lambda method: isinstance(method, EditMessageText))
+    said, card = await _card_pressed_after(tmp_path, "alice@reg: /withdraw")
+    assert any(line.startswith("⚑ org: Alice withdrew the application") for line in said), said
+    assert card.payload["text"] == "Alice has withdrawn from “Spring Darts”."
+    assert not card.payload.get("reply_markup")
+
+
+async def test_a_removed_card_left_open_says_it_when_pressed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A removal whose card was not closed (its job not yet run: the bot stopped): a press
+    on the card says an organiser removed the applicant and closes it (it said "already
+    decided" and only lost its buttons)."""
+    monkeypatch.setattr(Scheduler, "stand_in", stops_before(REMOVED_JOB))
+    said, card = await _card_pressed_after(tmp_path, "org@reg: /remove @alice")
+    assert any(line.startswith("⚑ org: An organiser removed Alice") for line in said), said
+    assert card.payload["text"] == "Alice removed from “Spring Darts”."
+    assert not card.payload.get("reply_markup")
+
+
+async def test_a_removed_card_whose_edit_failed_is_closed_by_the_removals_retry(
+        tmp_path: Path, faults: Faults) -> None:
+    faults.fail(5, lambda method: isinstance(method, EditMessageText))
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@reg: /new shanghai Spring Darts approval=on",
+                                 "alice@reg: /register Alice", "org@reg: /remove @alice",
+                                 "! advance 2m"])
+        alice = await sandbox.app.services.repos.entrants.get(1, sandbox.world.user("alice").id)
+        card = sandbox.world.find(sandbox.world.group("reg").id, alice.application_message_id)
+    assert card.payload["text"] == "Alice (@alice) removed from “Spring Darts”."
+    assert not card.payload.get("reply_markup")
