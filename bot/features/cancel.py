@@ -20,13 +20,14 @@ from aiogram.types import CallbackQuery, Message, User
 from bot.features.access import Target, Targeted, organisers_press
 from bot.features.handlers import Handlers
 from bot.features.keyboards import question_keyboard
-from bot.features.lifecycle import START_JOBS, called_off
+from bot.features.lifecycle import START_JOBS, called_off, job_kind
 from bot.features.notices import redraw_checkin_status
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
 from bot.sending import at_once
 from bot.services import Services
-from storage.repositories.tournaments import ACTIVE_ENTRANT, APPLICANT, Entrant, Tournament
+from storage.repositories.jobs import Job
+from storage.repositories.tournaments import ACTIVE_ENTRANT, APPLICANT, Tournament
 
 router = Handlers("cancel")
 
@@ -71,38 +72,69 @@ async def _question(services: Services, tr: Translator, tournament: Tournament) 
     return question
 
 
+CANCELLED_JOB = "tournament_cancelled"
+"""Written with a cancellation: the question edited into the answer and every entrant and
+applicant told in private, the job held in their stead, so a bot that stops or cannot reach
+Telegram right after the write still tells them, as promised when they applied (else they
+never heard, and a second press only took the question's buttons off)."""
+
+
 @router.callback_query(Cancel.filter())
 async def answer(query: CallbackQuery, callback_data: Cancel, services: Services,
                  tr: Translator) -> None:
     tournament = await organisers_press(query, services, callback_data.tournament_id,
                                         question=True)
     message = query.message
-    said, entrants = tr("cancel.kept", title=tournament.title), []
-    if callback_data.sure:
-        try:
-            said, entrants = await _cancel(services, tournament.id, query.from_user, tr)
-        except Refusal:  # started or cancelled meanwhile (a second press): the press is stale
-            await services.outbox.drop_buttons(message.chat.id, message.message_id)
-            raise
-    await query.answer()
-    await services.outbox.board(message.chat.id, message.message_id, said)  # again: unchanged
-    if callback_data.sure:
-        await redraw_checkin_status(services, tournament)
-    # as promised when they applied: they hear how it ended (each tried, whatever another's
-    # private message meets; the first failure is raised after)
-    await at_once(*(_tell_cancelled(services, tournament, entrant) for entrant in entrants))
+    if not callback_data.sure:
+        await query.answer()
+        await services.outbox.board(message.chat.id, message.message_id,
+                                    tr("cancel.kept", title=tournament.title))
+        return
+    try:
+        held = await _cancel(services, tournament.id, query.from_user, tr, message)
+    except Refusal:  # started or cancelled meanwhile (a second press): the press is stale
+        await services.outbox.drop_buttons(message.chat.id, message.message_id)
+        raise
+
+    async def answer_and_tell() -> None:
+        await query.answer()
+        await _tell_cancelled(services, tr, tournament, held)
+    await services.scheduler.stand_in(held, answer_and_tell())
 
 
-async def _tell_cancelled(services: Services, tournament: Tournament, entrant: Entrant) -> None:
-    user_tr = await services.translator_for_chat(entrant.user_id)
-    await services.outbox.dm(entrant.user_id,
-                             user_tr("registration.cancelled_dm", title=tournament.title))
+async def _tell_cancelled(services: Services, tr: Translator, tournament: Tournament,
+                          held: Job) -> None:
+    """The question edited into the answer (a second press edits it again: unchanged), the
+    check-in status redrawn, and everyone who entered or applied told in private (each
+    tried, whatever another's private message meets; the first failure is raised after)."""
+    chat_id, message_id = held.payload["question"]
+    await services.outbox.board(chat_id, message_id, tr(
+        "cancel.done", title=tournament.title, id=tournament.id,
+        organiser=held.payload["organiser"]))
+    await redraw_checkin_status(services, tournament)
+    await at_once(*(_tell_entrant(services, tournament, user_id)
+                    for user_id in held.payload["entrants"]))
+
+
+async def _tell_entrant(services: Services, tournament: Tournament, user_id: int) -> None:
+    user_tr = await services.translator_for_chat(user_id)
+    await services.outbox.dm(user_id, user_tr("registration.cancelled_dm", title=tournament.title))
+
+
+@job_kind(CANCELLED_JOB)
+async def _cancellation_owed(services: Services, job: Job) -> None:
+    """:data:`CANCELLED_JOB`, left by a bot that stopped (or could not reach Telegram) after
+    writing a cancellation."""
+    tournament = await services.repos.tournaments.get(job.tournament_id)
+    if tournament is not None and tournament.status == "cancelled":
+        tr = await services.translator_for_chat(tournament.chat_id)
+        await _tell_cancelled(services, tr, tournament, job)
 
 
 async def _cancel(services: Services, tournament_id: int, organiser: User,
-                  tr: Translator) -> tuple[str, list[Entrant]]:
-    """Cancel the tournament unless it started (or was cancelled) meanwhile (a Refusal):
-    what to say in the group, and the entrants and applicants to tell in private."""
+                  tr: Translator, question: Message) -> Job:
+    """Cancel the tournament unless it started (or was cancelled) meanwhile (a Refusal),
+    with the :data:`CANCELLED_JOB` that says it (``question``: the message asking)."""
     async with services.lock(f"tournament-{tournament_id}"):
         tournament = await services.repos.tournaments.get(tournament_id)
         if (refusal := _refusal(tr, tournament)) is not None:
@@ -115,5 +147,7 @@ async def _cancel(services: Services, tournament_id: int, organiser: User,
             await services.repos.organiser_log.record(organiser.id, "cancel", now,
                                                       tournament_id=tournament.id,
                                                       chat_id=tournament.chat_id)
-    return tr("cancel.done", title=tournament.title, id=tournament.id,
-              organiser=organiser.first_name), entrants
+            return await services.repos.jobs.add(
+                CANCELLED_JOB, now, tournament.id, organiser=organiser.first_name,
+                question=[question.chat.id, question.message_id],
+                entrants=[entrant.user_id for entrant in entrants])

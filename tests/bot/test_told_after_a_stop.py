@@ -1,7 +1,10 @@
-"""A removal is written with a job held in the stead of telling the removed player
-(``roster.REMOVED_JOB``): a bot that stops right after the write tells them at its next
-start, in private, or in the group naming them when it cannot write to them, and an
-application's card loses its Approve and Reject."""
+"""What an organiser's removal or cancellation owes the players is written with a job held
+in its stead: a bot that stops right after the write tells them at its next start.
+
+A removal (``roster.REMOVED_JOB``) tells the removed player in private, or in the group
+naming them when it cannot write to them, and an application's card loses its Approve and
+Reject; a cancellation (``cancel.CANCELLED_JOB``) tells everyone who entered or applied,
+and its question says it was cancelled."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.features.cancel import CANCELLED_JOB
 from bot.features.roster import REMOVED_JOB
 from bot.scheduler import Scheduler
 from tests.bot.sandbox_run import opened, stops_before
@@ -54,3 +58,23 @@ async def test_a_player_the_bot_cannot_write_to_is_named_in_the_group_after_the_
     _, after, card = await _removed_before_a_stop(tmp_path, monkeypatch, "org@g: /remove @bob")
     assert "→ g: Bob (@bob) removed from “Night”." in after, after
     assert card.payload["text"] == "Bob (@bob) removed from “Night”."
+
+
+async def test_a_cancellation_written_right_before_a_stop_is_told_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines([*_NIGHT, "org@g: [✅ Approve]", "org@g: /cancel"])
+        with monkeypatch.context() as patch:
+            patch.setattr(Scheduler, "stand_in", stops_before(CANCELLED_JOB))
+            await sandbox.line("org@g: [❌ Cancel it]")
+        stopped = len(output)
+        await sandbox.line("! restart")
+        await sandbox.app.services.scheduler.run_following()  # as a live start does
+        tournament = await sandbox.app.services.repos.tournaments.get(1)
+        assert sandbox.errors == 0 and await sandbox.app.services.repos.jobs.pending() == []
+    after = output[stopped:]
+    assert tournament.status == "cancelled"
+    assert any(line.startswith("→ alice@dm: ❌ “Night” was cancelled") for line in after), after
+    assert any(line.startswith("✎ g#") and line.endswith("“Night” is cancelled (Org).")
+               for line in after), after
