@@ -95,16 +95,17 @@ async def _remove(services: Services, tr: Translator, message: Message, tourname
         told = await services.repos.jobs.add(REMOVED_JOB, now, tournament.id, user_id=user.id,
                                              was=entry.status)
     await services.scheduler.stand_in(told, _tell_removed(services, tr, tournament, entry, user,
-                                                          message.answer))
+                                                          told, message.answer))
 
 
 async def _tell_removed(services: Services, tr: Translator, tournament: Tournament,
-                        entry: Entrant, user: User,
+                        entry: Entrant, user: User, held: Job,
                         answer: Callable[[str], Awaitable[object]]) -> None:
     """Tell a player removed (``entry`` as it was) in private when the bot can write to
     them, else ``answer`` the group with a line that mentions them (also when Telegram was
     out of reach for the private message: the group is told and the card closed all the
-    same, then the failure is raised)."""
+    same, then the failure is raised; the ``held`` job's retry tells them in private, and
+    names them in the group only if it was not said yet)."""
     user_tr = await services.translator_for_chat(user.id)
     [told] = await settled(services.outbox.dm(user.id, user_tr("remove.dm",
                                                                 title=tournament.title)))
@@ -113,8 +114,11 @@ async def _tell_removed(services: Services, tr: Translator, tournament: Tourname
     said = tr(key, name=entry.label, user=user.mention, title=tournament.title)
     # a waiting application's card says it; not told in private, they are also mentioned
     # in a message of its own (an edit notifies nobody)
-    if not await close_application(services, tournament, entry, said) or not reached:
+    closed = await close_application(services, tournament, entry, said)
+    if not held.payload.get("named") and (not closed or not reached):
         await answer(said)
+        if isinstance(told, Exception):  # named: the retry only tries the private message
+            await services.repos.jobs.note(held.id, named=True)
     await redraw_checkin_status(services, tournament)
     raise_failure([told])
 
@@ -132,7 +136,7 @@ async def _removal_owed(services: Services, job: Job) -> None:
     if entry is None or entry.status != "removed" or user is None:
         return
     await _tell_removed(services, tr, tournament, replace(entry, status=job.payload["was"]), user,
-                        partial(services.bot.send_message, tournament.chat_id))
+                        job, partial(services.bot.send_message, tournament.chat_id))
 
 
 async def _add(services: Services, tr: Translator, message: Message, tournament: Tournament,
