@@ -4,7 +4,8 @@ in its stead: a bot that stops right after the write tells them at its next star
 A removal (``roster.REMOVED_JOB``) tells the removed player in private, or in the group
 naming them when it cannot write to them, and an application's card loses its Approve and
 Reject; a cancellation (``cancel.CANCELLED_JOB``) tells everyone who entered or applied,
-and its question says it was cancelled. A retry (Telegram out of reach) tells only whom it
+and its question says it was cancelled; a Cup ``/replace`` (``cup.replace.REPLACED_JOB``)
+tells the group and the old player, and the new player gets the board and the panel. A retry (Telegram out of reach) tells only whom it
 did not reach, and names nobody in the group twice."""
 
 from __future__ import annotations
@@ -15,13 +16,29 @@ import pytest
 from aiogram.methods import SendMessage
 
 from bot.features.cancel import CANCELLED_JOB
+from bot.features.cup.replace import REPLACED_JOB
 from bot.features.roster import REMOVED_JOB
+from bot.sandbox.runner import Sandbox
 from bot.scheduler import Scheduler
 from tests.bot.conftest import Faults
-from tests.bot.sandbox_run import opened, stops_before
+from tests.bot.sandbox_run import opened, scenario_until, stops_before
 
 _NIGHT = ["org@g: hi", "! add bot@g", "org@g: /new backgammon Night approval=on",
           "alice@dm: /start", "alice@g: /register", "bob@g: /register"]
+
+
+async def _stopped_after(sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch, output: list[str],
+                         kind: str, line: str) -> int:
+    """``line``, with the process stopped right after the write that holds its ``kind`` job,
+    then a restart whose due jobs run as a live start runs them: how many lines were printed
+    before the restart."""
+    with monkeypatch.context() as patch:
+        patch.setattr(Scheduler, "stand_in", stops_before(kind))
+        await sandbox.line(line)
+    stopped = len(output)
+    await sandbox.line("! restart")
+    await sandbox.app.services.scheduler.run_following()
+    return stopped
 
 
 async def _removed_before_a_stop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -31,12 +48,7 @@ async def _removed_before_a_stop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     output: list[str] = []
     async with opened(tmp_path, emit=output.append) as sandbox:
         await sandbox.run_lines(_NIGHT)
-        with monkeypatch.context() as patch:
-            patch.setattr(Scheduler, "stand_in", stops_before(REMOVED_JOB))
-            await sandbox.line(line)
-        stopped = len(output)
-        await sandbox.line("! restart")
-        await sandbox.app.services.scheduler.run_following()  # as a live start does
+        stopped = await _stopped_after(sandbox, monkeypatch, output, REMOVED_JOB, line)
         services, world = sandbox.app.services, sandbox.world
         handle = line.rsplit("@", 1)[1]
         entry = await services.repos.entrants.get(1, world.user(handle).id)
@@ -68,12 +80,8 @@ async def test_a_cancellation_written_right_before_a_stop_is_told_at_the_next_st
     output: list[str] = []
     async with opened(tmp_path, emit=output.append) as sandbox:
         await sandbox.run_lines([*_NIGHT, "org@g: [✅ Approve]", "org@g: /cancel"])
-        with monkeypatch.context() as patch:
-            patch.setattr(Scheduler, "stand_in", stops_before(CANCELLED_JOB))
-            await sandbox.line("org@g: [❌ Cancel it]")
-        stopped = len(output)
-        await sandbox.line("! restart")
-        await sandbox.app.services.scheduler.run_following()  # as a live start does
+        stopped = await _stopped_after(sandbox, monkeypatch, output, CANCELLED_JOB,
+                                       "org@g: [❌ Cancel it]")
         tournament = await sandbox.app.services.repos.tournaments.get(1)
         assert sandbox.errors == 0 and await sandbox.app.services.repos.jobs.pending() == []
     after = output[stopped:]
@@ -113,3 +121,42 @@ async def test_a_removals_retry_names_the_player_in_the_group_once(
     assert sum(line.startswith("→ alice@dm: An organiser removed you") for line in output) == 1
     assert [line for line in output if line.startswith("→ g: ") and "removed from" in line] \
         == ["→ g: Alice (@alice) removed from “Night”."], output
+
+
+async def test_a_cup_replacement_written_right_before_a_stop_is_said_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob, in an HP semi-final, is replaced by Erin right before a stop: at the next start
+    the group hears it, Bob is told, the board names Erin and Erin gets her panel, with
+    which she plays."""
+    replacing = "org@cup: /replace @bob @erin Erin_Moss ill"
+    output: list[str] = []
+    async with opened(tmp_path, language="ru", seed=3, emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until("cup_replaced_panel", replacing))
+        stopped = await _stopped_after(sandbox, monkeypatch, output, REPLACED_JOB, replacing)
+        await sandbox.line("erin@dm: атака")
+        pending = await sandbox.app.services.repos.jobs.pending()
+        assert sandbox.errors == 0 and REPLACED_JOB not in {job.kind for job in pending}
+    after = output[stopped:]
+    assert any(line.startswith("→ cup: 🔁 Замена: теперь играет Erin_Moss") for line in after)
+    assert any(line.startswith("→ bob@dm: 🔁") for line in after), after
+    assert any(line.startswith("✎ cup#") and "Alice_Smith — Erin_Moss" in line for line in after)
+    assert any(line.startswith("→ erin@dm: ⚔️ Матч #7") for line in after), after
+    assert any(line.startswith("✎ erin@dm#") for line in after), after  # her choice taken
+
+
+async def test_a_cup_replacements_retry_only_tells_the_old_player(
+        tmp_path: Path, faults: Faults) -> None:
+    """Bob's private message meets Telegram out of reach: the group hears of it and Erin gets
+    her panel once; the job's retry tells Bob, and nothing else again."""
+    replacing = "org@cup: /replace @bob @erin Erin_Moss ill"
+    output: list[str] = []
+    async with opened(tmp_path, language="ru", seed=3, emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until("cup_replaced_panel", replacing))
+        replaced = len(output)
+        bob = sandbox.world.user("bob").id
+        faults.fail(5, lambda method: isinstance(method, SendMessage) and method.chat_id == bob)
+        await sandbox.run_lines([replacing, "! advance 5m"])
+    after = output[replaced:]
+    assert sum(line.startswith("→ cup: 🔁 Замена") for line in after) == 1, after
+    assert sum(line.startswith("→ erin@dm: ⚔️ Матч #7") for line in after) == 1, after
+    assert sum(line.startswith("→ bob@dm: 🔁") for line in after) == 1, after

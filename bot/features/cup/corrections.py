@@ -1,6 +1,6 @@
-"""Organisers correct the Cup: /setresult, /dq, /replace and /reopen, each with a reason,
-each written to the organiser log. Commands for other games fall through to their own
-handlers."""
+"""Organisers correct the Cup: /setresult, /dq and /reopen (and /replace, in
+``bot.features.cup.replace``), each with a reason, each written to the organiser log.
+Commands for other games fall through to their own handlers."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import advance_groups
 from bot.features.handlers import Handlers
-from bot.features.registration import valid_name
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import topic_of
 from bot.play import hidden
@@ -29,7 +28,6 @@ from bot.play.perform import board_owed_after_faults
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal
 from bot.play.topics import typed_in_its_topic
-from bot.sending import raise_failure, settled
 from bot.services import Services
 from games.dice_cup.hp_match import LOWEST_HP
 from storage.repositories.jobs import Job
@@ -49,7 +47,7 @@ SENT_AGAIN = timedelta(minutes=10)
 """How soon a ``/setresult @player`` that repeats the last one is taken as sent twice."""
 
 
-async def _cup_command(message: Message, command: CommandObject, services: Services,
+async def cup_command(message: Message, command: CommandObject, services: Services,
                        tr: Translator) -> tuple[Target, User, list[str]] | None:
     """Organiser, Cup, a named player and a reason — or a clear answer and None."""
     target = await command_target(message, services, command.args, organiser=True)
@@ -67,22 +65,22 @@ async def _cup_command(message: Message, command: CommandObject, services: Servi
 async def _player_and_reason(message: Message, command: CommandObject, services: Services,
                              tr: Translator):
     """For commands of the form ``/cmd @player reason``: (tournament, player, reason)."""
-    found = await _cup_command(message, command, services, tr)
+    found = await cup_command(message, command, services, tr)
     if found is None:
         return None
     target, user, words = found
-    reason = await _needs_reason(message, tr, words)
+    reason = await needs_reason(message, tr, words)
     return None if reason is None else (target.tournament, user, reason)
 
 
-async def _log(services: Services, message: Message, action: str, tournament_id: int,
+async def log_correction(services: Services, message: Message, action: str, tournament_id: int,
                reason: str, **details) -> None:
     await services.repos.organiser_log.record(
         message.from_user.id, action, services.clock.now(), tournament_id=tournament_id,
         chat_id=message.chat.id, reason=reason, **details)
 
 
-async def _needs_reason(message: Message, tr: Translator, words: list[str]) -> str | None:
+async def needs_reason(message: Message, tr: Translator, words: list[str]) -> str | None:
     if not words:
         await message.answer(tr("correction.reason_required"))
         return None
@@ -94,7 +92,7 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
                      services: Services, tr: Translator) -> None:
     """A match's result set by an organiser, written with its log entry and the update's
     claim (a redelivered /setresult finds the match closed)."""
-    found = await _cup_command(message, command, services, tr)
+    found = await cup_command(message, command, services, tr)
     if found is None:
         return
     target, user, words = found
@@ -106,7 +104,7 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
     if outcome is None:
         await message.answer(tr("correction.usage_setresult"))
         return
-    reason = await _needs_reason(message, tr, words[1:])
+    reason = await needs_reason(message, tr, words[1:])
     if reason is None:
         return
     match = await services.repos.matches.current_for_player(target.tournament.id, user.id)
@@ -274,7 +272,7 @@ async def disqualify(message: Message, command: CommandObject, services: Service
     now = services.clock.now()
     async with services.db.together():
         await services.repos.entrants.update(tournament.id, user.id, now, status="disqualified")
-        await _log(services, message, "dq", tournament.id, reason, user_id=user.id)
+        await log_correction(services, message, "dq", tournament.id, reason, user_id=user.id)
         job = await services.repos.jobs.add(
             DQ_JOB, now, tournament.id, user_id=user.id, actor_id=message.from_user.id,
             chat_id=message.chat.id, name=entry.label, reason=reason,
@@ -337,98 +335,6 @@ async def _walkovers_said(services: Services, tr: Translator, tournament: Tourna
                 loser=label[player]) for match in matches if match.slot == THIRD_VOTE]
     return lines(tr("formats.walkover_to", names=", ".join(label[p] for p in winners))
                  if winners else None, *third) or None
-
-
-@router.message(Command("replace"))
-async def replace(message: Message, command: CommandObject, services: Services,
-                  tr: Translator) -> None:
-    """A new player takes over the entry: their matches to come and the seed."""
-    found = await _cup_command(message, command, services, tr)
-    if found is None:
-        return
-    target, old, words = found
-    new = await services.repos.users.by_username(words[0]) if words else None
-    if new is None:
-        await message.answer(tr("correction.unknown_new", word=clip(words[0]),
-                                bot=services.bot_username)
-                             if words and words[0].startswith("@")
-                             else tr("correction.usage_replace"))
-        return
-    has_name = len(words) > 1 and valid_name(words[1])
-    name = words[1] if has_name else new.first_name
-    reason = await _needs_reason(message, tr, words[2:] if has_name else words[1:])
-    if reason is None:
-        return
-    tournament, repos = target.tournament, services.repos
-    entry = await repos.entrants.get(tournament.id, old.id)
-    taken = await repos.entrants.get(tournament.id, new.id)
-    if entry is None or entry.status != "approved":
-        await message.answer(tr("correction.not_playing", user=old.mention))
-        return
-    if taken is not None and taken.status == "approved":
-        await message.answer(tr("add.already", user=new.mention))
-        return
-    async with services.db.together():
-        await _take_over(services, message.from_user.id, tournament, old.id, new.id, name,
-                         entry.seed)
-        await _log(services, message, "replace", tournament.id, reason, old=old.id, new=new.id)
-    await message.answer(tr("correction.replaced", old=entry.label, new=name, reason=reason))
-    old_tr = await services.translator_for_chat(old.id)
-    [told] = await settled(services.outbox.dm(old.id, old_tr(
-        "correction.replaced_dm", title=tournament.title, new=name, reason=reason)))
-    await _show_new_player(services, tr, tournament, old.id, new.id)
-    raise_failure([told])  # the old player not told in private: the boards are drawn first
-
-
-async def _show_new_player(services: Services, tr: Translator, tournament: Tournament,
-                           old: int, user_id: int) -> None:
-    """The entry's matches being played, with its new player: each board drawn again in
-    place with the new name (the notice above says why: one group message), and the new
-    player's private panel where the match awaits their hidden choice (one the bot cannot
-    write to is asked in the group to open its chat; a choice the entry made this round
-    stands, and the next round's panel comes as everyone's does). The old player's panel
-    loses its buttons."""
-    for match in await services.repos.matches.for_tournament(tournament.id):
-        if match.status not in LIVE or user_id not in match.players:
-            continue
-        ctx = await context_for(services, tr, tournament, match)
-        async with board_owed_after_faults(services, match):
-            await _put_in(services, ctx, old, user_id)
-
-
-async def _put_in(services: Services, ctx: MatchContext, old: int, user_id: int) -> None:
-    """``user_id``, in ``old``'s place, shown on the match's board and given a panel."""
-    match = ctx.match
-    await redraw_in_place(ctx)
-    if hidden.input_of(match.kind) is None:
-        return
-    if (left := await hidden.panels(services).get(match.id, old)) is not None:
-        await services.outbox.drop_buttons(old, left)
-    if await hidden.awaited(services, match, seat := ctx.seat(user_id)):
-        await hidden.show(ctx, seat, fresh=True)
-
-
-async def _take_over(services: Services, actor_id: int, tournament: Tournament, old: int,
-                     new: int, name: str, seed: int | None) -> None:
-    """The writes of /replace: the new player's entry with the old one's seed, the new
-    player in the old one's open matches, rests and playoff seeds, and the entry's results
-    so far theirs in the group tables (``replaced``: old → new, read by ``group_tables``)."""
-    repos, now = services.repos, services.clock.now()
-    await repos.entrants.update(tournament.id, old, now, status="replaced")
-    await repos.entrants.put(tournament.id, new, "approved", now, name)
-    await repos.entrants.update(tournament.id, new, now, seed=seed)
-    for match in await repos.matches.for_tournament(tournament.id):
-        if match.status in (*OPEN, "bye") and old in match.players:
-            side = "player_a" if match.player_a == old else "player_b"
-            await repos.matches.settle(match.id, {"meta": "replace", "side": side,
-                                                  "old": old, "new": new}, actor_id, now)
-    replaced = {**tournament.state.get("replaced", {}), str(old): new}
-    replaced.pop(str(new), None)  # a player replaced before comes back: the chain ends here
-    await repos.tournaments.set_state(tournament.id, "replaced", replaced)
-    seeds = tournament.state.get("playoff_seeds")
-    if seeds and old in seeds:
-        await repos.tournaments.set_state(tournament.id, "playoff_seeds",
-                                          [new if s == old else s for s in seeds])
 
 
 @router.message(Command("reopen"))
