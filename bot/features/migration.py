@@ -72,6 +72,9 @@ class FollowMigration(BaseRequestMiddleware):
             old_id = getattr(method, "chat_id", None)
             if not isinstance(old_id, int):
                 raise
-            await carry_over(self.services, old_id, error.migrate_to_chat_id)
+            # where the group lives now, not the update's own doing: a refusal that
+            # follows it still changed nothing (and the move is idempotent)
+            with self.services.db.untracked():
+                await carry_over(self.services, old_id, error.migrate_to_chat_id)
             return await make_request(
                 bot, method.model_copy(update={"chat_id": error.migrate_to_chat_id}))
