@@ -72,6 +72,10 @@ async def add_or_remove(message: Message, command: CommandObject, services: Serv
     await _add(services, tr, message, tournament, user, " ".join(words))
 
 
+ADDED_JOB = "entrant_added"
+"""Written with an organiser's /add: the group's line that mentions the player (their notice
+that they are in), held in its stead, so a bot that stops or cannot reach Telegram right
+after the write still says it."""
 REMOVED_JOB = "entrant_removed"
 """Written with a removal: the removed player told (in private, else mentioned in the group)
 and an application's card closed, the job held in their stead, so a bot that stops or
@@ -166,10 +170,34 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
         await services.repos.organiser_log.record(
             message.from_user.id, "add", now, tournament_id=tournament.id,
             chat_id=message.chat.id, user_id=user.id, name=name)
+        held = await services.repos.jobs.add(ADDED_JOB, now, tournament.id, user_id=user.id)
+    await services.scheduler.stand_in(held, _say_added(services, tr, tournament, name, user,
+                                                       message.answer))
+
+
+async def _say_added(services: Services, tr: Translator, tournament: Tournament, name: str,
+                     user: User, answer: Callable[..., Awaitable[object]]) -> None:
+    """``answer`` the group that ``user`` is entered, mentioning them (with the Check-in
+    button while check-in is open), and redraw the check-in status."""
     said, markup = with_checkin(services, tr, tournament, tr(
         "add.done", name=name, user=user.mention, title=tournament.title))
-    await message.answer(said, reply_markup=markup)
+    await answer(said, reply_markup=markup)
     await redraw_checkin_status(services, tournament)
+
+
+@job_kind(ADDED_JOB)
+async def _addition_owed(services: Services, job: Job) -> None:
+    """:data:`ADDED_JOB`, left by a bot that stopped (or could not reach Telegram) after
+    writing an addition: said in the tournament's chat while it waits for its start and the
+    player is still entered."""
+    if (waiting := await not_started(services, job)) is None:
+        return
+    (tournament, tr), user_id = waiting, job.payload["user_id"]
+    entry = await services.repos.entrants.get(tournament.id, user_id)
+    user = await services.repos.users.get(user_id)
+    if entry is not None and entry.status == "approved" and user is not None:
+        await _say_added(services, tr, tournament, entry.label, user,
+                         partial(services.bot.send_message, tournament.chat_id))
 
 
 @router.message(Command("withdraw", "leave"), Targeted())

@@ -1,12 +1,15 @@
-"""What an organiser's removal or cancellation owes the players is written with a job held
-in its stead: a bot that stops right after the write tells them at its next start.
+"""What an organiser's addition, removal, cancellation or Cup replacement owes the players
+is written with a job held in its stead: a bot that stops right after the write tells them
+at its next start.
 
-A removal (``roster.REMOVED_JOB``) tells the removed player in private, or in the group
-naming them when it cannot write to them, and an application's card loses its Approve and
-Reject; a cancellation (``cancel.CANCELLED_JOB``) tells everyone who entered or applied,
-and its question says it was cancelled; a Cup ``/replace`` (``cup.replace.REPLACED_JOB``)
-tells the group and the old player, and the new player gets the board and the panel. A retry (Telegram out of reach) tells only whom it
-did not reach, and names nobody in the group twice."""
+An addition (``roster.ADDED_JOB``) mentions the player in the group's line. A removal
+(``roster.REMOVED_JOB``) tells the removed player in private, or in the group naming them
+when it cannot write to them, and an application's card loses its Approve and Reject; a
+cancellation (``cancel.CANCELLED_JOB``) tells everyone who entered or applied, and its
+question says it was cancelled; a Cup ``/replace`` (``cup.replace.REPLACED_JOB``) tells the
+group and the old player, and the new player gets the board and the panel. A retry
+(Telegram out of reach) tells only whom it did not reach, and names nobody in the group
+twice."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from aiogram.methods import SendMessage
 
 from bot.features.cancel import CANCELLED_JOB
 from bot.features.cup.replace import REPLACED_JOB
-from bot.features.roster import REMOVED_JOB
+from bot.features.roster import ADDED_JOB, REMOVED_JOB
 from bot.sandbox.runner import Sandbox
 from bot.scheduler import Scheduler
 from tests.bot.conftest import Faults
@@ -160,3 +163,18 @@ async def test_a_cup_replacements_retry_only_tells_the_old_player(
     assert sum(line.startswith("→ cup: 🔁 Замена") for line in after) == 1, after
     assert sum(line.startswith("→ erin@dm: ⚔️ Матч #7") for line in after) == 1, after
     assert sum(line.startswith("→ bob@dm: 🔁") for line in after) == 1, after
+
+
+async def test_an_addition_written_right_before_a_stop_is_said_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@g: hi", "! add bot@g", "carol@g: hi",
+                                 "org@g: /new backgammon Night"])
+        stopped = await _stopped_after(sandbox, monkeypatch, output, ADDED_JOB,
+                                       "org@g: /add @carol")
+        pending = await sandbox.app.services.repos.jobs.pending()
+        assert sandbox.errors == 0 and ADDED_JOB not in {job.kind for job in pending}
+    assert not any("added to" in line for line in output[:stopped])
+    assert [line for line in output[stopped:] if "added to" in line] \
+        == ["→ g: ✅ Carol (@carol) added to “Night”."], output[stopped:]
