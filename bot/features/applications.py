@@ -53,7 +53,7 @@ async def card_job(services: Services, tournament: Tournament, user_id: int) -> 
 
 
 async def send_card(services: Services, tournament: Tournament, user_id: int, card: Job,
-                     reply_to: Message | None = None) -> None:
+                    reply_to: Message | None = None) -> None:
     """:func:`_send_application` now, in the stead of the ``card`` job written with the
     application (:data:`CARD_JOB`, :meth:`~bot.scheduler.Scheduler.stand_in`)."""
     await services.scheduler.stand_in(
