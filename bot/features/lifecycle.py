@@ -9,11 +9,12 @@ twice.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardMarkup, Message
 
 from bot.features.checkin import CHECKIN_OPENED, checkin_opens, checkin_opens_said
 from bot.features.keyboards import checkin_keyboard
@@ -157,6 +158,15 @@ async def not_started(services: Services, job: Job) -> tuple[Tournament, Transla
     if tournament is None or tournament.started or tournament.status == "cancelled":
         return None
     return tournament, await services.translator_for_chat(tournament.chat_id)
+
+
+def answer_where_asked(services: Services, chat_id: int,
+                       job: Job) -> Callable[..., Awaitable[Message]]:
+    """How a job held in a command's stead answers the command after a stop: in ``chat_id``,
+    in the forum topic it was typed in (``thread`` in the job's payload, ``topic_of`` the
+    command), as the command's own ``message.answer`` would have."""
+    return partial(services.bot.send_message, chat_id,
+                   message_thread_id=job.payload.get("thread"))
 
 
 @job_kind("start")

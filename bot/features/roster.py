@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from functools import partial
 
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
@@ -15,11 +14,19 @@ from bot.features.applications import close_application
 from bot.features.checkin import checkin_open, checkin_opens_said, with_checkin
 from bot.features.handlers import Handlers
 from bot.features.keyboards import CheckIn
-from bot.features.lifecycle import called_off, counted_as, job_kind, not_started, unfinished_forms
+from bot.features.lifecycle import (
+    answer_where_asked,
+    called_off,
+    counted_as,
+    job_kind,
+    not_started,
+    unfinished_forms,
+)
 from bot.features.notices import redraw_checkin_status
 from bot.features.registration import MAX_FREE_NAME, valid_name
 from bot.games import game_of
 from bot.i18n import Markup, Translator, clip, lines
+from bot.middlewares.filters import topic_of
 from bot.sending import at_once, raise_failure, settled
 from bot.services import Services
 from storage.repositories.jobs import Job
@@ -97,7 +104,7 @@ async def _remove(services: Services, tr: Translator, message: Message, tourname
             message.from_user.id, "remove", now, tournament_id=tournament.id,
             chat_id=message.chat.id, user_id=user.id)
         told = await services.repos.jobs.add(REMOVED_JOB, now, tournament.id, user_id=user.id,
-                                             was=entry.status)
+                                             was=entry.status, thread=topic_of(message))
     await services.scheduler.stand_in(told, _tell_removed(services, tr, tournament, entry, user,
                                                           told, message.answer))
 
@@ -131,7 +138,7 @@ async def _tell_removed(services: Services, tr: Translator, tournament: Tourname
 async def _removal_owed(services: Services, job: Job) -> None:
     """:data:`REMOVED_JOB`, left by a bot that stopped (or could not reach Telegram) after
     writing a removal: the player told, while the tournament waits for its start and they
-    stay removed; the group's line goes to the tournament's chat."""
+    stay removed; the group's line goes where the /remove was typed."""
     if (waiting := await not_started(services, job)) is None:
         return
     (tournament, tr), user_id = waiting, job.payload["user_id"]
@@ -140,7 +147,7 @@ async def _removal_owed(services: Services, job: Job) -> None:
     if entry is None or entry.status != "removed" or user is None:
         return
     await _tell_removed(services, tr, tournament, replace(entry, status=job.payload["was"]), user,
-                        job, partial(services.bot.send_message, tournament.chat_id))
+                        job, answer_where_asked(services, tournament.chat_id, job))
 
 
 async def _add(services: Services, tr: Translator, message: Message, tournament: Tournament,
@@ -170,7 +177,8 @@ async def _add(services: Services, tr: Translator, message: Message, tournament:
         await services.repos.organiser_log.record(
             message.from_user.id, "add", now, tournament_id=tournament.id,
             chat_id=message.chat.id, user_id=user.id, name=name)
-        held = await services.repos.jobs.add(ADDED_JOB, now, tournament.id, user_id=user.id)
+        held = await services.repos.jobs.add(ADDED_JOB, now, tournament.id, user_id=user.id,
+                                             thread=topic_of(message))
     await services.scheduler.stand_in(held, _say_added(services, tr, tournament, name, user,
                                                        message.answer))
 
@@ -188,7 +196,7 @@ async def _say_added(services: Services, tr: Translator, tournament: Tournament,
 @job_kind(ADDED_JOB)
 async def _addition_owed(services: Services, job: Job) -> None:
     """:data:`ADDED_JOB`, left by a bot that stopped (or could not reach Telegram) after
-    writing an addition: said in the tournament's chat while it waits for its start and the
+    writing an addition: said where the /add was typed while the tournament waits for its start and the
     player is still entered."""
     if (waiting := await not_started(services, job)) is None:
         return
@@ -197,7 +205,7 @@ async def _addition_owed(services: Services, job: Job) -> None:
     user = await services.repos.users.get(user_id)
     if entry is not None and entry.status == "approved" and user is not None:
         await _say_added(services, tr, tournament, entry.label, user,
-                         partial(services.bot.send_message, tournament.chat_id))
+                         answer_where_asked(services, tournament.chat_id, job))
 
 
 @router.message(Command("withdraw", "leave"), Targeted())

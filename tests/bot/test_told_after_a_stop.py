@@ -165,16 +165,19 @@ async def test_a_cup_replacements_retry_only_tells_the_old_player(
     assert sum(line.startswith("→ bob@dm: 🔁") for line in after) == 1, after
 
 
+@pytest.mark.parametrize(("where", "said_in"), [("g", "g"), ("g/5", "g/5")],
+                         ids=["general chat", "forum topic"])
 async def test_an_addition_written_right_before_a_stop_is_said_at_the_next_start(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, said_in: str) -> None:
+    """Said where the /add was typed: in a forum topic, in that topic (the job keeps it)."""
     output: list[str] = []
     async with opened(tmp_path, emit=output.append) as sandbox:
-        await sandbox.run_lines(["org@g: hi", "! add bot@g", "carol@g: hi",
+        await sandbox.run_lines(["org@g/1: hi", "! add bot@g", "carol@g: hi",
                                  "org@g: /new backgammon Night"])
         stopped = await _stopped_after(sandbox, monkeypatch, output, ADDED_JOB,
-                                       "org@g: /add @carol")
+                                       f"org@{where}: /add @carol")
         pending = await sandbox.app.services.repos.jobs.pending()
         assert sandbox.errors == 0 and ADDED_JOB not in {job.kind for job in pending}
     assert not any("added to" in line for line in output[:stopped])
     assert [line for line in output[stopped:] if "added to" in line] \
-        == ["→ g: ✅ Carol (@carol) added to “Night”."], output[stopped:]
+        == [f"→ {said_in}: ✅ Carol (@carol) added to “Night”."], output[stopped:]

@@ -11,15 +11,16 @@ that stops or cannot reach Telegram right after the write still says it.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from functools import partial
 
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.features.cup.corrections import OPEN, cup_command, log_correction, needs_reason
 from bot.features.handlers import Handlers
+from bot.features.lifecycle import answer_where_asked
 from bot.features.registration import valid_name
 from bot.i18n import Translator, clip
+from bot.middlewares.filters import topic_of
 from bot.play import hidden
 from bot.play.context import LIVE, MatchContext, context_for
 from bot.play.perform import board_owed_after_faults
@@ -71,7 +72,7 @@ async def replace(message: Message, command: CommandObject, services: Services,
                              new=new.id)
         held = await repos.jobs.add(REPLACED_JOB, services.clock.now(), tournament.id,
                                     old=old.id, new=new.id, old_name=entry.label, name=name,
-                                    reason=reason)
+                                    reason=reason, thread=topic_of(message))
     await services.scheduler.stand_in(held, _say_replaced(services, tr, tournament, held,
                                                           message.answer))
 
@@ -100,7 +101,7 @@ async def _say_replaced(services: Services, tr: Translator, tournament: Tourname
 async def replaced_owed(services: Services, job: Job) -> None:
     """:data:`REPLACED_JOB`, left by a bot that stopped (or could not reach Telegram) after
     writing a replacement: said while the tournament is played and the entry is still the
-    new player's; the group's line goes to the tournament's chat."""
+    new player's; the group's line goes where the /replace was typed."""
     tournament = await services.repos.tournaments.get(job.tournament_id)
     if tournament is None or tournament.status not in LIVE:
         return
@@ -109,7 +110,7 @@ async def replaced_owed(services: Services, job: Job) -> None:
         return
     tr = await services.translator_for_chat(tournament.chat_id)
     await _say_replaced(services, tr, tournament, job,
-                        partial(services.bot.send_message, tournament.chat_id))
+                        answer_where_asked(services, tournament.chat_id, job))
 
 
 async def _show_new_player(services: Services, tr: Translator, tournament: Tournament,
