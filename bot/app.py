@@ -28,7 +28,7 @@ from bot.config import Settings
 from bot.features import routers
 from bot.features.lifecycle import run_job
 from bot.features.migration import FollowMigration
-from bot.features.organiser import group_lost
+from bot.features.pause import group_lost
 from bot.match_service import MatchService
 from bot.middlewares.context import ContextMiddleware
 from bot.middlewares.dedupe import DedupeMiddleware

@@ -18,6 +18,7 @@ def routers() -> list[Router]:
         migration,
         mine,
         organiser,
+        pause,
         registration,
         roster,
         welcome,
@@ -31,9 +32,9 @@ def routers() -> list[Router]:
     unique = list(dict.fromkeys(tables))  # games may share routers (the formats', darts')
     formats = [table for table in unique if table.name.startswith("formats")]
     others = [table for table in unique if table not in formats]
-    platform = [registration.router, applications.router, roster.router, organiser.router, begin.router,
-                cancel.router, export.router, dice.router, board.router, mine.router,
-                welcome.router]
+    platform = [registration.router, applications.router, roster.router, organiser.router,
+                pause.router, begin.router, cancel.router, export.router, dice.router,
+                board.router, mine.router, welcome.router]
     def for_its_game(table: Handlers) -> Guarded:
         return Guarded(table, (ForItsGame(table),))
 

@@ -20,11 +20,10 @@ from aiogram.types import CallbackQuery, Message, User
 from bot.features.access import Target, Targeted, organisers_press
 from bot.features.handlers import Handlers
 from bot.features.keyboards import question_keyboard
-from bot.features.lifecycle import START_JOBS, called_off, job_kind
+from bot.features.lifecycle import START_JOBS, called_off, job_kind, tell_each_owed
 from bot.features.notices import redraw_checkin_status
 from bot.i18n import Translator
 from bot.play.refusal import Refusal
-from bot.sending import raise_failure, settled
 from bot.services import Services
 from storage.repositories.jobs import Job
 from storage.repositories.tournaments import ACTIVE_ENTRANT, APPLICANT, Tournament
@@ -105,20 +104,14 @@ async def answer(query: CallbackQuery, callback_data: Cancel, services: Services
 async def _tell_cancelled(services: Services, tr: Translator, tournament: Tournament,
                           held: Job) -> None:
     """The question edited into the answer (a second press edits it again: unchanged), the
-    check-in status redrawn, and everyone who entered or applied told in private (each
-    tried, whatever another's private message meets; those Telegram did not take are
-    noted as the job's still owed, for its retry, and the first failure is raised)."""
+    check-in status redrawn, and everyone who entered or applied told in private
+    (:func:`tell_each_owed`)."""
     chat_id, message_id = held.payload["question"]
     await services.outbox.board(chat_id, message_id, tr(
         "cancel.done", title=tournament.title, id=tournament.id,
         organiser=held.payload["organiser"]))
     await redraw_checkin_status(services, tournament)
-    owed = held.payload["entrants"]
-    told = await settled(*(_tell_entrant(services, tournament, user_id) for user_id in owed))
-    if failed := [user_id for user_id, result in zip(owed, told, strict=True)
-                  if isinstance(result, Exception)]:
-        await services.repos.jobs.note(held.id, entrants=failed)
-    raise_failure(told)
+    await tell_each_owed(services, held, "entrants", partial(_tell_entrant, services, tournament))
 
 
 async def _tell_entrant(services: Services, tournament: Tournament, user_id: int) -> None:

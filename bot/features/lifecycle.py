@@ -26,7 +26,7 @@ from bot.play.board import board_owed, result_owed
 from bot.play.perform import BOARD_OWED
 from bot.play.topics import topics_problem
 from bot.registry import Registry
-from bot.sending import each_logged
+from bot.sending import each_logged, raise_failure, settled
 from bot.services import Services
 from storage.repositories.jobs import Job
 from storage.repositories.tournaments import UNFINISHED, Entrant, Tournament
@@ -167,6 +167,19 @@ def answer_where_asked(services: Services, chat_id: int,
     command), as the command's own ``message.answer`` would have."""
     return partial(services.bot.send_message, chat_id,
                    message_thread_id=job.payload.get("thread"))
+
+
+async def tell_each_owed(services: Services, job: Job, key: str,
+                         tell: Callable[[int], Awaitable[object]]) -> None:
+    """Tell each user of a held ``job``'s ``key`` list (each tried, whatever another's
+    private message meets); those Telegram did not take are noted as the list still owed,
+    for the job's retry, which so tells nobody twice, and the first failure is raised."""
+    owed = job.payload[key]
+    told = await settled(*map(tell, owed))
+    if failed := [user_id for user_id, result in zip(owed, told, strict=True)
+                  if isinstance(result, Exception)]:
+        await services.repos.jobs.note(job.id, **{key: failed})
+    raise_failure(told)
 
 
 @job_kind("start")

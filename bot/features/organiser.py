@@ -1,4 +1,5 @@
-"""Organiser commands in a group: /new, /settings, /schedule, /begin, /closereg, /openreg."""
+"""Organiser commands in a group: /new, /settings, /schedule, /closereg, /openreg (/begin,
+/pause and /resume have modules of their own)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,6 @@ from bot.features.lifecycle import (
     job_kind,
     not_started,
     note_for,
-    revive_opening,
     rights_problem,
     schedule_start,
 )
@@ -31,16 +31,11 @@ from bot.features.times import duration, local_time, said_time, zone_of
 from bot.game_settings import Refused, hints, refusal, refused_key, said_as, settings_line
 from bot.i18n import Markup, Translator, clip, lines
 from bot.middlewares.filters import topic_of
-from bot.play import clock
-from bot.play.board import redraw_paused
 from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.topics import not_forum_line
-from bot.sending import at_once
 from bot.services import Services
 from bot.timeparse import NoTime, PartsDisagree, UnknownZone, ZoneAlone, parse_start, zone_name
-from storage.db import Write
 from storage.repositories.jobs import Job
-from storage.repositories.organiser_log import log_entry
 from storage.repositories.tournaments import Tournament
 
 _ID_ONLY = re.compile(r"(#\d+)?")
@@ -384,103 +379,3 @@ async def toggle_registration(message: Message, command: CommandObject, services
     await message.answer(tr("registration.opened" if opening else "registration.closed_now",
                             title=tournament.title), reply_markup=markup)
     await redraw_checkin_status(services, tournament)
-
-
-@router.message(Command("pause", "resume"), Targeted(organiser=True))
-async def pause_or_resume(message: Message, command: CommandObject, services: Services,
-                          tr: Translator, target: Target) -> None:
-    """Stop or restart play: every match under way waits (actions are refused) until resumed;
-    the players' private panels say so meanwhile, without buttons. Typed in a match's topic:
-    that match's tournament, announced in the general chat too (the whole tournament waits)."""
-    tournament, pausing = target.tournament, command.command == "pause"
-    switchable = "running" if pausing else "paused"
-    if tournament.status != switchable and not target.named:
-        others = [t for t in await services.repos.tournaments.active_in_chat(message.chat.id)
-                  if t.status == switchable]  # the newest was not meant: the one that can be
-        if len(others) > 1:
-            await message.answer(tr("pause.which", command=command.command, tournaments=", ".join(
-                f"#{t.id} {t.title}" for t in others)))
-            return
-        tournament = others[0] if others else tournament
-    if tournament.status != switchable:
-        await message.answer(tr(_not_switched(tournament, pausing), title=tournament.title))
-        return
-    reason = " ".join(target.words) or None
-    logged = log_entry(message.from_user.id, command.command, services.clock.now(),
-                       tournament_id=tournament.id, chat_id=message.chat.id, reason=reason)
-    opening, thawed = await _switch(services, tournament, pausing, logged)
-    said = ("pause.paused" if pausing else "pause.resumed") + ("_why" if reason else "")
-    text = lines(tr(said, title=tournament.title, reason=clip(reason or ""),
-                    organiser=message.from_user.first_name),
-                 *await clock.resumed_lines(services, tr, tournament, thawed))
-    try:
-        await message.answer(text)
-        if topic_of(message) is not None:
-            await services.bot.send_message(message.chat.id, text)
-    finally:  # what the switch changed is shown and run whatever the message met
-        await redraw_paused(services, tournament)  # boards and panels say the pause, or not
-        if opening is not None:
-            await services.scheduler.run(opening)
-
-
-def _not_switched(tournament: Tournament, pausing: bool) -> str:
-    """Why /pause or /resume changes nothing: paused already, not running, over (a last
-    withdrawal during a pause may end it), or not paused."""
-    if tournament.status == "finished":
-        return "pause.finished"
-    if pausing:
-        return "pause.already" if tournament.status == "paused" else "pause.not_running"
-    return "pause.not_paused"
-
-
-async def _switch(services: Services, tournament: Tournament, pausing: bool,
-                  logged: Write | None = None) -> tuple[int | None, list[Job]]:
-    """Pause a running tournament (every match under way waits, its clocks frozen with the
-    time they had left) or resume a paused one (the clocks run on from there), in one
-    transaction with ``logged`` (the organiser's log entry) and, when resuming, the opening
-    made pending again if it had stopped (:func:`revive_opening`). Returns the opening's job
-    id, to run, and the clocks restarted."""
-    wanted, current = ("paused", "running") if pausing else ("running", "paused")
-    now = services.clock.now()
-    async with services.lock(f"tournament-{tournament.id}"), services.db.together():
-        for match in await services.repos.matches.for_tournament(tournament.id):
-            if match.status == current:
-                await services.repos.matches.update(match.id, now, status=wanted)
-        await services.repos.tournaments.set_status(tournament.id, wanted, now)
-        if logged is not None:
-            await services.db.write(logged)
-        if pausing:
-            await clock.pause(services, tournament.id)
-            return None, []
-        thawed = await clock.resume(services, tournament.id)
-        return await revive_opening(services, tournament.id), thawed
-
-
-async def group_lost(services: Services, chat_id: int) -> None:
-    """The bot can no longer write to a group (removed from it, or the group is gone):
-    pause its running tournaments, then tell their organisers in a DM (every one of them
-    is paused whatever Telegram answers the DMs)."""
-    running = [tournament for tournament in
-               await services.repos.tournaments.active_in_chat(chat_id)
-               if tournament.status == "running"]
-    for tournament in running:
-        await _switch(services, tournament, pausing=True)
-    told = [(tournament, user_id) for tournament in running
-            for user_id in await _organisers(services, tournament)]
-    await at_once(*(_tell_paused(services, tournament, user_id)
-                    for tournament, user_id in told))
-
-
-async def _tell_paused(services: Services, tournament: Tournament, user_id: int) -> None:
-    tr = await services.translator_for_chat(user_id)
-    await services.outbox.dm(user_id, tr("group_lost.paused", title=tournament.title,
-                                         id=tournament.id))
-
-
-async def _organisers(services: Services, tournament: Tournament) -> list[int]:
-    """Who runs a tournament, as far as the bot knows without asking the group: its creator,
-    the organisers who acted on it, and the bot's administrators."""
-    acted = [row["actor_id"] for row in
-             await services.repos.organiser_log.for_tournament(tournament.id)]
-    return list(dict.fromkeys([tournament.created_by, *acted,
-                               *sorted(services.settings.admin_ids)]))

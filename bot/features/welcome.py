@@ -23,7 +23,7 @@ from aiogram.types import ChatMemberUpdated
 from bot import games
 from bot.features.handlers import Handlers
 from bot.features.lifecycle import rights_problem
-from bot.features.organiser import group_lost
+from bot.features.pause import group_lost
 from bot.i18n import Translator
 from bot.services import Services
 

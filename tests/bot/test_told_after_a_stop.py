@@ -9,7 +9,8 @@ cancellation (``cancel.CANCELLED_JOB``) tells everyone who entered or applied, a
 question says it was cancelled; a Cup ``/replace`` (``cup.replace.REPLACED_JOB``) tells the
 group and the old player, and the new player gets the board and the panel. A retry
 (Telegram out of reach) tells only whom it did not reach, and names nobody in the group
-twice."""
+twice. A group the bot lost (``pause.LOST_JOB``) tells the organisers of each tournament
+it paused."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from aiogram.methods import SendMessage
 
 from bot.features.cancel import CANCELLED_JOB
 from bot.features.cup.replace import REPLACED_JOB
+from bot.features.pause import LOST_JOB
 from bot.features.roster import ADDED_JOB, REMOVED_JOB
 from bot.sandbox.runner import Sandbox
 from bot.scheduler import Scheduler
@@ -181,3 +183,39 @@ async def test_an_addition_written_right_before_a_stop_is_said_at_the_next_start
     assert not any("added to" in line for line in output[:stopped])
     assert [line for line in output[stopped:] if "added to" in line] \
         == [f"→ {said_in}: ✅ Carol (@carol) added to “Night”."], output[stopped:]
+
+
+_LOST = "! remove bot@club"
+_PAUSED_DM = "→ org@dm: ⚠️ I can no longer write to the group of “Club Cup”"
+
+
+async def test_a_lost_groups_pause_written_right_before_a_stop_is_told_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The organiser is told in private after the restart (the update that said the group
+    was lost, were it delivered again, finds itself handled: nobody was ever told)."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until("bot_removed_and_back", _LOST))
+        stopped = await _stopped_after(sandbox, monkeypatch, output, LOST_JOB, _LOST)
+        services = sandbox.app.services
+        assert sandbox.errors == 0 and await services.repos.jobs.pending() == []
+        assert (await services.repos.tournaments.get(1)).status == "paused"
+    assert not any(line.startswith(_PAUSED_DM) for line in output[:stopped])
+    assert sum(line.startswith(_PAUSED_DM) for line in output[stopped:]) == 1, output[stopped:]
+
+
+async def test_a_lost_groups_retry_tells_only_whom_telegram_did_not_take(
+        tmp_path: Path, faults: Faults) -> None:
+    """The tournament's creator and an organiser who acted on it are told; one's private
+    message meets Telegram out of reach, and the job's retry tells only that one."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines([*scenario_until("bot_removed_and_back", _LOST),
+                                 "! admin boss@club", "boss@dm: /start", "boss@club: /pause",
+                                 "boss@club: /resume"])
+        org = sandbox.world.user("org").id
+        faults.fail(5, lambda method: isinstance(method, SendMessage) and method.chat_id == org)
+        await sandbox.run_lines([_LOST, "! advance 5m"])
+        assert await sandbox.app.services.repos.jobs.pending() == []
+    told = [line.split(":")[0] for line in output if "I can no longer write" in line]
+    assert sorted(told) == ["→ boss@dm", "→ org@dm"], told
