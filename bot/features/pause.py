@@ -115,18 +115,23 @@ async def group_lost(services: Services, chat_id: int) -> None:
     running = [tournament for tournament in
                await services.repos.tournaments.active_in_chat(chat_id)
                if tournament.status == "running"]
-    held = [(tournament, await _pause_lost(services, tournament)) for tournament in running]
+    held = [(tournament, job) for tournament in running
+            if (job := await _pause_lost(services, tournament)) is not None]
     await at_once(*(services.scheduler.stand_in(job, _tell_paused(services, tournament, job))
                     for tournament, job in held))
 
 
-async def _pause_lost(services: Services, tournament: Tournament) -> Job:
-    """Pause ``tournament`` with the :data:`LOST_JOB` that tells its organisers."""
+async def _pause_lost(services: Services, tournament: Tournament) -> Job | None:
+    """Pause ``tournament`` with the :data:`LOST_JOB` that tells its organisers, unless
+    it stopped running meanwhile (another update that found the group lost paused it)."""
     organisers = await _organisers(services, tournament)
-    async with services.lock(f"tournament-{tournament.id}"), services.db.together():
-        await _switch(services, tournament, pausing=True)
-        return await services.repos.jobs.add(LOST_JOB, services.clock.now(), tournament.id,
-                                             organisers=organisers)
+    async with services.lock(f"tournament-{tournament.id}"):
+        if (await services.repos.tournaments.get(tournament.id)).status != "running":
+            return None
+        async with services.db.together():
+            await _switch(services, tournament, pausing=True)
+            return await services.repos.jobs.add(LOST_JOB, services.clock.now(),
+                                                 tournament.id, organisers=organisers)
 
 
 async def _tell_paused(services: Services, tournament: Tournament, held: Job) -> None:

@@ -21,7 +21,7 @@ from aiogram.methods import SendMessage
 
 from bot.features.cancel import CANCELLED_JOB
 from bot.features.cup.replace import REPLACED_JOB
-from bot.features.pause import LOST_JOB
+from bot.features.pause import LOST_JOB, _pause_lost, group_lost
 from bot.features.roster import ADDED_JOB, REMOVED_JOB
 from bot.sandbox.runner import Sandbox
 from bot.scheduler import Scheduler
@@ -219,3 +219,18 @@ async def test_a_lost_groups_retry_tells_only_whom_telegram_did_not_take(
         assert await sandbox.app.services.repos.jobs.pending() == []
     told = [line.split(":")[0] for line in output if "I can no longer write" in line]
     assert sorted(told) == ["→ boss@dm", "→ org@dm"], told
+
+
+async def test_a_group_found_lost_twice_at_once_pauses_and_tells_once(tmp_path: Path) -> None:
+    """Two updates that met the lost group at the same moment both read the tournament
+    running; the second to take its lock finds it paused and neither pauses nor tells
+    again."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until("bot_removed_and_back", _LOST))
+        services = sandbox.app.services
+        read_running = await services.repos.tournaments.get(1)
+        await group_lost(services, sandbox.world.group("club").id)
+        assert await _pause_lost(services, read_running) is None
+        assert await services.repos.jobs.pending() == []
+    assert sum(line.startswith(_PAUSED_DM) for line in output) == 1
