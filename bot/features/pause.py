@@ -16,7 +16,7 @@ from aiogram.types import Message
 
 from bot.features.access import Target, Targeted
 from bot.features.handlers import Handlers
-from bot.features.lifecycle import job_kind, revive_opening, tell_each_owed
+from bot.features.lifecycle import answer_where_asked, job_kind, revive_opening, tell_each_owed
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import topic_of
 from bot.play import clock
@@ -51,22 +51,58 @@ async def pause_or_resume(message: Message, command: CommandObject, services: Se
         await message.answer(tr(_not_switched(tournament, pausing), title=tournament.title))
         return
     reason = " ".join(target.words) or None
-    logged = log_entry(message.from_user.id, command.command, services.clock.now(),
+    now = services.clock.now()
+    logged = log_entry(message.from_user.id, command.command, now,
                        tournament_id=tournament.id, chat_id=message.chat.id, reason=reason)
-    async with services.lock(f"tournament-{tournament.id}"):
+    async with services.lock(f"tournament-{tournament.id}"), services.db.together():
         opening, thawed = await _switch(services, tournament, pausing, logged)
-    said = ("pause.paused" if pausing else "pause.resumed") + ("_why" if reason else "")
-    text = lines(tr(said, title=tournament.title, reason=clip(reason or ""),
-                    organiser=message.from_user.first_name),
-                 *await clock.resumed_lines(services, tr, tournament, thawed))
+        held = await services.repos.jobs.add(
+            SWITCHED_JOB, now, tournament.id, pausing=pausing, reason=reason,
+            organiser=message.from_user.first_name, thread=topic_of(message),
+            thawed=[job.id for job in thawed])
     try:
-        await message.answer(text)
-        if topic_of(message) is not None:
-            await services.bot.send_message(message.chat.id, text)
-    finally:  # what the switch changed is shown and run whatever the message met
-        await redraw_paused(services, tournament)  # boards and panels say the pause, or not
+        await services.scheduler.stand_in(held, _say_switched(services, tournament, held))
+    finally:  # the opening is run whatever the message met
         if opening is not None:
             await services.scheduler.run(opening)
+
+
+SWITCHED_JOB = "play_switched"
+"""Written with a pause or a resume: the group told, and the boards and private panels
+redrawn waiting or playing, the job held in their stead (a /resume written right before a
+stop left every board saying its match waits while the clocks ran on: a player lost on
+time without a word)."""
+
+
+async def _say_switched(services: Services, tournament: Tournament, held: Job) -> None:
+    """The group told of the pause or resume (typed in a match's topic: there and in the
+    general chat, as the whole tournament waits or goes on), with the deadlines the resume
+    restarted; then each live board and private panel says the pause, or not, whatever the
+    message met (a retry after a failed redraw says the switch again)."""
+    said = held.payload
+    tr = await services.translator_for_chat(tournament.chat_id)
+    key = ("pause.paused" if said["pausing"] else "pause.resumed") + \
+        ("_why" if said["reason"] else "")
+    thawed = await services.repos.jobs.of_ids(said["thawed"])
+    text = lines(tr(key, title=tournament.title, reason=clip(said["reason"] or ""),
+                    organiser=said["organiser"]),
+                 *await clock.resumed_lines(services, tr, tournament, thawed))
+    try:
+        await answer_where_asked(services, tournament.chat_id, held)(text)
+        if said["thread"] is not None:
+            await services.bot.send_message(tournament.chat_id, text)
+    finally:
+        await redraw_paused(services, tournament)
+
+
+@job_kind(SWITCHED_JOB)
+async def _switch_owed(services: Services, job: Job) -> None:
+    """:data:`SWITCHED_JOB`, left by a bot that stopped (or could not reach Telegram) after
+    writing a pause or resume; said only while the tournament stands as it left it."""
+    tournament = await services.repos.tournaments.get(job.tournament_id)
+    if tournament is not None and tournament.status == (
+            "paused" if job.payload["pausing"] else "running"):
+        await _say_switched(services, tournament, job)
 
 
 def _not_switched(tournament: Tournament, pausing: bool) -> str:

@@ -12,12 +12,15 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.sandbox.runner import Sandbox
 from bot.scheduler import Scheduler
 from storage.repositories.jobs import Job
 from tests.bot.test_restart_determinism import NEW_RUN
+
+if TYPE_CHECKING:
+    import pytest
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -59,6 +62,20 @@ def stops_before(kind: str) -> Callable[..., Awaitable[None]]:
         else:
             work.close()
     return stopping
+
+
+async def stopped_after(sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch, output: list[str],
+                        kind: str, line: str) -> int:
+    """``line``, with the process stopped right after the write that holds its ``kind`` job,
+    then a restart whose due jobs run as a live start runs them: how many lines were printed
+    before the restart."""
+    with monkeypatch.context() as patch:
+        patch.setattr(Scheduler, "stand_in", stops_before(kind))
+        await sandbox.line(line)
+    stopped = len(output)
+    await sandbox.line("! restart")
+    await sandbox.app.services.scheduler.run_following()
+    return stopped
 
 
 def said(output: list[str]) -> list[str]:

@@ -9,8 +9,7 @@ cancellation (``cancel.CANCELLED_JOB``) tells everyone who entered or applied, a
 question says it was cancelled; a Cup ``/replace`` (``cup.replace.REPLACED_JOB``) tells the
 group and the old player, and the new player gets the board and the panel. A retry
 (Telegram out of reach) tells only whom it did not reach, and names nobody in the group
-twice. A group the bot lost (``pause.LOST_JOB``) tells the organisers of each tournament
-it paused."""
+twice."""
 
 from __future__ import annotations
 
@@ -21,29 +20,12 @@ from aiogram.methods import SendMessage
 
 from bot.features.cancel import CANCELLED_JOB
 from bot.features.cup.replace import REPLACED_JOB
-from bot.features.pause import LOST_JOB, _pause_lost, group_lost
 from bot.features.roster import ADDED_JOB, REMOVED_JOB
-from bot.sandbox.runner import Sandbox
-from bot.scheduler import Scheduler
 from tests.bot.conftest import Faults
-from tests.bot.sandbox_run import opened, scenario_until, stops_before
+from tests.bot.sandbox_run import opened, scenario_until, stopped_after
 
 _NIGHT = ["org@g: hi", "! add bot@g", "org@g: /new backgammon Night approval=on",
           "alice@dm: /start", "alice@g: /register", "bob@g: /register"]
-
-
-async def _stopped_after(sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch, output: list[str],
-                         kind: str, line: str) -> int:
-    """``line``, with the process stopped right after the write that holds its ``kind`` job,
-    then a restart whose due jobs run as a live start runs them: how many lines were printed
-    before the restart."""
-    with monkeypatch.context() as patch:
-        patch.setattr(Scheduler, "stand_in", stops_before(kind))
-        await sandbox.line(line)
-    stopped = len(output)
-    await sandbox.line("! restart")
-    await sandbox.app.services.scheduler.run_following()
-    return stopped
 
 
 async def _removed_before_a_stop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -53,7 +35,7 @@ async def _removed_before_a_stop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     output: list[str] = []
     async with opened(tmp_path, emit=output.append) as sandbox:
         await sandbox.run_lines(_NIGHT)
-        stopped = await _stopped_after(sandbox, monkeypatch, output, REMOVED_JOB, line)
+        stopped = await stopped_after(sandbox, monkeypatch, output, REMOVED_JOB, line)
         services, world = sandbox.app.services, sandbox.world
         handle = line.rsplit("@", 1)[1]
         entry = await services.repos.entrants.get(1, world.user(handle).id)
@@ -85,7 +67,7 @@ async def test_a_cancellation_written_right_before_a_stop_is_told_at_the_next_st
     output: list[str] = []
     async with opened(tmp_path, emit=output.append) as sandbox:
         await sandbox.run_lines([*_NIGHT, "org@g: [✅ Approve]", "org@g: /cancel"])
-        stopped = await _stopped_after(sandbox, monkeypatch, output, CANCELLED_JOB,
+        stopped = await stopped_after(sandbox, monkeypatch, output, CANCELLED_JOB,
                                        "org@g: [❌ Cancel it]")
         tournament = await sandbox.app.services.repos.tournaments.get(1)
         assert sandbox.errors == 0 and await sandbox.app.services.repos.jobs.pending() == []
@@ -137,7 +119,7 @@ async def test_a_cup_replacement_written_right_before_a_stop_is_said_at_the_next
     output: list[str] = []
     async with opened(tmp_path, language="ru", seed=3, emit=output.append) as sandbox:
         await sandbox.run_lines(scenario_until("cup_replaced_panel", replacing))
-        stopped = await _stopped_after(sandbox, monkeypatch, output, REPLACED_JOB, replacing)
+        stopped = await stopped_after(sandbox, monkeypatch, output, REPLACED_JOB, replacing)
         await sandbox.line("erin@dm: атака")
         pending = await sandbox.app.services.repos.jobs.pending()
         assert sandbox.errors == 0 and REPLACED_JOB not in {job.kind for job in pending}
@@ -176,7 +158,7 @@ async def test_an_addition_written_right_before_a_stop_is_said_at_the_next_start
     async with opened(tmp_path, emit=output.append) as sandbox:
         await sandbox.run_lines(["org@g/1: hi", "! add bot@g", "carol@g: hi",
                                  "org@g: /new backgammon Night"])
-        stopped = await _stopped_after(sandbox, monkeypatch, output, ADDED_JOB,
+        stopped = await stopped_after(sandbox, monkeypatch, output, ADDED_JOB,
                                        f"org@{where}: /add @carol")
         pending = await sandbox.app.services.repos.jobs.pending()
         assert sandbox.errors == 0 and ADDED_JOB not in {job.kind for job in pending}
@@ -184,53 +166,3 @@ async def test_an_addition_written_right_before_a_stop_is_said_at_the_next_start
     assert [line for line in output[stopped:] if "added to" in line] \
         == [f"→ {said_in}: ✅ Carol (@carol) added to “Night”."], output[stopped:]
 
-
-_LOST = "! remove bot@club"
-_PAUSED_DM = "→ org@dm: ⚠️ I can no longer write to the group of “Club Cup”"
-
-
-async def test_a_lost_groups_pause_written_right_before_a_stop_is_told_at_the_next_start(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The organiser is told in private after the restart (the update that said the group
-    was lost, were it delivered again, finds itself handled: nobody was ever told)."""
-    output: list[str] = []
-    async with opened(tmp_path, emit=output.append) as sandbox:
-        await sandbox.run_lines(scenario_until("bot_removed_and_back", _LOST))
-        stopped = await _stopped_after(sandbox, monkeypatch, output, LOST_JOB, _LOST)
-        services = sandbox.app.services
-        assert sandbox.errors == 0 and await services.repos.jobs.pending() == []
-        assert (await services.repos.tournaments.get(1)).status == "paused"
-    assert not any(line.startswith(_PAUSED_DM) for line in output[:stopped])
-    assert sum(line.startswith(_PAUSED_DM) for line in output[stopped:]) == 1, output[stopped:]
-
-
-async def test_a_lost_groups_retry_tells_only_whom_telegram_did_not_take(
-        tmp_path: Path, faults: Faults) -> None:
-    """The tournament's creator and an organiser who acted on it are told; one's private
-    message meets Telegram out of reach, and the job's retry tells only that one."""
-    output: list[str] = []
-    async with opened(tmp_path, emit=output.append) as sandbox:
-        await sandbox.run_lines([*scenario_until("bot_removed_and_back", _LOST),
-                                 "! admin boss@club", "boss@dm: /start", "boss@club: /pause",
-                                 "boss@club: /resume"])
-        org = sandbox.world.user("org").id
-        faults.fail(5, lambda method: isinstance(method, SendMessage) and method.chat_id == org)
-        await sandbox.run_lines([_LOST, "! advance 5m"])
-        assert await sandbox.app.services.repos.jobs.pending() == []
-    told = [line.split(":")[0] for line in output if "I can no longer write" in line]
-    assert sorted(told) == ["→ boss@dm", "→ org@dm"], told
-
-
-async def test_a_group_found_lost_twice_at_once_pauses_and_tells_once(tmp_path: Path) -> None:
-    """Two updates that met the lost group at the same moment both read the tournament
-    running; the second to take its lock finds it paused and neither pauses nor tells
-    again."""
-    output: list[str] = []
-    async with opened(tmp_path, emit=output.append) as sandbox:
-        await sandbox.run_lines(scenario_until("bot_removed_and_back", _LOST))
-        services = sandbox.app.services
-        read_running = await services.repos.tournaments.get(1)
-        await group_lost(services, sandbox.world.group("club").id)
-        assert await _pause_lost(services, read_running) is None
-        assert await services.repos.jobs.pending() == []
-    assert sum(line.startswith(_PAUSED_DM) for line in output) == 1
