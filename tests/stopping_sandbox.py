@@ -1,0 +1,47 @@
+"""``python -m bot`` that stops dead right after a chosen write of an update.
+
+    STOP_AT_WRITE=K python -m tests.stopping_sandbox sandbox --script … --resume
+
+The process exits at once (``os._exit``: nothing closed, nothing flushed, as a killed
+process) right after the K-th write transaction an update's handling commits (the
+database's tracked writes, :meth:`storage.db.Database.tracking_writes`), the messages sent
+before it printed; with ``STOP_AT_WRITE=0`` it runs to the end and says on stderr how many
+such writes there were (``writes: N``). ``python -m tests.stops`` drives it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from bot.__main__ import main
+from storage import db
+from storage.db import Database
+
+STOPPED = 137  # the exit code of a killed process
+
+
+def _stopping(stop_at: int) -> list[int]:
+    """Patch :meth:`Database._end` to count the updates' committed writes, and stop at
+    ``stop_at`` (0: never); the count so far, in a list."""
+    counted = [0]
+    end = Database._end
+
+    def counting_end(self: Database, *, commit: bool) -> None:
+        end(self, commit=commit)
+        writes = db._TRACKED.get()
+        if commit and writes is not None and writes.database is self:
+            counted[0] += 1
+            if counted[0] == stop_at:
+                sys.stdout.flush()
+                os._exit(STOPPED)
+
+    Database._end = counting_end
+    return counted
+
+
+if __name__ == "__main__":
+    counted = _stopping(int(os.environ.get("STOP_AT_WRITE", "0")))
+    code = main()
+    print(f"writes: {counted[0]}", file=sys.stderr)
+    sys.exit(code)

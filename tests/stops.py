@@ -1,0 +1,89 @@
+"""Stop the sandbox right after a seeded write of every transcript and list what it never said.
+
+    python -m tests.stops [--salt S] [--only WORD]
+
+For each transcript of ``tests/scenarios/``, ``python -m tests.stopping_sandbox`` (the
+sandbox, ``--resume``) runs it once whole, counting the write transactions its updates
+commit; then on a new database, where it stops dead right after a seeded one of those
+writes (by the transcript's name and ``--salt``), and the same command resumes it to the
+end, as a bot restarted after a crash (the update in hand delivered again). Printed: each
+transcript where the stopped and the resumed run between them posted fewer messages than
+the whole run (``never said``: the first line of each message missing, the message ids of
+edits left out), with the write stopped at and the last line printed before the stop.
+
+That gap is what :meth:`bot.scheduler.Scheduler.stand_in` closes: a job written with the
+action and run at the next start says what the action owes the others. A message missing
+is a place to look, not always a defect: a command's answer to its own sender is not held
+(they ask again and are told what stands); the bot's own random draws made again differ;
+a message that waited for a group's window when the process stopped may be said in one
+with the next. ``python -m tests.kills`` kills at a printed line instead, wherever the
+process is, and compares where the tournaments end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+from tests.bot.sandbox_run import print_each, said, tool_arguments
+from tests.bot.test_scenarios import options_of
+
+RUN_SECONDS = 300
+_EDITED_ID = re.compile(r"^(✎ [^#:]+)#\d+:")
+_COUNTED = re.compile(r"^writes: (\d+)$", re.MULTILINE)
+
+
+def _run(db_path: Path, script: Path, stop_at: int) -> subprocess.CompletedProcess:
+    options = options_of(script.read_text(encoding="utf-8"))
+    command = [sys.executable, "-m", "tests.stopping_sandbox", "sandbox", "--db", str(db_path),
+               "--seed", str(options.get("seed", 0)),
+               *(["--lang", options["lang"]] if "lang" in options else []),
+               "--script", str(script), "--resume"]
+    return subprocess.run(command, capture_output=True, text=True, encoding="utf-8",
+                          check=False, timeout=RUN_SECONDS,
+                          env={**os.environ, "STOP_AT_WRITE": str(stop_at)})
+
+
+def posted(output: str) -> Counter[str]:
+    """The messages the bot posted or edited, each as said (an edit without its message's
+    id, which a message posted again after a stop does not keep)."""
+    return Counter(_EDITED_ID.sub(r"\1:", message) for message in said(output.splitlines())
+                   if message.startswith(("→ ", "✎ ")))
+
+
+async def one(script: Path, salt: str) -> list[str]:
+    """What :func:`main` prints of transcript ``script`` (nothing when nothing is missing)."""
+    with tempfile.TemporaryDirectory() as folder:
+        whole = _run(Path(folder) / "whole.sqlite3", script, 0)
+        if not (counted := _COUNTED.search(whole.stderr)) or int(counted.group(1)) == 0:
+            return []
+        writes = int(counted.group(1))
+        stop_at = random.Random(script.stem + salt).randint(1, writes)
+        stopped = _run(Path(folder) / "stopped.sqlite3", script, stop_at)
+        resumed = _run(Path(folder) / "stopped.sqlite3", script, 0)
+    missing = posted(whole.stdout) - posted(stopped.stdout) - posted(resumed.stdout)
+    if not missing and resumed.returncode == 0:
+        return []
+    last = stopped.stdout.rstrip("\n").rsplit("\n", 1)[-1]
+    errors = [line for line in resumed.stdout.splitlines() if line.startswith("!!")]
+    return [f"{script.stem}: stopped after write {stop_at} of {writes}, resumed with exit"
+            f" code {resumed.returncode}; the last line before the stop: {last[:80]}",
+            *(f"    never said: {message.splitlines()[0][:100]}"
+              for message in sorted(missing.elements())[:4]),
+            *(f"    {error}" for error in errors[:3])]
+
+
+async def main(salt: str, only: str) -> None:
+    await print_each(only, lambda script: one(script, salt))
+
+
+if __name__ == "__main__":
+    arguments = tool_arguments("stops", __doc__, salt="picks other writes to stop at").parse_args()
+    asyncio.run(main(arguments.salt, arguments.only))
