@@ -12,10 +12,11 @@ from aiogram.exceptions import TelegramServerError
 
 from bot.features.formats import runner
 from bot.sandbox.runner import Sandbox
+from bot.scheduler import VirtualScheduler
 from storage.db import Database
 from storage.repositories.matches import MatchesRepo
 from tests.bot import round_robin
-from tests.bot.sandbox_run import opened
+from tests.bot.sandbox_run import opened, scenario_until
 from tests.bot.test_restart_determinism import exports, no_rate_limit, run_and_export
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
@@ -210,3 +211,31 @@ async def test_a_retried_job_does_not_say_the_final_placings_twice(tmp_path: Pat
     assert status == "finished"
     assert len([line for line in output if "is over. Final placings" in line]) == 1, output
     assert len([line for line in output if "standings after round 1" in line]) == 1, output
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("org@re: /reentry @dave", "→ re: 🔁 Dave re-enters the bracket."),
+    ("org@re: /reentry close", "→ re: Re-entry is closed: the open places are byes now.")])
+async def test_a_reentry_goes_on_after_a_restart_that_followed_its_write(
+        tmp_path: Path, monkeypatch, line: str, said: str) -> None:
+    """An organiser's ``/reentry`` is stored with the same job, which says it heading the
+    matches it opens (before, a stop right after its write never said either: the group
+    was not told who plays next)."""
+    follow = VirtualScheduler.follow
+
+    def then_die(scheduler, job) -> None:
+        if job.kind == runner.ADVANCE_JOB:
+            raise Died
+        follow(scheduler, job)
+
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until("formats_reentry", line))
+        with monkeypatch.context() as patch:
+            patch.setattr(VirtualScheduler, "follow", then_die)
+            await sandbox.line(line)
+        stopped = len(output)
+        await sandbox.line("! restart")
+        assert await sandbox.app.services.repos.jobs.pending() == []
+    assert output[stopped - 1].startswith("!! error: Died"), output[stopped - 3:stopped]
+    assert output[stopped:stopped + 2] == [said, "  ⚔️ Next matches:"], output[stopped:]

@@ -26,7 +26,7 @@ from bot.features.formats.results import (
     removal_said,
     remove_player,
 )
-from bot.features.formats.runner import proceed
+from bot.features.formats.runner import ADVANCE_JOB
 from bot.features.formats.state import Run, load, log_event, names_of
 from bot.features.handlers import Handlers
 from bot.features.keyboards import pressed_on_its_question, question_keyboard
@@ -287,14 +287,15 @@ async def reentry(message: Message, command: CommandObject, services: Services,
     except IllegalAction:
         await message.reply(tr("formats.error.cannot_reenter"))
         return
-    async with services.lock(f"tournament-{run.tournament.id}"):
-        async with services.db.together():  # the event with its entry (and the claim)
-            await log_event(services, run, bracket.log[-1])
-            await services.repos.organiser_log.record(
-                message.from_user.id, "reentry", services.clock.now(),
-                tournament_id=run.tournament.id, chat_id=message.chat.id,
-                event=bracket.log[-1])
-        label = await names_of(services, run.tournament.id)
-        await message.answer(tr("formats.entries_closed") if closing
-                             else tr("formats.reentered", name=label[players[0]]))
-        await proceed(services, run.tournament.id)
+    label = await names_of(services, run.tournament.id)
+    said = tr("formats.entries_closed") if closing else \
+        tr("formats.reentered", name=label[players[0]])
+    now = services.clock.now()
+    async with services.lock(f"tournament-{run.tournament.id}"), services.db.together():
+        # the event with its entry, the claim and the job that says it and goes on from it
+        await log_event(services, run, bracket.log[-1])
+        await services.repos.organiser_log.record(
+            message.from_user.id, "reentry", now, tournament_id=run.tournament.id,
+            chat_id=message.chat.id, event=bracket.log[-1])
+        onward = await services.repos.jobs.add(ADVANCE_JOB, now, run.tournament.id, said=said)
+    services.scheduler.follow(onward)
