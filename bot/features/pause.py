@@ -11,6 +11,8 @@ after the pause still tells them at its next start.
 
 from __future__ import annotations
 
+from functools import partial
+
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
@@ -21,7 +23,7 @@ from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import topic_of
 from bot.play import clock
 from bot.play.board import redraw_paused
-from bot.sending import at_once
+from bot.sending import at_once, raise_failure, settled
 from bot.services import Services
 from storage.db import Write
 from storage.repositories.jobs import Job
@@ -75,10 +77,25 @@ time without a word)."""
 
 
 async def _say_switched(services: Services, tournament: Tournament, held: Job) -> None:
-    """The group told of the pause or resume (typed in a match's topic: there and in the
+    """The group told of the pause or resume, and each live board and private panel
+    redrawn saying the pause, or not: each tried whatever the other meets, and the one
+    done noted when the other failed, so the job's retry does only what is still owed."""
+    owed = {step: work for step, work in (
+        ("told", partial(_tell_switched, services, tournament, held)),
+        ("drawn", partial(redraw_paused, services, tournament)))
+        if not held.payload.get(step)}
+    results = await settled(*(work() for work in owed.values()))
+    done = {step: True for step, result in zip(owed, results, strict=True)
+            if not isinstance(result, Exception)}
+    if len(done) < len(owed):
+        await services.repos.jobs.note(held.id, **done)
+    raise_failure(results)
+
+
+async def _tell_switched(services: Services, tournament: Tournament, held: Job) -> None:
+    """The pause or resume said in the group (typed in a match's topic: there and in the
     general chat, as the whole tournament waits or goes on), with the deadlines the resume
-    restarted; then each live board and private panel says the pause, or not, whatever the
-    message met (a retry after a failed redraw says the switch again)."""
+    restarted."""
     said = held.payload
     tr = await services.translator_for_chat(tournament.chat_id)
     key = ("pause.paused" if said["pausing"] else "pause.resumed") + \
@@ -87,12 +104,9 @@ async def _say_switched(services: Services, tournament: Tournament, held: Job) -
     text = lines(tr(key, title=tournament.title, reason=clip(said["reason"] or ""),
                     organiser=said["organiser"]),
                  *await clock.resumed_lines(services, tr, tournament, thawed))
-    try:
-        await answer_where_asked(services, tournament.chat_id, held)(text)
-        if said["thread"] is not None:
-            await services.bot.send_message(tournament.chat_id, text)
-    finally:
-        await redraw_paused(services, tournament)
+    await answer_where_asked(services, tournament.chat_id, held)(text)
+    if said["thread"] is not None:
+        await services.bot.send_message(tournament.chat_id, text)
 
 
 @job_kind(SWITCHED_JOB)

@@ -161,13 +161,16 @@ async def test_a_board_whose_edit_failed_is_drawn_again_and_its_buttons_work(san
 async def test_a_pause_whose_message_failed_still_shows_on_the_board(tmp_path: Path,
                                                                    faults):
     """/pause is written, then its message meets Telegram out of reach: the board says the
-    pause all the same (it kept its move buttons, each press answered with the pause)."""
+    pause all the same (it kept its move buttons, each press answered with the pause), and
+    the job held for them says the pause once Telegram takes it, without drawing the board
+    again (``pause.SWITCHED_JOB``)."""
     async with _started(tmp_path, "en") as box:
         pause = "org@g: /pause lunch"
         await _run(box, "\n".join(scenario_until("backgammon_addtime_keeps_the_turn", pause)))
         faults.fail(5, lambda m: isinstance(m, SendMessage) and "is paused" in m.text)
-        said = await _run(box, pause)
+        said = await _run(box, pause) + await _run(box, "! advance 1m")
         assert sum("The match is paused (lunch)" in line for line in said) == 1
+        assert sum(line.startswith("→ g: ⏸") for line in said) == 1, said
 
 
 async def test_board_posts_the_new_board_when_the_old_ones_buttons_stay(sandbox, faults):
