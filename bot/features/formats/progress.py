@@ -79,12 +79,15 @@ def minimum(settings: dict) -> int:
 
 async def begin(services: Services, run: Run, players: list[int]) -> Run:
     """Store the seeded field; a round robin creates all its matches now (rounds open one
-    at a time), the other formats pair as they go."""
+    at a time), the other formats pair as they go. One write: a start run again after a
+    stop finds the field stored only with its matches (it used to find the field alone,
+    made no matches, and ended the round robin at once, unplayed)."""
     groups = split_into_groups(players, group_count(run)) if run.phase == "round_robin" \
         else [players]
-    run = await save_record(services, run, players=players, groups=groups)
-    if run.phase == "round_robin":
-        await _create_round_robin(services, run, groups)
+    async with services.db.together():
+        run = await save_record(services, run, players=players, groups=groups)
+        if run.phase == "round_robin":
+            await _create_round_robin(services, run, groups)
     return await load(services, run.tournament.id)
 
 

@@ -1,0 +1,45 @@
+"""A start that stops midway is run again at the next start and opens the tournament as
+one that never stopped would (the ``opening`` job): what it wrote before the stop is
+written with all it belongs with, so the run again finds either nothing or the whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.features.formats import progress
+from tests.bot.sandbox_run import opened, scenario_until
+
+_BEGIN = "org@g: /begin"
+
+
+class Died(BaseException):
+    """The process ended right before the round robin's matches were written (no handler
+    or job runner catches it, as none outlives the process)."""
+
+
+async def test_a_round_robin_stopped_before_its_matches_were_written_opens_them_next_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seeded field and the matches are one write: before, the field was stored alone,
+    and the start run again found it, made no matches and ended the tournament unplayed,
+    its entrants all tied first."""
+    async def die(*args, **kwargs) -> None:
+        raise Died
+
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until("armchair_private_answers", _BEGIN))
+        with monkeypatch.context() as patch:
+            patch.setattr(progress, "_create_round_robin", die)
+            with pytest.raises(Died):
+                await sandbox.line(_BEGIN)
+        stopped = len(output)
+        await sandbox.line("! restart")
+        services = sandbox.app.services
+        matches = await services.repos.matches.for_tournament(1)
+        assert [match.status for match in matches] == ["running"]
+        assert (await services.repos.tournaments.get(1)).status == "running"
+    # the group speaks Russian (the transcript's /lang ru)
+    assert "  ⚔️ Тур 1 из 1:" in output[stopped:], output[stopped:]
+    assert not any("завершён" in line for line in output), output
