@@ -9,7 +9,9 @@ writes (by the transcript's name and ``--salt``), and the same command resumes i
 end, as a bot restarted after a crash (the update in hand delivered again). Printed: each
 transcript where the stopped and the resumed run between them posted fewer messages than
 the whole run (``never said``: the first line of each message missing, the message ids of
-edits left out), with the write stopped at and the last line printed before the stop.
+edits left out) or whose tournaments end otherwise (their exports, times left out, as
+``python -m tests.kills`` compares them), with the write stopped at and the last line
+printed before the stop.
 
 That gap is what :meth:`bot.scheduler.Scheduler.stand_in` closes: a job written with the
 action and run at the next start says what the action owes the others. A message missing
@@ -32,7 +34,8 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from tests.bot.sandbox_run import print_each, said, tool_arguments
+from tests.bot.sandbox_run import differences, print_each, said, tool_arguments
+from tests.bot.test_crash import final_exports
 from tests.bot.test_scenarios import options_of
 
 RUN_SECONDS = 300
@@ -68,8 +71,10 @@ async def one(script: Path, salt: str) -> list[str]:
         stop_at = random.Random(script.stem + salt).randint(1, writes)
         stopped = _run(Path(folder) / "stopped.sqlite3", script, stop_at)
         resumed = _run(Path(folder) / "stopped.sqlite3", script, 0)
+        changed = differences(await final_exports(Path(folder) / "whole.sqlite3"),
+                              await final_exports(Path(folder) / "stopped.sqlite3"))
     missing = posted(whole.stdout) - posted(stopped.stdout) - posted(resumed.stdout)
-    if not missing and resumed.returncode == 0:
+    if not missing and not changed and resumed.returncode == 0:
         return []
     last = stopped.stdout.rstrip("\n").rsplit("\n", 1)[-1]
     errors = [line for line in resumed.stdout.splitlines() if line.startswith("!!")]
@@ -77,6 +82,7 @@ async def one(script: Path, salt: str) -> list[str]:
             f" code {resumed.returncode}; the last line before the stop: {last[:80]}",
             *(f"    never said: {message.splitlines()[0][:100]}"
               for message in sorted(missing.elements())[:4]),
+            *(f"    {difference[:100]}" for difference in changed[:6]),
             *(f"    {error}" for error in errors[:3])]
 
 
