@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 
 from bot.features.formats import progress
+from storage.repositories.matches import MatchesRepo
 from tests.bot.sandbox_run import opened, scenario_until
 
 _BEGIN = "org@g: /begin"
 
 
 class Died(BaseException):
-    """The process ended right before the round robin's matches were written (no handler
-    or job runner catches it, as none outlives the process)."""
+    """The process ended right before a write (no handler or job runner catches it, as
+    none outlives the process)."""
 
 
 async def test_a_round_robin_stopped_before_its_matches_were_written_opens_them_next_time(
@@ -43,3 +44,29 @@ async def test_a_round_robin_stopped_before_its_matches_were_written_opens_them_
     # the group speaks Russian (the transcript's /lang ru)
     assert "  ⚔️ Тур 1 из 1:" in output[stopped:], output[stopped:]
     assert not any("завершён" in line for line in output), output
+
+
+async def test_a_round_stopped_before_its_bye_was_won_gives_the_bye_next_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round's matches and its bye's win are one write: before, the bye was made alone,
+    never won, and its player was said to rest the round, without the bye's point."""
+    settle = MatchesRepo.settle
+
+    async def die_at_the_bye(repo, match_id, entry, *args, **kwargs):
+        if entry.get("meta") == "bye":
+            raise Died
+        return await settle(repo, match_id, entry, *args, **kwargs)
+
+    begin = "org@sx: /begin"
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append, language="ru") as sandbox:
+        await sandbox.run_lines(scenario_until("formats_swiss_elim", begin))
+        with monkeypatch.context() as patch:
+            patch.setattr(MatchesRepo, "settle", die_at_the_bye)
+            with pytest.raises(Died):
+                await sandbox.line(begin)
+        await sandbox.line("! restart")
+        matches = await sandbox.app.services.repos.matches.for_tournament(1)
+        [bye] = [match for match in matches if match.player_b is None]
+        assert bye.winner == bye.player_a
+    assert "  • Erin — без пары (победа без игры)" in output, output

@@ -308,12 +308,14 @@ async def replacements_said(services: Services, tournament_id: int) -> None:
 
 
 async def _create(services: Services, run: Run, new: list[NewMatch]) -> None:
-    """The round's new matches in one write; each bye's win is then logged on its own."""
+    """The round's new matches and each bye's win in one write (a stop between the two
+    left a bye made and never won: its player rested the round without its point)."""
     now = services.clock.now()
-    for row in await services.repos.matches.create_many(run.tournament.id, STAGE, new, now):
-        if row.player_b is None:
-            await services.repos.matches.settle(row.id, {"meta": "bye", "winner": row.player_a},
-                                                None, now)
+    async with services.db.together():
+        for row in await services.repos.matches.create_many(run.tournament.id, STAGE, new, now):
+            if row.player_b is None:
+                await services.repos.matches.settle(
+                    row.id, {"meta": "bye", "winner": row.player_a}, None, now)
 
 
 TABLES_REMEMBERED = 256
