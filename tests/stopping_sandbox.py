@@ -5,8 +5,10 @@
 The process exits at once (``os._exit``: nothing closed, nothing flushed, as a killed
 process) right after the K-th write transaction an update's handling commits (the
 database's tracked writes, :meth:`storage.db.Database.tracking_writes`), the messages sent
-before it printed; with ``STOP_AT_WRITE=0`` it runs to the end and says on stderr how many
-such writes there were (``writes: N``). ``python -m tests.stops`` drives it.
+before it printed; with ``STOP_AT_WRITE=0`` it runs to the end and says on stderr each
+write (``write: K U``, U telling apart the updates — and the jobs they run — whose
+handling wrote it) and how many there were (``writes: N``). ``python -m tests.stops``
+drives it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ def _stopping(stop_at: int) -> list[int]:
             if counted[0] == stop_at:
                 sys.stdout.flush()
                 os._exit(STOPPED)
+            if not stop_at:
+                if not hasattr(writes, "writer"):  # numbered: an id() is used again
+                    writes.writer = counted[0]
+                print(f"write: {counted[0]} {writes.writer}", file=sys.stderr)
 
     Database._end = counting_end
     return counted

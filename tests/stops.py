@@ -1,6 +1,6 @@
 """Stop the sandbox right after a seeded write of every transcript and list what it never said.
 
-    python -m tests.stops [--salt S] [--only WORD]
+    python -m tests.stops [--salt S] [--only WORD] [--midway] [--each]
 
 For each transcript of ``tests/scenarios/``, ``python -m tests.stopping_sandbox`` (the
 sandbox, ``--resume``) runs it once whole, counting the write transactions its updates
@@ -11,7 +11,10 @@ transcript where the stopped and the resumed run between them posted fewer messa
 the whole run (``never said``: the first line of each message missing, the message ids of
 edits left out) or whose tournaments end otherwise (their exports, times left out, as
 ``python -m tests.kills`` compares them), with the write stopped at and the last line
-printed before the stop.
+printed before the stop. ``--midway`` stops only after a write the same update (or the
+job it runs) follows with another: where what it has written is half of what it means to
+write (a round's matches without their bye's win); ``--each`` stops at every write that
+qualifies, one run each, instead of one seeded write per transcript.
 
 That gap is what :meth:`bot.scheduler.Scheduler.stand_in` closes: a job written with the
 action and run at the next start says what the action owes the others. A message missing
@@ -24,6 +27,7 @@ process is, and compares where the tournaments end.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import random
@@ -40,7 +44,7 @@ from tests.bot.test_scenarios import options_of
 
 RUN_SECONDS = 300
 _EDITED_ID = re.compile(r"^(✎ [^#:]+)#\d+:")
-_COUNTED = re.compile(r"^writes: (\d+)$", re.MULTILINE)
+_WRITE = re.compile(r"^write: (\d+) (\d+)$", re.MULTILINE)
 
 
 def _run(db_path: Path, script: Path, stop_at: int) -> subprocess.CompletedProcess:
@@ -61,19 +65,34 @@ def posted(output: str) -> Counter[str]:
                    if message.startswith(("→ ", "✎ ")))
 
 
-async def one(script: Path, salt: str) -> list[str]:
+async def one(script: Path, salt: str, midway: bool = False, each: bool = False
+              ) -> list[str]:
     """What :func:`main` prints of transcript ``script`` (nothing when nothing is missing)."""
     with tempfile.TemporaryDirectory() as folder:
         whole = _run(Path(folder) / "whole.sqlite3", script, 0)
-        if not (counted := _COUNTED.search(whole.stderr)) or int(counted.group(1)) == 0:
+        writers = [writer for _, writer in _WRITE.findall(whole.stderr)]
+        candidates = [number for number in range(1, len(writers) + 1)
+                      if not midway or writers[number - 1:number + 1].count(
+                          writers[number - 1]) == 2]
+        if not candidates:
             return []
-        writes = int(counted.group(1))
-        stop_at = random.Random(script.stem + salt).randint(1, writes)
-        stopped = _run(Path(folder) / "stopped.sqlite3", script, stop_at)
-        resumed = _run(Path(folder) / "stopped.sqlite3", script, 0)
-        changed = differences(await final_exports(Path(folder) / "whole.sqlite3"),
-                              await final_exports(Path(folder) / "stopped.sqlite3"))
-    missing = posted(whole.stdout) - posted(stopped.stdout) - posted(resumed.stdout)
+        expected = await final_exports(Path(folder) / "whole.sqlite3")
+        chosen = candidates if each else [random.Random(script.stem + salt).choice(candidates)]
+        found = []
+        for stop_at in chosen:
+            found += await _stopped_at(script, Path(folder) / f"stopped{stop_at}.sqlite3",
+                                       stop_at, len(writers), whole.stdout, expected)
+    return found
+
+
+async def _stopped_at(script: Path, db_path: Path, stop_at: int, writes: int, whole: str,
+                      expected: list[dict]) -> list[str]:
+    """The transcript stopped after write ``stop_at``, then resumed: what it never said,
+    where it ends otherwise than ``whole`` (the output) and ``expected`` (the exports)."""
+    stopped = _run(db_path, script, stop_at)
+    resumed = _run(db_path, script, 0)
+    changed = differences(expected, await final_exports(db_path))
+    missing = posted(whole) - posted(stopped.stdout) - posted(resumed.stdout)
     if not missing and not changed and resumed.returncode == 0:
         return []
     last = stopped.stdout.rstrip("\n").rsplit("\n", 1)[-1]
@@ -86,10 +105,15 @@ async def one(script: Path, salt: str) -> list[str]:
             *(f"    {error}" for error in errors[:3])]
 
 
-async def main(salt: str, only: str) -> None:
-    await print_each(only, lambda script: one(script, salt))
+async def main(arguments: argparse.Namespace) -> None:
+    await print_each(arguments.only, lambda script: one(
+        script, arguments.salt, arguments.midway, arguments.each))
 
 
 if __name__ == "__main__":
-    arguments = tool_arguments("stops", __doc__, salt="picks other writes to stop at").parse_args()
-    asyncio.run(main(arguments.salt, arguments.only))
+    parser = tool_arguments("stops", __doc__, salt="picks other writes to stop at")
+    parser.add_argument("--midway", action="store_true",
+                        help="only after a write its update follows with another")
+    parser.add_argument("--each", action="store_true",
+                        help="at every write that qualifies, not one seeded write")
+    asyncio.run(main(parser.parse_args()))
