@@ -8,8 +8,8 @@ commit; then on a new database, where it stops dead right after a seeded one of 
 writes (by the transcript's name and ``--salt``), and the same command resumes it to the
 end, as a bot restarted after a crash (the update in hand delivered again). Printed: each
 transcript where the stopped and the resumed run between them posted fewer messages than
-the whole run (``never said``: the first line of each message missing, the message ids of
-edits left out) or whose tournaments end otherwise (their exports, times left out, as
+the whole run (``never said``: the first line of each message missing; a message edited
+counts as one posted) or whose tournaments end otherwise (their exports, times left out, as
 ``python -m tests.kills`` compares them), with the write stopped at and the last line
 printed before the stop. ``--midway`` stops only after a write the same update (or the
 job it runs) follows with another: where what it has written is half of what it means to
@@ -43,7 +43,7 @@ from tests.bot.test_crash import final_exports
 from tests.bot.test_scenarios import options_of
 
 RUN_SECONDS = 300
-_EDITED_ID = re.compile(r"^(✎ [^#:]+)#\d+:")
+_EDITED_ID = re.compile(r"^✎( [^#:]+)#\d+:")
 _WRITE = re.compile(r"^write: (\d+) (\d+)$", re.MULTILINE)
 
 
@@ -59,10 +59,11 @@ def _run(db_path: Path, script: Path, stop_at: int) -> subprocess.CompletedProce
 
 
 def posted(output: str) -> Counter[str]:
-    """The messages the bot posted or edited, each as said (an edit without its message's
-    id, which a message posted again after a stop does not keep)."""
-    return Counter(_EDITED_ID.sub(r"\1:", message) for message in said(output.splitlines())
-                   if message.startswith(("→ ", "✎ ")))
+    """What the bot showed, each as said: a message posted or edited alike (a bot
+    restarted may edit into an earlier message what the stopped one would have posted
+    anew), without the message's id."""
+    return Counter(_EDITED_ID.sub(r"→\1:", message)
+                   for message in said(output.splitlines()) if message.startswith(("→ ", "✎ ")))
 
 
 async def one(script: Path, salt: str, midway: bool = False, each: bool = False
