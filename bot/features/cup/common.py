@@ -214,12 +214,17 @@ async def close_match(play: MatchContext, winner: int | None, result: dict,
 
 
 async def match_closed(services: Services, job: Job) -> None:
-    """:data:`CLOSED_JOB`: the finished match's stage goes on (tables, the next round or
-    playoff match, a friendly's end)."""
+    """:data:`CLOSED_JOB`: the line that closed the match said, if any (an organiser's
+    ``/setresult``, in the forum topic it was typed in: once, noted), then the finished
+    match's stage goes on (tables, the next round or playoff match, a friendly's end)."""
     match = await services.repos.matches.get(job.payload["match_id"])
     tournament = await services.repos.tournaments.get(match.tournament_id)
     tr = await services.translator_for_chat(tournament.chat_id)
     async with services.lock(f"tournament-{tournament.id}"):
+        if (said := job.payload.get("said")) and not job.payload.get("said_told"):
+            await services.bot.send_message(tournament.chat_id, said,
+                                            message_thread_id=job.payload.get("thread"))
+            await services.repos.jobs.note(job.id, said_told=True)
         play = await context_for(services, tr, tournament, match)
         await _finishers[match.stage](play, job.payload)
 

@@ -131,19 +131,20 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
     if match.stage == GROUPS:
         result["points"] = [1, 1] if winner is None else \
             [3, 0] if winner == match.player_a else [0, 3]
-    actor_id = message.from_user.id
-    await close_match(play, winner, result, actor_id=actor_id, update_id=event_update.update_id,
-                      logged=log_entry(actor_id, "setresult", services.clock.now(),
-                                       tournament_id=target.tournament.id,
-                                       chat_id=message.chat.id, reason=reason,
-                                       match_id=match.id, score=score, winner=winner,
-                                       player=user.id, said=typed, before=before))
     said = {"a": play.names[0], "b": play.names[1], "sa": score[0], "sb": score[1],
             "reason": reason, "where": _where(tr, target.tournament, match)}
     text = tr("correction.result_replaced", oa=before[0], ob=before[1], **said) if before \
         else tr("correction.result_set", **said) if state.final_scores() else \
         tr("correction.result_set_hp", winner=play.names[play.seat(winner)], **said)
-    await (play.say(text) if typed_in_its_topic(message, match) else message.reply(text))
+    actor_id = message.from_user.id
+    # the line is said by the job that moves the stage on, where the command was typed
+    await close_match(play, winner, result, actor_id=actor_id, update_id=event_update.update_id,
+                      told={"said": text, "thread": topic_of(message)},
+                      logged=log_entry(actor_id, "setresult", services.clock.now(),
+                                       tournament_id=target.tournament.id,
+                                       chat_id=message.chat.id, reason=reason,
+                                       match_id=match.id, score=score, winner=winner,
+                                       player=user.id, said=typed, before=before))
     await retire_board(services, target.tournament, match, corrected=before is not None)
 
 
