@@ -44,6 +44,9 @@ from tests.bot.test_scenarios import options_of
 
 RUN_SECONDS = 300
 _EDITED_ID = re.compile(r"^✎( [^#:]+)#\d+:")
+_CLOCK = re.compile(r"\b\d\d:\d\d\b")
+"""A time of day said: a resumed sandbox's clock may run a minute on from the stopped one's,
+which moves a deadline said after it, as ``python -m tests.kills`` says."""
 _WRITE = re.compile(r"^write: (\d+) (\d+)$", re.MULTILINE)
 
 
@@ -61,8 +64,8 @@ def _run(db_path: Path, script: Path, stop_at: int) -> subprocess.CompletedProce
 def posted(output: str) -> Counter[str]:
     """What the bot showed, each as said: a message posted or edited alike (a bot
     restarted may edit into an earlier message what the stopped one would have posted
-    anew), without the message's id."""
-    return Counter(_EDITED_ID.sub(r"→\1:", message)
+    anew), without the message's id, times of day left out (:data:`_CLOCK`)."""
+    return Counter(_CLOCK.sub("hh:mm", _EDITED_ID.sub(r"→\1:", message))
                    for message in said(output.splitlines()) if message.startswith(("→ ", "✎ ")))
 
 
