@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.features.formats.announcements import round_name
@@ -284,22 +285,35 @@ async def remove_player(services: Services, tournament_id: int, player: int, how
 
 
 async def close_removed(services: Services, job: Job) -> None:
-    """:data:`REMOVE_JOB`: a removed player's open matches closed, the format's engine told
-    (once), and the tournament goes on; run again after a restart, it does what is left."""
+    """:data:`REMOVE_JOB`: a removed player's open matches closed and the format's engine
+    told (once), with the boards of the live ones noted as owed, in one write; the tournament
+    goes on, and those boards are drawn closed. Run again after a restart, it does what is
+    left (the boards too: a stop after the closing left them live for good)."""
     player, how = job.payload["player"], job.payload["how"]
     async with services.lock(f"tournament-{job.tournament_id}"):
         run = await load(services, job.tournament_id)
-        closed = await _close_open_matches(services, run, player, how)
-        event = {"type": how, "player": player}
-        if run.phase in BRACKETS and player in run.seeds and \
-                event not in run.record.get("log", []):  # (a player the playoff left out: no)
-            await log_event(services, run, event)
-        elif run.phase == "swiss_elim" and player in run.swiss_elim().active:
-            await log_event(services, run, {"type": "withdraw", "player": player})
+        async with services.db.together():
+            closed = await _close_open_matches(services, run, player, how)
+            if boards := [row.id for row in closed if row.status in LIVE]:
+                await services.repos.jobs.note(job.id, boards=boards)
+            await _tell_engine(services, run, player, how)
         told = await _said_in_question(services, run, job)
         await proceed(services, job.tournament_id, **({} if told else said_once(services, job)))
-    for row in closed:  # the tournament has gone on whatever Telegram answers these
+    # the tournament has gone on whatever Telegram answers these
+    for row in [row for row in closed if row.status in LIVE] or [
+            replace(await services.repos.matches.get(row_id), status="running")  # as it was
+            for row_id in job.payload.get("boards", [])]:
         await retire_board(services, run.tournament, row)
+
+
+async def _tell_engine(services: Services, run: Run, player: int, how: str) -> None:
+    """Log a removal in the engine of a bracket or a Swiss with elimination, once (a player
+    the playoff left out is not in its bracket)."""
+    event = {"type": how, "player": player}
+    if run.phase in BRACKETS and player in run.seeds and event not in run.record.get("log", []):
+        await log_event(services, run, event)
+    elif run.phase == "swiss_elim" and player in run.swiss_elim().active:
+        await log_event(services, run, {"type": "withdraw", "player": player})
 
 
 async def _said_in_question(services: Services, run: Run, job: Job) -> bool:

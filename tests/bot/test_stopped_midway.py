@@ -1,6 +1,7 @@
-"""A start that stops midway is run again at the next start and opens the tournament as
-one that never stopped would (the ``opening`` job): what it wrote before the stop is
-written with all it belongs with, so the run again finds either nothing or the whole."""
+"""Work that stops midway (a start, a round made, a withdrawal's walkovers) is run again
+at the next start and ends as work that never stopped would: what it wrote before the
+stop is written with all it belongs with, so the run again finds either nothing or the
+whole, and what it still owes (the boards of the matches it closed) is noted with it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.features.formats import progress
+from bot.features.formats import progress, results
 from storage.repositories.matches import MatchesRepo
 from tests.bot.sandbox_run import opened, scenario_until
 
@@ -70,3 +71,28 @@ async def test_a_round_stopped_before_its_bye_was_won_gives_the_bye_next_time(
         [bye] = [match for match in matches if match.player_b is None]
         assert bye.winner == bye.player_a
     assert "  • Erin — без пары (победа без игры)" in output, output
+
+
+async def test_a_withdrawals_walkover_stopped_before_its_board_is_drawn_closed_next_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The matches a withdrawal closes are noted in its job with the closing: run again, it
+    draws their boards closed (before, it found nothing open and left the board live, its
+    keypad pressed in vain)."""
+    async def die(*args, **kwargs) -> None:
+        raise Died
+
+    withdraw = "olga@club: [🚪 Сняться]"
+    async with opened(tmp_path, language="ru") as sandbox:
+        await sandbox.run_lines(scenario_until("formats_double_elim_withdrawal_walkovers",
+                                               withdraw))
+        with monkeypatch.context() as patch:
+            patch.setattr(results, "retire_board", die)
+            with pytest.raises(Died):
+                await sandbox.line(withdraw)
+        await sandbox.line("! restart")
+        services = sandbox.app.services
+        walkover = await services.repos.matches.get(3)
+        board = sandbox.world.find(sandbox.world.group("club").id, walkover.board_message_id)
+        assert walkover.status == "finished" and await services.repos.jobs.pending() == []
+    assert "⏹ Матч закрыт, не доигран. Победитель: Ivan." in board.payload["text"]
+    assert not board.payload.get("reply_markup")
