@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.sandbox.runner import Sandbox
-from bot.scheduler import Scheduler
+from bot.scheduler import Scheduler, VirtualScheduler
 from storage.repositories.jobs import Job
 from tests.bot.test_restart_determinism import NEW_RUN
 
@@ -76,6 +76,42 @@ async def stopped_after(sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch, outpu
     await sandbox.line("! restart")
     await sandbox.app.services.scheduler.run_following()
     return stopped
+
+
+class ProcessDied(BaseException):
+    """The process ends here: raised where a test stages a stop, past every handler and
+    job runner (none catches more than ``Exception``), as nothing outlives a process."""
+
+
+async def died_in(sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch, output: list[str],
+                  line: str, owner: object, name: str, dying: Callable[..., Any]) -> int:
+    """``line`` handled with ``owner.name`` replaced by ``dying``, which raises
+    :class:`ProcessDied` where the process is to end (it must), then a restart whose due
+    jobs run as a live start runs them: how many lines were printed before the restart."""
+    with monkeypatch.context() as patch:
+        patch.setattr(owner, name, dying)
+        try:
+            await sandbox.line(line)
+        except ProcessDied:
+            pass
+        else:
+            raise AssertionError(f"the process did not die in {line!r}")
+    stopped = len(output)
+    await sandbox.line("! restart")
+    return stopped
+
+
+def dies_following(kind: str) -> Callable[..., None]:
+    """A stand-in for ``VirtualScheduler.follow`` (see :func:`died_in`) that dies where a
+    job of ``kind`` is to follow the update that wrote it: the job is left for the next
+    start."""
+    follow = VirtualScheduler.follow
+
+    def following(scheduler: VirtualScheduler, job: Job) -> None:
+        if job.kind == kind:
+            raise ProcessDied
+        follow(scheduler, job)
+    return following
 
 
 def said(output: list[str]) -> list[str]:

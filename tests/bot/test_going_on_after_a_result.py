@@ -19,7 +19,7 @@ from storage.db import Database
 from storage.repositories.matches import MatchesRepo
 from tests.bot import round_robin
 from tests.bot.conftest import Faults
-from tests.bot.sandbox_run import opened, scenario_until
+from tests.bot.sandbox_run import died_in, dies_following, opened, scenario_until
 from tests.bot.test_restart_determinism import exports, no_rate_limit, run_and_export
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
@@ -224,23 +224,13 @@ async def test_a_reentry_goes_on_after_a_restart_that_followed_its_write(
     """An organiser's ``/reentry`` is stored with the same job, which says it heading the
     matches it opens (before, a stop right after its write never said either: the group
     was not told who plays next)."""
-    follow = VirtualScheduler.follow
-
-    def then_die(scheduler, job) -> None:
-        if job.kind == runner.ADVANCE_JOB:
-            raise Died
-        follow(scheduler, job)
-
     output: list[str] = []
     async with opened(tmp_path, emit=output.append) as sandbox:
         await sandbox.run_lines(scenario_until("formats_reentry", line))
-        with monkeypatch.context() as patch:
-            patch.setattr(VirtualScheduler, "follow", then_die)
-            await sandbox.line(line)
-        stopped = len(output)
-        await sandbox.line("! restart")
+        stopped = await died_in(sandbox, monkeypatch, output, line, VirtualScheduler,
+                                "follow", dies_following(runner.ADVANCE_JOB))
         assert await sandbox.app.services.repos.jobs.pending() == []
-    assert output[stopped - 1].startswith("!! error: Died"), output[stopped - 3:stopped]
+    assert said not in output[:stopped]
     assert output[stopped:stopped + 2] == [said, "  ⚔️ Next matches:"], output[stopped:]
 
 
@@ -248,25 +238,15 @@ async def test_a_cup_setresult_is_said_after_a_restart_that_followed_its_write(
         tmp_path: Path, monkeypatch, faults: Faults) -> None:
     """The Cup's ``/setresult`` line is stored with the job that moves the stage on and
     said by it (before, the handler said it after the write: a stop in between lost it)."""
-    follow = VirtualScheduler.follow
-
-    def then_die(scheduler, job) -> None:
-        if job.kind == CLOSED_JOB:
-            raise Died
-        follow(scheduler, job)
-
     line = "org@cup: /setresult @carol 3:2 быстро"
     output: list[str] = []
     async with opened(tmp_path, emit=output.append, language="ru") as sandbox:
         await sandbox.run_lines(scenario_until("cup_enter_for_blocked", line))
-        with monkeypatch.context() as patch:
-            patch.setattr(VirtualScheduler, "follow", then_die)
-            await sandbox.line(line)
-        stopped = len(output)
         # the tables after it meet Telegram out of reach: the job's retry says them, not
         # the line again (noted as said)
         faults.fail(5, lambda method: isinstance(method, SendMessage) and "📊" in method.text)
-        await sandbox.line("! restart")
+        stopped = await died_in(sandbox, monkeypatch, output, line, VirtualScheduler,
+                                "follow", dies_following(CLOSED_JOB))
         await sandbox.line("! advance 5m")
         assert await sandbox.app.services.repos.jobs.pending() == []
     assert sum(line.startswith("→ cup: 📊") for line in output[stopped:]) == 1

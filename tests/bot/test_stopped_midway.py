@@ -11,14 +11,11 @@ import pytest
 
 from bot.features.formats import progress, results
 from storage.repositories.matches import MatchesRepo
-from tests.bot.sandbox_run import opened, scenario_until
-
-_BEGIN = "org@g: /begin"
+from tests.bot.sandbox_run import ProcessDied, died_in, opened, scenario_until
 
 
-class Died(BaseException):
-    """The process ended right before a write (no handler or job runner catches it, as
-    none outlives the process)."""
+async def _die(*args, **kwargs) -> None:
+    raise ProcessDied
 
 
 async def test_a_round_robin_stopped_before_its_matches_were_written_opens_them_next_time(
@@ -26,18 +23,12 @@ async def test_a_round_robin_stopped_before_its_matches_were_written_opens_them_
     """The seeded field and the matches are one write: before, the field was stored alone,
     and the start run again found it, made no matches and ended the tournament unplayed,
     its entrants all tied first."""
-    async def die(*args, **kwargs) -> None:
-        raise Died
-
+    begin = "org@g: /begin"
     output: list[str] = []
     async with opened(tmp_path, emit=output.append) as sandbox:
-        await sandbox.run_lines(scenario_until("armchair_private_answers", _BEGIN))
-        with monkeypatch.context() as patch:
-            patch.setattr(progress, "_create_round_robin", die)
-            with pytest.raises(Died):
-                await sandbox.line(_BEGIN)
-        stopped = len(output)
-        await sandbox.line("! restart")
+        await sandbox.run_lines(scenario_until("armchair_private_answers", begin))
+        stopped = await died_in(sandbox, monkeypatch, output, begin, progress,
+                                "_create_round_robin", _die)
         services = sandbox.app.services
         matches = await services.repos.matches.for_tournament(1)
         assert [match.status for match in matches] == ["running"]
@@ -55,18 +46,15 @@ async def test_a_round_stopped_before_its_bye_was_won_gives_the_bye_next_time(
 
     async def die_at_the_bye(repo, match_id, entry, *args, **kwargs):
         if entry.get("meta") == "bye":
-            raise Died
+            raise ProcessDied
         return await settle(repo, match_id, entry, *args, **kwargs)
 
     begin = "org@sx: /begin"
     output: list[str] = []
     async with opened(tmp_path, emit=output.append, language="ru") as sandbox:
         await sandbox.run_lines(scenario_until("formats_swiss_elim", begin))
-        with monkeypatch.context() as patch:
-            patch.setattr(MatchesRepo, "settle", die_at_the_bye)
-            with pytest.raises(Died):
-                await sandbox.line(begin)
-        await sandbox.line("! restart")
+        await died_in(sandbox, monkeypatch, output, begin, MatchesRepo, "settle",
+                      die_at_the_bye)
         matches = await sandbox.app.services.repos.matches.for_tournament(1)
         [bye] = [match for match in matches if match.player_b is None]
         assert bye.winner == bye.player_a
@@ -78,18 +66,12 @@ async def test_a_withdrawals_walkover_stopped_before_its_board_is_drawn_closed_n
     """The matches a withdrawal closes are noted in its job with the closing: run again, it
     draws their boards closed (before, it found nothing open and left the board live, its
     keypad pressed in vain)."""
-    async def die(*args, **kwargs) -> None:
-        raise Died
-
     withdraw = "olga@club: [🚪 Сняться]"
-    async with opened(tmp_path, language="ru") as sandbox:
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append, language="ru") as sandbox:
         await sandbox.run_lines(scenario_until("formats_double_elim_withdrawal_walkovers",
                                                withdraw))
-        with monkeypatch.context() as patch:
-            patch.setattr(results, "retire_board", die)
-            with pytest.raises(Died):
-                await sandbox.line(withdraw)
-        await sandbox.line("! restart")
+        await died_in(sandbox, monkeypatch, output, withdraw, results, "retire_board", _die)
         services = sandbox.app.services
         walkover = await services.repos.matches.get(3)
         board = sandbox.world.find(sandbox.world.group("club").id, walkover.board_message_id)
