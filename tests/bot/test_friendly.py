@@ -14,7 +14,7 @@ from aiogram.methods import EditMessageText
 from aiogram.types import Message
 
 from bot import catalogue
-from bot.features.friendly.invite import opponent
+from bot.features.friendly.invite import INVITED_JOB, opponent
 from bot.features.friendly.players import cup_player
 from bot.features.friendly.start import PLAY_JOB, described
 from bot.games import BOT_ROLLS, game_of
@@ -25,7 +25,7 @@ from bot.scheduler import Scheduler
 from games.dice_cup import GroupMatch
 from storage.repositories.users import User
 from tests.bot.conftest import Faults, Outage
-from tests.bot.sandbox_run import opened, run_script, stops_before
+from tests.bot.sandbox_run import opened, run_script, stopped_after, stops_before
 
 
 def _roll(state: GroupMatch, seat: int, value: int) -> None:
@@ -222,6 +222,23 @@ async def test_a_friendly_started_before_a_stop_gets_its_match_at_the_next_start
         logged = await sandbox.app.services.repos.matches.actions(match.id)
         assert sandbox.errors == 0 and {"type": "roll", "player": 0, "value": 5} in [
             action.payload for action in logged]
+
+
+async def test_a_challenge_written_right_before_a_stop_is_posted_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The challenge's write holds its invitation owed (``invite.INVITED_JOB``): the next
+    start posts it, once, and its Accept plays (before, nobody saw it, and it lapsed)."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["alice@g: hi", "bob@g: hi"])
+        stopped = await stopped_after(sandbox, monkeypatch, output, INVITED_JOB,
+                                      "alice@g: /challenge @bob cup")
+        await sandbox.line("! restart")
+        await sandbox.line("bob@g: [✅ Accept]")
+        friendly = await sandbox.app.services.repos.tournaments.get(1)
+        assert sandbox.errors == 0 and friendly.status == "running"
+    invited = [line for line in output if "challenges @bob" in line]
+    assert len(invited) == 1 and output.index(invited[0]) >= stopped, output
 
 
 async def test_a_challenge_whose_invitation_was_not_posted_lapses(

@@ -20,8 +20,10 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot.features.friendly import start
 from bot.features.handlers import Handlers
 from bot.features.keyboards import add_to_group_keyboard
-from bot.features.lifecycle import job_kind
+from bot.features.lifecycle import answer_where_asked, job_kind
+from bot.games import game_of
 from bot.i18n import Translator
+from bot.middlewares.filters import topic_of
 from bot.play.refusal import Refusal
 from bot.sending import at_once
 from bot.services import Services
@@ -57,19 +59,40 @@ async def challenge(message: Message, command: CommandObject, services: Services
     await start.ensure_free(services, chat_id, me.id, me.first_name)
     await start.ensure_free(services, chat_id, challenged.id, challenged.first_name)
     title = tr.plain("friendly.title", a=me.first_name, b=challenged.first_name)
-    async with services.db.together():  # the challenge and its lapse (EXPIRY_JOB) at once
+    now = services.clock.now()
+    async with services.db.together():  # the challenge, its lapse and its invitation owed
         friendly = await start.create(services, chat_id, game, title, settings,
                                       (me.id, challenged.id), "invited")
-        await services.scheduler.add(EXPIRY_JOB, services.clock.now()
-                                     + timedelta(minutes=ANSWER_MINUTES), friendly.id)
-    extra = start.described(tr, game, settings)
-    sent = await message.answer(
-        tr("friendly.invitation", a=me.first_name, b=challenged.mention,
-           game=tr(f"game.{game.key}"), settings=f" ({extra})" if extra else "",
+        await services.scheduler.add(EXPIRY_JOB, now + timedelta(minutes=ANSWER_MINUTES),
+                                     friendly.id)
+        held = await services.repos.jobs.add(INVITED_JOB, now, friendly.id,
+                                             thread=topic_of(message))
+    await services.scheduler.stand_in(held, _invite(services, held))
+
+
+INVITED_JOB = "friendly_invited"
+"""Written with a challenge: its invitation posted, with Accept and Decline, and its id
+saved, the job held in their stead (a challenge written right before a stop was never
+shown: nobody could accept it, and it lapsed unanswered ten minutes on)."""
+
+
+@job_kind(INVITED_JOB)
+async def _invite(services: Services, held: Job) -> None:
+    """Post the invitation of a challenge still waiting for it, where it was typed."""
+    friendly = await services.repos.tournaments.get(held.tournament_id)
+    if friendly.status != "invited" or "invitation" in friendly.settings:
+        return
+    tr = await services.translator_for_chat(friendly.chat_id)
+    challenger, challenged = [await services.repos.users.get(entrant.user_id)
+                              for entrant in await _players(services, friendly)]
+    extra = start.described(tr, game_of(friendly.game), friendly.settings)
+    sent = await answer_where_asked(services, friendly.chat_id, held)(
+        tr("friendly.invitation", a=challenger.first_name, b=challenged.mention,
+           game=tr(f"game.{friendly.game}"), settings=f" ({extra})" if extra else "",
            minutes=ANSWER_MINUTES),
         reply_markup=_buttons(tr, friendly.id))
     await services.repos.tournaments.set_settings(
-        friendly.id, settings | {"invitation": sent.message_id})
+        friendly.id, friendly.settings | {"invitation": sent.message_id})
 
 
 async def opponent(message: Message, services: Services,
