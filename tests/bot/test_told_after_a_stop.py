@@ -1,13 +1,14 @@
-"""What an organiser's addition, removal, cancellation or Cup replacement owes the players
-is written with a job held in its stead: a bot that stops right after the write tells them
-at its next start.
+"""What an organiser's addition, removal, cancellation or Cup replacement or reopening owes the
+players is written with a job held in its stead: a bot that stops right after the write tells
+them at its next start.
 
 An addition (``roster.ADDED_JOB``) mentions the player in the group's line. A removal
 (``roster.REMOVED_JOB``) tells the removed player in private, or in the group naming them
 when it cannot write to them, and an application's card loses its Approve and Reject; a
 cancellation (``cancel.CANCELLED_JOB``) tells everyone who entered or applied, and its
 question says it was cancelled; a Cup ``/replace`` (``cup.replace.REPLACED_JOB``) tells the
-group and the old player, and the new player gets the board and the panel. A retry
+group and the old player, and the new player gets the board and the panel; a Cup ``/reopen``
+says the round played again. A retry
 (Telegram out of reach) tells only whom it did not reach, and names nobody in the group
 twice."""
 
@@ -19,6 +20,7 @@ import pytest
 from aiogram.methods import SendMessage
 
 from bot.features.cancel import CANCELLED_JOB
+from bot.features.cup.reopen import REOPENED_JOB
 from bot.features.cup.replace import REPLACED_JOB
 from bot.features.roster import ADDED_JOB, REMOVED_JOB
 from tests.bot.conftest import Faults
@@ -166,3 +168,18 @@ async def test_an_addition_written_right_before_a_stop_is_said_at_the_next_start
     assert [line for line in output[stopped:] if "added to" in line] \
         == [f"→ {said_in}: ✅ Carol (@carol) added to “Night”."], output[stopped:]
 
+
+
+async def test_a_cup_reopen_written_right_before_a_stop_is_said_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Cup ``/reopen`` (``cup.reopen.REOPENED_JOB``): the round played again is said, with
+    its reason, after the restart (before, the board showed the round back with no word)."""
+    reopening = "org@cup: /reopen @alice Dave's die fell off the table"
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until("cup_reopen_notice_kept", reopening))
+        stopped = await stopped_after(sandbox, monkeypatch, output, REOPENED_JOB, reopening)
+        assert await sandbox.app.services.repos.jobs.pending() == []
+    said = [line for line in output if line.startswith("→ cup: ↩️ The last round")]
+    assert len(said) == 1 and output.index(said[0]) >= stopped, output[stopped:]
+    assert said[0].endswith("Reason: Dave's die fell off the table")

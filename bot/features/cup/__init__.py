@@ -3,7 +3,7 @@ playoff in four formats and the 3rd-place match — declared as one :class:`~bot
 
 from functools import partial
 
-from bot.features.cup import betting, corrections, hp, replace, rolling, status, third
+from bot.features.cup import betting, corrections, hp, reopen, replace, rolling, status, third
 from bot.features.cup.common import CLOSED_JOB, PLAYBOOK, closed_status, match_closed, status_board
 from bot.features.cup.playoff import ENGINES, bracket_note
 from bot.features.cup.stage import group_engine, start_group_stage, two_per_group
@@ -30,12 +30,13 @@ GAME = Game(
     bot_player=cup_player,
     match_kind="group", unseen={"group": "cup.rights_unseen"},  # a Cup match outside its stages: the group stage's (a friendly)
     launch=rolling.launch_single_match,
-    routers=tuple(module.router for module in (corrections, replace, third, status, rolling,
-                                               hidden_chat, betting)),
+    routers=tuple(module.router for module in (corrections, replace, reopen, third, status,
+                                               rolling, hidden_chat, betting)),
     hidden={"hp": hp.HP_INPUT},
     jobs={hidden.LATE: hidden.late_clock, third.VOTE_DEADLINE: third.vote_deadline,
           CLOSED_JOB: match_closed, corrections.DQ_JOB: corrections.close_disqualified,
-          replace.REPLACED_JOB: replace.replaced_owed},
+          replace.REPLACED_JOB: replace.replaced_owed,
+          reopen.REOPENED_JOB: reopen.reopened_owed},
     export_sections={"cup_standings": status.standings_export,
                      "cup_placings": status.placings_export},
     boards={"betting": partial(betting.show_final_board, new=True),

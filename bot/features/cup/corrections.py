@@ -1,33 +1,28 @@
-"""Organisers correct the Cup: /setresult, /dq and /reopen (and /replace, in
-``bot.features.cup.replace``), each with a reason, each written to the organiser log.
+"""Organisers correct the Cup: /setresult and /dq (and /replace and /reopen, in
+``bot.features.cup.replace`` and ``bot.features.cup.reopen``), each with a reason, each
+written to the organiser log.
 Commands for other games fall through to their own handlers."""
 
 from __future__ import annotations
 
 import re
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message, Update
 
 from bot.features.access import Target, command_target
-from bot.features.cup.common import close_match, match_score, notice
+from bot.features.cup.common import close_match, match_score
 from bot.features.cup.playoff import THIRD_VOTE, match_title
-from bot.features.cup.rolling import match_status
 from bot.features.cup.stage import STAGE as GROUPS
 from bot.features.cup.stage import advance_groups
 from bot.features.handlers import Handlers
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import topic_of
-from bot.play import hidden
 from bot.play.board import retire_board
-from bot.play.context import LIVE, MatchContext, context_for, names_of
-from bot.play.perform import board_owed_after_faults
-from bot.play.redraw import redraw_in_place
+from bot.play.context import LIVE, context_for, names_of
 from bot.play.refusal import Refusal
-from bot.play.topics import typed_in_its_topic
 from bot.services import Services
 from games.dice_cup.hp_match import LOWEST_HP
 from storage.repositories.jobs import Job
@@ -62,7 +57,7 @@ async def cup_command(message: Message, command: CommandObject, services: Servic
     return target, user, words[1:]
 
 
-async def _player_and_reason(message: Message, command: CommandObject, services: Services,
+async def player_and_reason(message: Message, command: CommandObject, services: Services,
                              tr: Translator):
     """For commands of the form ``/cmd @player reason``: (tournament, player, reason)."""
     found = await cup_command(message, command, services, tr)
@@ -132,7 +127,7 @@ async def set_result(message: Message, command: CommandObject, event_update: Upd
         result["points"] = [1, 1] if winner is None else \
             [3, 0] if winner == match.player_a else [0, 3]
     said = {"a": play.names[0], "b": play.names[1], "sa": score[0], "sb": score[1],
-            "reason": reason, "where": _where(tr, target.tournament, match)}
+            "reason": reason, "where": match_where(tr, target.tournament, match)}
     text = tr("correction.result_replaced", oa=before[0], ob=before[1], **said) if before \
         else tr("correction.result_set", **said) if state.final_scores() else \
         tr("correction.result_set_hp", winner=play.names[play.seat(winner)], **said)
@@ -169,7 +164,7 @@ async def _finished_to_set(services: Services, tr: Translator, tournament: Tourn
     if not done:
         raise Refusal("correction.no_match", user=user.mention)
     last = max(done, key=lambda m: m.id)
-    why = await _built_on(services, tr, tournament, last)
+    why = await built_on(services, tr, tournament, last)
     if why is None and last.result.get("set_by") is not None:
         return last
     if why is None and not await services.matches.round_starts(last):
@@ -177,10 +172,10 @@ async def _finished_to_set(services: Services, tr: Translator, tournament: Tourn
     sa, sb = last.score_texts() or ("?", "?")
     raise Refusal("correction.recorded_reopen" if why is None else "correction.recorded",
                   a=label[last.player_a], b=label[last.player_b], sa=sa, sb=sb,
-                  user=user.mention, where=_where(tr, tournament, last), why=why)
+                  user=user.mention, where=match_where(tr, tournament, last), why=why)
 
 
-def _where(tr: Translator, tournament: Tournament, match: MatchRow) -> str:
+def match_where(tr: Translator, tournament: Tournament, match: MatchRow) -> str:
     """The match's round of the group stage or its playoff title, said with a result set."""
     return tr("correction.where_group", round=match.round) if match.stage == GROUPS \
         else match_title(tr, tournament, match)
@@ -201,7 +196,7 @@ async def _not_said_again(services: Services, tr: Translator, tournament: Tourna
         return
     earlier = await services.repos.matches.get(last["details"]["match_id"])
     raise Refusal("correction.result_already_set", user=user.mention,
-                  where=_where(tr, tournament, earlier))
+                  where=match_where(tr, tournament, earlier))
 
 
 def _possible(tr: Translator, state: Any, me: int, word: str, mine: int,
@@ -262,7 +257,7 @@ async def disqualify(message: Message, command: CommandObject, services: Service
     playoff: the opponent goes through by walkover. The status, the log entry and the job
     that closes the player's matches are written together (a bot that died right after
     closes them when it starts again: the redelivered /dq finds the player out)."""
-    found = await _player_and_reason(message, command, services, tr)
+    found = await player_and_reason(message, command, services, tr)
     if found is None:
         return
     tournament, user, reason = found
@@ -338,75 +333,7 @@ async def _walkovers_said(services: Services, tr: Translator, tournament: Tourna
                  if winners else None, *third) or None
 
 
-@router.message(Command("reopen"))
-async def reopen(message: Message, command: CommandObject, event_update: Update,
-                 services: Services, tr: Translator) -> None:
-    """Take a player's match back to before its last round (a wrongly closed round). A
-    finished match is opened first; the rewind is written with the log entry and the
-    update's claim, so a redelivered /reopen (a bot that died before answering) rewinds
-    nothing more."""
-    found = await _player_and_reason(message, command, services, tr)
-    if found is None:
-        return
-    tournament, user, reason = found
-    match = await services.repos.matches.current_for_player(tournament.id, user.id)
-    if match is None or match.slot == THIRD_VOTE:  # a vote has no round: the match before
-        match = await _last_finished(services, tournament.id, user.id)
-    if match is None:
-        raise Refusal("correction.nothing_to_reopen", user=user.mention)
-    starts = await services.matches.round_starts(match)
-    why = await _why_not_reopened(services, tr, tournament, match, bool(starts))
-    if why is not None:
-        raise Refusal("correction.cannot_reopen", user=user.mention, why=why,
-                      where=_where(tr, tournament, match))
-    actor_id, now = message.from_user.id, services.clock.now()
-    if match.status == "finished":
-        await services.repos.matches.settle(match.id, {"meta": "reopen"}, actor_id, now)
-    await services.matches.rewind(match, starts[-1], actor_id, update_id=event_update.update_id,
-                                  logged=log_entry(actor_id, "reopen", now,
-                                                   tournament_id=tournament.id,
-                                                   chat_id=message.chat.id, reason=reason,
-                                                   match_id=match.id, to_seq=starts[-1]))
-    match = await services.repos.matches.get(match.id)
-    play: MatchContext = await context_for(services, tr, tournament, match)
-    state = await services.matches.state(match)
-    status = match_status(play, state) if hasattr(state, "score") else ""
-    text = tr("correction.reopened", a=play.names[0], b=play.names[1],
-              reason=reason) + ("\n" + status if status else "")
-    async with board_owed_after_faults(services, match):  # the panels ask again, if late
-        if typed_in_its_topic(message, match):
-            await notice(play, text)
-        else:
-            await message.reply(text)
-            await redraw_in_place(play)
-        await hidden.renew(play, partial(_replayed, reason=reason))
-
-
-def _replayed(tr: Translator, reason: str) -> str:
-    """Why a player's HP panel asks again after /reopen, in their language."""
-    return tr("cup.hp_replayed", reason=reason)
-
-
-async def _last_finished(services: Services, tournament_id: int,
-                         user_id: int) -> MatchRow | None:
-    """The player's last finished match (not the 3rd-place vote, which has no rounds)."""
-    mine = [m for m in await services.repos.matches.for_tournament(tournament_id)
-            if m.status == "finished" and user_id in m.players and m.slot != THIRD_VOTE]
-    return max(mine, key=lambda m: m.id, default=None)
-
-
-async def _why_not_reopened(services: Services, tr: Translator, tournament: Tournament,
-                            match: MatchRow, played: bool) -> str | None:
-    """Why /reopen cannot replay ``match``'s last round (``played``: it has one), or None."""
-    if match.status == "finished":
-        if (why := await _built_on(services, tr, tournament, match)) is not None:
-            return why
-        if match.result.get("set_by") is not None:
-            return tr("correction.why_set_by_organiser")
-    return None if played else tr("correction.why_no_round")
-
-
-async def _built_on(services: Services, tr: Translator, tournament: Tournament,
+async def built_on(services: Services, tr: Translator, tournament: Tournament,
                     match: MatchRow) -> str | None:
     """Why a finished match's result can no longer change, or None while nothing is built
     on it: the Cup is over; its group round is over (the next rounds and the tables follow
