@@ -213,6 +213,11 @@ async def withdraw(message: Message, command: CommandObject, services: Services,
                    tr: Translator, target: Target) -> None:
     tournament = target.tournament
     entry = await services.repos.entrants.get(tournament.id, message.from_user.id)
+    if entry is not None and entry.status == "withdrawn" and not tournament.started:
+        # sent again, or delivered again after a stop: said again (an application's card
+        # the stop left open closes at the organisers' next press on it)
+        await message.reply(tr("withdraw.done", name=entry.label, title=tournament.title))
+        return
     if entry is None or entry.status not in ACTIVE_ENTRANT + ("name",):
         await message.reply(tr("withdraw.not_entered"))
         return

@@ -183,3 +183,12 @@ async def test_a_cup_reopen_written_right_before_a_stop_is_said_at_the_next_star
     said = [line for line in output if line.startswith("→ cup: ↩️ The last round")]
     assert len(said) == 1 and output.index(said[0]) >= stopped, output[stopped:]
     assert said[0].endswith("Reason: Dave's die fell off the table")
+
+
+async def test_a_withdrawal_delivered_again_is_said_again(tmp_path: Path) -> None:
+    """A ``/withdraw`` delivered again (a stop after its write, before its update was noted
+    as handled) or typed again says the withdrawal, not that the sender never entered."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines([*_NIGHT, "alice@g: /withdraw", "alice@g: /withdraw"])
+    assert output[-1] == "→ g: Alice has withdrawn from “Night”.", output[-3:]
