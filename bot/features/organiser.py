@@ -17,6 +17,7 @@ from bot.features.game_names import game_named, not_a_game
 from bot.features.handlers import Handlers
 from bot.features.keyboards import register_keyboard
 from bot.features.lifecycle import (
+    answer_where_asked,
     applications_waiting,
     checkin_moved,
     checkin_reply,
@@ -375,7 +376,27 @@ async def toggle_registration(message: Message, command: CommandObject, services
         await services.repos.organiser_log.record(
             message.from_user.id, command.command, now, tournament_id=tournament.id,
             chat_id=message.chat.id)
+        held = await services.repos.jobs.add(REGISTRATION_JOB, now, tournament.id,
+                                             opening=opening, thread=topic_of(message))
+    await services.scheduler.stand_in(held, _registration_said(services, held))
+
+
+REGISTRATION_JOB = "registration_switched"
+"""Written with a /closereg or /openreg: the group told (an opening with the Register button)
+and the check-in status redrawn, the job held in their stead (a stop right after the write
+told the players nothing, and a second /openreg only said it was open already)."""
+
+
+@job_kind(REGISTRATION_JOB)
+async def _registration_said(services: Services, job: Job) -> None:
+    """Registration opened or closed, said where the command was typed, while it stands."""
+    opening = job.payload["opening"]
+    if (waiting := await not_started(services, job)) is None or \
+            waiting[0].status != ("registration" if opening else "closed"):
+        return
+    tournament, tr = waiting
     markup = register_keyboard(services, tr, tournament) if opening else None
-    await message.answer(tr("registration.opened" if opening else "registration.closed_now",
-                            title=tournament.title), reply_markup=markup)
+    await answer_where_asked(services, tournament.chat_id, job)(
+        tr("registration.opened" if opening else "registration.closed_now",
+           title=tournament.title), reply_markup=markup)
     await redraw_checkin_status(services, tournament)

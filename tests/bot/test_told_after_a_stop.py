@@ -22,6 +22,7 @@ from aiogram.methods import SendMessage
 from bot.features.cancel import CANCELLED_JOB
 from bot.features.cup.reopen import REOPENED_JOB
 from bot.features.cup.replace import REPLACED_JOB
+from bot.features.organiser import REGISTRATION_JOB
 from bot.features.roster import ADDED_JOB, REMOVED_JOB
 from tests.bot.conftest import Faults
 from tests.bot.sandbox_run import opened, scenario_until, stopped_after
@@ -192,3 +193,20 @@ async def test_a_withdrawal_delivered_again_is_said_again(tmp_path: Path) -> Non
     async with opened(tmp_path, emit=output.append) as sandbox:
         await sandbox.run_lines([*_NIGHT, "alice@g: /withdraw", "alice@g: /withdraw"])
     assert output[-1] == "→ g: Alice has withdrawn from “Night”.", output[-3:]
+
+
+@pytest.mark.parametrize(("lines", "said"), [
+    (["org@g: /closereg", "org@g: /openreg"], "→ g: 📝 Registration for “Night” is open."),
+    (["org@g: /closereg"], "→ g: 🔒 Registration for “Night” is closed.")])
+async def test_registration_opened_or_closed_right_before_a_stop_is_said_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str], said: str) -> None:
+    """``organiser.REGISTRATION_JOB``: an opening says so with the Register button after the
+    restart (before, the players were told nothing, and a second /openreg only said it was
+    open already)."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines([*_NIGHT, *lines[:-1]])
+        stopped = await stopped_after(sandbox, monkeypatch, output, REGISTRATION_JOB,
+                                      lines[-1])
+        assert await sandbox.app.services.repos.jobs.pending() == []
+    assert said not in output[:stopped] and output[stopped:].count(said) == 1, output[stopped:]
