@@ -21,6 +21,7 @@ def routers() -> list[Router]:
         pause,
         registration,
         roster,
+        schedule,
         welcome,
     )
     from bot.features.friendly.routes import ROUTERS as friendly
@@ -33,8 +34,8 @@ def routers() -> list[Router]:
     formats = [table for table in unique if table.name.startswith("formats")]
     others = [table for table in unique if table not in formats]
     platform = [registration.router, applications.router, roster.router, organiser.router,
-                pause.router, begin.router, cancel.router, export.router, dice.router,
-                board.router, mine.router, welcome.router]
+                schedule.router, pause.router, begin.router, cancel.router, export.router,
+                dice.router, board.router, mine.router, welcome.router]
     def for_its_game(table: Handlers) -> Guarded:
         return Guarded(table, (ForItsGame(table),))
 

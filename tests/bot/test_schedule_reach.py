@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.features.organiser import out_of_reach
+from bot.features.schedule import out_of_reach
 from bot.i18n import Translator
 from bot.timeparse import parse_start
 

@@ -24,6 +24,7 @@ from bot.features.cup.reopen import REOPENED_JOB
 from bot.features.cup.replace import REPLACED_JOB
 from bot.features.organiser import REGISTRATION_JOB
 from bot.features.roster import ADDED_JOB, REMOVED_JOB
+from bot.features.schedule import SCHEDULED_JOB
 from tests.bot.conftest import Faults
 from tests.bot.sandbox_run import opened, scenario_until, stopped_after
 
@@ -210,3 +211,20 @@ async def test_registration_opened_or_closed_right_before_a_stop_is_said_at_the_
                                       lines[-1])
         assert await sandbox.app.services.repos.jobs.pending() == []
     assert said not in output[:stopped] and output[stopped:].count(said) == 1, output[stopped:]
+
+
+async def test_a_start_scheduled_right_before_a_stop_is_said_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``schedule.SCHEDULED_JOB``: the start and the check-in it opened at once are said,
+    with the Check-in button, after the restart (before, the players heard of neither)."""
+    scheduling = "org@g: /schedule in 1 hour"
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until("checkin_open_at_schedule", scheduling))
+        stopped = await stopped_after(sandbox, monkeypatch, output, SCHEDULED_JOB, scheduling)
+        assert await sandbox.app.services.repos.jobs.pending() != []  # the start's own
+    said = [line for line in output if line.startswith("→ g: 🗓 “Friday” starts")]
+    assert len(said) == 1 and output.index(said[0]) >= stopped, output
+    at = output.index(said[0])
+    assert output[at + 1].startswith("  📋 Check-in is open") and output[at + 2] == \
+        "  [✅ Check in]", output[at:]
