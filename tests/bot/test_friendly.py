@@ -14,7 +14,8 @@ from aiogram.methods import EditMessageText
 from aiogram.types import Message
 
 from bot import catalogue
-from bot.features.friendly.invite import INVITED_JOB, opponent
+from bot.features.friendly import invite
+from bot.features.friendly.invite import ACCEPTED_JOB, INVITED_JOB, opponent
 from bot.features.friendly.players import cup_player
 from bot.features.friendly.start import PLAY_JOB, described
 from bot.games import BOT_ROLLS, game_of
@@ -25,7 +26,14 @@ from bot.scheduler import Scheduler
 from games.dice_cup import GroupMatch
 from storage.repositories.users import User
 from tests.bot.conftest import Faults, Outage
-from tests.bot.sandbox_run import opened, run_script, stopped_after, stops_before
+from tests.bot.sandbox_run import (
+    ProcessDied,
+    died_in,
+    opened,
+    run_script,
+    stopped_after,
+    stops_before,
+)
 
 
 def _roll(state: GroupMatch, seat: int, value: int) -> None:
@@ -199,19 +207,22 @@ def test_a_challenge_names_its_changed_settings_in_the_chats_language() -> None:
         "length": 3, "clock": "10+2"}) == "length=3, clock=10+2"
 
 
-@pytest.mark.parametrize("start", [
-    ("alice@g: hi", "bob@g: hi", "alice@g: /challenge @bob cup", "bob@g: [✅ Accept]"),
-    ("alice@g: /practice cup",),
+@pytest.mark.parametrize(("start", "owed"), [
+    (("alice@g: hi", "bob@g: hi", "alice@g: /challenge @bob cup", "bob@g: [✅ Accept]"),
+     ACCEPTED_JOB),
+    (("alice@g: /practice cup",), PLAY_JOB),
 ], ids=["accepted challenge", "practice"])
 async def test_a_friendly_started_before_a_stop_gets_its_match_at_the_next_start(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: tuple[str, ...]) -> None:
-    """The write that starts a friendly holds its match owed (``start.PLAY_JOB``): a process
-    that stops before making it leaves the job, and the next start makes the match and
-    posts its board, which plays."""
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: tuple[str, ...],
+        owed: str) -> None:
+    """The write that starts a friendly holds its match owed (``start.PLAY_JOB``; an
+    accepted challenge's ``invite.ACCEPTED_JOB`` also says the invitation accepted): a
+    process that stops before making it leaves the job, and the next start makes the match
+    and posts its board, which plays."""
     async with opened(tmp_path) as sandbox:
         services = sandbox.app.services
         with monkeypatch.context() as patch:
-            patch.setattr(Scheduler, "stand_in", stops_before(PLAY_JOB))
+            patch.setattr(Scheduler, "stand_in", stops_before(owed))
             await sandbox.run_lines(start)
         assert await services.repos.matches.for_tournament(1) == []
         await sandbox.line("! restart")
@@ -222,6 +233,33 @@ async def test_a_friendly_started_before_a_stop_gets_its_match_at_the_next_start
         logged = await sandbox.app.services.repos.matches.actions(match.id)
         assert sandbox.errors == 0 and {"type": "roll", "player": 0, "value": 5} in [
             action.payload for action in logged]
+
+
+async def test_an_acceptance_written_right_before_a_stop_closes_its_invitation_next_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped after the acceptance's write, before its invitation was edited: the next
+    start says the invitation accepted, without its buttons, and makes the match (before,
+    the match came and the invitation still asked)."""
+    close = invite._close_invitation
+    died: list[bool] = []
+
+    async def die_once(*args, **kwargs) -> None:
+        if not died:
+            died.append(True)
+            raise ProcessDied
+        await close(*args, **kwargs)
+
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["alice@g: hi", "bob@g: hi", "alice@g: /challenge @bob cup"])
+        friendly = await sandbox.app.services.repos.tournaments.get(1)
+        await died_in(sandbox, monkeypatch, output, "bob@g: [✅ Accept]", invite,
+                      "_close_invitation", die_once)
+        invitation = sandbox.world.find(sandbox.world.group("g").id,
+                                        friendly.settings["invitation"])
+        assert len(await sandbox.app.services.repos.matches.for_tournament(1)) == 1
+    assert "accepted" in invitation.payload["text"] and not invitation.payload.get(
+        "reply_markup"), invitation.payload
 
 
 async def test_a_challenge_written_right_before_a_stop_is_posted_at_the_next_start(

@@ -153,7 +153,7 @@ async def answer(query: CallbackQuery, callback_data: Answer, services: Services
                 await services.repos.tournaments.set_settings(
                     friendly.id, friendly.settings | {"invitation": query.message.message_id})
             await services.scheduler.cancel(friendly.id, (EXPIRY_JOB,))
-            held = await services.repos.jobs.add(start.PLAY_JOB, now, friendly.id) \
+            held = await services.repos.jobs.add(ACCEPTED_JOB, now, friendly.id) \
                 if callback_data.accept else None
     with services.scheduler.owing(held):  # the answer written: another press is refused
         await at_once(_close_invitation(services, tr, friendly, status,  # the one pressed:
@@ -162,6 +162,23 @@ async def answer(query: CallbackQuery, callback_data: Answer, services: Services
     if held is not None:
         await services.scheduler.stand_in(
             held, start.begin(services, await services.repos.tournaments.get(friendly.id)))
+
+
+ACCEPTED_JOB = "friendly_accepted"
+"""Written with an acceptance: the friendly's match owed (as :data:`~.start.PLAY_JOB`), and
+its invitation said accepted, without buttons (a bot that stopped right after the write made
+the match at its next start and left the invitation asking)."""
+
+
+@job_kind(ACCEPTED_JOB)
+async def _accepted_owed(services: Services, job: Job) -> None:
+    """:data:`ACCEPTED_JOB` found pending at the start, or run after a launch that failed:
+    the friendly, if still under way, gets its invitation closed and its match."""
+    friendly = await services.repos.tournaments.get(job.tournament_id)
+    if friendly is not None and friendly.status == "running":
+        tr = await services.translator_for_chat(friendly.chat_id)
+        await _close_invitation(services, tr, friendly, "running")
+        await start.begin(services, friendly)
 
 
 async def _players(services: Services, friendly: Tournament):
