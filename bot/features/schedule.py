@@ -9,6 +9,7 @@ that stops right after the write still says it.
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 from datetime import datetime, timedelta, tzinfo
 
 from aiogram.filters import Command, CommandObject
@@ -93,9 +94,7 @@ async def schedule(message: Message, command: CommandObject, services: Services,
             chat_id=message.chat.id, starts_at=start.isoformat(), zone=zone_name(zone))
         held = await services.repos.jobs.add(
             SCHEDULED_JOB, services.clock.now(), tournament.id, starts_at=to_db(start),
-            leads=scheduled.leads, checkin_now=scheduled.checkin_now,
-            checkin_closed=scheduled.checkin_closed,
-            thread=topic_of(message))
+            scheduled=asdict(scheduled), thread=topic_of(message))
     await services.scheduler.stand_in(held, _schedule_said(services, held))
 
 
@@ -112,8 +111,7 @@ async def _schedule_said(services: Services, job: Job) -> None:
             to_db(waiting[0].starts_at) != job.payload["starts_at"]:
         return
     tournament, tr = waiting
-    said = job.payload
-    scheduled = Scheduled(said["leads"], said["checkin_now"], said["checkin_closed"])
+    scheduled = Scheduled(**job.payload["scheduled"])
     reminders = ", ".join(duration(tr, m) for m in scheduled.leads) \
         or tr("schedule.no_reminders")
     checkin, markup = checkin_reply(services, tr, tournament, scheduled)
