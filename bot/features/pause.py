@@ -11,6 +11,7 @@ after the pause still tells them at its next start.
 
 from __future__ import annotations
 
+import contextlib
 from functools import partial
 
 from aiogram.filters import Command, CommandObject
@@ -165,23 +166,32 @@ async def group_lost(services: Services, chat_id: int) -> None:
     running = [tournament for tournament in
                await services.repos.tournaments.active_in_chat(chat_id)
                if tournament.status == "running"]
-    held = [(tournament, job) for tournament in running
-            if (job := await _pause_lost(services, tournament)) is not None]
+    held = await _pause_lost(services, running)
     await at_once(*(services.scheduler.stand_in(job, _tell_paused(services, tournament, job))
                     for tournament, job in held))
 
 
-async def _pause_lost(services: Services, tournament: Tournament) -> Job | None:
-    """Pause ``tournament`` with the :data:`LOST_JOB` that tells its organisers, unless
-    it stopped running meanwhile (another update that found the group lost paused it)."""
-    organisers = await _organisers(services, tournament)
-    async with services.lock(f"tournament-{tournament.id}"):
-        if (await services.repos.tournaments.get(tournament.id)).status != "running":
-            return None
+async def _pause_lost(services: Services, running: list[Tournament]
+                      ) -> list[tuple[Tournament, Job]]:
+    """Pause the ``running`` tournaments, each with the :data:`LOST_JOB` that tells its
+    organisers, in one write (a stop after the first left the others running for good: the
+    update that said the group was lost, delivered again, found itself handled); those
+    that stopped running meanwhile (another update that found the group lost paused them)
+    are left out. Their locks are taken in the order of their ids, as any other taker's."""
+    organisers = {tournament.id: await _organisers(services, tournament)
+                  for tournament in running}
+    held = []
+    async with contextlib.AsyncExitStack() as locked:
+        for tournament in sorted(running, key=lambda tournament: tournament.id):
+            await locked.enter_async_context(services.lock(f"tournament-{tournament.id}"))
         async with services.db.together():
-            await _switch(services, tournament, pausing=True)
-            return await services.repos.jobs.add(LOST_JOB, services.clock.now(),
-                                                 tournament.id, organisers=organisers)
+            for tournament in running:
+                if (await services.repos.tournaments.get(tournament.id)).status == "running":
+                    await _switch(services, tournament, pausing=True)
+                    held.append((tournament, await services.repos.jobs.add(
+                        LOST_JOB, services.clock.now(), tournament.id,
+                        organisers=organisers[tournament.id])))
+    return held
 
 
 async def _tell_paused(services: Services, tournament: Tournament, held: Job) -> None:

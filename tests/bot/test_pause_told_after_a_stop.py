@@ -14,11 +14,19 @@ from pathlib import Path
 import pytest
 from aiogram.methods import SendMessage
 
+from bot.features import pause
 from bot.features.pause import LOST_JOB, SWITCHED_JOB, _pause_lost, group_lost
 from bot.sandbox.runner import Sandbox
 from bot.scheduler import Scheduler
 from tests.bot.conftest import Faults
-from tests.bot.sandbox_run import opened, scenario_until, stopped_after, stops_before
+from tests.bot.sandbox_run import (
+    ProcessDied,
+    died_in,
+    opened,
+    scenario_until,
+    stopped_after,
+    stops_before,
+)
 
 _RESUME = "org@g: /resume"
 _PAUSED = "The match is paused (tea break)"
@@ -125,6 +133,31 @@ async def test_a_group_found_lost_twice_at_once_pauses_and_tells_once(tmp_path: 
         services = sandbox.app.services
         read_running = await services.repos.tournaments.get(1)
         await group_lost(services, sandbox.world.group("club").id)
-        assert await _pause_lost(services, read_running) is None
+        assert await _pause_lost(services, [read_running]) == []
         assert await services.repos.jobs.pending() == []
     assert sum(line.startswith(_PAUSED_DM) for line in output) == 1
+
+
+async def test_every_tournament_of_a_lost_group_is_paused_in_one_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two running tournaments: a stop right after the first's pause was written left the
+    second running for good (the update that said the group was lost, delivered again,
+    found itself handled), its clocks running with nobody able to play. One write now:
+    after the restart both are paused and both organisers' messages are said."""
+    lost, switch, switched = "! remove bot@g", pause._switch, []
+
+    async def die_at_the_second(*args, **kwargs):
+        if switched:
+            raise ProcessDied
+        switched.append(True)
+        return await switch(*args, **kwargs)
+
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until("two_tournaments_pause_resume", lost))
+        await died_in(sandbox, monkeypatch, output, lost, pause, "_switch", die_at_the_second)
+        await sandbox.line("! replay")  # Telegram delivers the update again
+        tournaments = sandbox.app.services.repos.tournaments
+        assert [(await tournaments.get(number)).status for number in (1, 2)] == \
+            ["paused", "paused"]
+    assert sum(line.startswith("→ org@dm: ⚠️ I can no longer write") for line in output) == 2
