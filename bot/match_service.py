@@ -214,19 +214,23 @@ class MatchService:
         return len(self._states) + len(self._finished)
 
     async def rewind(self, match: MatchRow, to_seq: int, actor_id: int | None, *,
-                     update_id: int | None = None, logged: Write | None = None) -> None:
+                     update_id: int | None = None, logged: Write | None = None) -> Any:
         """Take the match back to how it stood after action ``to_seq`` (an organiser's
         correction). Nothing is deleted: a marker in the log says which actions stop counting.
-        ``update_id`` is claimed and ``logged`` written with the marker, as in :meth:`apply`."""
+        ``update_id`` is claimed and ``logged`` written with the marker, as in :meth:`apply`;
+        returns what ``logged`` wrote (a job held with it), as ``settle``'s ``also``."""
+        written = None
         async with self.lock(match.id):
             self.forget(match.id)
             await self.services.repos.snapshots.drop(match.id)
 
             async def alongside(tx, seqs: list[int]) -> None:
-                await logged(tx)
+                nonlocal written
+                written = await logged(tx)
             await self.services.repos.matches.append_many(
                 match.id, [{"type": REWIND, "to": to_seq}], actor_id, self.services.clock.now(),
                 update_id, also=None if logged is None else alongside)
+        return written
 
     async def round_starts(self, match: MatchRow) -> list[int]:
         """For each recorded round (or hand), the seq of the action that came before it."""

@@ -86,7 +86,8 @@ def checkin_reply(services: Services, tr: Translator, tournament: Tournament,
 @dataclass(frozen=True)
 class Scheduled:
     """What :func:`schedule_start` set: the reminder leads, whether check-in opened at
-    once (the start falls inside its window: the caller's reply says so, no job does), and
+    once (the start falls inside its window: the caller's answer says so, no check-in
+    job), and
     whether check-in that had opened was switched off (its check-ins dropped)."""
 
     leads: list[int]

@@ -62,18 +62,15 @@ async def reopen(message: Message, command: CommandObject, event_update: Update,
     actor_id, now = message.from_user.id, services.clock.now()
     if match.status == "finished":
         await services.repos.matches.settle(match.id, {"meta": "reopen"}, actor_id, now)
-    held: list[Job] = []
-
-    async def hold(tx) -> None:
-        held.append(await insert_job(tx, REOPENED_JOB, now, tournament.id, {
-            "match_id": match.id, "reason": reason, "thread": topic_of(message),
-            "in_its_topic": typed_in_its_topic(message, match)}))
-    await services.matches.rewind(match, starts[-1], actor_id, update_id=event_update.update_id,
-                                  logged=in_order(log_entry(
-                                      actor_id, "reopen", now, tournament_id=tournament.id,
-                                      chat_id=message.chat.id, reason=reason,
-                                      match_id=match.id, to_seq=starts[-1]), hold))
-    await services.scheduler.stand_in(held[0], reopened_owed(services, held[0]))
+    held = await services.matches.rewind(
+        match, starts[-1], actor_id, update_id=event_update.update_id, logged=in_order(
+            log_entry(actor_id, "reopen", now, tournament_id=tournament.id,
+                      chat_id=message.chat.id, reason=reason, match_id=match.id,
+                      to_seq=starts[-1]),
+            lambda tx: insert_job(tx, REOPENED_JOB, now, tournament.id, {
+                "match_id": match.id, "reason": reason, "thread": topic_of(message),
+                "in_its_topic": typed_in_its_topic(message, match)})))
+    await services.scheduler.stand_in(held, reopened_owed(services, held))
 
 
 REOPENED_JOB = "cup_reopened"
