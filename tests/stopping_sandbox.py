@@ -7,8 +7,7 @@ process) right after the K-th write transaction an update's handling commits (th
 database's tracked writes, :meth:`storage.db.Database.tracking_writes`), the messages sent
 before it printed; with ``STOP_AT_WRITE=0`` it runs to the end and says on stderr each
 write (``write: K U``, U telling apart the updates — and the jobs they run — whose
-handling wrote it) and how many there were (``writes: N``). ``python -m tests.stops``
-drives it.
+handling wrote it). ``python -m tests.stops`` drives it.
 """
 
 from __future__ import annotations
@@ -23,9 +22,9 @@ from storage.db import Database
 STOPPED = 137  # the exit code of a killed process
 
 
-def _stopping(stop_at: int) -> list[int]:
+def _stopping(stop_at: int) -> None:
     """Patch :meth:`Database._end` to count the updates' committed writes, and stop at
-    ``stop_at`` (0: never); the count so far, in a list."""
+    ``stop_at`` (0: never: each write said instead)."""
     counted = [0]
     end = Database._end
 
@@ -43,11 +42,8 @@ def _stopping(stop_at: int) -> list[int]:
                 print(f"write: {counted[0]} {writes.writer}", file=sys.stderr)
 
     Database._end = counting_end
-    return counted
 
 
 if __name__ == "__main__":
-    counted = _stopping(int(os.environ.get("STOP_AT_WRITE", "0")))
-    code = main()
-    print(f"writes: {counted[0]}", file=sys.stderr)
-    sys.exit(code)
+    _stopping(int(os.environ.get("STOP_AT_WRITE", "0")))
+    sys.exit(main())

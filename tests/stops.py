@@ -33,12 +33,17 @@ import os
 import random
 import re
 import subprocess
-import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 
-from tests.bot.sandbox_run import differences, print_each, said, tool_arguments
+from tests.bot.sandbox_run import (
+    differences,
+    print_each,
+    said,
+    sandbox_command,
+    tool_arguments,
+)
 from tests.bot.test_crash import final_exports
 from tests.bot.test_scenarios import options_of
 
@@ -52,10 +57,8 @@ _WRITE = re.compile(r"^write: (\d+) (\d+)$", re.MULTILINE)
 
 def _run(db_path: Path, script: Path, stop_at: int) -> subprocess.CompletedProcess:
     options = options_of(script.read_text(encoding="utf-8"))
-    command = [sys.executable, "-m", "tests.stopping_sandbox", "sandbox", "--db", str(db_path),
-               "--seed", str(options.get("seed", 0)),
-               *(["--lang", options["lang"]] if "lang" in options else []),
-               "--script", str(script), "--resume"]
+    command = sandbox_command(db_path, script, options.get("seed", 0), options.get("lang"),
+                              module="tests.stopping_sandbox")
     return subprocess.run(command, capture_output=True, text=True, encoding="utf-8",
                           check=False, timeout=RUN_SECONDS,
                           env={**os.environ, "STOP_AT_WRITE": str(stop_at)})
@@ -75,9 +78,8 @@ async def one(script: Path, salt: str, midway: bool = False, each: bool = False
     with tempfile.TemporaryDirectory() as folder:
         whole = _run(Path(folder) / "whole.sqlite3", script, 0)
         writers = [writer for _, writer in _WRITE.findall(whole.stderr)]
-        candidates = [number for number in range(1, len(writers) + 1)
-                      if not midway or writers[number - 1:number + 1].count(
-                          writers[number - 1]) == 2]
+        candidates = [number for number in range(1, len(writers) + 1)  # counted from 1
+                      if not midway or writers[number:number + 1] == [writers[number - 1]]]
         if not candidates:
             return []
         expected = await final_exports(Path(folder) / "whole.sqlite3")

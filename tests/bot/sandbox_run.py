@@ -154,10 +154,11 @@ def differences(expected: Any, got: Any) -> list[str]:
 
 
 def sandbox_command(db_path: Path, script: Path, seed: int | str,
-                    language: str | None = None) -> list[str]:
-    """``python -m bot sandbox`` running ``script`` on ``db_path``, resuming it from the last
-    whole line a killed process wrote (``--resume``)."""
-    return [sys.executable, "-m", "bot", "sandbox", "--db", str(db_path), "--seed", str(seed),
+                    language: str | None = None, module: str = "bot") -> list[str]:
+    """``python -m bot sandbox`` (or ``module``'s, which runs it) running ``script`` on
+    ``db_path``, resuming it from the last whole line a killed process wrote
+    (``--resume``)."""
+    return [sys.executable, "-m", module, "sandbox", "--db", str(db_path), "--seed", str(seed),
             *(["--lang", language] if language else []), "--script", str(script), "--resume"]
 
 
