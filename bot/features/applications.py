@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    ReplyParameters,
+)
 
 from bot.features.access import organisers_press
 from bot.features.checkin import with_checkin
@@ -46,18 +52,20 @@ class Decision(CallbackData, prefix="app"):
     approve: bool
 
 
-async def card_job(services: Services, tournament: Tournament, user_id: int) -> Job:
-    """The :data:`CARD_JOB` of ``user_id``'s application, in the write under way."""
+async def card_job(services: Services, tournament: Tournament, user_id: int,
+                   answering: Message | None = None) -> Job:
+    """The :data:`CARD_JOB` of ``user_id``'s application, in the write under way; the card
+    answers ``answering`` (the applicant's ``/register`` in the group), also when the job
+    posts it after a stop."""
+    answers = None if answering is None else (answering.message_id, topic_of(answering))
     return await services.repos.jobs.add(CARD_JOB, services.clock.now(), tournament.id,
-                                         user_id=user_id)
+                                         user_id=user_id, answers=answers)
 
 
-async def send_card(services: Services, tournament: Tournament, user_id: int, card: Job,
-                    reply_to: Message | None = None) -> None:
+async def send_card(services: Services, tournament: Tournament, card: Job) -> None:
     """:func:`_send_application` now, in the stead of the ``card`` job written with the
     application (:data:`CARD_JOB`, :meth:`~bot.scheduler.Scheduler.stand_in`)."""
-    await services.scheduler.stand_in(
-        card, _send_application(services, tournament, user_id, reply_to))
+    await services.scheduler.stand_in(card, _send_application(services, tournament, card))
 
 
 @job_kind(CARD_JOB)
@@ -67,27 +75,27 @@ async def _card_owed(services: Services, job: Job) -> None:
     and the tournament for its start."""
     if (waiting := await not_started(services, job)) is None:
         return
-    tournament, user_id = waiting[0], job.payload["user_id"]
-    entry = await services.repos.entrants.get(tournament.id, user_id)
+    entry = await services.repos.entrants.get(waiting[0].id, job.payload["user_id"])
     if entry is not None and entry.status == "pending":
-        await _send_application(services, tournament, user_id)
+        await _send_application(services, waiting[0], job)
 
 
-async def _send_application(services: Services, tournament: Tournament, user_id: int,
-                            reply_to: Message | None = None) -> None:
-    """Post the application in the group with Approve/Reject for the organisers; as the
-    answer to ``reply_to`` (the applicant's message in the group), it also tells them that
-    the organisers decide (the decision replaces that line)."""
+async def _send_application(services: Services, tournament: Tournament, card: Job) -> None:
+    """Post the application of ``card`` in the group with Approve/Reject for the organisers;
+    as the answer to the applicant's message in the group, it also tells them that the
+    organisers decide (the decision replaces that line)."""
     tr = await services.translator_for_chat(tournament.chat_id)
+    user_id, answers = card.payload["user_id"], card.payload.get("answers")
     entry = await services.repos.entrants.get(tournament.id, user_id)
     user = await services.repos.users.get(user_id)
     caption = tr("application.text", title=tournament.title, name=entry.label,
                  user=user.mention)
-    if reply_to is not None:
+    answering = {}
+    if answers is not None:
         caption += "\n" + tr("registration.sent", title=tournament.title)
-    answering = {} if reply_to is None else {
-        "reply_parameters": reply_to.as_reply_parameters(),
-        "message_thread_id": topic_of(reply_to)}
+        answering = {"reply_parameters": ReplyParameters(message_id=answers[0],
+                                                         allow_sending_without_reply=True),
+                     "message_thread_id": answers[1]}
     markup = InlineKeyboardMarkup(inline_keyboard=[[
         InlineKeyboardButton(text=tr("application.approve"), callback_data=Decision(
             tournament_id=tournament.id, user_id=user_id, approve=True).pack()),

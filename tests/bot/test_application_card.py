@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from aiogram.methods import EditMessageText, SendMessage
 
-from bot.features.applications import DECISION_JOB
+from bot.features.applications import CARD_JOB, DECISION_JOB
 from bot.features.roster import REMOVED_JOB
 from bot.scheduler import Scheduler
 from tests.bot.conftest import Faults, Outage
-from tests.bot.sandbox_run import opened, stops_before
+from tests.bot.sandbox_run import opened, stopped_after, stops_before
 
 
 @pytest.mark.parametrize(("before", "cut_off", "posted", "press"), [
@@ -141,3 +141,25 @@ async def test_a_removed_card_whose_edit_failed_is_closed_by_the_removals_retry(
         card = sandbox.world.find(sandbox.world.group("reg").id, alice.application_message_id)
     assert card.payload["text"] == "Alice (@alice) removed from “Spring Darts”."
     assert not card.payload.get("reply_markup")
+
+
+@pytest.mark.parametrize("where", ["reg", "reg/5"], ids=["general chat", "forum topic"])
+async def test_a_card_posted_after_a_stop_answers_the_register_it_came_from(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """An application typed in the group and written right before a stop: the card the next
+    start posts says the applicant's line and answers their ``/register`` where it was typed
+    (in its topic), as the card posted at once does."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@reg/1: hi",
+                                 "org@reg: /new shanghai Spring Darts approval=on"])
+        stopped = await stopped_after(sandbox, monkeypatch, output, CARD_JOB,
+                                      f"alice@{where}: /register Alice")
+        services, world = sandbox.app.services, sandbox.world
+        alice = await services.repos.entrants.get(1, world.user("alice").id)
+        card = world.find(world.group("reg").id, alice.application_message_id)
+        assert sandbox.errors == 0 and await services.repos.jobs.pending() == []
+    assert not any("Application" in line for line in output[:stopped]), output[stopped - 3:]
+    posted = [line for line in output[stopped:] if line.startswith(f"→ {where}: 📝 Applicat")]
+    assert len(posted) == 1, output[stopped:]
+    assert "went to the organisers" in card.payload["text"]
