@@ -4,7 +4,9 @@ Applications still waiting for a decision do not enter a started tournament, so 
 waiting (and enough entrants to start without them) the command first asks, naming them,
 with two buttons under the question: start without them, or wait (and decide them on their
 cards first). An organiser's press answers it, and the question is edited into what was
-done: one group message for the exchange.
+done: one group message for the exchange. A start's edit is the opening job's (it follows
+the announcement, and a bot stopped right after the start's write still makes it:
+``lifecycle.start_tournament``).
 """
 
 from __future__ import annotations
@@ -64,8 +66,7 @@ async def answer(query: CallbackQuery, callback_data: BeginAnyway, services: Ser
         await services.outbox.board(message.chat.id, message.message_id,
                                     tr("begin.waiting", title=tournament.title))
         return
-    left_out = await services.repos.entrants.count(tournament.id, ("pending",))
-    problem = await start_tournament(services, tournament.id, query.from_user.id)
-    said = problem.text if problem else tr(
-        "begin.started_anyway" if left_out else "begin.started_all", title=tournament.title)
-    await services.outbox.board(message.chat.id, message.message_id, said)
+    problem = await start_tournament(services, tournament.id, query.from_user.id,
+                                     question=(message.chat.id, message.message_id))
+    if problem:  # (started: the opening job says so on the question)
+        await services.outbox.board(message.chat.id, message.message_id, problem.text)

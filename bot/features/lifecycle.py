@@ -198,15 +198,17 @@ class NotStarted:
     markup: InlineKeyboardMarkup | None = None
 
 
-async def start_tournament(services: Services, tournament_id: int,
-                           actor_id: int | None) -> NotStarted | None:
+async def start_tournament(services: Services, tournament_id: int, actor_id: int | None,
+                           question: tuple[int, int] | None = None) -> NotStarted | None:
     """Start now. Returns None when started, or why it cannot start (said in the group by
     the bot itself when the start is its own, at the scheduled time).
 
     The roster, the status, the cancelled countdown and the "opening" job are committed
     together before anything is said (a bot that dies right after runs the opening at its
     next start); the announcement and the game's first matches are that job, run at once
-    and retried like any job when a send fails (see :func:`_opening_job`).
+    and retried like any job when a send fails (see :func:`_opening_job`), and so is the
+    edit of ``question`` (chat id, message id: the ``/begin`` question whose press started
+    it) into what was done.
     """
     async with services.lock(f"tournament-{tournament_id}"):
         repos, now = services.repos, services.clock.now()
@@ -243,7 +245,7 @@ async def start_tournament(services: Services, tournament_id: int,
                 await repos.organiser_log.record(actor_id, "begin", now,
                                                  tournament_id=tournament.id,
                                                  chat_id=tournament.chat_id)
-            opening = await repos.jobs.add("opening", now, tournament.id)
+            opening = await repos.jobs.add("opening", now, tournament.id, question=question)
     await services.scheduler.run(opening.id)
     return None
 
@@ -355,6 +357,19 @@ async def _opening_job(services: Services, job: Job) -> None:
             await services.bot.send_message(tournament.chat_id, head)
             await opening.said()
         await repos.jobs.note(job.id, opened=True)
+        if question := job.payload.get("question"):
+            await _question_answered(services, tournament, question, left_out=bool(lapsed))
+
+
+async def _question_answered(services: Services, tournament: Tournament, question: list[int],
+                             *, left_out: bool) -> None:
+    """The ``/begin`` question whose press started the tournament (``begin.BeginAnyway``)
+    edited into what was done, after the announcement, as the press would: one group
+    message for the exchange, also when the bot stopped right after the start's write."""
+    chat_id, message_id = question
+    tr = await services.translator_for_chat(chat_id)
+    await services.outbox.board(chat_id, message_id, tr(
+        "begin.started_anyway" if left_out else "begin.started_all", title=tournament.title))
 
 
 def _started(tr: Translator, tournament: Tournament, entrants: list[Entrant]) -> str:

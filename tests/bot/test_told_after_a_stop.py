@@ -8,7 +8,8 @@ when it cannot write to them, and an application's card loses its Approve and Re
 cancellation (``cancel.CANCELLED_JOB``) tells everyone who entered or applied, and its
 question says it was cancelled; a Cup ``/replace`` (``cup.replace.REPLACED_JOB``) tells the
 group and the old player, and the new player gets the board and the panel; a Cup ``/reopen``
-says the round played again. A retry
+says the round played again; a start pressed under ``/begin``'s question edits the question
+into what was done (the opening job carries it). A retry
 (Telegram out of reach) tells only whom it did not reach, and names nobody in the group
 twice."""
 
@@ -25,8 +26,15 @@ from bot.features.cup.replace import REPLACED_JOB
 from bot.features.organiser import REGISTRATION_JOB
 from bot.features.roster import ADDED_JOB, REMOVED_JOB
 from bot.features.schedule import SCHEDULED_JOB
+from bot.scheduler import Scheduler
 from tests.bot.conftest import Faults
-from tests.bot.sandbox_run import opened, scenario_until, stopped_after
+from tests.bot.sandbox_run import (
+    ProcessDied,
+    died_in,
+    opened,
+    scenario_until,
+    stopped_after,
+)
 
 _NIGHT = ["org@g: hi", "! add bot@g", "org@g: /new backgammon Night approval=on",
           "alice@dm: /start", "alice@g: /register", "bob@g: /register"]
@@ -228,3 +236,34 @@ async def test_a_start_scheduled_right_before_a_stop_is_said_at_the_next_start(
     at = output.index(said[0])
     assert output[at + 1].startswith("  📋 Check-in is open") and output[at + 2] == \
         "  [✅ Check in]", output[at:]
+
+
+async def test_a_start_pressed_right_before_a_stop_answers_its_question_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """«Start now» under ``/begin``'s question (applications still wait), the bot stopped
+    right after the start's write: the next start announces the tournament and edits the
+    question into what was done, its buttons gone (the opening job carries it; before, the
+    question went on asking)."""
+    run = Scheduler.run
+
+    async def dies_at_the_opening(scheduler: Scheduler, job_id: int) -> None:
+        if (await scheduler.jobs.get(job_id)).kind == "opening":
+            raise ProcessDied
+        await run(scheduler, job_id)
+
+    output: list[str] = []
+    async with opened(tmp_path, language="ru", emit=output.append) as sandbox:
+        begin = "olga@klub: /begin"
+        await sandbox.run_lines([*scenario_until("begin_with_pending_application", begin), begin])
+        stopped = await died_in(sandbox, monkeypatch, output, "olga@klub: [▶️ Начать сейчас]",
+                                Scheduler, "run", dies_at_the_opening)
+        await sandbox.app.services.scheduler.run_following()  # as a live start does
+        answered = [line for line in output if line.startswith("✎ klub#")
+                    and line.endswith("начат без заявок, ждавших решения.")]
+        assert len(answered) == 1, output[stopped:]
+        question = int(answered[0].split("#")[1].split(":")[0])
+        card = sandbox.world.find(sandbox.world.group("klub").id, question)
+        assert sandbox.errors == 0 and not card.payload.get("reply_markup")
+    assert not any("Турнир «Битва костей» начался" in line for line in output[:stopped])
+    started = [at for at, line in enumerate(output) if line.startswith("→ klub: 🏁 Турнир")]
+    assert len(started) == 1 and stopped <= started[0] < output.index(answered[0]), output[stopped:]
