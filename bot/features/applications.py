@@ -53,13 +53,16 @@ class Decision(CallbackData, prefix="app"):
 
 
 async def card_job(services: Services, tournament: Tournament, user_id: int,
-                   answering: Message | None = None) -> Job:
-    """The :data:`CARD_JOB` of ``user_id``'s application, in the write under way; the card
-    answers ``answering`` (the applicant's ``/register`` in the group), also when the job
-    posts it after a stop."""
-    answers = None if answering is None else (answering.message_id, topic_of(answering))
+                   applying: Message) -> Job:
+    """The :data:`CARD_JOB` of ``user_id``'s application, in the write under way. What tells
+    the applicant that it went to the organisers goes with it, also when the job posts the
+    card after a stop: ``applying`` (their message that applied) typed in the group, the card
+    answers it (in its topic) with that line; typed in private, they are told there."""
+    in_group = applying.chat.id == tournament.chat_id
+    answers = (applying.message_id, topic_of(applying)) if in_group else None
     return await services.repos.jobs.add(CARD_JOB, services.clock.now(), tournament.id,
-                                         user_id=user_id, answers=answers)
+                                         user_id=user_id, answers=answers,
+                                         told_in_private=not in_group)
 
 
 async def send_card(services: Services, tournament: Tournament, card: Job) -> None:
@@ -81,12 +84,25 @@ async def _card_owed(services: Services, job: Job) -> None:
 
 
 async def _send_application(services: Services, tournament: Tournament, card: Job) -> None:
-    """Post the application of ``card`` in the group with Approve/Reject for the organisers;
-    as the answer to the applicant's message in the group, it also tells them that the
-    organisers decide (the decision replaces that line)."""
-    tr = await services.translator_for_chat(tournament.chat_id)
-    user_id, answers = card.payload["user_id"], card.payload.get("answers")
+    """Post the application of ``card`` in the group with Approve/Reject for the organisers
+    (unless a try before this one posted it), and tell the applicant that the organisers
+    decide: in the card, as the answer to their message in the group (the decision replaces
+    that line), or in private."""
+    user_id = card.payload["user_id"]
     entry = await services.repos.entrants.get(tournament.id, user_id)
+    if entry.application_message_id is None:  # (set when the card is posted)
+        await _post_card(services, tournament, entry, card.payload.get("answers"))
+    if card.payload.get("told_in_private"):
+        tr = await services.translator_for_chat(user_id)
+        await services.outbox.dm(user_id, tr("registration.sent", title=tournament.title))
+
+
+async def _post_card(services: Services, tournament: Tournament, entry: Entrant,
+                     answers: list[int | None] | None) -> None:
+    """The card of ``entry``'s application; ``answers``: the message id (and topic) of the
+    applicant's message in the group it answers."""
+    tr = await services.translator_for_chat(tournament.chat_id)
+    user_id = entry.user_id
     user = await services.repos.users.get(user_id)
     caption = tr("application.text", title=tournament.title, name=entry.label,
                  user=user.mention)

@@ -101,7 +101,7 @@ async def register_in_group(message: Message, command: CommandObject, services: 
 
 
 async def _put_claimed(services: Services, tournament: Tournament, user_id: int, status: str,
-                       name: str | None = None, answering: Message | None = None
+                       name: str | None = None, applying: Message | None = None
                        ) -> Job | None:
     """Write the application with the update's claim (:meth:`Database.together`): one
     transaction instead of the application's and then the claim's; one that waits for the
@@ -110,7 +110,7 @@ async def _put_claimed(services: Services, tournament: Tournament, user_id: int,
         await services.repos.entrants.put(tournament.id, user_id, status, services.clock.now(),
                                           name)
         if status == "pending":
-            return await card_job(services, tournament, user_id, answering)
+            return await card_job(services, tournament, user_id, applying)
     return None
 
 
@@ -161,9 +161,7 @@ async def _apply_directly(services: Services, tr: Translator, tournament: Tourna
         return
     needs_approval = tournament.needs_approval
     status = "pending" if needs_approval else "approved"
-    in_group = message.chat.id == tournament.chat_id  # the card answers the /register itself
-    card = await _put_claimed(services, tournament, user_id, status, name,
-                              message if in_group else None)
+    card = await _put_claimed(services, tournament, user_id, status, name, message)
     if not needs_approval:
         said, markup = with_checkin(services, tr, tournament, tr(
             "registration.registered", name=name, title=tournament.title))
@@ -171,10 +169,8 @@ async def _apply_directly(services: Services, tr: Translator, tournament: Tourna
             said = lines(said, tr("registration.open_private_chat"))
             markup = stacked(markup, link_keyboard(tr("dm.open_button"), services.deep_link()))
         await message.reply(said, reply_markup=markup)
-    else:
+    else:  # (the card's job tells the applicant it went to the organisers)
         await send_card(services, tournament, card)
-        if not in_group:
-            await message.reply(tr("registration.sent", title=tournament.title))
     await redraw_checkin_status(services, tournament)
 
 
@@ -254,10 +250,10 @@ async def form_photo(message: Message, entry: Entrant, services: Services,
             tournament.id, entry.user_id, services.clock.now(),
             photo_file_id=message.photo[-1].file_id,
             status="pending" if needs_approval else "approved")
-        card = await card_job(services, tournament, entry.user_id) if needs_approval else None
-    if card is not None:
+        card = await card_job(services, tournament, entry.user_id, message) \
+            if needs_approval else None
+    if card is not None:  # (its job tells the applicant it went to the organisers)
         await send_card(services, tournament, card)
-        await message.answer(tr("registration.sent", title=tournament.title))
     else:
         said, markup = with_checkin(services, tr, tournament, tr(
             "registration.registered", name=entry.display_name, title=tournament.title))

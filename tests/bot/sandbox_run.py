@@ -114,6 +114,20 @@ def dies_following(kind: str) -> Callable[..., None]:
     return following
 
 
+def dies_holding(kind: str) -> Callable[..., Awaitable[None]]:
+    """A stand-in for ``Scheduler.stand_in`` (see :func:`died_in`) that dies where the work
+    of a held job of ``kind`` is to be done: nothing after the write that held it is done,
+    and the job is left for the next start."""
+    stand_in = Scheduler.stand_in
+
+    async def dying(scheduler: Scheduler, job: Job, work: Awaitable[None]) -> None:
+        if job.kind == kind:
+            work.close()
+            raise ProcessDied
+        await stand_in(scheduler, job, work)
+    return dying
+
+
 def said(output: list[str]) -> list[str]:
     """Each printed line that is not a message's continuation (``→``/``✎`` messages, ``✗``,
     ``!!`` …), with its indented continuation lines joined to it: one string per message."""

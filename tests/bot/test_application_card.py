@@ -1,7 +1,8 @@
 """What registration needs posted is written with a job held in its stead: a new
 tournament's announcement (the Register button) and the card of an application that waits
 for the organisers (Approve, Reject). Telegram out of reach when it is due, it is posted
-once Telegram answers again, and it works."""
+once Telegram answers again, and it works; a bot stopped right after the application's write
+posts the card at its next start, with what tells the applicant it went to the organisers."""
 
 from __future__ import annotations
 
@@ -14,7 +15,13 @@ from bot.features.applications import CARD_JOB, DECISION_JOB
 from bot.features.roster import REMOVED_JOB
 from bot.scheduler import Scheduler
 from tests.bot.conftest import Faults, Outage
-from tests.bot.sandbox_run import opened, stopped_after, stops_before
+from tests.bot.sandbox_run import (
+    died_in,
+    dies_holding,
+    opened,
+    stopped_after,
+    stops_before,
+)
 
 
 @pytest.mark.parametrize(("before", "cut_off", "posted", "press"), [
@@ -163,3 +170,45 @@ async def test_a_card_posted_after_a_stop_answers_the_register_it_came_from(
     posted = [line for line in output[stopped:] if line.startswith(f"→ {where}: 📝 Applicat")]
     assert len(posted) == 1, output[stopped:]
     assert "went to the organisers" in card.payload["text"]
+
+
+@pytest.mark.parametrize("applying", [
+    ["org@reg: /new cup Autumn approval=on", "alice@dm: /start", "alice@reg: /register",
+     "alice@dm: Alice_Smith", "alice@dm: photo:"],
+    ["org@reg: /new shanghai Autumn approval=on", "alice@dm: /start reg-1"],
+], ids=["form's screenshot", "link to the bot"])
+async def test_an_application_made_in_private_right_before_a_stop_is_told_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, applying: list[str]) -> None:
+    """An application sent in private (the form's screenshot, or the link of a game without
+    a form), written right before a stop: the next start posts its card and tells the
+    applicant in private, once, that it went to the organisers (before, only the card)."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(applying[:-1])
+        stopped = await died_in(sandbox, monkeypatch, output, applying[-1], Scheduler,
+                                "stand_in", dies_holding(CARD_JOB))
+        await sandbox.app.services.scheduler.run_following()  # as a live start does
+        assert sandbox.errors == 0 and await sandbox.app.services.repos.jobs.pending() == []
+    told = "→ alice@dm: 📨 Your application for “Autumn” went to the organisers."
+    assert not any(line.startswith(told) or "📝 Application" in line
+                   for line in output[:stopped]), output[:stopped]
+    after = output[stopped:]
+    assert [line for line in after if line.startswith(told)] == [
+        f"{told} I will tell you their decision."], after
+    assert sum(line.startswith("→ reg:") and "📝 Application" in line for line in after) == 1, after
+
+
+async def test_a_cards_retry_after_its_private_line_failed_posts_no_second_card(
+        tmp_path: Path, faults: Faults) -> None:
+    """The applicant's line in private meets Telegram out of reach after the card went out:
+    the job's retry tells them, and the card stays the one posted."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@reg: /new shanghai Autumn approval=on"])
+        alice = sandbox.world.user("alice").id
+        faults.fail(5, lambda method: isinstance(method, SendMessage) and method.chat_id == alice
+                    and "went to the organisers" in method.text)
+        await sandbox.run_lines(["alice@dm: /start reg-1", "! advance 5m"])
+        assert await sandbox.app.services.repos.jobs.pending() == []
+    assert sum("📝 Application" in line for line in output) == 1, output
+    assert sum(line.startswith("→ alice@dm: 📨 Your application") for line in output) == 1
