@@ -317,16 +317,22 @@ async def tell_decisions(services: Services, user_id: int) -> None:
             entry = await services.repos.entrants.get(tournament.id, user_id)
             if entry is None or not entry.unreached:
                 continue
-            # told, then noted as told: a stop (or Telegram out of reach) in between tells
-            # it at the next /start, where the other order never told it
+            # told and the card redrawn, then noted as told: a stop (or Telegram out of
+            # reach) in between does both at the next /start, where the other order never did
             if tournament.status in BEFORE_START and \
                     await _tell_decision(services, tournament, user_id, entry.status) is None:
                 continue  # blocked again meanwhile: still owed
+            await _card_reached(services, tournament, entry)
             await services.repos.entrants.update(tournament.id, user_id, services.clock.now(),
                                                  unreached=0)
-        organiser = await _decider(services, tournament, entry)
-        if entry.status == "approved" and entry.application_message_id and organiser is not None:
-            tr = await services.translator_for_chat(tournament.chat_id)
-            await edit_card(services, tournament.chat_id, entry.application_message_id,
-                            bool(entry.photo_file_id), *await _decided_card(
-                                services, tr, entry, entry.status, organiser, unreached=False))
+
+
+async def _card_reached(services: Services, tournament: Tournament, entry: Entrant) -> None:
+    """An approval's card in the group without the line that asked the applicant to open
+    the chat with the bot (they have)."""
+    organiser = await _decider(services, tournament, entry)
+    if entry.status == "approved" and entry.application_message_id and organiser is not None:
+        tr = await services.translator_for_chat(tournament.chat_id)
+        await edit_card(services, tournament.chat_id, entry.application_message_id,
+                        bool(entry.photo_file_id), *await _decided_card(
+                            services, tr, entry, entry.status, organiser, unreached=False))

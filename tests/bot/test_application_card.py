@@ -14,8 +14,10 @@ from aiogram.methods import EditMessageText, SendMessage
 from bot.features.applications import CARD_JOB, DECISION_JOB
 from bot.features.roster import REMOVED_JOB
 from bot.scheduler import Scheduler
+from storage.repositories.tournaments import EntrantsRepo
 from tests.bot.conftest import Faults, Outage
 from tests.bot.sandbox_run import (
+    ProcessDied,
     died_in,
     dies_holding,
     opened,
@@ -212,3 +214,27 @@ async def test_a_cards_retry_after_its_private_line_failed_posts_no_second_card(
         assert await sandbox.app.services.repos.jobs.pending() == []
     assert sum("📝 Application" in line for line in output) == 1, output
     assert sum(line.startswith("→ alice@dm: 📨 Your application") for line in output) == 1
+
+
+async def test_a_card_whose_applicant_opened_the_chat_right_before_a_stop_asks_no_more(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An approved applicant the bot could not write to opens the chat: told the decision,
+    noted as told, and the bot stops right there. Their card no longer asks them to open the
+    chat (it is redrawn before the note; before, after it: never, once stopped)."""
+    update = EntrantsRepo.update
+
+    async def dies_once_noted(repo: EntrantsRepo, *args: object, **fields: object) -> None:
+        await update(repo, *args, **fields)
+        if fields.get("unreached") == 0:
+            raise ProcessDied
+
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["org@reg: /new shanghai Spring Darts approval=on",
+                                 "alice@reg: /register", "org@reg: [✅ Approve]"])
+        await died_in(sandbox, monkeypatch, output, "alice@dm: /start", EntrantsRepo,
+                      "update", dies_once_noted)
+        alice = await sandbox.app.services.repos.entrants.get(1, sandbox.world.user("alice").id)
+        card = sandbox.world.find(sandbox.world.group("reg").id, alice.application_message_id)
+    assert card.payload["text"] == "✅ Alice approved by Org", card.payload
+    assert not card.payload.get("reply_markup")
