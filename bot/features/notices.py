@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, Update
 
 from bot.features.checkin import CHECKIN_OPENED, checkin_ahead, checkin_open, checkin_opens
 from bot.features.keyboards import checkin_keyboard, register_keyboard, stacked
@@ -82,6 +82,20 @@ async def _said(services: Services, tr: Translator, shown: list[Shown]
     markups = [markup for _, markup in said if markup is not None]
     return (paragraphs(*(text for text, _ in said), tr("checkin.open_hint") if brief else None),
             stacked(*markups) if markups else None)
+
+
+async def statuses_again(services: Services, update: Update) -> None:
+    """``update``, which wrote before this process started (a ``/register``, ``/settings``,
+    ``/withdraw`` … in a group), is delivered again: the process that wrote may have stopped
+    before redrawing the check-in status, so the statuses of the group's tournaments before
+    their start are drawn again as they now stand (their Register button, their entrants).
+    An update in private names no group: its tournament's status waits for the next change."""
+    event = update.event
+    message = event.message if isinstance(event, CallbackQuery) else event
+    if isinstance(message, Message) and message.chat.type != "private":
+        tournaments = await services.repos.tournaments.active_in_chat(message.chat.id)
+        await redraw_checkin_status(
+            services, *(tournament for tournament in tournaments if not tournament.started))
 
 
 async def redraw_checkin_status(services: Services, *tournaments: Tournament) -> set[int]:

@@ -15,7 +15,9 @@ that follows a write of its update is logged as an error (bad input changes noth
 sandbox prints it, the fuzzer finds it). A refusal is handled too: a copy of a refused
 update is dropped, not answered again; a match action's
 update delivered again after a restart has its match drawn again in place (the stopped
-process may not have shown it: :func:`~bot.play.board.shown_again`). An update that met
+process may not have shown it: :func:`~bot.play.board.shown_again`), any other group
+update that wrote has its group's check-in statuses drawn again (:func:`_shown_again`). An
+update that met
 Telegram out of reach before it wrote anything is answered so (:data:`NOT_CARRIED_OUT`). The
 middleware also counts the handlers in flight, so a shutdown can wait for them before
 closing the database (:meth:`drain`), and forgets the ids older than ``REMEMBER_FOR`` once
@@ -32,6 +34,7 @@ from aiogram import BaseMiddleware
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.types import Update
 
+from bot.features.notices import statuses_again
 from bot.play.board import shown_again
 from bot.play.refusal import Refusal
 from bot.scheduler import PASSING_FAULTS
@@ -44,6 +47,14 @@ NOT_CARRIED_OUT = "telegram.not_carried_out"
 retries) before it changed anything: an organiser's command whose admin check failed, a
 read whose answer did not go out. Said if Telegram takes it (else that failure is logged);
 the update is not claimed, so a copy delivered again is carried out."""
+
+
+async def _shown_again(services, update: Update) -> None:
+    """What the process that wrote ``update``'s changes may have stopped before showing:
+    its match's board (:func:`~bot.play.board.shown_again`), else its group's check-in
+    statuses (:func:`~bot.features.notices.statuses_again`)."""
+    if not await shown_again(services, update.update_id):
+        await statuses_again(services, update)
 
 
 class DedupeMiddleware(BaseMiddleware):
@@ -74,7 +85,7 @@ class DedupeMiddleware(BaseMiddleware):
             if await updates.seen(event.update_id):
                 log.info("update %s was handled before; dropped", event.update_id)
                 if not updates.handled_here(event.update_id):  # delivered after a restart
-                    await shown_again(services, event.update_id)
+                    await _shown_again(services, event)
                 return None
             now = services.clock.now()
             with services.db.tracking_writes(event.update_id, now) as writes:

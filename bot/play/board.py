@@ -100,17 +100,18 @@ async def redraw_paused(services: Services, tournament: Tournament) -> None:
     await hidden.redraw_live(services, tournament)
 
 
-async def shown_again(services: Services, update_id: int) -> None:
+async def shown_again(services: Services, update_id: int) -> bool:
     """Update ``update_id``, claimed by a match's action before this process started, is
     delivered again: Telegram had not been told it was handled, so the process that wrote
     the action may have stopped before showing it. The match's board and its players'
     panels are drawn again in place, as the match now stands (nothing new is posted; an
     ending's result is the start-up's, :data:`~bot.match_service.RESULT_OWED`), and the
     bot makes its move in a match it plays when it is its turn (the stopped process may
-    have died before it)."""
+    have died before it). Whether ``update_id`` was a match's action."""
     match_id = await services.repos.matches.of_update(update_id)
     if match_id is not None:
         await drawn_again(services, match_id)
+    return match_id is not None
 
 
 async def result_owed(services: Services, job: Job) -> None:

@@ -9,7 +9,8 @@ cancellation (``cancel.CANCELLED_JOB``) tells everyone who entered or applied, a
 question says it was cancelled; a Cup ``/replace`` (``cup.replace.REPLACED_JOB``) tells the
 group and the old player, and the new player gets the board and the panel; a Cup ``/reopen``
 says the round played again; a start pressed under ``/begin``'s question edits the question
-into what was done (the opening job carries it). A retry
+into what was done (the opening job carries it); a group's ``/register`` or ``/settings``
+delivered again after the stop redraws the check-in status. A retry
 (Telegram out of reach) tells only whom it did not reach, and names nobody in the group
 twice."""
 
@@ -20,9 +21,11 @@ from pathlib import Path
 import pytest
 from aiogram.methods import SendMessage
 
+from bot.features import organiser, registration
 from bot.features.cancel import CANCELLED_JOB
 from bot.features.cup.reopen import REOPENED_JOB
 from bot.features.cup.replace import REPLACED_JOB
+from bot.features.notices import CHECKIN_STATUS
 from bot.features.organiser import REGISTRATION_JOB
 from bot.features.roster import ADDED_JOB, REMOVED_JOB
 from bot.features.schedule import SCHEDULED_JOB
@@ -267,3 +270,34 @@ async def test_a_start_pressed_right_before_a_stop_answers_its_question_at_the_n
     assert not any("Турнир «Битва костей» начался" in line for line in output[:stopped])
     started = [at for at, line in enumerate(output) if line.startswith("→ klub: 🏁 Турнир")]
     assert len(started) == 1 and stopped <= started[0] < output.index(answered[0]), output[stopped:]
+
+
+@pytest.mark.parametrize(("line", "owner", "shown"), [
+    ("dan@ck: /register", registration, "Entrants: 3."),
+    ("org@ck: /settings title=Fin Open", organiser, "⏰ “Fin Open” starts in 10 min"),
+], ids=["/register", "/settings"])
+async def test_a_group_update_delivered_again_after_a_stop_redraws_the_checkin_status(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str, owner: object,
+        shown: str) -> None:
+    """A ``/register`` or ``/settings`` written right before a stop, before the check-in
+    status was redrawn, and delivered again after the restart (Telegram was not told it was
+    handled): the copy changes nothing and posts nothing, and the status is drawn as the
+    tournament now stands (before, it showed the old entrants or title until the next
+    change)."""
+    async def dies(*args: object) -> None:
+        raise ProcessDied
+
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until("checkin_status_registration_closed",
+                                               "org@ck: /closereg"))
+        stopped = await died_in(sandbox, monkeypatch, output, line, owner,
+                                "redraw_checkin_status", dies)
+        await sandbox.line("! replay")
+        tournament = await sandbox.app.services.repos.tournaments.get(1)
+        status = sandbox.world.find(tournament.chat_id,
+                                    tournament.state[CHECKIN_STATUS]["message_id"])
+        assert sandbox.errors == 0
+    assert shown not in "\n".join(output[:stopped])
+    assert shown in status.payload["text"], output[stopped:]
+    assert not any(said.startswith("→ ") for said in output[stopped:]), output[stopped:]
