@@ -17,8 +17,8 @@ update is dropped, not answered again; a match action's
 update delivered again after a restart has its match drawn again in place (the stopped
 process may not have shown it: :func:`~bot.play.board.shown_again`), any other group
 update that wrote has its group's check-in statuses drawn again (:func:`_shown_again`). An
-update that met
-Telegram out of reach before it wrote anything is answered so (:data:`NOT_CARRIED_OUT`). The
+update that met Telegram out of reach before it wrote anything is answered so
+(:data:`NOT_CARRIED_OUT`). The
 middleware also counts the handlers in flight, so a shutdown can wait for them before
 closing the database (:meth:`drain`), and forgets the ids older than ``REMEMBER_FOR`` once
 every ``PRUNE_EVERY`` while the bot runs.
