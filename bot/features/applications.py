@@ -58,11 +58,10 @@ async def card_job(services: Services, tournament: Tournament, user_id: int,
     the applicant that it went to the organisers goes with it, also when the job posts the
     card after a stop: ``applying`` (their message that applied) typed in the group, the card
     answers it (in its topic) with that line; typed in private, they are told there."""
-    in_group = applying.chat.id == tournament.chat_id
-    answers = (applying.message_id, topic_of(applying)) if in_group else None
+    answering = {"reply_to": applying.message_id, "thread": topic_of(applying)} \
+        if applying.chat.id == tournament.chat_id else {}  # (else told in private)
     return await services.repos.jobs.add(CARD_JOB, services.clock.now(), tournament.id,
-                                         user_id=user_id, answers=answers,
-                                         told_in_private=not in_group)
+                                         user_id=user_id, **answering)
 
 
 async def send_card(services: Services, tournament: Tournament, card: Job) -> None:
@@ -91,27 +90,27 @@ async def _send_application(services: Services, tournament: Tournament, card: Jo
     user_id = card.payload["user_id"]
     entry = await services.repos.entrants.get(tournament.id, user_id)
     if entry.application_message_id is None:  # (set when the card is posted)
-        await _post_card(services, tournament, entry, card.payload.get("answers"))
-    if card.payload.get("told_in_private"):
+        await _post_card(services, tournament, entry, card)
+    if "reply_to" not in card.payload:  # applied in private: told there
         tr = await services.translator_for_chat(user_id)
         await services.outbox.dm(user_id, tr("registration.sent", title=tournament.title))
 
 
 async def _post_card(services: Services, tournament: Tournament, entry: Entrant,
-                     answers: list[int | None] | None) -> None:
-    """The card of ``entry``'s application; ``answers``: the message id (and topic) of the
-    applicant's message in the group it answers."""
+                     card: Job) -> None:
+    """The card of ``entry``'s application, as the answer to the applicant's message in
+    the group (``reply_to`` and ``thread`` in the ``card`` job's payload), if any."""
     tr = await services.translator_for_chat(tournament.chat_id)
     user_id = entry.user_id
     user = await services.repos.users.get(user_id)
     caption = tr("application.text", title=tournament.title, name=entry.label,
                  user=user.mention)
     answering = {}
-    if answers is not None:
+    if (reply_to := card.payload.get("reply_to")) is not None:
         caption += "\n" + tr("registration.sent", title=tournament.title)
-        answering = {"reply_parameters": ReplyParameters(message_id=answers[0],
+        answering = {"reply_parameters": ReplyParameters(message_id=reply_to,
                                                          allow_sending_without_reply=True),
-                     "message_thread_id": answers[1]}
+                     "message_thread_id": card.payload["thread"]}
     markup = InlineKeyboardMarkup(inline_keyboard=[[
         InlineKeyboardButton(text=tr("application.approve"), callback_data=Decision(
             tournament_id=tournament.id, user_id=user_id, approve=True).pack()),

@@ -118,13 +118,12 @@ def dies_holding(kind: str) -> Callable[..., Awaitable[None]]:
     """A stand-in for ``Scheduler.stand_in`` (see :func:`died_in`) that dies where the work
     of a held job of ``kind`` is to be done: nothing after the write that held it is done,
     and the job is left for the next start."""
-    stand_in = Scheduler.stand_in
+    stopping = stops_before(kind)
 
     async def dying(scheduler: Scheduler, job: Job, work: Awaitable[None]) -> None:
+        await stopping(scheduler, job, work)
         if job.kind == kind:
-            work.close()
             raise ProcessDied
-        await stand_in(scheduler, job, work)
     return dying
 
 
