@@ -15,6 +15,7 @@ from aiogram.types import Message
 
 from bot import catalogue
 from bot.features.friendly import invite
+from bot.features.friendly.closing import RESIGNED_JOB
 from bot.features.friendly.invite import ACCEPTED_JOB, INVITED_JOB, opponent
 from bot.features.friendly.players import cup_player
 from bot.features.friendly.start import PLAY_JOB, described
@@ -233,6 +234,31 @@ async def test_a_friendly_started_before_a_stop_gets_its_match_at_the_next_start
         logged = await sandbox.app.services.repos.matches.actions(match.id)
         assert sandbox.errors == 0 and {"type": "roll", "player": 0, "value": 5} in [
             action.payload for action in logged]
+
+
+async def test_a_resignation_written_right_before_a_stop_is_said_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A friendly's /resign writes the result and the friendly's end together, holding what
+    it says (``closing.RESIGNED_JOB``): stopped right after the write, the next start says
+    who gave up, once, and draws the board closed (the friendly used to stay under way, its
+    end never said)."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["alice@g: hi", "alice@dm: /start",
+                                 "alice@g: /practice armchair"])
+        stopped = await stopped_after(sandbox, monkeypatch, output, RESIGNED_JOB,
+                                      "alice@g: /resign")
+        services = sandbox.app.services
+        friendly = await services.repos.tournaments.get(1)
+        [match] = await services.repos.matches.for_tournament(1)
+        card = sandbox.world.find(sandbox.world.group("g").id, match.board_message_id)
+        pending = [job.kind for job in await services.repos.jobs.pending()]
+        assert sandbox.errors == 0 and RESIGNED_JOB not in pending
+    resigned = [line for line in output if "Alice resigned" in line]
+    assert not any("Alice resigned" in line for line in output[:stopped])
+    assert len(resigned) == 1, output[stopped:]
+    assert friendly.status == "finished" and match.status == "finished"
+    assert "Tourney wins" in card.payload["text"] and not card.payload.get("reply_markup")
 
 
 async def test_an_acceptance_written_right_before_a_stop_closes_its_invitation_next_time(

@@ -9,6 +9,7 @@ the chat who won; a resignation is told here.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from aiogram.filters import Command
@@ -19,6 +20,7 @@ from bot.features.cup.rolling import match_status
 from bot.features.formats.results import outside_formats
 from bot.features.friendly.start import STAGE
 from bot.features.handlers import Handlers
+from bot.features.lifecycle import job_kind
 from bot.features.mine import friendly_answer
 from bot.games import game_of
 from bot.i18n import Translator
@@ -27,6 +29,7 @@ from bot.middlewares.scope import Scope, game_commands
 from bot.play.board import retire_board
 from bot.play.context import LIVE, MatchContext, context_for, own_text
 from bot.services import Services
+from storage.repositories.jobs import Job
 from storage.repositories.matches import DuplicateUpdate, MatchRow
 from storage.repositories.tournaments import Tournament
 
@@ -35,7 +38,7 @@ router = Handlers("friendly-status")
 
 async def _close(ctx: MatchContext) -> None:
     """Finish the friendly's row: its result counts for nothing. A match played out has
-    said who won in its game's own words; a resignation says it here (:func:`resign`)."""
+    said who won in its game's own words; a resignation says it here (:func:`said_resigned`)."""
     await ctx.services.repos.tournaments.set_status(ctx.tournament.id, "finished",
                                                     ctx.services.clock.now())
 
@@ -78,28 +81,51 @@ async def _friendly_without_resign(message: Message, scope: Scope) -> dict | boo
 
 @router.message(Command("resign"), IN_GROUP, _friendly_without_resign)
 async def resign(message: Message, friendly: Tournament, match: MatchRow, event_update: Update,
-                 services: Services, tr: Translator) -> None:
+                 services: Services) -> None:
     """The sender gives the friendly up: the opponent wins, the match and the friendly end
-    (so neither player stays blocked from new challenges by a match left half-played)."""
-    loser = message.from_user.id
+    (so neither player stays blocked from new challenges by a match left half-played), in
+    one write with :data:`RESIGNED_JOB`, which says so."""
+    loser, now, repos = message.from_user.id, services.clock.now(), services.repos
     winner = next(user for user in match.players if user != loser)
     async with services.matches.lock(match.id):
-        match = await services.repos.matches.get(match.id)
+        match = await repos.matches.get(match.id)
         if match.status not in LIVE:
             return  # it ended meanwhile, and said so
         try:
-            await services.repos.matches.settle(match.id, {
-                "meta": "result", "winner": winner,
-                "result": {"score": None, "resigned": loser}},
-                loser, services.clock.now(), event_update.update_id)
+            async with services.db.together():
+                await repos.matches.settle(match.id, {
+                    "meta": "result", "winner": winner,
+                    "result": {"score": None, "resigned": loser}},
+                    loser, now, event_update.update_id)
+                await repos.tournaments.set_status(friendly.id, "finished", now)
+                held = await repos.jobs.add(RESIGNED_JOB, now, friendly.id,
+                                            match_id=match.id, status=match.status)
         except DuplicateUpdate:
             return
-    ctx = await context_for(services, tr, friendly, match)
-    await _close(ctx)
-    await ctx.say(tr("friendly.over_resigned", title=friendly.title,
-                     winner=ctx.names[match.players.index(winner)],
-                     loser=ctx.names[match.players.index(loser)]))
-    await retire_board(services, friendly, match)  # a game's own finish does not run
+    await services.scheduler.stand_in(held, said_resigned(services, held))
+
+
+RESIGNED_JOB = "friendly_resigned"
+"""Written with a friendly's resignation (the match's result and the friendly finished): the
+chat told who gave up and who won, the board and panels drawn closed — also by a bot that
+stopped right after the write (which used to leave the friendly under way, its end unsaid)."""
+
+
+@job_kind(RESIGNED_JOB)
+async def said_resigned(services: Services, job: Job) -> None:
+    """:data:`RESIGNED_JOB`: the resignation said where the match is played (once, even when
+    the job runs again), then its board retired (a game's own finish does not run)."""
+    match = await services.repos.matches.get(job.payload["match_id"])
+    friendly = await services.repos.tournaments.get(job.tournament_id)
+    if not job.payload.get("said"):
+        tr = await services.translator_for_chat(friendly.chat_id)
+        ctx = await context_for(services, tr, friendly, match)
+        loser = match.result["resigned"]
+        await ctx.say(tr("friendly.over_resigned", title=friendly.title,
+                         winner=ctx.names[match.players.index(match.winner)],
+                         loser=ctx.names[match.players.index(loser)]))
+        await services.repos.jobs.note(job.id, said=True)
+    await retire_board(services, friendly, replace(match, status=job.payload["status"]))
 
 
 @friendly_answer
