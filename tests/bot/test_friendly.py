@@ -25,6 +25,7 @@ from bot.play.refusal import Refusal
 from bot.sandbox.world import BOT_ID
 from bot.scheduler import Scheduler
 from games.dice_cup import GroupMatch
+from storage.repositories.matches import MatchesRepo
 from storage.repositories.users import User
 from tests.bot.conftest import Faults, Outage
 from tests.bot.sandbox_run import (
@@ -259,6 +260,37 @@ async def test_a_resignation_written_right_before_a_stop_is_said_at_the_next_sta
     assert len(resigned) == 1, output[stopped:]
     assert friendly.status == "finished" and match.status == "finished"
     assert "Tourney wins" in card.payload["text"] and not card.payload.get("reply_markup")
+
+
+async def test_a_darts_friendly_whose_result_is_written_right_before_a_stop_ends(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A darts friendly's result and the friendly's end are one write: a process that dies
+    right after its result's write leaves neither, and the next start's result job writes
+    both (the friendly used to stay under way for good: the job found its match closed)."""
+    settle = MatchesRepo.settle
+
+    async def dying(repo: MatchesRepo, *args, **kwargs) -> None:
+        await settle(repo, *args, **kwargs)
+        raise ProcessDied
+
+    shanghai = ["T20 S20 D20", "S20 D20 miss", "S19 D19 T19"] + [
+        visit for number in (18, 17, 16, 15)
+        for visit in ("miss miss miss", f"S{number} D{number} T{number}")] + ["miss miss miss"]
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(["alice@g: hi", "bob@g: hi",
+                                 "alice@g: /challenge @bob shanghai legs=1",
+                                 "bob@g: [✅ Accept]", "bob@g: [🎯 Bull-off: Alice]",
+                                 *(f"{('alice', 'bob')[turn % 2]}@g: {visit}"
+                                   for turn, visit in enumerate(shanghai))])
+        await died_in(sandbox, monkeypatch, output, "alice@g: 25 25 50", MatchesRepo,
+                      "settle", dying)
+        await sandbox.app.services.scheduler.run_following()  # as a live start does
+        services = sandbox.app.services
+        [match] = await services.repos.matches.for_tournament(1)
+        friendly = await services.repos.tournaments.get(1)
+        assert sandbox.errors == 0
+    assert match.status == "finished" and friendly.status == "finished"
 
 
 async def test_an_acceptance_written_right_before_a_stop_closes_its_invitation_next_time(

@@ -52,14 +52,17 @@ async def _cup_friendly_over(ctx: MatchContext, told: dict[str, Any]) -> None:
 @outside_formats(STAGE)
 async def _played_friendly_over(ctx: MatchContext, winner: int | None,
                                 score: tuple[int, int] | None) -> None:
-    """A formats game's friendly (darts) has ended: its result into the match row."""
+    """A formats game's friendly (darts) has ended: its result into the match row, with the
+    friendly's end (apart, a bot stopped in between left the friendly under way for good:
+    its result's job finds the match closed)."""
     services = ctx.services
     user = None if winner is None else ctx.match.players[winner]
-    await services.repos.matches.settle(
-        ctx.match.id, {"meta": "result", "winner": user,
-                       "result": {"score": list(score) if score else None}},
-        None, services.clock.now())
-    await _close(ctx)
+    async with services.db.together():
+        await services.repos.matches.settle(
+            ctx.match.id, {"meta": "result", "winner": user,
+                           "result": {"score": list(score) if score else None}},
+            None, services.clock.now())
+        await _close(ctx)
 
 
 async def _live_friendly(message: Message, scope: Scope) -> dict | bool:
