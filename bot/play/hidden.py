@@ -225,10 +225,12 @@ async def redraw_panels(ctx: MatchContext, *, missing: bool = False) -> None:
     :meth:`MatchContext.closed_line`, without buttons), a paused or resumed one, one whose
     last action may not have been shown (delivered again after a restart). ``missing``: a
     live match also sends their panel to each player who never got one (the send met
-    Telegram out of reach, or the process stopped before it), unless the bot cannot write
-    to them (the group was told how to open the chat) or plays the seat itself."""
+    Telegram out of reach, or the process stopped before it) and holds a hand or owes a
+    choice (not a player put in by ``/replace`` whose entry's choice stands), unless the bot
+    cannot write to them (the group was told how to open the chat) or plays the seat
+    itself."""
     match = ctx.match
-    if input_of(match.kind) is None:
+    if (hidden := input_of(match.kind)) is None:
         return
     stored = panels(ctx.services)
     owed = missing and match.status in LIVE
@@ -236,7 +238,8 @@ async def redraw_panels(ctx: MatchContext, *, missing: bool = False) -> None:
     me = (await ctx.services.bot.me()).id if owed else None
     seats = [seat for seat, user_id in enumerate(match.players)
              if await stored.get(match.id, user_id) is not None
-             or owed and user_id not in unreached and user_id != me]
+             or owed and user_id not in unreached and user_id != me
+             and (hidden.held is not None or await awaited(ctx.services, match, seat))]
     if seats:
         await show(ctx, *seats)
 

@@ -7,7 +7,8 @@ An addition (``roster.ADDED_JOB``) mentions the player in the group's line. A re
 when it cannot write to them, and an application's card loses its Approve and Reject; a
 cancellation (``cancel.CANCELLED_JOB``) tells everyone who entered or applied, and its
 question says it was cancelled; a Cup ``/replace`` (``cup.replace.REPLACED_JOB``) tells the
-group and the old player, and the new player gets the board and the panel; a Cup ``/reopen``
+group and the old player, and the new player gets the board and the panel (none, after a
+restart too, when the entry's choice of the round stands); a Cup ``/reopen``
 says the round played again; a start pressed under ``/begin``'s question edits the question
 into what was done (the opening job carries it); a group's ``/register`` or ``/settings``
 delivered again after the stop redraws the check-in status. A retry
@@ -144,6 +145,25 @@ async def test_a_cup_replacement_written_right_before_a_stop_is_said_at_the_next
     assert any(line.startswith("✎ cup#") and "Alice_Smith — Erin_Moss" in line for line in after)
     assert any(line.startswith("→ erin@dm: ⚔️ Матч #7") for line in after), after
     assert any(line.startswith("✎ erin@dm#") for line in after), after  # her choice taken
+
+
+async def test_a_restart_asks_no_choice_of_a_player_whose_entry_chose(tmp_path: Path) -> None:
+    """Dave, in an HP semi-final, has chosen when Erin replaces him: his choice stands and
+    Erin gets no panel. A restart, and the /replace delivered again after it, draw the match
+    as it stands: neither sends Erin a panel nor, the bot unable to write to her, asks her in
+    the group to open the chat and choose (they did: the missing panels went to every player
+    without one, awaited or not)."""
+    replacing = "org@cup: /replace @dave @erin Erin_Moss уехал"
+    output: list[str] = []
+    async with opened(tmp_path, language="ru", seed=3, emit=output.append) as sandbox:
+        await sandbox.run_lines([*scenario_until("cup_replace_mid_battle", replacing),
+                                 replacing])
+        replaced = len(output)
+        await sandbox.run_lines(["! restart", "! replay"])
+        await sandbox.app.services.scheduler.run_following()
+        assert sandbox.errors == 0
+    assert not any(line.startswith(("→ cup:", "→ erin@dm:")) for line in output[replaced:]), \
+        output[replaced:]
 
 
 async def test_a_cup_replacements_retry_only_tells_the_old_player(
