@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
-from aiogram import Bot, Dispatcher
+from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.base import BaseSession
 from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
@@ -36,6 +36,7 @@ from bot.middlewares.filters import run_on_loop
 from bot.middlewares.scope import ScopeMiddleware
 from bot.play import clock as clock_of_matches
 from bot.play import hidden, refusal
+from bot.polling import ConfirmingDispatcher
 from bot.render.pool import Renderer
 from bot.scheduler import LiveScheduler, Scheduler
 from bot.sending import GROUP_LIMIT, Outbox, install, rate_limiter, unreachable_group
@@ -72,14 +73,16 @@ class StartupError(Exception):
 @dataclass
 class App:
     bot: Bot
-    dispatcher: Dispatcher
+    dispatcher: ConfirmingDispatcher
     services: Services
     dedupe: DedupeMiddleware
 
     async def close(self) -> None:
-        """Stop scheduling, let the updates in hand finish, then close the database."""
+        """Stop scheduling, let the updates in hand finish and tell Telegram they are done
+        (after polling), then close the database."""
         self.services.scheduler.shutdown()
         await self.dedupe.drain(DRAIN_SECONDS)
+        await self.dispatcher.confirm_handled(self.bot)
         if self.services.outbox.later is not None:
             await self.services.outbox.later.flush(BOARDS_AT_STOP_SECONDS)
         self.services.renderer.close()
@@ -94,9 +97,10 @@ def make_bot(settings: Settings, session: BaseSession, clock: Clock,
                default=DefaultBotProperties(parse_mode="HTML", link_preview_is_disabled=True))
 
 
-def make_dispatcher(services: Services, dedupe: DedupeMiddleware) -> Dispatcher:
+def make_dispatcher(services: Services, dedupe: DedupeMiddleware) -> ConfirmingDispatcher:
     catalogue.install()
-    dispatcher = Dispatcher(services=services, disable_fsm=True)  # no handler keeps FSM state
+    # no handler keeps FSM state
+    dispatcher = ConfirmingDispatcher(services=services, disable_fsm=True)
     dispatcher.update.outer_middleware(dedupe)
     dispatcher.update.middleware(ContextMiddleware())
     dispatcher.update.middleware(ScopeMiddleware())

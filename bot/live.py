@@ -2,6 +2,9 @@
 
 SIGTERM and SIGINT stop the bot gracefully: polling finishes the updates in hand, the
 scheduler stops, and the database is closed (every accepted action is already committed).
+Either way an update is confirmed to Telegram only once it is handled (polling:
+:mod:`bot.polling`; the webhook answers Telegram's request then), so Telegram delivers again
+what a bot that died never finished.
 """
 
 from __future__ import annotations
@@ -50,7 +53,8 @@ async def _run_webhook(app: App, settings: Settings) -> None:
     from aiohttp import web
 
     web_app = web.Application()
-    SimpleRequestHandler(dispatcher=app.dispatcher, bot=app.bot,
+    # answered once handled: Telegram delivers again an update a stopped bot never finished
+    SimpleRequestHandler(dispatcher=app.dispatcher, bot=app.bot, handle_in_background=False,
                          secret_token=settings.webhook_secret).register(web_app, WEBHOOK_PATH)
     setup_application(web_app, app.dispatcher, bot=app.bot)
     await app.bot.set_webhook(settings.webhook_url.rstrip("/") + WEBHOOK_PATH,

@@ -260,7 +260,7 @@ async def test_redelivered_update_is_answered_once(live: Live) -> None:
     await api.wait_for(lambda c: c.method == "sendMessage" and "/new" in c.params["text"],
                        what="the answer to the next update")
     await _settled(live)
-    assert _served(api, update["update_id"]) == 2
+    assert _served(api, update["update_id"]) >= 2  # (again while in hand: bot.polling)
     assert len([c for c in api.calls if _tournament_made(c)]) == 1
 
 
@@ -269,7 +269,7 @@ async def test_duplicate_in_one_batch_is_answered_once(live: Live) -> None:
     live.api.feed(update, update)
     await live.api.wait_for(_replies_to(update), what="the answer to /try")
     await _settled(live)
-    assert _served(live.api, update["update_id"]) == 2
+    assert _served(live.api, update["update_id"]) >= 2
     assert len([c for c in live.api.calls if _replies_to(update)(c)]) == 1
 
 
@@ -384,7 +384,7 @@ async def test_begin_served_twice_in_one_poll_starts_once(live: Live) -> None:
     await api.wait_for(lambda c: c.method == "sendMessage" and "Тур 1" in c.params["text"],
                        what="the first round opened")
     await _settled(live)
-    assert _served(api, begin["update_id"]) == 2
+    assert _served(api, begin["update_id"]) >= 2
     assert len([c for c in api.calls if _started(c)]) == 1
     assert _sqlite(live, "SELECT COUNT(*) FROM matches WHERE tournament_id = 1") == [(1,)]
     assert not [c for c in api.calls if c.method == "sendMessage" and c.status != 200]
