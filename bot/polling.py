@@ -7,7 +7,8 @@ reliability rests on that redelivery (``bot/middlewares/dedupe.py``: a claimed u
 delivered again redraws what its stopped process may not have shown, one not claimed is
 carried out), so :class:`ConfirmingDispatcher` sends as ``offset`` the oldest update still
 being handled: everything before it is done, it and what came after it are delivered again
-to the next process, whose dedupe drops what was handled.
+to the next process, whose dedupe drops what was handled and wrote (one that only answered,
+a ``/help``, is answered again: a crash costs that, not a lost action).
 
 Asking from that offset returns the updates in hand again: they are not fed twice, and while
 only they come back the next ask waits for one of them to finish (at most
