@@ -26,6 +26,7 @@ from bot.features import organiser, registration
 from bot.features.cancel import CANCELLED_JOB
 from bot.features.cup.reopen import REOPENED_JOB
 from bot.features.cup.replace import REPLACED_JOB
+from bot.features.formats import runner
 from bot.features.notices import CHECKIN_STATUS
 from bot.features.organiser import REGISTRATION_JOB
 from bot.features.roster import ADDED_JOB, REMOVED_JOB
@@ -164,6 +165,37 @@ async def test_a_restart_asks_no_choice_of_a_player_whose_entry_chose(tmp_path: 
         assert sandbox.errors == 0
     assert not any(line.startswith(("→ cup:", "→ erin@dm:")) for line in output[replaced:]), \
         output[replaced:]
+
+
+@pytest.mark.parametrize(("scenario", "line", "announced"), [
+    ("formats_withdrawal_walkover_named", "org@sw: /dq @cat no-show", "⚔️ Kierros 2/2:"),
+    ("formats_swiss_fewer_rounds", "org@bg: /setresult @carol @frank 1:0 club night",
+     "⚔️ Round 2 of 5:"),
+], ids=["a removal's job", "a result's job"])
+async def test_a_round_opened_right_before_a_stop_is_announced_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scenario: str, line: str,
+        announced: str) -> None:
+    """The write that opens a Swiss round notes its matches as not yet announced: a bot that
+    stops right after it announces the round, with the table, at its next start, once (it
+    found the round open and said nothing: the players never heard their pairings)."""
+    advanced = runner._advanced
+
+    async def dying(*args: object) -> object:
+        step = await advanced(*args)
+        if step.opened:
+            raise ProcessDied
+        return step
+
+    output: list[str] = []
+    async with opened(tmp_path, language="fi" if "walkover" in scenario else "en",
+                      emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until(scenario, line))
+        stopped = await died_in(sandbox, monkeypatch, output, line, runner, "_advanced",
+                                dying)
+        await sandbox.app.services.scheduler.run_following()  # as a live start does
+        assert sandbox.errors == 0
+    assert not any(announced in said for said in output[:stopped])
+    assert sum(announced in said for said in output[stopped:]) == 1, output[stopped:]
 
 
 async def test_a_cup_replacements_retry_only_tells_the_old_player(

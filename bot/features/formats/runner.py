@@ -98,6 +98,8 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
     announced first. The boards of matches announced before whose launch failed (a send
     that failed for good: the job is retried) are posted first."""
     run = await load(services, tournament_id)
+    if not made and (waiting := run.record.get(UNANNOUNCED)):  # opened before a stop
+        made = [row for row in run.rows if row.id in waiting]
     unannounced = {row.id for row in made}
     await _launch(services, run, [row for row in run.open_rows() if row.board_message_id
                                   is None and row.id not in unannounced])
@@ -123,7 +125,7 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         await said()
 
     for _ in range(64):  # each pass opens a round or ends; byes-only rounds go on at once
-        step = progress.Step(run, list(made)) if made else await progress.advance(services, run)
+        step = progress.Step(run, list(made)) if made else await _advanced(services, run)
         made = ()
         held += await replaced_lines(services, tr, step.run, step.replaced)
         replacing = replacing or bool(step.replaced)
@@ -142,12 +144,15 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         if (step.opened and not rests_only) or step.finished:
             step.run, texts = await _table_after_round(
                 services, tr, run, step.run, texts, held, said,
-                noted={"ended": True} if step.finished else {},
+                noted=({"ended": True} if step.finished else {})
+                | ({UNANNOUNCED: []} if step.opened else {}),
                 lead_alone=None if lead_with is None else partial(say, ""))
         for text in texts:
             await say(text)
         if step.opened:
             await _launch(services, step.run, step.opened)
+            if step.run.record.get(UNANNOUNCED):
+                step.run = await save_record(services, step.run, **{UNANNOUNCED: []})
         if step.finished:
             if held:
                 await say("")  # a tournament over at once (byes only) still says its format
@@ -158,6 +163,23 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         run = step.run
     if held:
         await say("")
+
+
+UNANNOUNCED = "unannounced"
+"""The run record's matches opened and not yet announced: noted in the write that opens
+them, cleared once they are said, so a stop (or a send that failed) in between has the next
+:func:`proceed` announce them (it found them open and said nothing: a Swiss round made by a
+``/dq``'s job that stopped there was never announced)."""
+
+
+async def _advanced(services: Services, run: Run) -> progress.Step:
+    """One pass of the format, the matches it opens noted :data:`UNANNOUNCED` in its write."""
+    async with services.db.together():
+        step = await progress.advance(services, run)
+        if step.opened:
+            step.run = await save_record(services, step.run,
+                                         **{UNANNOUNCED: [row.id for row in step.opened]})
+    return step
 
 
 async def _hand_over(services: Services, tr: Translator, run: Run,
@@ -286,9 +308,10 @@ async def _table_after_round(services: Services, tr: Translator, before: Run, af
         "formats.standings_after_round", title=before.tournament.title,
         round=progress.round_said(before, last)),
         lead=lead, then=then)
-    if carried:
-        await lead_said()
-    saved = await save_record(services, after, tabled=last, **(noted if carried else {}))
+    async with services.db.together():  # what the table said noted in one write
+        if carried:
+            await lead_said()
+        saved = await save_record(services, after, tabled=last, **(noted if carried else {}))
     return saved, [] if carried else then
 
 
