@@ -75,6 +75,16 @@ async def retire_board(services: Services, tournament: Tournament, match: MatchR
     await hidden.redraw_panels(ctx)  # ctx: the match as closed, its winner known
 
 
+async def closed_boards(services: Services, closed: list[MatchRow],
+                        noted: list[int]) -> list[MatchRow]:
+    """The boards a job that closes matches owes to :func:`retire_board`: those it closed
+    that were live, or, run again after a stop (they are closed by now, so none is found
+    open), those it ``noted`` before closing them, as they were."""
+    return [row for row in closed if row.status in LIVE] or [
+        replace(await services.repos.matches.get(row_id), status="running")  # as it was
+        for row_id in noted]
+
+
 async def _shown_as_before(ctx: MatchContext, before: MatchRow) -> bool:
     """Whether a corrected match's board (drawn by its game) and panels end as they did with its row
     ``before`` the correction (a score its closed board does not give): nothing to redraw."""

@@ -24,6 +24,7 @@ from aiogram.methods import SendMessage
 
 from bot.features import organiser, registration
 from bot.features.cancel import CANCELLED_JOB
+from bot.features.cup import corrections
 from bot.features.cup.reopen import REOPENED_JOB
 from bot.features.cup.replace import REPLACED_JOB
 from bot.features.formats import runner
@@ -31,6 +32,7 @@ from bot.features.notices import CHECKIN_STATUS
 from bot.features.organiser import REGISTRATION_JOB
 from bot.features.roster import ADDED_JOB, REMOVED_JOB
 from bot.features.schedule import SCHEDULED_JOB
+from bot.play import hidden
 from bot.scheduler import Scheduler
 from tests.bot.conftest import Faults
 from tests.bot.sandbox_run import (
@@ -196,6 +198,32 @@ async def test_a_round_opened_right_before_a_stop_is_announced_at_the_next_start
         assert sandbox.errors == 0
     assert not any(announced in said for said in output[:stopped])
     assert sum(announced in said for said in output[stopped:]) == 1, output[stopped:]
+
+
+async def test_a_cup_disqualification_stopped_after_its_closing_retires_the_boards(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice, in an HP semi-final against Dave, is disqualified; the /dq's job closes the
+    match and the bot stops before drawing it closed: at the next start the job, finding
+    nothing open, still retires the board and Dave's panel it noted before closing (they
+    went on asking Dave to choose)."""
+    async def dies(*args: object, **kwargs: object) -> None:
+        raise ProcessDied
+
+    line = "org@cup: /dq @alice неспортивно"
+    output: list[str] = []
+    async with opened(tmp_path, language="ru", seed=1, emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until("cup_semi_finalist_disqualified", line))
+        await died_in(sandbox, monkeypatch, output, line, corrections, "retire_board", dies)
+        await sandbox.app.services.scheduler.run_following()  # as a live start does
+        services, world = sandbox.app.services, sandbox.world
+        semi = next(match for match in await services.repos.matches.for_tournament(1)
+                    if world.user("alice").id in match.players and match.stage != "groups")
+        board = world.find(world.group("cup").id, semi.board_message_id)
+        dave = world.user("dave").id
+        panel = world.find(dave, await hidden.panels(services).get(semi.id, dave))
+        assert sandbox.errors == 0 and semi.status == "finished"
+    assert "⏹" in board.payload["text"] and not board.payload.get("reply_markup")
+    assert "⏹" in panel.payload["text"] and not panel.payload.get("reply_markup")
 
 
 async def test_a_cup_replacements_retry_only_tells_the_old_player(

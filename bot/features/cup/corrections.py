@@ -20,7 +20,7 @@ from bot.features.cup.stage import advance_groups
 from bot.features.handlers import Handlers
 from bot.i18n import Translator, clip, lines
 from bot.middlewares.filters import topic_of
-from bot.play.board import retire_board
+from bot.play.board import closed_boards, retire_board
 from bot.play.context import LIVE, context_for, names_of
 from bot.play.refusal import Refusal
 from bot.services import Services
@@ -281,7 +281,8 @@ async def close_disqualified(services: Services, job: Job) -> None:
     when the job runs again), the player's open matches closed (voided in the group stage,
     a walkover in the playoff), then the group stage goes on. Run again (after a restart,
     or a send that failed), it closes what is still open and moves the stage on from the
-    round it noted the first time."""
+    round it noted the first time, and retires the boards it noted before closing them (a stop
+    right after the closing left them asking, a player's panel too)."""
     tournament = await services.repos.tournaments.get(job.tournament_id)
     payload = job.payload
     user_id, actor_id = payload["user_id"], payload["actor_id"]
@@ -289,6 +290,9 @@ async def close_disqualified(services: Services, job: Job) -> None:
               if user_id in match.players and (match.status in OPEN or match.status == "bye"
                                                and match.stage == GROUPS)]
     # (a group-stage rest of the player is closed too: not announced as resting)
+    if (boards := [match.id for match in closed if match.status in LIVE]) \
+            and "boards" not in payload:  # noted before closing: a rerun finds them closed
+        await services.repos.jobs.note(job.id, boards=boards)
     if not payload.get("told"):
         told = await services.translator_for_chat(payload["chat_id"])
         await services.bot.send_message(payload["chat_id"], lines(
@@ -314,7 +318,7 @@ async def close_disqualified(services: Services, job: Job) -> None:
                           actor_id=actor_id, told={"third_said": match.slot == THIRD_VOTE})
     if current is not None:
         await advance_groups(services, tr, tournament, current)
-    for match in closed:
+    for match in await closed_boards(services, closed, payload.get("boards", [])):
         await retire_board(services, tournament, match)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from bot.features.formats.announcements import round_name
@@ -28,7 +27,7 @@ from bot.features.formats.state import (
 from bot.games import MatchRecord, game_of
 from bot.i18n import Markup, Translator, lines, mid_sentence
 from bot.play import clock
-from bot.play.board import retire_board
+from bot.play.board import closed_boards, retire_board
 from bot.play.context import MatchContext
 from bot.play.refusal import Refusal
 from bot.registry import Registry
@@ -300,9 +299,7 @@ async def close_removed(services: Services, job: Job) -> None:
         told = await _said_in_question(services, run, job)
         await proceed(services, job.tournament_id, **({} if told else said_once(services, job)))
     # the tournament has gone on whatever Telegram answers these
-    for row in [row for row in closed if row.status in LIVE] or [
-            replace(await services.repos.matches.get(row_id), status="running")  # as it was
-            for row_id in job.payload.get("boards", [])]:
+    for row in await closed_boards(services, closed, job.payload.get("boards", [])):
         await retire_board(services, run.tournament, row)
 
 
