@@ -77,7 +77,7 @@ async def _stopped(dispatcher: ConfirmingDispatcher, polling_task: asyncio.Task)
 
 
 async def _until(condition: Callable[[], bool]) -> None:
-    for _ in range(500):
+    for _ in range(2000):  # up to 10 s on a loaded machine
         if condition():
             return
         await asyncio.sleep(0.005)

@@ -101,8 +101,7 @@ async def resign(message: Message, friendly: Tournament, match: MatchRow, event_
                     "result": {"score": None, "resigned": loser}},
                     loser, now, event_update.update_id)
                 await repos.tournaments.set_status(friendly.id, "finished", now)
-                held = await repos.jobs.add(RESIGNED_JOB, now, friendly.id,
-                                            match_id=match.id, status=match.status)
+                held = await repos.jobs.add(RESIGNED_JOB, now, friendly.id, match_id=match.id)
         except DuplicateUpdate:
             return
     await services.scheduler.stand_in(held, said_resigned(services, held))
@@ -128,7 +127,7 @@ async def said_resigned(services: Services, job: Job) -> None:
                          winner=ctx.names[match.players.index(match.winner)],
                          loser=ctx.names[match.players.index(loser)]))
         await services.repos.jobs.note(job.id, said=True)
-    await retire_board(services, friendly, replace(match, status=job.payload["status"]))
+    await retire_board(services, friendly, replace(match, status="running"))  # as it was
 
 
 @friendly_answer
