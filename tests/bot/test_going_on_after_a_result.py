@@ -196,12 +196,25 @@ async def _with_one_fault(tmp_path: Path, monkeypatch, players: int, step: str,
 
 
 async def test_a_retried_job_does_not_say_its_result_twice(tmp_path: Path, monkeypatch) -> None:
-    """The job said the round's last result (in the table's caption), then met a passing
-    fault before it was done (the round's record saved): the retry finds the round open and
-    says nothing again (a result not noted as said would be said once more on its own)."""
+    """The job said the round's last result (in the table's caption, with the next round),
+    then met a passing fault before it was done (the round's record saved): the retry says
+    the table and the round again, not knowing they went out (the round's matches are
+    noted as not yet announced until then: a round is said at least once), but not the
+    result, noted as said at once (it would be said once more on its own)."""
     output, _ = await _with_one_fault(tmp_path, monkeypatch, 4, "save_record",
                                       lambda *args, **changes: "tabled" in changes)
-    assert len([line for line in output if "standings after round 1" in line]) == 1
+    assert len([line for line in output if "standings after round 1" in line]) == 2
+    assert len([line for line in output if "✅ Result: P1 beats P2" in line]) == 1, output
+
+
+async def test_a_round_whose_table_failed_to_go_out_is_said_by_the_retry(
+        tmp_path: Path, monkeypatch) -> None:
+    """The round's table (the result, the next round in its caption) meets a passing fault:
+    the retry says them, once (it found round 2 open and said nothing: its players never
+    heard their pairings)."""
+    output, _ = await _with_one_fault(tmp_path, monkeypatch, 4, "post_tables")
+    assert len([line for line in output if "standings after round 1" in line]) == 1, output
+    assert len([line for line in output if "Round 2" in line]) == 1, output
     assert len([line for line in output if "✅ Result: P1 beats P2" in line]) == 1, output
 
 

@@ -150,9 +150,9 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         for text in texts:
             await say(text)
         if step.opened:
-            await _launch(services, step.run, step.opened)
-            if step.run.record.get(UNANNOUNCED):
+            if step.run.record.get(UNANNOUNCED):  # said: a board that fails is posted apart
                 step.run = await save_record(services, step.run, **{UNANNOUNCED: []})
+            await _launch(services, step.run, step.opened)
         if step.finished:
             if held:
                 await say("")  # a tournament over at once (byes only) still says its format
@@ -308,10 +308,9 @@ async def _table_after_round(services: Services, tr: Translator, before: Run, af
         "formats.standings_after_round", title=before.tournament.title,
         round=progress.round_said(before, last)),
         lead=lead, then=then)
-    async with services.db.together():  # what the table said noted in one write
-        if carried:
-            await lead_said()
-        saved = await save_record(services, after, tabled=last, **(noted if carried else {}))
+    if carried:
+        await lead_said()
+    saved = await save_record(services, after, tabled=last, **(noted if carried else {}))
     return saved, [] if carried else then
 
 
