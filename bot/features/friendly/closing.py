@@ -36,17 +36,16 @@ from storage.repositories.tournaments import Tournament
 router = Handlers("friendly-status")
 
 
-async def _close(ctx: MatchContext) -> None:
+async def _close(services: Services, friendly: Tournament) -> None:
     """Finish the friendly's row: its result counts for nothing. A match played out has
     said who won in its game's own words; a resignation says it here (:func:`said_resigned`)."""
-    await ctx.services.repos.tournaments.set_status(ctx.tournament.id, "finished",
-                                                    ctx.services.clock.now())
+    await services.repos.tournaments.set_status(friendly.id, "finished", services.clock.now())
 
 
 @on_finish(STAGE)
 async def _cup_friendly_over(ctx: MatchContext, told: dict[str, Any]) -> None:
     """The Cup has written the match's result (``close_match``); the friendly ends."""
-    await _close(ctx)
+    await _close(ctx.services, ctx.tournament)
 
 
 @outside_formats(STAGE)
@@ -62,7 +61,7 @@ async def _played_friendly_over(ctx: MatchContext, winner: int | None,
             ctx.match.id, {"meta": "result", "winner": user,
                            "result": {"score": list(score) if score else None}},
             None, services.clock.now())
-        await _close(ctx)
+        await _close(services, ctx.tournament)
 
 
 async def _live_friendly(message: Message, scope: Scope) -> dict | bool:
@@ -100,7 +99,7 @@ async def resign(message: Message, friendly: Tournament, match: MatchRow, event_
                     "meta": "result", "winner": winner,
                     "result": {"score": None, "resigned": loser}},
                     loser, now, event_update.update_id)
-                await repos.tournaments.set_status(friendly.id, "finished", now)
+                await _close(services, friendly)
                 held = await repos.jobs.add(RESIGNED_JOB, now, friendly.id, match_id=match.id)
         except DuplicateUpdate:
             return
