@@ -170,7 +170,7 @@ async def drawn_again(services: Services, match_id: int) -> None:
         ctx = await in_its_chat(services, await services.repos.matches.get(match_id))
         if ctx.match.kind not in game_of(ctx.tournament.game).engines:
             return  # a report (played away): what it owes to say is a job's, held with it
-        await redraw_in_place(ctx)
+        await redraw_in_place(ctx, owed=True)
         await hidden.redraw_panels(ctx, missing=True)
         state = await services.matches.current(ctx.match)
     game = game_of(ctx.tournament.game)

@@ -206,6 +206,21 @@ async def test_a_backgammon_board_whose_edit_failed_is_drawn_again(tmp_path: Pat
         assert not _errors(rolled) and any("ходит B" in line for line in rolled)
 
 
+async def test_a_cup_matchs_first_message_that_failed_is_posted_a_minute_later(tmp_path: Path,
+                                                                              faults):
+    """A Cup match's first roll is its first message: when Telegram does not take it, there
+    is no message to draw again in place, so a minute later it is posted."""
+    async with _started(tmp_path, "en", seed=11) as box:
+        roll = "dave@cup: 🎲 1"
+        await _run(box, "\n".join(scenario_until("cup_third_vote_walkover", roll)))
+        faults.fail(5, lambda m: isinstance(m, SendMessage) and m.text.startswith("🎲 Dave"))
+        assert _errors(await _run(box, roll))  # Telegram out of reach, said as an error
+        later = await _run(box, "! advance 1m")
+        assert later[:3] == ["→ cup: 🎲 Dave_Jones vs Alice_Smith", "  Dave_Jones: 1.",
+                             "  Round 1: Alice_Smith to roll."], later
+        assert not _errors(later)
+
+
 async def test_a_hand_that_failed_at_the_match_start_is_sent_a_minute_later(tmp_path: Path,
                                                                           faults):
     """An armchair match opens with its score card out and Bob's hand meeting Telegram out

@@ -63,6 +63,33 @@ async def test_the_bots_move_not_made_before_a_restart_is_made_when_delivered_ag
         assert sandbox.errors == 0
 
 
+async def test_a_cup_matchs_first_roll_not_shown_before_a_restart_is_posted_when_delivered_again(
+        tmp_path: Path, monkeypatch) -> None:
+    """A Cup match's first message comes with its first roll: written, the process stopped
+    before posting it, the roll delivered again posts it (there was none to draw in place),
+    and the match goes on from it."""
+    script = SCENARIOS / "cup_third_vote_walkover.txt"
+    first_roll = "dave@cup: 🎲 1"
+    options = options_of(script.read_text(encoding="utf-8"))
+    output: list[str] = []
+    async with opened(tmp_path, seed=int(options["seed"]), language=options["lang"],
+                      emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until(script.stem, first_roll))
+        with monkeypatch.context() as patch:  # written, then the process stops
+            patch.setattr(bot.play.perform, "at_once", _nothing_shown)
+            await sandbox.line(first_roll)
+        await sandbox.line("! restart")
+        replayed = len(output)
+        await sandbox.line("! replay")
+        assert output[replayed:replayed + 3] == [
+            "→ cup: 🎲 Dave_Jones vs Alice_Smith", "  Dave_Jones: 1.",
+            "  Round 1: Alice_Smith to roll."], output[replayed:]
+        rolled = len(output)
+        await sandbox.line("alice@cup: 🎲 6")
+        assert output[rolled].startswith("→ cup: Round 1: Dave_Jones 1 — Alice_Smith 6")
+        assert sandbox.errors == 0
+
+
 async def test_a_report_delivered_again_after_a_restart_shows_nothing_again(
         tmp_path: Path) -> None:
     """A match played away has no board to draw: its /result delivered again is dropped
