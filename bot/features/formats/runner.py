@@ -7,6 +7,7 @@ tournament's finish."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -126,7 +127,7 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
 
     for _ in range(64):  # each pass opens a round or ends; byes-only rounds go on at once
         step = progress.Step(run, list(made)) if made else await _advanced(services, run)
-        made = ()
+        before, made = (_before_opening(run, made) if made else run), ()
         held += await replaced_lines(services, tr, step.run, step.replaced)
         replacing = replacing or bool(step.replaced)
         await _hand_over(services, tr, step.run, step.replaced)
@@ -143,7 +144,7 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
         rests_only = step.opened and not texts and not step.run.open_rows()
         if (step.opened and not rests_only) or step.finished:
             step.run, texts = await _table_after_round(
-                services, tr, run, step.run, texts, held, said,
+                services, tr, before, step.run, texts, held, said,
                 noted=({"ended": True} if step.finished else {})
                 | ({UNANNOUNCED: []} if step.opened else {}),
                 lead_alone=None if lead_with is None else partial(say, ""))
@@ -180,6 +181,15 @@ async def _advanced(services: Services, run: Run) -> progress.Step:
             step.run = await save_record(services, step.run,
                                          **{UNANNOUNCED: [row.id for row in step.opened]})
     return step
+
+
+def _before_opening(run: Run, opened: Sequence[MatchRow]) -> Run:
+    """``run`` as the pass that opened ``opened`` (before a stop) found it: those matches
+    pending, so the table after the round before counts none of them (a bye opened with
+    the next Swiss round is a win already)."""
+    ids = {row.id for row in opened}
+    return Run(run.tournament, [replace(row, status="pending") if row.id in ids else row
+                                for row in run.rows])
 
 
 async def _hand_over(services: Services, tr: Translator, run: Run,
