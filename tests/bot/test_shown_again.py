@@ -90,6 +90,28 @@ async def test_a_cup_matchs_first_roll_not_shown_before_a_restart_is_posted_when
         assert sandbox.errors == 0
 
 
+async def test_a_cup_button_press_not_shown_before_a_restart_is_shown_when_delivered_again(
+        tmp_path: Path, monkeypatch) -> None:
+    """A Cup button's action (a third-place pick, a bet, a declaration) is written with its
+    update, as a typed one is: the pick that decides the 3rd-place match's format, written
+    and never shown, is shown on the vote when the press is delivered again (it was
+    claimed apart, after the action: nothing told which match to draw)."""
+    script = SCENARIOS / "cup_reopen_playoff_match.txt"
+    deciding_pick = "gleb@klub: [«HP»]"
+    output: list[str] = []
+    async with opened(tmp_path, seed=1, language="ru", emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until(script.stem, deciding_pick))
+        with monkeypatch.context() as patch:  # written, then the process stops
+            patch.setattr(bot.play.perform, "at_once", _nothing_shown)
+            await sandbox.line(deciding_pick)
+        await sandbox.line("! restart")
+        replayed = len(output)
+        await sandbox.line("! replay")
+        assert output[replayed:] == [
+            "✎ klub#49: 🥉 Матч за 3-е место: Вера_Смирнова — Глеб_Орлов, оба выбрали «HP»."]
+        assert sandbox.errors == 0
+
+
 async def test_a_report_delivered_again_after_a_restart_shows_nothing_again(
         tmp_path: Path) -> None:
     """A match played away has no board to draw: its /result delivered again is dropped

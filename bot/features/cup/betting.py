@@ -55,8 +55,8 @@ async def typed_bet(message: Message, bet: dict, event_update: Update, scope: Sc
 
 
 @router.callback_query(BetButton.filter())
-async def bet_button(query: CallbackQuery, callback_data: BetButton, services: Services,
-                     tr: Translator) -> None:
+async def bet_button(query: CallbackQuery, callback_data: BetButton, event_update: Update,
+                     services: Services, tr: Translator) -> None:
     play, player = await button_play(services, tr, query, callback_data.match_id, ("betting",))
     state = await services.matches.state(play.match)
     if callback_data.action == "raise" and (limits := state.raise_limits) \
@@ -66,7 +66,8 @@ async def bet_button(query: CallbackQuery, callback_data: BetButton, services: S
         return
     # a raise pressed out of turn is refused as a typed one is: whose turn it is
     action = {"type": "bet", "player": player, "action": callback_data.action}
-    await perform(play, action, query.from_user.id, None, alongside=[query.answer])
+    await perform(play, action, query.from_user.id, event_update.update_id,
+                  alongside=[query.answer])
 
 
 @announcer("betting")

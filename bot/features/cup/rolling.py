@@ -88,8 +88,8 @@ async def _declared_already(play: MatchContext, action: dict) -> bool:
 
 
 @router.callback_query(Declare.filter())
-async def declare_button(query: CallbackQuery, callback_data: Declare, services: Services,
-                         tr: Translator) -> None:
+async def declare_button(query: CallbackQuery, callback_data: Declare, event_update: Update,
+                         services: Services, tr: Translator) -> None:
     play, player = await button_play(services, tr, query, callback_data.match_id,
                                      ("order", "drop"))
     value = callback_data.value
@@ -97,7 +97,7 @@ async def declare_button(query: CallbackQuery, callback_data: Declare, services:
     action |= ({"order": [int(c) for c in value]} if play.match.kind == "order"
                else {"drop": int(value)})
 
-    await perform(play, action, query.from_user.id, None,
+    await perform(play, action, query.from_user.id, event_update.update_id,
                   alongside=[partial(query.answer, tr("cup.declared_toast"))])
 
 

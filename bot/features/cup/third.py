@@ -8,7 +8,13 @@ from datetime import timedelta
 
 from aiogram.filters import Command
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+)
 
 from bot.features.access import is_organiser
 from bot.features.cup.common import announcer, button_play, perform, post, sender_play, tried
@@ -99,8 +105,8 @@ def _question(play: MatchContext, *said: str) -> str:
 
 
 @router.callback_query(Pick.filter())
-async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
-               tr: Translator) -> None:
+async def pick(query: CallbackQuery, callback_data: Pick, event_update: Update,
+               services: Services, tr: Translator) -> None:
     play, player = await button_play(services, tr, query, callback_data.match_id,
                                      ("third_choice",), players_only=not callback_data.organiser)
     if callback_data.organiser:
@@ -109,7 +115,8 @@ async def pick(query: CallbackQuery, callback_data: Pick, services: Services,
         action = {"type": "organiser_pick", "format": callback_data.format}
     else:
         action = {"type": "pick", "player": player, "format": callback_data.format}
-    await perform(play, action, query.from_user.id, None, alongside=[query.answer])
+    await perform(play, action, query.from_user.id, event_update.update_id,
+                  alongside=[query.answer])
 
 
 @announcer("third_choice")
