@@ -4,15 +4,16 @@ are drawn again in place (bot/play/board.py, ``shown_again``)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import bot.play.perform
+from bot.sandbox.runner import Sandbox
 from tests.bot.sandbox_run import opened, scenario_until
 from tests.bot.test_scenarios import SCENARIOS, options_of
 
-SCRIPT = SCENARIOS / "armchair_single_elim_result_with_next_matches.txt"
-UNSHOWN = "alice@dm: [GLOVES 7]"  # the card that completes a ball: Dora's hand changes
-NEXT = "dora@dm: [STUMPS 9]"  # a card Dora holds only once that ball is shown
+NEXT = "dora@dm: [STUMPS 9]"  # a card Dora holds only once the ball before it is shown
 
 
 async def _nothing_shown(*calls) -> None:
@@ -22,22 +23,38 @@ async def _nothing_shown(*calls) -> None:
             call.close()
 
 
-async def test_an_action_not_shown_before_a_restart_is_shown_when_delivered_again(
-        tmp_path: Path, monkeypatch) -> None:
-    setup = scenario_until(SCRIPT.stem, NEXT)
-    assert setup[-1] == UNSHOWN
-    options = options_of(SCRIPT.read_text(encoding="utf-8"))
+@asynccontextmanager
+async def _delivered_again(tmp_path: Path, monkeypatch, scenario: str, unshown: str, *,
+                           before: str | None = None
+                           ) -> AsyncIterator[tuple[Sandbox, Callable[[], list[str]]]]:
+    """Transcript ``scenario`` up to its line ``unshown`` (the one right before ``before``,
+    when given), which is written and never shown (the process stops), then a restart and
+    the update delivered again: the sandbox, and what it has printed from the delivery on,
+    asked as it goes on."""
+    options = options_of((SCENARIOS / f"{scenario}.txt").read_text(encoding="utf-8"))
+    setup = scenario_until(scenario, before or unshown) + ([] if before else [unshown])
+    assert setup[-1] == unshown
     output: list[str] = []
-    async with opened(tmp_path, seed=int(options["seed"]), language=options["lang"],
-                      emit=output.append) as sandbox:
+    async with opened(tmp_path, seed=int(options.get("seed", 1)),
+                      language=options.get("lang", "ru"), emit=output.append) as sandbox:
         await sandbox.run_lines(setup[:-1])
         with monkeypatch.context() as patch:  # written, then the process stops
             patch.setattr(bot.play.perform, "at_once", _nothing_shown)
-            await sandbox.line(UNSHOWN)
+            await sandbox.line(unshown)
         await sandbox.line("! restart")
         shown = len(output)
         await sandbox.line("! replay")  # Telegram delivers the unconfirmed update again
-        assert any(line.startswith("✎ dora@dm") for line in output[shown:])
+        yield sandbox, lambda: output[shown:]
+
+
+async def test_an_action_not_shown_before_a_restart_is_shown_when_delivered_again(
+        tmp_path: Path, monkeypatch) -> None:
+    """A card that completes a ball: Dora's hand changes, and she plays a card she holds
+    only once that ball is shown."""
+    async with _delivered_again(tmp_path, monkeypatch,
+                                "armchair_single_elim_result_with_next_matches",
+                                "alice@dm: [GLOVES 7]", before=NEXT) as (sandbox, said):
+        assert any(line.startswith("✎ dora@dm") for line in said())
         await sandbox.line(NEXT)
         assert sandbox.errors == 0
 
@@ -68,25 +85,12 @@ async def test_a_cup_matchs_first_roll_not_shown_before_a_restart_is_posted_when
     """A Cup match's first message comes with its first roll: written, the process stopped
     before posting it, the roll delivered again posts it (there was none to draw in place),
     and the match goes on from it."""
-    script = SCENARIOS / "cup_third_vote_walkover.txt"
-    first_roll = "dave@cup: 🎲 1"
-    options = options_of(script.read_text(encoding="utf-8"))
-    output: list[str] = []
-    async with opened(tmp_path, seed=int(options["seed"]), language=options["lang"],
-                      emit=output.append) as sandbox:
-        await sandbox.run_lines(scenario_until(script.stem, first_roll))
-        with monkeypatch.context() as patch:  # written, then the process stops
-            patch.setattr(bot.play.perform, "at_once", _nothing_shown)
-            await sandbox.line(first_roll)
-        await sandbox.line("! restart")
-        replayed = len(output)
-        await sandbox.line("! replay")
-        assert output[replayed:replayed + 3] == [
-            "→ cup: 🎲 Dave_Jones vs Alice_Smith", "  Dave_Jones: 1.",
-            "  Round 1: Alice_Smith to roll."], output[replayed:]
-        rolled = len(output)
+    async with _delivered_again(tmp_path, monkeypatch, "cup_third_vote_walkover",
+                                "dave@cup: 🎲 1") as (sandbox, said):
+        assert said()[:3] == ["→ cup: 🎲 Dave_Jones vs Alice_Smith", "  Dave_Jones: 1.",
+                              "  Round 1: Alice_Smith to roll."], said()
         await sandbox.line("alice@cup: 🎲 6")
-        assert output[rolled].startswith("→ cup: Round 1: Dave_Jones 1 — Alice_Smith 6")
+        assert said()[3].startswith("→ cup: Round 1: Dave_Jones 1 — Alice_Smith 6")
         assert sandbox.errors == 0
 
 
@@ -96,18 +100,9 @@ async def test_a_cup_button_press_not_shown_before_a_restart_is_shown_when_deliv
     update, as a typed one is: the pick that decides the 3rd-place match's format, written
     and never shown, is shown on the vote when the press is delivered again (it was
     claimed apart, after the action: nothing told which match to draw)."""
-    script = SCENARIOS / "cup_reopen_playoff_match.txt"
-    deciding_pick = "gleb@klub: [«HP»]"
-    output: list[str] = []
-    async with opened(tmp_path, seed=1, language="ru", emit=output.append) as sandbox:
-        await sandbox.run_lines(scenario_until(script.stem, deciding_pick))
-        with monkeypatch.context() as patch:  # written, then the process stops
-            patch.setattr(bot.play.perform, "at_once", _nothing_shown)
-            await sandbox.line(deciding_pick)
-        await sandbox.line("! restart")
-        replayed = len(output)
-        await sandbox.line("! replay")
-        assert output[replayed:] == [
+    async with _delivered_again(tmp_path, monkeypatch, "cup_reopen_playoff_match",
+                                "gleb@klub: [«HP»]") as (sandbox, said):
+        assert said() == [
             "✎ klub#49: 🥉 Матч за 3-е место: Вера_Смирнова — Глеб_Орлов, оба выбрали «HP»."]
         assert sandbox.errors == 0
 
