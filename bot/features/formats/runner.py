@@ -127,7 +127,8 @@ async def proceed(services: Services, tournament_id: int, *, lead: Sequence[str]
 
     for _ in range(64):  # each pass opens a round or ends; byes-only rounds go on at once
         step = progress.Step(run, list(made)) if made else await _advanced(services, run)
-        before, made = (_before_opening(run, made) if made else run), ()
+        before = _before_opening(run, made) if made else run  # the run the round ended in
+        made = ()
         held += await replaced_lines(services, tr, step.run, step.replaced)
         replacing = replacing or bool(step.replaced)
         await _hand_over(services, tr, step.run, step.replaced)
