@@ -78,11 +78,12 @@ async def retire_board(services: Services, tournament: Tournament, match: MatchR
 async def closed_boards(services: Services, closed: list[MatchRow],
                         noted: list[int]) -> list[MatchRow]:
     """The boards a job that closes matches owes to :func:`retire_board`: those it closed
-    that were live, or, run again after a stop (they are closed by now, so none is found
-    open), those it ``noted`` before closing them, as they were."""
-    return [row for row in closed if row.status in LIVE] or [
-        replace(await services.repos.matches.get(row_id), status="running")  # as it was
-        for row_id in noted]
+    that were live, and, run again after a stop, those it ``noted`` before closing them
+    and closed then (none of them is found open now), as they were."""
+    live = [row for row in closed if row.status in LIVE]
+    found = {row.id for row in live}
+    return live + [replace(await services.repos.matches.get(row_id), status="running")
+                   for row_id in noted if row_id not in found]  # as they were
 
 
 async def _shown_as_before(ctx: MatchContext, before: MatchRow) -> bool:
