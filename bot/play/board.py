@@ -166,12 +166,15 @@ async def board_owed(services: Services, job: Job) -> None:
 
 async def drawn_again(services: Services, match_id: int) -> None:
     """The board and panels of match ``match_id`` drawn again in place as it now stands,
-    and the bot's move made where it plays and it is its turn (see :func:`shown_again`)."""
+    and the bot's move made where it plays and it is its turn (see :func:`shown_again`).
+    A live match none was shown of gets its first board posted (a Cup match's first roll
+    posts it); a closed one does not: one closed before anyone played (an organiser's
+    ``/setresult``) is told of by its closing alone, as when nothing stopped."""
     async with services.matches.lock(match_id):  # after the match's action under way
         ctx = await in_its_chat(services, await services.repos.matches.get(match_id))
         if ctx.match.kind not in game_of(ctx.tournament.game).engines:
             return  # a report (played away): what it owes to say is a job's, held with it
-        await redraw_in_place(ctx, owed=True)
+        await redraw_in_place(ctx, owed=ctx.match.status in LIVE)
         await hidden.redraw_panels(ctx, missing=True)
         state = await services.matches.current(ctx.match)
     game = game_of(ctx.tournament.game)

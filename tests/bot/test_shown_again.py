@@ -119,3 +119,19 @@ async def test_a_report_delivered_again_after_a_restart_shows_nothing_again(
         replayed = len(output)
         await sandbox.line("! replay")
         assert output[replayed:] == [] and sandbox.errors == 0
+
+
+async def test_a_result_set_on_a_match_never_shown_posts_no_board_when_delivered_again(
+        tmp_path: Path) -> None:
+    """An organiser's /setresult closes a Cup match nobody rolled in (it has no message
+    yet): delivered again after a restart, the closed match gets no board of its own (its
+    result is the closing job's to say, as the first delivery said it)."""
+    output: list[str] = []
+    async with opened(tmp_path, language="en", emit=output.append) as sandbox:
+        await sandbox.run_lines(scenario_until("cup_bet_is_a_raise", "alice@cup: 🎲 4"))
+        await sandbox.line("! restart")
+        replayed = len(output)
+        await sandbox.line("! replay")
+        assert not any("Dave_Jones vs Bob_Stone" in line for line in output[replayed:]), \
+            output[replayed:]
+        assert sandbox.errors == 0
