@@ -53,8 +53,19 @@ async def _shown_again(services, update: Update) -> None:
     """What the process that wrote ``update``'s changes may have stopped before showing:
     its match's board (:func:`~bot.play.board.shown_again`), else its group's check-in
     statuses (:func:`~bot.features.notices.statuses_again`)."""
-    if not await shown_again(services, update.update_id):
+    if not await shown_again(services, update.update_id, _private_sender(update)):
         await statuses_again(services, update)
+
+
+def _private_sender(update: Update) -> int | None:
+    """Who sent ``update`` in their private chat with the bot (a message, or a press on a
+    message there): a user the bot can write to now."""
+    if (message := update.message) is not None and message.chat.type == "private":
+        return message.from_user and message.from_user.id
+    if (query := update.callback_query) is not None and query.message is not None \
+            and query.message.chat.type == "private":
+        return query.from_user.id
+    return None
 
 
 class DedupeMiddleware(BaseMiddleware):

@@ -111,17 +111,19 @@ async def redraw_paused(services: Services, tournament: Tournament) -> None:
     await hidden.redraw_live(services, tournament)
 
 
-async def shown_again(services: Services, update_id: int) -> bool:
+async def shown_again(services: Services, update_id: int, sender: int | None = None) -> bool:
     """Update ``update_id``, claimed by a match's action before this process started, is
     delivered again: Telegram had not been told it was handled, so the process that wrote
     the action may have stopped before showing it. The match's board and its players'
     panels are drawn again in place, as the match now stands (nothing new is posted; an
     ending's result is the start-up's, :data:`~bot.match_service.RESULT_OWED`), and the
     bot makes its move in a match it plays when it is its turn (the stopped process may
-    have died before it). Whether ``update_id`` was a match's action."""
+    have died before it). ``sender``: the user who sent the update in their private chat
+    with the bot, who can be written to now, whatever their panel's last send met. Whether
+    ``update_id`` was a match's action."""
     match_id = await services.repos.matches.of_update(update_id)
     if match_id is not None:
-        await drawn_again(services, match_id)
+        await drawn_again(services, match_id, reached=sender)
     return match_id is not None
 
 
@@ -164,18 +166,20 @@ async def board_owed(services: Services, job: Job) -> None:
         raise
 
 
-async def drawn_again(services: Services, match_id: int) -> None:
+async def drawn_again(services: Services, match_id: int, *, reached: int | None = None
+                      ) -> None:
     """The board and panels of match ``match_id`` drawn again in place as it now stands,
     and the bot's move made where it plays and it is its turn (see :func:`shown_again`).
     A live match none was shown of gets its first board posted (a Cup match's first roll
     posts it); a closed one does not: one closed before anyone played (an organiser's
-    ``/setresult``) is told of by its closing alone, as when nothing stopped."""
+    ``/setresult``) is told of by its closing alone, as when nothing stopped. ``reached``:
+    a player the bot can write to now (:func:`hidden.redraw_panels`)."""
     async with services.matches.lock(match_id):  # after the match's action under way
         ctx = await in_its_chat(services, await services.repos.matches.get(match_id))
         if ctx.match.kind not in game_of(ctx.tournament.game).engines:
             return  # a report (played away): what it owes to say is a job's, held with it
         await redraw_in_place(ctx, owed=ctx.match.status in LIVE)
-        await hidden.redraw_panels(ctx, missing=True)
+        await hidden.redraw_panels(ctx, missing=True, reached=reached)
         state = await services.matches.current(ctx.match)
     game = game_of(ctx.tournament.game)
     if game.playbook is not None and ctx.match.status == "running":  # the bot's own move

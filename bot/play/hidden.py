@@ -219,7 +219,8 @@ async def owe_unnoted_panels(services: Services) -> None:
         await owe_board(services, await services.repos.matches.get(match_id), timedelta(0))
 
 
-async def redraw_panels(ctx: MatchContext, *, missing: bool = False) -> None:
+async def redraw_panels(ctx: MatchContext, *, missing: bool = False,
+                        reached: int | None = None) -> None:
     """The match's panels redrawn in place, as it stands, where the players have one: a
     match closed outside its play (each game's panel then says who won,
     :meth:`MatchContext.closed_line`, without buttons), a paused or resumed one, one whose
@@ -228,7 +229,9 @@ async def redraw_panels(ctx: MatchContext, *, missing: bool = False) -> None:
     Telegram out of reach, or the process stopped before it) and holds a hand or owes a
     choice (not a player put in by ``/replace`` whose entry's choice stands), unless the bot
     cannot write to them (the group was told how to open the chat) or plays the seat
-    itself."""
+    itself. ``reached``: a player who wrote to the bot in private since, whose panel is
+    sent even so (their first card typed there, delivered again after a stop before
+    their panel went out)."""
     match = ctx.match
     if (hidden := input_of(match.kind)) is None:
         return
@@ -238,7 +241,7 @@ async def redraw_panels(ctx: MatchContext, *, missing: bool = False) -> None:
     me = (await ctx.services.bot.me()).id if owed else None
     seats = [seat for seat, user_id in enumerate(match.players)
              if await stored.get(match.id, user_id) is not None
-             or owed and user_id not in unreached and user_id != me
+             or owed and (user_id not in unreached or user_id == reached) and user_id != me
              and (hidden.held is not None or await awaited(ctx.services, match, seat))]
     if seats:
         await show(ctx, *seats)

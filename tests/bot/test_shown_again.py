@@ -135,3 +135,16 @@ async def test_a_result_set_on_a_match_never_shown_posts_no_board_when_delivered
         assert not any("Dave_Jones vs Bob_Stone" in line for line in output[replayed:]), \
             output[replayed:]
         assert sandbox.errors == 0
+
+
+async def test_a_players_first_private_action_not_shown_before_a_restart_sends_their_panel(
+        tmp_path: Path, monkeypatch) -> None:
+    """Alice never opened the bot's chat, so her first hand could not be sent; her first
+    card typed there (her discard) is written, and the process stops before her panel goes
+    out. Delivered again, the card's update shows she is in the chat now: her panel is sent
+    (it was left unsent, as if the bot still could not write to her, until she wrote again)."""
+    async with _delivered_again(tmp_path, monkeypatch, "armchair_chase_declaration",
+                                "alice@dm: gloves 5") as (sandbox, said):
+        assert "→ alice@dm: 🃏 Match #1 against Bob" in said(), said()
+        await sandbox.run_lines(["bob@dm: [BALL 3]", "alice@dm: STUMPS8"])
+        assert sandbox.errors == 0
