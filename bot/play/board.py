@@ -20,7 +20,7 @@ from bot.i18n import Translator
 from bot.middlewares.scope import Scope
 from bot.play import clock, hidden
 from bot.play.context import LIVE, MatchContext, context_for, in_its_chat
-from bot.play.perform import bot_moves, owe_board
+from bot.play.perform import bot_moves, draw_chance, owe_board
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.topics import other_match_topic
@@ -178,12 +178,26 @@ async def drawn_again(services: Services, match_id: int, *, reached: int | None 
         ctx = await in_its_chat(services, await services.repos.matches.get(match_id))
         if ctx.match.kind not in game_of(ctx.tournament.game).engines:
             return  # a report (played away): what it owes to say is a job's, held with it
+        await _drawn_as_owed(ctx)
         await redraw_in_place(ctx, owed=ctx.match.status in LIVE)
         await hidden.redraw_panels(ctx, missing=True, reached=reached)
         state = await services.matches.current(ctx.match)
     game = game_of(ctx.tournament.game)
     if game.playbook is not None and ctx.match.status == "running":  # the bot's own move
         await bot_moves(ctx, game.playbook, state)  # (/practice), if it never made it
+
+
+async def _drawn_as_owed(ctx: MatchContext) -> None:
+    """The bot's random draws a live match waits for (:func:`draw_chance`: a new deck
+    shuffled once an action emptied the draw pile), made now: the process that wrote the
+    action stopped before them, and the match stood at a draw nobody makes (the armchair
+    card asked for the toss). The result they may bring is the held job's, run after."""
+    playbook = game_of(ctx.tournament.game).playbook
+    if playbook is None or ctx.match.status not in LIVE:
+        return
+    drawn = await draw_chance(ctx, playbook)
+    if drawn is not None and drawn.owed is not None:
+        ctx.services.scheduler.follow(drawn.owed)
 
 
 router = Handlers("play-board")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import bot.play.perform
 from bot.sandbox.runner import Sandbox
@@ -25,12 +26,12 @@ async def _nothing_shown(*calls) -> None:
 
 @asynccontextmanager
 async def _delivered_again(tmp_path: Path, monkeypatch, scenario: str, unshown: str, *,
-                           before: str | None = None
+                           before: str | None = None, stopped: dict[str, Any] | None = None
                            ) -> AsyncIterator[tuple[Sandbox, Callable[[], list[str]]]]:
     """Transcript ``scenario`` up to its line ``unshown`` (the one right before ``before``,
     when given), which is written and never shown (the process stops), then a restart and
     the update delivered again: the sandbox, and what it has printed from the delivery on,
-    asked as it goes on."""
+    asked as it goes on. ``stopped``: more of ``bot.play.perform`` the stop cuts short."""
     options = options_of((SCENARIOS / f"{scenario}.txt").read_text(encoding="utf-8"))
     setup = scenario_until(scenario, before or unshown) + ([] if before else [unshown])
     assert setup[-1] == unshown
@@ -40,6 +41,8 @@ async def _delivered_again(tmp_path: Path, monkeypatch, scenario: str, unshown: 
         await sandbox.run_lines(setup[:-1])
         with monkeypatch.context() as patch:  # written, then the process stops
             patch.setattr(bot.play.perform, "at_once", _nothing_shown)
+            for name, stand_in in (stopped or {}).items():
+                patch.setattr(bot.play.perform, name, stand_in)
             await sandbox.line(unshown)
         await sandbox.line("! restart")
         shown = len(output)
@@ -147,4 +150,29 @@ async def test_a_players_first_private_action_not_shown_before_a_restart_sends_t
                                 "alice@dm: gloves 5") as (sandbox, said):
         assert "→ alice@dm: 🃏 Match #1 against Bob" in said(), said()
         await sandbox.run_lines(["bob@dm: [BALL 3]", "alice@dm: STUMPS8"])
+        assert sandbox.errors == 0
+
+
+_DRAW_CHANCE = bot.play.perform.draw_chance
+
+
+async def _no_draw_after(ctx, playbook, before=None):
+    """``draw_chance`` of a process that stops right after the action, before the bot's
+    draw it calls for (the draw due before an action is made as ever)."""
+    return None if before is not None else await _DRAW_CHANCE(ctx, playbook)
+
+
+async def test_a_draw_due_after_an_action_before_a_restart_is_made_when_delivered_again(
+        tmp_path: Path, monkeypatch) -> None:
+    """Borya's ball empties the draw pile: the bot shuffles a new deck right after it. The
+    ball written, the process stops before the shuffle; delivered again, the shuffle is
+    made and the score card and hands show the ball to answer (the card asked for the
+    toss, and Anya's answer was refused after the shuffle it made was written)."""
+    async with _delivered_again(tmp_path, monkeypatch, "armchair_russian_typed",
+                                "borya@dm: перчатки 8",
+                                stopped={"draw_chance": _no_draw_after}) as (sandbox, said):
+        assert "  Колода 2 из 27 · в доборе 97" in said(), said()
+        assert not any("Жребий: любой" in line for line in said()), said()
+        await sandbox.line("anya@dm: щ9")
+        assert any("Anya отвечает щитки 9" in line for line in said()), said()
         assert sandbox.errors == 0
