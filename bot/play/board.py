@@ -115,10 +115,11 @@ async def shown_again(services: Services, update_id: int, sender: int | None = N
     """Update ``update_id``, claimed by a match's action before this process started, is
     delivered again: Telegram had not been told it was handled, so the process that wrote
     the action may have stopped before showing it. The match's board and its players'
-    panels are drawn again in place, as the match now stands (nothing new is posted; an
-    ending's result is the start-up's, :data:`~bot.match_service.RESULT_OWED`), and the
-    bot makes its move in a match it plays when it is its turn (the stopped process may
-    have died before it). ``sender``: the user who sent the update in their private chat
+    panels are drawn again in place, as the match now stands (nothing new is posted but
+    what the action was the first to show, :func:`drawn_again`; an ending's result is the
+    start-up's, :data:`~bot.match_service.RESULT_OWED`), and the bot makes its move in a
+    match it plays when it is its turn (the stopped process may have died before it).
+    ``sender``: the user who sent the update in their private chat
     with the bot, who can be written to now, whatever their panel's last send met. Whether
     ``update_id`` was a match's action."""
     match_id = await services.repos.matches.of_update(update_id)
