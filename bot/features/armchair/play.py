@@ -156,12 +156,16 @@ async def announce(ctx: MatchContext, change: Change, actions: list[dict]) -> No
     """Tell the group what happened, redraw the score card and both hands — unless the bot
     answers at once (``/practice``): its move redraws them, so a move and its answer edit
     the card once, not twice. The card waits, too, while a delivery or the discards are
-    half played (:func:`halfway`)."""
+    half played (:func:`halfway`), but for the bot's answer: the move before it drew no
+    card (a player batting against the bot had the card wait for the bot's ball, and then
+    for the pair it starts, so it stood still for the whole innings)."""
     before, after = change.before, change.after
     lines = [] if after.finished else _news(ctx, before, after)  # finish says them
     note = _card_note(ctx, before, after, actions)
-    redraw = not await _bot_answers(ctx, after)
-    card = redraw and (note is not None or not halfway(after))
+    robot = await _bot_seat(ctx)
+    redraw = not _bot_answers(ctx, after, robot)
+    answer = robot is not None and before.to_act is not None and before.to_act.seat == robot
+    card = redraw and (note is not None or answer or not halfway(after))
 
     async def group() -> None:
         if lines:
@@ -183,9 +187,9 @@ def halfway(game: ArmchairGame) -> bool:
                                  turn.kind == "discard" and turn.seat == game.state.batter)
 
 
-async def _bot_answers(ctx: MatchContext, game: ArmchairGame) -> bool:
-    """Whether the bot plays the next move itself, right after this one."""
-    robot = await _bot_seat(ctx)
+def _bot_answers(ctx: MatchContext, game: ArmchairGame, robot: int | None) -> bool:
+    """Whether the bot (at seat ``robot``, if it plays) plays the next move itself, right
+    after this one."""
     return robot is not None and not game.finished and \
         games.game_of(ctx.tournament.game).bot_player(game, robot) is not None
 
