@@ -49,23 +49,16 @@ read whose answer did not go out. Said if Telegram takes it (else that failure i
 the update is not claimed, so a copy delivered again is carried out."""
 
 
-async def _shown_again(services, update: Update) -> None:
+async def _shown_again(services, update: Update, data: dict) -> None:
     """What the process that wrote ``update``'s changes may have stopped before showing:
-    its match's board (:func:`~bot.play.board.shown_again`), else its group's check-in
+    its match's board (:func:`~bot.play.board.shown_again`; its sender, when they sent it
+    in their private chat with the bot, can be written to now), else its group's check-in
     statuses (:func:`~bot.features.notices.statuses_again`)."""
-    if not await shown_again(services, update.update_id, _private_sender(update)):
+    chat, user = data.get("event_chat"), data.get("event_from_user")
+    sender = user.id if user is not None and chat is not None and chat.type == "private" \
+        else None
+    if not await shown_again(services, update.update_id, sender):
         await statuses_again(services, update)
-
-
-def _private_sender(update: Update) -> int | None:
-    """Who sent ``update`` in their private chat with the bot (a message, or a press on a
-    message there): a user the bot can write to now."""
-    if (message := update.message) is not None and message.chat.type == "private":
-        return message.from_user and message.from_user.id
-    if (query := update.callback_query) is not None and query.message is not None \
-            and query.message.chat.type == "private":
-        return query.from_user.id
-    return None
 
 
 class DedupeMiddleware(BaseMiddleware):
@@ -96,7 +89,7 @@ class DedupeMiddleware(BaseMiddleware):
             if await updates.seen(event.update_id):
                 log.info("update %s was handled before; dropped", event.update_id)
                 if not updates.handled_here(event.update_id):  # delivered after a restart
-                    await _shown_again(services, event)
+                    await _shown_again(services, event, data)
                 return None
             now = services.clock.now()
             with services.db.tracking_writes(event.update_id, now) as writes:
