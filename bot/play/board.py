@@ -20,7 +20,7 @@ from bot.i18n import Translator
 from bot.middlewares.scope import Scope
 from bot.play import clock, hidden
 from bot.play.context import LIVE, MatchContext, context_for, in_its_chat
-from bot.play.perform import bot_moves, draw_chance, owe_board
+from bot.play.perform import bot_moves, carry_clocks, draw_chance, owe_board
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import GROUP_ONLY, Refusal
 from bot.play.topics import other_match_topic
@@ -119,9 +119,9 @@ async def shown_again(services: Services, update_id: int, sender: int | None = N
     what the action was the first to show, :func:`drawn_again`; an ending's result is the
     start-up's, :data:`~bot.match_service.RESULT_OWED`), and the bot makes its move in a
     match it plays when it is its turn (the stopped process may have died before it).
-    ``sender``: the user who sent the update in their private chat
-    with the bot, who can be written to now, whatever their panel's last send met. Whether
-    ``update_id`` was a match's action."""
+    ``sender``: the user who sent the update in their private chat with the bot, who can
+    be written to now, whatever their panel's last send met. Whether ``update_id`` was a
+    match's action."""
     match_id = await services.repos.matches.of_update(update_id)
     if match_id is not None:
         await drawn_again(services, match_id, reached=sender)
@@ -192,13 +192,17 @@ async def _drawn_as_owed(ctx: MatchContext) -> None:
     """The bot's random draws a live match waits for (:func:`draw_chance`: a new deck
     shuffled once an action emptied the draw pile), made now: the process that wrote the
     action stopped before them, and the match stood at a draw nobody makes (the armchair
-    card asked for the toss). The result they may bring is the held job's, run after."""
+    card asked for the toss). The late clock of whoever they leave awaited is set, as
+    with the action; the result they may bring is the held job's, run after."""
     playbook = game_of(ctx.tournament.game).playbook
     if playbook is None or ctx.match.status not in LIVE:
         return
-    drawn = await draw_chance(ctx, playbook)
-    if drawn is not None and drawn.owed is not None:
+    if (drawn := await draw_chance(ctx, playbook)) is None:
+        return
+    if drawn.owed is not None:
         ctx.services.scheduler.follow(drawn.owed)
+    clocks = None if playbook.clocks is None else await playbook.clocks(ctx)
+    await carry_clocks(ctx, clocks, drawn.after)
 
 
 router = Handlers("play-board")

@@ -125,9 +125,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
         if (drawn := await draw_chance(ctx, playbook, change.before)) is not None:
             change = Change(drawn.before, drawn.after, drawn.owed or change.owed)
         with services.scheduler.owing(change.owed):  # its result goes in, whatever is said
-            if drawn is not None and clocks is not None \
-                    and (onward := clocks(change.after)) is not None:
-                await clock.carry(ctx, onward)
+            if drawn is not None:
+                await carry_clocks(ctx, clocks, change.after)
             if wait:
                 await services.clock.sleep(wait)
         unsaid = await _announced(ctx, playbook, change, actions, alongside)
@@ -204,6 +203,13 @@ async def draw_chance(ctx: MatchContext, playbook: Playbook,
                                   else await services.matches.current(ctx.match))
         last = await services.matches.apply(ctx.match, [action], None, None)
     return None if last is None else Change(start, last.after, last.owed)
+
+
+async def carry_clocks(ctx: MatchContext, clocks: Clocks | None, state: Any) -> None:
+    """The clocks ``clocks`` sets for ``state`` written: the bot's own draws moved the match
+    on after the action whose clocks were written with it."""
+    if clocks is not None and (onward := clocks(state)) is not None:
+        await clock.carry(ctx, onward)
 
 
 async def bot_moves(ctx: MatchContext, playbook: Playbook, state: Any,

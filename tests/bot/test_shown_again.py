@@ -176,3 +176,16 @@ async def test_a_draw_due_after_an_action_before_a_restart_is_made_when_delivere
         await sandbox.line("anya@dm: щ9")
         assert any("Anya отвечает щитки 9" in line for line in said()), said()
         assert sandbox.errors == 0
+
+
+async def test_the_late_clock_runs_after_a_draw_made_when_delivered_again(
+        tmp_path: Path, monkeypatch) -> None:
+    """The new deck shuffled when Borya's ball is delivered again sets the late clock of
+    whoever it awaits, as the shuffle made with the ball does: Anya, who does not answer,
+    is reminded."""
+    async with _delivered_again(tmp_path, monkeypatch, "armchair_russian_typed",
+                                "borya@dm: перчатки 8",
+                                stopped={"draw_chance": _no_draw_after}) as (sandbox, said):
+        await sandbox.line("! advance 6m")
+        assert any(line.startswith("→ anya@dm:") for line in said()), said()
+        assert sandbox.errors == 0
