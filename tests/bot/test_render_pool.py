@@ -7,7 +7,7 @@ import asyncio
 import multiprocessing
 import os
 import pickle
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,6 +15,9 @@ from bot.render import bracket_png, standings_png
 from bot.render.backgammon import BoardScene, board_png
 from bot.render.pool import _SIZE, Renderer, _Worker, _WorkerLost, draw
 from games.backgammon.position import Position
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 HEADER = ["#", "Игрок", "Очки"]
 ROWS = [["1", "Алиса Ёж", "9"], ["2", "Bob", "6"]]
@@ -41,7 +44,8 @@ async def test_processes_and_a_thread_draw_the_same_bytes() -> None:
     pooled = Renderer(1)
     try:
         assert not pooled.running  # nothing started before the first picture
-        assert await pooled.draw(CALLS) == threaded == direct
+        assert not (why := _unlike(threaded, direct)), why
+        assert not (why := _unlike(await pooled.draw(CALLS), direct)), why
         assert pooled.running
         assert await pooled.picture(board_png, SCENE) == direct[2]
     finally:
@@ -119,18 +123,37 @@ async def test_an_error_that_does_not_pickle_comes_back_by_its_text() -> None:
         renderer.close()
 
 
-def _kept_if_unlike(drawn: bytes, here: bytes, folder: Path) -> bytes:
-    """``drawn``, after keeping both pictures in ``folder`` when they differ (once, in a
-    loaded full run, a worker's board differed from this process's at one byte: kept, the
-    next time says how)."""
-    if drawn != here:
-        (folder / "worker.png").write_bytes(drawn)
-        (folder / "here.png").write_bytes(here)
-    return drawn
+def _unlike(drawn: list[bytes], here: list[bytes]) -> str:
+    """How two lists of PNGs differ ("" when they do not): for each picture that differs,
+    its first differing byte, and its decoded sizes, palettes and pixels (the first that
+    differs). Twice in loaded full runs a worker's picture was found unlike this
+    process's (once a board at one byte); this says how, the next time."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    told = [] if len(drawn) == len(here) else [f"{len(drawn)} pictures against {len(here)}"]
+    for index, (a, b) in enumerate(zip(drawn, here, strict=False)):
+        if a == b:
+            continue
+        at = next(n for n in range(min(len(a), len(b)) + 1) if a[n:n + 1] != b[n:n + 1])
+        first, second = (Image.open(BytesIO(png)) for png in (a, b))
+        told.append(f"picture {index}: {len(a)} against {len(b)} bytes, first unlike at {at}; "
+                    f"sizes {first.size} and {second.size}; palettes alike: "
+                    f"{first.getpalette() == second.getpalette()}; {_pixels_unlike(first, second)}")
+    return "; ".join(told)
 
 
-async def test_a_picture_begun_is_with_the_worker_before_begin_returns(caplog,
-                                                                        tmp_path: Path) -> None:
+def _pixels_unlike(first: Image.Image, second: Image.Image) -> str:
+    if first.size != second.size:
+        return "pixels not compared"
+    unlike = [n for n, (x, y) in enumerate(zip(first.getdata(), second.getdata(), strict=True))
+              if x != y]
+    where = f" (the first at {divmod(unlike[0], first.width)[::-1]})" if unlike else ""
+    return f"pixels unlike: {len(unlike)}{where}"
+
+
+async def test_a_picture_begun_is_with_the_worker_before_begin_returns(caplog) -> None:
     """``begin`` writes the calls to a running worker at once (the drawing goes on while the
     loop is busy); with no worker yet it starts as ``picture`` would; a dead worker's
     picture is drawn in a thread; a begun picture cancelled leaves the next its answer."""
@@ -139,11 +162,11 @@ async def test_a_picture_begun_is_with_the_worker_before_begin_returns(caplog,
         first = renderer.begin(board_png, SCENE)  # no worker yet: started on the loop
         here = draw(CALLS[2:])[0]
         assert not renderer.running
-        assert _kept_if_unlike(await first, here, tmp_path) == here, tmp_path
+        assert not (why := _unlike([await first], [here])), why
         [worker] = renderer._workers
         begun = renderer.begin(board_png, SCENE)
         assert len(worker.waiting) == 1  # written before begin returned
-        assert await begun == draw(CALLS[2:])[0]
+        assert not (why := _unlike([await begun], [here])), why
         slow = renderer.begin(_slow_table, 0.3)
         slow.cancel()
         assert await renderer.picture(board_png, SCENE) == draw(CALLS[2:])[0]
