@@ -59,8 +59,7 @@ async def answer(query: CallbackQuery, callback_data: BeginAnyway, services: Ser
                                         question=True)
     message = query.message
     if tournament.started or tournament.status == "cancelled":  # started by the schedule too
-        await services.outbox.drop_buttons(message.chat.id, message.message_id)
-        raise Refusal("callback.stale")
+        raise Refusal("callback.stale", closes=True)
     await query.answer()
     if not callback_data.sure:
         await services.outbox.board(message.chat.id, message.message_id,

@@ -91,8 +91,8 @@ async def answer(query: CallbackQuery, callback_data: Cancel, services: Services
         return
     try:
         held = await _cancel(services, tournament.id, query.from_user, tr, message)
-    except Refusal:  # started or cancelled meanwhile (a second press): the press is stale
-        await services.outbox.drop_buttons(message.chat.id, message.message_id)
+    except Refusal as refusal:  # started or cancelled meanwhile (a second press): stale
+        refusal.closes = True
         raise
 
     async def answer_and_tell() -> None:

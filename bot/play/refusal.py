@@ -28,14 +28,16 @@ class Refusal(Exception):
     """Turn the request down with the catalog text ``key``, a text already rendered, or
     ``explain``: the text rendered by the translator of the chat the answer goes to (an
     engine's refusal of a card typed in private is said in the player's language, not the
-    group's); a message's refusal may carry ``buttons``."""
+    group's); a message's refusal may carry ``buttons``. ``closes``: a press on a question
+    that is out of date (its tournament started, its match over): the question's buttons
+    are taken off with the answer, so it takes no more presses."""
 
     def __init__(self, key: str | None = None, *, text: str | None = None,
                  explain: Callable[[Translator], str] | None = None,
-                 buttons: Buttons | None = None, **params: Any) -> None:
+                 buttons: Buttons | None = None, closes: bool = False, **params: Any) -> None:
         super().__init__(key or text)
         self.key, self.text, self.explain, self.params = key, text, explain, params
-        self.buttons = buttons
+        self.buttons, self.closes = buttons, closes
 
     def render(self, tr: Translator) -> str:
         if self.explain is not None:
@@ -75,6 +77,8 @@ async def answer_refusal(event: ErrorEvent, services: Services) -> None:
     update, refusal = event.update, event.exception
     if (query := update.callback_query) is not None:
         chat_id = query.message.chat.id if query.message else query.from_user.id
+        if refusal.closes and query.message is not None:
+            await services.outbox.drop_buttons(chat_id, query.message.message_id)
         tr = await services.translator_for_chat(chat_id)
         await query.answer(refusal.render(tr), show_alert=True)
     elif (message := update.message) is not None:

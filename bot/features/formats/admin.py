@@ -235,8 +235,8 @@ async def withdraw_answer(query: CallbackQuery, callback_data: Withdraw, service
     run = await load(services, tournament.id)
     try:
         _check_leaving(run, user)  # still in, the tournament not over
-    except Refusal:  # out of date: the question takes no more presses
-        await services.outbox.drop_buttons(query.message.chat.id, query.message.message_id)
+    except Refusal as refusal:  # out of date: the question takes no more presses
+        refusal.closes = True
         raise
     label = await names_of(services, tournament.id)
     await query.answer()

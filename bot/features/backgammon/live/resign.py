@@ -121,9 +121,8 @@ async def answer(query: CallbackQuery, callback_data: Resign, event_update: Upda
             or ctx.tournament.chat_id != query.message.chat.id or seat not in (0, 1):
         raise Refusal("callback.stale")
     if ctx.match.status not in LIVE:  # over by another way (or by this question, its press
-        # written by a process that stopped before taking the buttons off): they go now
-        await services.outbox.drop_buttons(query.message.chat.id, query.message.message_id)
-        raise Refusal("callback.stale")
+        # written by a process that stopped before taking the buttons off)
+        raise Refusal("callback.stale", closes=True)
     if ctx.seat(query.from_user.id) != seat:
         raise Refusal("backgammon.live.resign_not_yours", name=ctx.names[seat])
     if not callback_data.sure:
