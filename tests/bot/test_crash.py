@@ -163,6 +163,24 @@ async def test_killed_before_showing_an_action_resumes_as_an_uninterrupted_run(
     assert timeless(await final_exports(db_path)) == timeless(expected)
 
 
+async def test_killed_after_a_resignation_its_question_loses_its_buttons(tmp_path: Path) -> None:
+    """Killed right after Bob's press on [🏳 Resign] wrote his resignation of the match, before
+    anything was shown: the next start takes the question's buttons off, as the press would
+    have (they used to stay for good; his next press on [🏳 Resign] then met that question,
+    not the first one he was asked, which so kept its buttons too)."""
+    script = SCENARIOS / "backgammon_live_resign_question_outdated.txt"
+    db_path = tmp_path / "killed.sqlite3"
+    killed = subprocess.run([sys.executable, "-c", DIES_BEFORE_SHOWING, str(db_path),
+                             "bob@g: [🏳 Resign]", str(script)], capture_output=True,
+                            timeout=300, check=False)
+    assert killed.returncode == 9
+    resumed = subprocess.run(sandbox_command(db_path, script, 1, "en"), capture_output=True,
+                             text=True, timeout=300, check=False)
+    assert resumed.returncode == 0, resumed.stdout[:2000]
+    questions = {"✎ g#7: ", "✎ g#9: "}  # the two questions, their buttons taken off
+    assert questions <= set(resumed.stdout.splitlines()), resumed.stdout
+
+
 DIES_NOTING_PANELS = """
 import asyncio, os, sys
 from pathlib import Path

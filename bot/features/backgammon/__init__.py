@@ -93,5 +93,6 @@ _FORMATS = formats_game(
     boards={KIND: partial(show_card, new=True), LIVE_KIND: partial(board.show, new=True)})
 # Results are reported through the match card or played out here, not by the formats' /result.
 GAME = replace(_FORMATS, jobs={**_FORMATS.jobs, GRACE_JOB: grace_passed,
-                               organiser.APPEAL_JOB: organiser.hand_on, **flow.JOBS},
+                               organiser.APPEAL_JOB: organiser.hand_on, **flow.JOBS,
+                               **resign.JOBS},
                routers=tuple(r for r in _FORMATS.routers if r is not formats_report.router))

@@ -28,6 +28,7 @@ from games.backgammon.protocol import VALUES
 from games.backgammon.result import game_result
 from games.backgammon.session import LiveMatch
 from games.common.errors import IllegalAction
+from storage.repositories.jobs import Job, insert_job
 
 router = Handlers("backgammon-resign")
 MATCH_WORDS = ("match", "матч", "ottelu")
@@ -129,9 +130,29 @@ async def answer(query: CallbackQuery, callback_data: Resign, event_update: Upda
         await query.answer()
         await query.message.edit_text(tr("backgammon.live.resign_kept", name=ctx.names[seat]))
         return
+    question, held = [query.message.chat.id, query.message.message_id], None
+
+    async def hold(tx) -> None:  # written with the resignation
+        nonlocal held
+        held = await insert_job(tx, ANSWERED_JOB, services.clock.now(),
+                                ctx.match.tournament_id, {"question": question})
     try:
         await act(ctx, [_action(seat, callback_data.whole)], query.from_user.id,
                   event_update.update_id, check=same_step(callback_data.step),
-                  alongside=[query.answer])
+                  alongside=[query.answer], logged=hold)
     finally:  # done, or out of date: the question takes no more presses
-        await services.outbox.drop_buttons(query.message.chat.id, query.message.message_id)
+        closed = services.outbox.drop_buttons(*question)
+        await (closed if held is None else services.scheduler.stand_in(held, closed))
+
+
+ANSWERED_JOB = "backgammon_resign_answered"
+"""Written with a resignation its question's press made: the question's buttons taken off,
+also by a bot that stopped right after the write (they stayed for good)."""
+
+
+async def question_answered(services: Services, job: Job) -> None:
+    """:data:`ANSWERED_JOB`: the question takes no more presses."""
+    await services.outbox.drop_buttons(*job.payload["question"])
+
+
+JOBS = {ANSWERED_JOB: question_answered}
