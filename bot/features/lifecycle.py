@@ -24,6 +24,7 @@ from bot.i18n import Translator, lines
 from bot.match_service import RESULT_OWED
 from bot.play.board import board_owed, result_owed
 from bot.play.perform import BOARD_OWED
+from bot.play.said import SAID_JOB, said_owed
 from bot.play.topics import topics_problem
 from bot.registry import Registry
 from bot.sending import each_logged, raise_failure, settled
@@ -146,6 +147,7 @@ _job_kinds: Registry[JobRunner] = Registry()
 job_kind = _job_kinds.register  # the platform's own jobs; games declare theirs (Game.jobs)
 job_kind(RESULT_OWED)(result_owed)
 job_kind(BOARD_OWED)(board_owed)
+job_kind(SAID_JOB)(said_owed)
 
 
 async def run_job(services: Services, job: Job) -> None:

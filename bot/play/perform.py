@@ -25,11 +25,12 @@ from bot.match_service import Change, Clocks
 from bot.play import clock
 from bot.play.context import LIVE, MatchContext
 from bot.play.refusal import Refusal, unless_paused
+from bot.play.said import Held, Said
 from bot.scheduler import PASSING_FAULTS, RETRY_DELAYS
 from bot.sending import at_once
 from bot.services import Services
 from games.common.errors import IllegalAction
-from storage.db import Write
+from storage.db import Write, in_order
 from storage.repositories.matches import DuplicateUpdate, MatchRow
 
 Action = dict[str, Any]
@@ -72,7 +73,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
                   check: Callable[[Any], None] | None = None,
                   alongside: Alongside = (), clocks: Clocks | None = None,
                   logged: Write | None = None, in_pause: bool = False,
-                  then: Callable[[], Awaitable[None]] | None = None) -> Change | None:
+                  then: Callable[[], Awaitable[None]] | None = None,
+                  said: Said | None = None) -> Change | None:
     """Apply ``actions`` together (all or none) and announce them.
 
     ``actions`` may be a function that makes them from the current state, called once
@@ -92,17 +94,22 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
     where disputes are settled). After the lock, when
     the bot itself plays a seat of the match and it is its turn, it makes its move
     (:func:`bot_moves`, with the same ``clocks``), and then ``then``: what the caller's game
-    does by itself after an action (backgammon's dice). An announcement that failed stops
-    none of that (:func:`_announced`); when Telegram was out of reach, the board and panels
-    are drawn again a minute later (:data:`BOARD_OWED`), and the bot's move made then if
-    its die could not be sent. Returns the change, or None when
-    this update was applied before (nothing is said twice).
+    does by itself after an action (backgammon's dice). ``said``: words that go right after
+    the announcement (an organiser's decision with its reason), written with the actions as
+    a job that says them should this update not (:mod:`bot.play.said`). An announcement
+    that failed stops none of that (:func:`_announced`); when Telegram was out of reach,
+    the board and panels are drawn again a minute later (:data:`BOARD_OWED`), and the bot's
+    move made then if its die could not be sent. Returns the change, or None when this
+    update was applied before (nothing is said twice).
     """
     services, match = ctx.services, ctx.match
     if not in_pause:
         await unless_paused(services, match)
     if clocks is None and playbook.clocks is not None:
         clocks = await playbook.clocks(ctx)
+    held = None if said is None else Held(said, match.tournament_id, services.clock.now())
+    if held is not None:
+        logged = in_order(logged, held.write)
     async with services.matches.lock(match.id):
         if (await services.repos.matches.get(match.id)).status not in LIVE:
             raise Refusal("play.match_closed", match=match.id)  # closed while this waited
@@ -124,12 +131,19 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
             return None
         if (drawn := await draw_chance(ctx, playbook, change.before)) is not None:
             change = Change(drawn.before, drawn.after, drawn.owed or change.owed)
-        with services.scheduler.owing(change.owed):  # its result goes in, whatever is said
+        with services.scheduler.owing(change.owed), \
+                services.scheduler.owing(held and held.job):  # they go in, whatever is said
             if drawn is not None:
                 await carry_clocks(ctx, clocks, change.after)
             if wait:
                 await services.clock.sleep(wait)
         unsaid = await _announced(ctx, playbook, change, actions, alongside)
+    failed = None
+    if held is not None:
+        try:
+            await held.say(services)
+        except Exception as error:  # its job says them: the board shown is not owed for them
+            failed = error
     if change.owed is not None:  # the result into the tournament
         await services.scheduler.stand_in(change.owed,
                                           playbook.finish(ctx, change.after, actor_id))
@@ -146,6 +160,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
         if isinstance(unsaid, PASSING_FAULTS):  # the board shown is the one before
             await owe_board(services, match)
         raise unsaid
+    if failed is not None:
+        raise failed
     return change
 
 

@@ -7,7 +7,11 @@ import csv
 import json
 from pathlib import Path
 
-from tests.bot.sandbox_run import run_script
+from aiogram.methods import SendMessage
+
+from bot.play.perform import BOARD_OWED
+from tests.bot.conftest import Faults
+from tests.bot.sandbox_run import opened, run_script
 
 SCRIPT = """\
 org@bg: /new backgammon Board Night play=board format=round_robin length=5
@@ -63,3 +67,20 @@ async def test_every_game_and_penalty_is_exported(tmp_path: Path) -> None:
                                               "penalty", "penalty"]
     assert rows[3]["points"] == "2" and rows[3]["winner"] == "Bob"
     assert rows[2]["corrected"] == "True" and rows[5]["penalised"] == "Alice"
+
+
+async def test_a_penalty_whose_words_failed_is_said_by_its_job(tmp_path: Path,
+                                                               faults: Faults) -> None:
+    """The penalty's words meet Telegram out of reach (through the sending layer's retries):
+    its job says them once Telegram is back, once; the match card, which showed the point,
+    is not drawn again for them, nor are the match's clocks held."""
+    output: list[str] = []
+    async with opened(tmp_path, emit=output.append) as sandbox:
+        await sandbox.run_lines(SCRIPT.splitlines()[:4])
+        faults.fail(5, lambda method: isinstance(method, SendMessage)
+                    and "Penalty point" in method.text)
+        await sandbox.line("org@bg: /penalty @bob point moved the opponent's checkers")
+        pending = await sandbox.app.services.repos.jobs.pending()
+    said = [line for line in output if line.startswith("→ bg: ⚖️ Penalty point against Bob")]
+    assert len(said) == 1, output
+    assert BOARD_OWED not in [job.kind for job in pending]

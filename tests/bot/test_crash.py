@@ -181,6 +181,31 @@ async def test_killed_after_a_resignation_its_question_loses_its_buttons(tmp_pat
     assert questions <= set(resumed.stdout.splitlines()), resumed.stdout
 
 
+@pytest.mark.parametrize(("name", "dying_line", "words"), [
+    ("backgammon_board_match",
+     "org@bg: /penalty @alice point moved before the opponent's dice had settled, after a warning",
+     "→ bg: ⚖️ Penalty point against Alice: a point to Bob. Reason: moved before the "
+     "opponent's dice had settled, after a warning"),
+    ("backgammon_addtime_general", "org@club: /addtime @carol 1m test",
+     "→ club: ⏱ Carol: +60 s on the time bank in match #2 (test)."),
+])
+async def test_killed_after_an_organisers_decision_it_is_said_at_the_next_start(
+        tmp_path: Path, name: str, dying_line: str, words: str) -> None:
+    """Killed right after an organiser's decision was written, before anything was shown:
+    the next start says it, with its reason, once (the board showed the decision, its words
+    were lost)."""
+    script = SCENARIOS / f"{name}.txt"
+    db_path = tmp_path / "killed.sqlite3"
+    killed = subprocess.run([sys.executable, "-c", DIES_BEFORE_SHOWING, str(db_path),
+                             dying_line, str(script)], capture_output=True, text=True,
+                            timeout=300, check=False)
+    assert killed.returncode == 9
+    resumed = subprocess.run(sandbox_command(db_path, script, 1, "en"), capture_output=True,
+                             text=True, timeout=300, check=False)
+    assert resumed.returncode == 0, resumed.stdout[:2000]
+    assert resumed.stdout.splitlines().count(words) == 1, resumed.stdout
+
+
 DIES_NOTING_PANELS = """
 import asyncio, os, sys
 from pathlib import Path

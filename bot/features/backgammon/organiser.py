@@ -26,6 +26,7 @@ from bot.middlewares.filters import IN_GROUP, topic_of
 from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, load_match
 from bot.play.refusal import Refusal
+from bot.play.said import Said
 from bot.play.topics import named_player_match
 from bot.sending import each_logged
 from bot.services import Services
@@ -59,11 +60,9 @@ async def penalty(message: Message, command: CommandObject, scope: Scope,
     kind, reason, seat = words[1].lower(), " ".join(rest), ctx.seat(user.id)
     action = {"type": "penalty", "player": seat, "kind": kind, "cube": cube}
     logged = decision(ctx, message.from_user.id, "penalty", reason, entry=action)
-    if await act(ctx, [action], message.from_user.id, event_update.update_id,
-                  logged=logged) is None:
-        return
-    await ctx.say(tr(f"backgammon.penalty.{kind}", name=ctx.names[seat],
-                     opponent=ctx.names[1 - seat], reason=reason))
+    await act(ctx, [action], message.from_user.id, event_update.update_id, logged=logged,
+              said=Said.in_match(ctx, tr(f"backgammon.penalty.{kind}", name=ctx.names[seat],
+                                         opponent=ctx.names[1 - seat], reason=reason)))
 
 
 @router.callback_query(Forfeit.filter())

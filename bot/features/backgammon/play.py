@@ -23,6 +23,7 @@ from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.launch import start_match
 from bot.play.perform import Alongside, Playbook, error_params, perform
 from bot.play.refusal import Refusal
+from bot.play.said import Said
 from bot.play.topics import other_match_topic
 from bot.services import Services
 from games.backgammon.protocol import BoardMatch
@@ -77,12 +78,12 @@ PLAYBOOK = Playbook(explain=explain, announce=_announce, finish=_finish)
 
 async def act(ctx: MatchContext, actions: list[dict], actor_id: int | None,
               update_id: int | None, *, logged: Write | None = None,
-              alongside: Alongside = ()) -> BoardMatch | None:
+              alongside: Alongside = (), said: Said | None = None) -> BoardMatch | None:
     """Apply ``actions`` through the match-play module (with ``logged``, an organiser's log
     entry, in their transaction; ``alongside``: said with the card once they are accepted, a
-    pressed button's answer); the new state, None if repeated."""
+    pressed button's answer; ``said``: after it); the new state, None if repeated."""
     change = await perform(ctx, PLAYBOOK, actions, actor_id=actor_id, update_id=update_id,
-                           logged=logged, alongside=alongside)
+                           logged=logged, alongside=alongside, said=said)
     return None if change is None else change.after
 
 

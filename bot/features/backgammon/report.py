@@ -34,6 +34,7 @@ from bot.middlewares.scope import Scope
 from bot.play.context import MatchContext, handles_of
 from bot.play.perform import Alongside, board_owed_after_faults
 from bot.play.refusal import Refusal
+from bot.play.said import Said
 from bot.play.topics import named_player_match
 from bot.sending import at_once
 from bot.services import Services
@@ -77,16 +78,16 @@ async def _settle(message: Message, words: list[str], scope: Scope, tr: Translat
     action = {"type": "correct", "winner": ctx.seat(user.id), **game}
     before = await services.matches.state(ctx.match)
     logged = decision(ctx, message.from_user.id, "correct", " ".join(rest), entry=action)
-    if await act(ctx, [action], message.from_user.id, update_id, logged=logged) is None:
-        return
-    said = dict(name=ctx.names[action["winner"]], game=game_words(tr, game),
-                reason=" ".join(rest))
-    if before.pending is None:  # no report waited: the last confirmed game was replaced
+    words = dict(name=ctx.names[action["winner"]], game=game_words(tr, game),
+                 reason=" ".join(rest))
+    if before.pending is None and before.entries:  # the last confirmed game is replaced
         last = before.entries[-1]
-        await ctx.say(tr("backgammon.replaced_game", number=before.game_number - 1,
-                         was=f"{ctx.names[last['winner']]} — {game_words(tr, last)}", **said))
-        return
-    await ctx.say(tr("backgammon.settled", **said))
+        text = tr("backgammon.replaced_game", number=before.game_number - 1,
+                  was=f"{ctx.names[last['winner']]} — {game_words(tr, last)}", **words)
+    else:  # (with nothing to replace the engine refuses it)
+        text = tr("backgammon.settled", **words)
+    await act(ctx, [action], message.from_user.id, update_id, logged=logged,
+              said=Said.in_match(ctx, text))
 
 
 @router.callback_query(Form.filter())
@@ -149,11 +150,12 @@ async def _answer(ctx: MatchContext, kind: str, user_id: int, update_id: int,
                   alongside: Alongside = ()) -> None:
     """The opponent confirms or disputes the reported game (``alongside``: as :func:`act`'s);
     a dispute tells the organisers how to settle it."""
-    state = await act(ctx, [{"type": kind, "player": ctx.seat(user_id)}], user_id, update_id,
-                      alongside=alongside)
-    if kind == "dispute" and state is not None:
-        await ctx.say(ctx.tr("backgammon.disputed", a=ctx.names[0], b=ctx.names[1],
-                             hint=await _settle_hint(ctx, state)))
+    said = None
+    if kind == "dispute" and (state := await ctx.services.matches.state(ctx.match)).pending:
+        said = Said.in_match(ctx, ctx.tr("backgammon.disputed", a=ctx.names[0], b=ctx.names[1],
+                                         hint=await _settle_hint(ctx, state)))
+    await act(ctx, [{"type": kind, "player": ctx.seat(user_id)}], user_id, update_id,
+              alongside=alongside, said=said)
 
 
 async def _settle_hint(ctx: MatchContext, state: BoardMatch) -> str:

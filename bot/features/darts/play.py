@@ -22,6 +22,7 @@ from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import Actions, Alongside, Playbook, error_params
 from bot.play.perform import perform as perform_action
 from bot.play.refusal import Refusal
+from bot.play.said import Said
 from bot.play.topics import other_match_topic
 from bot.services import Services
 from games.common.errors import IllegalAction
@@ -116,18 +117,19 @@ def error_text(tr: Translator, error: IllegalAction, match: MatchRow | None = No
 async def perform(play: DartsPlay, actions: Actions, actor_id: int,
                   update_id: int | None, expect: tuple[int, int, int] | None = None,
                   alongside: Alongside = (), *, logged: Write | None = None,
-                  in_pause: bool = False) -> LegsMatch | None:
+                  in_pause: bool = False, said: Said | None = None) -> LegsMatch | None:
     """Apply ``actions`` together through the match-play module.
 
     ``expect`` is the position the pressed board showed: the press only counts when the
     match is still there; ``alongside``: said with the announcement once accepted (the
     press answered); ``logged``: written with the actions (an organiser's log entry);
-    ``in_pause``: taken while the match is paused (an organiser's correction).
-    Returns the new state, or None when nothing changed."""
+    ``in_pause``: taken while the match is paused (an organiser's correction); ``said``:
+    said after the announcement (its confirmation). Returns the new state, or None when
+    nothing changed."""
     change = await perform_action(play, PLAYBOOK, actions, actor_id=actor_id,
                                   update_id=update_id, alongside=alongside,
                                   check=partial(_refuse_stale, play, expect), logged=logged,
-                                  in_pause=in_pause)
+                                  in_pause=in_pause, said=said)
     return None if change is None else change.after
 
 

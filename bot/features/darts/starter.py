@@ -14,6 +14,7 @@ from bot.features.darts.play import LIVE, load, perform
 from bot.features.handlers import Handlers
 from bot.i18n import Translator
 from bot.middlewares.filters import IN_GROUP
+from bot.play.said import Said
 from bot.services import Services
 from storage.repositories.organiser_log import log_entry
 
@@ -62,7 +63,7 @@ async def set_starter(message: Message, command: CommandObject, event_update: Up
     logged = log_entry(organiser, "starter", services.clock.now(),
                        tournament_id=play.tournament.id, chat_id=message.chat.id,
                        reason=reason, match=play.match.id, starter=user.id)
-    if await perform(play, [action], organiser, event_update.update_id, logged=logged,
-                     in_pause=True):
-        await message.answer(play.text("darts.starter_set", organiser=message.from_user.first_name,
-                                match=play.match.id, name=play.names[player], reason=reason))
+    await perform(play, [action], organiser, event_update.update_id, logged=logged,
+                  in_pause=True, said=Said.answering(message, play.text(
+                      "darts.starter_set", organiser=message.from_user.first_name,
+                      match=play.match.id, name=play.names[player], reason=reason)))

@@ -30,6 +30,7 @@ from bot.play.context import LIVE, MatchContext, context_for
 from bot.play.launch import start_match
 from bot.play.perform import Alongside, Playbook, bot_moves, error_params, perform
 from bot.play.refusal import Refusal
+from bot.play.said import Said
 from bot.services import Services
 from games.backgammon.bot import choose_play, should_double, should_take
 from games.backgammon.game import DOUBLED, MOVE, OPENING, TURN, Played
@@ -138,20 +139,21 @@ PLAYBOOK = Playbook(explain=explain, announce=announce, finish=finish,
 async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
               update_id: int | None, check: Callable[[Any], None] | None = None,
               alongside: Alongside = (), *, logged: Write | None = None,
-              in_pause: bool = False, clocks_set: Clocks | None = None) -> bool:
+              in_pause: bool = False, clocks_set: Clocks | None = None,
+              said: Said | None = None) -> bool:
     """Apply a player's ``actions`` (with the time they spent), then let the bot play its
     part; False when this update was applied before. ``alongside``: said
     with the announcement once accepted (a pressed button answered); ``logged``: written
     with the actions (an organiser's log entry); ``in_pause``: taken while the match is
     paused (an organiser's ``/addtime``); ``clocks_set``: what the actions do to the clocks,
-    when not the turn's (:func:`clocks.as_they_stand`)."""
+    when not the turn's (:func:`clocks.as_they_stand`); ``said``: said after the board."""
     state = await ctx.services.matches.current(ctx.match)  # read before any await
     seat = ctx.seat(actor_id) if actor_id is not None else None
     spent = await clocks.spent(ctx, state, seat)
     change = await perform(ctx, PLAYBOOK, spent + actions, actor_id=actor_id,
                            update_id=update_id, check=check, alongside=alongside,
                            logged=logged, in_pause=in_pause, clocks=clocks_set,
-                           then=partial(advance, ctx))
+                           then=partial(advance, ctx), said=said)
     return change is not None
 
 

@@ -22,6 +22,7 @@ from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.context import load_match
 from bot.play.refusal import Refusal
+from bot.play.said import Said
 from bot.play.topics import named_player_match, typed_in_its_topic
 from bot.render.backgammon import board_png
 from bot.services import Services
@@ -98,13 +99,13 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
     logged = log_entry(message.from_user.id, "addtime", services.clock.now(),
                        tournament_id=ctx.tournament.id, chat_id=message.chat.id, reason=reason,
                        match_id=match.id, player=user.id, seconds=seconds)
-    if not await act(ctx, [*spent, {"type": "addtime", "player": seat, "seconds": seconds}],
-                     None, event_update.update_id, logged=logged, in_pause=True,
-                     clocks_set=going_on):
-        return
     if typed_in_its_topic(message, match):
-        await ctx.say(tr("backgammon.live.time_added", name=ctx.names[seat],
-                         seconds=seconds, reason=reason))
+        said = Said.in_match(ctx, tr("backgammon.live.time_added", name=ctx.names[seat],
+                                     seconds=seconds, reason=reason))
     else:  # the organiser is answered where he typed; the board shows the new bank
-        await message.reply(tr("backgammon.live.time_added_to_match", name=ctx.names[seat],
-                               seconds=seconds, reason=reason, match=match.id))
+        said = Said.answering(message, tr(
+            "backgammon.live.time_added_to_match", name=ctx.names[seat], seconds=seconds,
+            reason=reason, match=match.id), reply=True)
+    await act(ctx, [*spent, {"type": "addtime", "player": seat, "seconds": seconds}], None,
+              event_update.update_id, logged=logged, in_pause=True, clocks_set=going_on,
+              said=said)

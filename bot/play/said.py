@@ -1,0 +1,77 @@
+"""Words said with a match's action, after its announcement: an organiser's decision with
+its reason (a penalty, a game entered, time given back, a darts starter), a dispute's hint
+to the organisers. The match's board shows the action itself, and is drawn again when a bot
+that stopped right after the write is given the update again; these words are not on it,
+so they are written with the action as a :data:`SAID_JOB`, said by the update and, when
+that did not happen, by the job (:meth:`~bot.scheduler.Scheduler.stand_in`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from aiogram.types import Message, ReplyParameters
+
+from bot.play.context import MatchContext
+from bot.services import Services
+from storage.repositories.jobs import Job, insert_job
+
+SAID_JOB = "match_said"
+"""Written with an action whose words go after its announcement (:class:`Said`)."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """``text`` to post in chat ``chat_id`` (its forum topic ``thread_id``), as a reply to
+    message ``reply_to`` when set."""
+    text: str
+    chat_id: int
+    thread_id: int | None = None
+    reply_to: int | None = None
+
+    @classmethod
+    def in_match(cls, ctx: MatchContext, text: str) -> Said:
+        """Said in the match's place: its forum topic, else the group (as ``ctx.say``)."""
+        return cls(text, ctx.tournament.chat_id, ctx.match.thread_id)
+
+    @classmethod
+    def answering(cls, message: Message, text: str, *, reply: bool = False) -> Said:
+        """Said where ``message`` was typed (as ``message.answer``, or ``reply``)."""
+        return cls(text, message.chat.id,
+                   message.message_thread_id if message.is_topic_message else None,
+                   message.message_id if reply else None)
+
+
+@dataclass
+class Held:
+    """``said``, written with an action as its :data:`SAID_JOB` (:meth:`write`, a piece of
+    the action's transaction), then said by the update (:meth:`say`)."""
+    said: Said
+    tournament_id: int
+    now: datetime
+    job: Job | None = None
+
+    async def write(self, tx) -> None:
+        self.job = await insert_job(tx, SAID_JOB, self.now, self.tournament_id, {
+            "text": self.said.text, "chat_id": self.said.chat_id,
+            "thread_id": self.said.thread_id, "reply_to": self.said.reply_to})
+
+    async def say(self, services: Services) -> None:
+        """Said now, once the action was written (its job done); should that fail, its job
+        says it once the update is done, retried as any job (the error is raised)."""
+        if self.job is not None:
+            await services.scheduler.stand_in(self.job, say(services, self.said))
+
+
+async def say(services: Services, said: Said) -> None:
+    reply = None if said.reply_to is None else ReplyParameters(
+        message_id=said.reply_to, allow_sending_without_reply=True)
+    await services.bot.send_message(said.chat_id, said.text, message_thread_id=said.thread_id,
+                                    reply_parameters=reply)
+
+
+async def said_owed(services: Services, job: Job) -> None:
+    """:data:`SAID_JOB`, found pending at start-up or run after the update's words failed."""
+    payload = job.payload
+    await say(services, Said(payload["text"], payload["chat_id"], payload["thread_id"],
+                             payload["reply_to"]))
