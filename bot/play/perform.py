@@ -25,7 +25,7 @@ from bot.match_service import Change, Clocks
 from bot.play import clock
 from bot.play.context import LIVE, MatchContext
 from bot.play.refusal import Refusal, unless_paused
-from bot.play.said import Held, Said
+from bot.play.said import Said, held, say
 from bot.scheduler import PASSING_FAULTS, RETRY_DELAYS
 from bot.sending import at_once
 from bot.services import Services
@@ -107,9 +107,9 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
         await unless_paused(services, match)
     if clocks is None and playbook.clocks is not None:
         clocks = await playbook.clocks(ctx)
-    held = None if said is None else Held(said, match.tournament_id, services.clock.now())
-    if held is not None:
-        logged = in_order(logged, held.write)
+    words = None if said is None else held(said, match.tournament_id, services.clock.now())
+    if words is not None:
+        logged = in_order(logged, words.write)
     async with services.matches.lock(match.id):
         if (await services.repos.matches.get(match.id)).status not in LIVE:
             raise Refusal("play.match_closed", match=match.id)  # closed while this waited
@@ -132,16 +132,16 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
         if (drawn := await draw_chance(ctx, playbook, change.before)) is not None:
             change = Change(drawn.before, drawn.after, drawn.owed or change.owed)
         with services.scheduler.owing(change.owed), \
-                services.scheduler.owing(held and held.job):  # they go in, whatever is said
+                services.scheduler.owing(words and words.job):  # they go in, whatever is said
             if drawn is not None:
                 await carry_clocks(ctx, clocks, change.after)
             if wait:
                 await services.clock.sleep(wait)
         unsaid = await _announced(ctx, playbook, change, actions, alongside)
     failed = None
-    if held is not None:
+    if words is not None:
         try:
-            await held.say(services)
+            await words.done_by(services, say(services, said))
         except Exception as error:  # its job says them: the board shown is not owed for them
             failed = error
     if change.owed is not None:  # the result into the tournament

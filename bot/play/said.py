@@ -3,7 +3,7 @@ its reason (a penalty, a game entered, time given back, a darts starter), a disp
 to the organisers. The match's board shows the action itself, and is drawn again when a bot
 that stopped right after the write is given the update again; these words are not on it,
 so they are written with the action as a :data:`SAID_JOB`, said by the update and, when
-that did not happen, by the job (:meth:`~bot.scheduler.Scheduler.stand_in`)."""
+that did not happen, by the job (:mod:`bot.play.held`)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from datetime import datetime
 from aiogram.types import Message, ReplyParameters
 
 from bot.play.context import MatchContext
+from bot.play.held import Held
 from bot.services import Services
-from storage.repositories.jobs import Job, insert_job
+from storage.repositories.jobs import Job
 
 SAID_JOB = "match_said"
 """Written with an action whose words go after its announcement (:class:`Said`)."""
@@ -42,25 +43,11 @@ class Said:
                    message.message_id if reply else None)
 
 
-@dataclass
-class Held:
-    """``said``, written with an action as its :data:`SAID_JOB` (:meth:`write`, a piece of
-    the action's transaction), then said by the update (:meth:`say`)."""
-    said: Said
-    tournament_id: int
-    now: datetime
-    job: Job | None = None
-
-    async def write(self, tx) -> None:
-        self.job = await insert_job(tx, SAID_JOB, self.now, self.tournament_id, {
-            "text": self.said.text, "chat_id": self.said.chat_id,
-            "thread_id": self.said.thread_id, "reply_to": self.said.reply_to})
-
-    async def say(self, services: Services) -> None:
-        """Said now, once the action was written (its job done); should that fail, its job
-        says it once the update is done, retried as any job (the error is raised)."""
-        if self.job is not None:
-            await services.scheduler.stand_in(self.job, say(services, self.said))
+def held(said: Said, tournament_id: int, now: datetime) -> Held:
+    """``said``'s :data:`SAID_JOB`, to write with the action."""
+    return Held(SAID_JOB, tournament_id, now, {
+        "text": said.text, "chat_id": said.chat_id, "thread_id": said.thread_id,
+        "reply_to": said.reply_to})
 
 
 async def say(services: Services, said: Said) -> None:

@@ -20,6 +20,7 @@ from bot.i18n import Markup, Translator
 from bot.middlewares.filters import IN_GROUP
 from bot.middlewares.scope import Scope
 from bot.play.context import LIVE, MatchContext, load_match
+from bot.play.held import Held
 from bot.play.perform import refused
 from bot.play.refusal import Refusal, unless_paused
 from bot.services import Services
@@ -28,7 +29,7 @@ from games.backgammon.protocol import VALUES
 from games.backgammon.result import game_result
 from games.backgammon.session import LiveMatch
 from games.common.errors import IllegalAction
-from storage.repositories.jobs import Job, insert_job
+from storage.repositories.jobs import Job
 
 router = Handlers("backgammon-resign")
 MATCH_WORDS = ("match", "матч", "ottelu")
@@ -130,19 +131,15 @@ async def answer(query: CallbackQuery, callback_data: Resign, event_update: Upda
         await query.answer()
         await query.message.edit_text(tr("backgammon.live.resign_kept", name=ctx.names[seat]))
         return
-    question, held = [query.message.chat.id, query.message.message_id], None
-
-    async def hold(tx) -> None:  # written with the resignation
-        nonlocal held
-        held = await insert_job(tx, ANSWERED_JOB, services.clock.now(),
-                                ctx.match.tournament_id, {"question": question})
+    question = [query.message.chat.id, query.message.message_id]
+    closing = Held(ANSWERED_JOB, ctx.match.tournament_id, services.clock.now(),
+                   {"question": question})
     try:
         await act(ctx, [_action(seat, callback_data.whole)], query.from_user.id,
                   event_update.update_id, check=same_step(callback_data.step),
-                  alongside=[query.answer], logged=hold)
+                  alongside=[query.answer], logged=closing.write)
     finally:  # done, or out of date: the question takes no more presses
-        closed = services.outbox.drop_buttons(*question)
-        await (closed if held is None else services.scheduler.stand_in(held, closed))
+        await closing.done_by(services, services.outbox.drop_buttons(*question))
 
 
 ANSWERED_JOB = "backgammon_resign_answered"
