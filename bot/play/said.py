@@ -7,7 +7,7 @@ that did not happen, by the job (:mod:`bot.play.held`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 
 from aiogram.types import Message, ReplyParameters
@@ -45,9 +45,7 @@ class Said:
 
 def held(said: Said, tournament_id: int, now: datetime) -> Held:
     """``said``'s :data:`SAID_JOB`, to write with the action."""
-    return Held(SAID_JOB, tournament_id, now, {
-        "text": said.text, "chat_id": said.chat_id, "thread_id": said.thread_id,
-        "reply_to": said.reply_to})
+    return Held(SAID_JOB, tournament_id, now, asdict(said))
 
 
 async def say(services: Services, said: Said) -> None:
@@ -59,6 +57,4 @@ async def say(services: Services, said: Said) -> None:
 
 async def said_owed(services: Services, job: Job) -> None:
     """:data:`SAID_JOB`, found pending at start-up or run after the update's words failed."""
-    payload = job.payload
-    await say(services, Said(payload["text"], payload["chat_id"], payload["thread_id"],
-                             payload["reply_to"]))
+    await say(services, Said(**job.payload))
