@@ -101,15 +101,16 @@ class Scheduler(ABC):
         self._arm(job)
 
     @contextlib.contextmanager
-    def owing(self, job: Job | None) -> Iterator[None]:
-        """Around what an update does between writing a held ``job`` and standing in for it
-        (:meth:`stand_in`): should that fail (Telegram out of reach), the job runs once the
+    def owing(self, *jobs: Job | None) -> Iterator[None]:
+        """Around what an update does between writing held ``jobs`` and standing in for them
+        (:meth:`stand_in`): should that fail (Telegram out of reach), each job runs once the
         update is done, retried as any job, instead of waiting for the next start."""
         try:
             yield
         except Exception:
-            if job is not None:
-                self.follow(job)
+            for job in jobs:
+                if job is not None:
+                    self.follow(job)
             raise
 
     async def stand_in(self, job: Job, work: Awaitable[None]) -> None:

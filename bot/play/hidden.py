@@ -40,6 +40,7 @@ from bot.play.context import LIVE, MatchContext, context_for, handles_of, own_te
 from bot.play.perform import Alongside, owe_board, perform
 from bot.play.redraw import redraw_in_place
 from bot.play.refusal import Refusal, pause_line
+from bot.play.said import Said
 from bot.sending import at_once, each_logged, raise_failure, settled
 from bot.services import Services
 from storage.db import Write
@@ -521,15 +522,15 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
     panel was drawn at (refused once the match has moved on, or was taken back and played
     again: :meth:`~bot.match_service.MatchService.play`); ``alongside`` and ``logged``: as
     :func:`~bot.play.perform.perform`'s. The panel is updated, the organisers' copies go
-    out, the late clock runs on for whoever is still awaited."""
+    out (written with the action: :mod:`bot.play.said`), the late clock runs on for whoever
+    is still awaited."""
     services = ctx.services
     game = games.game_of(ctx.tournament.game)
     hidden = _inputs()[ctx.match.kind]
     action = {**action, "player": seat}
     if hidden.resolve is not None:  # reads the cached state itself, before the next await
         action = hidden.resolve(await services.matches.current(ctx.match), seat, action)
-    hosts = _hosts(ctx, actor_id)
-    before = await services.matches.state(ctx.match) if hosts else None  # a copy: kept
+    copies = await _host_copies(ctx, seat, action, actor_id)
 
     def check(state: Any) -> None:
         if stale_position(hidden, state, at, play, services.matches.play(ctx.match.id)):
@@ -544,11 +545,9 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
     late = None if hidden.late_minutes is None else partial(_late_clock, hidden)
     change = await perform(ctx, game.playbook, [action], actor_id=actor_id,
                            update_id=update_id, check=check,
-                           alongside=[*alongside, *own_panel], clocks=late, logged=logged)
-    if change is None:
-        return False
-    await _copy_to_hosts(ctx, hosts, seat, action, before)
-    return True
+                           alongside=[*alongside, *own_panel], clocks=late, logged=logged,
+                           said=copies)
+    return change is not None
 
 
 def _hosts(ctx: MatchContext, actor_id: int) -> list[int]:
@@ -559,20 +558,20 @@ def _hosts(ctx: MatchContext, actor_id: int) -> list[int]:
             if host not in ctx.match.players and host != actor_id]
 
 
-async def _copy_to_hosts(ctx: MatchContext, hosts: list[int], seat: int,
-                         action: dict[str, Any], before: Any) -> None:
-    """Each of ``hosts`` gets the hidden action, described from the state ``before`` it
-    (each tried, whatever another's private message meets; the first failure is raised
-    after)."""
+async def _host_copies(ctx: MatchContext, seat: int, action: dict[str, Any],
+                       actor_id: int) -> list[Said]:
+    """The copies of ``seat``'s hidden ``action`` for the organisers who asked for them
+    (:func:`_hosts`), each in its reader's language, described from the state before it."""
+    hosts = _hosts(ctx, actor_id)
+    if not hosts:
+        return []
     hidden = _inputs()[ctx.match.kind]
-
-    async def copy(host: int) -> None:
-        host_tr = await ctx.services.translator_for_chat(host)
-        await ctx.services.outbox.dm(host, own_text(
-            host_tr, "play.hidden_host_copy", ctx.match.kind, name=ctx.names[seat],
-            match=ctx.match.id, choice=hidden.describe(host_tr, action, before)))
-
-    await at_once(*map(copy, hosts))
+    readers = {host: await ctx.services.translator_for_chat(host) for host in hosts}
+    before = await ctx.services.matches.current(ctx.match)  # read here, before any await
+    return [Said(own_text(host_tr, "play.hidden_host_copy", ctx.match.kind,
+                          name=ctx.names[seat], match=ctx.match.id,
+                          choice=hidden.describe(host_tr, action, before)), host)
+            for host, host_tr in readers.items()]
 
 
 async def _late(ctx: MatchContext, job: Job) -> clock.Alert | None:

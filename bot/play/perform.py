@@ -74,7 +74,7 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
                   alongside: Alongside = (), clocks: Clocks | None = None,
                   logged: Write | None = None, in_pause: bool = False,
                   then: Callable[[], Awaitable[None]] | None = None,
-                  said: Said | None = None) -> Change | None:
+                  said: Sequence[Said] = ()) -> Change | None:
     """Apply ``actions`` together (all or none) and announce them.
 
     ``actions`` may be a function that makes them from the current state, called once
@@ -95,8 +95,9 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
     the bot itself plays a seat of the match and it is its turn, it makes its move
     (:func:`bot_moves`, with the same ``clocks``), and then ``then``: what the caller's game
     does by itself after an action (backgammon's dice). ``said``: words that go right after
-    the announcement (an organiser's decision with its reason), written with the actions as
-    a job that says them should this update not (:mod:`bot.play.said`). An announcement
+    the announcement (an organiser's decision with its reason, the organisers' copies of a
+    hidden action), each written with the actions as a job that says them should this
+    update not (:mod:`bot.play.said`). An announcement
     that failed stops none of that (:func:`_announced`); when Telegram was out of reach,
     the board and panels are drawn again a minute later (:data:`BOARD_OWED`), and the bot's
     move made then if its die could not be sent. Returns the change, or None when this
@@ -107,9 +108,8 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
         await unless_paused(services, match)
     if clocks is None and playbook.clocks is not None:
         clocks = await playbook.clocks(ctx)
-    words = None if said is None else held(said, match.tournament_id, services.clock.now())
-    if words is not None:
-        logged = in_order(logged, words.write)
+    words = [held(each, match.tournament_id, services.clock.now()) for each in said]
+    logged = in_order(logged, *(each.write for each in words)) if words else logged
     async with services.matches.lock(match.id):
         if (await services.repos.matches.get(match.id)).status not in LIVE:
             raise Refusal("play.match_closed", match=match.id)  # closed while this waited
@@ -131,18 +131,19 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
             return None
         if (drawn := await draw_chance(ctx, playbook, change.before)) is not None:
             change = Change(drawn.before, drawn.after, drawn.owed or change.owed)
-        with services.scheduler.owing(change.owed), \
-                services.scheduler.owing(words and words.job):  # they go in, whatever is said
+        # the result and the words go in, whatever is said
+        with services.scheduler.owing(change.owed, *(each.job for each in words)):
             if drawn is not None:
                 await carry_clocks(ctx, clocks, change.after)
             if wait:
                 await services.clock.sleep(wait)
         unsaid = await _announced(ctx, playbook, change, actions, alongside)
     failed = None
-    if words is not None:
+    if words:
         try:
-            await words.done_by(services, say(services, said))
-        except Exception as error:  # its job says them: the board shown is not owed for them
+            await at_once(*(each.done_by(services, say(services, what))
+                            for each, what in zip(words, said, strict=True)))
+        except Exception as error:  # their jobs say them: the board shown is not owed for them
             failed = error
     if change.owed is not None:  # the result into the tournament
         await services.scheduler.stand_in(change.owed,

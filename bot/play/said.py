@@ -1,9 +1,10 @@
 """Words said with a match's action, after its announcement: an organiser's decision with
 its reason (a penalty, a game entered, time given back, a darts starter), a dispute's hint
-to the organisers. The match's board shows the action itself, and is drawn again when a bot
-that stopped right after the write is given the update again; these words are not on it,
-so they are written with the action as a :data:`SAID_JOB`, said by the update and, when
-that did not happen, by the job (:mod:`bot.play.held`)."""
+to the organisers, an organiser's copy of a hidden action (/hostcopy). The match's board
+shows the action itself, and is drawn again when a bot that stopped right after the write
+is given the update again; these words are not on it, so they are written with the action
+as a :data:`SAID_JOB` each, said by the update and, when that did not happen, by the job
+(:mod:`bot.play.held`)."""
 
 from __future__ import annotations
 

@@ -188,12 +188,14 @@ async def test_killed_after_a_resignation_its_question_loses_its_buttons(tmp_pat
      "opponent's dice had settled, after a warning"),
     ("backgammon_addtime_general", "org@club: /addtime @carol 1m test",
      "→ club: ⏱ Carol: +60 s on the time bank in match #2 (test)."),
+    ("cup_third_vote_walkover", "alice@dm: defend",  # a secret choice, copied (/hostcopy)
+     "→ org@dm: 🔒 Host copy: Alice_Smith, round 1: 🛡 Defend."),
 ])
 async def test_killed_after_an_organisers_decision_it_is_said_at_the_next_start(
         tmp_path: Path, name: str, dying_line: str, words: str) -> None:
-    """Killed right after an organiser's decision was written, before anything was shown:
-    the next start says it, with its reason, once (the board showed the decision, its words
-    were lost)."""
+    """Killed right after an organiser's decision (or a hidden action an organiser asked a
+    copy of) was written, before anything was shown: the next start says it, with its
+    reason, once (the board showed the decision, its words were lost)."""
     script = SCENARIOS / f"{name}.txt"
     db_path = tmp_path / "killed.sqlite3"
     killed = subprocess.run([sys.executable, "-c", DIES_BEFORE_SHOWING, str(db_path),

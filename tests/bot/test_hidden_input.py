@@ -102,12 +102,15 @@ async def test_a_clock_set_before_the_match_moved_on_does_nothing(sandbox):
 
 async def test_a_choice_and_its_late_clock_are_one_transaction(sandbox):
     """The first choice of a turn moves the late clock on (the other player still owes one)
-    in the choice's own transaction."""
+    in the choice's own transaction; the only other write marks Erin's copy of it
+    (/hostcopy) said."""
     db = sandbox.app.services.db
     await _run(sandbox, "! advance 1m")  # the group's rate window empties: its board is
     with sql_trace(db) as statements:   # edited at once (a wait would move the clocks on)
         await _run(sandbox, "alice@dm: атака")
-    assert statements.count("BEGIN IMMEDIATE") == 1, statements
+    opened = [i for i, sql in enumerate(statements) if sql == "BEGIN IMMEDIATE"]
+    assert len(opened) == 2, statements
+    assert statements[opened[1] + 1].startswith("UPDATE jobs SET status = 'done'"), statements
     last = (await db.fetchone("SELECT max(seq) FROM match_actions WHERE match_id = 7"))[0]
     assert [(status, payload["seq"]) for status, _, payload in await _late_jobs(sandbox)
             if payload["match_id"] == 7] == [("pending", last)]
@@ -399,7 +402,8 @@ async def test_a_host_copy_goes_to_each_organiser_whatever_another_meets(tmp_pat
                                                                         faults):
     """Alice and Erin asked for copies of the hidden choices (/hostcopy); Telegram does not
     take Alice's copy of Bob's choice: Erin gets hers all the same (the copies used to be
-    sent one after another, and the rest were lost once one failed)."""
+    sent one after another, and the rest were lost once one failed), and Alice gets hers
+    once Telegram takes it, by its job (it used to be lost)."""
     output: list[str] = []
     async with opened(tmp_path, seed=11, language="ru", emit=output.append) as box:
         choice = "bob@dm: [⚔️ Атака]"
@@ -411,6 +415,10 @@ async def test_a_host_copy_goes_to_each_organiser_whatever_another_meets(tmp_pat
         await box.line(choice)
         assert "→ erin@dm: 🔒 Копия для ведущего: Bob_Stone, раунд 1 — ⚔️ Атака." \
             in output[said:], output[said:]
+        await box.line("! advance 2m")
+        assert output[said:].count(
+            "→ alice@dm: 🔒 Копия для ведущего: Bob_Stone, раунд 1 — ⚔️ Атака.") == 1, \
+            output[said:]
 
 
 async def test_a_player_who_opens_the_chat_while_the_match_opens_is_not_asked_on_it(

@@ -61,8 +61,8 @@ async def penalty(message: Message, command: CommandObject, scope: Scope,
     action = {"type": "penalty", "player": seat, "kind": kind, "cube": cube}
     logged = decision(ctx, message.from_user.id, "penalty", reason, entry=action)
     await act(ctx, [action], message.from_user.id, event_update.update_id, logged=logged,
-              said=Said.in_match(ctx, tr(f"backgammon.penalty.{kind}", name=ctx.names[seat],
-                                         opponent=ctx.names[1 - seat], reason=reason)))
+              said=[Said.in_match(ctx, tr(f"backgammon.penalty.{kind}", name=ctx.names[seat],
+                                          opponent=ctx.names[1 - seat], reason=reason))])
 
 
 @router.callback_query(Forfeit.filter())

@@ -4,6 +4,7 @@ the backgammon playbook of the match-play module (:mod:`bot.play`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 
 from bot.features.access import is_organiser
@@ -78,7 +79,7 @@ PLAYBOOK = Playbook(explain=explain, announce=_announce, finish=_finish)
 
 async def act(ctx: MatchContext, actions: list[dict], actor_id: int | None,
               update_id: int | None, *, logged: Write | None = None,
-              alongside: Alongside = (), said: Said | None = None) -> BoardMatch | None:
+              alongside: Alongside = (), said: Sequence[Said] = ()) -> BoardMatch | None:
     """Apply ``actions`` through the match-play module (with ``logged``, an organiser's log
     entry, in their transaction; ``alongside``: said with the card once they are accepted, a
     pressed button's answer; ``said``: after it); the new state, None if repeated."""

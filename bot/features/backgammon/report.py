@@ -87,7 +87,7 @@ async def _settle(message: Message, words: list[str], scope: Scope, tr: Translat
     else:  # (with nothing to replace the engine refuses it)
         text = tr("backgammon.settled", **words)
     await act(ctx, [action], message.from_user.id, update_id, logged=logged,
-              said=Said.in_match(ctx, text))
+              said=[Said.in_match(ctx, text)])
 
 
 @router.callback_query(Form.filter())
@@ -150,10 +150,11 @@ async def _answer(ctx: MatchContext, kind: str, user_id: int, update_id: int,
                   alongside: Alongside = ()) -> None:
     """The opponent confirms or disputes the reported game (``alongside``: as :func:`act`'s);
     a dispute tells the organisers how to settle it."""
-    said = None
+    said = []
     if kind == "dispute" and (state := await ctx.services.matches.state(ctx.match)).pending:
-        said = Said.in_match(ctx, ctx.tr("backgammon.disputed", a=ctx.names[0], b=ctx.names[1],
-                                         hint=await _settle_hint(ctx, state)))
+        said.append(Said.in_match(ctx, ctx.tr(
+            "backgammon.disputed", a=ctx.names[0], b=ctx.names[1],
+            hint=await _settle_hint(ctx, state))))
     await act(ctx, [{"type": kind, "player": ctx.seat(user_id)}], user_id, update_id,
               alongside=alongside, said=said)
 

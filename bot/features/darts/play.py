@@ -8,6 +8,7 @@ changes nothing.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from functools import partial
 
 from bot.features.access import is_organiser
@@ -117,7 +118,7 @@ def error_text(tr: Translator, error: IllegalAction, match: MatchRow | None = No
 async def perform(play: DartsPlay, actions: Actions, actor_id: int,
                   update_id: int | None, expect: tuple[int, int, int] | None = None,
                   alongside: Alongside = (), *, logged: Write | None = None,
-                  in_pause: bool = False, said: Said | None = None) -> LegsMatch | None:
+                  in_pause: bool = False, said: Sequence[Said] = ()) -> LegsMatch | None:
     """Apply ``actions`` together through the match-play module.
 
     ``expect`` is the position the pressed board showed: the press only counts when the

@@ -64,6 +64,6 @@ async def set_starter(message: Message, command: CommandObject, event_update: Up
                        tournament_id=play.tournament.id, chat_id=message.chat.id,
                        reason=reason, match=play.match.id, starter=user.id)
     await perform(play, [action], organiser, event_update.update_id, logged=logged,
-                  in_pause=True, said=Said.answering(message, play.text(
+                  in_pause=True, said=[Said.answering(message, play.text(
                       "darts.starter_set", organiser=message.from_user.first_name,
-                      match=play.match.id, name=play.names[player], reason=reason)))
+                      match=play.match.id, name=play.names[player], reason=reason))])

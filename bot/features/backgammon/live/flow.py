@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -140,7 +140,7 @@ async def act(ctx: MatchContext, actions: list[Action], actor_id: int | None,
               update_id: int | None, check: Callable[[Any], None] | None = None,
               alongside: Alongside = (), *, logged: Write | None = None,
               in_pause: bool = False, clocks_set: Clocks | None = None,
-              said: Said | None = None) -> bool:
+              said: Sequence[Said] = ()) -> bool:
     """Apply a player's ``actions`` (with the time they spent), then let the bot play its
     part; False when this update was applied before. ``alongside``: said
     with the announcement once accepted (a pressed button answered); ``logged``: written

@@ -108,4 +108,4 @@ async def addtime(message: Message, command: CommandObject, event_update: Update
             reason=reason, match=match.id), reply=True)
     await act(ctx, [*spent, {"type": "addtime", "player": seat, "seconds": seconds}], None,
               event_update.update_id, logged=logged, in_pause=True, clocks_set=going_on,
-              said=said)
+              said=[said])
