@@ -516,13 +516,14 @@ async def live_hidden_matches(services: Services, user_id: int) -> list[MatchRow
 
 async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_id: int,
                  update_id: int | None, at: int = -1, play: int = -1,
-                 alongside: Alongside = (), logged: Write | None = None) -> bool:
+                 alongside: Alongside = (), logged: Write | None = None,
+                 said: Sequence[Said] = ()) -> bool:
     """Apply a hidden action of ``seat`` (their own, or entered by an organiser); True when
     applied now. ``at`` and ``play``: the position and the play of the match the pressed
     panel was drawn at (refused once the match has moved on, or was taken back and played
-    again: :meth:`~bot.match_service.MatchService.play`); ``alongside`` and ``logged``: as
-    :func:`~bot.play.perform.perform`'s. The panel is updated, the organisers' copies go
-    out (written with the action: :mod:`bot.play.said`), the late clock runs on for whoever
+    again: :meth:`~bot.match_service.MatchService.play`); ``alongside``, ``logged`` and
+    ``said``: as :func:`~bot.play.perform.perform`'s. The panel is updated, the organisers'
+    copies go out (written with the action, as ``said``), the late clock runs on for whoever
     is still awaited."""
     services = ctx.services
     game = games.game_of(ctx.tournament.game)
@@ -546,7 +547,7 @@ async def submit(ctx: MatchContext, seat: int, action: dict[str, Any], *, actor_
     change = await perform(ctx, game.playbook, [action], actor_id=actor_id,
                            update_id=update_id, check=check,
                            alongside=[*alongside, *own_panel], clocks=late, logged=logged,
-                           said=copies)
+                           said=[*copies, *said])
     return change is not None
 
 

@@ -48,6 +48,7 @@ from bot.play.hidden import (
 )
 from bot.play.perform import Alongside, refused
 from bot.play.refusal import Refusal, paused
+from bot.play.said import Said
 from bot.services import Services
 from games.common.errors import IllegalAction
 from storage.repositories.matches import MatchRow
@@ -210,29 +211,35 @@ async def enter(message: Message, command: CommandObject, event_update: Update,
         raise Refusal("play.enter_not_awaited", name=ctx.names[seat], match=ctx.match.id)
     if (error := await _trial(services, ctx.match, seat, action)) is not None:
         raise Refusal(text=await _refused_for(ctx, tr, seat, error))
-    before = await services.matches.state(ctx.match)  # a copy: the entry is said from it
     logged = log_entry(message.from_user.id, "enter", services.clock.now(),
                        tournament_id=ctx.tournament.id, chat_id=ctx.tournament.chat_id,
                        reason=reason, match_id=ctx.match.id, player=ctx.match.players[seat],
                        move=action)
+    said = await _entered(ctx, tr, message, seat, action, reason)
     try:
-        if not await submit(ctx, seat, action, actor_id=message.from_user.id,
-                            update_id=event_update.update_id, logged=logged):
-            return
+        await submit(ctx, seat, action, actor_id=message.from_user.id,
+                     update_id=event_update.update_id, logged=logged, said=said)
     except Refusal as refusal:  # the engine speaks to the player: say whose it was
         raise Refusal("play.enter_refused", name=ctx.names[seat], match=ctx.match.id,
                       reason=Markup(refusal.render(tr))) from None
+
+
+async def _entered(ctx: MatchContext, tr: Translator, message: Message, seat: int,
+                   action: dict[str, Any], reason: str) -> list[Said]:
+    """What an organiser's ``/enter`` says once it is taken: the entry confirmed to the
+    organiser, and told in private to the player it was entered for (written with it)."""
+    player = ctx.match.players[seat]
+    player_tr = await ctx.services.translator_for_chat(player)
     hidden = input_of(ctx.match.kind)
-    done = {**action, "player": seat}  # as it was applied: a typed card is read by the state
+    before = await ctx.services.matches.current(ctx.match)  # read here, before any await
+    done = {**action, "player": seat}  # as it is applied: a typed card is read by the state
     if hidden.resolve is not None:
         done = hidden.resolve(before, seat, done)
-    await message.answer(tr("play.entered", name=ctx.names[seat], match=ctx.match.id,
-                            word=hidden.describe(tr, done, before)))
-    player = ctx.match.players[seat]  # told, in private, that the move was entered for them
-    player_tr = await services.translator_for_chat(player)
-    await services.outbox.dm(player, player_tr(
-        "play.entered_for_you", match=ctx.match.id, word=hidden.describe(player_tr, done, before),
-        reason=reason))
+    return [Said.answering(message, tr("play.entered", name=ctx.names[seat], match=ctx.match.id,
+                                       word=hidden.describe(tr, done, before))),
+            Said(player_tr("play.entered_for_you", match=ctx.match.id,
+                           word=hidden.describe(player_tr, done, before), reason=reason),
+                 player)]
 
 
 def action_words(args: str | None) -> list[str]:

@@ -17,7 +17,7 @@ from storage.db import Database
 from storage.repositories.sandbox_world import SandboxWorldRepo
 from tests.bot.sandbox_run import run_and_kill, sandbox_command, timeless
 from tests.bot.test_restart_determinism import exports, run_and_export
-from tests.bot.test_scenarios import SCENARIOS
+from tests.bot.test_scenarios import SCENARIOS, options_of
 
 SCRIPT = SCENARIOS / "cup_full_four.txt"
 SEED = "3"  # the script's own "# seed:"
@@ -118,10 +118,13 @@ import asyncio, os, sys
 from pathlib import Path
 import bot.play.perform
 from bot.sandbox.runner import Sandbox
+from tests.bot.test_scenarios import options_of
 
 async def main():
     script = Path(sys.argv[3])
-    sandbox = Sandbox(seed=1, db_path=Path(sys.argv[1]), language="en", emit=lambda line: None)
+    options = options_of(script.read_text(encoding="utf-8"))  # the transcript's seed and language
+    sandbox = Sandbox(seed=int(options.get("seed", 0)), db_path=Path(sys.argv[1]),
+                      language=options.get("lang", "ru"), emit=lambda line: None)
     fed = sandbox.line
 
     async def line(raw):
@@ -190,20 +193,26 @@ async def test_killed_after_a_resignation_its_question_loses_its_buttons(tmp_pat
      "→ club: ⏱ Carol: +60 s on the time bank in match #2 (test)."),
     ("cup_third_vote_walkover", "alice@dm: defend",  # a secret choice, copied (/hostcopy)
      "→ org@dm: 🔒 Host copy: Alice_Smith, round 1: 🛡 Defend."),
+    ("hidden_input", "org@dm: /enter 8 @carol защита сказала по телефону",  # told the player
+     "→ carol@dm: ✍️ Ваш ход в матче #8 введён организатором: раунд 1 — 🛡 Защита. Причина: "
+     "сказала по телефону"),
 ])
 async def test_killed_after_an_organisers_decision_it_is_said_at_the_next_start(
         tmp_path: Path, name: str, dying_line: str, words: str) -> None:
-    """Killed right after an organiser's decision (or a hidden action an organiser asked a
-    copy of) was written, before anything was shown: the next start says it, with its
-    reason, once (the board showed the decision, its words were lost)."""
+    """Killed right after an organiser's decision (a penalty, time given, a move entered for
+    a player) or a hidden action an organiser asked a copy of was written, before anything
+    was shown: the next start says it, with its reason, once (the board showed the action,
+    its words were lost)."""
     script = SCENARIOS / f"{name}.txt"
     db_path = tmp_path / "killed.sqlite3"
     killed = subprocess.run([sys.executable, "-c", DIES_BEFORE_SHOWING, str(db_path),
                              dying_line, str(script)], capture_output=True, text=True,
                             timeout=300, check=False)
     assert killed.returncode == 9
-    resumed = subprocess.run(sandbox_command(db_path, script, 1, "en"), capture_output=True,
-                             text=True, timeout=300, check=False)
+    options = options_of(script.read_text(encoding="utf-8"))
+    resumed = subprocess.run(sandbox_command(db_path, script, options.get("seed", 0),
+                                             options.get("lang")),
+                             capture_output=True, text=True, timeout=300, check=False)
     assert resumed.returncode == 0, resumed.stdout[:2000]
     assert resumed.stdout.splitlines().count(words) == 1, resumed.stdout
 
