@@ -193,14 +193,17 @@ async def test_killed_after_a_resignation_its_question_loses_its_buttons(tmp_pat
      "→ club: ⏱ Carol: +60 s on the time bank in match #2 (test)."),
     ("cup_third_vote_walkover", "alice@dm: defend",  # a secret choice, copied (/hostcopy)
      "→ org@dm: 🔒 Host copy: Alice_Smith, round 1: 🛡 Defend."),
+    ("darts_end_twice_pause_fix", "org@g: /correct 1 1 S19 D19 T19 the board was misread",
+     "→ g: ✏️ Org corrected Bob's visit 1 (#1 of leg 1) in match #1 to S19 · D19 · T19. "
+     "Reason: the board was misread"),
     ("hidden_input", "org@dm: /enter 8 @carol защита сказала по телефону",  # told the player
      "→ carol@dm: ✍️ Ваш ход в матче #8 введён организатором: раунд 1 — 🛡 Защита. Причина: "
      "сказала по телефону"),
 ])
 async def test_killed_after_an_organisers_decision_it_is_said_at_the_next_start(
         tmp_path: Path, name: str, dying_line: str, words: str) -> None:
-    """Killed right after an organiser's decision (a penalty, time given, a move entered for
-    a player) or a hidden action an organiser asked a copy of was written, before anything
+    """Killed right after an organiser's decision (a penalty, time given, a darts visit
+    corrected, a move entered for a player) or a hidden action an organiser asked a copy of was written, before anything
     was shown: the next start says it, with its reason, once (the board showed the action,
     its words were lost)."""
     script = SCENARIOS / f"{name}.txt"

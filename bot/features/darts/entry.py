@@ -34,6 +34,7 @@ from bot.middlewares.scope import Scope
 from bot.play.context import own_text
 from bot.play.perform import refused
 from bot.play.refusal import Refusal
+from bot.play.said import Said
 from bot.services import Services
 from games.common.errors import IllegalAction
 from games.darts.match import LegsMatch
@@ -257,9 +258,9 @@ async def correct(message: Message, command: CommandObject, event_update: Update
                        tournament_id=play.tournament.id, chat_id=message.chat.id,
                        reason=parts["reason"], match=play.match.id, leg=parts["leg"],
                        visit=parts["visit"], darts=darts)
-    if state := await perform(play, [action], user_id, event_update.update_id,
-                              logged=logged, in_pause=True):
-        await _say_correction(play, message, state, action, parts["reason"])
+    said = await _correction_said(play, message, action, parts["reason"])
+    await perform(play, [action], user_id, event_update.update_id, logged=logged,
+                  in_pause=True, said=said)
 
 
 async def _correct_usage(services: Services, tr: Translator, chat_id: int) -> str:
@@ -270,8 +271,21 @@ async def _correct_usage(services: Services, tr: Translator, chat_id: int) -> st
         else tr("darts.correct_usage")
 
 
-async def _say_correction(play: DartsPlay, message: Message, state: LegsMatch, action: dict,
-                          reason: str) -> None:
+async def _correction_said(play: DartsPlay, message: Message, action: dict,
+                           reason: str) -> list[Said]:
+    """The correction said where /correct was typed, written with it
+    (:mod:`bot.play.said`): told from a copy of the match the correction was tried on;
+    nothing when the rules refuse it (the refusal is said instead)."""
+    state = await play.services.matches.state(play.match)
+    try:
+        state.apply(action)
+    except IllegalAction:
+        return []
+    return [Said.answering(message, _correction_text(play, message, state, action, reason))]
+
+
+def _correction_text(play: DartsPlay, message: Message, state: LegsMatch, action: dict,
+                     reason: str) -> str:
     """Whose visit was corrected, by its number on the board (the player's own, and the
     leg's that /correct takes), to what."""
     tr, leg = play.tr, action.get("leg", state.corrected_leg(action))
@@ -280,7 +294,7 @@ async def _say_correction(play: DartsPlay, message: Message, state: LegsMatch, a
     darts = action["darts"]
     missed = [tr("darts.key_miss")] * (DARTS_PER_VISIT - len(darts))  # what the visit scores
     shown = " · ".join([dart_label(tr, parse_dart(dart)) for dart in darts] + missed)
-    await message.answer(play.text(
+    return play.text(
         "darts.corrected", organiser=message.from_user.first_name, name=play.names[player],
         visit=sum(visit.player == player for visit in visits), number=len(visits),
-        leg=leg + 1, match=play.match.id, darts=shown, reason=reason))
+        leg=leg + 1, match=play.match.id, darts=shown, reason=reason)
