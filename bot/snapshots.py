@@ -65,6 +65,16 @@ def replica(state: ReplayableMatch) -> ReplayableMatch:
     return copy.deepcopy(state) if blob is None else pickle.loads(blob)
 
 
+def tried(state: ReplayableMatch, *actions: dict) -> ReplayableMatch:
+    """What ``actions`` would make of ``state``, tried on a :func:`replica` (``state`` is left
+    as it is): a refusal, or words said of the state after, before the actions are taken.
+    The rules' refusal (``IllegalAction``) is raised."""
+    trial = replica(state)
+    for action in actions:
+        trial.apply(action)
+    return trial
+
+
 def load(blob: bytes) -> ReplayableMatch | None:
     """The state in a snapshot written by :func:`dump` (this process's own database), or
     None when it cannot be read any more."""

@@ -16,7 +16,6 @@ A game that takes hidden input lists :data:`router` among its routers.
 from __future__ import annotations
 
 import contextlib
-import copy
 from typing import Any
 
 from aiogram.exceptions import TelegramBadRequest
@@ -50,6 +49,7 @@ from bot.play.perform import Alongside, refused
 from bot.play.refusal import Refusal, paused
 from bot.play.said import Said
 from bot.services import Services
+from bot.snapshots import tried
 from games.common.errors import IllegalAction
 from storage.repositories.matches import MatchRow
 from storage.repositories.organiser_log import log_entry
@@ -121,12 +121,12 @@ async def _trial(services: Services, match: MatchRow, seat: int,
     """The engine's refusal of ``seat``'s ``action`` now (tried on a copy of the state), or
     None when it would be taken."""
     hidden = input_of(match.kind)
-    state = copy.deepcopy(await services.matches.current(match))
+    state = await services.matches.current(match)  # read here, before any await
     action = {**action, "player": seat}
     try:
         if hidden.resolve is not None:
             action = hidden.resolve(state, seat, action)
-        state.apply(action)
+        tried(state, action)
     except IllegalAction as error:
         return error
     return None

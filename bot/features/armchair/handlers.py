@@ -6,7 +6,6 @@ Cards themselves (buttons and typed) go through :mod:`bot.play.hidden_chat`."""
 from __future__ import annotations
 
 import contextlib
-import copy
 import random
 from functools import partial
 from typing import Any
@@ -25,6 +24,7 @@ from bot.play.context import LIVE, MatchContext, load_match
 from bot.play.perform import perform
 from bot.play.refusal import Refusal
 from bot.services import Services
+from bot.snapshots import tried
 from games.common.errors import IllegalAction
 
 router = Handlers("armchair")
@@ -91,9 +91,8 @@ async def bat_first(query: CallbackQuery, callback_data: BatFirst, event_update:
 
 def _why_not_declare(game, seat: int) -> IllegalAction:
     """The rules' own reason a declaration of ``seat`` is refused now."""
-    trial = copy.deepcopy(game)
     try:
-        trial.apply({"type": "declare", "player": seat})
+        tried(game, {"type": "declare", "player": seat})
     except IllegalAction as error:
         return error
     return IllegalAction("wrong_phase", phase=game.state.phase)

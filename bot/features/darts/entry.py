@@ -36,6 +36,7 @@ from bot.play.perform import refused
 from bot.play.refusal import Refusal
 from bot.play.said import Said
 from bot.services import Services
+from bot.snapshots import tried
 from games.common.errors import IllegalAction
 from games.darts.match import LegsMatch
 from games.darts.notation import darts_word, parse_dart, split_line, written_as_dart
@@ -274,11 +275,10 @@ async def _correct_usage(services: Services, tr: Translator, chat_id: int) -> st
 async def _correction_said(play: DartsPlay, message: Message, action: dict,
                            reason: str) -> list[Said]:
     """The correction said where /correct was typed, written with it
-    (:mod:`bot.play.said`): told from a copy of the match the correction was tried on;
-    nothing when the rules refuse it (the refusal is said instead)."""
-    state = await play.services.matches.state(play.match)
+    (:mod:`bot.play.said`): told from the match as the correction leaves it; nothing when
+    the rules refuse it (the refusal is said instead)."""
     try:
-        state.apply(action)
+        state = tried(await play.services.matches.current(play.match), action)
     except IllegalAction:
         return []
     return [Said.answering(message, _correction_text(play, message, state, action, reason))]
