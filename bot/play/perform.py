@@ -97,11 +97,11 @@ async def perform(ctx: MatchContext, playbook: Playbook, actions: Actions, *,
     does by itself after an action (backgammon's dice). ``said``: words that go right after
     the announcement (an organiser's decision with its reason, the organisers' copies of a
     hidden action), each written with the actions as a job that says them should this
-    update not (:mod:`bot.play.said`). An announcement
-    that failed stops none of that (:func:`_announced`); when Telegram was out of reach,
-    the board and panels are drawn again a minute later (:data:`BOARD_OWED`), and the bot's
-    move made then if its die could not be sent. Returns the change, or None when this
-    update was applied before (nothing is said twice).
+    update not (:mod:`bot.play.said`). An announcement that failed stops none of that
+    (:func:`_announced`); when Telegram was out of reach, the board and panels are drawn
+    again a minute later (:data:`BOARD_OWED`), and the bot's move made then if its die
+    could not be sent. Returns the change, or None when this update was applied before
+    (nothing is said twice).
     """
     services, match = ctx.services, ctx.match
     if not in_pause:

@@ -1,6 +1,7 @@
 """Words said with a match's action, after its announcement: an organiser's decision with
-its reason (a penalty, a game entered, time given back, a darts starter), a dispute's hint
-to the organisers, an organiser's copy of a hidden action (/hostcopy). The match's board
+its reason (a penalty, a game entered, time given back, a darts starter or correction, a
+move entered for a player: to the organiser and to the player), a dispute's hint to the
+organisers, an organiser's copy of a hidden action (/hostcopy). The match's board
 shows the action itself, and is drawn again when a bot that stopped right after the write
 is given the update again; these words are not on it, so they are written with the action
 as a :data:`SAID_JOB` each, said by the update and, when that did not happen, by the job
